@@ -1,0 +1,90 @@
+"""Typed input events: what the world tells the table loop.
+
+Any thread (a gpiozero callback, the serial reader, the touchscreen, a script)
+builds one of these and hands it to ``TableLoop.post``. The loop is the only
+place where they turn into game actions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class SeatTap:
+    """A short press of a seat button: complete that seat's oldest order."""
+    seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
+    at: float = 0.0    # monotonic time of the press, for latency measurements
+
+
+@dataclass(frozen=True)
+class SeatHold:
+    """A long press of a seat button: end that seat's turn."""
+    seat: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class UndoTap:
+    """A short press of the shared UNDO button."""
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class UndoHold:
+    """A long press of the shared UNDO button: redo."""
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class CardScanned:
+    """A card's tag was read (NFC UID in hex, or a QR/barcode text)."""
+    tag: str
+    source: str = "scanner"
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class TouchAction:
+    """A table-script action chosen on the touchscreen, e.g. {"do": "end_turn"}."""
+    action: Mapping[str, Any]
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    """One raw table-script line (from a file, stdin or a test)."""
+    text: str
+    line_no: int = 0
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device's health changed: scanner lost/back, buttons ready, ...
+
+    ``device`` is e.g. "scanner" or "buttons"; ``status`` is e.g. "lost",
+    "back", "connected", "unsupported_firmware". ``detail`` is a message an
+    installer understands; ``params`` carries values for translation.
+    """
+    device: str
+    status: str
+    detail: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EnrollRequest:
+    """Attach catalog data (drink, recipe, specialty) to a scanned tag."""
+    tag: str
+    drink: str
+    recipe: tuple[str, ...]
+    specialty: bool = False
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Ask the table loop to finish after the inputs already queued."""
+
+
+InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction
+              | ScriptLine | DeviceStatus | EnrollRequest | Stop)
