@@ -1,0 +1,522 @@
+"""Card-scanner serial protocol v1, host side: a pure codec, no I/O.
+
+At the table a small scanner box sits by the card piles: a Raspberry Pi Pico
+with an MFRC522 NFC reader (firmware in ``firmware/scanner``), or an
+off-the-shelf QR/barcode module. Both are USB serial ports. This module turns
+the bytes they send into typed values; the thread that owns the port turns
+those into :class:`companion.inputs.CardScanned` / ``DeviceStatus`` events.
+
+Protocol v1 (full text: ``firmware/PROTOCOL.md``) is one ASCII line per
+message::
+
+    $SCAN,42,04A1B2C3D4E5F6*A6\\n
+
+that is ``$``, the type, the sequence number, the fields, then ``*`` and the
+CRC-8 (two hex digits) of the text between ``$`` and ``*``, then LF.
+
+A line with a bad checksum, a bad shape or an excessive length is reported as
+a :class:`DecodeFailure` and must be dropped: a damaged line is never misread
+as a scan. A line that does not start with ``$`` is a plain code from a
+QR/barcode module (:class:`PlainScan`).
+
+Pieces, each usable on its own:
+
+* :func:`crc8`, :func:`encode_line`, :func:`encode`, :func:`decode_line`
+* :class:`LineFramer`: bytes from the port in, complete lines out.
+* :class:`SequenceTracker`: notices lines that never arrived.
+* :class:`ScannerStream`: the three above glued together, with counters.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from companion.inputs import CardScanned
+
+PROTOCOL_VERSION = 1
+"""The protocol version this codec speaks (the first field of HELLO)."""
+
+MAX_LINE = 80
+"""Longest protocol line in bytes, from ``$`` to the CRC, terminator excluded."""
+
+MAX_PLAIN_CODE = 256
+"""Longest plain QR/barcode line in bytes, terminator excluded."""
+
+SEQ_MAX = 65535
+"""Sequence numbers run 0 (boot HELLO only), 1, 2, ... 65535, then wrap to 1."""
+
+HELLO_REQUEST = b"?HELLO\n"
+"""What the host writes to make the firmware answer with a HELLO line."""
+
+HEARTBEAT_PERIOD_S = 2.0
+"""The firmware sends a HEARTBEAT this often."""
+
+LOST_AFTER_S = 5.0
+"""Silence after which the host should call the scanner lost (2.5 heartbeats)."""
+
+READER_STATUSES = ("ok", "not_responding")
+"""Values of the reader-status field in HELLO and HEARTBEAT."""
+
+# Error codes the v1 firmware sends. Hosts must accept unknown codes too.
+ERROR_READER_NOT_RESPONDING = "reader_not_responding"
+ERROR_READER_REINITIALISED = "reader_reinitialised"
+ERROR_UNKNOWN_REQUEST = "unknown_request"
+ERROR_REQUEST_TOO_LONG = "request_too_long"
+
+_KIND = re.compile(r"[A-Z]{1,12}\Z")
+_SEQ = re.compile(r"(0|[1-9][0-9]{0,4})\Z")
+_HEX2 = re.compile(r"[0-9A-Fa-f]{2}\Z")
+_UID = re.compile(r"([0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})\Z")
+_CODE = re.compile(r"[a-z0-9_]{1,32}\Z")
+_TOKEN = re.compile(r"[A-Za-z0-9_.+-]{1,24}\Z")
+_DIGITS = re.compile(r"(0|[1-9][0-9]{0,9})\Z")
+# A protocol line that lost its leading '$' must not pass as a barcode.
+_FRAME_WITHOUT_START = re.compile(r"[A-Z]{1,12},[0-9]{1,5}[,*]")
+_FRAME_START = re.compile(rb"\$[A-Z]{1,12},")
+_FIELD_FORBIDDEN = frozenset("$*,")
+
+
+# --------------------------------------------------------------------------
+# Messages
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The scanner introduces itself: at boot (seq 0) and on ``?HELLO``."""
+    seq: int
+    protocol: int          # protocol version, 1 for this codec
+    firmware: str          # firmware version, e.g. "0.1.0"
+    reader: str            # reader chip, e.g. "MFRC522"
+    reader_status: str     # "ok" or "not_responding"
+
+
+@dataclass(frozen=True)
+class Scan:
+    """A card was put on the NFC reader. ``uid`` is uppercase hex (4/7/10 bytes)."""
+    seq: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """The scanner is alive (every 2 s) and how its reader is doing."""
+    seq: int
+    uptime_s: int
+    reader_status: str
+
+
+@dataclass(frozen=True)
+class Error:
+    """Something went wrong (or was repaired) in the scanner; log it.
+
+    ``code`` is lowercase ``[a-z0-9_]``, e.g. ``reader_not_responding``;
+    ``detail`` is free text for the log and may be empty.
+    """
+    seq: int
+    code: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PlainScan:
+    """A bare line from a QR/barcode module: the code printed on a card."""
+    code: str
+
+
+FramedMessage = Union[Hello, Scan, Heartbeat, Error]
+Message = Union[Hello, Scan, Heartbeat, Error, PlainScan]
+
+
+# --------------------------------------------------------------------------
+# Decode failures: the line is dropped, the reason is logged.
+
+
+@dataclass(frozen=True)
+class DecodeFailure:
+    """A line that must be dropped. ``line`` is the raw bytes (no terminator)."""
+    line: bytes
+    reason: str
+
+
+@dataclass(frozen=True)
+class BadChecksum(DecodeFailure):
+    """The CRC-8 did not match: the line was damaged on the way."""
+    expected: int = 0      # CRC computed over the received text
+    received: int = 0      # CRC written at the end of the line
+
+
+@dataclass(frozen=True)
+class Malformed(DecodeFailure):
+    """The line has the wrong shape (or is noise that is not a plain code)."""
+
+
+@dataclass(frozen=True)
+class TooLong(DecodeFailure):
+    """The line is longer than the protocol allows. ``line`` is a prefix."""
+    length: int = 0
+    limit: int = 0
+
+
+@dataclass(frozen=True)
+class UnknownType(DecodeFailure):
+    """A well-formed, checksummed line of a type this host does not know."""
+    kind: str = ""
+    seq: int = 0
+
+
+DecodeResult = Union[Message, DecodeFailure]
+
+
+# --------------------------------------------------------------------------
+# CRC and encoding
+
+
+def crc8(data: bytes) -> int:
+    """CRC-8/SMBUS: poly 0x07, init 0x00, not reflected, no final XOR.
+
+    ``crc8(b"123456789") == 0xF4`` (the catalogue check value).
+    """
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    return crc
+
+
+def _check_field(text: str) -> None:
+    if not all(0x20 <= ord(ch) <= 0x7E and ch not in _FIELD_FORBIDDEN for ch in text):
+        raise ValueError("field %r must be printable ASCII without '$', '*' or ','" % text)
+
+
+def encode_line(kind: str, seq: int, fields: Sequence[str] = ()) -> bytes:
+    """Build one protocol line, terminator included: ``$KIND,SEQ,F1,F2*CC\\n``."""
+    if not _KIND.match(kind):
+        raise ValueError("type must be 1-12 uppercase letters: %r" % kind)
+    if not 0 <= seq <= SEQ_MAX:
+        raise ValueError("sequence number out of range: %r" % seq)
+    for field in fields:
+        _check_field(field)
+    body = ",".join([kind, str(seq), *fields])
+    line = "$%s*%02X" % (body, crc8(body.encode("ascii")))
+    if len(line) > MAX_LINE:
+        raise ValueError("line longer than %d bytes: %r" % (MAX_LINE, line))
+    return line.encode("ascii") + b"\n"
+
+
+def encode(message: FramedMessage) -> bytes:
+    """Encode a typed message as the firmware would send it."""
+    if isinstance(message, Hello):
+        return encode_line("HELLO", message.seq, [str(message.protocol), message.firmware,
+                                                  message.reader, message.reader_status])
+    if isinstance(message, Scan):
+        return encode_line("SCAN", message.seq, [message.uid])
+    if isinstance(message, Heartbeat):
+        return encode_line("HEARTBEAT", message.seq,
+                           [str(message.uptime_s), message.reader_status])
+    if isinstance(message, Error):
+        fields = [message.code, message.detail] if message.detail else [message.code]
+        return encode_line("ERROR", message.seq, fields)
+    raise TypeError("not a protocol v1 message: %r" % (message,))
+
+
+# --------------------------------------------------------------------------
+# Decoding
+
+
+def _to_bytes(line: bytes | bytearray | str) -> bytes:
+    if isinstance(line, str):
+        return line.encode("utf-8", "surrogatepass")
+    return bytes(line)
+
+
+def decode_line(line: bytes | bytearray | str, *, allow_plain: bool = True) -> DecodeResult:
+    """Decode one line (terminator already removed, e.g. by :class:`LineFramer`).
+
+    Never raises. Returns a message, or a :class:`DecodeFailure` to drop.
+    With ``allow_plain=False`` a line without ``$`` is :class:`Malformed`
+    instead of a :class:`PlainScan` (use this once a port spoke protocol v1,
+    so that e.g. a MicroPython traceback is not taken for a barcode).
+    """
+    raw = _to_bytes(line).rstrip(b"\r\n")
+    start = raw.find(b"$")
+    if start == 0:
+        return _decode_frame(raw)
+    if start > 0:
+        # Noise before the frame (e.g. the port opened mid-line). The CRC
+        # still guards everything from the last '$' on.
+        tail = raw[raw.rfind(b"$"):]
+        result = _decode_frame(tail)
+        if not isinstance(result, DecodeFailure) or _FRAME_START.match(tail):
+            return result
+    if not allow_plain:
+        return Malformed(raw, "text without '$' from a protocol v1 scanner")
+    return _decode_plain(raw)
+
+
+def _decode_plain(raw: bytes) -> DecodeResult:
+    if len(raw) > MAX_PLAIN_CODE:
+        return TooLong(raw[:MAX_PLAIN_CODE], "plain code too long", len(raw), MAX_PLAIN_CODE)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Malformed(raw, "plain code is not UTF-8")
+    code = text.strip(" \t")
+    if not code:
+        return Malformed(raw, "empty line")
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in code):
+        return Malformed(raw, "control characters in plain code")
+    if _FRAME_WITHOUT_START.match(code):
+        return Malformed(raw, "protocol line without its leading '$'")
+    return PlainScan(code)
+
+
+def _decode_frame(raw: bytes) -> DecodeResult:
+    if len(raw) > MAX_LINE:
+        return TooLong(raw[:MAX_LINE], "protocol line too long", len(raw), MAX_LINE)
+    if any(b < 0x20 or b > 0x7E for b in raw):
+        return Malformed(raw, "non-printable byte in protocol line")
+    text = raw.decode("ascii")
+    if len(text) < 4 or text[-3] != "*" or not _HEX2.match(text[-2:]):
+        return Malformed(raw, "no '*' and two hex CRC digits at the end")
+    body = text[1:-3]
+    received = int(text[-2:], 16)
+    expected = crc8(body.encode("ascii"))
+    if expected != received:
+        return BadChecksum(raw, "checksum mismatch", expected, received)
+    if "$" in body or "*" in body:
+        return Malformed(raw, "'$' or '*' inside the line")
+    parts = body.split(",")
+    if len(parts) < 2 or not _KIND.match(parts[0]) or not _SEQ.match(parts[1]):
+        return Malformed(raw, "expected TYPE,SEQ at the start")
+    kind, seq, fields = parts[0], int(parts[1]), parts[2:]
+    if seq > SEQ_MAX:
+        return Malformed(raw, "sequence number above %d" % SEQ_MAX)
+    decoder = _DECODERS.get(kind)
+    if decoder is None:
+        return UnknownType(raw, "unknown message type", kind, seq)
+    # Extra trailing fields are ignored: later minor versions may append some.
+    return decoder(raw, seq, fields)
+
+
+def _hello(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
+    if len(fields) < 4:
+        return Malformed(raw, "HELLO needs protocol, firmware, reader, status")
+    protocol, firmware, reader, status = fields[:4]
+    if not _DIGITS.match(protocol):
+        return Malformed(raw, "HELLO protocol version is not a number")
+    if not (_TOKEN.match(firmware) and _TOKEN.match(reader)):
+        return Malformed(raw, "HELLO firmware/reader must be short tokens")
+    if status not in READER_STATUSES:
+        return Malformed(raw, "unknown reader status %r" % status)
+    return Hello(seq, int(protocol), firmware, reader, status)
+
+
+def _scan(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
+    if not fields or not _UID.match(fields[0]):
+        return Malformed(raw, "SCAN needs a 4, 7 or 10 byte UID in uppercase hex")
+    return Scan(seq, fields[0])
+
+
+def _heartbeat(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
+    if len(fields) < 2 or not _DIGITS.match(fields[0]):
+        return Malformed(raw, "HEARTBEAT needs uptime seconds and reader status")
+    if fields[1] not in READER_STATUSES:
+        return Malformed(raw, "unknown reader status %r" % fields[1])
+    return Heartbeat(seq, int(fields[0]), fields[1])
+
+
+def _error(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
+    if not fields or not _CODE.match(fields[0]):
+        return Malformed(raw, "ERROR needs a lowercase code")
+    return Error(seq, fields[0], fields[1] if len(fields) > 1 else "")
+
+
+_DECODERS = {"HELLO": _hello, "SCAN": _scan, "HEARTBEAT": _heartbeat, "ERROR": _error}
+
+
+def card_scanned(message: DecodeResult, at: float = 0.0) -> CardScanned | None:
+    """The table input for a scan (``source`` "nfc" or "barcode"), else None."""
+    if isinstance(message, Scan):
+        return CardScanned(tag=message.uid, source="nfc", at=at)
+    if isinstance(message, PlainScan):
+        return CardScanned(tag=message.code, source="barcode", at=at)
+    return None
+
+
+# --------------------------------------------------------------------------
+# Framing: the serial port delivers arbitrary chunks, the codec wants lines.
+
+
+class LineFramer:
+    """Cuts the byte stream from a scanner port into lines.
+
+    A line ends at CR, LF or CRLF (also when the CR and LF arrive in separate
+    reads); empty lines are skipped. A line that grows past ``max_line`` bytes
+    without an end is dropped, counted in ``dropped_too_long``, and the
+    framer skips everything up to the next line end, where it is back in step.
+    """
+
+    def __init__(self, max_line: int = MAX_PLAIN_CODE) -> None:
+        if max_line < 1:
+            raise ValueError("max_line must be positive")
+        self.max_line = max_line
+        self.dropped_too_long = 0
+        self._buf = bytearray()
+        self._discarding = False
+        self._after_cr = False
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Take the bytes of one read; return the lines they complete."""
+        lines: list[bytes] = []
+        for byte in data:
+            after_cr, self._after_cr = self._after_cr, byte == 0x0D
+            if byte in (0x0A, 0x0D):
+                if byte == 0x0A and after_cr:
+                    continue                      # the LF of a CRLF
+                if self._discarding:
+                    self._discarding = False
+                elif self._buf:
+                    lines.append(bytes(self._buf))
+                self._buf.clear()
+            elif not self._discarding:
+                if len(self._buf) >= self.max_line:
+                    self._buf.clear()
+                    self._discarding = True
+                    self.dropped_too_long += 1
+                else:
+                    self._buf.append(byte)
+        return lines
+
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished line waiting for its end."""
+        return len(self._buf)
+
+    def reset(self) -> None:
+        """Forget a half-received line (e.g. after reopening the port)."""
+        self._buf.clear()
+        self._discarding = False
+        self._after_cr = False
+
+
+# --------------------------------------------------------------------------
+# Sequence numbers: which lines never arrived?
+
+
+def next_seq(seq: int) -> int:
+    """The sequence number after ``seq`` (0 only ever starts a boot)."""
+    return 1 if seq >= SEQ_MAX else seq + 1
+
+
+@dataclass(frozen=True)
+class SeqCheck:
+    """What one sequence number says about the lines before it.
+
+    ``status`` is "first" (nothing seen before), "in_order", "gap" (``missed``
+    lines numbered ``first_missed``..``last_missed``, wrapping, never arrived)
+    or "restart" (the firmware rebooted: seq 0, or the numbers went back).
+    """
+    status: str
+    seq: int
+    missed: int = 0
+    first_missed: int | None = None
+    last_missed: int | None = None
+
+
+class SequenceTracker:
+    """Follows the sequence numbers of one scanner and reports gaps.
+
+    The firmware numbers every line: 0 for the HELLO right after boot, then
+    1..65535, wrapping to 1. A jump forward of at most ``max_gap`` is a gap
+    (lines lost, e.g. damaged and dropped); any other jump means the firmware
+    restarted without us seeing its boot HELLO.
+    """
+
+    def __init__(self, max_gap: int = 1000) -> None:
+        self.max_gap = max_gap
+        self.last_seq: int | None = None
+        self.total_missed = 0
+        self.restarts = 0
+
+    def check(self, seq: int) -> SeqCheck:
+        """Record the sequence number of a received line; say what it implies."""
+        last, self.last_seq = self.last_seq, seq
+        if last is None:
+            return SeqCheck("first", seq)
+        if seq == 0:
+            self.restarts += 1
+            return SeqCheck("restart", seq)
+        expected = next_seq(last)
+        missed = (seq - expected) % SEQ_MAX     # both in 1..65535: a ring of 65535
+        if missed == 0:
+            return SeqCheck("in_order", seq)
+        if missed > self.max_gap:
+            self.restarts += 1
+            return SeqCheck("restart", seq)
+        self.total_missed += missed
+        last_missed = seq - 1 if seq > 1 else SEQ_MAX
+        return SeqCheck("gap", seq, missed, expected, last_missed)
+
+    def reset(self) -> None:
+        """Forget the last number (e.g. the port was reopened)."""
+        self.last_seq = None
+
+
+# --------------------------------------------------------------------------
+# All together
+
+
+@dataclass(frozen=True)
+class Received:
+    """One line from the port: the decoded item and, for framed messages,
+    what its sequence number says (``seq`` is None otherwise)."""
+    item: DecodeResult
+    seq: SeqCheck | None = None
+
+
+class ScannerStream:
+    """Bytes from one scanner port in, :class:`Received` items out, with counters.
+
+    Plain QR/barcode lines are accepted until the port sends its first valid
+    protocol v1 line; from then on text without ``$`` is dropped as noise
+    (a Pico that crashed into its REPL prints tracebacks, not card codes).
+    """
+
+    def __init__(self, max_line: int = MAX_PLAIN_CODE, max_gap: int = 1000) -> None:
+        self.framer = LineFramer(max_line)
+        self.tracker = SequenceTracker(max_gap)
+        self.speaks_protocol = False
+        self.counts = {"messages": 0, "plain_scans": 0, "bad_checksum": 0,
+                       "malformed": 0, "too_long": 0, "unknown_type": 0}
+
+    def feed(self, data: bytes) -> list[Received]:
+        """Take the bytes of one read; return what the completed lines mean."""
+        before = self.framer.dropped_too_long
+        out = [self._one(line) for line in self.framer.feed(data)]
+        self.counts["too_long"] += self.framer.dropped_too_long - before
+        return out
+
+    def _one(self, line: bytes) -> Received:
+        item = decode_line(line, allow_plain=not self.speaks_protocol)
+        if isinstance(item, PlainScan):
+            self.counts["plain_scans"] += 1
+            return Received(item)
+        if isinstance(item, DecodeFailure):
+            key = {BadChecksum: "bad_checksum", TooLong: "too_long",
+                   UnknownType: "unknown_type"}.get(type(item), "malformed")
+            self.counts[key] += 1
+            if isinstance(item, UnknownType):
+                self.speaks_protocol = True
+                return Received(item, self.tracker.check(item.seq))
+            return Received(item)
+        self.speaks_protocol = True
+        self.counts["messages"] += 1
+        return Received(item, self.tracker.check(item.seq))
+
+    def reset(self) -> None:
+        """The port was reopened: drop partial input, forget sequence and mode."""
+        self.framer.reset()
+        self.tracker.reset()
+        self.speaks_protocol = False

@@ -1,0 +1,109 @@
+"""Table-script lines <-> validated actions.
+
+An action is the JSON object of a table-script line, checked for its keys and
+their types (spec: ../shared/specs/table-script.md, "File format" and
+"Actions"). Whether the rules allow it at this moment is the engine's business.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Union
+
+from .rejections import Rejection, reject
+
+Action = dict  # {"do": ..., **keys}; validated by parse_action
+
+# Per action: key -> (python type test name, required)
+_STR, _INT, _BOOL, _LIST, _UPGRADES = "a text", "a whole number", "true or false", "a list", "a list or an object"
+
+SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
+    "setup": {"edition": (_STR, True), "players": (_LIST, True), "start": (_STR, False),
+              "variant": (_STR, False), "upgrades": (_UPGRADES, False),
+              "ristretto_start": (_BOOL, False)},
+    "complete": {"slot": (_INT, False), "card": (_STR, False), "specialty": (_BOOL, False)},
+    "activate_upgrade": {"upgrade": (_STR, True)},
+    "spend_cookies": {"count": (_INT, True)},
+    "end_turn": {},
+    "scan": {"tag": (_STR, True)},
+    "correct": {"player": (_STR, False), "likes": (_INT, False), "dislikes": (_INT, False),
+                "cookies": (_INT, False), "deck": (_INT, False)},
+    "undo": {},
+    "redo": {},
+}
+
+UNDOABLE = frozenset(SCHEMA) - {"setup", "undo", "redo"}
+
+
+def _type_ok(kind: str, value: Any) -> bool:
+    if kind == _STR:
+        return isinstance(value, str)
+    if kind == _INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == _BOOL:
+        return isinstance(value, bool)
+    if kind == _LIST:
+        return isinstance(value, list)
+    if kind == _UPGRADES:
+        return isinstance(value, (list, dict))
+    raise AssertionError(kind)
+
+
+def parse_action(obj: Any) -> Union[Action, Rejection]:
+    """Check an already-decoded JSON value; return the action or a rejection."""
+    if not isinstance(obj, dict):
+        return reject("not_object")
+    if "do" not in obj:
+        return reject("missing_do")
+    do = obj["do"]
+    if not isinstance(do, str) or do not in SCHEMA:
+        return reject("unknown_action", do=do if isinstance(do, str) else json.dumps(do))
+    keys = SCHEMA[do]
+    for key, value in obj.items():
+        if key == "do":
+            continue
+        if key not in keys:
+            return reject("unknown_key", key=key, do=do)
+        kind, _ = keys[key]
+        if not _type_ok(kind, value):
+            return reject("wrong_type", key=key, expected=kind)
+    for key, (_, required) in keys.items():
+        if required and key not in obj:
+            return reject("missing_key", do=do, key=key)
+    problem = _value_problem(do, obj)
+    if problem:
+        return problem
+    return dict(obj)
+
+
+def _value_problem(do: str, a: dict) -> Union[Rejection, None]:
+    if do == "complete" and "slot" in a and not 1 <= a["slot"] <= 4:
+        return reject("bad_value", key="slot", problem="must be a position from 1 to 4")
+    if do == "complete" and "card" in a and not a["card"]:
+        return reject("bad_value", key="card", problem="must not be empty")
+    if do == "spend_cookies" and a["count"] < 1:
+        return reject("bad_value", key="count", problem="must be 1 or more")
+    if do == "scan" and not a["tag"].strip():
+        return reject("bad_value", key="tag", problem="must not be empty")
+    if do == "correct":
+        for key in ("likes", "dislikes", "cookies", "deck"):
+            if key in a and a[key] < 0:
+                return reject("bad_value", key=key, problem="cannot be negative")
+    return None
+
+
+def parse_line(text: str) -> Union[Action, Rejection, None]:
+    """One physical line: None for blank or comment lines, else action or rejection."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    try:
+        obj = json.loads(stripped)
+    except (ValueError, RecursionError) as exc:
+        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "unreadable"
+        return reject("bad_json", error=msg)
+    return parse_action(obj)
+
+
+def to_line(action: Action) -> str:
+    """The canonical table-script line of an action (what the journal stores)."""
+    return json.dumps(action, ensure_ascii=False, separators=(", ", ": "))

@@ -1,0 +1,216 @@
+"""The rules engine: apply(table, action) -> Accepted | Rejection.
+
+Pure: no I/O, no clock, no randomness. The input table is never changed; an
+accepted action returns a new table and what happened, in table terms.
+Spec: ../shared/specs/table-script.md, "Rules the engine applies".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+from .actions import UNDOABLE, Action
+from .editions import UPGRADE_COST, VARIANTS
+from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
+                         RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
+                         UpgradeActivated)
+from .rejections import Rejection, reject, tokens_word
+from .scoring import ranking, winners
+from .setup import start_game
+from .state import Card, Game, Table, push
+from .turn import check_dislikes, close_shop, end_turn, is_stalled
+
+
+@dataclass(frozen=True)
+class Accepted:
+    table: Table
+    happened: tuple[Happening, ...]
+
+
+Outcome = Union[Accepted, Rejection]
+NO_SPECIALTIES: frozenset = frozenset()
+
+
+def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTIES) -> Outcome:
+    """Apply one validated action (see ``actions.parse_action``).
+
+    ``specialty_tags``: tags the card catalog marks as specialty-menu orders.
+    """
+    do = action["do"]
+    if do == "setup":
+        return _setup(table, action)
+    if do == "undo":
+        return _undo(table)
+    if do == "redo":
+        return _redo(table, specialty_tags)
+    game = table.game
+    if game is None:
+        return reject("no_game")
+    if game.game_over and do != "correct":
+        return reject("game_over")
+    step = _STEPS[do]
+    g = game.clone()
+    result = step(g, action, specialty_tags)
+    if isinstance(result, Rejection):
+        return result
+    stalled_before = is_stalled(game)
+    if do != "end_turn" and not stalled_before and is_stalled(g):
+        result.append(Stalled("all_queues_empty"))
+    # Any accepted action other than setup/undo/redo can be undone and clears redo.
+    new = Table(g, push(table.undo, (game, action)) if do in UNDOABLE else table.undo, None)
+    return Accepted(new, tuple(result))
+
+
+def _setup(table: Table, a: Action) -> Outcome:
+    if table.game is not None and not table.game.game_over:
+        return reject("game_running")
+    started = start_game(a)
+    if isinstance(started, Rejection):
+        return started
+    game, happened = started
+    return Accepted(Table(game, None, None), (happened,))
+
+
+def _undo(table: Table) -> Outcome:
+    if table.undo is None:
+        return reject("nothing_to_undo")
+    (before, action), rest = table.undo
+    return Accepted(Table(before, rest, push(table.redo, action)), (Undone(action),))
+
+
+def _redo(table: Table, specialty_tags: frozenset) -> Outcome:
+    if table.redo is None:
+        return reject("nothing_to_redo")
+    action, rest = table.redo
+    again = apply(Table(table.game, table.undo, None), action, specialty_tags)
+    if isinstance(again, Rejection):      # cannot happen: same state, same action
+        return again
+    return Accepted(Table(again.table.game, again.table.undo, rest),
+                    (Redone(action),) + again.happened)
+
+
+# --- the actions of a running game: each changes the clone ``g`` in place ---------
+
+def _complete(g: Game, a: Action, specialty_tags: frozenset):
+    me = g.active_player
+    if me.order_count() == 0:
+        return reject("queue_empty", player=me.name)
+    slot, tag = a.get("slot"), a.get("card")
+    if slot is not None and not me.queue[slot - 1]:
+        return reject("slot_empty", player=me.name, slot=slot)
+    if tag is not None:
+        pos = me.find(tag)
+        if slot is not None and pos != slot - 1:
+            return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
+        if pos is None:
+            return reject("card_not_in_queue", card=tag, player=me.name)
+        card = next(c for c in me.queue[pos] if c.tag == tag)
+    else:
+        pos = slot - 1 if slot is not None else max(i for i in range(4) if me.queue[i])
+        card = me.queue[pos][0]
+    me.queue[pos].remove(card)
+    me.likes += 1
+    g.completed_this_turn += 1
+    specialty = bool(a.get("specialty")) or (card.tag is not None and card.tag in specialty_tags)
+    out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty)]
+    if specialty:
+        me.cookies += 1
+        out.append(TokensGained(me.name, 1, "specialty"))
+    if VARIANTS[g.variant].close_when_queue_empty and me.order_count() == 0:
+        close_shop(g, "orders_done", me.name, out)
+    return out
+
+
+def _activate_upgrade(g: Game, a: Action, _tags):
+    me = g.active_player
+    u = a["upgrade"]
+    tokens = tokens_word(g.rules.token)
+    if not VARIANTS[g.variant].upgrades:
+        return reject("upgrade_in_junior")
+    if g.completed_this_turn or g.spent_this_turn:
+        return reject("upgrade_too_late", player=me.name, tokens=tokens)
+    if g.upgraded_this_turn:
+        return reject("upgrade_once", player=me.name)
+    if me.likes < UPGRADE_COST:
+        return reject("upgrade_needs_likes", player=me.name, likes=me.likes)
+    if u not in me.tiles:
+        return reject("upgrade_not_tile", upgrade=u, player=me.name)
+    if u in me.upgrades:
+        return reject("upgrade_active", upgrade=u, player=me.name)
+    me.likes -= UPGRADE_COST
+    me.discarded_likes += UPGRADE_COST
+    me.upgrades += (u,)
+    g.upgraded_this_turn = True
+    return [UpgradeActivated(me.name, u)]
+
+
+def _spend_cookies(g: Game, a: Action, _tags):
+    me = g.active_player
+    count = a["count"]
+    if count > me.cookies:
+        return reject("not_enough_tokens", player=me.name, have=me.cookies, count=count,
+                      tokens=tokens_word(g.rules.token, me.cookies))
+    me.cookies -= count
+    g.spent_this_turn = True
+    return [TokensSpent(me.name, count)]
+
+
+def _end_turn(g: Game, _a: Action, _tags):
+    return end_turn(g)
+
+
+def _scan(g: Game, a: Action, specialty_tags: frozenset):
+    tag = a["tag"]
+    me = g.active_player
+    if me.find(tag) is not None:
+        return _complete(g, {"do": "complete", "card": tag}, specialty_tags)
+    for p in g.players:
+        if p.find(tag) is not None:
+            return reject("scan_other_queue", tag=tag, owner=p.name, player=me.name)
+    if tag in g.used_tags:
+        return reject("scan_used", tag=tag)
+    waiting = [(c.serial, p, i, j) for p in g.players for i, pos in enumerate(p.queue)
+               for j, c in enumerate(pos) if c.tag is None]
+    if not waiting:
+        return reject("scan_nothing_waiting", tag=tag)
+    serial, owner, i, j = min(waiting, key=lambda w: w[0])
+    owner.queue[i][j] = Card(serial, tag)
+    g.used_tags = g.used_tags | {tag}
+    return [CardIdentified(owner.name, i + 1, tag)]
+
+
+def _correct(g: Game, a: Action, _tags):
+    out: list[Happening] = []
+    if "deck" in a:
+        if len(a) > 2:
+            return reject("correct_deck_alone")
+        out.append(Corrected(None, "deck", g.deck, a["deck"]))
+        g.deck = a["deck"]
+    else:
+        fields = [f for f in ("likes", "dislikes", "cookies") if f in a]
+        if "player" not in a or not fields:
+            return reject("correct_nothing")
+        seat = g.seat_of(a["player"])
+        if seat is None:
+            return reject("unknown_player", player=a["player"])
+        p = g.players[seat]
+        for f in fields:
+            out.append(Corrected(p.name, f, getattr(p, f), a[f]))
+            setattr(p, f, a[f])
+    g.corrected = True
+    if g.game_over:
+        ranked = ranking(g)
+        out.append(RankingChanged(ranked, winners(ranked)))
+    else:
+        check_dislikes(g, out)
+    return out
+
+
+_STEPS: dict[str, Callable] = {
+    "complete": _complete,
+    "activate_upgrade": _activate_upgrade,
+    "spend_cookies": _spend_cookies,
+    "end_turn": _end_turn,
+    "scan": _scan,
+    "correct": _correct,
+}

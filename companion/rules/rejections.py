@@ -1,0 +1,97 @@
+"""Rejections: a code and parameters (for translation) plus an English text.
+
+The English templates live here, keyed by code, so every message a player can
+see is in one place and a translation catalog can mirror these keys.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ENGLISH: dict[str, str] = {
+    # reading a line
+    "bad_json": "this line is not valid JSON ({error})",
+    "bad_text": "this line is not valid UTF-8 text",
+    "not_object": "a line must be a JSON object with a \"do\" key",
+    "missing_do": "the line has no \"do\" key saying what happened",
+    "unknown_action": "\"{do}\" is not an action the companion knows",
+    "unknown_key": "\"{key}\" is not a key of {do}",
+    "missing_key": "{do} needs \"{key}\"",
+    "wrong_type": "\"{key}\" must be {expected}",
+    "bad_value": "\"{key}\" {problem}",
+    # game flow
+    "no_game": "no game is running: start one with setup first",
+    "game_running": "a game is already running: finish it before a new setup",
+    "game_over": "the game is over: only corrections, undo, redo or a new setup now",
+    "not_your_turn": "{player} is not the active player",
+    "storage_failed": "the action could not be saved ({error}); nothing changed",
+    # setup
+    "bad_edition": "\"{edition}\" is not an edition (original or winter)",
+    "player_count": "Coffee Rush is for 2 to 4 players, not {count}",
+    "empty_name": "every player needs a name",
+    "duplicate_name": "two players are called {name}",
+    "unknown_start": "the starting player {name} is not among the players",
+    "bad_variant": "the {variant} variant is not part of {edition}",
+    "junior_upgrades": "upgrades are not used in the Junior variant",
+    "ristretto_not_original": "the Ristretto start belongs to the original game only",
+    "upgrade_count": "each player has exactly 4 upgrade tiles, not {count}",
+    "upgrade_unknown": "\"{upgrade}\" is not an upgrade of {edition}",
+    "upgrade_twice": "the upgrade tile {upgrade} is listed twice",
+    "upgrade_players": "upgrade tiles must be given for exactly the players: {players}",
+    # complete
+    "queue_empty": "{player} has no orders to complete",
+    "slot_empty": "{player} has no order in position {slot}",
+    "card_not_in_queue": "card {card} is not in {player}'s order queue",
+    "card_not_in_slot": "card {card} is not in position {slot} of {player}'s queue",
+    # upgrades
+    "upgrade_in_junior": "upgrades are not used in the Junior variant",
+    "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing orders or spending {tokens}",
+    "upgrade_once": "{player} has already activated an upgrade this turn",
+    "upgrade_needs_likes": "{player} needs 3 likes to upgrade (has {likes})",
+    "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
+    "upgrade_active": "{player}'s {upgrade} upgrade is already active",
+    # tokens
+    "not_enough_tokens": "{player} has {have} {tokens}, not {count}",
+    # scan
+    "scan_used": "card {tag} was already used in this game",
+    "scan_other_queue": "card {tag} is in {owner}'s queue, not {player}'s",
+    "scan_nothing_waiting": "card {tag} is new, but no dealt card is waiting to be identified",
+    # correct
+    "unknown_player": "there is no player called {player}",
+    "correct_deck_alone": "the deck count is corrected on its own line, without a player",
+    "correct_nothing": "say which counts to correct: likes, dislikes, cookies or deck",
+    # undo / redo
+    "nothing_to_undo": "there is nothing to undo",
+    "nothing_to_redo": "there is nothing to redo",
+}
+
+
+@dataclass(frozen=True)
+class Rejection:
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return ENGLISH[self.code].format(**self.params)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def reject(code: str, **params: Any) -> Rejection:
+    if code not in ENGLISH:
+        raise KeyError(f"unknown rejection code {code}")
+    return Rejection(code, params)
+
+
+TOKEN_WORDS = {"rush_token": ("rush token", "rush tokens"), "cookie": ("cookie", "cookies")}
+
+
+def tokens_word(token: str, count: int = 2) -> str:
+    one, many = TOKEN_WORDS[token]
+    return one if count == 1 else many
+
+ENGLISH.update({
+    "empty_seat": "nobody sits at seat {seat}",
+})

@@ -1,0 +1,43 @@
+"""Scores and the final ranking (spec "Game over"; Winter rulebook, Scoring;
+Spanish rulebook, Fin de la partida)."""
+from __future__ import annotations
+
+from .editions import EDITIONS
+from .happenings import RankEntry
+from .state import Game, Player
+
+
+def score(edition: str, player: Player) -> int:
+    e = EDITIONS[edition]
+    return (player.likes * e.like_points + len(player.upgrades) * e.upgrade_points
+            + player.dislikes * e.dislike_points)
+
+
+def ranking(game: Game) -> tuple[RankEntry, ...]:
+    """Every player best first; ties by likes, then tokens; still tied share the place."""
+    keyed = [((score(game.edition, p), p.likes, p.cookies), p) for p in game.players]
+    ordered = sorted(keyed, key=lambda kp: kp[0], reverse=True)  # stable: seat order kept
+    out = []
+    for key, p in ordered:
+        place = 1 + sum(1 for other, _ in keyed if other > key)
+        out.append(RankEntry(p.name, key[0], p.likes, p.cookies, place))
+    return tuple(out)
+
+
+def winners(ranked: tuple[RankEntry, ...]) -> tuple[str, ...]:
+    return tuple(r.name for r in ranked if r.place == 1)
+
+
+def tie_break(ranked: tuple[RankEntry, ...]) -> list[tuple[str, str, str]]:
+    """Why neighbours with equal scores are ordered: (better, worse, "likes"/"cookies"/"shared")."""
+    out = []
+    for a, b in zip(ranked, ranked[1:]):
+        if a.score != b.score:
+            continue
+        if a.likes != b.likes:
+            out.append((a.name, b.name, "likes"))
+        elif a.cookies != b.cookies:
+            out.append((a.name, b.name, "cookies"))
+        else:
+            out.append((a.name, b.name, "shared"))
+    return out

@@ -1,0 +1,110 @@
+"""Starting a game: validate the setup line, then deal (spec "Setup").
+
+Rulebooks: Winter p.2-3 Setup steps 2, 3, 4, 6 (cards removed by player count,
+one cookie each, 4 of the upgrade tiles, the deal); Spanish original,
+Preparación (the deal) and its Ristretto/Espresso start; Winter Junior Barista
+Variant (two cards in every position, no upgrades).
+"""
+from __future__ import annotations
+
+from typing import Union
+
+from .editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES, VARIANTS
+from .happenings import GameStarted
+from .rejections import Rejection, reject
+from .state import Card, Game, Player, empty_queue
+
+
+def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejection]:
+    if given is None:
+        return {n: ORIGINAL_UPGRADES for n in names}
+    if isinstance(given, dict):
+        if set(given) != set(names):
+            return reject("upgrade_players", players=", ".join(names))
+        lists = given
+    else:
+        lists = {n: given for n in names}
+    out = {}
+    for name in names:
+        ids = lists[name]
+        if not isinstance(ids, list) or len(ids) != UPGRADE_TILES:
+            return reject("upgrade_count", count=len(ids) if isinstance(ids, list) else 0)
+        for u in ids:
+            if not isinstance(u, str) or u not in edition.upgrades:
+                return reject("upgrade_unknown", upgrade=u, edition=edition.title)
+        if len(set(ids)) != len(ids):
+            dup = next(u for u in ids if ids.count(u) > 1)
+            return reject("upgrade_twice", upgrade=dup)
+        out[name] = tuple(ids)
+    return out
+
+
+def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
+    edition = EDITIONS.get(a["edition"])
+    if edition is None:
+        return reject("bad_edition", edition=a["edition"])
+    names = a["players"]
+    if not 2 <= len(names) <= 4:
+        return reject("player_count", count=len(names))
+    for n in names:
+        if not isinstance(n, str) or not n.strip():
+            return reject("empty_name")
+    for n in names:
+        if names.count(n) > 1:
+            return reject("duplicate_name", name=n)
+    start_name = a.get("start", names[0])
+    if start_name not in names:
+        return reject("unknown_start", name=start_name)
+    variant = a.get("variant", "standard")
+    if variant not in edition.variants:
+        return reject("bad_variant", variant=variant, edition=edition.title)
+    rules = VARIANTS[variant]
+    if "upgrades" in a and not rules.upgrades:
+        return reject("junior_upgrades")
+    ristretto = a.get("ristretto_start", False)
+    if ristretto and not edition.ristretto_start:
+        return reject("ristretto_not_original")
+    tiles = _tiles(edition, names, a.get("upgrades")) if rules.upgrades else {n: () for n in names}
+    if isinstance(tiles, Rejection):
+        return tiles
+
+    n = len(names)
+    start = names.index(start_name)
+    players = [Player(name, empty_queue(), tiles[name], cookies=edition.starting_tokens)
+               for name in names]
+    removed = edition.removed_by_players.get(n, 0)
+    game = Game(edition=edition.id, variant=variant, players=players, start=start,
+                active=start, deck=edition.deck_size - removed, removed=removed,
+                ristretto_start=ristretto)
+    clockwise = [(start + i) % n for i in range(n)]
+    deal: list[tuple[int, int, bool]] = []   # (seat, position index, from the deck)
+    if ristretto:
+        # The 4 Ristretto/Espresso cards are set apart first; one to each player.
+        game.deck -= edition.ristretto_cards
+        game.removed += edition.ristretto_cards - n
+        deal += [(s, 0, False) for s in clockwise]
+        deal += [(s, 1, True) for s in clockwise]
+        deal += [(start, 0, True)]
+    elif rules.deal == "two_per_position":
+        deal += [(s, pos, True) for s in clockwise for pos in range(4) for _ in range(2)]
+    else:
+        deal += [(start, 0, True), (start, 0, True), (start, 1, True)]
+        deal += [(s, pos, True) for s in clockwise[1:] for pos in (0, 1)]
+    for seat, pos, from_deck in deal:
+        players[seat].queue[pos].append(Card(game.next_serial))
+        game.next_serial += 1
+        if from_deck:
+            game.deck -= 1
+    happened = GameStarted(edition.id, variant, tuple(names), start_name, game.deck,
+                           _grouped(deal, names))
+    return game, happened
+
+
+def _grouped(deal, names) -> tuple[tuple[str, int, int], ...]:
+    out: list[list] = []
+    for seat, pos, _ in deal:
+        if out and out[-1][0] == names[seat] and out[-1][1] == pos + 1:
+            out[-1][2] += 1
+        else:
+            out.append([names[seat], pos + 1, 1])
+    return tuple(tuple(x) for x in out)

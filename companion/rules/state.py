@@ -1,0 +1,134 @@
+"""The game at the table, as plain data.
+
+A state is never changed once the engine has handed it out: the engine clones
+it, changes the clone and returns that. Old states can therefore be kept as
+undo snapshots for free.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .editions import EDITIONS, POSITIONS, Edition
+
+
+@dataclass(frozen=True)
+class Card:
+    """An order card in someone's order queue.
+
+    ``serial`` counts the cards dealt or drawn in this game, from 1, in the
+    order they left the deck (the order in which scans identify them).
+    ``tag`` is what the scanner read, or None while the card is not identified.
+    """
+    serial: int
+    tag: Optional[str] = None
+
+
+@dataclass
+class Player:
+    name: str
+    queue: list[list[Card]]            # positions 1..4, oldest arrival first
+    tiles: tuple[str, ...]             # the 4 upgrade tiles on the player board
+    likes: int = 0
+    dislikes: int = 0
+    cookies: int = 0                   # rush tokens (original) or cookies (winter)
+    upgrades: tuple[str, ...] = ()     # activated upgrade ids, in activation order
+    discarded_likes: int = 0           # likes paid for upgrades (out of play)
+
+    def clone(self) -> "Player":
+        return Player(self.name, [list(p) for p in self.queue], self.tiles, self.likes,
+                      self.dislikes, self.cookies, self.upgrades, self.discarded_likes)
+
+    def order_count(self) -> int:
+        return sum(len(p) for p in self.queue)
+
+    def find(self, tag: str) -> Optional[int]:
+        """Position index (0-based) holding the card with this tag, or None."""
+        for i, position in enumerate(self.queue):
+            for card in position:
+                if card.tag == tag:
+                    return i
+        return None
+
+
+def empty_queue() -> list[list[Card]]:
+    return [[] for _ in range(POSITIONS)]
+
+
+@dataclass
+class Game:
+    edition: str
+    variant: str
+    players: list[Player]
+    start: int                          # seat of the starting player
+    active: Optional[int]               # seat of the active player; None once over
+    deck: int                           # cards left in the order deck
+    removed: int                        # cards out of the game at setup
+    ristretto_start: bool = False
+    turn: int = 1
+    token: str = "open"                 # the starting player token: "open" / "closed"
+    closed_reason: Optional[str] = None
+    next_serial: int = 1
+    used_tags: frozenset = frozenset()  # every tag identified in this game
+    completed_this_turn: int = 0
+    spent_this_turn: bool = False
+    upgraded_this_turn: bool = False
+    game_over: bool = False
+    corrected: bool = False             # counts were set by hand at least once
+
+    def clone(self) -> "Game":
+        g = Game(**{f: getattr(self, f) for f in _GAME_FIELDS})
+        g.players = [p.clone() for p in self.players]
+        return g
+
+    @property
+    def rules(self) -> Edition:
+        return EDITIONS[self.edition]
+
+    @property
+    def last_seat(self) -> int:
+        """The seat just before the starting player: they take the final turn."""
+        return (self.start - 1) % len(self.players)
+
+    def seat_of(self, name: str) -> Optional[int]:
+        for i, p in enumerate(self.players):
+            if p.name == name:
+                return i
+        return None
+
+    @property
+    def active_player(self) -> Optional[Player]:
+        return None if self.active is None else self.players[self.active]
+
+    def total_cards(self) -> int:
+        """Every card of the box, wherever it is now (for conservation checks)."""
+        return (self.deck + self.removed
+                + sum(p.order_count() + p.likes + p.dislikes + p.discarded_likes
+                      for p in self.players))
+
+
+_GAME_FIELDS = [f for f in Game.__dataclass_fields__]
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the engine keeps: the current game and its undo/redo history.
+
+    ``undo`` is a linked list of (game before, action) pairs, newest first:
+    ``(entry, rest)`` or None. ``redo`` likewise holds undone actions.
+    """
+    game: Optional[Game] = None
+    undo: Optional[tuple] = None
+    redo: Optional[tuple] = None
+
+
+def push(stack: Optional[tuple], item: Any) -> tuple:
+    return (item, stack)
+
+
+def stack_items(stack: Optional[tuple]) -> list:
+    out = []
+    while stack is not None:
+        out.append(stack[0])
+        stack = stack[1]
+    return out

@@ -1,0 +1,112 @@
+"""The end of a turn: order surge, flow of time, the 2-player draw, next player.
+
+Spec "end_turn"; Winter rulebook, Gameplay 4.3 Order surge and Final order,
+5 Flow of time and Missed orders, 2 Player Rules; Spanish original, Pedidos en
+avalancha / El paso del tiempo (same steps, rush tokens for cookies).
+"""
+from __future__ import annotations
+
+from .editions import DISLIKES_TO_CLOSE, VARIANTS
+from .happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver, Happening,
+                         OrdersMovedDown, ShopClosed, Stalled, TokensGained, TurnChanged)
+from .scoring import ranking, winners
+from .state import Card, Game
+
+
+def draw(game: Game, seat: int, count: int) -> None:
+    """``count`` cards leave the deck and join the end of position 1."""
+    position = game.players[seat].queue[0]
+    for _ in range(count):
+        position.append(Card(game.next_serial))
+        game.next_serial += 1
+    game.deck -= count
+
+
+def close_shop(game: Game, reason: str, player: str | None, out: list[Happening]) -> None:
+    """Flip the starting player token to CLOSED (once)."""
+    if game.token == "closed":
+        return
+    game.token = "closed"
+    game.closed_reason = reason
+    out.append(ShopClosed(reason, player))
+    if game.active == game.last_seat and not game.game_over:
+        out.append(FinalTurnBegins(game.players[game.last_seat].name))
+
+
+def check_dislikes(game: Game, out: list[Happening]) -> None:
+    for p in game.players:
+        if p.dislikes >= DISLIKES_TO_CLOSE:
+            close_shop(game, "five_dislikes", p.name, out)
+            return
+
+
+def is_stalled(game: Game) -> bool:
+    """3-4 players, standard rules, token open, every queue empty: nothing can happen."""
+    return (not game.game_over and game.token == "open" and len(game.players) >= 3
+            and VARIANTS[game.variant].order_surge and game.completed_this_turn == 0
+            and all(p.order_count() == 0 for p in game.players))
+
+
+def end_turn(game: Game) -> list[Happening]:
+    out: list[Happening] = []
+    rules = VARIANTS[game.variant]
+    n = len(game.players)
+    seat = game.active
+    me = game.players[seat]
+
+    # 1. Order surge
+    k = game.completed_this_turn
+    if rules.order_surge and k > 0:
+        receivers = [(seat + 1) % n] if n == 2 else [(seat + 1) % n, (seat + 2) % n]
+        draws, short = [], False
+        for r in receivers:
+            take = min(k, game.deck)
+            short = short or take < k
+            if take:
+                draw(game, r, take)
+                draws.append((game.players[r].name, take))
+        if draws or short:
+            out.append(CardsToDraw(tuple(draws), "order_surge", short))
+        if short:
+            close_shop(game, "deck_empty", None, out)
+
+    # 2. Flow of time
+    if rules.flow_of_time:
+        missed = len(me.queue[3])
+        moved = sum(len(p) for p in me.queue[:3])
+        me.queue = [[], me.queue[0], me.queue[1], me.queue[2]]
+        if missed:
+            me.dislikes += missed
+            me.cookies += missed
+            out.append(DislikesTaken(me.name, missed, me.dislikes))
+            out.append(TokensGained(me.name, missed, "dislike"))
+        if moved:
+            out.append(OrdersMovedDown(me.name, moved))
+        check_dislikes(game, out)
+
+    # 3. Two players: the active player draws one card
+    if rules.two_player_draw and n == 2:
+        if game.deck == 0:
+            close_shop(game, "deck_empty", None, out)
+        else:
+            draw(game, seat, 1)
+            out.append(CardsToDraw(((me.name, 1),), "two_player_draw"))
+
+    # 4. Game over, or the next player
+    if game.token == "closed" and seat == game.last_seat:
+        game.game_over = True
+        game.active = None
+        ranked = ranking(game)
+        out.append(GameOver(ranked, winners(ranked)))
+        return out
+    game.active = (seat + 1) % n
+    game.turn += 1
+    game.completed_this_turn = 0
+    game.spent_this_turn = game.upgraded_this_turn = False
+    nxt = game.players[game.active].name
+    out.append(TurnChanged(nxt, me.name, game.turn))
+    if game.token == "closed" and game.active == game.last_seat:
+        out.append(FinalTurnBegins(nxt))
+    if is_stalled(game):
+        out.append(Stalled("all_queues_empty"))
+    return out

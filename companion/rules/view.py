@@ -1,0 +1,38 @@
+"""The state as the spec's JSON output (spec "Output", schema 1)."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .scoring import ranking, score, winners
+from .state import Table
+
+
+def table_json(table: Table, rejected: Iterable[dict] = ()) -> dict[str, Any]:
+    g = table.game
+    if g is None:
+        return {"schema": 1, "edition": None, "variant": None, "players": [], "start": None,
+                "active": None, "turn": 0, "token": None, "deck": None, "game_over": False,
+                "ranking": [], "winners": [], "rejected": list(rejected)}
+    ranked = ranking(g) if g.game_over else ()
+    return {
+        "schema": 1,
+        "edition": g.edition,
+        "variant": g.variant,
+        "players": [{
+            "name": p.name,
+            "queue": [[c.tag for c in pos] for pos in p.queue],
+            "likes": p.likes, "dislikes": p.dislikes, "cookies": p.cookies,
+            "upgrades": list(p.upgrades),
+            "score": score(g.edition, p),
+        } for p in g.players],
+        "start": g.players[g.start].name,
+        "active": None if g.active is None else g.players[g.active].name,
+        "turn": g.turn,
+        "token": g.token,
+        "deck": g.deck,
+        "game_over": g.game_over,
+        "ranking": [{"name": r.name, "score": r.score, "likes": r.likes,
+                     "cookies": r.cookies, "place": r.place} for r in ranked],
+        "winners": list(winners(ranked)),
+        "rejected": list(rejected),
+    }

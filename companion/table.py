@@ -1,0 +1,276 @@
+"""The table loop: the one place where the game changes.
+
+Any thread posts typed input events (``companion.inputs``) with ``post``. The
+loop takes them one at a time, maps them to actions, applies them through the
+session (engine + journal: durable first) and hands an ``Update`` to every
+subscriber (screen, lights, sound, logging). Subscribers are called on the
+loop's thread and must not block; one that raises is logged and skipped.
+
+Seat inputs: a tap completes the oldest order of that seat's player, a hold
+ends the turn; a seat that is not active changes nothing and yields a
+``NotYourTurn`` for that seat.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Optional
+
+from . import inputs as ev
+from .catalog import CardInfo
+from .rules import Rejection, Table, parse_action
+from .rules.happenings import CardIdentified, Happening, OrderCompleted
+from .rules.rejections import reject
+from .session import Session
+
+log = logging.getLogger("companion.table")
+
+
+@dataclass(frozen=True)
+class NotYourTurn(Happening):
+    kind: ClassVar[str] = "not_your_turn"
+    seat: int
+    player: Optional[str]
+    active: Optional[str]
+
+
+@dataclass(frozen=True)
+class UnknownCard(Happening):
+    """A scanned tag that no catalog knows: offer to enroll it."""
+    kind: ClassVar[str] = "unknown_card"
+    tag: str
+
+
+@dataclass(frozen=True)
+class CardEnrolled(Happening):
+    kind: ClassVar[str] = "card_enrolled"
+    tag: str
+    drink: str
+
+
+@dataclass(frozen=True)
+class DeviceStatusChanged(Happening):
+    kind: ClassVar[str] = "device_status"
+    device: str
+    status: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one input did: the action tried, what happened or why not, the table after."""
+    event: Any
+    table: Table
+    action: Optional[dict] = None
+    happened: tuple = ()
+    rejection: Optional[Rejection] = None
+    seat: Optional[int] = None
+    posted_at: float = 0.0
+    applied_at: float = 0.0
+
+    @property
+    def accepted(self) -> bool:
+        return self.action is not None and self.rejection is None
+
+
+Subscriber = Callable[[Update], None]
+
+
+class TableLoop:
+    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
+                 catalog_path: Optional[str] = None):
+        self.session = session
+        self.clock = clock
+        self.catalog_path = catalog_path
+        self.inputs: "queue.Queue[Any]" = queue.Queue()
+        self.subscribers: list[Subscriber] = []
+        self._thread: Optional[threading.Thread] = None
+
+    # --- for any thread --------------------------------------------------------------
+
+    def post(self, event: Any) -> None:
+        self.inputs.put(event)
+
+    def subscribe(self, fn: Subscriber) -> None:
+        self.subscribers.append(fn)
+
+    @property
+    def table(self) -> Table:
+        return self.session.table
+
+    # --- running -----------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Handle inputs until a ``Stop`` arrives."""
+        while True:
+            event = self.inputs.get()
+            if isinstance(event, ev.Stop):
+                return
+            self.handle(event)
+
+    def start(self) -> threading.Thread:
+        self._thread = threading.Thread(target=self.run, name="table-loop", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.post(ev.Stop())
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def drain(self) -> list[Update]:
+        """Handle every input already queued, on this thread (tests, demo)."""
+        out = []
+        while True:
+            try:
+                event = self.inputs.get_nowait()
+            except queue.Empty:
+                return out
+            if not isinstance(event, ev.Stop):
+                out.append(self.handle(event))
+
+    def handle(self, event: Any) -> Update:
+        try:
+            update = self._handle(event)
+        except Exception as exc:  # a bug must not stop the table: report it, keep going
+            log.exception("input %r failed", event)
+            update = Update(event, self.table, rejection=reject("storage_failed", error=str(exc)))
+        for fn in list(self.subscribers):
+            try:
+                fn(update)
+            except Exception:
+                log.exception("subscriber %r failed on %r", fn, update.event)
+        return update
+
+    # --- inputs -> actions -------------------------------------------------------------
+
+    def _handle(self, event: Any) -> Update:
+        posted = getattr(event, "at", 0.0)
+        if isinstance(event, (ev.SeatTap, ev.SeatHold)):
+            return self._seat(event, posted)
+        if isinstance(event, ev.UndoTap):
+            return self._apply(event, {"do": "undo"}, posted)
+        if isinstance(event, ev.UndoHold):
+            return self._apply(event, {"do": "redo"}, posted)
+        if isinstance(event, ev.CardScanned):
+            return self._apply(event, {"do": "scan", "tag": event.tag}, posted)
+        if isinstance(event, ev.TouchAction):
+            action = parse_action(dict(event.action))
+            if isinstance(action, Rejection):
+                return Update(event, self.table, dict(event.action), rejection=action,
+                              posted_at=posted, applied_at=self.clock())
+            return self._apply(event, action, posted)
+        if isinstance(event, ev.ScriptLine):
+            outcome = self.session.apply_line(event.text)
+            return self._update(event, None, outcome, None, posted)
+        if isinstance(event, ev.DeviceStatus):
+            return Update(event, self.table,
+                          happened=(DeviceStatusChanged(event.device, event.status, event.detail),),
+                          posted_at=posted, applied_at=self.clock())
+        if isinstance(event, ev.EnrollRequest):
+            return self._enroll(event)
+        raise TypeError(f"not an input event: {event!r}")
+
+    def _seat(self, event, posted: float) -> Update:
+        game = self.table.game
+        if game is None:
+            return self._apply(event, {"do": "complete" if isinstance(event, ev.SeatTap)
+                                       else "end_turn"}, posted, seat=event.seat)
+        if not 0 <= event.seat < len(game.players):
+            return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
+                          seat=event.seat, posted_at=posted, applied_at=self.clock())
+        if game.active is not None and event.seat != game.active:
+            name = game.players[event.seat].name
+            return Update(event, self.table,
+                          happened=(NotYourTurn(event.seat, name, game.active_player.name),),
+                          rejection=reject("not_your_turn", player=name),
+                          seat=event.seat, posted_at=posted, applied_at=self.clock())
+        action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
+        return self._apply(event, action, posted, seat=event.seat)
+
+    def _apply(self, event, action: dict, posted: float, seat: Optional[int] = None) -> Update:
+        return self._update(event, action, self.session.apply(action), seat, posted)
+
+    def _update(self, event, action, outcome, seat, posted) -> Update:
+        now = self.clock()
+        if outcome is None:
+            return Update(event, self.table, posted_at=posted, applied_at=now)
+        if isinstance(outcome, Rejection):
+            return Update(event, self.table, action, rejection=outcome, seat=seat,
+                          posted_at=posted, applied_at=now)
+        happened = outcome.happened + self._unknown_cards(outcome.happened)
+        return Update(event, outcome.table, action or {"do": "?"}, happened, seat=seat,
+                      posted_at=posted, applied_at=now)
+
+    def _unknown_cards(self, happened: tuple) -> tuple:
+        cat = self.session.catalog
+        return tuple(UnknownCard(h.tag) for h in happened
+                     if isinstance(h, (CardIdentified, OrderCompleted))
+                     and h.tag is not None and cat.get(h.tag) is None)
+
+    def _enroll(self, event: ev.EnrollRequest) -> Update:
+        game = self.table.game
+        edition = game.edition if game else "original"
+        card = CardInfo(event.tag, event.drink, tuple(event.recipe), event.specialty, edition)
+        self.session.catalog = self.session.catalog.with_card(card)
+        if self.catalog_path:
+            from .catalog import Catalog, CatalogError
+            try:
+                own = Catalog.load(self.catalog_path) if _exists(self.catalog_path) else Catalog()
+                own.with_card(card).save(self.catalog_path)
+            except (OSError, CatalogError) as exc:
+                return Update(event, self.table,
+                              rejection=reject("storage_failed", error=str(exc)),
+                              applied_at=self.clock())
+        return Update(event, self.table, happened=(CardEnrolled(event.tag, event.drink),),
+                      applied_at=self.clock())
+
+
+def _exists(path: str) -> bool:
+    import os
+    return os.path.exists(path)
+
+
+class LogSubscriber:
+    """Writes every update to the log in one line (the service's journal in systemd)."""
+
+    def __init__(self, logger: logging.Logger = log):
+        self.log = logger
+
+    def __call__(self, u: Update) -> None:
+        if u.rejection is not None:
+            self.log.info("rejected %s: %s", u.action or u.event, u.rejection.text)
+        for h in u.happened:
+            self.log.info("%s", h.as_dict())
+
+
+@dataclass
+class Recorder:
+    """A test subscriber: keeps every update and lets a test wait for one."""
+    updates: list = field(default_factory=list)
+    _cond: threading.Condition = field(default_factory=threading.Condition)
+
+    def __call__(self, u: Update) -> None:
+        with self._cond:
+            self.updates.append(u)
+            self._cond.notify_all()
+
+    def wait_for(self, predicate: Callable[[Update], bool], timeout: float = 5.0) -> Update:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            seen = 0
+            while True:
+                for u in self.updates[seen:]:
+                    if predicate(u):
+                        return u
+                seen = len(self.updates)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no matching update arrived")
+                self._cond.wait(left)
+
+    def kinds(self) -> list[str]:
+        return [h.kind for u in self.updates for h in u.happened]
