@@ -1,8 +1,9 @@
 """The end of a turn: order surge, flow of time, the 2-player draw, next player.
 
 Spec "end_turn"; Winter rulebook, Gameplay 4.3 Order surge and Final order,
-5 Flow of time and Missed orders, 2 Player Rules; Spanish original, Pedidos en
-avalancha / El paso del tiempo (same steps, rush tokens for cookies).
+5 Flow of time and Missed orders, 2 Player Rules; Spanish original,
+"4. Acumulación de pedidos" and "1. Paso del tiempo" (same steps, rush tokens
+for cookies).
 """
 from __future__ import annotations
 

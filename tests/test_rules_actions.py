@@ -1,0 +1,196 @@
+import pytest
+
+from companion.rules import Table, parse_line
+from companion.rules.rejections import ENGLISH, Rejection
+from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup, step
+
+SCAN = lambda tag: {"do": "scan", "tag": tag}  # noqa: E731
+
+
+def test_complete_defaults_to_the_oldest_position_first_card():
+    t, h = play(setup(), DONE)
+    assert queue_sizes(t.game, "Ana") == [2, 0, 0, 0] and player(t.game, "Ana").likes == 1
+    assert h[-1].position == 2 and not h[-1].specialty
+    t, _ = play(DONE, table=t)
+    assert queue_sizes(t.game, "Ana") == [1, 0, 0, 0]
+    assert [c.serial for c in player(t.game, "Ana").queue[0]] == [2]
+
+
+def test_complete_by_slot_and_by_card():
+    t, _ = play(setup(), SCAN("A1"), SCAN("A2"))
+    assert [c.tag for c in player(t.game, "Ana").queue[0]] == ["A1", "A2"]
+    t2, h = play({"do": "complete", "card": "A2"}, table=t)
+    assert [c.tag for c in player(t2.game, "Ana").queue[0]] == ["A1"]
+    t3, h = play({"do": "complete", "slot": 1}, table=t)
+    assert [c.tag for c in player(t3.game, "Ana").queue[0]] == ["A2"]
+    t4, _ = play({"do": "complete", "slot": 1, "card": "A2"}, table=t)
+    assert player(t4.game, "Ana").likes == 1
+
+
+def test_complete_rejections():
+    t, _ = play(setup(), SCAN("A1"))
+    assert rejected(t, {"do": "complete", "slot": 3}).code == "slot_empty"
+    assert rejected(t, {"do": "complete", "card": "ZZ"}).code == "card_not_in_queue"
+    assert rejected(t, {"do": "complete", "slot": 2, "card": "A1"}).code == "card_not_in_slot"
+    assert rejected(t, {"do": "complete", "slot": 5}).code == "bad_value"
+    assert rejected(t, {"do": "complete", "slot": True}).code == "wrong_type"
+    t, _ = play(DONE, DONE, DONE, table=t)
+    assert rejected(t, DONE).text == "Ana has no orders to complete"
+    assert rejected(Table(), DONE).code == "no_game"
+
+
+@pytest.mark.parametrize("edition", ["original", "winter"])
+def test_specialty_by_flag_or_catalog_gains_a_token(edition):
+    t, _ = play(setup(edition), {"do": "complete", "specialty": True})
+    base = 1 if edition == "winter" else 0
+    assert player(t.game, "Ana").cookies == base + 1
+    t, _ = play(setup(edition), SCAN("SPEC"), tags=frozenset({"SPEC"}))
+    t, h = play({"do": "complete", "card": "SPEC"}, table=t, tags=frozenset({"SPEC"}))
+    assert h[0].specialty and player(t.game, "Ana").cookies == base + 1
+
+
+def test_activate_upgrade_rules_in_the_spec_order():
+    t, _ = play(setup("winter", ["Ana", "Ben"], upgrades=["jump", "double_meeples",
+                                                           "double_corners", "diagonal_movement"]))
+    assert rejected(t, {"do": "activate_upgrade", "upgrade": "jump"}).text == \
+        "Ana needs 3 likes to upgrade (has 0)"
+    t, _ = play({"do": "correct", "player": "Ana", "likes": 7, "cookies": 3}, table=t)
+    assert rejected(t, {"do": "activate_upgrade", "upgrade": "double_specialties"}).code == \
+        "upgrade_not_tile"
+    t2, h = play({"do": "activate_upgrade", "upgrade": "jump"}, table=t)
+    ana = player(t2.game, "Ana")
+    assert ana.likes == 4 and ana.upgrades == ("jump",) and ana.discarded_likes == 3
+    assert rejected(t2, {"do": "activate_upgrade", "upgrade": "double_meeples"}).code == "upgrade_once"
+    # after completing an order, or spending cookies, it is too late this turn
+    t3, _ = play(DONE, table=t)
+    assert rejected(t3, {"do": "activate_upgrade", "upgrade": "jump"}).code == "upgrade_too_late"
+    t4, _ = play({"do": "spend_cookies", "count": 1}, table=t)
+    assert rejected(t4, {"do": "activate_upgrade", "upgrade": "jump"}).text.endswith(
+        "before completing orders or spending cookies")
+    # next turn of Ana: an already active upgrade is rejected, another is fine
+    t5, _ = play(END, END, table=t2)
+    assert rejected(t5, {"do": "activate_upgrade", "upgrade": "jump"}).code == "upgrade_active"
+    t6, _ = play({"do": "activate_upgrade", "upgrade": "double_meeples"}, table=t5)
+    assert len(player(t6.game, "Ana").upgrades) == 2
+
+
+def test_upgrades_rejected_in_junior():
+    t, _ = play(setup("winter", ["Ana", "Ben"], variant="junior"),
+                {"do": "correct", "player": "Ana", "likes": 5})
+    assert rejected(t, {"do": "activate_upgrade", "upgrade": "jump"}).code == "upgrade_in_junior"
+
+
+def test_spend_cookies():
+    t, _ = play(setup("winter", ["Ana", "Ben"]))
+    assert rejected(t, {"do": "spend_cookies", "count": 2}).text == "Ana has 1 cookie, not 2"
+    assert rejected(t, {"do": "spend_cookies", "count": 0}).code == "bad_value"
+    t, h = play({"do": "spend_cookies", "count": 1}, table=t)
+    assert player(t.game, "Ana").cookies == 0 and h[0].kind == "tokens_spent"
+    t, _ = play(setup("original", ["Ana", "Ben"]))
+    assert "rush tokens" in rejected(t, {"do": "spend_cookies", "count": 1}).text
+
+
+def test_junior_closes_when_a_queue_empties_and_has_no_surge_or_flow():
+    t, _ = play(setup("winter", ["Ana", "Ben", "Chloe"], variant="junior"))
+    deck = t.game.deck
+    t, _ = play(DONE, END, table=t)
+    assert t.game.deck == deck and queue_sizes(t.game, "Ana") == [2, 2, 2, 1]
+    assert queue_sizes(t.game, "Ben") == [2, 2, 2, 2]
+    t, _ = play(END, END, table=t)  # Ben, Chloe
+    t, h = play(*[DONE] * 7, table=t)
+    assert t.game.token == "closed" and h[-1].kind == "shop_closed" and h[-1].reason == "orders_done"
+    t, h = play(END, END, table=t)     # Ana, Ben, then Chloe is last
+    assert h[-1].kind == "final_turn_begins"
+    t, h = play(END, table=t)
+    assert t.game.game_over
+
+
+def test_scan_identifies_in_deal_order_then_completes_in_the_active_queue():
+    t, _ = play(setup(players=["Ana", "Ben"], start="Ben"))
+    for tag in ["B1", "B2", "B3", "A1", "A2"]:
+        t, h = play(SCAN(tag), table=t)
+        assert h[0].kind == "card_identified"
+    assert [[c.tag for c in pos] for pos in player(t.game, "Ben").queue] == \
+        [["B1", "B2"], ["B3"], [], []]
+    assert [[c.tag for c in pos] for pos in player(t.game, "Ana").queue] == \
+        [["A1"], ["A2"], [], []]
+    assert rejected(t, SCAN("A1")).text == "card A1 is in Ana's queue, not Ben's"
+    assert rejected(t, SCAN("NEW")).code == "scan_nothing_waiting"
+    t, h = play(SCAN("B2"), table=t)
+    assert h[0].kind == "order_completed" and h[0].tag == "B2"
+    assert rejected(t, SCAN("B2")).text == "card B2 was already used in this game"
+    assert rejected(t, {"do": "scan", "tag": ""}).code == "bad_value"
+
+
+def test_correct():
+    t, h = play(setup(), {"do": "correct", "player": "Ben", "likes": 2, "cookies": 4})
+    assert player(t.game, "Ben").likes == 2 and [x.field for x in h[1:]] == ["likes", "cookies"]
+    t, _ = play({"do": "correct", "deck": 10}, table=t)
+    assert t.game.deck == 10
+    assert rejected(t, {"do": "correct", "deck": 3, "player": "Ben"}).code == "correct_deck_alone"
+    assert rejected(t, {"do": "correct", "player": "Ben"}).code == "correct_nothing"
+    assert rejected(t, {"do": "correct", "player": "Zed", "likes": 1}).code == "unknown_player"
+    assert rejected(t, {"do": "correct", "player": "Ben", "likes": -1}).code == "bad_value"
+    assert rejected(Table(), {"do": "correct", "deck": 3}).code == "no_game"
+    t, h = play({"do": "correct", "player": "Chloe", "dislikes": 5}, table=t)
+    assert t.game.token == "closed" and h[-1].kind == "shop_closed"
+
+
+def test_undo_redo():
+    t0, _ = play(setup())
+    assert rejected(t0, {"do": "undo"}).code == "nothing_to_undo"
+    assert rejected(t0, {"do": "redo"}).code == "nothing_to_redo"
+    t1, _ = play(DONE, END, table=t0)
+    t2, h = play({"do": "undo"}, table=t1)        # the whole end_turn goes back
+    assert h[0].kind == "undone" and h[0].action == END
+    assert t2.game == play(DONE, table=t0)[0].game
+    t3, _ = play({"do": "undo"}, table=t2)
+    assert t3.game == t0.game
+    assert rejected(t3, {"do": "undo"}).code == "nothing_to_undo"
+    t4, h = play({"do": "redo"}, {"do": "redo"}, table=t3)
+    assert t4.game == t1.game and h[0].kind == "redone"
+    # any other accepted action clears what can be redone
+    t5, _ = play({"do": "undo"}, END, table=t4)
+    assert rejected(t5, {"do": "redo"}).code == "nothing_to_redo"
+    # a rejected action does not clear redo
+    t6, _ = play({"do": "undo"}, table=t4)
+    rejected(t6, {"do": "complete", "slot": 4})
+    play({"do": "redo"}, table=t6)
+
+
+def test_undo_does_not_cross_a_setup():
+    t, _ = play(setup(players=["Ana", "Ben"]), {"do": "correct", "deck": 0}, END, END)
+    assert t.game.game_over
+    t, _ = play(setup(), table=t)
+    assert rejected(t, {"do": "undo"}).code == "nothing_to_undo"
+
+
+@pytest.mark.parametrize("line,code", [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "not_object"),
+    ('{"tag": "x"}', "missing_do"),
+    ('{"do": "dance"}', "unknown_action"),
+    ('{"do": 3}', "unknown_action"),
+    ('{"do": "end_turn", "now": true}', "unknown_key"),
+    ('{"do": "spend_cookies", "count": "2"}', "wrong_type"),
+    ('{"do": "spend_cookies", "count": 1.0}', "wrong_type"),
+    ('{"do": "spend_cookies"}', "missing_key"),
+    ('{"do": "scan", "tag": null}', "wrong_type"),
+    ('{"do": "complete", "specialty": 1}', "wrong_type"),
+])
+def test_malformed_lines(line, code):
+    r = parse_line(line)
+    assert isinstance(r, Rejection) and r.code == code
+    assert r.text  # every code has an English message
+
+
+def test_blank_and_comment_lines_are_skipped():
+    assert parse_line("") is None and parse_line("   ") is None
+    assert parse_line("  # a comment") is None
+
+
+def test_every_rejection_code_has_a_message_without_missing_parameters():
+    import string
+    for code, template in ENGLISH.items():
+        names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+        Rejection(code, {n: "x" for n in names}).text  # noqa: B018 - must not raise

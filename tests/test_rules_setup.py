@@ -1,0 +1,107 @@
+import pytest
+
+from companion.rules.editions import EDITIONS, ORIGINAL_UPGRADES, WINTER_UPGRADES
+from rules_helpers import play, queue_sizes, rejected, setup, step
+
+NAMES = ["Ana", "Ben", "Chloe", "Dae"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("edition,total,removed", [
+    ("original", 80, {2: 0, 3: 0, 4: 0}), ("winter", 90, {2: 20, 3: 10, 4: 0})])
+def test_standard_deal_and_deck(edition, total, removed, n):
+    t, h = play(setup(edition, NAMES[:n]))
+    g = t.game
+    assert g.deck == total - removed[n] - (2 * n + 1)
+    assert queue_sizes(g, "Ana") == [2, 1, 0, 0]
+    for name in NAMES[1:n]:
+        assert queue_sizes(g, name) == [1, 1, 0, 0]
+    assert g.total_cards() == total
+    cookies = 1 if edition == "winter" else 0
+    assert all(p.cookies == cookies for p in g.players)
+    assert h[0].kind == "game_started" and h[0].deck == g.deck
+
+
+def test_deal_order_starts_with_the_starting_player_and_goes_clockwise():
+    t, h = play(setup(players=["Ana", "Ben", "Chloe"], start="Ben"))
+    assert h[0].deal == (("Ben", 1, 2), ("Ben", 2, 1), ("Chloe", 1, 1), ("Chloe", 2, 1),
+                         ("Ana", 1, 1), ("Ana", 2, 1))
+    serials = {p.name: [[c.serial for c in pos] for pos in p.queue] for p in t.game.players}
+    assert serials["Ben"] == [[1, 2], [3], [], []]
+    assert serials["Chloe"] == [[4], [5], [], []]
+    assert serials["Ana"] == [[6], [7], [], []]
+    assert t.game.active == 1 and t.game.last_seat == 0
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_junior_deals_two_per_position_and_has_no_upgrades(n):
+    t, h = play(setup("winter", NAMES[:n], variant="junior"))
+    g = t.game
+    assert all(queue_sizes(g, p.name) == [2, 2, 2, 2] for p in g.players)
+    assert g.deck == 90 - {2: 20, 3: 10, 4: 0}[n] - 8 * n
+    assert all(p.tiles == () for p in g.players)
+    assert h[0].deal[0] == ("Ana", 1, 2)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_ristretto_start(n):
+    t, h = play(setup("original", NAMES[:n], ristretto_start=True, start=NAMES[1]))
+    g = t.game
+    assert g.deck == 80 - 4 - n - 1
+    assert g.removed == 4 - n
+    assert queue_sizes(g, NAMES[1]) == [2, 1, 0, 0]
+    # the starting player's Ristretto card is first in position 1, the extra draw last
+    start = g.players[1]
+    assert [c.serial for c in start.queue[0]] == [1, 2 * n + 1]
+    assert [c.serial for c in start.queue[1]] == [n + 1]
+    assert g.total_cards() == 80
+
+
+def test_upgrades_default_to_the_original_four_and_can_be_per_player():
+    t, _ = play(setup("winter", ["Ana", "Ben"]))
+    assert all(p.tiles == ORIGINAL_UPGRADES for p in t.game.players)
+    per = {"Ana": list(WINTER_UPGRADES[2:]), "Ben": list(WINTER_UPGRADES[:4])}
+    t, _ = play(setup("winter", ["Ana", "Ben"], upgrades=per))
+    assert t.game.players[0].tiles == tuple(WINTER_UPGRADES[2:])
+
+
+@pytest.mark.parametrize("action,code", [
+    (setup(players=["Ana"]), "player_count"),
+    (setup(players=["A", "B", "C", "D", "E"]), "player_count"),
+    (setup(players=["Ana", "Ana"]), "duplicate_name"),
+    (setup(players=["Ana", "  "]), "empty_name"),
+    (setup(players=["Ana", 3]), "empty_name"),
+    (setup(start="Zed"), "unknown_start"),
+    (setup(edition="summer"), "bad_edition"),
+    (setup(variant="junior"), "bad_variant"),
+    (setup("winter", variant="junior", upgrades=list(ORIGINAL_UPGRADES)), "junior_upgrades"),
+    (setup("winter", ristretto_start=True), "ristretto_not_original"),
+    (setup(upgrades=["jump", "double_meeples", "double_corners", "diagonal_movement"]),
+     "upgrade_unknown"),
+    (setup(upgrades=list(ORIGINAL_UPGRADES[:3])), "upgrade_count"),
+    (setup(upgrades=["double_meeples"] * 4), "upgrade_twice"),
+    (setup(upgrades={"Ana": list(ORIGINAL_UPGRADES)}), "upgrade_players"),
+    ({"do": "setup", "players": ["Ana", "Ben"]}, "missing_key"),
+    ({"do": "setup", "edition": "original", "players": "Ana,Ben"}, "wrong_type"),
+])
+def test_setup_rejections(action, code):
+    from companion.rules import Table
+    assert rejected(Table(), action).code == code
+
+
+def test_setup_rejected_while_a_game_runs_but_accepted_after_it_ends():
+    t, _ = play(setup(players=["Ana", "Ben"]))
+    assert rejected(t, setup()).code == "game_running"
+    t, _ = play({"do": "correct", "deck": 0}, {"do": "end_turn"}, {"do": "end_turn"}, table=t)
+    assert t.game.token == "closed"
+    t, _ = play({"do": "end_turn"}, table=t) if not t.game.game_over else (t, [])
+    assert t.game.game_over
+    t2, rej, _ = step(t, setup())
+    assert rej is None and not t2.game.game_over and t2.undo is None
+
+
+def test_edition_table_is_the_only_place_of_edition_facts():
+    assert EDITIONS["original"].token == "rush_token" and EDITIONS["winter"].token == "cookie"
+    assert "caramel" in EDITIONS["original"].ingredients
+    assert "fruit" in EDITIONS["winter"].ingredients
+    assert len(EDITIONS["winter"].upgrades) == 6
