@@ -112,15 +112,22 @@ class Journal:
         else:
             db = sqlite3.connect(self.path, timeout=5, isolation_level=None,
                                  check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=OFF")
+        self._durable = durable
         return db
+
+    def _set_modes(self) -> None:
+        """WAL and full sync, set only once the file is known to be ours (or new):
+        switching to WAL rewrites the header, and a foreign file stays untouched."""
+        if not self.readonly:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL" if self._durable else "PRAGMA synchronous=OFF")
 
     def _check_or_create(self) -> None:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             if self.readonly:
                 raise JournalError(f"{self.path} is empty: it holds no games")
+            self._set_modes()
             with self._transaction():
                 for stmt in _SCHEMA.split(";"):
                     if stmt.strip():
@@ -134,6 +141,7 @@ class Journal:
         if row is None or row[0] != SCHEMA_VERSION:
             raise JournalError(f"{self.path} has journal schema {row[0] if row else '?'}, "
                                f"this companion reads schema {SCHEMA_VERSION}")
+        self._set_modes()
 
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)

@@ -1,0 +1,137 @@
+"""Property tests over random sequences of legal and illegal table-script actions."""
+import copy
+import os
+import tempfile
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.journal import Journal
+from companion.rules import Rejection, Table, apply, parse_action
+from companion.rules.editions import EDITIONS, WINTER_UPGRADES
+from companion.rules.state import stack_items
+from companion.session import Session
+
+NAMES = ["Ana", "Ben", "Chloe", "Dae"]
+TAGS = ["T1", "T2", "T3", "T4", "T5", "T6"]
+WEIGHTS = {"original": (1, 2, -1), "winter": (2, 5, -1)}
+
+setups = st.builds(
+    lambda edition, n, start, variant, ristretto: {
+        "do": "setup", "edition": edition, "players": NAMES[:n], "start": NAMES[start % n],
+        **({"variant": variant} if variant else {}),
+        **({"ristretto_start": True} if ristretto else {})},
+    st.sampled_from(["original", "winter"]), st.integers(2, 4), st.integers(0, 3),
+    st.sampled_from([None, None, "junior"]), st.booleans())
+
+actions = st.one_of(
+    setups,
+    st.just({"do": "complete"}).filter(lambda _: True),
+    st.builds(lambda s: {"do": "complete", "slot": s}, st.integers(1, 4)),
+    st.builds(lambda t: {"do": "complete", "card": t}, st.sampled_from(TAGS)),
+    st.just({"do": "complete", "specialty": True}),
+    st.just({"do": "end_turn"}), st.just({"do": "end_turn"}), st.just({"do": "end_turn"}),
+    st.builds(lambda u: {"do": "activate_upgrade", "upgrade": u}, st.sampled_from(WINTER_UPGRADES)),
+    st.builds(lambda c: {"do": "spend_cookies", "count": c}, st.integers(1, 3)),
+    st.builds(lambda t: {"do": "scan", "tag": t}, st.sampled_from(TAGS)),
+    st.builds(lambda n, k, v: {"do": "correct", "player": NAMES[n], k: v},
+              st.integers(0, 3), st.sampled_from(["likes", "dislikes", "cookies"]),
+              st.integers(0, 6)),
+    st.builds(lambda v: {"do": "correct", "deck": v}, st.integers(0, 5)),
+    st.just({"do": "undo"}), st.just({"do": "redo"}),
+    st.just({"do": "complete", "slot": 0}),          # malformed value
+    st.just({"do": "end_turn", "extra": 1}),         # unknown key
+)
+
+sequences = st.lists(actions, min_size=1, max_size=60).map(
+    lambda xs: [{"do": "setup", "edition": "original", "players": NAMES[:3]}] + xs)
+
+
+def positions(game):
+    return {c.serial: (p.name, i) for p in game.players for i, pos in enumerate(p.queue)
+            for c in pos}
+
+
+def check_invariants(game):
+    e = EDITIONS[game.edition]
+    if not game.corrected:
+        assert game.total_cards() == e.deck_size          # cards are conserved
+        assert game.deck >= 0
+    like, up, dis = WEIGHTS[game.edition]
+    from companion.rules.view import table_json
+    view = table_json(Table(game))
+    for p, shown in zip(game.players, view["players"]):
+        assert shown["score"] == p.likes * like + len(p.upgrades) * up + p.dislikes * dis
+    if game.game_over:
+        assert game.active is None and view["ranking"]
+    else:
+        assert 0 <= game.active < len(game.players)
+
+
+def run(seq):
+    """Apply a sequence checking the step properties; returns the final table and accepted list."""
+    table = Table()
+    accepted = []
+    for raw in seq:
+        action = parse_action(raw)
+        before = copy.deepcopy(table)
+        out = action if isinstance(action, Rejection) else apply(table, action)
+        if isinstance(out, Rejection):
+            assert table == before                       # a rejected action changes nothing
+            continue
+        assert table == before                           # the input table was not mutated
+        new = out.table
+        do = action["do"]
+        accepted.append(action)
+        if new.game is not None:
+            check_invariants(new.game)
+        if do in ("complete", "activate_upgrade", "spend_cookies", "scan", "correct"):
+            # only the flow of time moves cards down
+            old, now = positions(table.game), positions(new.game)
+            assert all(now[s] == old[s] for s in now if s in old)
+        if do == "end_turn":
+            old, now = positions(table.game), positions(new.game)
+            active = table.game.active_player.name
+            for s, (name, i) in now.items():
+                if s in old and old[s][0] == name:
+                    assert i == old[s][1] + (1 if name == active and table.game.variant != "junior" else 0)
+        if do not in ("setup", "undo", "redo"):
+            undone = apply(new, {"do": "undo"})
+            assert not isinstance(undone, Rejection)
+            assert undone.table.game == table.game        # undo restores the exact state
+        table = new
+    return table, accepted
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sequences)
+def test_step_properties(seq):
+    run(seq)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sequences)
+def test_replaying_the_journal_gives_the_live_state(seq):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "j.db")
+        with Journal(path, durable=False) as journal:
+            live = Session(journal)
+            for raw in seq:
+                a = parse_action(raw)
+                if not isinstance(a, Rejection):
+                    live.apply(a)
+        with Journal(path) as journal:
+            resumed = Session(journal)
+        assert resumed.table.game == live.table.game
+        assert [g for g, _ in stack_items(resumed.table.undo)] == \
+            [g for g, _ in stack_items(live.table.undo)]
+        assert stack_items(resumed.table.redo) == stack_items(live.table.redo)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([{"do": "complete"}, {"do": "end_turn"}, {"do": "end_turn"}]),
+                min_size=1, max_size=200), st.sampled_from(["original", "winter"]),
+       st.integers(2, 4))
+def test_legal_games_keep_every_invariant(seq, edition, n):
+    table, _ = run([{"do": "setup", "edition": edition, "players": NAMES[:n]}] + seq)
+    assert table.game is not None
