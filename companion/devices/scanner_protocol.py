@@ -69,10 +69,11 @@ _SEQ = re.compile(r"(0|[1-9][0-9]{0,4})\Z")
 _HEX2 = re.compile(r"[0-9A-Fa-f]{2}\Z")
 _UID = re.compile(r"([0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})\Z")
 _CODE = re.compile(r"[a-z0-9_]{1,32}\Z")
-_TOKEN = re.compile(r"[A-Za-z0-9_.+-]{1,24}\Z")
+_TOKEN = re.compile(r"[A-Za-z0-9_.+-]{1,16}\Z")
 _DIGITS = re.compile(r"(0|[1-9][0-9]{0,9})\Z")
-# A protocol line that lost its leading '$' must not pass as a barcode.
-_FRAME_WITHOUT_START = re.compile(r"[A-Z]{1,12},[0-9]{1,5}[,*]")
+# A protocol line whose '$' was lost or damaged must not pass as a barcode.
+_FRAMELIKE = re.compile(r"[A-Z]{1,12},[0-9]{1,5}[,*]")
+_ENDS_WITH_CRC = re.compile(r"\*[0-9A-Fa-f]{2}\Z")
 _FRAME_START = re.compile(rb"\$[A-Z]{1,12},")
 _FIELD_FORBIDDEN = frozenset("$*,")
 
@@ -265,9 +266,11 @@ def _decode_plain(raw: bytes) -> DecodeResult:
     code = text.strip(" \t")
     if not code:
         return Malformed(raw, "empty line")
+    if code.startswith("$"):
+        return Malformed(raw, "starts with '$' but is no valid protocol line")
     if any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in code):
         return Malformed(raw, "control characters in plain code")
-    if _FRAME_WITHOUT_START.match(code):
+    if _FRAMELIKE.match(code) or (_ENDS_WITH_CRC.search(code) and _FRAMELIKE.search(code)):
         return Malformed(raw, "protocol line without its leading '$'")
     return PlainScan(code)
 
@@ -352,10 +355,11 @@ def card_scanned(message: DecodeResult, at: float = 0.0) -> CardScanned | None:
 class LineFramer:
     """Cuts the byte stream from a scanner port into lines.
 
-    A line ends at CR, LF or CRLF (also when the CR and LF arrive in separate
-    reads); empty lines are skipped. A line that grows past ``max_line`` bytes
-    without an end is dropped, counted in ``dropped_too_long``, and the
-    framer skips everything up to the next line end, where it is back in step.
+    A line ends at CR or LF; empty lines are skipped, so CRLF (even split
+    across two reads) ends exactly one line. A line that grows past
+    ``max_line`` bytes without an end is dropped, counted in
+    ``dropped_too_long``, and the framer skips everything up to the next line
+    end, where it is back in step.
     """
 
     def __init__(self, max_line: int = MAX_PLAIN_CODE) -> None:
@@ -365,16 +369,12 @@ class LineFramer:
         self.dropped_too_long = 0
         self._buf = bytearray()
         self._discarding = False
-        self._after_cr = False
 
     def feed(self, data: bytes) -> list[bytes]:
         """Take the bytes of one read; return the lines they complete."""
         lines: list[bytes] = []
         for byte in data:
-            after_cr, self._after_cr = self._after_cr, byte == 0x0D
             if byte in (0x0A, 0x0D):
-                if byte == 0x0A and after_cr:
-                    continue                      # the LF of a CRLF
                 if self._discarding:
                     self._discarding = False
                 elif self._buf:
@@ -398,7 +398,6 @@ class LineFramer:
         """Forget a half-received line (e.g. after reopening the port)."""
         self._buf.clear()
         self._discarding = False
-        self._after_cr = False
 
 
 # --------------------------------------------------------------------------

@@ -78,26 +78,35 @@ class MFRC522:
         self._sleep_ms = sleep_ms
         self._wait_loops = wait_loops
         self._one = bytearray(1)
+        self._two = bytearray(2)
         self.version = 0
         self.stalled = False      # a transceive never finished: the chip is stuck
         cs.value(1)
 
     # -- register access: address byte (reg << 1), bit 7 set for a read
+    # (preallocated buffers: no garbage per register access)
     def _write(self, reg, value):
+        buf = self._two
+        buf[0] = (reg << 1) & 0x7E
+        buf[1] = value
         self._cs.value(0)
-        self._spi.write(bytes(((reg << 1) & 0x7E, value)))
+        self._spi.write(buf)
         self._cs.value(1)
 
     def _read(self, reg):
+        buf = self._one
+        buf[0] = ((reg << 1) & 0x7E) | 0x80
         self._cs.value(0)
-        self._spi.write(bytes((((reg << 1) & 0x7E) | 0x80,)))
-        self._spi.readinto(self._one, 0x00)
+        self._spi.write(buf)
+        self._spi.readinto(buf, 0x00)
         self._cs.value(1)
-        return self._one[0]
+        return buf[0]
 
     def _write_fifo(self, data):
+        buf = self._one
+        buf[0] = (_FIFO_DATA << 1) & 0x7E
         self._cs.value(0)
-        self._spi.write(bytes(((_FIFO_DATA << 1) & 0x7E,)))
+        self._spi.write(buf)
         self._spi.write(data)
         self._cs.value(1)
 
@@ -134,14 +143,14 @@ class MFRC522:
 
     def check(self):
         """None if the chip answers and keeps its settings, else a short reason."""
-        if self.stalled:
-            self.stalled = False
-            return "timeout"
+        stalled, self.stalled = self.stalled, False
         version = self._read(_VERSION)
         if version == 0x00 or version == 0xFF:
             return "no_answer"
         if self._read(_T_MODE) != _T_MODE_VALUE or (self._read(_TX_CONTROL) & 0x03) != 0x03:
             return "config_lost"       # the chip reset itself (brown-out, loose RST)
+        if stalled:
+            return "timeout"           # answers, but a command never finished
         return None
 
     # -- talking to cards
