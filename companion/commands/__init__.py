@@ -1,0 +1,1 @@
+"""One module per ``coffee-companion`` sub-command (see ``companion.cli.COMMANDS``)."""

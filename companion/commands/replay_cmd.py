@@ -1,0 +1,16 @@
+HELP = "replay a table script headlessly (../shared/specs/table-script.md)"
+
+
+def add_arguments(p):
+    p.add_argument("script", help="table script path, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.add_argument("--strict", action="store_true",
+                   help="stop with exit status 1 at the first rejected line")
+    p.add_argument("--db", help="journal to replay into (default: a temporary one)")
+
+
+def main(args) -> int:
+    from .. import replay
+    from ..cli import load_catalog, load_config
+    catalog = load_catalog(load_config(args)) if args.config else None
+    return replay.run(args.script, args.json, args.strict, args.db, catalog)
