@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.devices.pixels import (
     DEFAULT_PIN, OFF, NeoPixelStrip, PixelStrip, PixelStripError, Segment, SimulatedStrip,
-    map_segments, normalize_frame, scale_frame, validate_segments,
+    contiguous_segments, map_segments, normalize_frame, scale_frame, validate_segments,
 )
 
 # --- the real adafruit neopixel library ------------------------------------
@@ -249,6 +249,14 @@ def test_four_seats_of_sixteen_fill_a_64_pixel_strip():
     assert OFF not in frame[1:]
 
 
+def test_contiguous_segments_follow_the_config_layout():
+    assert contiguous_segments(3, 16, first_pixel=2, reversed=True) == [
+        Segment(0, 2, 16, True), Segment(1, 18, 16, True), Segment(2, 34, 16, True)]
+    with pytest.raises(ValueError, match=r"seat 2 \(start 34, length 16\) runs past the end "
+                                         r"of the 48-pixel strip"):
+        validate_segments(contiguous_segments(3, 16, first_pixel=2), 48)
+
+
 def test_segment_past_the_end_of_the_strip():
     with pytest.raises(ValueError) as err:
         validate_segments([Segment(0, 0, 16), Segment(2, 40, 16)], 48)
@@ -266,6 +274,11 @@ def test_overlapping_segments_name_both_seats_and_the_leds():
 def test_segment_inside_another_reports_the_inner_range():
     with pytest.raises(ValueError, match="overlap at LEDs 4-5;"):
         validate_segments([Segment(0, 0, 10), Segment(1, 4, 2)], 10)
+
+
+def test_sharing_a_single_led_is_an_overlap():
+    with pytest.raises(ValueError, match="overlap at LED 15;"):
+        validate_segments([Segment(0, 0, 16), Segment(1, 15, 16)], 64)
 
 
 def test_adjacent_segments_are_fine_and_come_back_sorted():

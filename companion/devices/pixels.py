@@ -15,8 +15,9 @@ and truncated, as the neopixel library does) and skip a frame identical to the
 last one shown; ``writes`` counts the frames actually written.
 
 Each seat owns a run of LEDs, described by a ``Segment``; ``map_segments``
-places per-seat color lists onto the strip and ``validate_segments`` checks a
-layout with errors an installer can act on.
+places per-seat color lists onto the strip, ``validate_segments`` checks a
+layout with errors an installer can act on, and ``contiguous_segments`` builds
+the usual layout of equal segments side by side.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ Frame = Sequence[Color]
 OFF: Color = (0, 0, 0)
 
 #: GPIO10 (SPI0 MOSI): works without root once SPI is enabled (raspi-config).
-#: "D18" (PWM) also works but needs root. See hardware/leds.md.
+#: "D18"/"D12" (PWM) and "D21" (PCM) also work but need root. See hardware/leds.md.
 DEFAULT_PIN = "D10"
 
 
@@ -165,7 +166,7 @@ class NeoPixelStrip(PixelStrip):
         except (ImportError, NotImplementedError, RuntimeError) as exc:
             raise PixelStripError(
                 "cannot drive the LED strip here (%s: %s); on a Raspberry Pi install "
-                "adafruit-circuitpython-neopixel and rpi_ws281x, or use the simulated strip"
+                "adafruit-circuitpython-neopixel and rpi-ws281x, or use the simulated strip"
                 % (type(exc).__name__, exc)) from exc
         board_pin = getattr(board, pin, None)
         if board_pin is None:
@@ -215,6 +216,22 @@ class Segment:
         return "seat %d (start %d, length %d)" % (self.seat, self.start, self.length)
 
 
+def contiguous_segments(seat_count: int, length: int, first_pixel: int = 0,
+                        reversed: bool = False) -> List[Segment]:
+    """Equal back-to-back segments: seat 0 from ``first_pixel``, then seat 1...
+
+    The simple layout of the ``[pixels]`` config (segment_length, first_pixel,
+    reverse); validate the result against the strip with ``validate_segments``.
+    """
+    return [Segment(seat, first_pixel + seat * length, length, reversed)
+            for seat in range(seat_count)]
+
+
+def _leds(start: int, end: int) -> str:
+    """'LEDs 12-15', or 'LED 15' for a single one (``end`` exclusive)."""
+    return "LED %d" % start if end - start == 1 else "LEDs %d-%d" % (start, end - 1)
+
+
 def validate_segments(segments: Iterable[Segment], pixel_count: int) -> List[Segment]:
     """Check a seat layout against a strip; return the segments sorted by start.
 
@@ -244,10 +261,11 @@ def validate_segments(segments: Iterable[Segment], pixel_count: int) -> List[Seg
     for before, after in zip(ordered, ordered[1:]):
         if after.start < before.end:
             raise ValueError(
-                "pixel segments for seat %d (LEDs %d-%d) and seat %d (LEDs %d-%d) overlap "
-                "at LEDs %d-%d; each LED can belong to one seat only"
-                % (before.seat, before.start, before.end - 1, after.seat, after.start,
-                   after.end - 1, after.start, min(before.end, after.end) - 1))
+                "pixel segments for seat %d (%s) and seat %d (%s) overlap at %s; "
+                "each LED can belong to one seat only"
+                % (before.seat, _leds(before.start, before.end), after.seat,
+                   _leds(after.start, after.end),
+                   _leds(after.start, min(before.end, after.end))))
     return ordered
 
 
