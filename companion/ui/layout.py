@@ -1,0 +1,155 @@
+"""Rectangles computed from the window size: no pixel position is fixed.
+
+Two small tools cut a rectangle into pieces:
+
+- ``rows(rect, specs, gap)`` cuts top to bottom, ``cols(rect, specs, gap)`` left
+  to right. Each spec is an ``int`` (that many pixels) or a ``float`` (a share
+  of what the fixed pieces leave: ``[40, 1.0, 2.0]`` = 40 px, then one third
+  and two thirds of the rest).
+- ``grid(rect, count, columns, gap)`` lays out equal cells, row by row.
+
+``Metrics(size)`` holds the sizes every screen shares (margins, gaps, bar
+heights, type sizes) scaled from the 800x480 design, and ``table_layout``
+places the table view's parts for 2 to 4 players.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+import pygame
+
+from .theme import MIN_TARGET, scale
+
+Spec = Union[int, float]
+
+
+def _cut(total: int, specs: Sequence[Spec], gap: int) -> list[tuple[int, int]]:
+    fixed = sum(s for s in specs if isinstance(s, int)) + gap * (len(specs) - 1)
+    weights = sum(s for s in specs if isinstance(s, float))
+    left = max(0, total - fixed)
+    out, at, used_weight = [], 0, 0.0
+    for s in specs:
+        if isinstance(s, int):
+            length = s
+        else:
+            # round the running sum so the pieces always add up to the total exactly
+            start = round(left * used_weight / weights) if weights else 0
+            used_weight += s
+            end = round(left * used_weight / weights) if weights else 0
+            length = end - start
+        out.append((at, length))
+        at += length + gap
+    return out
+
+
+def rows(rect: pygame.Rect, specs: Sequence[Spec], gap: int = 0) -> list[pygame.Rect]:
+    return [pygame.Rect(rect.x, rect.y + y, rect.w, h) for y, h in _cut(rect.h, specs, gap)]
+
+
+def cols(rect: pygame.Rect, specs: Sequence[Spec], gap: int = 0) -> list[pygame.Rect]:
+    return [pygame.Rect(rect.x + x, rect.y, w, rect.h) for x, w in _cut(rect.w, specs, gap)]
+
+
+def grid(rect: pygame.Rect, count: int, columns: int, gap: int = 0) -> list[pygame.Rect]:
+    columns = max(1, min(columns, count))
+    n_rows = (count + columns - 1) // columns
+    out = []
+    for r in rows(rect, [1.0] * n_rows, gap):
+        out += cols(r, [1.0] * columns, gap)
+    return out[:count]
+
+
+def inset(rect: pygame.Rect, dx: int, dy: int | None = None) -> pygame.Rect:
+    dy = dx if dy is None else dy
+    return pygame.Rect(rect.x + dx, rect.y + dy, max(0, rect.w - 2 * dx), max(0, rect.h - 2 * dy))
+
+
+def centered(rect: pygame.Rect, w: int, h: int) -> pygame.Rect:
+    r = pygame.Rect(0, 0, min(w, rect.w), min(h, rect.h))
+    r.center = rect.center
+    return r
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Shared sizes for a screen of ``size`` pixels (designed at 800x480)."""
+    width: int
+    height: int
+
+    @classmethod
+    def of(cls, size: tuple[int, int]) -> "Metrics":
+        return cls(int(size[0]), int(size[1]))
+
+    def px(self, design: float) -> int:
+        """A length designed at 480 px height, scaled to this screen."""
+        return scale(design, self.height)
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return pygame.Rect(0, 0, self.width, self.height)
+
+    @property
+    def margin(self) -> int:
+        return self.px(6)
+
+    @property
+    def gap(self) -> int:
+        return self.px(6)
+
+    @property
+    def bar(self) -> int:
+        """Height of the top bar and the bottom button bar (a comfortable touch row)."""
+        return max(MIN_TARGET + 8, self.px(62))
+
+    @property
+    def target(self) -> int:
+        """The smallest touch target on this screen."""
+        return max(MIN_TARGET, self.px(52))
+
+    # type sizes
+    @property
+    def huge(self) -> int:
+        return self.px(40)
+
+    @property
+    def big(self) -> int:
+        return self.px(30)      # names and scores: >= 28 px at 800x480
+
+    @property
+    def body(self) -> int:
+        return self.px(22)
+
+    @property
+    def small(self) -> int:
+        return self.px(17)
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where the table view's parts go.
+
+    ``header``: turn, round, the OPEN/CLOSED sign, deck and devices.
+    ``active``: the active player's big panel (cards to tap).
+    ``others``: one compact panel per other player, in seat order after the active one.
+    ``footer``: the action buttons.
+    """
+    header: pygame.Rect
+    active: pygame.Rect
+    others: list[pygame.Rect]
+    footer: pygame.Rect
+
+
+def table_layout(size: tuple[int, int], players: int) -> TableLayout:
+    m = Metrics.of(size)
+    screen = inset(m.rect, m.margin)
+    header, body, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
+    others_n = max(0, players - 1)
+    wide = m.width / max(1, m.height) >= 1.5
+    share = 0.36 if wide else 0.40
+    active, side = cols(body, [1.0 - share, share], m.gap)
+    others = rows(side, [1.0] * others_n, m.gap) if others_n else []
+    if others_n == 1:
+        # two players: the other player's panel is only as tall as it needs to be
+        others = [rows(side, [0.62, 0.38], m.gap)[0]]
+    return TableLayout(header, active, others, footer)

@@ -1,0 +1,263 @@
+"""What a screen is, and the machinery every screen shares.
+
+A screen is an object the App shows (``app.show(screen)`` replaces the whole
+stack, ``app.push(screen)`` shows it on top, ``app.pop()`` goes back). It
+answers four calls, all on the main thread:
+
+``layout(size)``
+    The window has this size (called before the first draw and on resize).
+    Compute rectangles here with ``companion.ui.layout``; nothing is fixed to 800x480.
+
+``build() -> list[Widget]``
+    What the screen shows right now, back to front (see ``widgets.py``). The
+    base class's ``draw`` compares it with the previous list and repaints only
+    what changed; subclasses normally implement only ``build``.
+
+``handle(event)``
+    An input: a ``Pointer`` (finger or mouse, already in window pixels) or a
+    raw pygame event (KEYDOWN, TEXTINPUT, ... for keyboards). The base class
+    turns pointer down/up on a widget with ``on_tap`` into a tap (pressed look
+    while the finger is down; the tap fires when it lifts inside the widget).
+
+``on_update(update)``
+    The table loop applied an input (``companion.table.Update``); the base
+    class marks the screen for a redraw and shows a rejection as a toast.
+
+A screen never changes the game: it calls ``self.app.post_action({...})``
+which posts a ``TouchAction`` to the table loop; the answer comes back as an
+``Update``. Words come from ``self.t(key, **params)``.
+
+Screens of the setup wizard, settings, keyboard and enroll are looked up by
+``app.open(name, **kwargs)`` (see ``companion/ui/app.py`` ``SCREENS``): a
+screen class is constructed as ``Class(app, **kwargs)``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import pygame
+
+from .. import theme
+from ..layout import Metrics
+from ..text import rejection_text, t
+from ..widgets import Toast, Widget
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A finger or mouse button going down or up, in window pixels."""
+    kind: str                 # "down" or "up"
+    pos: tuple[int, int]
+    source: str = "finger"    # "finger" or "mouse"
+
+
+@dataclass
+class _ToastNote:
+    text: str
+    near: Optional[tuple[int, int]]
+    until: float
+    kind: str
+
+
+class Screen:
+    """Base class of every screen. Subclasses implement ``build`` (and ``on_update``)."""
+
+    #: seconds a toast stays up
+    TOAST_SECONDS = 3.0
+    background = theme.BACKGROUND
+
+    def __init__(self, app: Any):
+        self.app = app
+        self.size: tuple[int, int] = (0, 0)
+        self.m = Metrics(1, 1)
+        self._drawn: dict[str, tuple[tuple, tuple]] = {}   # name -> (rect, key) as painted
+        self._full = True
+        self._changed = True
+        self._widgets: list[Widget] = []
+        self._pressed: Optional[str] = None
+        self._toasts: list[_ToastNote] = []
+
+    # --- words ----------------------------------------------------------------------------
+
+    def t(self, key: str, **params: Any) -> str:
+        return t(key, **params)
+
+    def rejection_text(self, rejection) -> str:
+        return rejection_text(rejection)
+
+    # --- the four calls -------------------------------------------------------------------
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.size = (int(size[0]), int(size[1]))
+        self.m = Metrics.of(self.size)
+        self.invalidate()
+
+    def build(self) -> list[Widget]:
+        return []
+
+    def on_update(self, update) -> None:
+        """A table update arrived. Default: redraw, and show a rejection near the last touch."""
+        self.changed()
+        if update.rejection is not None and self.app.is_own(update):
+            self.toast(self.rejection_text(update.rejection), near=self.app.last_touch)
+
+    def handle(self, event: Any) -> None:
+        if isinstance(event, Pointer):
+            self._pointer(event)
+
+    # --- redraw bookkeeping ---------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Repaint everything on the next draw (after layout, language change, ...)."""
+        self._full = True
+        self._changed = True
+
+    def changed(self) -> None:
+        """Something may look different: rebuild and repaint what differs."""
+        self._changed = True
+
+    @property
+    def needs_draw(self) -> bool:
+        return self._changed
+
+    def next_deadline(self) -> Optional[float]:
+        """When (App clock) this screen must change by itself (a toast ending), or None."""
+        return min((n.until for n in self._toasts), default=None)
+
+    def tick(self, now: float) -> None:
+        """Time passed: drop expired toasts."""
+        before = len(self._toasts)
+        self._toasts = [n for n in self._toasts if n.until > now]
+        if len(self._toasts) != before:
+            self.changed()
+
+    def widgets(self) -> list[Widget]:
+        """Everything on screen, back to front: the screen's own widgets, then toasts."""
+        ws = self.build()
+        if self._pressed is not None:
+            for w in ws:
+                if w.name == self._pressed:
+                    w.pressed = True
+        return ws + self._toast_widgets()
+
+    def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Repaint what changed since the last draw; return the changed rectangles."""
+        self._changed = False
+        ws = self.widgets()
+        self._widgets = ws
+        now = {w.name: (tuple(w.rect), w.key()) for w in ws}
+        if len(now) != len(ws):
+            seen: set = set()
+            dup = next(w.name for w in ws if w.name in seen or seen.add(w.name))
+            raise ValueError(f"two widgets are called {dup!r}")
+        if self._full:
+            self._full = False
+            full = pygame.Rect((0, 0), surface.get_size())
+            surface.fill(self.background)
+            for w in ws:
+                w.draw(surface)
+            self._drawn = now
+            return [full]
+        marked = [self._drawn.get(w.name) != now[w.name] for w in ws]
+        dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in now]
+        dirty += [pygame.Rect(w.rect) for w, m in zip(ws, marked) if m]
+        grew = True
+        while grew and dirty:          # whatever overlaps a repainted area is repainted too
+            grew = False
+            for i, w in enumerate(ws):
+                if not marked[i] and w.rect.collidelist(dirty) != -1:
+                    marked[i] = True
+                    dirty.append(pygame.Rect(w.rect))
+                    grew = True
+        for r in dirty:
+            surface.fill(self.background, r)
+        for w, m in zip(ws, marked):
+            if m:
+                w.draw(surface)
+        self._drawn = now
+        return _merge(dirty)
+
+    # --- toasts ---------------------------------------------------------------------------
+
+    def toast(self, text: str, near: Optional[tuple[int, int]] = None, kind: str = "error",
+              seconds: Optional[float] = None) -> None:
+        """Show ``text`` briefly, near ``near`` (a touch position) or at the top."""
+        until = self.app.clock() + (seconds or self.TOAST_SECONDS)
+        self._toasts = [n for n in self._toasts if n.text != text][-1:]
+        self._toasts.append(_ToastNote(text, near, until, kind))
+        self.changed()
+
+    @property
+    def toasts(self) -> list[str]:
+        return [n.text for n in self._toasts]
+
+    def _toast_widgets(self) -> list[Widget]:
+        out = []
+        w, h = self.size
+        if not w:
+            return out
+        tw, th = min(w - 2 * self.m.margin, self.m.px(480)), self.m.px(92)
+        for i, note in enumerate(self._toasts):
+            r = pygame.Rect(0, 0, tw, th)
+            if note.near is not None:
+                r.midbottom = (note.near[0], note.near[1] - self.m.px(24))
+                if r.top < self.m.margin:
+                    r.midtop = (note.near[0], note.near[1] + self.m.px(24))
+            else:
+                r.midtop = (w // 2, self.m.bar + 2 * self.m.margin)
+            r.y += i * (th + self.m.gap)
+            r.clamp_ip(pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin))
+            out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
+                             on_tap=self._dismiss_toasts))
+        return out
+
+    def _dismiss_toasts(self) -> None:
+        self._toasts = []
+        self.changed()
+
+    # --- pointer -> taps ------------------------------------------------------------------
+
+    def widget_at(self, pos: tuple[int, int]) -> Optional[Widget]:
+        """The front-most widget at ``pos`` that takes taps (or blocks them)."""
+        ws = self._widgets or self.widgets()
+        for w in reversed(ws):
+            if w.rect.collidepoint(pos) and (w.on_tap is not None or w.blocks):
+                return w
+        return None
+
+    def _pointer(self, p: Pointer) -> None:
+        w = self.widget_at(p.pos)
+        if p.kind == "down":
+            self._pressed = w.name if w is not None and w.tappable else None
+            if self._pressed:
+                self.changed()
+            return
+        pressed, self._pressed = self._pressed, None
+        if pressed is None:
+            return
+        self.changed()
+        if w is not None and w.name == pressed and w.tappable:
+            w.on_tap()
+
+
+def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Fewer, larger rectangles: any two that overlap become their union."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        r = pygame.Rect(r)
+        merged = True
+        while merged:
+            merged = False
+            for i, o in enumerate(out):
+                if o.colliderect(r):
+                    r = r.union(out.pop(i))
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+def monotonic() -> float:
+    return time.monotonic()

@@ -1,0 +1,185 @@
+"""The words of the table view, end screen and fix mode: ``t(key, **params)``.
+
+``ENGLISH`` below is the source of every key these screens use, with its
+English text and ``{params}``. When ``companion.ui.i18n`` is present, ``t``
+asks it for the current language (``i18n.tr(lang, key, **params)``) and falls
+back to the English text here for a key it does not know; rejections go
+through ``i18n.rejection_text``. ``set_language`` switches the language.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+ENGLISH: dict[str, str] = {
+    # top bar
+    "table.turn_round": "Turn {turn} · Round {round}",
+    "table.turn_of": "{player}'s turn",
+    "table.sign_open": "OPEN",
+    "table.sign_closed": "CLOSED",
+    "table.deck": "Deck {count}",
+    "table.final_round": "Final round: {player} plays last",
+    "table.last_turn": "Last turn of the game!",
+    "table.closed_because.deck_empty": "Shop closed: the order deck ran out",
+    "table.closed_because.five_dislikes": "Shop closed: {player} has 5 dislikes",
+    "table.closed_because.orders_done": "Shop closed: {player} completed every order",
+    # player panels
+    "table.points": "{score} pts",
+    "table.you_play": "Playing now",
+    "table.tap_card_hint": "Tap an order to complete it",
+    "table.no_orders": "No orders in the queue",
+    "table.likes": "Likes",
+    "table.dislikes": "Dislikes",
+    "table.upgrades": "Upgrades",
+    "token.rush_token": "Rush tokens",
+    "token.cookie": "Cookies",
+    # pending draws and banners
+    "table.draw_one": "{player} draws {count}",
+    "table.draw_join": ", then ",
+    "table.draw_title": "Draw order cards",
+    "table.draw_hint": "Scan the new cards, or tap here to hide this",
+    "table.draw_short": "The deck ran out: not every card could be drawn.",
+    "table.stalled": "Every order queue is empty: the game cannot go on. Undo, or fix the counts.",
+    "table.no_game": "No game is running",
+    "table.start_hint": "Start a new game to see the table here.",
+    "table.scan_dealt": "Scan the dealt cards so the screen can show them",
+    # device status
+    "device.scanner": "Scanner",
+    "device.buttons": "Buttons",
+    "device.lost": "{device} disconnected",
+    "device.back": "{device} connected",
+    # buttons
+    "button.end_turn": "End turn",
+    "button.undo": "Undo",
+    "button.redo": "Redo",
+    "button.upgrade": "Upgrade",
+    "button.spend": "Spend",
+    "button.fix": "Fix",
+    "button.settings": "Settings",
+    "button.new_game": "New game",
+    "button.rematch": "Rematch",
+    "button.confirm": "Confirm",
+    "button.cancel": "Cancel",
+    "button.save": "Save",
+    "button.close": "Close",
+    "button.later": "Later",
+    "button.enroll": "Enroll",
+    "button.ok": "OK",
+    # dialogs
+    "spend.title": "{player}: how many {tokens} to spend?",
+    "spend.hint": "Each one is one extra move.",
+    "upgrade.title": "{player}: activate an upgrade (costs 3 likes)",
+    "upgrade.double_meeples": "Double Meeples",
+    "upgrade.diagonal_movement": "Diagonal Movement",
+    "upgrade.double_corners": "Double Corners",
+    "upgrade.double_specialties": "Double Specialties",
+    "upgrade.double_destination": "Double Destination",
+    "upgrade.jump": "Jump",
+    "enroll.title": "New card: {tag}",
+    "enroll.body": "This card is not in the catalog yet. Enroll it now so the screen can show its drink?",
+    # fix mode
+    "fix.guard_title": "Correct the counts?",
+    "fix.guard_body": "Only when the table agrees the companion is wrong. Every correction is recorded and can be undone.",
+    "fix.open": "Correct counts",
+    "fix.title": "Correct the counts",
+    "fix.deck": "Order deck",
+    "fix.no_change": "Nothing changed",
+    # end screen
+    "end.title": "Game over",
+    "end.winner": "{player} wins!",
+    "end.shared": "{players} share the victory!",
+    "end.and": " and ",
+    "end.place": "{place}.",
+    "end.points": "{score} points",
+    "end.likes_part": "{count} likes × {weight} = {points}",
+    "end.upgrades_part": "{count} upgrades × {weight} = {points}",
+    "end.dislikes_part": "{count} dislikes × {weight} = {points}",
+    "end.tie_likes": "{better} ahead of {worse}: same score, more likes",
+    "end.tie_cookies": "{better} ahead of {worse}: same score and likes, more {tokens}",
+    "end.tie_shared": "{better} and {worse}: same score, likes and {tokens}, so they share the place",
+    "end.corrected": "Counts were corrected by hand during this game.",
+}
+
+_language = "en"
+_i18n: Any = None
+_looked = False
+
+
+def set_language(lang: str) -> None:
+    """Switch the words of every screen to ``lang`` (en, es, pt, it, ko)."""
+    global _language
+    _language = lang
+
+
+def language() -> str:
+    return _language
+
+
+def _catalog() -> Any:
+    global _i18n, _looked
+    if not _looked:
+        _looked = True
+        try:
+            from . import i18n
+            _i18n = i18n
+        except ImportError:
+            _i18n = None
+    return _i18n
+
+
+def t(key: str, **params: Any) -> str:
+    """The text of ``key`` in the current language, with ``params`` filled in."""
+    cat = _catalog()
+    if cat is not None:
+        try:
+            text = cat.tr(_language, key, **params)
+        except (KeyError, LookupError):
+            text = None
+        if text is not None and text != key:
+            return text
+    template = ENGLISH.get(key)
+    if template is None:
+        return key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def rejection_text(rejection: Any) -> str:
+    """Why the engine said no, in words for the table."""
+    cat = _catalog()
+    if cat is not None and hasattr(cat, "rejection_text"):
+        try:
+            return cat.rejection_text(_language, rejection)
+        except Exception:
+            pass
+    text = rejection.text
+    return text[:1].upper() + text[1:]
+
+
+def tokens_name(token: str) -> str:
+    """"Rush tokens" or "Cookies" in the current language (plural, capitalised)."""
+    return t(f"token.{token}")
+
+
+def tokens_lower(token: str) -> str:
+    name = tokens_name(token)
+    return name[:1].lower() + name[1:] if _language != "de" else name
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + t("end.and") + names[-1]
+
+
+def upgrade_name(upgrade: str) -> str:
+    return t(f"upgrade.{upgrade}")
+
+
+def reset(lang: Optional[str] = None) -> None:
+    """Look for the i18n catalog again (tests) and optionally set the language."""
+    global _looked
+    _looked = False
+    if lang is not None:
+        set_language(lang)

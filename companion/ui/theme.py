@@ -1,0 +1,66 @@
+"""Colours and type sizes of the touchscreen.
+
+Type sizes scale with the screen height so the layout reads the same at
+800x480 (the Raspberry Pi 7" panel) and at 1280x800: ``scale(size)`` gives a
+size in pixels for a size designed at 480 px height.
+"""
+from __future__ import annotations
+
+# The four player colours of the box, seat 0..3 (the wizard may reorder them).
+SEAT_COLORS = [(214, 48, 49), (36, 113, 214), (39, 160, 82), (240, 190, 20)]
+SEAT_COLOR_NAMES = ["red", "blue", "green", "yellow"]
+
+BACKGROUND = (28, 24, 22)          # espresso dark: high contrast for light text
+PANEL = (48, 42, 38)
+PANEL_DIM = (40, 35, 32)
+PANEL_LINE = (78, 70, 64)
+TEXT = (250, 246, 240)
+TEXT_DIM = (196, 186, 176)
+TEXT_DARK = (24, 20, 18)
+CARD = (252, 246, 232)             # order card paper
+CARD_EDGE = (150, 132, 112)
+CARD_UNKNOWN = (222, 212, 196)
+URGENT = (230, 70, 40)             # position 4: the order about to be missed
+SPECIALTY = (250, 200, 40)         # the yellow ribbon
+OPEN_GREEN = (46, 160, 90)
+CLOSED_RED = (200, 44, 44)
+WARNING = (244, 166, 35)
+DANGER = (206, 52, 52)
+OK = (70, 190, 110)
+BUTTON = (86, 76, 68)
+BUTTON_PRESSED = (130, 116, 104)
+BUTTON_DISABLED = (60, 54, 50)
+PRIMARY = (244, 166, 35)
+TOAST = (252, 246, 232)
+SHADE = (0, 0, 0, 150)             # behind dialogs
+
+# Ingredient icon colours and the letter drawn inside (readable without colour vision).
+INGREDIENTS = {
+    "coffee": ((92, 58, 36), "Co"),
+    "milk": ((245, 245, 240), "Mi"),
+    "steam": ((170, 190, 205), "St"),
+    "ice": ((140, 215, 240), "Ic"),
+    "caramel": ((214, 140, 50), "Ca"),
+    "chocolate": ((70, 40, 28), "Ch"),
+    "tea": ((96, 168, 70), "Te"),
+    "water": ((50, 120, 220), "Wa"),
+    "fruit": ((220, 60, 110), "Fr"),
+}
+
+MIN_TARGET = 48          # smallest touch target, px (at any screen size)
+DESIGN_HEIGHT = 480
+
+
+def scale(size: float, height: int) -> int:
+    """A size designed for a 480 px tall screen, for a screen ``height`` px tall."""
+    return max(1, round(size * height / DESIGN_HEIGHT))
+
+
+def readable_on(color: tuple) -> tuple:
+    """Dark or light text, whichever reads better on ``color``."""
+    r, g, b = color[:3]
+    return TEXT_DARK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else TEXT
+
+
+def mix(a: tuple, b: tuple, t: float) -> tuple:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3]))

@@ -1,0 +1,600 @@
+"""The drawing kit every screen uses.
+
+A screen describes what it shows as a list of **widgets**, back to front. A
+widget is a small record: a unique ``name``, a ``rect``, the data it shows and
+optionally ``on_tap``. The screen base class (``screens/base.py``) compares the
+list with the one drawn last time and repaints only widgets whose data or
+place changed (and whatever overlaps them), so a widget must be a pure
+function of its fields: ``key()`` returns those fields.
+
+Text always fits its box: ``draw_text`` shrinks the type (down to a minimum),
+wraps when allowed, and only as a last resort cuts the text with an ellipsis.
+Inside ``record_text()`` every drawn text is recorded with its box, so tests
+can prove that nothing overflows.
+
+Widgets here:
+    Fill, Panel, Label, Button, Stepper (- n +), Shade (dims what is behind a
+    dialog and blocks taps), Toast, OpenSign (the starting player token),
+    OrderCard (a card in an order position), Stat (icon + number), and the
+    helpers ``draw_ingredient``, ``draw_token_icon``, ``font``.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Iterator, NamedTuple, Optional
+
+import pygame
+
+from . import theme
+
+Color = tuple
+
+# --- fonts ---------------------------------------------------------------------------
+
+_font_cache: dict[tuple[int, bool], pygame.font.Font] = {}
+_get_font: Optional[Callable[..., pygame.font.Font]] = None
+_looked_for_fonts = False
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """A font of ``size`` px covering every screen language (via ``ui.fonts`` when present)."""
+    global _get_font, _looked_for_fonts
+    size = max(6, int(size))
+    key = (size, bold)
+    f = _font_cache.get(key)
+    if f is not None:
+        return f
+    if not pygame.font.get_init():
+        pygame.font.init()
+    if not _looked_for_fonts:
+        _looked_for_fonts = True
+        try:
+            from .fonts import get_font
+            _get_font = get_font
+        except ImportError:
+            _get_font = None
+    f = None
+    if _get_font is not None:
+        try:
+            f = _get_font(size, bold=bold)
+        except Exception:          # a broken font file must not take the screen down
+            f = None
+    if f is None:
+        f = pygame.font.Font(None, round(size * 1.3))   # the default font runs small
+        f.set_bold(bold)
+    _font_cache[key] = f
+    return f
+
+
+def reset_fonts() -> None:
+    """Forget cached fonts (after a language or font change)."""
+    global _looked_for_fonts
+    _font_cache.clear()
+    _render_cache.clear()
+    _looked_for_fonts = False
+
+
+# --- text ------------------------------------------------------------------------------
+
+class TextRecord(NamedTuple):
+    text: str            # what was drawn (after any ellipsis)
+    wanted: str          # what the screen asked for
+    rect: pygame.Rect    # the ink's bounding box
+    box: pygame.Rect     # the box it had to fit
+    owner: str           # the widget's name
+
+
+_records: Optional[list[TextRecord]] = None
+_owner = ""
+
+
+@contextlib.contextmanager
+def record_text() -> Iterator[list[TextRecord]]:
+    """Record every text drawn inside the block (for overflow tests)."""
+    global _records
+    before, _records = _records, []
+    try:
+        yield _records
+    finally:
+        _records = before
+
+
+_render_cache: dict[tuple, pygame.Surface] = {}
+
+
+def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
+    key = (text, size, color, bold)
+    s = _render_cache.get(key)
+    if s is None:
+        if len(_render_cache) > 2000:
+            _render_cache.clear()
+        s = font(size, bold).render(text, True, color)
+        _render_cache[key] = s
+    return s
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    return font(size, bold).size(text)[0]
+
+
+def wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (words, then characters)."""
+    f = font(size, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = word if not line else line + " " + word
+            if f.size(trial)[0] <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            # a word wider than the line is broken between characters
+            for ch in word:
+                if f.size(line + ch)[0] <= width or not line:
+                    line += ch
+                else:
+                    lines.append(line)
+                    line = ch
+        lines.append(line)
+    return lines
+
+
+def _ellipsize(text: str, size: int, width: int, bold: bool) -> str:
+    f = font(size, bold)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
+        min_size: Optional[int] = None) -> tuple[int, list[str]]:
+    """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
+    fits ``box`` in at most ``lines`` lines; the lines to draw."""
+    min_size = max(8, min_size if min_size is not None else round(size * 0.6))
+    s = size
+    while True:
+        f = font(s, bold)
+        height = f.get_linesize()
+        if lines <= 1:
+            if f.size(text)[0] <= box.w and f.get_height() <= box.h:
+                return s, [text]
+        else:
+            broken = wrap(text, s, box.w, bold)
+            fits_lines = min(lines, max(1, box.h // max(1, height)))
+            if len(broken) <= fits_lines and all(f.size(x)[0] <= box.w for x in broken):
+                return s, broken
+        if s <= min_size:
+            break
+        s = max(min_size, s - max(1, s // 12))
+    # last resort: the smallest size, cut with an ellipsis
+    f = font(s, bold)
+    if lines <= 1:
+        return s, [_ellipsize(text, s, box.w, bold)]
+    room = max(1, min(lines, box.h // max(1, f.get_linesize())))
+    broken = wrap(text, s, box.w, bold)
+    kept = broken[:room]
+    if len(broken) > room:
+        kept[-1] = _ellipsize(kept[-1] + " " + " ".join(broken[room:]), s, box.w, bold)
+    return s, kept
+
+
+def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
+              color: Color = theme.TEXT, bold: bool = False, align: str = "center",
+              valign: str = "center", lines: int = 1, min_size: Optional[int] = None) -> pygame.Rect:
+    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect."""
+    box = pygame.Rect(box)
+    if not text or box.w <= 0 or box.h <= 0:
+        return pygame.Rect(box.x, box.y, 0, 0)
+    s, broken = fit(text, box, size, bold, lines, min_size)
+    f = font(s, bold)
+    line_h = f.get_linesize() if len(broken) > 1 else f.get_height()
+    total = line_h * (len(broken) - 1) + f.get_height()
+    y = {"top": box.y, "bottom": box.bottom - total}.get(valign, box.y + (box.h - total) // 2)
+    y = max(box.y, y)
+    ink = None
+    for line in broken:
+        img = render(line, s, color, bold)
+        w = img.get_width()
+        x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
+        r = pygame.Rect(x, y, w, img.get_height())
+        surface.blit(img, r)
+        ink = r if ink is None else ink.union(r)
+        y += line_h
+    if _records is not None:
+        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner))
+    return ink
+
+
+# --- widgets ---------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Widget:
+    """Base: a named rectangle. Subclasses add data fields and ``paint``.
+
+    ``on_tap``: called (on the main thread) when a finger lifts inside the widget
+    after touching down inside it. ``blocks``: taps on this widget never reach
+    the widgets behind it (dialogs). Fields marked ``compare=False`` do not
+    affect the look and do not cause a repaint.
+    """
+    name: str
+    rect: pygame.Rect
+    on_tap: Optional[Callable[[], None]] = field(default=None, compare=False, repr=False)
+    blocks: bool = field(default=False, compare=False)
+    pressed: bool = False
+
+    def key(self) -> tuple:
+        return tuple(_freeze(getattr(self, f.name)) for f in fields(self) if f.compare)
+
+    @property
+    def tappable(self) -> bool:
+        return self.on_tap is not None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        global _owner
+        _owner = self.name
+        try:
+            self.paint(surface)
+        finally:
+            _owner = ""
+
+    def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, pygame.Rect):
+        return tuple(v)
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+@dataclass(eq=False)
+class Fill(Widget):
+    """A plain rectangle (optionally rounded, optionally outlined)."""
+    color: Color = theme.PANEL
+    radius: int = 0
+    border: int = 0
+    border_color: Color = theme.PANEL_LINE
+
+    def paint(self, surface):
+        pygame.draw.rect(surface, self.color, self.rect, border_radius=self.radius)
+        if self.border:
+            pygame.draw.rect(surface, self.border_color, self.rect, self.border,
+                             border_radius=self.radius)
+
+
+Panel = Fill
+
+
+@dataclass(eq=False)
+class Label(Widget):
+    """Text in a box, with an optional background."""
+    text: str = ""
+    size: int = 20
+    color: Color = theme.TEXT
+    bold: bool = False
+    align: str = "center"
+    valign: str = "center"
+    lines: int = 1
+    background: Optional[Color] = None
+    radius: int = 0
+    pad: int = 0
+    min_size: Optional[int] = None
+
+    def paint(self, surface):
+        if self.background is not None:
+            pygame.draw.rect(surface, self.background, self.rect, border_radius=self.radius)
+        box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
+        draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
+                  self.valign, self.lines, self.min_size)
+
+
+@dataclass(eq=False)
+class Button(Widget):
+    """A touch button: a rounded rectangle with a label; greyed when disabled.
+
+    ``color`` is the face; ``text_color`` defaults to whatever reads on it.
+    A disabled button draws greyed and ignores taps (``on_tap`` is not called).
+    """
+    text: str = ""
+    size: int = 22
+    color: Color = theme.BUTTON
+    text_color: Optional[Color] = None
+    enabled: bool = True
+    bold: bool = True
+    radius: int = 12
+    outline: Optional[Color] = None
+    lines: int = 1
+
+    @property
+    def tappable(self) -> bool:
+        return self.enabled and self.on_tap is not None
+
+    def paint(self, surface):
+        face = self.color if self.enabled else theme.BUTTON_DISABLED
+        if self.pressed and self.enabled:
+            face = theme.mix(face, (255, 255, 255), 0.3)
+        pygame.draw.rect(surface, face, self.rect, border_radius=self.radius)
+        if self.outline is not None:
+            pygame.draw.rect(surface, self.outline, self.rect, max(2, self.rect.h // 20),
+                             border_radius=self.radius)
+        fg = self.text_color or theme.readable_on(face)
+        if not self.enabled:
+            fg = theme.mix(fg, face, 0.5)
+        pad = max(6, self.rect.h // 6)
+        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -pad), self.size, fg,
+                  self.bold, lines=self.lines)
+
+
+@dataclass(eq=False)
+class Shade(Widget):
+    """Dims everything behind a dialog and keeps taps from reaching it."""
+    alpha: int = 160
+
+    def __post_init__(self):
+        self.blocks = True
+
+    def paint(self, surface):
+        veil = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+        veil.fill((0, 0, 0, self.alpha))
+        surface.blit(veil, self.rect)
+
+
+@dataclass(eq=False)
+class Toast(Widget):
+    """A short message over the screen (a rejection, a hint); ``kind`` sets the colour."""
+    text: str = ""
+    size: int = 20
+    kind: str = "error"          # "error", "info" or "warning"
+
+    def paint(self, surface):
+        face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
+        edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
+        shadow = self.rect.move(3, 4)
+        pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=14)
+        pygame.draw.rect(surface, face, self.rect, border_radius=14)
+        pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)
+        pad = max(8, self.rect.h // 8)
+        draw_text(surface, self.text, self.rect.inflate(-2 * pad - 8, -pad), self.size,
+                  theme.TEXT_DARK, True, lines=3)
+
+
+@dataclass(eq=False)
+class OpenSign(Widget):
+    """The starting player token, as a café door sign: OPEN (green) or CLOSED (red)."""
+    is_open: bool = True
+    text: str = "OPEN"
+    size: int = 24
+
+    def paint(self, surface):
+        r = self.rect
+        face = theme.OPEN_GREEN if self.is_open else theme.CLOSED_RED
+        # the sign hangs from a string, like a shop door sign
+        hook = (r.centerx, r.y + 2)
+        board = pygame.Rect(r.x, r.y + r.h // 5, r.w, r.h - r.h // 5)
+        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.x + board.w // 4, board.y), 3)
+        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.right - board.w // 4, board.y), 3)
+        pygame.draw.circle(surface, theme.TEXT_DIM, hook, 3)
+        pygame.draw.rect(surface, face, board, border_radius=board.h // 4)
+        pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
+                         border_radius=board.h // 4)
+        draw_text(surface, self.text, board.inflate(-board.h // 2, -8), self.size, theme.TEXT,
+                  True)
+
+
+def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
+                    radius: int, letters: Optional[str] = None) -> None:
+    """An ingredient token: a coloured disc with the ingredient's initials."""
+    color, default_letters = theme.INGREDIENTS.get(ingredient, ((128, 128, 128), "?"))
+    pygame.draw.circle(surface, color, center, radius)
+    pygame.draw.circle(surface, theme.TEXT_DARK, center, radius, max(1, radius // 8))
+    if radius >= 9:
+        box = pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3))
+        box.center = center
+        draw_text(surface, letters or default_letters, box, round(radius * 1.05),
+                  theme.readable_on(color), True, min_size=6)
+
+
+def draw_token_icon(surface: pygame.Surface, token: str, rect: pygame.Rect) -> None:
+    """A rush token (a lightning disc) or a cookie (a dotted biscuit)."""
+    c = rect.center
+    r = max(4, min(rect.w, rect.h) // 2 - 1)
+    if token == "cookie":
+        pygame.draw.circle(surface, (200, 140, 70), c, r)
+        pygame.draw.circle(surface, (120, 74, 34), c, r, max(1, r // 6))
+        for dx, dy in ((-0.35, -0.3), (0.3, -0.2), (-0.1, 0.35), (0.35, 0.3), (-0.4, 0.15)):
+            pygame.draw.circle(surface, (80, 46, 24), (c[0] + round(dx * r), c[1] + round(dy * r)),
+                               max(1, r // 6))
+    else:
+        pygame.draw.circle(surface, (250, 200, 40), c, r)
+        pygame.draw.circle(surface, (150, 100, 10), c, r, max(1, r // 6))
+        bolt = [(0.15, -0.75), (-0.35, 0.1), (0.0, 0.1), (-0.15, 0.75), (0.35, -0.1), (0.0, -0.1)]
+        pygame.draw.polygon(surface, (110, 60, 0), [(c[0] + round(x * r), c[1] + round(y * r))
+                                                    for x, y in bolt])
+
+
+def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
+    """A thumbs-like card mark: a green heart for likes, a red broken one for dislikes."""
+    c = rect.center
+    r = max(4, min(rect.w, rect.h) // 2 - 1)
+    color = theme.OK if like else theme.DANGER
+    card = pygame.Rect(0, 0, round(r * 1.5), round(r * 2))
+    card.center = c
+    pygame.draw.rect(surface, color, card, border_radius=max(2, r // 4))
+    pygame.draw.rect(surface, theme.TEXT, card, max(1, r // 7), border_radius=max(2, r // 4))
+    # a simple smile / frown on the card
+    face = card.inflate(-card.w // 3, -card.h // 2)
+    if like:
+        pygame.draw.arc(surface, theme.TEXT, face.move(0, -face.h // 4), 3.5, 5.9, max(2, r // 6))
+    else:
+        pygame.draw.arc(surface, theme.TEXT, face.move(0, face.h // 3), 0.4, 2.7, max(2, r // 6))
+
+
+def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
+    """An upgrade tile: a square with an up arrow, filled when activated."""
+    r = pygame.Rect(0, 0, min(rect.w, rect.h) - 2, min(rect.w, rect.h) - 2)
+    r.center = rect.center
+    color = (150, 110, 220)
+    if active:
+        pygame.draw.rect(surface, color, r, border_radius=max(2, r.w // 6))
+    pygame.draw.rect(surface, theme.TEXT, r, max(1, r.w // 10), border_radius=max(2, r.w // 6))
+    cx, top, bottom = r.centerx, r.y + r.h // 5, r.bottom - r.h // 5
+    w = r.w // 4
+    pygame.draw.polygon(surface, theme.TEXT, [(cx, top), (cx - w, top + w), (cx + w, top + w)])
+    pygame.draw.line(surface, theme.TEXT, (cx, top + w), (cx, bottom), max(2, r.w // 8))
+
+
+@dataclass(eq=False)
+class Stat(Widget):
+    """An icon and a number side by side: likes, dislikes, tokens, upgrades."""
+    icon: str = "like"           # "like", "dislike", "rush_token", "cookie", "upgrade"
+    value: str = "0"
+    size: int = 26
+    color: Color = theme.TEXT
+
+    def paint(self, surface):
+        r = self.rect
+        icon = pygame.Rect(r.x, r.y, min(r.h, r.w // 2), r.h)
+        if self.icon in ("like", "dislike"):
+            draw_like(surface, icon.inflate(-2, -4), self.icon == "like")
+        elif self.icon == "upgrade":
+            draw_upgrade_icon(surface, icon.inflate(-4, -6))
+        else:
+            draw_token_icon(surface, self.icon, icon.inflate(-4, -4))
+        box = pygame.Rect(icon.right + 2, r.y, r.right - icon.right - 2, r.h)
+        draw_text(surface, self.value, box, self.size, self.color, True, align="left")
+
+
+@dataclass(eq=False)
+class OrderCard(Widget):
+    """One order position of a player's queue with the cards in it.
+
+    ``cards``: one entry per card, oldest first: ``(drink, recipe, specialty)``
+    for a card the catalog knows, or None for a card not identified yet ("?").
+    ``position`` is 1..4; position 4 is drawn urgent (red edge and number).
+    ``compact``: the small version for the other players' panels.
+    """
+    position: int = 1
+    cards: tuple = ()
+    compact: bool = False
+    size: int = 18
+    seat_color: Color = theme.PANEL_LINE
+    highlight: bool = False
+
+    def paint(self, surface):
+        r = self.rect
+        urgent = self.position == 4
+        slot_color = theme.mix(theme.PANEL, theme.URGENT, 0.35) if urgent else theme.PANEL_DIM
+        pygame.draw.rect(surface, slot_color, r, border_radius=8)
+        edge = theme.URGENT if urgent else theme.PANEL_LINE
+        pygame.draw.rect(surface, edge, r, 3 if urgent else 2, border_radius=8)
+        if self.pressed:
+            pygame.draw.rect(surface, theme.TEXT, r, 4, border_radius=8)
+        badge_h = max(14, r.h // (4 if self.compact else 6))
+        badge = pygame.Rect(r.x + 3, r.y + 3, r.w - 6, badge_h)
+        num_color = theme.URGENT if urgent else theme.TEXT_DIM
+        draw_text(surface, str(self.position), badge, badge_h, num_color, True,
+                  align="left" if self.cards else "center")
+        if not self.cards:
+            return
+        if len(self.cards) > 1:
+            count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
+            draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
+                      align="right")
+        area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
+        # cards fan out: earlier cards peek out above the newest one
+        peek = max(4, area.h // 10)
+        shown = self.cards[-3:]
+        for i, card in enumerate(shown):
+            depth = len(shown) - 1 - i
+            c = pygame.Rect(area.x + depth * 2, area.y, area.w - depth * 2,
+                            area.h - (len(shown) - 1) * peek)
+            c.y = area.y + i * peek
+            self._card(surface, c, card, top=(i == len(shown) - 1))
+
+    def _card(self, surface, c: pygame.Rect, card, top: bool) -> None:
+        paper = theme.CARD if card is not None else theme.CARD_UNKNOWN
+        pygame.draw.rect(surface, paper, c, border_radius=6)
+        pygame.draw.rect(surface, theme.CARD_EDGE, c, 2, border_radius=6)
+        if not top:
+            return
+        if card is None:
+            draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True)
+            return
+        drink, recipe, specialty = card
+        if specialty:
+            ribbon = pygame.Rect(c.right - max(8, c.w // 7), c.y, max(8, c.w // 7), c.h)
+            pygame.draw.rect(surface, theme.SPECIALTY, ribbon, border_top_right_radius=6,
+                             border_bottom_right_radius=6)
+            c = pygame.Rect(c.x, c.y, c.w - ribbon.w, c.h)
+        n = len(recipe)
+        if self.compact:
+            icons = pygame.Rect(c.x + 2, c.y + 2, c.w - 4, c.h - 4)
+            name_box = None
+        else:
+            name_h = max(12, c.h // 4)
+            name_box = pygame.Rect(c.x + 4, c.y + 2, c.w - 8, name_h)
+            icons = pygame.Rect(c.x + 2, name_box.bottom, c.w - 4, c.bottom - name_box.bottom - 2)
+        per_row = 2 if n > 2 or icons.h > icons.w else n
+        rows_n = (n + per_row - 1) // per_row
+        cell_w = icons.w / max(1, per_row)
+        cell_h = icons.h / max(1, rows_n)
+        radius = max(3, int(min(cell_w, cell_h) / 2) - 2)
+        for i, ing in enumerate(recipe):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x = icons.x + (icons.w - in_row * cell_w) / 2 + (col + 0.5) * cell_w
+            y = icons.y + (row + 0.5) * cell_h
+            draw_ingredient(surface, ing, (round(x), round(y)), radius)
+        if name_box is not None:
+            draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
+
+
+@dataclass(eq=False)
+class Custom(Widget):
+    """A widget painted by a function ``paint_fn(surface, rect)``; ``data`` is its key."""
+    data: Any = None
+    paint_fn: Optional[Callable[[pygame.Surface, pygame.Rect], None]] = field(
+        default=None, compare=False, repr=False)
+
+    def paint(self, surface):
+        if self.paint_fn is not None:
+            self.paint_fn(surface, self.rect)
+
+
+@dataclass(eq=False)
+class Stepper(Widget):
+    """``-  value  +`` for counts (tokens to spend, corrections). Taps call on_change(delta)."""
+    value: int = 0
+    size: int = 28
+    low: int = 0
+    high: int = 99
+    label: str = ""
+
+    def paint(self, surface):
+        r = self.rect
+        pygame.draw.rect(surface, theme.PANEL_DIM, r, border_radius=10)
+        value_box = pygame.Rect(r.x + r.h, r.y, r.w - 2 * r.h, r.h)
+        draw_text(surface, str(self.value), value_box, self.size, theme.TEXT, True)
+
+
+def stepper_buttons(name: str, rect: pygame.Rect, value: int, low: int, high: int,
+                    on_change: Callable[[int], None], size: int) -> list[Widget]:
+    """A Stepper with its two buttons: ``[-]`` at the left end, ``[+]`` at the right end."""
+    side = rect.h
+    minus = pygame.Rect(rect.x, rect.y, side, rect.h)
+    plus = pygame.Rect(rect.right - side, rect.y, side, rect.h)
+    return [
+        Stepper(name, rect, value=value, size=size, low=low, high=high),
+        Button(name + ".minus", minus, text="−", size=size, enabled=value > low,
+               on_tap=lambda: on_change(-1)),
+        Button(name + ".plus", plus, text="+", size=size, enabled=value < high,
+               on_tap=lambda: on_change(+1)),
+    ]
