@@ -1,0 +1,426 @@
+"""Seat buttons and the shared UNDO button, read with gpiozero.
+
+At the table every seat has one big arcade button, and there is one UNDO
+button for everybody:
+
+* seat button **tap** -> :class:`~companion.inputs.SeatTap` (complete the oldest order)
+* seat button **hold** for ``hold_seconds`` -> :class:`~companion.inputs.SeatHold` (end the turn)
+* UNDO **tap** -> :class:`~companion.inputs.UndoTap`
+* UNDO **hold** for ``redo_hold_seconds`` -> :class:`~companion.inputs.UndoHold` (redo)
+
+The module has three layers, read top to bottom:
+
+1. :class:`PressClassifier` is pure logic: contact edges with timestamps go in,
+   gestures come out. Debounce and hold timing live here, so tests can feed
+   it any bounce train on an invented clock.
+2. :class:`Buttons` owns one ``gpiozero.Button`` per seat plus UNDO. The
+   gpiozero callbacks only timestamp the edge, feed the classifier and post
+   the resulting event to the table loop; they never touch game state. A small
+   timer thread calls :meth:`Buttons.poll` at the next deadline (a hold
+   threshold, the end of a bounce window, a simulated release) and sleeps
+   without a timeout when nothing is pending, so idle buttons cost no CPU.
+   Tests with an injected clock skip the thread and call ``poll()`` themselves.
+3. :meth:`Buttons.from_config` picks the pin factory from ``[seats] driver``:
+   ``"gpio"`` (gpiozero chooses lgpio or RPi.GPIO on a Raspberry Pi),
+   ``"simulated"`` (gpiozero's ``MockFactory``: :meth:`Buttons.press` pushes a
+   button through its mock pin, for the demo and the touchscreen) or
+   ``"none"``. Without usable GPIO the buttons report themselves unavailable
+   with one clear message and the companion carries on without them.
+
+Debounce, as the classifier does it ("leading edge"): the first edge of a
+press or release acts at once, so a tap is applied the instant the button
+comes up. For ``bounce_ms`` after that edge further edges only record the
+contact's level; when that window ends the level decides:
+
+* after a press: still closed -> a real press; open again -> contact chatter,
+  forgotten (never a ghost tap);
+* after a release: open -> done; closed again -> the contact only flickered
+  open mid-press, so the press continues, but it has already given its
+  gesture and gives no other (one press never applies two actions).
+
+A hold fires once, the moment the threshold passes while the button is still
+down (the turn ends without waiting for the release); the release after a
+hold is not a tap.
+"""
+from __future__ import annotations
+
+import heapq
+import logging
+import threading
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from companion import inputs as ev
+
+log = logging.getLogger("companion.buttons")
+
+TAP_SECONDS = 0.12
+"""How long :meth:`Buttons.press` holds a simulated button down by default."""
+
+NO_GPIO = ("no GPIO pins found: on a Raspberry Pi install lgpio (pip install '.[pi]'); "
+           "elsewhere set [seats] driver = \"simulated\"")
+
+UNDO = "undo"
+"""The name of the shared UNDO button where a seat number would go."""
+
+Post = Callable[[Any], None]
+
+
+# --------------------------------------------------------------------------
+# 1. Gestures from edges: pure, no threads, no gpiozero
+
+
+@dataclass(frozen=True)
+class Gesture:
+    """What one press meant: ``kind`` "tap" or "hold", decided at time ``at``
+    (the release edge for a tap, the moment the threshold passed for a hold)."""
+    kind: str
+    at: float
+
+
+class PressClassifier:
+    """Turns the edges of one button's contact into taps and holds.
+
+    Call :meth:`edge` for every level change (``pressed`` True when the
+    contact closes) and :meth:`poll` whenever time passes; both return the
+    gestures decided up to that moment. :meth:`next_deadline` says when
+    ``poll`` next has something to decide. Times are seconds on any monotonic
+    clock; a time earlier than one already seen counts as that time.
+    """
+
+    def __init__(self, hold_seconds: float = 1.0, bounce_seconds: float = 0.03):
+        if hold_seconds <= 0 or bounce_seconds < 0:
+            raise ValueError("hold_seconds must be positive and bounce_seconds not negative")
+        self.hold_seconds = hold_seconds
+        self.bounce_seconds = bounce_seconds
+        self.contact_closed = False    # the raw level, as last reported
+        self.down = False              # debounced: the button counts as pressed
+        self.down_since = 0.0
+        self.confirmed = False         # the press outlasted its bounce window
+        self.spent = False             # this press already gave its gesture
+        self.quiet_until: Optional[float] = None   # bounce window: edges only record the level
+        self.now = float("-inf")
+        self.chatter = 0               # bounce trains that were forgotten
+
+    # -- input
+    def edge(self, pressed: bool, at: float) -> list[Gesture]:
+        """The contact closed (``pressed``) or opened at time ``at``."""
+        out = self.poll(at)
+        self.contact_closed = bool(pressed)
+        if self.quiet_until is not None:
+            return out
+        if self.contact_closed and not self.down:
+            self._press(self.now)
+        elif not self.contact_closed and self.down:
+            out += self._release(self.now)
+        return out
+
+    def poll(self, now: float) -> list[Gesture]:
+        """Let time pass up to ``now``; return gestures that became due."""
+        now = max(now, self.now)
+        out: list[Gesture] = []
+        while True:
+            due = self._due()
+            if due is None or due[0] > now:
+                break
+            at, what = due
+            self.now = at
+            if what == "quiet":
+                self._end_quiet(at)
+            else:
+                self.spent = True
+                out.append(Gesture("hold", at))
+        self.now = now
+        return out
+
+    def next_deadline(self) -> Optional[float]:
+        """When :meth:`poll` next has something to decide, or None."""
+        due = self._due()
+        return None if due is None else due[0]
+
+    @property
+    def busy(self) -> bool:
+        """Pressed, or inside a bounce window."""
+        return self.down or self.quiet_until is not None
+
+    # -- the state machine
+    def _due(self) -> Optional[tuple[float, str]]:
+        if self.quiet_until is not None:
+            return self.quiet_until, "quiet"
+        if self.down and self.confirmed and not self.spent:
+            return max(self.down_since + self.hold_seconds, self.now), "hold"
+        return None
+
+    def _press(self, at: float) -> None:
+        self.down, self.down_since, self.spent = True, at, False
+        if self.bounce_seconds > 0:
+            self.confirmed, self.quiet_until = False, at + self.bounce_seconds
+        else:
+            self.confirmed = True
+
+    def _release(self, at: float) -> list[Gesture]:
+        out = [] if self.spent or not self.confirmed else [Gesture("tap", at)]
+        self.down = False
+        self.spent = True              # remembered in case the contact closes again at once
+        if self.bounce_seconds > 0:
+            self.quiet_until = at + self.bounce_seconds
+        return out
+
+    def _end_quiet(self, at: float) -> None:
+        self.quiet_until = None
+        if self.down and not self.confirmed:
+            if self.contact_closed:
+                self.confirmed = True  # a real press
+            else:
+                self.down = False      # chatter shorter than the bounce window
+                self.chatter += 1
+        elif not self.down and self.contact_closed:
+            # Open for less than the bounce window: the same press goes on,
+            # but it has had its gesture.
+            self.down, self.confirmed, self.spent = True, True, True
+
+
+# --------------------------------------------------------------------------
+# 2. The buttons on their pins
+
+
+class Buttons:
+    """The seat buttons and the UNDO button of one table.
+
+    ``post`` receives the input events (normally ``TableLoop.post``); it is
+    called from gpiozero's callback thread or the timer thread and must not
+    block. ``pins[i]`` is seat ``i``'s BCM pin (seat 0 = seat 1 on the
+    label); ``undo_pin`` -1 means no UNDO button. Buttons close the contact to
+    ground and use the Pi's internal pull-ups.
+    """
+
+    def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
+                 hold_seconds: float = 1.0, redo_hold_seconds: float = 2.0,
+                 bounce_ms: int = 30, driver: str = "gpio", pin_factory: Any = None,
+                 clock: Callable[[], float] = time.monotonic):
+        if driver not in ("gpio", "simulated", "none"):
+            raise ValueError(f"unknown button driver {driver!r}")
+        self.post = post
+        self.pins = list(pins)
+        self.undo_pin = undo_pin
+        self.driver = driver
+        self.clock = clock
+        self.pin_factory = pin_factory
+        bounce = bounce_ms / 1000.0
+        self._names: list[Any] = list(range(len(self.pins)))
+        self._pin_numbers = list(self.pins)
+        if undo_pin >= 0:
+            self._names.append(UNDO)
+            self._pin_numbers.append(undo_pin)
+        self.classifiers = {name: PressClassifier(
+            redo_hold_seconds if name == UNDO else hold_seconds, bounce) for name in self._names}
+        self.devices: dict[Any, Any] = {}      # name -> gpiozero.Button
+        self.available = False
+        self.problem = ""                       # why the buttons are unavailable
+        self._cond = threading.Condition(threading.Lock())
+        self._releases: list[tuple[float, int, Any]] = []   # simulated fingers lifting
+        self._release_n = 0
+        self._closing = False
+        self._thread: Optional[threading.Thread] = None
+
+    @classmethod
+    def from_config(cls, cfg, post: Post, clock: Callable[[], float] = time.monotonic,
+                    pin_factory: Any = None) -> "Buttons":
+        s = cfg["seats"]
+        return cls(post, s["pins"], s["undo_pin"], hold_seconds=s["hold_seconds"],
+                   redo_hold_seconds=s["redo_hold_seconds"], bounce_ms=s["bounce_ms"],
+                   driver=s["driver"], pin_factory=pin_factory, clock=clock)
+
+    # -- life cycle
+    def open(self) -> bool:
+        """Claim the pins. On failure post ``DeviceStatus("buttons", "unavailable", why)``
+        and return False; the companion runs on without buttons."""
+        if self.driver == "none" or self.devices:
+            return self.available
+        try:
+            self._open_devices()
+        except Exception as exc:          # any pin trouble: one clear message, no traceback
+            self._close_devices()
+            self.problem = _explain(exc, self._pin_numbers)
+            log.warning("seat buttons unavailable: %s", self.problem)
+            self.post(ev.DeviceStatus("buttons", "unavailable", self.problem,
+                                      {"driver": self.driver}))
+            return False
+        self.available = True
+        stuck = [n for n, d in self.devices.items() if d.is_pressed]
+        detail = self._describe() + (f"; stuck pressed at start: {', '.join(map(_label, stuck))}"
+                                     if stuck else "")
+        if stuck:
+            log.warning("buttons pressed at start (wiring?): %s", stuck)
+        log.info("buttons ready: %s", detail)
+        self.post(ev.DeviceStatus("buttons", "ready", detail,
+                                  {"driver": self.driver, "seats": len(self.pins)}))
+        return True
+
+    def start(self) -> "Buttons":
+        """Open the pins and start the timer thread (holds, bounce windows)."""
+        if self.open() and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="buttons-timer", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the timer and release the pins. Safe to call twice."""
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        self._close_devices()
+        self.available = False
+
+    @property
+    def simulated(self) -> bool:
+        return self.driver == "simulated" and self.available
+
+    def mock_pin(self, seat: Any):
+        """The gpiozero ``MockPin`` of a seat (0-based) or of ``UNDO`` (simulated only)."""
+        if not self.simulated:
+            raise RuntimeError('buttons can only be pressed by software with '
+                               '[seats] driver = "simulated"')
+        if seat not in self.devices:
+            raise ValueError(f"no button for {_label(seat)}")
+        return self.devices[seat].pin
+
+    # -- the simulated twin
+    def press(self, seat: Any, seconds: float = TAP_SECONDS) -> None:
+        """Push a simulated button for ``seconds`` (returns at once).
+
+        ``seat`` is 0-based, or :data:`UNDO`. The press goes through the mock
+        pin exactly like a finger on a real pin: a tap for short presses, a
+        hold from ``hold_seconds`` on. The timer thread lifts the finger (or
+        ``poll()`` once the injected clock has moved that far).
+        """
+        pin = self.mock_pin(seat)
+        pin.drive_low()
+        with self._cond:
+            self._release_n += 1
+            heapq.heappush(self._releases, (self.clock() + seconds, self._release_n, seat))
+            self._cond.notify_all()
+
+    def press_undo(self, seconds: float = TAP_SECONDS) -> None:
+        self.press(UNDO, seconds)
+
+    # -- time
+    def poll(self, now: Optional[float] = None) -> None:
+        """Decide whatever is due at ``now`` (default: the clock): holds, ends of
+        bounce windows, simulated releases. The timer thread calls this; tests
+        with an injected clock call it after moving the clock."""
+        now = self.clock() if now is None else now
+        lift = []
+        with self._cond:
+            self._advance(now)
+            while self._releases and self._releases[0][0] <= now:
+                lift.append(heapq.heappop(self._releases)[2])
+        for seat in lift:
+            device = self.devices.get(seat)
+            if device is not None and not self._closing:
+                device.pin.drive_high()
+
+    def next_deadline(self) -> Optional[float]:
+        with self._cond:
+            return self._next_deadline()
+
+    # -- inside
+    def _open_devices(self) -> None:
+        from gpiozero import Button
+        factory = self.pin_factory
+        if self.driver == "simulated" and factory is None:
+            from gpiozero.pins.mock import MockFactory
+            factory = self.pin_factory = MockFactory()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for name, number in zip(self._names, self._pin_numbers):
+                button = Button(number, pull_up=True, bounce_time=None, pin_factory=factory)
+                self.devices[name] = button
+                button.when_pressed = lambda name=name: self._edge(name, True)
+                button.when_released = lambda name=name: self._edge(name, False)
+        for w in caught:
+            log.debug("gpiozero: %s", w.message)
+
+    def _close_devices(self) -> None:
+        for device in self.devices.values():
+            try:
+                device.when_pressed = device.when_released = None
+                device.close()
+            except Exception:             # closing must never fail the shutdown
+                log.debug("closing a button failed", exc_info=True)
+        self.devices = {}
+
+    def _describe(self) -> str:
+        seats = ", ".join(f"seat {i + 1} GPIO{p}" for i, p in enumerate(self.pins))
+        undo = f", UNDO GPIO{self.undo_pin}" if self.undo_pin >= 0 else ", no UNDO button"
+        return ("simulated buttons: " if self.driver == "simulated" else "") + seats + undo
+
+    def _edge(self, name: Any, pressed: bool) -> None:
+        """gpiozero callback: stamp, classify, post. Never touches game state."""
+        at = self.clock()
+        with self._cond:
+            if self._closing:
+                return
+            self._advance(at)           # earlier deadlines of every button first: time order
+            self._emit(name, self.classifiers[name].edge(pressed, at))
+            self._cond.notify_all()     # the timer may have a new, earlier deadline
+
+    def _advance(self, now: float) -> None:
+        for name, classifier in self.classifiers.items():
+            self._emit(name, classifier.poll(now))
+
+    def _emit(self, name: Any, gestures: list[Gesture]) -> None:
+        for g in gestures:
+            if name == UNDO:
+                event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
+            else:
+                event = ev.SeatTap(name, g.at) if g.kind == "tap" else ev.SeatHold(name, g.at)
+            self.post(event)
+
+    def _next_deadline(self) -> Optional[float]:
+        times = [t for t in (c.next_deadline() for c in self.classifiers.values())
+                 if t is not None]
+        if self._releases:
+            times.append(self._releases[0][0])
+        return min(times) if times else None
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._closing:
+                    return
+                deadline = self._next_deadline()
+                wait = None if deadline is None else deadline - self.clock()
+                if wait is None:
+                    self._cond.wait()
+                elif wait > 0:
+                    self._cond.wait(wait)
+                if self._closing:
+                    return
+            self.poll()
+
+
+def _label(name: Any) -> str:
+    return "UNDO" if name == UNDO else f"seat {name + 1}"
+
+
+def _explain(exc: Exception, pins: Sequence[int]) -> str:
+    """An installer's sentence for a gpiozero failure."""
+    from gpiozero import exc as gz
+    if isinstance(exc, gz.BadPinFactory):
+        return NO_GPIO
+    if isinstance(exc, gz.GPIOPinInUse):
+        return (f"a button pin is already in use ({exc}): another program (or a second "
+                "companion) holds it, or an overlay in config.txt claims it; pick free pins "
+                "in [seats] pins")
+    if isinstance(exc, (gz.PinInvalidPin, gz.PinInvalidPull)):
+        return f"[seats] pins {list(pins)}: {exc}; use BCM numbers of free GPIO pins"
+    if isinstance(exc, PermissionError) or "ermission" in str(exc):
+        return (f"no permission to use the GPIO pins ({exc}): add the user to the gpio group "
+                "(sudo adduser $USER gpio) and log in again")
+    return f"the seat buttons could not be set up: {exc}"

@@ -1,0 +1,374 @@
+"""The card scanner's reader thread: serial port in, ``CardScanned`` events out.
+
+A player puts an order card on the scanner box; the box (a Pico with an NFC
+reader speaking protocol v1, or a plain QR/barcode module) sends a line over
+USB serial. This thread owns that port. Framing and decoding are the codec's
+job (:mod:`companion.devices.scanner_protocol`); this module decides what the
+decoded lines *mean* for the table, the way pyserial's
+``serial.threaded.LineReader`` keeps framing apart from handling:
+
+* a scan posts :class:`~companion.inputs.CardScanned` (``source`` "nfc" or
+  "barcode"); the same tag again within ``repeat_window`` seconds of its last
+  sighting is the same scan, not a second one;
+* damaged, malformed or over-long lines are counted and logged (a few per
+  minute at most), never fatal; a missed sequence number is logged;
+* the scanner's health becomes :class:`~companion.inputs.DeviceStatus` events
+  for ``device="scanner"`` with ``status``:
+
+  ``connected``      the port opened for the first time
+  ``lost``           unplugged, the port failed or vanished, or a protocol v1
+                     scanner sent nothing for ``LOST_AFTER_S``; the thread
+                     retries with exponential backoff (at most
+                     ``reconnect_max`` seconds apart)
+  ``back``           it works again after ``lost``
+  ``unsupported_firmware``  its HELLO names a protocol version this companion
+                     does not speak; its other lines are ignored
+  ``reader_not_responding`` / ``reader_ok``  the NFC chip inside the box
+                     stopped answering / works again (the box itself is fine)
+  ``unavailable``    ``[scanner] port`` is no serial port or URL at all
+
+  Each status is posted once when it changes, with a ``detail`` an
+  installer can act on.
+
+The port is opened with ``serial.serial_for_url``, so ``[scanner] port`` may
+be ``/dev/ttyACM0``, ``/dev/serial/by-id/...``, a udev symlink such as
+``/dev/coffee-scanner``, ``loop://`` or ``socket://host:port``. Reads block
+(with a one-second timeout to look at the clock), so an idle scanner costs no
+CPU.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import threading
+import time
+from typing import Any, Callable, Optional
+
+import serial
+
+from companion import inputs as ev
+from companion.devices import scanner_protocol as sp
+
+log = logging.getLogger("companion.scanner")
+
+Post = Callable[[Any], None]
+
+FIRST_RETRY_S = 0.5
+"""First wait before reopening a lost port; doubles up to ``reconnect_max``."""
+
+READ_TIMEOUT_S = 1.0
+"""A blocking read gives up after this long, to check for silence and stop requests."""
+
+
+class DropLog:
+    """Logs dropped lines without flooding the journal: at most ``burst`` per
+    ``window`` seconds, then one line saying how many more were dropped."""
+
+    def __init__(self, clock: Callable[[], float], burst: int = 5, window: float = 60.0):
+        self.clock, self.burst, self.window = clock, burst, window
+        self._start = None
+        self._logged = 0
+        self._hidden = 0
+
+    def __call__(self, message: str, *args: Any) -> None:
+        now = self.clock()
+        if self._start is None or now - self._start >= self.window:
+            if self._hidden:
+                log.warning("scanner: %d more bad lines dropped in the last %.0f s",
+                            self._hidden, self.window)
+            self._start, self._logged, self._hidden = now, 0, 0
+        if self._logged < self.burst:
+            self._logged += 1
+            log.warning(message, *args)
+        else:
+            self._hidden += 1
+
+
+class ScannerReader:
+    """Reads one scanner port on its own thread and posts what it means.
+
+    ``post`` is normally ``TableLoop.post``. ``clock`` times the repeat window
+    and the heartbeat silence (inject one in tests); ``read_timeout``,
+    ``lost_after`` and ``first_retry`` exist so tests can be quick.
+    """
+
+    def __init__(self, url: str, post: Post, *, baudrate: int = 115200,
+                 repeat_window: float = 1.5, max_line: int = 128,
+                 reconnect_max: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 read_timeout: float = READ_TIMEOUT_S, lost_after: float = sp.LOST_AFTER_S,
+                 first_retry: float = FIRST_RETRY_S,
+                 open_port: Callable[..., Any] = serial.serial_for_url):
+        self.url = url
+        self.post = post
+        self.baudrate = baudrate
+        self.repeat_window = repeat_window
+        self.reconnect_max = max(reconnect_max, first_retry)
+        self.clock = clock
+        self.read_timeout = read_timeout
+        self.lost_after = lost_after
+        self.first_retry = first_retry
+        self.open_port = open_port
+        self.stream = sp.ScannerStream(max_line=max_line)
+        self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
+                       "lost": 0, "missed": 0}
+        self.status: Optional[str] = None      # the last status posted
+        self.firmware: Optional[sp.Hello] = None
+        self.native_id: Optional[int] = None   # the thread's id, for CPU measurements
+        self._drop_log = DropLog(clock)
+        self._stop = threading.Event()
+        self._port: Any = None
+        self._thread: Optional[threading.Thread] = None
+        self._ever_open = False
+        self._expects_heartbeat = False         # it spoke protocol v1 on this port
+        self._unsupported = False
+        self._reader_ok: Optional[bool] = None
+        self._awaiting_back = False
+        self._heard_at = 0.0
+        self._last_tag: Optional[str] = None
+        self._last_tag_at = 0.0
+
+    @classmethod
+    def from_config(cls, cfg, post: Post, **kw: Any) -> "ScannerReader":
+        s = cfg["scanner"]
+        return cls(s["port"], post, baudrate=s["baudrate"], repeat_window=s["repeat_window"],
+                   max_line=s["max_line"], reconnect_max=s["reconnect_max_seconds"], **kw)
+
+    @property
+    def enabled(self) -> bool:
+        """False when ``[scanner] port`` is empty: no scanner at this table."""
+        return bool(self.url)
+
+    # -- life cycle
+    def start(self) -> "ScannerReader":
+        if self.enabled and self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="scanner-reader", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop the thread and close the port. Safe to call twice."""
+        self._stop.set()
+        port = self._port
+        if port is not None and hasattr(port, "cancel_read"):
+            try:
+                port.cancel_read()            # wake a blocking read at once
+            except Exception:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- the thread
+    def _run(self) -> None:
+        self.native_id = threading.get_native_id()
+        delay = self.first_retry
+        while not self._stop.is_set():
+            port = self._open()
+            if port is None:
+                if self.status == "unavailable":
+                    return
+            else:
+                heard_before = self.stream.counts["messages"] + self.stream.counts["plain_scans"]
+                reason = self._serve(port)
+                self._close_port(port)
+                if self._stop.is_set():
+                    return
+                self._lost(reason)
+                heard = self.stream.counts["messages"] + self.stream.counts["plain_scans"]
+                if heard > heard_before:
+                    delay = self.first_retry   # it worked for a while: retry soon
+            if self._stop.wait(delay):
+                return
+            delay = min(delay * 2, self.reconnect_max)
+
+    def _open(self) -> Any:
+        try:
+            port = self.open_port(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
+                                  write_timeout=1.0)
+        except ValueError as exc:             # not a port or URL pyserial knows
+            self._set_status("unavailable", f"[scanner] port {self.url!r} is no serial port "
+                             f"or pyserial URL ({exc}); fix it in the config file")
+            return None
+        except (serial.SerialException, OSError) as exc:
+            self._lost(_why_not_open(self.url, exc))
+            return None
+        self._port = port
+        self.counts["opens"] += 1
+        return port
+
+    def _serve(self, port: Any) -> str:
+        """Read until the port fails or goes silent; return why (for the log)."""
+        self.stream.reset()
+        try:
+            port.write(sp.HELLO_REQUEST)
+        except (serial.SerialException, OSError) as exc:
+            return f"cannot write to the port ({exc})"
+        self._heard_at = self.clock()
+        if self._expects_heartbeat:
+            self._awaiting_back = True        # "back" once it speaks again
+        else:
+            self._connected()
+        while not self._stop.is_set():
+            try:
+                data = port.read(1)
+                while data and port.in_waiting:
+                    data += port.read(port.in_waiting)
+            except (serial.SerialException, OSError) as exc:
+                return f"the port failed ({exc})"
+            now = self.clock()
+            if data:
+                too_long = self.stream.framer.dropped_too_long
+                for received in self.stream.feed(data):
+                    self._handle(received, now)
+                if self.stream.framer.dropped_too_long != too_long:
+                    self._drop_log("scanner: dropped a line longer than %d bytes",
+                                   self.stream.framer.max_line)
+            if self._expects_heartbeat and now - self._heard_at >= self.lost_after:
+                return f"no heartbeat for {now - self._heard_at:.0f} s"
+            if not data and "://" not in self.url and not os.path.exists(self.url):
+                return "the port vanished"
+        return "stopped"
+
+    def _close_port(self, port: Any) -> None:
+        self._port = None
+        try:
+            port.close()
+        except Exception:
+            log.debug("closing the scanner port failed", exc_info=True)
+
+    # -- meaning
+    def _handle(self, received: sp.Received, now: float) -> None:
+        item, seq = received.item, received.seq
+        if seq is not None and seq.status == "gap":
+            self.counts["missed"] += seq.missed
+            log.warning("scanner: missed %d lines (%d..%d)", seq.missed, seq.first_missed,
+                        seq.last_missed)
+        elif seq is not None and seq.status == "restart":
+            log.info("scanner: the firmware restarted (sequence number %d)", seq.seq)
+        if isinstance(item, sp.DecodeFailure):
+            if isinstance(item, sp.UnknownType):
+                self._heard(now)
+            self._drop_log("scanner: dropped a line (%s): %r", item.reason, item.line[:40])
+            return
+        if isinstance(item, sp.Hello):
+            self._hello(item, now)
+            return
+        if self._unsupported:
+            self.counts["ignored_unsupported"] += 1
+            return
+        if isinstance(item, sp.PlainScan):
+            self._expects_heartbeat = False   # a QR/barcode module: it is silent between scans
+            self._heard(now)
+        else:
+            self._expects_heartbeat = True
+            self._heard(now)
+        if isinstance(item, sp.Heartbeat):
+            self._reader(item.reader_status == "ok", "")
+        elif isinstance(item, sp.Error):
+            self._error(item)
+        scan = sp.card_scanned(item, at=now)
+        if scan is not None:
+            self._scan(scan, now)
+
+    def _heard(self, now: float) -> None:
+        self._heard_at = now
+        if self._awaiting_back:
+            self._connected()
+
+    def _connected(self) -> None:
+        self._awaiting_back = False
+        if self._unsupported:
+            return
+        if not self._ever_open:
+            self._ever_open = True
+            self._set_status("connected", f"card scanner on {self.url}")
+        elif self.status in ("lost", "unsupported_firmware", None):
+            self._set_status("back", f"the card scanner on {self.url} works again")
+
+    def _hello(self, hello: sp.Hello, now: float) -> None:
+        self.firmware = hello
+        log.info("scanner: firmware %s, protocol %d, reader %s (%s)", hello.firmware,
+                 hello.protocol, hello.reader, hello.reader_status)
+        if hello.protocol != sp.PROTOCOL_VERSION:
+            self._unsupported = True
+            self._expects_heartbeat = False
+            self._awaiting_back = False
+            self._set_status("unsupported_firmware", (
+                f"the card scanner's firmware {hello.firmware} speaks protocol version "
+                f"{hello.protocol}, this companion speaks version {sp.PROTOCOL_VERSION}: "
+                "flash the firmware that came with this companion (firmware/README.md) "
+                "or update the companion; scans are ignored until then"),
+                firmware=hello.firmware, protocol=hello.protocol)
+            return
+        was_unsupported, self._unsupported = self._unsupported, False
+        self._expects_heartbeat = True
+        self._heard(now)
+        if was_unsupported:
+            self._set_status("back", f"the card scanner on {self.url} works again")
+        self._reader(hello.reader_status == "ok", "")
+
+    def _error(self, error: sp.Error) -> None:
+        log.warning("scanner reports %s %s", error.code, error.detail)
+        if error.code == sp.ERROR_READER_NOT_RESPONDING:
+            self._reader(False, error.detail)
+        elif error.code == sp.ERROR_READER_REINITIALISED:
+            self._reader(True, error.detail)
+
+    def _reader(self, ok: bool, detail: str) -> None:
+        if ok == self._reader_ok or (ok and self._reader_ok is None):
+            self._reader_ok = ok
+            return
+        self._reader_ok = ok
+        if ok:
+            self.post(ev.DeviceStatus("scanner", "reader_ok",
+                                      "the scanner box's card reader works again"))
+        else:
+            why = f" ({detail})" if detail else ""
+            self.post(ev.DeviceStatus("scanner", "reader_not_responding", (
+                f"the card reader inside the scanner box does not answer{why}: check its "
+                "wiring and 3.3 V power (firmware/README.md, Troubleshooting); "
+                "it is retried every second"), {"reason": detail}))
+
+    def _scan(self, scan: ev.CardScanned, now: float) -> None:
+        if scan.tag == self._last_tag and now - self._last_tag_at < self.repeat_window:
+            self._last_tag_at = now           # still lying there / read again: one scan
+            self.counts["repeats"] += 1
+            return
+        self._last_tag, self._last_tag_at = scan.tag, now
+        self.counts["scans"] += 1
+        self.post(scan)
+
+    # -- status
+    def _lost(self, reason: str) -> None:
+        if self.status in ("lost", "unavailable"):
+            log.debug("scanner still lost: %s", reason)
+            return
+        self.counts["lost"] += 1
+        log.warning("scanner lost: %s", reason)
+        self._set_status("lost", f"the card scanner on {self.url} is not answering: {reason}; "
+                         "retrying (check its USB cable)", reason=reason)
+
+    def _set_status(self, status: str, detail: str, **params: Any) -> None:
+        if status == self.status:
+            return
+        self.status = status
+        self.post(ev.DeviceStatus("scanner", status, detail, {"port": self.url, **params}))
+
+
+def _why_not_open(url: str, exc: BaseException) -> str:
+    code = getattr(exc, "errno", None)
+    text = str(exc)
+    if code == errno.EACCES or "ermission denied" in text:
+        return (f"no permission to open {url}: add the user to the dialout group "
+                "(sudo usermod -aG dialout $USER) and log in again")
+    if code == errno.ENOENT or "No such file" in text:
+        return f"{url} does not exist (scanner unplugged?)"
+    if code == errno.EBUSY or "busy" in text.lower():
+        return f"{url} is busy: another program has it open (Thonny? a serial monitor?)"
+    return f"cannot open {url} ({text})"
