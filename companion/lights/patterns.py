@@ -1,0 +1,303 @@
+"""What every seat's LEDs show: a pure function of the table, the light context and time.
+
+``render(game, context, now, style)`` returns ``Lights``: one tuple of colours
+per seat segment (in the seat's own order, left to right as the player sees
+it), whether something is moving continuously (``animating``: redraw at the
+frame rate) and when the picture next changes by a step (``next_change``).
+No clock, no I/O: the controller passes ``now`` and shows the result.
+
+What the table sees, from the bottom layer up:
+
+* each seat in its colour (red, blue, green, yellow by default): dim while
+  waiting, bright while it is that seat's turn;
+* turn timer (optional) on the active seat: the bar empties over the turn,
+  turns amber in the last quarter and shows red dashes when time is up;
+* shop closed: every segment breathes amber; on the final turn the last
+  seat pulses in its own colour instead;
+* urgency: one red pip per order in position 4 (it becomes a dislike at the
+  end of that player's turn), from the right end, with a dark gap before
+  each pip so they stand out even on the red seat;
+* game over: the winners' segments run a marquee for a while, then stay
+  bright (shared wins share it); everyone else is dim;
+* draw prompt: seats that must draw cards blink white until the cards are
+  scanned, the prompt is dismissed, or it times out;
+* rejected input: the seat's segment flashes (off / bright) briefly;
+* scanner lost: the first LED of every segment blinks magenta / blue slowly.
+
+Step-wise effects (blinks, the timer bar, the marquee) report the time of
+their next step, so the strip is written only when something changes; only
+the smooth amber breath and the final-turn pulse need continuous frames.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence, Tuple
+
+from ..rules.scoring import ranking, winners
+from ..turn_timer import EPSILON, TurnTimer
+
+Color = Tuple[int, int, int]
+
+OFF: Color = (0, 0, 0)
+WHITE: Color = (255, 255, 255)
+RED: Color = (255, 0, 0)
+AMBER: Color = (255, 96, 0)
+MAGENTA: Color = (255, 0, 255)
+BLUE: Color = (0, 0, 255)
+
+#: The seat colours of the box, by name.
+NAMED_COLORS: dict[str, Color] = {
+    "red": (255, 0, 0),
+    "blue": (0, 0, 255),
+    "green": (0, 255, 0),
+    "yellow": (255, 200, 0),
+}
+#: Seat 1 red, seat 2 blue, seat 3 green, seat 4 yellow unless told otherwise.
+DEFAULT_SEAT_COLORS: tuple[Color, ...] = tuple(NAMED_COLORS[n] for n in
+                                               ("red", "blue", "green", "yellow"))
+
+DIM = 0.2                   # a waiting seat's colour, times this
+FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds ...
+FLASH_STEPS = 6             # ... this many of them (0.6 s), starting dark
+DRAW_BLINK = 0.5            # draw prompt: white / normal halves of this length
+SCANNER_BLINK = 1.0         # scanner lost: magenta / blue halves of this length
+BREATH_PERIOD = 4.0         # shop closed: one amber breath, seconds
+BREATH_DEPTH = 0.5          # at the top of a breath the colour is half amber
+PULSE_PERIOD = 1.0          # final turn: one pulse of the last seat, seconds
+PULSE_LOW = 0.3             # the pulse goes down to this brightness
+MARQUEE_STEP = 0.125        # game over: the winner's marquee moves 8 LEDs a second
+MARQUEE_SPACING = 4         # one white LED in every 4
+CELEBRATE_SECONDS = 20.0    # then the winner's segment stays bright
+
+
+def color(value) -> Color:
+    """A seat colour from a name ("red", ...) or an (r, g, b) triple."""
+    if isinstance(value, str):
+        try:
+            return NAMED_COLORS[value.strip().lower()]
+        except KeyError:
+            raise ValueError("unknown seat colour %r; use one of %s or an (r, g, b) triple"
+                             % (value, ", ".join(NAMED_COLORS))) from None
+    r, g, b = value
+    for v in (r, g, b):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
+            raise ValueError("a seat colour's channels are integers 0-255, got %r" % (value,))
+    return (r, g, b)
+
+
+@dataclass(frozen=True)
+class Style:
+    """The table's physical layout: seats with LEDs, LEDs per seat, seat colours.
+
+    ``segment_length`` is one number for equal segments, or one per seat.
+    ``seat_colors`` are names or (r, g, b) triples, seat 1 first.
+    """
+    seat_count: int = 4
+    segment_length: object = 16
+    seat_colors: tuple = DEFAULT_SEAT_COLORS
+
+    def __post_init__(self):
+        lengths = (tuple(self.segment_length) if isinstance(self.segment_length, (tuple, list))
+                   else (self.segment_length,) * self.seat_count)
+        if self.seat_count < 1 or len(lengths) != self.seat_count or min(lengths) < 1:
+            raise ValueError("the lights need at least one seat and one LED per seat "
+                             "(got %r seats, segment lengths %r)"
+                             % (self.seat_count, self.segment_length))
+        colors = tuple(color(c) for c in self.seat_colors)
+        if len(colors) < self.seat_count:
+            raise ValueError("%d seats but only %d seat colours"
+                             % (self.seat_count, len(colors)))
+        object.__setattr__(self, "seat_colors", colors)
+        object.__setattr__(self, "lengths", lengths)
+
+
+@dataclass(frozen=True)
+class DrawPrompt:
+    """A seat must draw cards: blink until these cards are identified.
+
+    ``serials`` are the drawn cards (``Card.serial``); the prompt is done when
+    none of them is still in the game unidentified. ``until`` (optional) ends it
+    anyway, for tables without a scanner.
+    """
+    serials: frozenset
+    since: float
+    until: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class LightContext:
+    """What the lights remember beyond the game itself (kept by the controller)."""
+    timer: Optional[TurnTimer] = None
+    draws: Mapping[int, DrawPrompt] = field(default_factory=dict)   # seat -> prompt
+    flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
+    scanner_lost_since: Optional[float] = None
+    game_over_since: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Lights:
+    """One picture: colours per seat, and when it changes again.
+
+    ``animating``: something changes continuously; redraw at the frame rate.
+    ``next_change``: clock time of the next step change, None if none is due.
+    Both false/None: the picture stays as it is until the game changes.
+    """
+    seats: tuple
+    animating: bool = False
+    next_change: Optional[float] = None
+
+
+# --- small helpers -----------------------------------------------------------
+
+def scale(c: Color, k: float) -> Color:
+    return (int(c[0] * k), int(c[1] * k), int(c[2] * k))
+
+
+def mix(a: Color, b: Color, w: float) -> Color:
+    """``a`` moved a fraction ``w`` towards ``b`` (rounded)."""
+    return (int(a[0] + (b[0] - a[0]) * w + 0.5), int(a[1] + (b[1] - a[1]) * w + 0.5),
+            int(a[2] + (b[2] - a[2]) * w + 0.5))
+
+
+def _step(now: float, since: float, length: float) -> int:
+    """Index of the ``length``-second step ``now`` falls in, counted from ``since``."""
+    return math.floor((now - since) / length + EPSILON)
+
+
+def _unidentified(game) -> set:
+    return {c.serial for p in game.players for pos in p.queue for c in pos if c.tag is None}
+
+
+def draws_left(game, prompt: DrawPrompt) -> int:
+    """How many of the prompt's cards are still waiting to be scanned."""
+    if game is None:
+        return 0
+    return len(prompt.serials & _unidentified(game))
+
+
+def breath(now: float) -> float:
+    """Amber share of the shop-closed breath: 0 at t = 0, BREATH_DEPTH at half period."""
+    return BREATH_DEPTH * (0.5 - 0.5 * math.cos(2 * math.pi * now / BREATH_PERIOD))
+
+
+def pulse(now: float) -> float:
+    """Brightness of the final-turn pulse: 1 at t = 0, PULSE_LOW at half period."""
+    return PULSE_LOW + (1 - PULSE_LOW) * (0.5 + 0.5 * math.cos(2 * math.pi * now / PULSE_PERIOD))
+
+
+class _Due:
+    """Collects the earliest step time after ``now``."""
+    __slots__ = ("now", "at")
+
+    def __init__(self, now: float):
+        self.now, self.at = now, None
+
+    def add(self, t: Optional[float]) -> None:
+        if t is not None and t > self.now and (self.at is None or t < self.at):
+            self.at = t
+
+
+# --- the picture -------------------------------------------------------------
+
+def render(game, context: LightContext, now: float, style: Style = Style()) -> Lights:
+    """The colours of every seat segment at ``now`` (see the module docstring)."""
+    due = _Due(now)
+    animating = False
+    players = len(game.players) if game is not None else 0
+    closed = game is not None and not game.game_over and game.token == "closed"
+    final_seat = (game.last_seat if closed and game.active == game.last_seat else None)
+    won = _winning_seats(game) if game is not None and game.game_over else ()
+    unidentified = _unidentified(game) if game is not None and context.draws else set()
+    seats = []
+    for seat in range(style.seat_count):
+        own = style.seat_colors[seat]
+        n = style.lengths[seat]
+        if seat >= players:
+            px = [OFF] * n
+        elif game.game_over:
+            px = _game_over(seat in won, own, n, context.game_over_since, now, due)
+        else:
+            player = game.players[seat]
+            if seat == game.active:
+                px = _active(own, n, context.timer, now, due)
+            else:
+                px = [scale(own, DIM)] * n
+            if seat == final_seat:
+                px = [scale(c, pulse(now)) for c in px]
+                animating = True
+            elif closed:
+                w = breath(now)
+                px = [mix(c, AMBER, w) for c in px]
+                animating = True
+            _pips(px, len(player.queue[3]))
+            prompt = context.draws.get(seat)
+            if prompt is not None and (prompt.until is None or now < prompt.until) \
+                    and prompt.serials & unidentified:
+                step = _step(now, prompt.since, DRAW_BLINK)
+                if step % 2 == 0:
+                    px = [WHITE] * n
+                due.add(prompt.since + (step + 1) * DRAW_BLINK)
+                due.add(prompt.until)
+        started = context.flashes.get(seat)
+        if started is not None:
+            step = _step(now, started, FLASH_STEP)
+            if 0 <= step < FLASH_STEPS:
+                px = [OFF if step % 2 == 0 else own] * n
+                due.add(started + (step + 1) * FLASH_STEP)
+            elif step < 0:
+                due.add(started)
+        if context.scanner_lost_since is not None:
+            step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
+            px[0] = MAGENTA if step % 2 == 0 else BLUE
+            due.add(context.scanner_lost_since + (step + 1) * SCANNER_BLINK)
+        seats.append(tuple(px))
+    return Lights(tuple(seats), animating, due.at)
+
+
+def _winning_seats(game) -> tuple:
+    names = set(winners(ranking(game)))
+    return tuple(i for i, p in enumerate(game.players) if p.name in names)
+
+
+def _active(own: Color, n: int, timer: Optional[TurnTimer], now: float, due: _Due) -> list:
+    if timer is None:
+        return [own] * n
+    due.add(timer.next_step(now, n))
+    phase = timer.phase(now)
+    if phase == "ended":           # red dashes: unlike any seat's own colour, even red
+        return [RED if i % 2 == 0 else OFF for i in range(n)]
+    lit = timer.lit(now, n)
+    bar = AMBER if phase == "warning" else own
+    return [bar] * lit + [scale(own, DIM)] * (n - lit)
+
+
+def _pips(px: list, count: int) -> None:
+    """Red pips from the right end, each with a dark LED before it."""
+    n = len(px)
+    for i in range(min(count, n // 2 if n > 1 else n)):
+        px[n - 1 - 2 * i] = RED
+        if n - 2 - 2 * i >= 0:
+            px[n - 2 - 2 * i] = OFF
+
+
+def _game_over(winner: bool, own: Color, n: int, since: Optional[float], now: float,
+               due: _Due) -> list:
+    if not winner:
+        return [scale(own, DIM)] * n
+    if since is None or now >= since + CELEBRATE_SECONDS:
+        return [own] * n
+    step = _step(now, since, MARQUEE_STEP)
+    due.add(min(since + (step + 1) * MARQUEE_STEP, since + CELEBRATE_SECONDS))
+    return [WHITE if (i - step) % MARQUEE_SPACING == 0 else own for i in range(n)]
+
+
+def frame_from_lights(lights: Lights, positions: Sequence[Sequence[int]],
+                      pixel_count: int) -> list:
+    """Place each seat's colours on the strip (``positions[seat]`` from
+    ``Segment.positions()``); LEDs outside every segment stay off."""
+    frame = [OFF] * pixel_count
+    for seat_positions, colors in zip(positions, lights.seats):
+        for p, c in zip(seat_positions, colors):
+            frame[p] = c
+    return frame
