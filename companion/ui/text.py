@@ -14,8 +14,8 @@ ENGLISH: dict[str, str] = {
     # top bar
     "table.turn_round": "Turn {turn} · Round {round}",
     "table.turn_of": "{player}'s turn",
-    "table.sign_open": "OPEN",
-    "table.sign_closed": "CLOSED",
+    "word.open": "OPEN",                 # the starting player token's sides
+    "word.closed": "CLOSED",
     "table.deck": "Deck {count}",
     "table.final_round": "Final round: {player} plays last",
     "table.last_turn": "Last turn of the game!",
@@ -30,8 +30,8 @@ ENGLISH: dict[str, str] = {
     "table.likes": "Likes",
     "table.dislikes": "Dislikes",
     "table.upgrades": "Upgrades",
-    "token.rush_token": "Rush tokens",
-    "token.cookie": "Cookies",
+    "token.rush_token_other": "rush tokens",
+    "token.cookie_other": "cookies",
     # pending draws and banners
     "table.draw_one": "{player} draws {count}",
     "table.draw_join": ", then ",
@@ -87,7 +87,8 @@ ENGLISH: dict[str, str] = {
     "end.title": "Game over",
     "end.winner": "{player} wins!",
     "end.shared": "{players} share the victory!",
-    "end.and": " and ",
+    "word.list_separator": ", ",
+    "word.list_last": "{head} and {last}",
     "end.place": "{place}.",
     "end.points": "{score} points",
     "end.likes_part": "{count} likes × {weight} = {points}",
@@ -157,20 +158,24 @@ def rejection_text(rejection: Any) -> str:
     return text[:1].upper() + text[1:]
 
 
-def tokens_name(token: str) -> str:
-    """"Rush tokens" or "Cookies" in the current language (plural, capitalised)."""
-    return t(f"token.{token}")
-
-
 def tokens_lower(token: str) -> str:
-    name = tokens_name(token)
-    return name[:1].lower() + name[1:] if _language != "de" else name
+    """"rush tokens" or "cookies" in the current language (plural, as in a sentence)."""
+    return t(f"token.{token}_other")
+
+
+def tokens_name(token: str) -> str:
+    """"Rush tokens" or "Cookies": the plural as a heading."""
+    name = tokens_lower(token)
+    return name[:1].upper() + name[1:]
 
 
 def join_names(names: list[str]) -> str:
+    """"Ana", "Ana and Ben", "Ana, Ben and Chloe"."""
+    names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + t("end.and") + names[-1]
+    head = t("word.list_separator").join(names[:-1])
+    return t("word.list_last", head=head, last=names[-1])
 
 
 def upgrade_name(upgrade: str) -> str:

@@ -98,10 +98,12 @@ class Screen:
         return []
 
     def on_update(self, update) -> None:
-        """A table update arrived. Default: redraw, and show a rejection near the last touch."""
+        """A table update arrived. Default: redraw, and show a rejection (near the touch that
+        caused it, else at the top)."""
         self.changed()
-        if update.rejection is not None and self.app.is_own(update):
-            self.toast(self.rejection_text(update.rejection), near=self.app.last_touch)
+        if update.rejection is not None:
+            near = self.app.last_touch if self.app.is_own(update) else None
+            self.toast(self.rejection_text(update.rejection), near=near)
 
     def handle(self, event: Any) -> None:
         if isinstance(event, Pointer):

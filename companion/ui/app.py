@@ -1,0 +1,355 @@
+"""The App: the touchscreen's main loop, and the only code that touches pygame.
+
+Threads::
+
+    table loop thread                      main thread (pygame)
+    -----------------                      --------------------
+    TableLoop.handle(event)
+      -> App._from_loop(update)  --queue-->  App.step(): pygame.event.wait()
+         + pygame.event.post(UPDATE)           -> process_updates(): screens' on_update
+                                               -> screen.draw() -> display.update(rects)
+    TableLoop.post(TouchAction)  <--post---  a tap on a widget -> app.post_action({...})
+
+``App.step`` blocks in ``pygame.event.wait()`` and only uses a timeout while
+something must change by itself (a toast running out). It draws only when a
+screen says something changed, and hands only the changed rectangles to the
+display. The UI never changes the game: every touch becomes a ``TouchAction``
+for the table loop, and the screen redraws from the ``Update`` that comes back.
+
+Screens: ``show(screen)`` replaces the stack, ``push(screen)`` / ``pop()`` for
+screens on top (dialogs, wizard, fix mode); ``open(name, **kwargs)`` builds a
+screen listed in ``SCREENS`` (those of the setup wizard, settings, keyboard and
+enroll live in their own modules and may be absent).
+"""
+from __future__ import annotations
+
+import collections
+import importlib
+import logging
+import os
+import queue
+import time
+from typing import Any, Callable, Optional
+
+import pygame
+
+from .. import inputs as ev
+from ..rules.happenings import GameStarted
+from . import text, theme
+from .screens.base import Pointer, Screen
+
+log = logging.getLogger("companion.ui")
+
+#: the custom event that wakes the main thread when the table loop has an update
+UPDATE_EVENT = pygame.USEREVENT + 7
+
+#: screen name -> (module, class); constructed as Class(app, **kwargs)
+SCREENS: dict[str, tuple[str, str]] = {
+    "table": ("companion.ui.screens.table_view", "TableView"),
+    "end": ("companion.ui.screens.end", "EndScreen"),
+    "fix": ("companion.ui.screens.fix", "FixScreen"),
+    "wizard": ("companion.ui.screens.wizard", "WizardScreen"),
+    "settings": ("companion.ui.screens.settings", "SettingsScreen"),
+    "keyboard": ("companion.ui.screens.keyboard", "KeyboardScreen"),
+    "enroll": ("companion.ui.screens.enroll", "EnrollScreen"),
+}
+
+
+def screen_class(name: str) -> Optional[type]:
+    """The class of screen ``name``, or None when its module is not there (yet)."""
+    module, cls = SCREENS[name]
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
+    return getattr(mod, cls, None)
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        with open("/proc/device-tree/model", "rb") as fh:
+            return b"Raspberry Pi" in fh.read()
+    except OSError:
+        return False
+
+
+def display_available(env: Optional[dict] = None, driver: str = "") -> bool:
+    """Whether a window can open here: a desktop session (X11/Wayland), or a
+    Linux console with a DRM device (kmsdrm, as on Raspberry Pi OS Lite).
+
+    ``driver`` is ``[display] driver`` from the config; SDL_VIDEODRIVER=dummy
+    means no screen.
+    """
+    env = os.environ if env is None else env
+    driver = env.get("SDL_VIDEODRIVER", "") or driver
+    if driver == "dummy":
+        return False
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return True
+    drm = any(os.path.exists(f"/dev/dri/card{i}") for i in range(3))
+    if driver in ("kmsdrm", "fbcon", "directfb"):
+        return drm or os.path.exists("/dev/fb0")
+    return drm and (env.get("TERM") == "linux" or on_raspberry_pi())
+
+
+def open_display(display_cfg: dict, caption: str = "Coffee Rush companion") -> pygame.Surface:
+    """Open the window (or the whole screen) as ``[display]`` in the config says.
+
+    ``driver``: the SDL video driver ("" = SDL's choice, kmsdrm on Raspberry Pi
+    OS Lite). ``fullscreen``: "on", "off", or "auto" (fullscreen on a Pi or a
+    console driver, a window elsewhere). Raises ``pygame.error`` with SDL's
+    message when no display can open.
+    """
+    driver = display_cfg.get("driver", "")
+    if driver:
+        os.environ["SDL_VIDEODRIVER"] = driver
+    pygame.display.init()
+    pygame.font.init()
+    size = (int(display_cfg.get("width", 800)), int(display_cfg.get("height", 480)))
+    mode = display_cfg.get("fullscreen", "auto")
+    current = pygame.display.get_driver()
+    full = mode == "on" or (mode == "auto" and (on_raspberry_pi()
+                                                or current in ("kmsdrm", "fbcon", "directfb")))
+    pygame.display.set_caption(caption)
+    if full:
+        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+    else:
+        surface = pygame.display.set_mode(size)
+    return surface
+
+
+class App:
+    """The touchscreen. ``loop`` is the ``TableLoop``; ``surface`` where to draw.
+
+    ``surface``: the display surface (from ``open_display``) or any Surface (screenshots,
+    tests). ``clock``: monotonic seconds (inject in tests). ``seat_colors``: the
+    colour of each seat (red, blue, green, yellow unless the wizard chose others).
+    """
+
+    def __init__(self, loop: Any, surface: Optional[pygame.Surface] = None,
+                 size: tuple[int, int] = (800, 480), language: str = "en",
+                 clock: Callable[[], float] = time.monotonic,
+                 seat_colors: Optional[list] = None, config: Any = None,
+                 on_display: Optional[bool] = None):
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.loop = loop
+        self.config = config
+        self.clock = clock
+        self.surface = surface if surface is not None else pygame.Surface(size)
+        self.on_display = (on_display if on_display is not None
+                           else pygame.display.get_init()
+                           and self.surface is pygame.display.get_surface())
+        self.seat_colors: list = list(seat_colors or theme.SEAT_COLORS)
+        self.table = loop.table
+        self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
+        self.last_setup: Optional[dict] = None      # the setup action of the running game
+        self.last_touch: Optional[tuple[int, int]] = None
+        self.stack: list[Screen] = []
+        self.running = True
+        self.display_updates = 0                   # how many times pixels went to the display
+        self.frames = 0                            # how many draws changed something
+        self._updates: "queue.Queue[Any]" = queue.Queue()
+        self._own: collections.deque = collections.deque(maxlen=64)
+        text.set_language(language)
+        loop.subscribe(self._from_loop)
+        home = screen_class("table")
+        self.show(home(self))
+        if self.table.game is not None and self.table.game.game_over:
+            self.push(screen_class("end")(self))
+
+    # --- screens --------------------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        return self.stack[-1]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def show(self, screen: Screen) -> Screen:
+        """Make ``screen`` the only screen (the home screen)."""
+        self.stack = [screen]
+        screen.layout(self.size)
+        return screen
+
+    def push(self, screen: Screen) -> Screen:
+        """Show ``screen`` on top; ``pop()`` comes back to the one below."""
+        self.stack.append(screen)
+        screen.layout(self.size)
+        return screen
+
+    def pop(self, screen: Optional[Screen] = None) -> None:
+        """Close the top screen (or ``screen`` wherever it is); the home screen stays."""
+        if screen is None:
+            if len(self.stack) > 1:
+                self.stack.pop()
+        elif screen in self.stack and len(self.stack) > 1:
+            self.stack.remove(screen)
+        self.screen.layout(self.size)
+
+    def open(self, name: str, **kwargs: Any) -> Optional[Screen]:
+        """Push the screen called ``name`` (see ``SCREENS``); None if it does not exist."""
+        cls = screen_class(name)
+        if cls is None:
+            return None
+        return self.push(cls(self, **kwargs))
+
+    def has_screen(self, name: str) -> bool:
+        return screen_class(name) is not None
+
+    def set_language(self, lang: str) -> None:
+        text.set_language(lang)
+        for s in self.stack:
+            s.layout(self.size)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        for s in self.stack:
+            s.layout(size)
+
+    # --- talking to the table loop ----------------------------------------------------------
+
+    @property
+    def catalog(self):
+        return self.loop.session.catalog
+
+    def post_action(self, action: dict) -> None:
+        """Ask the table loop to apply ``action`` (a table-script action)."""
+        event = ev.TouchAction(dict(action), at=self.clock())
+        self._own.append(event)
+        self.loop.post(event)
+
+    def post(self, event: Any) -> None:
+        """Post any input event (e.g. an ``EnrollRequest``) to the table loop."""
+        self._own.append(event)
+        self.loop.post(event)
+
+    def is_own(self, update: Any) -> bool:
+        """Whether ``update`` answers an input this screen posted."""
+        return any(update.event is e for e in self._own)
+
+    def _from_loop(self, update: Any) -> None:
+        """Subscriber, on the table loop thread: queue the update and wake the main thread."""
+        self._updates.put(update)
+        try:
+            pygame.event.post(pygame.event.Event(UPDATE_EVENT))
+        except pygame.error:          # no display yet (screenshots, shutting down)
+            pass
+
+    def process_updates(self) -> int:
+        """Hand every queued update to the screens (main thread). Returns how many."""
+        n = 0
+        while True:
+            try:
+                u = self._updates.get_nowait()
+            except queue.Empty:
+                return n
+            n += 1
+            self._apply_update(u)
+
+    def _apply_update(self, u: Any) -> None:
+        was_over = self.table.game is not None and self.table.game.game_over
+        self.table = u.table
+        for h in u.happened:
+            if h.kind == "device_status":
+                self.devices[h.device] = h.status
+            elif isinstance(h, GameStarted) and u.action:
+                self.last_setup = dict(u.action)
+        game = u.table.game
+        over = game is not None and game.game_over
+        for s in list(self.stack):
+            s.on_update(u)
+        if over and not was_over:
+            if not any(type(s).__name__ == "EndScreen" for s in self.stack):
+                self.push(screen_class("end")(self))
+        elif was_over and not over:
+            ends = [s for s in self.stack if type(s).__name__ == "EndScreen"]
+            for s in ends:
+                self.pop(s)
+
+    # --- pygame events ---------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """One pygame event: touches and clicks become ``Pointer``s for the screen."""
+        t = event.type
+        if t == UPDATE_EVENT:
+            self.process_updates()
+        elif t == pygame.QUIT:
+            self.running = False
+        elif t in (pygame.FINGERDOWN, pygame.FINGERUP):
+            w, h = self.size
+            pos = (min(w - 1, max(0, round(event.x * w))), min(h - 1, max(0, round(event.y * h))))
+            self._pointer(Pointer("down" if t == pygame.FINGERDOWN else "up", pos, "finger"))
+        elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            if getattr(event, "touch", False) or event.button != 1:
+                return                  # SDL's copy of a touch, or not the main button
+            kind = "down" if t == pygame.MOUSEBUTTONDOWN else "up"
+            self._pointer(Pointer(kind, tuple(event.pos), "mouse"))
+        elif t == pygame.WINDOWSIZECHANGED:
+            self.resize(self.size)
+        elif t == pygame.WINDOWEXPOSED:
+            self.screen.invalidate()
+        elif t in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT, pygame.TEXTEDITING):
+            self.screen.handle(event)
+
+    def _pointer(self, p: Pointer) -> None:
+        if p.kind == "down":
+            self.last_touch = p.pos
+        self.screen.handle(p)
+
+    # --- drawing and the main loop ----------------------------------------------------------
+
+    def draw(self) -> list[pygame.Rect]:
+        """Draw the top screen if it changed; push only changed areas to the display."""
+        s = self.screen
+        if not s.needs_draw:
+            return []
+        rects = s.draw(self.surface)
+        if rects:
+            self.frames += 1
+            if self.on_display:
+                pygame.display.update(rects)
+                self.display_updates += 1
+        return rects
+
+    def tick(self) -> None:
+        deadline = self.screen.next_deadline()
+        if deadline is not None and self.clock() >= deadline:
+            self.screen.tick(self.clock())
+
+    def wait_timeout_ms(self) -> Optional[int]:
+        """How long the main loop may sleep: None = until an event arrives."""
+        deadline = self.screen.next_deadline()
+        if deadline is None:
+            return None
+        return max(1, int((deadline - self.clock()) * 1000) + 1)
+
+    def step(self) -> None:
+        """Wait for the next event (or the next animation deadline), handle, draw."""
+        timeout = self.wait_timeout_ms()
+        first = pygame.event.wait() if timeout is None else pygame.event.wait(timeout)
+        events = [first] if first.type != pygame.NOEVENT else []
+        events += pygame.event.get()
+        for e in events:
+            self.handle(e)
+        self.tick()
+        self.draw()
+
+    def pump(self) -> None:
+        """Handle whatever is pending without waiting (tests, screenshots), then draw."""
+        if pygame.display.get_init():
+            for e in pygame.event.get():
+                self.handle(e)
+        self.process_updates()
+        self.tick()
+        self.draw()
+
+    def run(self, should_stop: Callable[[], bool] = lambda: False) -> None:
+        """The main loop, until the window closes or ``should_stop()``."""
+        self.draw()
+        while self.running and not should_stop():
+            self.step()

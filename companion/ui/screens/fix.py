@@ -1,0 +1,107 @@
+"""Fix mode: set likes, dislikes, tokens and the deck count by hand.
+
+Reached only through a guard ("Correct the counts?" then a confirm), because
+it overrides what the companion counted. Nothing changes until SAVE: then
+each changed player becomes one ``correct`` action (and the deck its own
+line, as the table script requires), posted to the table loop like any
+other touch. The engine records them; undo takes them back.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import theme
+from ..layout import cols, inset, rows
+from ..text import tokens_name
+from ..widgets import Button, Fill, Label, Widget, stepper_buttons
+from .base import Screen
+
+FIELDS = ("likes", "dislikes", "cookies")
+
+
+class FixScreen(Screen):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.edits: dict[tuple, int] = {}     # (player name or None, field) -> new value
+
+    def value(self, player, field: str) -> int:
+        game = self.app.table.game
+        if player is None:
+            return self.edits.get((None, "deck"), game.deck)
+        return self.edits.get((player.name, field), getattr(player, field))
+
+    def change(self, player, field: str, delta: int) -> None:
+        key = (None, "deck") if player is None else (player.name, field)
+        self.edits[key] = max(0, self.value(player, field) + delta)
+        self.changed()
+
+    def actions(self) -> list[dict]:
+        """The ``correct`` actions that SAVE posts: one per changed player, then the deck."""
+        game = self.app.table.game
+        out = []
+        for p in game.players:
+            changed = {f: self.edits[(p.name, f)] for f in FIELDS
+                       if (p.name, f) in self.edits and self.edits[(p.name, f)] != getattr(p, f)}
+            if changed:
+                out.append({"do": "correct", "player": p.name, **changed})
+        deck = self.edits.get((None, "deck"))
+        if deck is not None and deck != game.deck:
+            out.append({"do": "correct", "deck": deck})
+        return out
+
+    def save(self) -> None:
+        actions = self.actions()
+        if not actions:
+            self.toast(self.t("fix.no_change"), kind="info")
+            return
+        for a in actions:
+            self.app.post_action(a)
+        self.app.pop(self)
+
+    def on_update(self, update) -> None:
+        super().on_update(update)
+        if update.table.game is None:
+            self.app.pop(self)
+
+    def build(self) -> list[Widget]:
+        game = self.app.table.game
+        if game is None:
+            return []
+        m = self.m
+        screen = inset(m.rect, m.margin)
+        n = len(game.players)
+        title, heads, body, footer = rows(screen, [m.bar - m.px(8), m.px(30), 1.0, m.bar], m.gap)
+        out: list[Widget] = [Label("fix.title", title, text=self.t("fix.title"), size=m.huge,
+                                   bold=True, color=theme.WARNING, align="left")]
+        spec = [0.25, 0.25, 0.25, 0.25]
+        token = game.rules.token
+        words = ["", self.t("table.likes"), self.t("table.dislikes"), tokens_name(token)]
+        for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words)):
+            out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
+                             color=theme.TEXT_DIM))
+        step_h = max(m.target, min(m.px(64), (body.h - n * m.gap) // (n + 1)))
+        lines = rows(body, [1.0] * (n + 1), m.gap)
+        for seat, (p, line) in enumerate(zip(game.players, lines)):
+            color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+            cells = cols(line, spec, m.gap)
+            out.append(Label(f"fix.name{seat}", cells[0], text=p.name, size=m.big, bold=True,
+                             color=theme.readable_on(color), background=color, radius=10,
+                             pad=m.px(8)))
+            for f, cell in zip(FIELDS, cells[1:]):
+                r = pygame.Rect(cell.x, cell.centery - step_h // 2, cell.w, step_h)
+                out += stepper_buttons(f"fix.{seat}.{f}", r, self.value(p, f), 0, 99,
+                                       lambda d, p=p, f=f: self.change(p, f, d), m.big)
+        deck_line = cols(lines[n], spec, m.gap)
+        out.append(Label("fix.deck", deck_line[0], text=self.t("fix.deck"), size=m.big, bold=True,
+                         background=theme.PANEL, radius=10, pad=m.px(8)))
+        r = pygame.Rect(deck_line[1].x, deck_line[1].centery - step_h // 2, deck_line[1].w, step_h)
+        out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,
+                               lambda d: self.change(None, "deck", d), m.big)
+        cancel, save = cols(footer, [1.0, 1.0], m.gap)
+        out.append(Button("fix.cancel", cancel, text=self.t("button.cancel"), size=m.big,
+                          on_tap=lambda: self.app.pop(self)))
+        out.append(Button("fix.save", save, text=self.t("button.save"), size=m.big,
+                          color=theme.WARNING, on_tap=self.save))
+        return out

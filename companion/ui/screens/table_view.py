@@ -1,0 +1,510 @@
+"""The table view: the game in play, readable from across the table.
+
+Top bar: turn and round, the deck, "final round" once the shop is closed, the
+OPEN/CLOSED sign (the starting player token), scanner/buttons status.
+Left: the active player's big panel in their seat colour: name banner, score,
+their four order positions (tap one to complete that order), likes,
+dislikes, tokens, upgrades. Right: a compact panel per other player.
+Bottom: undo, redo, upgrade and spend (offered only when the engine would
+accept them), fix, and the big END TURN button.
+
+Banners over the panels: cards to draw after an order surge (until the new
+cards are scanned or the banner is tapped away) and the stall warning.
+Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard, and
+"enroll this card?" for a tag no catalog knows.
+
+Nothing here decides a rule: legality is asked of the pure engine
+(``companion.rules.apply`` on the current table), and every tap becomes a
+``TouchAction`` for the table loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import pygame
+
+from ...rules import Accepted, apply
+from ...rules.happenings import CardsToDraw, GameStarted
+from ...rules.scoring import score
+from ...rules.turn import is_stalled
+from .. import theme
+from ..layout import centered, cols, grid, inset, rows, table_layout
+from ..text import tokens_lower, tokens_name, upgrade_name
+from ..widgets import (Button, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
+                       stepper_buttons, Custom)
+from .base import Screen
+
+
+@dataclass
+class PendingDraws:
+    """Cards players must take from the deck, until scanned or dismissed."""
+    draws: tuple          # ((player, count), ...)
+    serials: frozenset    # the drawn cards (by serial) that still need a scan
+    short: bool = False
+
+
+class TableView(Screen):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
+        self.spend_count = 1
+        self.pending: Optional[PendingDraws] = None
+        self.unknown_tags: list[str] = []
+        self._last_game = app.table.game
+
+    # --- updates ----------------------------------------------------------------------------
+
+    def on_update(self, update) -> None:
+        self.changed()
+        game = update.table.game
+        prev = self._last_game
+        self._last_game = game
+        if update.rejection is not None:
+            near = self.app.last_touch if self.app.is_own(update) else None
+            self.toast(self.rejection_text(update.rejection), near=near)
+        for h in update.happened:
+            if isinstance(h, CardsToDraw):
+                first = prev.next_serial if prev is not None else 1
+                new = frozenset(c.serial for p in game.players for pos in p.queue for c in pos
+                                if c.serial >= first and c.tag is None)
+                if h.draws or h.short:
+                    self.pending = PendingDraws(tuple(h.draws), new, h.short)
+            elif isinstance(h, GameStarted):
+                self.pending, self.dialog, self.unknown_tags = None, None, []
+            elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
+                self.unknown_tags.append(h.tag)
+            elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
+                self.unknown_tags.remove(h.tag)
+            elif h.kind == "device_status":
+                name = self.t(f"device.{h.device}")
+                bad = _device_bad(h.status)
+                self.toast(self.t("device.lost" if bad else "device.back", device=name),
+                           kind="warning" if bad else "info")
+        if self.pending is not None and game is not None:
+            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
+                       if c.tag is None}
+            if not (self.pending.serials & waiting) and not self.pending.short:
+                self.pending = None
+        if game is None or game.game_over or game.active is None:
+            if self.dialog in ("upgrade", "spend"):
+                self.dialog = None
+        if self.unknown_tags and self.dialog is None:
+            self.dialog = "enroll"
+
+    # --- what the engine would accept -------------------------------------------------------
+
+    def accepts(self, action: dict) -> bool:
+        """Whether the rules engine would accept ``action`` on the current table."""
+        return isinstance(apply(self.app.table, action, self.app.catalog.specialty_tags),
+                          Accepted)
+
+    def legal_upgrades(self) -> list[str]:
+        game = self.app.table.game
+        if game is None or game.active_player is None:
+            return []
+        me = game.active_player
+        return [u for u in me.tiles if u not in me.upgrades
+                and self.accepts({"do": "activate_upgrade", "upgrade": u})]
+
+    def can_spend(self) -> bool:
+        return self.accepts({"do": "spend_cookies", "count": 1})
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def complete(self, slot: int) -> None:
+        game = self.app.table.game
+        action = {"do": "complete", "slot": slot}
+        cards = game.active_player.queue[slot - 1]
+        if cards and cards[0].tag is not None:
+            action["card"] = cards[0].tag
+        self.app.post_action(action)
+
+    def _open(self, dialog: Optional[str]) -> None:
+        self.dialog = dialog
+        if dialog == "spend":
+            self.spend_count = 1
+        self.changed()
+
+    def _spend_change(self, delta: int) -> None:
+        game = self.app.table.game
+        top = game.active_player.cookies if game and game.active_player else 1
+        self.spend_count = max(1, min(top, self.spend_count + delta))
+        self.changed()
+
+    def _spend_confirm(self) -> None:
+        self.app.post_action({"do": "spend_cookies", "count": self.spend_count})
+        self._open(None)
+
+    def _upgrade(self, u: str) -> None:
+        self.app.post_action({"do": "activate_upgrade", "upgrade": u})
+        self._open(None)
+
+    def _fix(self) -> None:
+        self._open(None)
+        from .fix import FixScreen
+        self.app.push(FixScreen(self.app))
+
+    def _enroll_close(self, enroll: bool) -> None:
+        tag = self.unknown_tags.pop(0) if self.unknown_tags else None
+        self.dialog = "enroll" if self.unknown_tags else None
+        self.changed()
+        if enroll and tag is not None:
+            self.app.open("enroll", tag=tag)
+
+    def _dismiss_draws(self) -> None:
+        self.pending = None
+        self.changed()
+
+    # --- building the picture --------------------------------------------------------------
+
+    def build(self) -> list[Widget]:
+        game = self.app.table.game
+        if game is None:
+            return self._no_game()
+        lay = table_layout(self.size, len(game.players))
+        out: list[Widget] = []
+        out += self._header(game, lay.header)
+        active = game.active if game.active is not None else game.last_seat
+        out += self._active_panel(game, active, lay.active)
+        n = len(game.players)
+        for i, rect in enumerate(lay.others):
+            out += self._other_panel(game, (active + 1 + i) % n, rect)
+        out += self._footer(game, lay.footer)
+        body = pygame.Rect(lay.active.x, lay.active.y,
+                           lay.others[0].right - lay.active.x if lay.others else lay.active.w,
+                           lay.active.h)
+        out += self._banners(game, body)
+        out += self._dialog(game)
+        return out
+
+    def _no_game(self) -> list[Widget]:
+        m = self.m
+        box = centered(m.rect, m.px(560), m.px(260))
+        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(8)], m.gap)
+        out: list[Widget] = [
+            Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
+            Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
+                  color=theme.TEXT_DIM, lines=2),
+        ]
+        if self.app.has_screen("wizard"):
+            out.append(Button("nogame.new", centered(button, m.px(300), button.h),
+                              text=self.t("button.new_game"), size=m.big, color=theme.PRIMARY,
+                              on_tap=lambda: self.app.open("wizard")))
+        return out
+
+    def _header(self, game, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
+        has_settings = self.app.has_screen("settings")
+        devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
+        specs = [0.30, 0.70, round(rect.h * 2.5)]
+        if devices:
+            specs.append(round(rect.h * 0.62) * len(devices))
+        if has_settings:
+            specs.append(rect.h)
+        parts = cols(inset(rect, m.px(6), m.px(3)), specs, m.gap)
+        info, message, sign = parts[0], parts[1], parts[2]
+        players = len(game.players)
+        top, bottom = rows(info, [1.0, 1.0])
+        out.append(Label("hdr.turn", top, text=self.t(
+            "table.turn_round", turn=game.turn, round=(game.turn - 1) // players + 1),
+            size=m.body, bold=True, align="left"))
+        out.append(Label("hdr.deck", bottom, text=self.t("table.deck", count=game.deck),
+                         size=m.body, color=theme.TEXT_DIM, align="left"))
+        if game.token == "closed" and not game.game_over:
+            last = game.players[game.last_seat].name
+            if game.active == game.last_seat:
+                words = self.t("table.last_turn")
+            else:
+                words = self.t("table.final_round", player=last)
+            why = self.t(f"table.closed_because.{game.closed_reason}",
+                         player=self._closer(game)) if game.closed_reason else ""
+            if why:
+                a, b = rows(message, [0.55, 0.45])
+                out.append(Label("hdr.final", a, text=words, size=m.body, bold=True,
+                                 color=theme.WARNING))
+                out.append(Label("hdr.why", b, text=why, size=m.small, color=theme.TEXT_DIM))
+            else:
+                out.append(Label("hdr.final", message, text=words, size=m.body, bold=True,
+                                 color=theme.WARNING, lines=2))
+        is_open = game.token == "open"
+        out.append(OpenSign("hdr.sign", sign, is_open=is_open, size=m.big,
+                            text=self.t("word.open" if is_open else "word.closed")))
+        at = 3
+        if devices:
+            dev_rect = parts[at]
+            at += 1
+            for i, (d, r) in enumerate(zip(devices, cols(dev_rect, [1.0] * len(devices)))):
+                status = self.app.devices[d]
+                out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
+                                  paint_fn=_device_painter(d, status)))
+        if has_settings:
+            out.append(Button("hdr.settings", parts[at], text="⚙", size=m.big,
+                              on_tap=lambda: self.app.open("settings")))
+        return out
+
+    @staticmethod
+    def _closer(game) -> str:
+        for p in game.players:
+            if p.dislikes >= 5:
+                return p.name
+        if game.closed_reason == "orders_done":
+            for p in game.players:
+                if p.order_count() == 0:
+                    return p.name
+        return ""
+
+    def _cards(self, player) -> list[tuple]:
+        cat = self.app.catalog
+        out = []
+        for pos in player.queue:
+            cards = []
+            for c in pos:
+                info = cat.get(c.tag)
+                cards.append(None if info is None else (info.drink, info.recipe, info.specialty))
+            out.append(tuple(cards))
+        return out
+
+    def _active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        me = game.players[seat]
+        color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+        running = not game.game_over and game.active is not None
+        out: list[Widget] = [
+            Fill("act.bg", rect, color=theme.mix(theme.PANEL, color, 0.18), radius=14,
+                 border=max(4, m.px(5)), border_color=color),
+        ]
+        inner = inset(rect, max(6, m.px(8)))
+        banner_h = max(m.px(58), m.target)
+        stat_h = max(m.px(44), 40)
+        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, m.px(22), stat_h], m.px(5))
+        out.append(Fill("act.banner", banner, color=color, radius=10))
+        fg = theme.readable_on(color)
+        name_box, score_box = cols(inset(banner, m.px(10), 2), [0.72, 0.28], m.gap)
+        out.append(Label("act.name", name_box, text=self.t("table.turn_of", player=me.name),
+                         size=m.huge, bold=True, color=fg, align="left", min_size=m.px(20)))
+        out.append(Label("act.score", score_box,
+                         text=self.t("table.points", score=score(game.edition, me)),
+                         size=m.big, bold=True, color=fg, align="right"))
+        slots = cols(cards, [1.0] * 4, m.gap)
+        for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
+            tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
+            out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
+                                 size=m.body, seat_color=color))
+        words = self.t("table.tap_card_hint") if me.order_count() else self.t("table.no_orders")
+        if any(c is None for pos in self._cards(me) for c in pos):
+            words = self.t("table.scan_dealt")
+        out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+        out += self._stats("act", game, me, stats, m.big)
+        return out
+
+    def _stats(self, prefix: str, game, p, rect: pygame.Rect, size: int) -> list[Widget]:
+        token = game.rules.token
+        items = [("like", p.likes), ("dislike", p.dislikes), (token, p.cookies)]
+        if game.variant != "junior":
+            items.append(("upgrade", len(p.upgrades)))
+        out = []
+        for (icon, value), r in zip(items, cols(rect, [1.0] * len(items), self.m.px(4))):
+            color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
+            out.append(Stat(f"{prefix}.{icon}", r, icon=icon, value=str(value), size=size,
+                            color=color))
+        return out
+
+    def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        p = game.players[seat]
+        color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+        pre = f"p{seat}"
+        out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
+                                  border=max(2, m.px(3)), border_color=color)]
+        inner = inset(rect, m.px(6), m.px(4))
+        stripe = pygame.Rect(inner.x, inner.y, max(6, m.px(8)), inner.h)
+        out.append(Fill(f"{pre}.stripe", stripe, color=color, radius=4))
+        inner = pygame.Rect(stripe.right + m.px(6), inner.y, inner.right - stripe.right - m.px(6),
+                            inner.h)
+        name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
+        stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
+        head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
+        name_box, score_box = cols(head, [0.68, 0.32], m.gap)
+        out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
+                         align="left", min_size=m.px(18)))
+        out.append(Label(f"{pre}.score", score_box,
+                         text=self.t("table.points", score=score(game.edition, p)),
+                         size=m.big, bold=True, align="right", min_size=m.px(18)))
+        for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
+            out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
+                                 size=m.small, seat_color=color))
+        out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
+        return out
+
+    def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        table = self.app.table
+        running = not game.game_over and game.active is not None
+        color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
+        small, end = cols(rect, [0.66, 0.34], m.gap)
+        slots = cols(small, [1.0] * 5, m.gap)
+        out: list[Widget] = [
+            Button("ft.undo", slots[0], text="↶ " + self.t("button.undo"), size=m.body,
+                   enabled=table.undo is not None,
+                   on_tap=lambda: self.app.post_action({"do": "undo"})),
+            Button("ft.redo", slots[1], text=self.t("button.redo") + " ↷", size=m.body,
+                   enabled=table.redo is not None,
+                   on_tap=lambda: self.app.post_action({"do": "redo"})),
+        ]
+        if running and self.legal_upgrades():
+            out.append(Button("ft.upgrade", slots[2], text=self.t("button.upgrade"), size=m.body,
+                              color=(120, 86, 190), on_tap=lambda: self._open("upgrade")))
+        if running and self.can_spend():
+            out.append(Button("ft.spend", slots[3], text=self.t("button.spend"), size=m.body,
+                              color=(150, 104, 50), on_tap=lambda: self._open("spend")))
+        out.append(Button("ft.fix", slots[4], text=self.t("button.fix"), size=m.body,
+                          on_tap=lambda: self._open("fix_guard")))
+        if running:
+            out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
+                              color=color, outline=theme.TEXT,
+                              on_tap=lambda: self.app.post_action({"do": "end_turn"})))
+        return out
+
+    def _banners(self, game, body: pygame.Rect) -> list[Widget]:
+        m = self.m
+        out: list[Widget] = []
+        h = max(m.target, m.px(96))
+        at = body.bottom - h
+        if is_stalled(game):
+            r = pygame.Rect(body.x, at, body.w, h)
+            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
+                             background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
+            at -= h + m.gap
+        if self.pending is not None:
+            r = pygame.Rect(body.x, at, body.w, h)
+            who = self.t("table.draw_join").join(self.t("table.draw_one", player=p, count=n)
+                                                 for p, n in self.pending.draws)
+            if self.pending.short:
+                who = (who + ". " if who else "") + self.t("table.draw_short")
+            out.append(Fill("ban.draw.bg", r, color=theme.WARNING, radius=12, border=3,
+                            border_color=theme.TEXT_DARK, on_tap=self._dismiss_draws))
+            icon, words = cols(inset(r, m.px(10), m.px(6)), [round(h * 0.7), 1.0], m.gap)
+            out.append(Custom("ban.draw.icon", icon, data="cards", paint_fn=_draw_cards_icon))
+            line1, line2 = rows(words, [0.62, 0.38])
+            out.append(Label("ban.draw.who", line1, text=who, size=m.big, bold=True,
+                             color=theme.TEXT_DARK, align="left", min_size=m.px(16)))
+            out.append(Label("ban.draw.hint", line2, text=self.t("table.draw_hint"),
+                             size=m.small, color=theme.TEXT_DARK, align="left"))
+        return out
+
+    # --- dialogs -------------------------------------------------------------------------
+
+    def _dialog(self, game) -> list[Widget]:
+        if self.dialog is None:
+            return []
+        m = self.m
+        close = lambda: self._open(None)  # noqa: E731
+        out: list[Widget] = [Shade("dlg.shade", m.rect, on_tap=close)]
+        me = game.active_player
+        if self.dialog == "upgrade" and me is not None:
+            ups = self.legal_upgrades()
+            box = centered(m.rect, m.px(600), m.px(150) + len(ups) // 2 * m.px(70) + m.px(70))
+            out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                            border_color=theme.PANEL_LINE, blocks=True))
+            inner = inset(box, m.px(14))
+            title, body, buttons = rows(inner, [m.px(56), 1.0, m.target], m.gap)
+            out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
+                             size=m.body, bold=True, lines=2))
+            for u, r in zip(ups, grid(body, len(ups), 2, m.gap)):
+                out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
+                                  color=(120, 86, 190), on_tap=lambda u=u: self._upgrade(u)))
+            out.append(Button("dlg.cancel", centered(buttons, m.px(220), buttons.h),
+                              text=self.t("button.cancel"), size=m.body, on_tap=close))
+        elif self.dialog == "spend" and me is not None:
+            token = game.rules.token
+            box = centered(m.rect, m.px(560), m.px(300))
+            out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                            border_color=theme.PANEL_LINE, blocks=True))
+            inner = inset(box, m.px(14))
+            title, hint, step, buttons = rows(inner, [m.px(60), m.px(30), 1.0, m.target], m.gap)
+            out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
+                             text=self.t("spend.title", player=me.name,
+                                         tokens=tokens_lower(token))))
+            out.append(Label("dlg.hint", hint, text=self.t("spend.hint"), size=m.small,
+                             color=theme.TEXT_DIM))
+            out += stepper_buttons("dlg.count", centered(step, m.px(260), max(m.target, m.px(64))),
+                                   self.spend_count, 1, me.cookies, self._spend_change, m.huge)
+            cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
+            out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
+                              on_tap=close))
+            out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
+                              color=theme.PRIMARY, on_tap=self._spend_confirm))
+        elif self.dialog == "fix_guard":
+            out += self._message_box(self.t("fix.guard_title"), self.t("fix.guard_body"),
+                                     [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                                      ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
+        elif self.dialog == "enroll" and self.unknown_tags:
+            tag = self.unknown_tags[0]
+            buttons = [("dlg.later", self.t("button.later"), lambda: self._enroll_close(False),
+                        theme.BUTTON)]
+            if self.app.has_screen("enroll"):
+                buttons.append(("dlg.ok", self.t("button.enroll"),
+                                lambda: self._enroll_close(True), theme.PRIMARY))
+            out[0] = Shade("dlg.shade", m.rect)
+            out += self._message_box(self.t("enroll.title", tag=tag), self.t("enroll.body"),
+                                     buttons)
+        else:
+            return []
+        return out
+
+    def _message_box(self, title: str, body: str, buttons: list) -> list[Widget]:
+        m = self.m
+        box = centered(m.rect, m.px(600), m.px(280))
+        out: list[Widget] = [Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                                  border_color=theme.PANEL_LINE, blocks=True)]
+        inner = inset(box, m.px(16))
+        t_rect, b_rect, btn_rect = rows(inner, [m.px(50), 1.0, m.target], m.gap)
+        out.append(Label("dlg.title", t_rect, text=title, size=m.big, bold=True))
+        out.append(Label("dlg.body", b_rect, text=body, size=m.body, lines=3,
+                         color=theme.TEXT_DIM))
+        for (name, words, fn, color), r in zip(buttons, cols(btn_rect, [1.0] * len(buttons),
+                                                             m.gap)):
+            out.append(Button(name, r, text=words, size=m.body, color=color, on_tap=fn))
+        return out
+
+
+def _device_bad(status: str) -> bool:
+    return status not in ("connected", "back", "ok", "ready")
+
+
+def _device_painter(device: str, status: str):
+    def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
+        bad = _device_bad(status)
+        c = rect.center
+        r = max(8, min(rect.w, rect.h) // 2 - 4)
+        pygame.draw.circle(surface, theme.DANGER if bad else theme.OK, c, r)
+        pygame.draw.circle(surface, theme.TEXT, c, r, 2)
+        if device == "scanner":      # a card with a wave
+            card = pygame.Rect(0, 0, r, round(r * 1.3))
+            card.center = c
+            pygame.draw.rect(surface, theme.TEXT, card, 2, border_radius=2)
+            pygame.draw.arc(surface, theme.TEXT, card.inflate(r // 2, r // 2), -0.6, 0.6, 2)
+        else:                        # a round push button
+            pygame.draw.circle(surface, theme.TEXT, c, r // 2, 3)
+        if bad:
+            d = round(r * 0.7)
+            pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
+    return paint
+
+
+def _draw_cards_icon(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """Three fanned order cards: 'take cards from the deck'."""
+    w = min(rect.w * 0.55, rect.h * 0.6)
+    h = w * 1.45
+    for i in range(3):
+        r = pygame.Rect(0, 0, round(w), round(h))
+        r.center = (rect.centerx - round(w * 0.3) + i * round(w * 0.3),
+                    rect.centery - 6 + i * 4)
+        pygame.draw.rect(surface, theme.CARD, r, border_radius=4)
+        pygame.draw.rect(surface, theme.TEXT_DARK, r, 2, border_radius=4)
+    draw_q = pygame.Rect(0, 0, round(w), round(h))
+    draw_q.center = (rect.centerx + round(w * 0.3), rect.centery + 2)
+    from ..widgets import draw_text
+    draw_text(surface, "+", draw_q, round(h * 0.6), theme.TEXT_DARK, True)

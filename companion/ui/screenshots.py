@@ -1,0 +1,285 @@
+"""Render every screen to PNG files: ``{screen}-{lang}-{w}x{h}.png``.
+
+Each scene starts from a table script (the built-in ``sample_game.jsonl``, a
+mid-game with EXAMPLE catalog tags, or the caller's own script), played
+through a real table loop and App, then takes the steps a table would (a
+rejected touch, the shop closing, a tie at the end, ...) by posting inputs,
+never by editing state. Screens of the setup wizard, settings, keyboard and
+enroll are rendered when their modules exist; a screen class may offer
+``screenshot_states()`` -> [(suffix, callable)] to be rendered in each of its
+states (e.g. each wizard step).
+
+Runs without a screen: SDL's dummy video driver and an off-screen surface.
+"""
+from __future__ import annotations
+
+import os
+from importlib import resources
+from typing import Callable, Iterable, Optional
+
+SIZES = [(800, 480), (1024, 600)]
+SAMPLE = "sample_game.jsonl"
+
+
+def sample_script() -> list[str]:
+    return resources.files("companion.ui").joinpath(SAMPLE).read_text(encoding="utf-8").splitlines()
+
+
+def _init_pygame() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+    pygame.display.init()
+    pygame.font.init()
+
+
+def make_app(lines: Iterable[str], size: tuple[int, int], lang: str = "en"):
+    """A table loop (no journal) that played ``lines``, and an App drawing off-screen."""
+    _init_pygame()
+    import pygame
+
+    from ..catalog import Catalog
+    from ..inputs import ScriptLine
+    from ..session import Session
+    from ..table import TableLoop
+    from .app import App
+    loop = TableLoop(Session(None, Catalog.example()))
+    app = App(loop, surface=pygame.Surface(size), language=lang, clock=_FrozenClock())
+    for n, line in enumerate(lines, 1):
+        loop.post(ScriptLine(line, n))
+    settle(app)
+    return loop, app
+
+
+class _FrozenClock:
+    """Screenshots are stills: time stands still so toasts stay up."""
+    def __init__(self, now: float = 1000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def settle(app) -> None:
+    """Let the loop apply everything queued and the screens take it in."""
+    app.loop.drain()
+    app.process_updates()
+
+
+def tap_widget(app, name: str) -> bool:
+    """Tap the widget called ``name`` on the top screen, as a finger would."""
+    from .screens.base import Pointer
+    app.screen.draw(app.surface)
+    for w in app.screen._widgets:
+        if w.name == name:
+            app.last_touch = w.rect.center
+            app.screen.handle(Pointer("down", w.rect.center))
+            app.screen.handle(Pointer("up", w.rect.center))
+            settle(app)
+            return True
+    return False
+
+
+def act(app, action: dict) -> None:
+    app.post_action(action)
+    settle(app)
+
+
+# --- scenes: name -> function(app) that brings the app into that state ----------------
+
+def _draws(app):
+    pass                                   # the script's last turn made players draw
+
+
+def _table(app):
+    app.screen._dismiss_draws()
+
+
+def _toast(app):
+    _table(app)
+    game = app.table.game
+    empty = next((i for i, pos in enumerate(game.active_player.queue) if not pos), 0)
+    app.screen.draw(app.surface)
+    slot = next(w for w in app.screen._widgets if w.name == f"act.pos{empty + 1}")
+    app.last_touch = slot.rect.center
+    act(app, {"do": "complete", "slot": empty + 1})
+
+
+def _upgrade(app):
+    _table(app)
+    if not tap_widget(app, "ft.upgrade"):
+        game = app.table.game
+        me = game.active_player
+        act(app, {"do": "correct", "player": me.name, "likes": max(3, me.likes)})
+        tap_widget(app, "ft.upgrade")
+
+
+def _spend(app):
+    _table(app)
+    tap_widget(app, "ft.spend")
+    tap_widget(app, "dlg.count.plus")
+
+
+def _fix_guard(app):
+    _table(app)
+    tap_widget(app, "ft.fix")
+
+
+def _fix(app):
+    _fix_guard(app)
+    tap_widget(app, "dlg.ok")
+    tap_widget(app, "fix.1.likes.plus")
+    tap_widget(app, "fix.1.dislikes.plus")
+
+
+def _enroll(app):
+    _table(app)
+    from ..inputs import CardScanned
+    app.loop.post(CardScanned("04A1B2C3D4"))
+    settle(app)
+
+
+def _closed(app):
+    _table(app)
+    from ..inputs import DeviceStatus
+    game = app.table.game
+    other = game.players[(game.active + 1) % len(game.players)]
+    act(app, {"do": "correct", "player": other.name, "dislikes": 5})
+    app.loop.post(DeviceStatus("scanner", "lost", "USB cable unplugged"))
+    app.loop.post(DeviceStatus("buttons", "connected"))
+    settle(app)
+    app.screen._toasts.clear()
+
+
+def finish_game(app) -> None:
+    """Close the shop (5 dislikes for the active player) and end turns until the game is over."""
+    g = app.table.game
+    act(app, {"do": "correct", "player": g.active_player.name, "dislikes": 5})
+    for _ in range(len(g.players) + 1):
+        if app.table.game.game_over:
+            break
+        act(app, {"do": "end_turn"})
+
+
+def make_tie(app) -> None:
+    """After the game: correct the counts so seats 0 and 1 tie on points (seat 1 has more
+    likes) and seats 2 and 3 tie on points, likes and tokens (a shared place)."""
+    g = app.table.game
+    e = g.rules
+    lw, uw = e.like_points, e.upgrade_points
+    p = g.players
+    u = [len(x.upgrades) for x in p]
+    a, k = 9, 0
+    while lw * (1 + k) + (u[1] - u[0]) * uw < 0:
+        k += 1
+    plan = {p[0].name: (a, 0, 1), p[1].name: (a + 1 + k, lw * (1 + k) + (u[1] - u[0]) * uw, 1)}
+    if len(p) > 3:
+        d2 = max(0, (u[2] - u[3]) * uw)
+        plan[p[2].name] = (4, d2, 2)
+        plan[p[3].name] = (4, d2 + (u[3] - u[2]) * uw, 2)
+    elif len(p) == 3:
+        plan[p[2].name] = (2, 0, 0)
+    for name, (likes, dislikes, cookies) in plan.items():
+        act(app, {"do": "correct", "player": name, "likes": likes, "dislikes": dislikes,
+                  "cookies": cookies})
+
+
+def _end_tie(app):
+    _table(app)
+    finish_game(app)
+    make_tie(app)
+
+
+def _nogame(app):
+    pass
+
+
+SCENES: dict[str, tuple[Callable, bool]] = {
+    # name: (scene, starts from the script?)
+    "table": (_table, True),
+    "table-draws": (_draws, True),
+    "table-toast": (_toast, True),
+    "table-closed": (_closed, True),
+    "table-upgrade": (_upgrade, True),
+    "table-spend": (_spend, True),
+    "table-enroll": (_enroll, True),
+    "fix-guard": (_fix_guard, True),
+    "fix": (_fix, True),
+    "end-tie": (_end_tie, True),
+    "nogame": (_nogame, False),
+}
+
+OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
+
+
+def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
+    """States of UI-B's screen ``name``: each (suffix, prepare(app)) to render."""
+    from .app import screen_class
+    cls = screen_class(name)
+    if cls is None:
+        return []
+    kwargs = {"tag": "04A1B2C3D4"} if name == "enroll" else {}
+
+    def opener(state=None):
+        def prepare(app):
+            screen = app.open(name, **kwargs)
+            if state is not None:
+                state(screen) if _takes_arg(state) else state()
+        return prepare
+    try:
+        probe = cls(app, **kwargs)
+        states = list(probe.screenshot_states()) if hasattr(probe, "screenshot_states") else []
+    except Exception:
+        states = []
+    if not states:
+        return [(name, opener())]
+    out = []
+    for suffix, fn in states:
+        def prepare(app, suffix=suffix):
+            screen = app.open(name, **kwargs)
+            for s2, f2 in screen.screenshot_states():
+                if s2 == suffix:
+                    f2()
+        out.append((f"{name}-{suffix}" if suffix else name, prepare))
+    return out
+
+
+def _takes_arg(fn) -> bool:
+    import inspect
+    try:
+        return len(inspect.signature(fn).parameters) >= 1
+    except (TypeError, ValueError):
+        return False
+
+
+def render_all(outdir: str, script: Optional[list[str]] = None,
+               sizes: Iterable[tuple[int, int]] = SIZES, languages: Iterable[str] = ("en",),
+               only: Optional[Iterable[str]] = None, log: Callable[[str], None] = lambda s: None
+               ) -> list[str]:
+    """Write every scene at every size in every language; return the file names."""
+    _init_pygame()
+    import pygame
+    lines = script if script is not None else sample_script()
+    os.makedirs(outdir, exist_ok=True)
+    written = []
+    wanted = set(only) if only else None
+    for lang in languages:
+        for size in sizes:
+            w, h = size
+            jobs = [(name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
+            _, probe_app = make_app(lines, size, lang)
+            for other in OTHER_SCREENS:
+                for name, prep in _other_screen_states(probe_app, other):
+                    jobs.append((name, prep, True))
+            for name, fn, from_script in jobs:
+                if wanted is not None and name not in wanted:
+                    continue
+                _, app = make_app(lines if from_script else [], size, lang)
+                fn(app)
+                app.screen.invalidate()
+                app.screen.draw(app.surface)
+                path = os.path.join(outdir, f"{name}-{lang}-{w}x{h}.png")
+                pygame.image.save(app.surface, path)
+                written.append(path)
+                log(path)
+    return written
