@@ -1,0 +1,344 @@
+"""The lights subscriber: keeps the light context and drives the LED strip.
+
+The table loop calls the controller (``controller(update)``) on its own
+thread. That call only stamps the update with the time, appends it to an
+inbox and wakes the lights thread: it never blocks the loop. The lights
+thread then
+
+1. folds the inbox into the light context (``patterns.LightContext``): who
+   must draw which cards, which seat flashes since when, whether the scanner
+   is lost, when the game ended, the turn timer;
+2. renders the picture (``patterns.render``) and shows it on the strip;
+3. sleeps on a condition until the next update arrives, or until the picture
+   next changes: at the next step (a blink, the timer bar) or, while
+   something moves smoothly, one frame later (at most ``fps`` frames a
+   second). When nothing changes it sleeps with no timeout at all, so an idle
+   table costs no CPU and no strip writes. (The strip's own identical-frame
+   skip is a second guard, not the mechanism.)
+
+Tests and tools can run it without the thread: ``controller.tick(now)`` does
+steps 1-2 at ``now`` and returns when it wants to be called again (None =
+only after the next update). Time comes from the injectable ``clock``.
+
+Dismissing a draw prompt: the screen calls ``controller.dismiss_draws()``
+(any thread; optionally for one seat). Cards scanned after a surge end the
+prompt by themselves.
+
+``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
+None without lights); ``controller.attach(loop)`` subscribes it and shows the
+table as it is; ``controller.start()`` starts the thread.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
+                              validate_segments)
+from ..rules.happenings import CardsToDraw, GameOver, GameStarted
+from ..table import DeviceStatusChanged, Update
+from ..turn_timer import TurnClock
+from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
+                       Lights, Style, draws_left, frame_from_lights, render)
+
+log = logging.getLogger("companion.lights")
+
+#: Never animate faster than this, whatever ``[pixels] fps`` says: 30 frames of
+#: 64 LEDs is already smooth, and each frame costs CPU on a Pi.
+MAX_FPS = 30
+#: Without a scanner nobody can tell the lights that cards were drawn: the draw
+#: prompt then blinks this many seconds.
+DRAW_PROMPT_WITHOUT_SCANNER = 8.0
+SCANNER_LOST = {"lost"}
+SCANNER_BACK = {"back", "connected", "ready"}
+
+NO_STRIP = ("no NeoPixel strip ({detail}). On a Raspberry Pi: enable SPI (sudo raspi-config, "
+            "Interface Options, SPI), add the service user to the 'spi' and 'gpio' groups and "
+            "install the Pi extras: pip install 'coffee-rush-companion[pi]' (see "
+            "hardware/leds.md). Elsewhere set [pixels] driver = \"simulated\" or \"none\". "
+            "The table carries on without lights.")
+
+
+@dataclass(frozen=True)
+class _Received:
+    what: str          # "update", "table", "dismiss", "colors"
+    value: Any
+    at: float
+
+
+class LightsController:
+    """Shows the table on a pixel strip; see the module docstring."""
+
+    def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
+                 seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
+                 turn_timer: float = 0, draw_timeout: Optional[float] = None,
+                 clock: Callable[[], float] = time.monotonic):
+        segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
+        if [s.seat for s in segments] != list(range(len(segments))):
+            raise ValueError("pixel segments must cover seats 0, 1, ... without gaps, got "
+                             "seats %s" % [s.seat for s in segments])
+        self.strip: Optional[PixelStrip] = strip
+        self.pixel_count = strip.pixel_count
+        self.positions = [seg.positions() for seg in segments]
+        self.style = Style(len(segments), tuple(s.length for s in segments),
+                           tuple(seat_colors)[:len(segments)])
+        self.fps = max(1, min(int(fps), MAX_FPS))
+        self.draw_timeout = draw_timeout
+        self.clock = clock
+        # light context, owned by whichever thread runs tick()
+        self.game = None
+        self.turns = TurnClock(turn_timer)
+        self.draws: dict[int, DrawPrompt] = {}
+        self.flashes: dict[int, float] = {}
+        self.scanner_lost_since: Optional[float] = None
+        self.game_over_since: Optional[float] = None
+        self.last: Optional[Lights] = None
+        self.frames_rendered = 0
+        # hand-over from other threads
+        self._cond = threading.Condition()
+        self._inbox: list[_Received] = []
+        self._stopping = False
+        self._asleep = False               # the thread waits for an update, no timeout
+        self._thread: Optional[threading.Thread] = None
+        self._errors_logged: set = set()
+
+    # --- any thread ------------------------------------------------------------------
+
+    def __call__(self, update: Update) -> None:
+        """The table-loop subscriber: queue the update, wake the lights thread."""
+        self._put("update", update)
+
+    def show_table(self, table) -> None:
+        """Show a table without an update (at start, e.g. a resumed game)."""
+        self._put("table", table)
+
+    def dismiss_draws(self, seat: Optional[int] = None) -> None:
+        """Stop the draw-prompt blink: for ``seat`` (0-based), or every seat."""
+        self._put("dismiss", seat)
+
+    def set_seat_colors(self, colors: Sequence) -> None:
+        """Change the seat colours (names or (r, g, b)), e.g. after the setup wizard."""
+        Style(self.style.seat_count, self.style.lengths, tuple(colors))  # validate here
+        self._put("colors", tuple(colors))
+
+    def attach(self, loop) -> "LightsController":
+        """Subscribe to a ``TableLoop`` and show its table as it is now."""
+        self.show_table(loop.table)
+        loop.subscribe(self)
+        return self
+
+    @property
+    def writes(self) -> int:
+        """Frames actually written to the strip so far."""
+        return self.strip.writes if self.strip is not None else 0
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until the lights thread has shown everything it was given and
+        sleeps with nothing due (tests, benchmarks). False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._asleep and not self._inbox, timeout)
+
+    def _put(self, what: str, value: Any) -> None:
+        with self._cond:
+            self._inbox.append(_Received(what, value, self.clock()))
+            self._cond.notify_all()        # all: wait_idle() may share the condition
+
+    # --- the lights thread -----------------------------------------------------------
+
+    def start(self) -> "LightsController":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def close(self) -> None:
+        """Stop the thread, switch the LEDs off and release the strip."""
+        self.stop()
+        if self.strip is not None:
+            try:
+                self.strip.close()
+            except Exception as exc:  # the strip is going away anyway
+                log.warning("could not switch the LED strip off: %s", exc)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                wake = self.tick()
+            except Exception as exc:      # a bug must not kill the lights thread
+                wake = None
+                if type(exc) not in self._errors_logged:
+                    self._errors_logged.add(type(exc))
+                    log.exception("the lights failed to draw a frame")
+            with self._cond:
+                while not self._inbox and not self._stopping:
+                    if wake is None:
+                        self._asleep = True
+                        self._cond.notify_all()
+                        self._cond.wait()
+                        self._asleep = False
+                    else:
+                        left = wake - self.clock()
+                        if left <= 0:
+                            break
+                        self._cond.wait(left)
+                if self._stopping:
+                    return
+
+    def tick(self, now: Optional[float] = None) -> Optional[float]:
+        """Take in what arrived, draw the picture at ``now``; return when to draw
+        again (clock time), or None if only a new update can change it."""
+        now = self.clock() if now is None else now
+        with self._cond:
+            received, self._inbox = self._inbox, []
+        for item in received:
+            self._take(item)
+        self._prune(now)
+        lights = render(self.game, self.context(), now, self.style)
+        self.last = lights
+        self.frames_rendered += 1
+        self._show(frame_from_lights(lights, self.positions, self.pixel_count))
+        wake = lights.next_change
+        if lights.animating:
+            frame_due = now + 1.0 / self.fps
+            wake = frame_due if wake is None else min(wake, frame_due)
+        return wake
+
+    def context(self) -> LightContext:
+        return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
+                            self.scanner_lost_since, self.game_over_since)
+
+    def _show(self, frame: list) -> None:
+        if self.strip is None:
+            return
+        try:
+            self.strip.show(frame)
+        except Exception as exc:  # hardware gone or never there: carry on without lights
+            log.warning(NO_STRIP.format(detail="%s: %s" % (type(exc).__name__, exc)))
+            strip, self.strip = self.strip, None
+            try:
+                strip.close()
+            except Exception:
+                pass
+
+    # --- folding updates into the light context ----------------------------------------
+
+    def _take(self, item: _Received) -> None:
+        if item.what == "dismiss":
+            if item.value is None:
+                self.draws.clear()
+            else:
+                self.draws.pop(item.value, None)
+        elif item.what == "colors":
+            self.style = Style(self.style.seat_count, self.style.lengths, item.value)
+        elif item.what == "table":
+            self.game = item.value.game
+            self.turns.observe(self.game, item.at)
+        else:
+            self._take_update(item.value, item.at)
+
+    def _take_update(self, u: Update, at: float) -> None:
+        game = u.table.game
+        self.game = game
+        drawn: dict[int, int] = {}
+        for h in u.happened:
+            if isinstance(h, GameStarted):
+                self.draws.clear()
+                self.game_over_since = None
+            elif isinstance(h, CardsToDraw) and game is not None:
+                for name, count in h.draws:
+                    seat = game.seat_of(name)
+                    if seat is not None:
+                        drawn[seat] = drawn.get(seat, 0) + count
+            elif isinstance(h, GameOver):
+                self.game_over_since = at
+                self.draws.clear()
+            elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
+                if h.status in SCANNER_LOST and self.scanner_lost_since is None:
+                    self.scanner_lost_since = at
+                elif h.status in SCANNER_BACK:
+                    self.scanner_lost_since = None
+        for seat, count in drawn.items() if not game.game_over else ():
+            # drawn cards join the end of position 1 (rules.turn.draw)
+            cards = game.players[seat].queue[0][-count:]
+            old = self.draws.get(seat)
+            serials = frozenset(c.serial for c in cards if c.tag is None)
+            if old is not None:
+                serials |= old.serials
+            until = None if self.draw_timeout is None else at + self.draw_timeout
+            self.draws[seat] = DrawPrompt(serials, at, until)
+        if u.rejection is not None and u.seat is not None \
+                and 0 <= u.seat < self.style.seat_count:
+            self.flashes[u.seat] = at
+        self.turns.observe(game, at)
+
+    def _prune(self, now: float) -> None:
+        """Forget what can no longer show, so an idle table has nothing pending."""
+        flash_ends = FLASH_STEP * FLASH_STEPS
+        for seat, started in list(self.flashes.items()):
+            if now >= started + flash_ends:
+                del self.flashes[seat]
+        for seat, prompt in list(self.draws.items()):
+            if (prompt.until is not None and now >= prompt.until) \
+                    or draws_left(self.game, prompt) == 0:
+                del self.draws[seat]
+
+
+# --- from the configuration --------------------------------------------------
+
+def build_lights(cfg, seat_count: Optional[int] = None,
+                 seat_colors: Sequence = DEFAULT_SEAT_COLORS,
+                 clock: Callable[[], float] = time.monotonic) -> Optional[LightsController]:
+    """A controller for ``[pixels]``; None with driver "none" or when the strip
+    cannot be driven (one warning an installer can act on, no traceback).
+
+    One segment per seat button (``[seats] pins``) unless ``seat_count`` is given.
+    """
+    px = cfg["pixels"]
+    if px["driver"] == "none":
+        return None
+    seats = seat_count if seat_count is not None else len(cfg["seats"]["pins"])
+    length = px["segment_length"]
+    segments = contiguous_segments(seats, length, px["first_pixel"], px["reverse"])
+    count = px["first_pixel"] + seats * length
+    if px["driver"] == "simulated":
+        strip: PixelStrip = SimulatedStrip(count, px["brightness"])
+    else:
+        strip = _open_neopixel(count, px["pin"], px["brightness"])
+        if strip is None:
+            return None
+    timeout = None if cfg["scanner"]["port"] else DRAW_PROMPT_WITHOUT_SCANNER
+    return LightsController(strip, segments, seat_colors, fps=px["fps"],
+                            turn_timer=cfg["game"]["turn_timer"], draw_timeout=timeout,
+                            clock=clock)
+
+
+def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStrip]:
+    # Blinka >= 10 offers to pip-install missing Pi backends on a terminal and
+    # waits for an answer on stdin; the table service must never sit on that prompt.
+    os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
+    from ..devices.pixels import NeoPixelStrip
+    strip = None
+    try:
+        strip = NeoPixelStrip(count, pin=pin, brightness=brightness)
+        strip.show(strip.blank())    # the Pi's driver only opens SPI/PWM on the first write
+        return strip
+    except Exception as exc:         # no Pi, no library, no permission, bad pin, ...
+        log.warning(NO_STRIP.format(detail=str(exc) or type(exc).__name__))
+        if strip is not None:
+            try:
+                strip.close()
+            except Exception:
+                pass
+        return None
