@@ -5,6 +5,12 @@ The bots behave like players at a real table: they pass dealt cards over the
 it to end the turn, and use the touchscreen's actions to upgrade or spend
 tokens. Every input goes through the table loop, the engine and a journal,
 exactly as in the live service. The terminal shows each turn and the ranking.
+
+``run`` plays in the terminal at full speed (no screen needed). ``run_screen``
+opens the touchscreen (pygame) and lets the bots play at a watchable pace on
+their own thread, pressing simulated seat buttons (gpiozero mock pins) when
+``companion.devices.buttons`` is available; the App shows the game exactly as
+at a real table, and a finger or mouse can join in (undo, fix, rematch).
 """
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import os
 import random
 import sys
 import tempfile
+import threading
 from typing import Optional
 
 from . import inputs as ev
@@ -21,6 +28,7 @@ from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, Game
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
 from .rules.rejections import tokens_word
+from .rules.turn import is_stalled
 from .session import Session
 from .table import TableLoop, Update
 
@@ -32,15 +40,20 @@ CLOSED_WHY = {"deck_empty": "the order deck ran out", "five_dislikes": "{player}
 class Bots:
     """Decides what each simulated player does on their turn (seeded, reproducible)."""
 
-    def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str]):
+    def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str],
+                 post=None, press=None):
         self.loop, self.rng, self.tags = loop, rng, list(tags)
+        self.post = post or loop.post
+        # press(seat, hold): a seat button; by default the input events themselves
+        self.press = press or (lambda seat, hold: self.post(ev.SeatHold(seat) if hold
+                                                            else ev.SeatTap(seat)))
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
         game = self.loop.table.game
         waiting = sum(1 for p in game.players for pos in p.queue for c in pos if c.tag is None)
         for _ in range(min(waiting, len(self.tags))):
-            self.loop.post(ev.CardScanned(self.tags.pop(0), source="demo"))
+            self.post(ev.CardScanned(self.tags.pop(0), source="demo"))
 
     def play_turn(self) -> None:
         game = self.loop.table.game
@@ -48,18 +61,18 @@ class Bots:
         seat = game.active
         free = [u for u in me.tiles if u not in me.upgrades]
         if me.likes >= 3 and free and self.rng.random() < 0.6:
-            self.loop.post(ev.TouchAction({"do": "activate_upgrade",
-                                           "upgrade": self.rng.choice(free)}))
+            self.post(ev.TouchAction({"do": "activate_upgrade",
+                                      "upgrade": self.rng.choice(free)}))
         if me.cookies and self.rng.random() < 0.3:
-            self.loop.post(ev.TouchAction({"do": "spend_cookies",
-                                           "count": self.rng.randint(1, me.cookies)}))
+            self.post(ev.TouchAction({"do": "spend_cookies",
+                                      "count": self.rng.randint(1, me.cookies)}))
         urgent = len(me.queue[3]) + len(me.queue[2])
         done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + (urgent > 2))
         for _ in range(done):
-            self.loop.post(ev.SeatTap(seat))
+            self.press(seat, False)
         if self.rng.random() < 0.1:          # somebody taps out of turn now and then
-            self.loop.post(ev.SeatTap((seat + 1) % len(game.players)))
-        self.loop.post(ev.SeatHold(seat))
+            self.press((seat + 1) % len(game.players), False)
+        self.press(seat, True)
 
 
 class TerminalPrinter:
@@ -114,6 +127,16 @@ class TerminalPrinter:
         self.turn_notes = []
 
 
+def _setup(edition: str, names: list, variant: str, rng: random.Random) -> dict:
+    setup = {"do": "setup", "edition": edition, "players": names,
+             "start": rng.choice(names), "variant": variant}
+    if edition == "winter" and variant == "standard":
+        pool = ["double_meeples", "diagonal_movement", "double_corners",
+                "double_specialties", "double_destination", "jump"]
+        setup["upgrades"] = {n: rng.sample(pool, 4) for n in names}
+    return setup
+
+
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
         max_turns: int = 400) -> int:
@@ -131,12 +154,7 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         loop = TableLoop(session)
         printer = TerminalPrinter(out)
         loop.subscribe(printer)
-        setup = {"do": "setup", "edition": edition, "players": names,
-                 "start": rng.choice(names), "variant": variant}
-        if edition == "winter" and variant == "standard":
-            pool = ["double_meeples", "diagonal_movement", "double_corners",
-                    "double_specialties", "double_destination", "jump"]
-            setup["upgrades"] = {n: rng.sample(pool, 4) for n in names}
+        setup = _setup(edition, names, variant, rng)
         loop.post(ev.TouchAction(setup))
         loop.drain()
         out.write(f"Coffee Rush demo: {edition} ({variant}), {', '.join(names)}; "
@@ -154,6 +172,145 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
                 out.write("The table would have to decide how to go on; the demo stops here.\n")
                 break
         out.write(f"(journal: {db if scratch is None else 'temporary'})\n")
+    if scratch is not None:
+        scratch.cleanup()
+    return 0
+
+
+# --- the demo on the touchscreen -----------------------------------------------------
+
+class PacedBots(threading.Thread):
+    """The bots on their own thread: one input every ``pace`` seconds, each one
+    applied by the table loop before the next (so the screen can be watched)."""
+
+    def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str], pace: float,
+                 buttons=None, hold_seconds: float = 1.0):
+        super().__init__(name="demo-bots", daemon=True)
+        self.loop, self.pace, self.buttons = loop, pace, buttons
+        self.all_tags = list(tags)
+        self.hold_seconds = hold_seconds
+        self.stopping = threading.Event()
+        self._applied = threading.Event()
+        self._new_game = threading.Event()
+        loop.subscribe(self._seen)
+        press = self._press if buttons is not None else None
+        self.bots = Bots(loop, rng, tags, post=self._post, press=press)
+
+    def _seen(self, u: Update) -> None:
+        if any(h.kind == "game_started" for h in u.happened):
+            self._new_game.set()
+        self._applied.set()
+
+    def _wait_applied(self, timeout: float) -> None:
+        self._applied.wait(timeout)
+        self.stopping.wait(self.pace)
+
+    def _post(self, event) -> None:
+        if self.stopping.is_set():
+            return
+        self._applied.clear()
+        self.loop.post(event)
+        self._wait_applied(5.0)
+
+    def _press(self, seat: int, hold: bool) -> None:
+        if self.stopping.is_set():
+            return
+        self._applied.clear()
+        self.buttons.press(seat, self.hold_seconds + 0.2 if hold else 0.12)
+        self._wait_applied(5.0 + self.hold_seconds)
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            if self._new_game.is_set():          # a rematch: a fresh pile of cards
+                self._new_game.clear()
+                self.bots.tags = list(self.all_tags)
+                self.bots.rng.shuffle(self.bots.tags)
+            game = self.loop.table.game
+            if game is None or game.game_over or is_stalled(game):
+                self.stopping.wait(0.25)
+                continue
+            self.bots.scan_new_cards()
+            self.bots.play_turn()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._applied.set()
+
+
+def _simulated_buttons(loop: TableLoop, players: int, cfg):
+    """Seat buttons on gpiozero mock pins, pressed by the bots; None if unavailable."""
+    try:
+        from .devices.buttons import Buttons
+    except ImportError:
+        return None
+    seats = cfg["seats"] if cfg is not None else {}
+    pins = list(seats.get("pins", [17, 27, 22, 23]))[:players]
+    if len(pins) < players:
+        return None
+    try:
+        buttons = Buttons(loop.post, pins, seats.get("undo_pin", 24),
+                          hold_seconds=seats.get("hold_seconds", 1.0),
+                          redo_hold_seconds=seats.get("redo_hold_seconds", 2.0),
+                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated").start()
+    except Exception:          # no gpiozero: the bots post the seat inputs themselves
+        return None
+    return buttons if buttons.simulated else None
+
+
+def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
+               variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
+               cfg=None, out=sys.stdout, err=sys.stderr) -> int:
+    """The demo in a pygame window (or full screen on the Pi) until the window closes.
+
+    Falls back to the terminal demo, with one line saying why, when no screen opens.
+    """
+    try:
+        import pygame
+
+        from .ui.app import App, open_display
+    except ImportError as exc:
+        err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
+        return run(edition, players, seed, variant, db, out)
+    display = cfg["display"] if cfg is not None else {"driver": "", "width": 800,
+                                                      "height": 480, "fullscreen": "auto"}
+    try:
+        surface = open_display(display, "Coffee Rush companion - demo")
+    except pygame.error as exc:
+        err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
+        pygame.quit()
+        return run(edition, players, seed, variant, db, out)
+    rng = random.Random(seed)
+    names = players if isinstance(players, list) else NAMES[:players]
+    scratch = None
+    if db is None:
+        scratch = tempfile.TemporaryDirectory(prefix="coffee-demo-")
+        db = os.path.join(scratch.name, "journal.db")
+    catalog = Catalog.example()
+    tags = [t for t, c in catalog.cards.items() if c.edition == edition]
+    rng.shuffle(tags)
+    language = cfg["game"]["language"] if cfg is not None else "en"
+    buttons = bots = None
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal, catalog))
+        loop.subscribe(TerminalPrinter(out))
+        app = App(loop, surface=surface, language=language, config=cfg)
+        app.quit_on_escape = True
+        loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
+        loop.start()
+        try:
+            buttons = _simulated_buttons(loop, len(names), cfg)
+            hold = cfg["seats"]["hold_seconds"] if cfg is not None else 1.0
+            bots = PacedBots(loop, rng, tags, 0.6 / max(0.05, speed), buttons, hold)
+            bots.start()
+            app.run()
+        finally:
+            if bots is not None:
+                bots.stop()
+                bots.join(3.0)
+            if buttons is not None:
+                buttons.close()
+            loop.stop()
+            pygame.quit()
     if scratch is not None:
         scratch.cleanup()
     return 0

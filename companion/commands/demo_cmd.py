@@ -1,6 +1,7 @@
 import argparse
 
-HELP = "play a whole game of bots on simulated hardware"
+HELP = ("play a whole game of bots on simulated hardware (on the touchscreen when a "
+        "display is available, else in the terminal)")
 
 
 def _players(value: str):
@@ -22,6 +23,23 @@ def add_arguments(p):
                    help="2-4, or names separated by commas (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the same seed plays the same game")
     p.add_argument("--db", help="keep the game in this journal (default: temporary)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--screen", action="store_true",
+                       help="show the game on the touchscreen / in a window")
+    where.add_argument("--headless", action="store_true",
+                       help="print the game in the terminal only (no window)")
+    p.add_argument("--speed", type=_speed, default=1.0,
+                   help="bot pace on the screen: 1 = one input every 0.6 s, 2 = twice as fast")
+
+
+def _speed(value: str) -> float:
+    try:
+        v = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("give a number, e.g. 1 or 2.5") from None
+    if not 0.05 <= v <= 100:
+        raise argparse.ArgumentTypeError("the speed must be between 0.05 and 100")
+    return v
 
 
 def main(args) -> int:
@@ -32,4 +50,16 @@ def main(args) -> int:
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
         return 2
-    return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+    if args.headless:
+        return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+    from ..cli import load_config
+    cfg = load_config(args)
+    if not args.screen:
+        try:
+            from ..ui.app import display_available
+        except ImportError:        # no pygame here: the terminal demo needs none
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+        if not display_available(driver=cfg["display"]["driver"]):
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+    return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
+                           args.speed, cfg)

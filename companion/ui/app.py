@@ -150,6 +150,7 @@ class App:
         self.last_touch: Optional[tuple[int, int]] = None
         self.stack: list[Screen] = []
         self.running = True
+        self.quit_on_escape = False                # the demo: Esc closes the window
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: "queue.Queue[Any]" = queue.Queue()
@@ -294,6 +295,10 @@ class App:
         elif t == pygame.WINDOWEXPOSED:
             self.screen.invalidate()
         elif t in (pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT, pygame.TEXTEDITING):
+            if (t == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.quit_on_escape
+                    and len(self.stack) == 1):
+                self.running = False
+                return
             self.screen.handle(event)
 
     def _pointer(self, p: Pointer) -> None:

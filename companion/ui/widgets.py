@@ -184,6 +184,15 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return s, kept
 
 
+def common_size(texts: list[str], width: int, size: int, bold: bool = False,
+                min_size: int = 10) -> int:
+    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike)."""
+    s = size
+    while s > min_size and any(text_width(x, s, bold) > width for x in texts):
+        s -= 1
+    return s
+
+
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
               color: Color = theme.TEXT, bold: bool = False, align: str = "center",
               valign: str = "center", lines: int = 1, min_size: Optional[int] = None) -> pygame.Rect:
@@ -491,15 +500,24 @@ class OrderCard(Widget):
     def paint(self, surface):
         r = self.rect
         urgent = self.position == 4
-        slot_color = theme.mix(theme.PANEL, theme.URGENT, 0.35) if urgent else theme.PANEL_DIM
+        if urgent and self.cards:
+            slot_color = theme.mix(theme.PANEL, theme.URGENT, 0.55)
+        elif urgent:
+            slot_color = theme.mix(theme.PANEL_DIM, theme.URGENT, 0.15)
+        else:
+            slot_color = theme.PANEL_DIM
         pygame.draw.rect(surface, slot_color, r, border_radius=8)
         edge = theme.URGENT if urgent else theme.PANEL_LINE
-        pygame.draw.rect(surface, edge, r, 3 if urgent else 2, border_radius=8)
+        pygame.draw.rect(surface, edge, r, 3 if urgent and self.cards else 2, border_radius=8)
         if self.pressed:
             pygame.draw.rect(surface, theme.TEXT, r, 4, border_radius=8)
-        badge_h = max(14, r.h // (4 if self.compact else 6))
-        badge = pygame.Rect(r.x + 3, r.y + 3, r.w - 6, badge_h)
-        num_color = theme.URGENT if urgent else theme.TEXT_DIM
+        num_color = theme.URGENT if urgent and not self.cards else (
+            theme.TEXT if urgent else theme.TEXT_DIM)
+        if self.compact:
+            self._paint_compact(surface, r, num_color)
+            return
+        badge_h = max(14, r.h // 6)
+        badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
         draw_text(surface, str(self.position), badge, badge_h, num_color, True,
                   align="left" if self.cards else "center")
         if not self.cards:
@@ -510,7 +528,7 @@ class OrderCard(Widget):
                       align="right")
         area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
         # cards fan out: earlier cards peek out above the newest one
-        peek = max(4, area.h // 10)
+        peek = max(4, area.h // 14)
         shown = self.cards[-3:]
         for i, card in enumerate(shown):
             depth = len(shown) - 1 - i
@@ -519,6 +537,22 @@ class OrderCard(Widget):
             c.y = area.y + i * peek
             self._card(surface, c, card, top=(i == len(shown) - 1))
 
+    def _paint_compact(self, surface, r: pygame.Rect, num_color) -> None:
+        """Small slot: the newest card fills it; position number and count in the corners."""
+        if not self.cards:
+            draw_text(surface, str(self.position), r.inflate(-6, -6), min(r.h - 8, self.size),
+                      num_color, True)
+            return
+        c = r.inflate(-6, -6)
+        self._card(surface, c, self.cards[-1], top=True)
+        tag_h = max(12, min(r.h // 2, self.size))
+        if len(self.cards) > 1:
+            badge = pygame.Rect(0, 0, tag_h * 2, tag_h)
+            badge.bottomright = (r.right - 1, r.bottom - 1)
+            pygame.draw.rect(surface, theme.TEXT_DARK, badge, border_radius=tag_h // 2)
+            draw_text(surface, f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2,
+                      theme.TEXT, True, min_size=7)
+
     def _card(self, surface, c: pygame.Rect, card, top: bool) -> None:
         paper = theme.CARD if card is not None else theme.CARD_UNKNOWN
         pygame.draw.rect(surface, paper, c, border_radius=6)
@@ -526,7 +560,8 @@ class OrderCard(Widget):
         if not top:
             return
         if card is None:
-            draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True)
+            draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True,
+                      min_size=8)
             return
         drink, recipe, specialty = card
         if specialty:

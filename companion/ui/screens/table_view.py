@@ -31,8 +31,8 @@ from ...rules.turn import is_stalled
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
 from ..text import tokens_lower, tokens_name, upgrade_name
-from ..widgets import (Button, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
-                       stepper_buttons, Custom)
+from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
+                       common_size, stepper_buttons)
 from .base import Screen
 
 
@@ -345,21 +345,24 @@ class TableView(Screen):
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
         small, end = cols(rect, [0.66, 0.34], m.gap)
         slots = cols(small, [1.0] * 5, m.gap)
+        labels = ["↶ " + self.t("button.undo"), self.t("button.redo") + " ↷",
+                  self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
+        size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
         out: list[Widget] = [
-            Button("ft.undo", slots[0], text="↶ " + self.t("button.undo"), size=m.body,
+            Button("ft.undo", slots[0], text=labels[0], size=size,
                    enabled=table.undo is not None,
                    on_tap=lambda: self.app.post_action({"do": "undo"})),
-            Button("ft.redo", slots[1], text=self.t("button.redo") + " ↷", size=m.body,
+            Button("ft.redo", slots[1], text=labels[1], size=size,
                    enabled=table.redo is not None,
                    on_tap=lambda: self.app.post_action({"do": "redo"})),
         ]
         if running and self.legal_upgrades():
-            out.append(Button("ft.upgrade", slots[2], text=self.t("button.upgrade"), size=m.body,
+            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
                               color=(120, 86, 190), on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
-            out.append(Button("ft.spend", slots[3], text=self.t("button.spend"), size=m.body,
+            out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
                               color=(150, 104, 50), on_tap=lambda: self._open("spend")))
-        out.append(Button("ft.fix", slots[4], text=self.t("button.fix"), size=m.body,
+        out.append(Button("ft.fix", slots[4], text=labels[4], size=size,
                           on_tap=lambda: self._open("fix_guard")))
         if running:
             out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
