@@ -1,0 +1,336 @@
+"""Sound cues: which cues an update calls for, and the player that plays them.
+
+``cues_for(update)`` is pure: it maps one table-loop ``Update`` to the cue
+ids to play, in order (the ids are the WAV file stems in ``sounds/``, see
+``sounds/make_sounds.py``):
+
+=====================  ====================================================
+cue                    when
+=====================  ====================================================
+``tap``                a seat button tap was accepted (before its result)
+``order_completed``    an order was completed
+``specialty``          ... and it was a specialty order (token gained)
+``card_scanned``       the scanner identified a dealt or drawn card
+``surge_tick``         once per card to draw (order surge, 2-player draw)
+``dislike``            orders fell off position 4 as dislikes
+``shop_closed``        the shop closed
+``final_turn``         the final turn began
+``turn_change``        the turn passed to the next seat
+``game_over``          the game ended, then ``winner`` (the fanfare)
+``rejected``           any rejected input, e.g. a seat that is not active
+``scanner_lost``       the card scanner was disconnected
+``timer_warning``      the optional turn timer entered its last quarter
+``timer_end``          the turn timer ran out
+=====================  ====================================================
+
+``SoundPlayer`` is the table-loop subscriber. Called on the loop thread, it
+only queues the update and wakes its own thread. That thread is the only one
+that touches ``pygame.mixer``: it opens the mixer, loads the WAVs, works out
+the cues and plays them at their times: one update's cues follow one another
+(surge ticks ``SURGE_SPACING`` apart, other cues after the previous one has
+sounded), and the turn timer's cues wait for their moment. ``Sound.play``
+returns at once (SDL mixes in its own audio thread), so nothing here blocks.
+
+Keeping the mixer on one thread: the screen initialises pygame's display
+and fonts itself and must not call ``pygame.init()`` / ``pygame.quit()``
+(which also open and close the mixer) or any ``pygame.mixer`` function; it
+can leave sound entirely to this module.
+
+No audio device, no cue folder, a missing file: one warning in the log and
+the table carries on (silent, or without that cue). ``[sound] enabled =
+false`` never touches pygame at all.
+
+For tests, ``tick(now)`` does the thread's work at ``now`` on the calling
+thread and returns when it wants to run again (None = only after an update).
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import os
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Callable, Optional
+
+import companion
+
+from .inputs import SeatTap
+from .rules.happenings import (CardIdentified, CardsToDraw, DislikesTaken, FinalTurnBegins,
+                               GameOver, OrderCompleted, ShopClosed, TurnChanged)
+from .table import DeviceStatusChanged, Update
+from .turn_timer import TurnClock
+
+log = logging.getLogger("companion.sound")
+
+#: Every cue id; the same set as ``CUES`` in sounds/make_sounds.py (a test checks).
+CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
+           "shop_closed", "final_turn", "game_over", "winner", "rejected", "card_scanned",
+           "scanner_lost", "timer_warning", "timer_end")
+
+SURGE_SPACING = 0.15    # seconds between two surge ticks
+CUE_GAP = 0.05          # silence after a cue before the next cue of the same update
+TIMER_TAG = "timer"
+
+
+def default_folder() -> Path:
+    """The repository's ``sounds/`` folder, beside the ``companion`` package."""
+    return Path(companion.__file__).resolve().parent.parent / "sounds"
+
+
+def cues_for(update: Update) -> list[str]:
+    """The cue ids one update calls for, in the order they should sound."""
+    if update.rejection is not None:
+        return ["rejected"]
+    out: list[str] = []
+    if isinstance(update.event, SeatTap) and update.accepted:
+        out.append("tap")
+    for h in update.happened:
+        if isinstance(h, OrderCompleted):
+            out.append("specialty" if h.specialty else "order_completed")
+        elif isinstance(h, CardIdentified):
+            out.append("card_scanned")
+        elif isinstance(h, CardsToDraw):
+            out += ["surge_tick"] * sum(count for _, count in h.draws)
+        elif isinstance(h, DislikesTaken):
+            out.append("dislike")
+        elif isinstance(h, ShopClosed):
+            out.append("shop_closed")
+        elif isinstance(h, FinalTurnBegins):
+            out.append("final_turn")
+        elif isinstance(h, TurnChanged):
+            out.append("turn_change")
+        elif isinstance(h, GameOver):
+            out += ["game_over", "winner"]
+        elif isinstance(h, DeviceStatusChanged) and h.device == "scanner" \
+                and h.status == "lost":
+            out.append("scanner_lost")
+    return out
+
+
+class SoundPlayer:
+    """Plays the cues for each update; see the module docstring."""
+
+    def __init__(self, folder: Optional[os.PathLike] = None, volume: float = 0.7,
+                 enabled: bool = True, turn_timer: float = 0,
+                 clock: Callable[[], float] = time.monotonic):
+        self.folder = Path(folder) if folder else default_folder()
+        self.volume = float(volume)
+        self.enabled = enabled
+        self.muted = False                 # the screen may toggle this at any time
+        self.clock = clock
+        self.turns = TurnClock(turn_timer)
+        #: (clock time, cue) of every cue handed to the mixer, newest last.
+        self.played: deque = deque(maxlen=1000)
+        self.sounds: dict = {}             # cue id -> pygame.mixer.Sound
+        self.state = "closed"              # closed -> playing | silent | off
+        self.mixer_thread: Optional[str] = None   # name of the thread that opened it
+        self._own_mixer = False
+        self._due: list = []               # heap of (time, order, cue, tag)
+        self._order = itertools.count()
+        self._cond = threading.Condition()
+        self._inbox: list = []
+        self._stopping = False
+        self._thread: Optional[threading.Thread] = None
+        self._played_cond = threading.Condition()
+
+    # --- any thread ------------------------------------------------------------------
+
+    def __call__(self, update: Update) -> None:
+        """The table-loop subscriber: queue the update, wake the sound thread."""
+        if self.enabled:
+            self._put(("update", update))
+
+    def play(self, cue: str) -> None:
+        """Play one cue now (e.g. from the screen's sound test)."""
+        if cue not in CUE_IDS:
+            raise ValueError("unknown sound cue %r" % (cue,))
+        if self.enabled:
+            self._put(("cue", cue))
+
+    def attach(self, loop) -> "SoundPlayer":
+        """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
+        if self.enabled:
+            self._put(("table", loop.table))
+        loop.subscribe(self)
+        return self
+
+    def wait_played(self, count: int, timeout: float = 5.0) -> bool:
+        """Wait until at least ``count`` cues were played (tests, tools)."""
+        with self._played_cond:
+            return self._played_cond.wait_for(lambda: len(self.played) >= count, timeout)
+
+    def _put(self, item) -> None:
+        with self._cond:
+            self._inbox.append((item, self.clock()))
+            self._cond.notify()
+
+    # --- the sound thread ------------------------------------------------------------
+
+    def start(self) -> "SoundPlayer":
+        if self.enabled and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def close(self) -> None:
+        """Stop the thread and close the mixer if this player opened it."""
+        if self._thread is not None:
+            self.stop()                    # the thread closes its own mixer
+        else:
+            self._shutdown()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                try:
+                    wake = self.tick()
+                except Exception:          # a bug must not kill the sound thread
+                    log.exception("the sound cues failed")
+                    wake = None
+                with self._cond:
+                    while not self._inbox and not self._stopping:
+                        if wake is None:
+                            self._cond.wait()
+                        else:
+                            left = wake - self.clock()
+                            if left <= 0:
+                                break
+                            self._cond.wait(left)
+                    if self._stopping:
+                        return
+        finally:
+            self._shutdown()
+
+    def tick(self, now: Optional[float] = None) -> Optional[float]:
+        """Take in what arrived, play every cue due by ``now``; return when the
+        next cue is due (clock time), or None."""
+        if self.state == "closed":
+            self._open()
+        now = self.clock() if now is None else now
+        with self._cond:
+            received, self._inbox = self._inbox, []
+        for item, at in received:
+            self._take(item, at)
+        while self._due and self._due[0][0] <= now:
+            _, _, cue, _ = heapq.heappop(self._due)
+            self._sound(cue, now)
+        return self._due[0][0] if self._due else None
+
+    def _take(self, item, at: float) -> None:
+        what, value = item
+        if what == "cue":
+            self._schedule([value], at)
+            return
+        game = value.game if what == "table" else value.table.game
+        if self.turns.observe(game, at):
+            self._due = [d for d in self._due if d[3] != TIMER_TAG]
+            heapq.heapify(self._due)
+            timer = self.turns.timer
+            if timer is not None and self.state == "playing":
+                self._push(timer.warning_at, "timer_warning", TIMER_TAG)
+                self._push(timer.ends_at, "timer_end", TIMER_TAG)
+        if what == "update":
+            self._schedule(cues_for(value), at)
+
+    def _schedule(self, cues: list, at: float) -> None:
+        """One update's cues, one after the other from ``at``."""
+        if self.state != "playing" or self.muted:
+            return
+        t = at
+        for cue in cues:
+            if cue not in self.sounds:
+                continue
+            self._push(t, cue, None)
+            if cue == "surge_tick":
+                t += SURGE_SPACING
+            else:
+                t += self.sounds[cue].get_length() + CUE_GAP
+
+    def _push(self, at: float, cue: str, tag) -> None:
+        heapq.heappush(self._due, (at, next(self._order), cue, tag))
+
+    def _sound(self, cue: str, now: float) -> None:
+        if self.state != "playing" or self.muted or cue not in self.sounds:
+            return
+        try:
+            self.sounds[cue].play()
+        except Exception as exc:  # pygame.error: the device went away
+            log.warning("sound cue %s could not play (%s); the table carries on silently",
+                        cue, exc)
+            self.state = "silent"
+            return
+        with self._played_cond:
+            self.played.append((now, cue))
+            self._played_cond.notify_all()
+
+    # --- the mixer (only ever on the thread that runs tick) -----------------------------
+
+    def _open(self) -> None:
+        if not self.enabled:
+            self.state = "off"
+            return
+        self.state = "silent"
+        self.mixer_thread = threading.current_thread().name
+        if not self.folder.is_dir():
+            log.warning("no sound cues: the folder %s does not exist; set [sound] folder to "
+                        "the folder with the cue WAV files (the repository's sounds/ folder) "
+                        "or [sound] enabled = false. The table carries on silently.",
+                        self.folder)
+            return
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        try:
+            import pygame
+            if pygame.mixer.get_init() is None:
+                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+                self._own_mixer = True
+        except Exception as exc:  # ImportError, pygame.error: no audio device / driver
+            log.warning("no sound: the audio output cannot be opened (%s). Check the speaker "
+                        "or HDMI audio and the SDL_AUDIODRIVER setting, or set [sound] "
+                        "enabled = false. The table carries on silently.", exc)
+            return
+        missing = []
+        for cue in CUE_IDS:
+            path = self.folder / (cue + ".wav")
+            try:
+                sound = pygame.mixer.Sound(str(path))
+            except Exception:     # FileNotFoundError, pygame.error (not a WAV)
+                missing.append(cue)
+                continue
+            sound.set_volume(self.volume)
+            self.sounds[cue] = sound
+        if missing:
+            log.warning("sound cues missing or unreadable in %s: %s (regenerate them with "
+                        "python sounds/make_sounds.py); the other cues still play",
+                        self.folder, ", ".join(missing))
+        self.state = "playing" if self.sounds else "silent"
+
+    def _shutdown(self) -> None:
+        self.sounds.clear()
+        self._due.clear()
+        if self._own_mixer:
+            import pygame
+            try:
+                pygame.mixer.quit()
+            except Exception:
+                pass
+            self._own_mixer = False
+        self.state = "closed" if self.enabled else "off"
+
+
+def build_sound(cfg, clock: Callable[[], float] = time.monotonic) -> SoundPlayer:
+    """A player for ``[sound]`` (enabled, volume, folder) and ``[game] turn_timer``."""
+    s = cfg["sound"]
+    folder = os.path.expanduser(s["folder"]) if s["folder"] else None
+    return SoundPlayer(folder, volume=s["volume"], enabled=s["enabled"],
+                       turn_timer=cfg["game"]["turn_timer"], clock=clock)
