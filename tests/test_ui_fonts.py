@@ -1,0 +1,135 @@
+"""Fonts: Hangul through fontconfig when installed, a clear fallback when not."""
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import subprocess
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+
+from companion.ui import fonts  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _pygame_fonts():
+    pygame.font.init()
+    yield
+
+
+def korean_font_installed() -> bool:
+    try:
+        out = subprocess.run(["fc-list", ":lang=ko", "-f", "%{file}\\n"], capture_output=True,
+                             text=True, timeout=10)
+    except OSError:
+        return False
+    return bool(out.stdout.strip())
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGBA")
+
+
+needs_korean = pytest.mark.skipif(not korean_font_installed(),
+                                  reason="no Korean font installed (apt install fonts-nanum)")
+
+
+@needs_korean
+def test_a_korean_font_is_found_through_fontconfig():
+    book = fonts.FontBook()
+    files = book.files
+    assert not book.hangul_missing()
+    name = os.path.basename(files.hangul)
+    assert name.startswith(("Nanum", "NotoSansCJK", "NotoSerifCJK")) or files.hangul
+    assert files.hangul_bold is not None
+    assert files.latin is not None and "DejaVu" in os.path.basename(files.latin)
+
+
+@needs_korean
+def test_hangul_is_drawn_with_real_glyphs_and_latin_with_the_latin_font():
+    book = fonts.FontBook()
+    f = book.font(28)
+    # two different syllables look different (a missing glyph draws the same box twice)
+    assert pixels(f.render("한", True, (255, 255, 255))) != \
+        pixels(f.render("글", True, (255, 255, 255)))
+    runs = f.runs("Ana 민수 ñé")
+    assert runs == [(0, "Ana "), (1, "민수"), (0, " ñé")]
+    w, h = f.size("Ana 민수 ñé")
+    img = f.render("Ana 민수 ñé", True, (255, 255, 255))
+    assert img.get_size() == (w, h) and w > 0 and h == f.get_height()
+    assert f.get_linesize() >= f.get_height()
+
+
+def test_fonts_are_cached_per_size_and_weight():
+    book = fonts.FontBook()
+    assert book.font(20) is book.font(20)
+    assert book.font(20) is not book.font(20, bold=True)
+    assert book.font(20) is not book.font(21)
+
+
+def test_discovery_failing_falls_back_to_the_default_font_with_one_warning(caplog):
+    book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
+    with caplog.at_level(logging.WARNING, logger="companion.ui.fonts"):
+        assert book.hangul_missing()
+        assert book.files == fonts.FontFiles()
+        f = book.font(24)
+        for word in ("한국어", "설정", "게임 시작"):
+            img = f.render(word, True, (255, 255, 255))
+            assert img.get_width() > 0
+        assert f.size("Ana ñ")[0] > 0
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    message = warnings[0].getMessage()
+    assert "fonts-nanum" in message and "fonts-noto-cjk" in message
+
+
+def test_no_warning_when_only_latin_text_is_drawn(caplog):
+    book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
+    with caplog.at_level(logging.WARNING, logger="companion.ui.fonts"):
+        book.font(24).render("Ñandú à la carte", True, (255, 255, 255))
+    assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
+
+
+def _script(path, body: str) -> str:
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def test_fontconfig_without_any_korean_font(tmp_path):
+    """fontconfig answers, but lists no Korean font: Latin from DejaVu, Hangul missing."""
+    dejavu = subprocess.run(["fc-match", "-f", "%{file}", "DejaVu Sans"], capture_output=True,
+                            text=True).stdout.strip() if os.path.exists("/usr/bin/fc-match") else ""
+    if not dejavu:
+        pytest.skip("fontconfig with DejaVu Sans is not installed here")
+    fc_list = _script(tmp_path / "fc-list", "exit 0")
+    fc_match = _script(tmp_path / "fc-match", f"printf '%s' '{dejavu}'")
+    book = fonts.FontBook(fc_match=fc_match, fc_list=fc_list)
+    assert book.hangul_missing()
+    assert book.files.latin == dejavu
+    assert len(book.font(20).faces) == 1
+
+
+def test_widgets_draw_with_these_fonts():
+    from companion.ui import widgets
+    widgets.reset_fonts()
+    try:
+        f = widgets.font(22)
+        assert isinstance(f, fonts.ChainFont)
+        surface = pygame.Surface((300, 60))
+        with widgets.record_text() as drawn:
+            widgets.draw_text(surface, "설정 · Ajustes", pygame.Rect(0, 0, 300, 60), 22)
+        assert drawn and drawn[0].box.contains(drawn[0].rect)
+    finally:
+        widgets.reset_fonts()
+
+
+def test_hangul_detection():
+    assert fonts.has_hangul("Ana 민수")
+    assert fonts.has_hangul("ㅎ")
+    assert not fonts.has_hangul("Ñandú café")
