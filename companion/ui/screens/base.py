@@ -162,24 +162,25 @@ class Screen:
                 w.draw(surface)
             self._drawn = now
             return [full]
-        marked = [self._drawn.get(w.name) != now[w.name] for w in ws]
         dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in now]
-        dirty += [pygame.Rect(w.rect) for w, m in zip(ws, marked) if m]
-        grew = True
-        while grew and dirty:          # whatever overlaps a repainted area is repainted too
-            grew = False
-            for i, w in enumerate(ws):
-                if not marked[i] and w.rect.collidelist(dirty) != -1:
-                    marked[i] = True
-                    dirty.append(pygame.Rect(w.rect))
-                    grew = True
+        for w in ws:
+            before = self._drawn.get(w.name)
+            if before != now[w.name]:
+                dirty.append(pygame.Rect(w.rect))
+                if before is not None and before[0] != now[w.name][0]:
+                    dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+        dirty = _merge(dirty)
+        # repaint each changed area, clipped to it: the background, then every widget
+        # that reaches into it, back to front (so overlays stay on top)
         for r in dirty:
+            surface.set_clip(r)
             surface.fill(self.background, r)
-        for w, m in zip(ws, marked):
-            if m:
-                w.draw(surface)
+            for w in ws:
+                if w.rect.colliderect(r):
+                    w.draw(surface)
+        surface.set_clip(None)
         self._drawn = now
-        return _merge(dirty)
+        return dirty
 
     # --- toasts ---------------------------------------------------------------------------
 
@@ -223,7 +224,7 @@ class Screen:
 
     def widget_at(self, pos: tuple[int, int]) -> Optional[Widget]:
         """The front-most widget at ``pos`` that takes taps (or blocks them)."""
-        ws = self._widgets or self.widgets()
+        ws = self.widgets() if (self._changed or not self._widgets) else self._widgets
         for w in reversed(ws):
             if w.rect.collidepoint(pos) and (w.on_tap is not None or w.blocks):
                 return w
