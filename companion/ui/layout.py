@@ -19,7 +19,7 @@ from typing import Sequence, Union
 
 import pygame
 
-from .theme import MIN_TARGET, scale
+from .theme import MIN_TARGET
 
 Spec = Union[int, float]
 
@@ -82,8 +82,8 @@ class Metrics:
         return cls(int(size[0]), int(size[1]))
 
     def px(self, design: float) -> int:
-        """A length designed at 480 px height, scaled to this screen."""
-        return scale(design, self.height)
+        """A length designed for 800x480, scaled to this screen (by its tighter side)."""
+        return max(1, round(design * min(self.height / 480, self.width / 800)))
 
     @property
     def rect(self) -> pygame.Rect:

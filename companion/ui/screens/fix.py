@@ -88,7 +88,7 @@ class FixScreen(Screen):
             cells = cols(line, spec, m.gap)
             out.append(Label(f"fix.name{seat}", cells[0], text=p.name, size=m.big, bold=True,
                              color=theme.readable_on(color), background=color, radius=10,
-                             pad=m.px(8)))
+                             pad=m.px(6), lines=2, min_size=m.px(14)))
             for f, cell in zip(FIELDS, cells[1:]):
                 r = pygame.Rect(cell.x, cell.centery - step_h // 2, cell.w, step_h)
                 out += stepper_buttons(f"fix.{seat}.{f}", r, self.value(p, f), 0, 99,

@@ -32,7 +32,7 @@ from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
 from ..text import tokens_lower, tokens_name, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
-                       common_size, stepper_buttons)
+                       common_size, stepper_buttons, text_width)
 from .base import Screen
 
 
@@ -326,12 +326,13 @@ class TableView(Screen):
         name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
         stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
         head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
-        name_box, score_box = cols(head, [0.68, 0.32], m.gap)
+        points = self.t("table.points", score=score(game.edition, p))
+        score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
+        name_box, score_box = cols(head, [1.0, score_w], m.gap)
         out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
-                         align="left", min_size=m.px(18)))
-        out.append(Label(f"{pre}.score", score_box,
-                         text=self.t("table.points", score=score(game.edition, p)),
-                         size=m.big, bold=True, align="right", min_size=m.px(18)))
+                         align="left", min_size=m.px(13)))
+        out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
+                         align="right", min_size=m.px(18)))
         for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color))
