@@ -1,0 +1,162 @@
+"""Benchmarks of the lights and sound cues (issue 5).
+
+    python benchmarks/bench_lights.py [--seconds 10]
+
+1. Computing one frame for 4 seats x 16 LEDs (``patterns.render`` plus placing
+   it on the strip) in several table situations. Target: <= 0.5 ms; prints the
+   mean and the 99th percentile.
+2. An idle table: the real lights thread (simulated strip), the real sound
+   thread (pygame mixer, SDL's dummy audio driver) and the table loop's
+   thread, after a few moves, left alone for ``--seconds``. Target: 0 strip
+   writes, 0 frames drawn and about 0 CPU seconds in the lights and sound
+   threads.
+3. For comparison, the same threads while the shop is closed (the amber
+   breath animates at the frame rate): writes per second and CPU share.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from companion import inputs as ev  # noqa: E402
+from companion.config import defaults  # noqa: E402
+from companion.devices.pixels import contiguous_segments  # noqa: E402
+from companion.lights.controller import build_lights  # noqa: E402
+from companion.lights.patterns import (DrawPrompt, LightContext, Style,  # noqa: E402
+                                       frame_from_lights, render)
+from companion.rules.state import Card, Game, Player  # noqa: E402
+from companion.session import Session  # noqa: E402
+from companion.sound import build_sound  # noqa: E402
+from companion.table import TableLoop  # noqa: E402
+from companion.turn_timer import TurnTimer  # noqa: E402
+
+SEATS, LEDS = 4, 16
+TILES = ("double_meeples", "diagonal_movement", "double_corners", "double_specialties")
+
+
+def busy_game(token="open", game_over=False) -> Game:
+    """4 players with full queues, some orders in position 4, some cards unidentified."""
+    serial = iter(range(1, 1000))
+    players = []
+    for seat in range(SEATS):
+        queue = [[Card(next(serial), None if seat % 2 else "T%d" % i) for i in range(3)],
+                 [Card(next(serial), "U%d%d" % (seat, i)) for i in range(2)],
+                 [Card(next(serial), "V%d" % seat)],
+                 [Card(next(serial), "W%d%d" % (seat, i)) for i in range(seat)]]
+        players.append(Player("P%d" % seat, queue, TILES, likes=seat * 2))
+    return Game("original", "standard", players, start=0, active=None if game_over else 1,
+                deck=30, removed=0, token=token, game_over=game_over)
+
+
+def situations():
+    game = busy_game()
+    unidentified = frozenset(c.serial for c in game.players[1].queue[0])
+    return {
+        "plain turn (pips)": (game, LightContext()),
+        "turn timer running": (game, LightContext(timer=TurnTimer(0.0, 60.0))),
+        "draw prompts + flash + scanner lost": (game, LightContext(
+            draws={1: DrawPrompt(unidentified, 0.0), 3: DrawPrompt(unidentified, 0.0)},
+            flashes={2: 0.3}, scanner_lost_since=0.0)),
+        "shop closed, final turn pulse": (busy_game("closed"), LightContext()),
+        "game over marquee": (busy_game(game_over=True), LightContext(game_over_since=0.0)),
+    }
+
+
+def bench_frames(repeat: int = 5000) -> None:
+    style = Style(SEATS, LEDS)
+    positions = [s.positions() for s in contiguous_segments(SEATS, LEDS)]
+    print("1. one frame, %d seats x %d LEDs (render + place on the strip), target <= 0.5 ms"
+          % (SEATS, LEDS))
+    for name, (game, ctx) in situations().items():
+        samples = []
+        for i in range(repeat):
+            now = 0.4 + i * 0.001
+            t0 = time.perf_counter()
+            frame_from_lights(render(game, ctx, now, style), positions, SEATS * LEDS)
+            samples.append(time.perf_counter() - t0)
+        samples.sort()
+        mean, p99 = statistics.fmean(samples), samples[int(len(samples) * 0.99)]
+        ok = "OK" if p99 <= 0.0005 else "OVER TARGET"
+        print("   %-38s mean %6.3f ms   p99 %6.3f ms   %s" % (name, mean * 1e3, p99 * 1e3, ok))
+
+
+def thread_cpu(thread) -> float:
+    """CPU seconds (user + system) one thread has used, from /proc (Linux)."""
+    with open("/proc/self/task/%d/stat" % thread.native_id) as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_idle(seconds: float) -> None:
+    cfg = defaults()
+    cfg.values["pixels"].update(driver="simulated", segment_length=LEDS)
+    cfg.values["scanner"]["port"] = "loop://"
+    lights = build_lights(cfg, seat_count=SEATS)
+    sound = build_sound(cfg)
+    loop = TableLoop(Session())
+    lights.attach(loop)
+    sound.attach(loop)
+    lights.start()
+    sound.start()
+    loop.start()
+    try:
+        loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                  "players": ["Ana", "Ben", "Cy", "Dee"]}))
+        for i in range(9):
+            loop.post(ev.CardScanned("C%d" % i))
+        loop.post(ev.SeatTap(0))
+        loop.post(ev.SeatTap(2))                      # not your turn: a flash
+        loop.post(ev.SeatHold(0))                     # surge: draw prompts
+        for i in range(4):
+            loop.post(ev.CardScanned("N%d" % i))
+        sound.wait_played(9 + 2 + 1 + 4 + 4 + 1, timeout=30)
+        assert lights.wait_idle(10), "the lights never went idle"
+        time.sleep(0.5)                                # let the last cues finish sounding
+        print("2. idle table for %.0f s: lights thread, sound thread, table loop" % seconds)
+        threads = {"lights": lights._thread, "sound": sound._thread, "table loop": loop._thread}
+        cpu0 = {k: thread_cpu(t) for k, t in threads.items()}
+        writes0, renders0, played0 = lights.writes, lights.frames_rendered, len(sound.played)
+        proc0 = time.process_time()
+        time.sleep(seconds)
+        proc = time.process_time() - proc0
+        cpu = {k: thread_cpu(t) - cpu0[k] for k, t in threads.items()}
+        print("   strip writes %d, frames drawn %d, cues played %d"
+              % (lights.writes - writes0, lights.frames_rendered - renders0,
+                 len(sound.played) - played0))
+        print("   CPU seconds: " + ", ".join("%s %.3f" % kv for kv in cpu.items())
+              + ", whole process %.3f  (/proc resolution %.3f s)"
+              % (proc, 1 / os.sysconf("SC_CLK_TCK")))
+
+        loop.post(ev.TouchAction({"do": "correct", "player": "Ana", "dislikes": 5}))
+        time.sleep(0.5)
+        span = min(seconds, 5.0)
+        cpu0 = thread_cpu(lights._thread)
+        writes0 = lights.writes
+        time.sleep(span)
+        used = thread_cpu(lights._thread) - cpu0
+        print("3. shop closed (amber breath, %d fps cap): %.1f strip writes/s, lights thread "
+              "CPU %.1f %% of one core" % (lights.fps, (lights.writes - writes0) / span,
+                                            100 * used / span))
+    finally:
+        loop.stop()
+        lights.close()
+        sound.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=10.0, help="idle time to watch")
+    args = p.parse_args()
+    bench_frames()
+    bench_idle(args.seconds)
+
+
+if __name__ == "__main__":
+    main()
