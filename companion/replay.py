@@ -20,7 +20,10 @@ from .session import Session
 
 def read_lines(stream: BinaryIO):
     """Yield (line number, text or None if not UTF-8); numbers count physical lines."""
-    for n, raw in enumerate(stream.read().split(b"\n"), 1):
+    data = stream.read()
+    if data.startswith(b"\xef\xbb\xbf"):       # a UTF-8 byte-order mark is not part of line 1
+        data = data[3:]
+    for n, raw in enumerate(data.split(b"\n"), 1):
         try:
             yield n, raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError:

@@ -188,7 +188,9 @@ def _correct(g: Game, a: Action, _tags):
         g.deck = a["deck"]
     else:
         fields = [f for f in ("likes", "dislikes", "cookies") if f in a]
-        if "player" not in a or not fields:
+        if fields and "player" not in a:
+            return reject("correct_no_player", fields=", ".join(fields))
+        if not fields:
             return reject("correct_nothing")
         seat = g.seat_of(a["player"])
         if seat is None:

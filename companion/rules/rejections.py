@@ -35,6 +35,7 @@ ENGLISH: dict[str, str] = {
     "junior_upgrades": "upgrades are not used in the Junior variant",
     "ristretto_not_original": "the Ristretto start belongs to the original game only",
     "upgrade_count": "each player has exactly 4 upgrade tiles, not {count}",
+    "upgrade_list": "the upgrade tiles of {player} must be a list of 4 upgrade ids",
     "upgrade_unknown": "\"{upgrade}\" is not an upgrade of {edition}",
     "upgrade_twice": "the upgrade tile {upgrade} is listed twice",
     "upgrade_players": "upgrade tiles must be given for exactly the players: {players}",
@@ -60,6 +61,7 @@ ENGLISH: dict[str, str] = {
     "unknown_player": "there is no player called {player}",
     "correct_deck_alone": "the deck count is corrected on its own line, without a player",
     "correct_nothing": "say which counts to correct: likes, dislikes, cookies or deck",
+    "correct_no_player": "say whose {fields} to correct: add \"player\"",
     # undo / redo
     "nothing_to_undo": "there is nothing to undo",
     "nothing_to_redo": "there is nothing to redo",

@@ -27,8 +27,10 @@ def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejectio
     out = {}
     for name in names:
         ids = lists[name]
-        if not isinstance(ids, list) or len(ids) != UPGRADE_TILES:
-            return reject("upgrade_count", count=len(ids) if isinstance(ids, list) else 0)
+        if not isinstance(ids, list):
+            return reject("upgrade_list", player=name)
+        if len(ids) != UPGRADE_TILES:
+            return reject("upgrade_count", count=len(ids))
         for u in ids:
             if not isinstance(u, str) or u not in edition.upgrades:
                 return reject("upgrade_unknown", upgrade=u, edition=edition.title)
