@@ -5,13 +5,15 @@ Threads::
     table loop thread                      main thread (pygame)
     -----------------                      --------------------
     TableLoop.handle(event)
-      -> App._from_loop(update)  --queue-->  App.step(): pygame.event.wait()
-         + pygame.event.post(UPDATE)           -> process_updates(): screens' on_update
+      -> App._from_loop(update)  --queue-->  App.step(): wait_events()
+         + wake event, UPDATE event            -> process_updates(): screens' on_update
                                                -> screen.draw() -> display.update(rects)
     TableLoop.post(TouchAction)  <--post---  a tap on a widget -> app.post_action({...})
 
-``App.step`` blocks in ``pygame.event.wait()`` and only uses a timeout while
-something must change by itself (a toast running out). It draws only when a
+``App.step`` sleeps until an event or an update arrives (see ``wait_events``:
+a threading.Event the loop thread sets, plus an unhurried SDL pump for
+touches) and only uses a deadline while something must change by itself (a
+toast running out). It draws only when a
 screen says something changed, and hands only the changed rectangles to the
 display. The UI never changes the game: every touch becomes a ``TouchAction``
 for the table loop, and the screen redraws from the ``Update`` that comes back.
@@ -28,6 +30,7 @@ import importlib
 import logging
 import os
 import queue
+import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -154,6 +157,11 @@ class App:
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: "queue.Queue[Any]" = queue.Queue()
+        self._wake = threading.Event()             # set by the loop thread on each update
+        self._last_input = 0.0
+        self.idle_poll = 0.020                     # s between SDL pumps on an idle screen
+        self.active_poll = 0.002                   # ... for a moment after a touch
+        self.active_window = 1.5
         self._own: collections.deque = collections.deque(maxlen=64)
         text.set_language(language)
         loop.subscribe(self._from_loop)
@@ -236,6 +244,7 @@ class App:
     def _from_loop(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
         self._updates.put(update)
+        self._wake.set()
         try:
             pygame.event.post(pygame.event.Event(UPDATE_EVENT))
         except pygame.error:          # no display yet (screenshots, shutting down)
@@ -333,14 +342,39 @@ class App:
             return None
         return max(1, int((deadline - self.clock()) * 1000) + 1)
 
+    def wait_events(self, timeout_ms: Optional[int] = None) -> list:
+        """Sleep until SDL has events, the table loop has an update, or ``timeout_ms``.
+
+        Why not ``pygame.event.wait()``: pygame 2 implements it as a loop that
+        pumps SDL every millisecond, which costs several % of a core on an idle
+        screen (benchmarks/bench_ui.py). Here the main thread sleeps on a
+        threading.Event that the loop thread's subscriber sets (updates wake it
+        at once) and pumps SDL for touches every ``active_poll`` s for a moment
+        after the last touch, every ``idle_poll`` s otherwise.
+        """
+        deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
+        while True:
+            events = pygame.event.get()
+            if events:
+                self._last_input = time.monotonic()
+                return events
+            if not self._updates.empty():
+                return []
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return []
+            busy = now - self._last_input < self.active_window
+            interval = self.active_poll if busy else self.idle_poll
+            if deadline is not None:
+                interval = min(interval, deadline - now)
+            self._wake.wait(interval)
+            self._wake.clear()
+
     def step(self) -> None:
-        """Wait for the next event (or the next animation deadline), handle, draw."""
-        timeout = self.wait_timeout_ms()
-        first = pygame.event.wait() if timeout is None else pygame.event.wait(timeout)
-        events = [first] if first.type != pygame.NOEVENT else []
-        events += pygame.event.get()
-        for e in events:
+        """Wait for the next event or update (or the next animation deadline), handle, draw."""
+        for e in self.wait_events(self.wait_timeout_ms()):
             self.handle(e)
+        self.process_updates()
         self.tick()
         self.draw()
 

@@ -74,6 +74,15 @@ ENGLISH: dict[str, str] = {
     "upgrade.double_specialties": "Double Specialties",
     "upgrade.double_destination": "Double Destination",
     "upgrade.jump": "Jump",
+    "ingredient.coffee": "Coffee",
+    "ingredient.milk": "Milk",
+    "ingredient.steam": "Steam",
+    "ingredient.ice": "Ice",
+    "ingredient.caramel": "Caramel",
+    "ingredient.fruit": "Fruit",
+    "ingredient.chocolate": "Chocolate",
+    "ingredient.tea": "Tea",
+    "ingredient.water": "Water",
     "enroll.title": "New card: {tag}",
     "enroll.body": "This card is not in the catalog yet. Enroll it now so the screen can show its drink?",
     # fix mode
@@ -178,6 +187,31 @@ def join_names(names: list[str]) -> str:
     return t("word.list_last", head=head, last=names[-1])
 
 
+_letters: dict[str, dict[str, str]] = {}
+INGREDIENT_IDS = ("coffee", "milk", "steam", "ice", "caramel", "fruit", "chocolate", "tea", "water")
+
+
+def ingredient_letters(ingredient: str) -> str:
+    """The letters on an ingredient disc in the current language: two letters of its
+    name ("Co", "Ch", "Ca"), or one syllable in Korean; never the same for two."""
+    table = _letters.get(_language)
+    if table is None:
+        table, used = {}, set()
+        for ing in INGREDIENT_IDS:
+            name = t(f"ingredient.{ing}")
+            if name == f"ingredient.{ing}":
+                name = ing.title()
+            if name and ord(name[0]) >= 0x1100:        # Hangul (and other syllabic scripts)
+                options = [name[0]] + [name[:2]]
+            else:
+                options = [name[0].upper() + c.lower() for c in name[1:] if c.isalpha()]
+            pick = next((o for o in options if o not in used), name[:2])
+            used.add(pick)
+            table[ing] = pick
+        _letters[_language] = table
+    return table.get(ingredient, ingredient[:2].title())
+
+
 def upgrade_name(upgrade: str) -> str:
     return t(f"upgrade.{upgrade}")
 
@@ -186,5 +220,6 @@ def reset(lang: Optional[str] = None) -> None:
     """Look for the i18n catalog again (tests) and optionally set the language."""
     global _looked
     _looked = False
+    _letters.clear()
     if lang is not None:
         set_language(lang)

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional
 import pygame
 
 from . import theme
+from .text import ingredient_letters
 
 Color = tuple
 
@@ -401,13 +402,13 @@ class OpenSign(Widget):
 def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
                     radius: int, letters: Optional[str] = None) -> None:
     """An ingredient token: a coloured disc with the ingredient's initials."""
-    color, default_letters = theme.INGREDIENTS.get(ingredient, ((128, 128, 128), "?"))
+    color, _ = theme.INGREDIENTS.get(ingredient, ((128, 128, 128), "?"))
     pygame.draw.circle(surface, color, center, radius)
     pygame.draw.circle(surface, theme.TEXT_DARK, center, radius, max(1, radius // 8))
     if radius >= 9:
         box = pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3))
         box.center = center
-        draw_text(surface, letters or default_letters, box, round(radius * 1.05),
+        draw_text(surface, letters or ingredient_letters(ingredient), box, round(radius * 1.05),
                   theme.readable_on(color), True, min_size=6)
 
 

@@ -346,7 +346,7 @@ class TableView(Screen):
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
         small, end = cols(rect, [0.66, 0.34], m.gap)
         slots = cols(small, [1.0] * 5, m.gap)
-        labels = ["↶ " + self.t("button.undo"), self.t("button.redo") + " ↷",
+        labels = [self.t("button.undo"), self.t("button.redo"),
                   self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
         size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
         out: list[Widget] = [
