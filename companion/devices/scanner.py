@@ -111,7 +111,7 @@ class ScannerReader:
         self.open_port = open_port
         self.stream = sp.ScannerStream(max_line=max_line)
         self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
-                       "lost": 0, "missed": 0}
+                       "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0}
         self.status: Optional[str] = None      # the last status posted
         self.firmware: Optional[sp.Hello] = None
         self.native_id: Optional[int] = None   # the thread's id, for CPU measurements
@@ -196,6 +196,7 @@ class ScannerReader:
                              f"or pyserial URL ({exc}); fix it in the config file")
             return None
         except (serial.SerialException, OSError) as exc:
+            self.counts["open_failures"] += 1
             self._lost(_why_not_open(self.url, exc))
             return None
         self._port = port
@@ -222,7 +223,9 @@ class ScannerReader:
             except (serial.SerialException, OSError) as exc:
                 return f"the port failed ({exc})"
             now = self.clock()
-            if data:
+            if not data:
+                self.counts["idle_reads"] += 1
+            else:
                 too_long = self.stream.framer.dropped_too_long
                 for received in self.stream.feed(data):
                     self._handle(received, now)
