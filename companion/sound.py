@@ -40,6 +40,9 @@ No audio device, no cue folder, a missing file: one warning in the log and
 the table carries on (silent, or without that cue). ``[sound] enabled =
 false`` never touches pygame at all.
 
+The settings screen can call ``set_volume``, ``set_turn_timer`` or set
+``muted``; they take effect on the sound thread.
+
 For tests, ``tick(now)`` does the thread's work at ``now`` on the calling
 thread and returns when it wants to run again (None = only after an update).
 """
@@ -129,6 +132,7 @@ class SoundPlayer:
         self.mixer_thread: Optional[str] = None   # name of the thread that opened it
         self._own_mixer = False
         self._due: list = []               # heap of (time, order, cue, tag)
+        self._game = None                  # the game as of the last update
         self._order = itertools.count()
         self._cond = threading.Condition()
         self._inbox: list = []
@@ -149,6 +153,23 @@ class SoundPlayer:
             raise ValueError("unknown sound cue %r" % (cue,))
         if self.enabled:
             self._put(("cue", cue))
+
+    def set_volume(self, volume: float) -> None:
+        """Change the volume 0-1 (e.g. from the settings screen)."""
+        volume = float(volume)
+        if not 0.0 <= volume <= 1.0:
+            raise ValueError("volume must be between 0 and 1, got %r" % (volume,))
+        if self.enabled:
+            self._put(("volume", volume))
+        else:
+            self.volume = volume
+
+    def set_turn_timer(self, seconds: float) -> None:
+        """Change the turn timer (0 = off); the current turn starts a fresh timer."""
+        if self.enabled:
+            self._put(("turn_timer", float(seconds)))
+        else:
+            self.turns = TurnClock(seconds)
 
     def attach(self, loop) -> "SoundPlayer":
         """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
@@ -232,16 +253,30 @@ class SoundPlayer:
         if what == "cue":
             self._schedule([value], at)
             return
-        game = value.game if what == "table" else value.table.game
+        if what == "volume":
+            self.volume = value
+            for sound in self.sounds.values():
+                sound.set_volume(value)
+            return
+        if what == "turn_timer":
+            self.turns = TurnClock(value)
+            self._cancel_timer_cues()
+            game = self._game
+        else:
+            game = value.game if what == "table" else value.table.game
+        self._game = game
         if self.turns.observe(game, at):
-            self._due = [d for d in self._due if d[3] != TIMER_TAG]
-            heapq.heapify(self._due)
+            self._cancel_timer_cues()
             timer = self.turns.timer
             if timer is not None and self.state == "playing":
                 self._push(timer.warning_at, "timer_warning", TIMER_TAG)
                 self._push(timer.ends_at, "timer_end", TIMER_TAG)
         if what == "update":
             self._schedule(cues_for(value), at)
+
+    def _cancel_timer_cues(self) -> None:
+        self._due = [d for d in self._due if d[3] != TIMER_TAG]
+        heapq.heapify(self._due)
 
     def _schedule(self, cues: list, at: float) -> None:
         """One update's cues, one after the other from ``at``."""

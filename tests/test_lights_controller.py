@@ -416,3 +416,31 @@ def test_blinka_is_told_not_to_prompt_for_installs(fresh_blinka):
     build_lights(config(driver="neopixel"))
     import os
     assert os.environ["BLINKA_SKIP_DEPENDENCY_CHECK"] == "1"
+
+
+def test_brightness_from_the_settings_screen_never_exceeds_the_configured_cap(wire):
+    strip = NeoPixelStrip(2, pin=TEST_PIN, brightness=0.4)
+    c = LightsController(strip, [Segment(0, 0, 1), Segment(1, 1, 1)], clock=Clock())
+    c(Update(None, Table(table_game(2, active=0))))
+    c.tick(0.0)
+    assert wire[-1][1] == bytes([0, 102, 0, 0, 0, 20])          # 255 * 0.4, 51 * 0.4
+    c.set_brightness(0.2)
+    c.tick(1.0)
+    assert wire[-1][1] == bytes([0, 51, 0, 0, 0, 10])           # same colours, dimmer
+    c.set_brightness(1.0)                                       # above the cap: capped
+    c.tick(2.0)
+    assert wire[-1][1] == bytes([0, 102, 0, 0, 0, 20]) and len(wire) == 3
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        c.set_brightness(2)
+
+
+def test_turn_timer_can_be_switched_on_during_a_turn():
+    c, strip, clock = make()
+    loop = table_loop(c, clock)
+    post(loop, ev.TouchAction(SETUP3))
+    assert c.tick(0.0) is None
+    clock.now = 5.0
+    c.set_turn_timer(40)
+    assert c.tick(5.0) == 15.0 and seat_frames(strip)[0] == [R] * 4
+    c.set_turn_timer(0)
+    assert c.tick(6.0) is None

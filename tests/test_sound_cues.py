@@ -332,3 +332,19 @@ def test_built_from_config(tmp_path):
     assert (p.folder, p.volume, p.enabled, p.turns.seconds) == (tmp_path, 0.25, False, 45)
     cfg.values["sound"]["folder"] = "~/cues"
     assert build_sound(cfg).folder == Path.home() / "cues"
+
+
+def test_volume_and_turn_timer_change_at_runtime(players):
+    p = players(volume=0.7, turn_timer=60)
+    loop = loop_with(p)
+    updates(ev.TouchAction(SETUP3), loop=loop)
+    assert p.tick(0.0) == 45.0
+    p.set_volume(0.2)
+    p.clock.now = 10.0
+    p.set_turn_timer(20)                        # the running turn gets a fresh 20 s timer
+    assert p.tick(10.0) == 25.0
+    assert p.sounds["tap"].get_volume() == pytest.approx(0.2, abs=0.01)
+    p.set_turn_timer(0)                         # off: the pending cues are dropped
+    assert p.tick(11.0) is None
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        p.set_volume(1.5)

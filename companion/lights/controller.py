@@ -22,7 +22,9 @@ only after the next update). Time comes from the injectable ``clock``.
 
 Dismissing a draw prompt: the screen calls ``controller.dismiss_draws()``
 (any thread; optionally for one seat). Cards scanned after a surge end the
-prompt by themselves.
+prompt by themselves. The settings screen can call ``set_brightness`` (never
+above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
+every call from outside, they only queue work for the lights thread.
 
 ``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
 None without lights); ``controller.attach(loop)`` subscribes it and shows the
@@ -83,6 +85,8 @@ class LightsController:
                              "seats %s" % [s.seat for s in segments])
         self.strip: Optional[PixelStrip] = strip
         self.pixel_count = strip.pixel_count
+        #: The configured brightness is a power-budget cap: set_brightness stays below it.
+        self.brightness_cap = strip.brightness
         self.positions = [seg.positions() for seg in segments]
         self.style = Style(len(segments), tuple(s.length for s in segments),
                            tuple(seat_colors)[:len(segments)])
@@ -124,6 +128,18 @@ class LightsController:
         """Change the seat colours (names or (r, g, b)), e.g. after the setup wizard."""
         Style(self.style.seat_count, self.style.lengths, tuple(colors))  # validate here
         self._put("colors", tuple(colors))
+
+    def set_brightness(self, value: float) -> None:
+        """Dim the LEDs (e.g. from the settings screen), never above the configured
+        ``[pixels] brightness``, which is the power supply's budget."""
+        value = float(value)
+        if not 0.0 <= value <= 1.0:
+            raise ValueError("brightness must be between 0 and 1, got %r" % (value,))
+        self._put("brightness", min(value, self.brightness_cap))
+
+    def set_turn_timer(self, seconds: float) -> None:
+        """Change the turn timer (0 = off); the current turn starts a fresh timer."""
+        self._put("turn_timer", float(seconds))
 
     def attach(self, loop) -> "LightsController":
         """Subscribe to a ``TableLoop`` and show its table as it is now."""
@@ -232,6 +248,19 @@ class LightsController:
             except Exception:
                 pass
 
+    def _set_strip_brightness(self, value: float) -> None:
+        strip = self.strip
+        if strip is None or strip.brightness == value:
+            return
+        # PixelStrip has no brightness setter yet: set the strip's factor and, for
+        # NeoPixelStrip, the neopixel library's own, and forget the last frame so
+        # the next one is written even though its colours are the same.
+        strip.brightness = value
+        pixels = getattr(strip, "_pixels", None)
+        if pixels is not None:
+            pixels.brightness = value
+        strip._last = None
+
     # --- folding updates into the light context ----------------------------------------
 
     def _take(self, item: _Received) -> None:
@@ -242,6 +271,11 @@ class LightsController:
                 self.draws.pop(item.value, None)
         elif item.what == "colors":
             self.style = Style(self.style.seat_count, self.style.lengths, item.value)
+        elif item.what == "brightness":
+            self._set_strip_brightness(item.value)
+        elif item.what == "turn_timer":
+            self.turns = TurnClock(item.value)
+            self.turns.observe(self.game, item.at)
         elif item.what == "table":
             self.game = item.value.game
             self.turns.observe(self.game, item.at)
