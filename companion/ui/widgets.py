@@ -73,6 +73,7 @@ def reset_fonts() -> None:
     global _looked_for_fonts
     _font_cache.clear()
     _render_cache.clear()
+    _fit_cache.clear()
     _looked_for_fonts = False
 
 
@@ -153,10 +154,24 @@ def _ellipsize(text: str, size: int, width: int, bold: bool) -> str:
     return text + "…" if text else ""
 
 
+_fit_cache: dict[tuple, tuple[int, list[str]]] = {}
+
+
 def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
         min_size: Optional[int] = None) -> tuple[int, list[str]]:
     """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
-    fits ``box`` in at most ``lines`` lines; the lines to draw."""
+    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered)."""
+    key = (text, box.w, box.h, size, bold, lines, min_size)
+    hit = _fit_cache.get(key)
+    if hit is None:
+        if len(_fit_cache) > 4000:
+            _fit_cache.clear()
+        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size)
+    return hit
+
+
+def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
+         min_size: Optional[int]) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     while True:

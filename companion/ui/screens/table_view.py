@@ -52,6 +52,8 @@ class TableView(Screen):
         self.pending: Optional[PendingDraws] = None
         self.unknown_tags: list[str] = []
         self._last_game = app.table.game
+        self._legal_table: Any = None
+        self._legal: dict[str, bool] = {}
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -95,9 +97,16 @@ class TableView(Screen):
     # --- what the engine would accept -------------------------------------------------------
 
     def accepts(self, action: dict) -> bool:
-        """Whether the rules engine would accept ``action`` on the current table."""
-        return isinstance(apply(self.app.table, action, self.app.catalog.specialty_tags),
-                          Accepted)
+        """Whether the rules engine would accept ``action`` on the current table
+        (asked once per table and action: tables are never changed in place)."""
+        table = self.app.table
+        if self._legal_table is not table:
+            self._legal_table, self._legal = table, {}
+        key = repr(sorted(action.items()))
+        if key not in self._legal:
+            self._legal[key] = isinstance(
+                apply(table, action, self.app.catalog.specialty_tags), Accepted)
+        return self._legal[key]
 
     def legal_upgrades(self) -> list[str]:
         game = self.app.table.game
