@@ -19,6 +19,7 @@ COMMANDS = {
     "history": "companion.commands.history_cmd",
     "demo": "companion.commands.demo_cmd",
     "config": "companion.commands.config_cmd",
+    "run": "companion.commands.run_cmd",
     "screenshots": "companion.commands.screenshots_cmd",
 }
 

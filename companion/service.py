@@ -1,0 +1,156 @@
+"""The live service: ``coffee-companion run`` (what systemd starts on the Pi).
+
+Builds everything from the configuration and wires it along the river:
+
+    buttons, scanner, touchscreen --post--> TableLoop --Update--> screen, lights, sound, log
+
+Each adapter is optional and chosen by config; one that cannot start (no GPIO,
+no strip, no audio, no scanner plugged in yet) says so once, in words, and the
+table carries on without it. The main thread runs the touchscreen when there
+is a display, otherwise it just waits for SIGTERM/SIGINT. Shutting down stops
+the inputs first, lets the table loop finish what is queued, then closes the
+outputs and the journal.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from typing import Any, Callable, Optional
+
+from .cli import load_catalog
+from .journal import Journal, JournalError
+from .session import Session
+from .table import LogSubscriber, TableLoop
+
+log = logging.getLogger("companion.service")
+
+
+def journal_path(cfg) -> str:
+    path = os.path.expanduser(cfg["journal"]["path"])
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot create the folder {folder} ({exc.strerror})") from None
+    return path
+
+
+def _optional(what: str, build: Callable[[], Any]) -> Any:
+    """Build an adapter; a failure is logged in words and the service goes on."""
+    try:
+        return build()
+    except Exception as exc:  # noqa: BLE001 - an adapter must never take the table down
+        log.warning("%s unavailable: %s", what, exc)
+        return None
+
+
+class Service:
+    def __init__(self, cfg, headless: bool = False):
+        self.cfg = cfg
+        self.headless = headless
+        self.stopping = threading.Event()
+        self.journal = Journal(journal_path(cfg))
+        catalog = load_catalog(cfg)
+        self.session = Session(self.journal, catalog)
+        paths = cfg["catalog"]["paths"]
+        self.loop = TableLoop(self.session,
+                              catalog_path=os.path.expanduser(paths[0]) if paths else None)
+        self.loop.subscribe(LogSubscriber())
+        self.outputs: list = []
+        self.inputs: list = []
+
+    def start_outputs(self) -> None:
+        from .lights.controller import build_lights
+        from .sound import build_sound
+        lights = _optional("lights", lambda: build_lights(self.cfg))
+        if lights is not None:
+            lights.attach(self.loop)
+            self.outputs.append(lights.start())
+        sound = _optional("sound", lambda: build_sound(self.cfg))
+        if sound is not None:
+            sound.attach(self.loop)
+            self.outputs.append(sound.start())
+
+    def start_inputs(self) -> None:
+        from .devices.buttons import Buttons
+        from .devices.scanner import ScannerReader
+        if self.cfg["seats"]["driver"] != "none":
+            buttons = _optional("seat buttons",
+                                lambda: Buttons.from_config(self.cfg, self.loop.post).start())
+            if buttons is not None:
+                self.inputs.append(buttons)
+        scanner = ScannerReader.from_config(self.cfg, self.loop.post)
+        if scanner.enabled:
+            self.inputs.append(scanner.start())
+
+    def run(self) -> int:
+        game = self.session.table.game
+        if game is not None:
+            log.info("resumed game %s: %s, turn %s%s", self.session.game_id,
+                     ", ".join(p.name for p in game.players), game.turn,
+                     " (over)" if game.game_over else "")
+        self.start_outputs()
+        self.loop.start()
+        self.start_inputs()
+        try:
+            if not self.headless and self._screen():
+                return 0
+            self._wait_for_signal()
+            return 0
+        finally:
+            self.shutdown()
+
+    def _screen(self) -> bool:
+        """Run the touchscreen on this (main) thread; False when there is no display."""
+        try:
+            import pygame
+
+            from .ui.app import App, display_available, open_display
+        except ImportError as exc:
+            log.warning("no touchscreen: %s", exc)
+            return False
+        display = self.cfg["display"]
+        if not display_available(driver=display["driver"]):
+            log.info("no display found: running without the touchscreen")
+            return False
+        try:
+            surface = open_display(display)
+        except pygame.error as exc:
+            log.warning("the touchscreen could not open (%s): running without it", exc)
+            return False
+        app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
+                  config=self.cfg)
+        def stop(*_):
+            self.stopping.set()
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, stop)
+        try:
+            app.run(should_stop=self.stopping.is_set)
+        finally:
+            pygame.quit()
+        return True
+
+    def _wait_for_signal(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self.stopping.set())
+        log.info("companion running headless; stop with SIGTERM")
+        while not self.stopping.wait(3600):
+            pass
+
+    def shutdown(self) -> None:
+        for device in self.inputs:
+            _optional("closing an input", device.close)
+        self.loop.stop()
+        for output in self.outputs:
+            _optional("closing an output", output.close)
+        self.journal.close()
+        log.info("companion stopped")
+
+
+def main(cfg, headless: bool = False, log_level: Optional[str] = None) -> int:
+    logging.basicConfig(level=(log_level or "INFO").upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    return Service(cfg, headless).run()
