@@ -13,6 +13,7 @@ ends the turn; a seat that is not active changes nothing and yields a
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Optional
 
 from . import inputs as ev
-from .catalog import CardInfo
+from .catalog import Catalog, CardInfo, CatalogError
 from .rules import Rejection, Table, parse_action
 from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
@@ -217,9 +218,9 @@ class TableLoop:
         card = CardInfo(event.tag, event.drink, tuple(event.recipe), event.specialty, edition)
         self.session.catalog = self.session.catalog.with_card(card)
         if self.catalog_path:
-            from .catalog import Catalog, CatalogError
             try:
-                own = Catalog.load(self.catalog_path) if _exists(self.catalog_path) else Catalog()
+                own = (Catalog.load(self.catalog_path) if os.path.exists(self.catalog_path)
+                       else Catalog())
                 own.with_card(card).save(self.catalog_path)
             except (OSError, CatalogError) as exc:
                 return Update(event, self.table,
@@ -227,11 +228,6 @@ class TableLoop:
                               applied_at=self.clock())
         return Update(event, self.table, happened=(CardEnrolled(event.tag, event.drink),),
                       applied_at=self.clock())
-
-
-def _exists(path: str) -> bool:
-    import os
-    return os.path.exists(path)
 
 
 class LogSubscriber:
