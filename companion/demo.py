@@ -192,13 +192,16 @@ class PacedBots(threading.Thread):
         self.stopping = threading.Event()
         self._applied = threading.Event()
         self._new_game = threading.Event()
+        self._games = 0
         loop.subscribe(self._seen)
         press = self._press if buttons is not None else None
         self.bots = Bots(loop, rng, tags, post=self._post, press=press)
 
     def _seen(self, u: Update) -> None:
         if any(h.kind == "game_started" for h in u.happened):
-            self._new_game.set()
+            self._games += 1
+            if self._games > 1:               # a rematch (not the demo's own first game)
+                self._new_game.set()
         self._applied.set()
 
     def _wait_applied(self, timeout: float) -> None:
@@ -259,8 +262,10 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
 
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
-               cfg=None, out=sys.stdout, err=sys.stderr) -> int:
-    """The demo in a pygame window (or full screen on the Pi) until the window closes.
+               cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
+               use_buttons: bool = True) -> int:
+    """The demo in a pygame window (or full screen on the Pi) until the window closes
+    (or, with ``stop_when_over``, until the game is over: tests).
 
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
@@ -296,13 +301,17 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         app = App(loop, surface=surface, language=language, config=cfg)
         app.quit_on_escape = True
         loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
-        loop.start()
         try:
-            buttons = _simulated_buttons(loop, len(names), cfg)
+            buttons = _simulated_buttons(loop, len(names), cfg) if use_buttons else None
             hold = cfg["seats"]["hold_seconds"] if cfg is not None else 1.0
             bots = PacedBots(loop, rng, tags, 0.6 / max(0.05, speed), buttons, hold)
+            loop.start()
             bots.start()
-            app.run()
+
+            def over() -> bool:
+                g = app.table.game
+                return stop_when_over and g is not None and (g.game_over or is_stalled(g))
+            app.run(should_stop=over)
         finally:
             if bots is not None:
                 bots.stop()

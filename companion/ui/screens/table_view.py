@@ -91,8 +91,13 @@ class TableView(Screen):
         if game is None or game.game_over or game.active is None:
             if self.dialog in ("upgrade", "spend"):
                 self.dialog = None
-        if self.unknown_tags and self.dialog is None:
-            self.dialog = "enroll"
+        if self.unknown_tags:
+            if self.app.has_screen("enroll"):
+                # the enroll screen asks itself ("not now" / save): hand the tag over
+                if not any(type(s).__name__ == "EnrollScreen" for s in self.app.stack):
+                    self.app.open("enroll", tag=self.unknown_tags.pop(0))
+            elif self.dialog is None:
+                self.dialog = "enroll"
 
     # --- what the engine would accept -------------------------------------------------------
 
