@@ -216,8 +216,7 @@ class TableLoop:
         game = self.table.game
         edition = game.edition if game else "original"
         card = CardInfo(event.tag, event.drink, tuple(event.recipe), event.specialty, edition)
-        self.session.catalog = self.session.catalog.with_card(card)
-        if self.catalog_path:
+        if self.catalog_path:        # saved first: the card is known only once it is on disk
             try:
                 own = (Catalog.load(self.catalog_path) if os.path.exists(self.catalog_path)
                        else Catalog())
@@ -226,6 +225,7 @@ class TableLoop:
                 return Update(event, self.table,
                               rejection=reject("storage_failed", error=str(exc)),
                               applied_at=self.clock())
+        self.session.catalog = self.session.catalog.with_card(card)
         return Update(event, self.table, happened=(CardEnrolled(event.tag, event.drink),),
                       applied_at=self.clock())
 

@@ -133,3 +133,13 @@ def test_input_latency_is_measured_from_the_event_time():
     loop.post(ev.SeatTap(0, at=100.001))
     u = loop.drain()[0]
     assert round(u.applied_at - u.posted_at, 6) == 0.003
+
+
+def test_an_enrollment_that_cannot_be_saved_is_reported_and_not_half_applied(tmp_path):
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x")
+    loop, rec = make(catalog=Catalog(), catalog_path=str(blocked / "cards.toml"))
+    loop.post(ev.EnrollRequest("04AABB", "Test drink", ("coffee", "milk"), True))
+    u = loop.drain()[0]
+    assert u.rejection is not None and u.rejection.code == "storage_failed"
+    assert loop.session.catalog.get("04AABB") is None
