@@ -213,43 +213,30 @@ OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
 
 def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
-    """States of UI-B's screen ``name``: each (suffix, prepare(app)) to render."""
+    """UI-B's screen ``name`` as (file name, prepare(app)) pairs: one per state its
+    ``screenshot_states()`` lists, or just the screen as it opens."""
     from .app import screen_class
     cls = screen_class(name)
     if cls is None:
         return []
     kwargs = {"tag": "04A1B2C3D4"} if name == "enroll" else {}
-
-    def opener(state=None):
-        def prepare(app):
-            screen = app.open(name, **kwargs)
-            if state is not None:
-                state(screen) if _takes_arg(state) else state()
-        return prepare
     try:
         probe = cls(app, **kwargs)
-        states = list(probe.screenshot_states()) if hasattr(probe, "screenshot_states") else []
-    except Exception:
-        states = []
-    if not states:
-        return [(name, opener())]
-    out = []
-    for suffix, fn in states:
-        def prepare(app, suffix=suffix):
+        suffixes = [suffix for suffix, _ in probe.screenshot_states()] \
+            if hasattr(probe, "screenshot_states") else []
+    except Exception:          # a screen still being written must not stop the others
+        suffixes = []
+    if not suffixes:
+        return [(name, lambda app: app.open(name, **kwargs))]
+
+    def prepare(suffix):
+        def go(app):
             screen = app.open(name, **kwargs)
-            for s2, f2 in screen.screenshot_states():
+            for s2, put_in_state in screen.screenshot_states():
                 if s2 == suffix:
-                    f2()
-        out.append((f"{name}-{suffix}" if suffix else name, prepare))
-    return out
-
-
-def _takes_arg(fn) -> bool:
-    import inspect
-    try:
-        return len(inspect.signature(fn).parameters) >= 1
-    except (TypeError, ValueError):
-        return False
+                    put_in_state()
+        return go
+    return [(f"{name}-{suffix}" if suffix else name, prepare(suffix)) for suffix in suffixes]
 
 
 def render_all(outdir: str, script: Optional[list[str]] = None,

@@ -446,7 +446,7 @@ def draw_token_icon(surface: pygame.Surface, token: str, rect: pygame.Rect) -> N
 
 
 def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
-    """A thumbs-like card mark: a green heart for likes, a red broken one for dislikes."""
+    """A like card (green, with a heart) or a dislike card (red, with a cross)."""
     c = rect.center
     r = max(4, min(rect.w, rect.h) // 2 - 1)
     color = theme.OK if like else theme.DANGER
@@ -454,12 +454,19 @@ def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
     card.center = c
     pygame.draw.rect(surface, color, card, border_radius=max(2, r // 4))
     pygame.draw.rect(surface, theme.TEXT, card, max(1, r // 7), border_radius=max(2, r // 4))
-    # a simple smile / frown on the card
-    face = card.inflate(-card.w // 3, -card.h // 2)
+    k = max(2, card.w // 5)
+    cx, cy = card.center
     if like:
-        pygame.draw.arc(surface, theme.TEXT, face.move(0, -face.h // 4), 3.5, 5.9, max(2, r // 6))
+        lobe = max(2, round(k * 0.95))
+        pygame.draw.circle(surface, theme.TEXT, (cx - lobe + 1, cy - k // 2), lobe)
+        pygame.draw.circle(surface, theme.TEXT, (cx + lobe - 1, cy - k // 2), lobe)
+        pygame.draw.polygon(surface, theme.TEXT, [(cx - 2 * lobe + 1, cy - k // 3),
+                                                  (cx + 2 * lobe - 1, cy - k // 3),
+                                                  (cx, cy + round(k * 1.6))])
     else:
-        pygame.draw.arc(surface, theme.TEXT, face.move(0, face.h // 3), 0.4, 2.7, max(2, r // 6))
+        w = max(2, r // 4)
+        pygame.draw.line(surface, theme.TEXT, (cx - k, cy - k), (cx + k, cy + k), w)
+        pygame.draw.line(surface, theme.TEXT, (cx - k, cy + k), (cx + k, cy - k), w)
 
 
 def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:

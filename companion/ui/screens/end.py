@@ -8,7 +8,7 @@ start and upgrade tiles); NEW GAME opens the setup wizard.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import pygame
 

@@ -15,7 +15,7 @@ import pygame
 from .. import theme
 from ..layout import cols, inset, rows
 from ..text import tokens_name
-from ..widgets import Button, Fill, Label, Widget, stepper_buttons
+from ..widgets import Button, Label, Widget, stepper_buttons
 from .base import Screen
 
 FIELDS = ("likes", "dislikes", "cookies")

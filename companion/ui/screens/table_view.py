@@ -30,7 +30,7 @@ from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
-from ..text import tokens_lower, tokens_name, upgrade_name
+from ..text import tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
