@@ -21,6 +21,8 @@ COMMANDS = {
     "config": "companion.commands.config_cmd",
     "run": "companion.commands.run_cmd",
     "screenshots": "companion.commands.screenshots_cmd",
+    "labels": "companion.commands.labels_cmd",
+    "enroll": "companion.commands.enroll_cmd",
 }
 
 

@@ -440,14 +440,14 @@ def test_the_nfc_chip_failing_inside_the_box_is_reported_on_change(end, events, 
     connected(end, events, readers)
     end.write(encode(Error(1, "reader_not_responding", "no_answer"))
               + encode(Heartbeat(2, 4, "not_responding")) + encode(Heartbeat(3, 6, "not_responding")))
-    down = events.status("reader_not_responding")
+    down = events.status("not_responding")
     assert "(no_answer)" in down.detail and "wiring" in down.detail
     end.write(encode(Error(4, "reader_reinitialised", "recovered")) + encode(Heartbeat(5, 8, "ok")))
-    events.status("reader_ok")
+    assert events.status("back").params["reader"] == "ok"
     end.write(encode(Scan(6, "04A1B2C3")))
     events.scan()
     statuses = [e.status for e in events.seen if isinstance(e, ev.DeviceStatus)]
-    assert statuses == ["connected", "reader_not_responding", "reader_ok"]
+    assert statuses == ["connected", "not_responding", "back"]
 
 
 def test_permission_denied_says_what_to_do(events, readers):

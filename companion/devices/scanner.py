@@ -23,8 +23,9 @@ decoded lines *mean* for the table, the way pyserial's
   ``back``           it works again after ``lost``
   ``unsupported_firmware``  its HELLO names a protocol version this companion
                      does not speak; its other lines are ignored
-  ``reader_not_responding`` / ``reader_ok``  the NFC chip inside the box
-                     stopped answering / works again (the box itself is fine)
+  ``not_responding``  the NFC chip inside the box stopped answering (the box
+                     itself still talks); ``back`` (with ``params["reader"]``
+                     "ok") follows when it works again
   ``unavailable``    ``[scanner] port`` is no serial port or URL at all
 
   Each status is posted once when it changes, with a ``detail`` an
@@ -329,14 +330,15 @@ class ScannerReader:
             return
         self._reader_ok = ok
         if ok:
-            self.post(ev.DeviceStatus("scanner", "reader_ok",
-                                      "the scanner box's card reader works again"))
+            self.post(ev.DeviceStatus("scanner", "back",
+                                      "the scanner box's card reader works again",
+                                      {"port": self.url, "reader": "ok"}))
         else:
             why = f" ({detail})" if detail else ""
-            self.post(ev.DeviceStatus("scanner", "reader_not_responding", (
+            self.post(ev.DeviceStatus("scanner", "not_responding", (
                 f"the card reader inside the scanner box does not answer{why}: check its "
                 "wiring and 3.3 V power (firmware/README.md, Troubleshooting); "
-                "it is retried every second"), {"reason": detail}))
+                "it is retried every second"), {"port": self.url, "reason": detail}))
 
     def _scan(self, scan: ev.CardScanned, now: float) -> None:
         if scan.tag == self._last_tag and now - self._last_tag_at < self.repeat_window:
