@@ -181,3 +181,12 @@ def test_screenshots_command_rejects_bad_input(tmp_path, capsys):
     assert "800x480" in capsys.readouterr().err
     rc = cli.main(["screenshots", str(tmp_path), "--script", str(tmp_path / "missing.jsonl")])
     assert rc == 2 and "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_final_round_words_are_never_cut(lang):
+    for size in SIZES:
+        _, texts = render("table-closed", size, lang, long_names_script())
+        final = [r for r in texts if r.owner in ("hdr.final", "hdr.why")]
+        assert final and final[0].owner == "hdr.final"
+        assert all("…" not in r.text for r in final), [r.text for r in final]

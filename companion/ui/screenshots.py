@@ -142,13 +142,13 @@ def _enroll(app):
 def _closed(app):
     _table(app)
     from ..inputs import DeviceStatus
-    game = app.table.game
-    other = game.players[(game.active + 1) % len(game.players)]
-    act(app, {"do": "correct", "player": other.name, "dislikes": 5})
     app.loop.post(DeviceStatus("scanner", "lost", "USB cable unplugged"))
     app.loop.post(DeviceStatus("buttons", "connected"))
     settle(app)
     app.screen._toasts.clear()
+    game = app.table.game
+    other = game.players[(game.active + 1) % len(game.players)]
+    act(app, {"do": "correct", "player": other.name, "dislikes": 5})   # the shop closes
 
 
 def finish_game(app) -> None:

@@ -72,7 +72,7 @@ class FixScreen(Screen):
         m = self.m
         screen = inset(m.rect, m.margin)
         n = len(game.players)
-        title, heads, body, footer = rows(screen, [m.bar - m.px(8), m.px(30), 1.0, m.bar], m.gap)
+        title, heads, body, footer = rows(screen, [m.bar - m.px(8), m.px(40), 1.0, m.bar], m.gap)
         out: list[Widget] = [Label("fix.title", title, text=self.t("fix.title"), size=m.huge,
                                    bold=True, color=theme.WARNING, align="left")]
         spec = [0.25, 0.25, 0.25, 0.25]
@@ -80,7 +80,7 @@ class FixScreen(Screen):
         words = ["", self.t("table.likes"), self.t("table.dislikes"), tokens_name(token)]
         for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words)):
             out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
-                             color=theme.TEXT_DIM))
+                             color=theme.TEXT_DIM, lines=2, min_size=m.px(13)))
         step_h = max(m.target, min(m.px(64), (body.h - n * m.gap) // (n + 1)))
         lines = rows(body, [1.0] * (n + 1), m.gap)
         for seat, (p, line) in enumerate(zip(game.players, lines)):
@@ -95,7 +95,8 @@ class FixScreen(Screen):
                                        lambda d, p=p, f=f: self.change(p, f, d), m.big)
         deck_line = cols(lines[n], spec, m.gap)
         out.append(Label("fix.deck", deck_line[0], text=self.t("fix.deck"), size=m.big, bold=True,
-                         background=theme.PANEL, radius=10, pad=m.px(8)))
+                         background=theme.PANEL, radius=10, pad=m.px(6), lines=2,
+                         min_size=m.px(14)))
         r = pygame.Rect(deck_line[1].x, deck_line[1].centery - step_h // 2, deck_line[1].w, step_h)
         out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,
                                lambda d: self.change(None, "deck", d), m.big)

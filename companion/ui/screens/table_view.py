@@ -78,6 +78,9 @@ class TableView(Screen):
                 self.unknown_tags.append(h.tag)
             elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
                 self.unknown_tags.remove(h.tag)
+            elif h.kind == "shop_closed":
+                self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
+                           kind="warning", seconds=6.0)
             elif h.kind == "device_status":
                 name = self.t(f"device.{h.device}")
                 bad = _device_bad(h.status)
@@ -212,21 +215,27 @@ class TableView(Screen):
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
         has_settings = self.app.has_screen("settings")
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
-        specs = [0.30, 0.70, round(rect.h * 2.5)]
+        players = len(game.players)
+        turn_words = self.t("table.turn_round", turn=game.turn,
+                            round=(game.turn - 1) // players + 1)
+        deck_words = self.t("table.deck", count=game.deck)
+        closing = game.token == "closed" and not game.game_over
+        info_size = m.small if closing else m.body      # the final-round words come first
+        info_w = max(text_width(turn_words, info_size, True), text_width(deck_words, info_size))
+        info_w = max(rect.w * 22 // 100, min(rect.w * 40 // 100, info_w + m.px(8)))
+        specs = [info_w, 1.0, round(rect.h * 2.5)]
         if devices:
             specs.append(round(rect.h * 0.62) * len(devices))
         if has_settings:
             specs.append(rect.h)
         parts = cols(inset(rect, m.px(6), m.px(3)), specs, m.gap)
         info, message, sign = parts[0], parts[1], parts[2]
-        players = len(game.players)
         top, bottom = rows(info, [1.0, 1.0])
-        out.append(Label("hdr.turn", top, text=self.t(
-            "table.turn_round", turn=game.turn, round=(game.turn - 1) // players + 1),
-            size=m.body, bold=True, align="left"))
-        out.append(Label("hdr.deck", bottom, text=self.t("table.deck", count=game.deck),
-                         size=m.body, color=theme.TEXT_DIM, align="left"))
-        if game.token == "closed" and not game.game_over:
+        out.append(Label("hdr.turn", top, text=turn_words, size=info_size, bold=True,
+                         align="left"))
+        out.append(Label("hdr.deck", bottom, text=deck_words, size=info_size,
+                         color=theme.TEXT_DIM, align="left"))
+        if closing:
             last = game.players[game.last_seat].name
             if game.active == game.last_seat:
                 words = self.t("table.last_turn")
@@ -234,11 +243,14 @@ class TableView(Screen):
                 words = self.t("table.final_round", player=last)
             why = self.t(f"table.closed_because.{game.closed_reason}",
                          player=self._closer(game)) if game.closed_reason else ""
+            a, b = rows(message, [0.55, 0.45])
+            if why and text_width(why, m.px(12)) > b.w:
+                why = ""            # too long here: it was announced when the shop closed
             if why:
-                a, b = rows(message, [0.55, 0.45])
                 out.append(Label("hdr.final", a, text=words, size=m.body, bold=True,
-                                 color=theme.WARNING))
-                out.append(Label("hdr.why", b, text=why, size=m.small, color=theme.TEXT_DIM))
+                                 color=theme.WARNING, min_size=m.px(11)))
+                out.append(Label("hdr.why", b, text=why, size=m.small, color=theme.TEXT_DIM,
+                                 min_size=m.px(10)))
             else:
                 out.append(Label("hdr.final", message, text=words, size=m.body, bold=True,
                                  color=theme.WARNING, lines=2))
