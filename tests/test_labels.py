@@ -1,0 +1,252 @@
+"""QR sticker sheets: tags, layout, and the SVG and PDF drawn back into QR matrices."""
+import re
+import xml.etree.ElementTree as ET
+import zlib
+
+import pytest
+import segno
+
+from companion import cli, labels
+from companion.devices.scanner_protocol import PlainScan, decode_line
+from companion.labels import A4, LETTER, Grid, LabelError
+
+SVG = "{http://www.w3.org/2000/svg}"
+CARD_W, CARD_H = 44.0, 68.0          # a Coffee Rush order card, mm
+
+
+def segno_modules(tag):
+    """Dark modules (row, col) of the reference QR code, quiet zone offset included."""
+    m = segno.make(tag, error="m", micro=False).matrix
+    q = labels.QUIET_ZONE
+    return {(r + q, c + q) for r, row in enumerate(m) for c, v in enumerate(row) if v}, len(m) + 2 * q
+
+
+# ---------------------------------------------------------------- tags
+
+
+def test_generated_tags_are_stable_unique_and_readable_by_the_scanner():
+    tags = labels.generated_tags(120, "CR")
+    assert tags[:2] == ["CR0001", "CR0002"] and tags[-1] == "CR0120"
+    assert tags == labels.generated_tags(120, "CR")
+    assert len(set(tags)) == 120
+    assert labels.generated_tags(2, "W", start=9999) == ["W09999", "W10000"]
+    for tag in tags:
+        assert decode_line(tag.encode() + b"\r") == PlainScan(tag)
+
+
+@pytest.mark.parametrize("tag, why", [
+    ("", "1 to 24"), ("X" * 25, "1 to 24"), ("CR 1", "no spaces"), ("café", "ASCII"),
+    ("$CR1", "would not be read"), ("SCAN,12,AB", "would not be read"),
+])
+def test_tags_a_scanner_would_misread_are_refused(tag, why):
+    with pytest.raises(LabelError, match=why):
+        labels.check_tag(tag)
+
+
+def test_bad_counts_are_refused():
+    with pytest.raises(LabelError, match="at least 1"):
+        labels.generated_tags(0)
+    with pytest.raises(LabelError, match="negative"):
+        labels.generated_tags(3, start=-1)
+
+
+def test_tags_file_with_comments(tmp_path):
+    path = tmp_path / "tags.txt"
+    path.write_text("# my deck\nAB1\n\n  AB2  \n#AB3\n")
+    assert labels.read_tags(str(path)) == ["AB1", "AB2"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("AB1\nAB2\nAB1\n", "tags.txt:3: tag 'AB1' already on line 1"),
+    ("AB1\n$X\n", "tags.txt:2: tag '$X'"),
+    ("# nothing\n\n", "no tags in it"),
+])
+def test_bad_tags_files_name_the_line(tmp_path, text, message):
+    path = tmp_path / "tags.txt"
+    path.write_text(text)
+    with pytest.raises(LabelError, match=re.escape(message)):
+        labels.read_tags(str(path))
+
+
+def test_a_missing_tags_file_is_a_clear_error(tmp_path):
+    with pytest.raises(LabelError, match="cannot be read"):
+        labels.read_tags(str(tmp_path / "none.txt"))
+
+
+# ---------------------------------------------------------------- layout
+
+
+@pytest.mark.parametrize("paper, cols, rows", [(A4, 5, 7), (LETTER, 6, 6)])
+def test_grid_fits_the_paper_with_room_for_cut_marks(paper, cols, rows):
+    g = Grid.for_paper(paper)
+    assert (g.cols, g.rows, g.per_page) == (cols, rows, cols * rows)
+    assert g.left >= labels.MARGIN_MM and g.top >= labels.MARGIN_MM
+    for x1, y1, x2, y2 in g.cut_lines():
+        for x, y in ((x1, y1), (x2, y2)):
+            assert 5.0 <= x <= paper.width_mm - 5.0 and 5.0 <= y <= paper.height_mm - 5.0
+    corners = {g.cell(i) for i in range(g.per_page)}
+    assert len(corners) == g.per_page                       # no two stickers in one place
+
+
+def test_a_sticker_fits_on_the_back_of_an_order_card():
+    assert labels.CELL_W_MM <= CARD_W - 8 and labels.CELL_H_MM <= CARD_H - 8
+    s = labels.place("CR0001", 0, 0)
+    assert s.qr_x >= 0 and s.qr_x + labels.QR_MM <= labels.CELL_W_MM
+    assert s.qr_y + labels.QR_MM < s.text_y <= labels.CELL_H_MM - 2
+    size = segno_modules("CR0001")[1]
+    assert s.module * size == pytest.approx(labels.QR_MM)
+    assert s.module >= 0.5                                   # readable by cheap QR modules
+
+
+def test_long_tags_get_smaller_text_that_still_fits():
+    s = labels.place("X" * 24, 0, 0)
+    assert labels.COURIER_ADVANCE * s.text_size * 24 <= labels.CELL_W_MM - 4 + 1e-9
+    assert labels.place("CR1", 0, 0).text_size == labels.TEXT_MM
+
+
+# ---------------------------------------------------------------- SVG
+
+
+def svg_stickers(text):
+    root = ET.fromstring(text)
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "sticker":
+            continue
+        path = g.find(f"{SVG}path")
+        m = re.match(r"translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)", path.get("transform"))
+        dark = set()
+        for c, r, n in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\3z", path.get("d")):
+            dark |= {(int(r), int(c) + k) for k in range(int(n))}
+        assert re.sub(r"M(\d+) (\d+)h(\d+)v1h-\3z", "", path.get("d")) == ""
+        out.append((g.get("data-tag"), g.find(f"{SVG}text").text, dark,
+                    tuple(float(v) for v in m.groups())))
+    return root, out
+
+
+def test_svg_page_draws_each_qr_code_module_for_module():
+    tags = labels.generated_tags(37)
+    pages = labels.pages(tags, A4)
+    assert [len(p) for p in pages] == [35, 2]
+    root, stickers = svg_stickers(labels.sheet_svg(pages[0], A4))
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
+        "210mm", "297mm", "0 0 210 297")
+    assert [s[0] for s in stickers] == tags[:35] == [s[1] for s in stickers]
+    for tag, _, dark, (x, y, module) in stickers:
+        expected, size = segno_modules(tag)
+        assert dark == expected
+        assert module * size == pytest.approx(labels.QR_MM, abs=1e-3)
+    lines = root.find(f"{SVG}g[@id='cut-marks']")
+    assert len(lines) == len(Grid.for_paper(A4).cut_lines())
+
+
+def test_svg_escapes_tags():
+    _, stickers = svg_stickers(labels.sheet_svg([labels.place('A<&>"1', 0, 0)], A4))
+    assert stickers[0][:2] == ('A<&>"1', 'A<&>"1')
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def parse_pdf(data):
+    """Check the cross-reference table and return {object number: body}."""
+    assert data.startswith(b"%PDF-1.4\n") and data.endswith(b"%%EOF\n")
+    startxref = int(re.search(rb"startxref\n(\d+)\n%%EOF\n$", data).group(1))
+    assert data[startxref:startxref + 5] == b"xref\n"
+    count = int(re.match(rb"xref\n0 (\d+)\n", data[startxref:]).group(1))
+    table = data[startxref:].split(b"\n", 2)[2]
+    objects = {}
+    for n in range(1, count):
+        entry = table[20 * n:20 * n + 20]
+        assert len(entry) == 20 and entry.endswith(b" n \n")
+        offset = int(entry[:10])
+        head = b"%d 0 obj\n" % n
+        assert data[offset:offset + len(head)] == head
+        objects[n] = data[offset + len(head):data.index(b"\nendobj\n", offset)]
+    return objects
+
+
+def pdf_pages(data):
+    objects = parse_pdf(data)
+    out = []
+    for body in objects.values():
+        if b"/Type /Page " not in body:
+            continue
+        media = [float(v) for v in re.search(rb"/MediaBox \[([^\]]+)\]", body).group(1).split()]
+        content = objects[int(re.search(rb"/Contents (\d+) 0 R", body).group(1))]
+        stream = content.split(b"stream\n", 1)[1].rsplit(b"\nendstream", 1)[0]
+        assert int(re.search(rb"/Length (\d+)", content).group(1)) == len(stream)
+        out.append((media, zlib.decompress(stream).decode("ascii")))
+    return out
+
+
+def test_pdf_pages_draw_the_same_qr_codes_at_true_size():
+    tags = labels.generated_tags(40)
+    data = labels.sheets_pdf(labels.pages(tags, LETTER), LETTER)
+    pages = pdf_pages(data)
+    assert len(pages) == 2
+    media, ops = pages[0]
+    assert media == pytest.approx([0, 0, 612, 792], abs=0.01)     # US Letter in points
+    assert re.findall(r"\((\w+)\) Tj", ops) == tags[:36]
+    # The first sticker's squares, back in modules
+    sticker = labels.place(tags[0], *Grid.for_paper(LETTER).cell(0))
+    k, top = labels.PT_PER_MM, LETTER.height_mm
+    first_fill = ops.split("\nf\n")[0]
+    dark = set()
+    for x, y, w, h in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re", first_fill):
+        col = round((float(x) / k - sticker.qr_x) / sticker.module)
+        row = round((top - float(y) / k - float(h) / k - sticker.qr_y) / sticker.module)
+        n = round(float(w) / k / sticker.module)
+        assert float(h) / k == pytest.approx(sticker.module, abs=1e-3)
+        dark |= {(row, col + i) for i in range(n)}
+    assert dark == segno_modules(tags[0])[0]
+    assert ops.count(" l S") == len(Grid.for_paper(LETTER).cut_lines())
+
+
+def test_pdf_escapes_parentheses_and_backslashes():
+    data = labels.sheets_pdf([[labels.place("A(1)\\", 0, 0)]], A4)
+    ops = pdf_pages(data)[0][1]
+    assert "(A\\(1\\)\\\\) Tj" in ops
+    assert pdf_pages(data)[0][0] == pytest.approx([0, 0, 595.276, 841.89], abs=0.01)
+
+
+# ---------------------------------------------------------------- files and the command
+
+
+def test_write_sheets_and_read_the_tags_back(tmp_path):
+    tags = labels.generated_tags(36, "QR")
+    written = labels.write_sheets(str(tmp_path / "out"), tags)
+    names = sorted(p.rsplit("/", 1)[1] for p in written)
+    assert names == ["stickers-a4-1.svg", "stickers-a4-2.svg", "stickers-a4.pdf",
+                     "stickers-letter-1.svg", "stickers-letter.pdf", "tags.txt"]
+    assert labels.read_tags(str(tmp_path / "out" / "tags.txt")) == tags
+    assert not list((tmp_path / "out").glob("*.tmp"))
+
+
+def test_duplicate_tags_are_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(LabelError, match="listed twice"):
+        labels.write_sheets(str(tmp_path / "out"), ["A1", "A2", "A1"])
+    assert not (tmp_path / "out").exists()
+
+
+def test_labels_command(tmp_path, capsys):
+    out = tmp_path / "sheets"
+    assert cli.main(["labels", str(out), "--count", "3", "--prefix", "TB", "--paper", "a4"]) == 0
+    printed = capsys.readouterr().out
+    assert "3 stickers, TB0001 to TB0003" in printed and "100 %" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["stickers-a4-1.svg", "stickers-a4.pdf",
+                                                     "tags.txt"]
+
+
+def test_labels_command_with_a_bad_tags_file_says_why(tmp_path, capsys):
+    bad = tmp_path / "tags.txt"
+    bad.write_text("OK1\n$NO\n")
+    assert cli.main(["labels", str(tmp_path / "o"), "--tags", str(bad)]) == 2
+    assert "tags.txt:2" in capsys.readouterr().err
+
+
+def test_labels_command_into_a_folder_it_cannot_create(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert cli.main(["labels", str(blocker / "sub"), "--count", "1"]) == 2
+    assert "cannot write the sheets" in capsys.readouterr().err
