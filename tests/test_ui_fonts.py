@@ -133,3 +133,17 @@ def test_hangul_detection():
     assert fonts.has_hangul("Ana 민수")
     assert fonts.has_hangul("ㅎ")
     assert not fonts.has_hangul("Ñandú café")
+
+
+def test_fonts_made_before_pygame_quit_are_never_used_after_it():
+    book = fonts.FontBook()
+    before = book.font(18)
+    before.render("Ana", True, (255, 255, 255))
+    pygame.quit()
+    pygame.init()
+    after = book.font(18)
+    assert after is not before
+    assert after.render("Ana 민수 é", True, (255, 255, 255)).get_width() > 0
+    pygame.quit()               # twice: the quit hook is registered again each time
+    pygame.init()
+    assert book.font(18) is not after

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import weakref
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -37,9 +38,9 @@ INSTALL_COMMAND = "sudo apt install fonts-nanum"
 
 # Preferred Korean font files (basenames), best first; then anything fontconfig lists.
 _HANGUL_REGULAR = ("NotoSansCJK-Regular.ttc", "NotoSansCJKkr-Regular.otf",
-                   "NanumGothic.ttf", "NanumBarunGothic.ttf", "NanumSquareR.ttf")
-_HANGUL_BOLD = ("NotoSansCJK-Bold.ttc", "NotoSansCJKkr-Bold.otf",
-                "NanumGothicBold.ttf", "NanumBarunGothicBold.ttf", "NanumSquareB.ttf")
+                   "NanumBarunGothic.ttf", "NanumGothic.ttf", "NanumSquareR.ttf")
+_HANGUL_BOLD = ("NotoSansCJK-Bold.ttc", "NotoSansCJKkr-Bold.otf", "NanumBarunGothicBold.ttf",
+                "NanumGothicExtraBold.ttf", "NanumSquareB.ttf", "NanumGothicBold.ttf")
 
 
 def is_hangul(ch: str) -> bool:
@@ -219,6 +220,27 @@ class ChainFont:
 
 # --- the font book ------------------------------------------------------------------------
 
+_books: "weakref.WeakSet[FontBook]" = weakref.WeakSet()
+
+
+_hooked = False
+
+
+def _forget_fonts() -> None:
+    """pygame.quit() frees every font: drop the cached ones (they must not be used again)."""
+    global _hooked
+    _hooked = False           # pygame forgets its quit functions once it has run them
+    for b in list(_books):
+        b.clear()
+
+
+def _hook_quit() -> None:
+    global _hooked
+    if not _hooked:
+        pygame.register_quit(_forget_fonts)
+        _hooked = True
+
+
 class FontBook:
     """Finds the font files once, then hands out cached fonts per (size, bold)."""
 
@@ -230,6 +252,7 @@ class FontBook:
         self._cache: dict[tuple[int, bool], ChainFont] = {}
         self.log = logger
         self._warned = False
+        _books.add(self)
 
     @property
     def files(self) -> FontFiles:
@@ -255,10 +278,12 @@ class FontBook:
     def font(self, size: int, bold: bool = False) -> ChainFont:
         size = max(6, int(size))
         key = (size, bold)
+        if not pygame.font.get_init():
+            self._cache.clear()           # fonts made before a pygame.font.quit() are gone
+            pygame.font.init()
         got = self._cache.get(key)
         if got is None:
-            if not pygame.font.get_init():
-                pygame.font.init()
+            _hook_quit()
             f = self.files
             faces = [self._face(f.latin_bold if bold else f.latin, size, bold)]
             hangul = f.hangul_bold if bold else f.hangul

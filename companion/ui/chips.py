@@ -1,0 +1,116 @@
+"""Small touch widgets of the setup wizard, settings and enroll screens.
+
+- ``Chip``: a button with an optional ingredient icon, colour dot or ribbon,
+  drawn "on" (filled, outlined) or "off"; used for names, tiles, ingredients.
+- ``Swatch``: a seat colour to pick, with a check mark when chosen.
+
+They follow ``widgets.Widget``: a pure function of their fields, text drawn
+with ``draw_text`` (so it always fits and is recorded for overflow tests).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import pygame
+
+from . import theme
+from .widgets import Color, Widget, draw_ingredient, draw_text
+
+
+@dataclass(eq=False)
+class Chip(Widget):
+    text: str = ""
+    size: int = 20
+    on: bool = False
+    enabled: bool = True
+    icon: Optional[str] = None          # an ingredient id
+    icon_letters: Optional[str] = None
+    dot: Optional[Color] = None         # a seat colour
+    ribbon: bool = False                # the specialty menu's yellow ribbon
+    color: Color = theme.BUTTON
+    on_color: Color = theme.PRIMARY
+    lines: int = 1
+    align: str = "center"
+    badge: int = 0                      # a count in a corner (ingredient taken twice, ...)
+
+    @property
+    def tappable(self) -> bool:
+        return self.enabled and self.on_tap is not None
+
+    def paint(self, surface):
+        r = self.rect
+        face = self.on_color if self.on else self.color
+        if not self.enabled:
+            face = theme.BUTTON_DISABLED
+        if self.pressed and self.enabled:
+            face = theme.mix(face, (255, 255, 255), 0.3)
+        radius = max(6, min(r.h // 4, 14))
+        pygame.draw.rect(surface, face, r, border_radius=radius)
+        if self.on:
+            pygame.draw.rect(surface, theme.TEXT, r, max(2, r.h // 18), border_radius=radius)
+        fg = theme.readable_on(face)
+        if not self.enabled:
+            fg = theme.mix(fg, face, 0.55)
+        pad = max(6, r.h // 8)
+        x = r.x + pad
+        if self.ribbon:
+            band = pygame.Rect(r.right - max(8, r.w // 10), r.y, max(8, r.w // 10), r.h)
+            pygame.draw.rect(surface, theme.SPECIALTY, band, border_top_right_radius=radius,
+                             border_bottom_right_radius=radius)
+        if self.icon is not None and not self.text:
+            rad = max(8, min(r.h // 2 - pad, r.w // 2 - pad))
+            draw_ingredient(surface, self.icon, r.center, rad, self.icon_letters)
+            return
+        if self.icon is not None:
+            rad = max(8, min(round(r.h * 0.34), r.w // 7))
+            draw_ingredient(surface, self.icon, (x + rad, r.centery), rad, self.icon_letters)
+            x += 2 * rad + pad
+        elif self.dot is not None:
+            rad = max(6, r.h // 4)
+            pygame.draw.circle(surface, self.dot, (x + rad, r.centery), rad)
+            pygame.draw.circle(surface, theme.TEXT, (x + rad, r.centery), rad, 2)
+            x += 2 * rad + pad
+        right = r.right - pad - (max(8, r.w // 10) if self.ribbon else 0)
+        box = pygame.Rect(x, r.y + pad // 2, max(1, right - x), r.h - pad)
+        align = "left" if (self.icon is not None or self.dot is not None) else self.align
+        lines = self.lines if " " in self.text.strip() else 1   # never cut a word in two
+        draw_text(surface, self.text, box, self.size, fg, True, align=align, lines=lines)
+        if self.badge:
+            rad = max(9, r.h // 6)
+            c = (r.right - rad - 3, r.y + rad + 3)
+            pygame.draw.circle(surface, theme.TEXT, c, rad)
+            draw_text(surface, f"{self.badge}", pygame.Rect(c[0] - rad, c[1] - rad, 2 * rad, 2 * rad),
+                      round(rad * 1.3), theme.TEXT_DARK, True)
+
+
+@dataclass(eq=False)
+class Swatch(Widget):
+    """A colour to pick: a rounded square; a check mark when ``on``; greyed when not offered."""
+    color: Color = theme.SEAT_COLORS[0]
+    on: bool = False
+    enabled: bool = True
+    text: str = ""
+    size: int = 16
+
+    @property
+    def tappable(self) -> bool:
+        return self.enabled and self.on_tap is not None
+
+    def paint(self, surface):
+        r = self.rect
+        face = self.color if self.enabled else theme.mix(self.color, theme.BACKGROUND, 0.75)
+        radius = max(6, r.h // 5)
+        pygame.draw.rect(surface, face, r, border_radius=radius)
+        text_box = r.inflate(-8, -8)
+        if self.on:
+            pygame.draw.rect(surface, theme.TEXT, r, max(3, r.h // 12), border_radius=radius)
+            k = max(6, min(r.w // 8, r.h // 4))
+            c = (r.x + max(8, r.h // 8) + k, r.centery)
+            pts = [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k * 2 // 3), (c[0] + k, c[1] - k * 2 // 3)]
+            pygame.draw.lines(surface, theme.readable_on(face), False, pts, max(3, k // 2))
+            text_box = pygame.Rect(c[0] + k + 4, r.y + 4, r.right - c[0] - k - 10, r.h - 8)
+        elif self.pressed and self.enabled:
+            pygame.draw.rect(surface, theme.TEXT, r, 2, border_radius=radius)
+        if self.text:
+            draw_text(surface, self.text, text_box, self.size, theme.readable_on(face), True)

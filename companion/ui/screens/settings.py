@@ -1,0 +1,156 @@
+"""The settings screen: language, volume, light brightness and the turn timer.
+
+Every change goes to the App's ``Settings`` (``ui/settings_store.py``) at once
+and is saved beside the journal; the language switches every screen
+immediately. When no Korean font is installed, a hint names the package to
+install (the same one the log names).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pygame
+
+from ...config import LANGUAGES
+from .. import fonts, theme
+from ..i18n import language_name
+from ..layout import cols, inset, rows
+from ..settings_store import Settings, settings_for
+from ..widgets import Button, Custom, Fill, Label, Widget, common_size
+from .base import Screen
+
+TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180, 240, 300)
+
+
+def _level(surface: pygame.Surface, rect: pygame.Rect, value: float, color) -> None:
+    """A level meter: ten bars, lit up to ``value`` (0-1)."""
+    n = 10
+    gap = max(2, rect.w // 80)
+    w = (rect.w - gap * (n - 1)) / n
+    lit = round(value * n)
+    for i in range(n):
+        h = round(rect.h * (0.35 + 0.65 * (i + 1) / n))
+        bar = pygame.Rect(round(rect.x + i * (w + gap)), rect.bottom - h, max(2, round(w)), h)
+        pygame.draw.rect(surface, color if i < lit else theme.PANEL_LINE, bar, border_radius=3)
+
+
+class SettingsScreen(Screen):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.settings: Settings = settings_for(app)
+
+    # --- changes -------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        store = getattr(self.app, "settings_store", None)
+        if store is None:
+            return
+        problem = store.save(self.settings)
+        if problem:
+            self.toast(self.t("settings.save_failed", error=problem), kind="warning")
+
+    def set_language(self, lang: str) -> None:
+        if self.settings.set("language", lang):
+            self.app.set_language(lang)
+            self._save()
+        self.changed()
+
+    def step(self, name: str, delta: int) -> None:
+        if name == "turn_timer":
+            now = self.settings.turn_timer
+            i = min(range(len(TIMER_STEPS)), key=lambda k: abs(TIMER_STEPS[k] - now))
+            i = min(len(TIMER_STEPS) - 1, max(0, i + delta))
+            value: float = TIMER_STEPS[i]
+        else:
+            value = round(getattr(self.settings, name) * 10 + delta) / 10
+        if self.settings.set(name, value):
+            self._save()
+        self.changed()
+
+    def close(self) -> None:
+        self.app.pop(self)
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def build(self) -> list[Widget]:
+        m = self.m
+        screen = inset(m.rect, m.margin)
+        hint = fonts.hangul_missing()
+        specs = [m.bar] + [1.0] * 4 + ([m.target] if hint else [])
+        parts = rows(screen, specs, m.gap)
+        top, body = parts[0], parts[1:5]
+        title_box, done_box = cols(top, [1.0, m.px(170)], m.gap)
+        out: list[Widget] = [
+            Label("set.title", title_box, text=self.t("settings.title"), size=m.huge, bold=True,
+                  align="left"),
+            Button("set.done", done_box, text=self.t("settings.done"), size=m.big,
+                   color=theme.PRIMARY, on_tap=self.close),
+        ]
+        label_w = round(screen.w * 0.27)
+        for i, row in enumerate(body):
+            out.append(Fill(f"set.row{i}", row, color=theme.PANEL, radius=12))
+        labels = ["settings.language", "settings.volume", "settings.brightness",
+                  "settings.turn_timer"]
+        controls = []
+        for i, (row, key) in enumerate(zip(body, labels)):
+            label_box, control = cols(inset(row, m.gap), [label_w, 1.0], m.gap)
+            out.append(Label(f"set.label{i}", label_box, text=self.t(key), size=m.body,
+                             bold=True, align="left", lines=2))
+            controls.append(control)
+        out += self._languages(controls[0])
+        out += self._meter("volume", controls[1], self.settings.volume, theme.OK,
+                           f"{round(self.settings.volume * 100)} %")
+        out += self._meter("brightness", controls[2], self.settings.brightness, theme.WARNING,
+                           f"{round(self.settings.brightness * 100)} %")
+        timer = self.settings.turn_timer
+        shown = self.t("word.off") if timer == 0 else self.t("settings.seconds", seconds=timer)
+        out += self._stepper("turn_timer", controls[3], shown, None,
+                             timer > TIMER_STEPS[0], timer < TIMER_STEPS[-1])
+        if hint:
+            out.append(Label("set.font_hint", parts[5], background=theme.WARNING, radius=10,
+                             text=self.t("settings.font_missing", command=fonts.INSTALL_COMMAND),
+                             size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
+        return out
+
+    def _languages(self, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        out: list[Widget] = []
+        cells = cols(rect, [1.0] * len(LANGUAGES), m.gap)
+        pad = max(6, cells[0].h // 6)
+        size = common_size([language_name(x) for x in LANGUAGES], cells[0].w - 2 * pad - 4,
+                           m.body, bold=True)
+        for lang, cell in zip(LANGUAGES, cells):
+            chosen = lang == self.settings.language
+            out.append(Button(f"set.lang.{lang}", cell, text=language_name(lang), size=size,
+                              color=theme.PRIMARY if chosen else theme.BUTTON,
+                              outline=theme.TEXT if chosen else None,
+                              on_tap=self._pick(lang)))
+        return out
+
+    def _pick(self, lang: str) -> Callable[[], None]:
+        return lambda: self.set_language(lang)
+
+    def _meter(self, name: str, rect: pygame.Rect, value: float, color, shown: str):
+        return self._stepper(name, rect, shown, (value, color), value > 0, value < 1)
+
+    def _stepper(self, name: str, rect: pygame.Rect, shown: str, meter, can_down: bool,
+                 can_up: bool) -> list[Widget]:
+        m = self.m
+        side = max(m.target, min(rect.h, m.px(64)))
+        minus, middle, plus = cols(rect, [side, 1.0, side], m.gap)
+        out: list[Widget] = [
+            Button(f"set.{name}.minus", minus, text="−", size=m.big, enabled=can_down,
+                   on_tap=lambda: self.step(name, -1)),
+            Button(f"set.{name}.plus", plus, text="+", size=m.big, enabled=can_up,
+                   on_tap=lambda: self.step(name, +1)),
+        ]
+        if meter is None:
+            out.append(Label(f"set.{name}.value", middle, text=shown, size=m.big, bold=True))
+            return out
+        value, color = meter
+        bar_box, text_box = cols(inset(middle, m.gap, m.px(8)), [1.0, m.px(90)], m.gap)
+        out.append(Custom(f"set.{name}.meter", bar_box, data=(value, color),
+                          paint_fn=lambda s, r, v=value, c=color: _level(s, r, v, c)))
+        out.append(Label(f"set.{name}.value", text_box, text=shown, size=m.body, bold=True,
+                         align="right"))
+        return out
