@@ -86,7 +86,7 @@ SCHEMA: dict[str, list[Key]] = {
         Key("brightness", "float", 0.3,
             "Brightness cap 0-1 (power budget: LEDs x 60 mA x cap).", min=0.0, max=1.0),
         Key("fps", "int", 30, "Animation frames per second while something moves.",
-            min=1, max=60),
+            min=1, max=30),
     ],
     "sound": [
         Key("enabled", "bool", True, "Play sound cues."),

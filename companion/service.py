@@ -130,7 +130,9 @@ class Service:
         try:
             app.run(should_stop=self.stopping.is_set)
         finally:
-            pygame.quit()
+            # only the display and fonts: the sound thread owns the mixer until shutdown
+            pygame.display.quit()
+            pygame.font.quit()
         return True
 
     def _wait_for_signal(self) -> None:

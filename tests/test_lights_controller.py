@@ -444,3 +444,24 @@ def test_turn_timer_can_be_switched_on_during_a_turn():
     assert c.tick(5.0) == 15.0 and seat_frames(strip)[0] == [R] * 4
     c.set_turn_timer(0)
     assert c.tick(6.0) is None
+
+
+def test_device_news_before_any_game_is_shown_without_error(caplog):
+    c, strip, clock = make()
+    loop = table_loop(c, clock)
+    with caplog.at_level(logging.ERROR, logger="companion.lights"):
+        post(loop, ev.DeviceStatus("buttons", "ready", "4 seats"),
+             ev.DeviceStatus("scanner", "lost", "unplugged"))
+        c.tick(0.0)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert c.scanner_lost_since == 0.0
+
+
+def test_brightness_can_change_and_shows_at_once():
+    strip = SimulatedStrip(2, brightness=1.0)
+    strip.show([(200, 100, 50), (0, 0, 0)])
+    strip.set_brightness(0.5)
+    assert strip.show([(200, 100, 50), (0, 0, 0)])          # same colours, new level: written
+    assert strip.frames[-1][0] == (100, 50, 25)
+    with pytest.raises(ValueError):
+        strip.set_brightness(1.5)

@@ -100,6 +100,14 @@ class PixelStrip(ABC):
         self.writes += 1
         return True
 
+    def set_brightness(self, brightness: float) -> None:
+        """Change the brightness factor; the next frame is written even if its
+        colours are unchanged, so the new level shows at once."""
+        value = _check_brightness(brightness)
+        if value != self.brightness:
+            self.brightness = value
+            self._last = None
+
     def blank(self) -> Tuple[Color, ...]:
         """An all-off frame of the right length."""
         return (OFF,) * self.pixel_count
@@ -176,6 +184,10 @@ class NeoPixelStrip(PixelStrip):
                 % (getattr(board, "board_id", "unknown"), pin))
         self._pixels = neopixel.NeoPixel(board_pin, pixel_count, brightness=self.brightness,
                                          auto_write=False, pixel_order=neopixel.GRB)
+
+    def set_brightness(self, brightness: float) -> None:
+        super().set_brightness(brightness)
+        self._pixels.brightness = self.brightness     # the library scales each write
 
     def _write(self, colors: Tuple[Color, ...]) -> None:
         self._pixels[:] = list(colors)

@@ -249,17 +249,8 @@ class LightsController:
                 pass
 
     def _set_strip_brightness(self, value: float) -> None:
-        strip = self.strip
-        if strip is None or strip.brightness == value:
-            return
-        # PixelStrip has no brightness setter yet: set the strip's factor and, for
-        # NeoPixelStrip, the neopixel library's own, and forget the last frame so
-        # the next one is written even though its colours are the same.
-        strip.brightness = value
-        pixels = getattr(strip, "_pixels", None)
-        if pixels is not None:
-            pixels.brightness = value
-        strip._last = None
+        if self.strip is not None:
+            self.strip.set_brightness(value)
 
     # --- folding updates into the light context ----------------------------------------
 
@@ -303,7 +294,7 @@ class LightsController:
                     self.scanner_lost_since = at
                 elif h.status in SCANNER_BACK:
                     self.scanner_lost_since = None
-        for seat, count in drawn.items() if not game.game_over else ():
+        for seat, count in drawn.items() if game is not None and not game.game_over else ():
             # drawn cards join the end of position 1 (rules.turn.draw)
             cards = game.players[seat].queue[0][-count:]
             old = self.draws.get(seat)
