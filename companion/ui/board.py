@@ -152,17 +152,17 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, board: Board,
         edge = theme.SPECIALTY if special else theme.CARD_EDGE
         pygame.draw.rect(surface, edge, sq, max(2, cell // 24), border_radius=max(4, cell // 8))
         show_name = names is not None and cell >= 64
-        icon_r = round(cell * (0.27 if show_name else 0.33))
-        cy = sq.y + (round(cell * 0.40) if show_name else cell // 2)
+        icon_r = round(cell * (0.24 if show_name else 0.33))
+        cy = sq.y + (round(cell * 0.34) if show_name else cell // 2)
         draw_ingredient(surface, ing, (sq.centerx, cy), icon_r)
         if special and winter:
             _snowflake(surface, (sq.right - cell // 6, sq.y + cell // 6), max(5, cell // 8),
                        (40, 110, 200))
         if show_name:
-            box = pygame.Rect(sq.x + 3, sq.bottom - round(cell * 0.30), sq.w - 6,
-                              round(cell * 0.26))
+            box = pygame.Rect(sq.x + 3, sq.y + round(cell * 0.60), sq.w - 6,
+                              round(cell * 0.37))
             draw_text(surface, names.get(ing, ing), box, round(cell * 0.2), theme.TEXT_DARK,
-                      True, min_size=8)
+                      True, lines=2, min_size=8)
         if marks and (r, c) in marks:
             pygame.draw.circle(surface, marks[(r, c)], (sq.x + cell // 5, sq.y + cell // 5),
                                max(4, cell // 8))

@@ -15,7 +15,17 @@ from typing import Optional
 import pygame
 
 from . import theme
-from .widgets import Color, Widget, draw_ingredient, draw_text
+from .widgets import Color, Widget, draw_ingredient, draw_text, text_width
+
+
+def word_safe_size(text: str, width: int, size: int, bold: bool = True, smallest: int = 9) -> int:
+    """The largest size <= ``size`` at which the longest word fits ``width``, so a
+    wrapped text breaks between words, never inside one."""
+    words = text.split() or [text]
+    s = size
+    while s > smallest and max(text_width(w, s, bold) for w in words) > width:
+        s -= 1
+    return s
 
 
 @dataclass(eq=False)
@@ -75,7 +85,8 @@ class Chip(Widget):
         box = pygame.Rect(x, r.y + pad // 2, max(1, right - x), r.h - pad)
         align = "left" if (self.icon is not None or self.dot is not None) else self.align
         lines = self.lines if " " in self.text.strip() else 1   # never cut a word in two
-        draw_text(surface, self.text, box, self.size, fg, True, align=align, lines=lines)
+        size = word_safe_size(self.text, box.w, self.size) if lines > 1 else self.size
+        draw_text(surface, self.text, box, size, fg, True, align=align, lines=lines)
         if self.badge:
             rad = max(9, r.h // 6)
             c = (r.right - rad - 3, r.y + rad + 3)

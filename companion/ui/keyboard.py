@@ -257,6 +257,7 @@ class Keyboard:
                 on_change()
             return fn
 
+        key_size = max(size, round(bands[0].h * (0.55 if self.layout == "hangul" else 0.48)))
         for r, (band, line) in enumerate(zip(bands, lines)):
             cells = cols(band, [1.0] * 10, gap)
             keys = list(line)
@@ -267,7 +268,7 @@ class Keyboard:
                 special = key in (SHIFT, BACKSPACE)
                 face = theme.BUTTON_PRESSED if (key == SHIFT and self.shifted) else (
                     theme.PANEL_LINE if special else theme.BUTTON)
-                out.append(Button(f"{prefix}.{r}.{c}", cell, text=self.label(key), size=size,
+                out.append(Button(f"{prefix}.{r}.{c}", cell, text=self.label(key), size=key_size,
                                   color=face, bold=not special, on_tap=tap(key)))
 
         def switch(layout: str) -> Callable[[], None]:

@@ -154,3 +154,9 @@ class SettingsScreen(Screen):
         out.append(Label(f"set.{name}.value", text_box, text=shown, size=m.body, bold=True,
                          align="right"))
         return out
+
+    def screenshot_states(self):
+        def timer():
+            self.settings.turn_timer = 90
+            self.changed()
+        return [("", lambda: None), ("timer", timer)]

@@ -209,10 +209,14 @@ class WizardModel:
                    "start": players[self.start if self.start is not None else 0],
                    "variant": self.variant}
         if self.chooses_tiles:
+            order = EDITIONS[self.edition].upgrades      # tiles in the rulebook's order
+
+            def tiles(chosen: list[str]) -> list[str]:
+                return [u for u in order if u in chosen]
             if self.upgrade_mode == "shared":
-                a["upgrades"] = list(self.shared_tiles)
+                a["upgrades"] = tiles(self.shared_tiles)
             else:
-                a["upgrades"] = {players[s]: list(self.player_tiles[s]) for s in self.seats}
+                a["upgrades"] = {players[s]: tiles(self.player_tiles[s]) for s in self.seats}
         if self.edition == "original":
             a["ristretto_start"] = self.ristretto
         return a

@@ -1,0 +1,413 @@
+"""The setup wizard driven by fingers, the board it shows, and the keyboard it types with."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
+
+from companion.inputs import TouchAction
+from companion.rules.editions import EDITIONS
+from companion.ui import board as boards
+from companion.ui import text, theme
+from companion.ui.keyboard import HangulComposer, Keyboard, KeyboardScreen
+from companion.ui.screens.setup_wizard import WizardModel, WizardScreen
+
+RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS))
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    text.reset("en")
+    yield
+    text.reset("en")
+
+
+def open_wizard(app, **kwargs) -> WizardScreen:
+    screen = app.open("wizard", **kwargs)
+    assert isinstance(screen, WizardScreen)
+    return screen
+
+
+def posted_setups(app) -> list[dict]:
+    """The setup actions the screen posted, as the table loop received them."""
+    return [dict(e.action) for e in app._own if isinstance(e, TouchAction)
+            and e.action.get("do") == "setup"]
+
+
+def run_random_start(app, screen) -> None:
+    touch(app, "wz.random")
+    assert screen.anim, "the random pick shows an animation"
+    seen = []
+    for _ in range(200):
+        deadline = screen.next_deadline()
+        if deadline is None:
+            break
+        app.clock.now = deadline
+        app.tick()
+        if screen.lit is not None:
+            seen.append(screen.lit)
+    assert not screen.anim
+    assert len(set(seen)) == screen.model.count        # every seat lit up on the way
+
+
+# --- whole setups by touch -------------------------------------------------------------------
+
+def test_two_player_original_with_ristretto_start():
+    loop, app = make_app()
+    screen = open_wizard(app, rng=random.Random(1), recent_names=["Ana", "Ben", "Chloe"])
+    touch(app, "wz.edition.original")
+    touch(app, "wz.next")
+    touch(app, "wz.count.2")
+    touch(app, "wz.next")
+    # names: seat 1 typed on the on-screen keyboard, seat 2 from the recent players
+    touch(app, "wz.type")
+    type_on_keyboard(app, "José")
+    touch(app, "kb.ok")
+    assert app.screen is screen
+    touch(app, "wz.recent.0")                 # Ana
+    assert screen.model.players == ["José", "Ana"]
+    touch(app, "wz.next")
+    # colours: two players of the original game use red and blue only
+    assert not widget(app, "wz.colour.0.green").enabled
+    touch(app, "wz.colour.0.blue")            # José blue, Ana takes red
+    assert screen.model.colours[:2] == ["blue", "red"]
+    touch(app, "wz.next")
+    assert not widget(app, "wz.next").enabled  # nobody starts yet
+    touch(app, "wz.start.1")
+    touch(app, "wz.next")
+    assert screen.step == "options"
+    touch(app, "wz.ristretto")
+    touch(app, "wz.next")
+    assert screen.step == "deal"
+    # the deal guide comes from the engine: Ana (start) 2 in position 1 (a Ristretto or
+    # Espresso card and her extra draw) and 1 in position 2; José 1 and 1
+    assert widget(app, "wz.deal.1.0").text == "2 cards"
+    assert widget(app, "wz.deal.1.1").text == "1 card"
+    assert widget(app, "wz.deal.0.0").text == "1 card"
+    assert widget(app, "wz.deal.0.2").text == "–"
+    assert "Ristretto" in widget(app, "wz.dealnote.0").text
+    assert widget(app, "wz.dealnote.1").text == "Deck after the deal: 73 cards"
+    touch(app, "wz.next")
+    # meeples, two each, alternating, the other player first
+    assert [widget(app, f"wz.meeple.{k}").text for k in range(4)] == \
+        ["1.  José", "2.  Ana", "3.  José", "4.  Ana"]
+    assert widget(app, "wz.next").text == "Start the game"
+    touch(app, "wz.next")
+
+    assert posted_setups(app) == [{"do": "setup", "edition": "original",
+                                   "players": ["José", "Ana"], "start": "Ana",
+                                   "variant": "standard", "ristretto_start": True}]
+    assert app.screen is not screen
+    game = app.table.game
+    assert game is not None and game.ristretto_start and game.players[game.start].name == "Ana"
+    assert app.seat_colors[:2] == [RGB["blue"], RGB["red"]]
+    assert sorted(map(tuple, app.seat_colors)) == sorted(theme.SEAT_COLORS)
+
+
+def test_four_player_winter_with_each_players_upgrades_chaos_board_and_random_start():
+    loop, app = make_app(size=(1024, 600))
+    recent = ["Ana", "Ben", "Chloe", "Dae", "Emma"]
+    screen = open_wizard(app, rng=random.Random(11), recent_names=recent)
+    touch(app, "wz.edition.winter")
+    touch(app, "wz.variant.standard")
+    touch(app, "wz.next")
+    touch(app, "wz.count.4")
+    touch(app, "wz.next")
+    for k in (3, 0, 1, 2):                    # Dae, Ana, Ben, Chloe clockwise
+        touch(app, f"wz.recent.{k}")
+    assert screen.model.players == ["Dae", "Ana", "Ben", "Chloe"]
+    assert not widget(app, "wz.recent.0").enabled   # a name at the table is not offered twice
+    touch(app, "wz.next")
+    touch(app, "wz.colour.3.red")             # Chloe red; Dae takes Chloe's yellow
+    touch(app, "wz.next")
+    run_random_start(app, screen)
+    expected = random.Random(11)
+    start = expected.randrange(4)
+    assert screen.model.start == start
+    touch(app, "wz.next")
+    assert screen.step == "upgrades"
+    touch(app, "wz.tiles.each")
+    chosen = {
+        0: ["double_meeples", "diagonal_movement", "double_corners", "double_specialties"],
+        1: ["double_meeples", "diagonal_movement", "double_corners", "jump"],
+        2: ["diagonal_movement", "double_corners", "double_specialties", "double_destination"],
+        3: ["double_meeples", "double_specialties", "double_destination", "jump"],
+    }
+    start_tiles = list(EDITIONS["original"].upgrades)
+    for seat, tiles in chosen.items():
+        touch(app, f"wz.tiletab.{seat}")
+        for u in start_tiles:
+            if u not in tiles:
+                touch(app, f"wz.tile.{u}")
+        assert not widget(app, "wz.next").enabled or seat == 0
+        for u in tiles:
+            if u not in start_tiles:
+                touch(app, f"wz.tile.{u}")
+        # a fifth tile cannot be chosen
+        fifth = next(u for u in EDITIONS["winter"].upgrades if u not in tiles)
+        assert not widget(app, f"wz.tile.{fifth}").enabled
+    touch(app, "wz.next")
+    assert screen.step == "board"
+    touch(app, "wz.board.chaos")
+    seed = expected.randint(boards.SEED_MIN, boards.SEED_MAX)
+    assert widget(app, "wz.seed").text == f"Layout {seed}"
+    assert screen.model.board() == boards.chaos_board(seed)
+    touch(app, "wz.shuffle")
+    seed = expected.randint(boards.SEED_MIN, boards.SEED_MAX)
+    assert widget(app, "wz.seed").text == f"Layout {seed}"
+    touch(app, "wz.next")
+    assert "First return 0" not in widget(app, "wz.title").text
+    assert not has_widget(app, "wz.deal_removed")  # 4 players: no cards leave the box
+    touch(app, "wz.next")
+    names = screen.model.players
+    order = [(start - 1 - i) % 4 for i in range(4)]   # counterclockwise from start's right
+    assert [widget(app, f"wz.meeple.{k}").text for k in range(4)] == \
+        [f"{k + 1}.  {names[s]}" for k, s in enumerate(order)]
+    touch(app, "wz.next")
+
+    assert posted_setups(app) == [{
+        "do": "setup", "edition": "winter", "players": ["Dae", "Ana", "Ben", "Chloe"],
+        "start": names[start], "variant": "standard",
+        "upgrades": {names[s]: chosen[s] for s in range(4)}}]
+    game = app.table.game
+    assert [p.tiles for p in game.players] == [tuple(chosen[s]) for s in range(4)]
+    assert game.players[0].cookies == 1
+    assert app.seat_colors == [RGB["yellow"], RGB["blue"], RGB["green"], RGB["red"]]
+
+
+def test_winter_junior_with_a_korean_name_typed_on_the_keyboard():
+    loop, app = make_app(lang="ko")
+    screen = open_wizard(app, rng=random.Random(5), recent_names=["Ana", "Ben"])
+    touch(app, "wz.edition.winter")
+    touch(app, "wz.variant.junior")
+    assert "upgrades" not in screen.steps and "board" in screen.steps
+    touch(app, "wz.next")
+    touch(app, "wz.count.3")
+    touch(app, "wz.next")
+    touch(app, "wz.type")
+    assert screen is not app.screen and app.screen.keyboard.layout == "hangul"
+    type_on_keyboard(app, "민수")
+    touch(app, "kb.ok")
+    touch(app, "wz.recent.1")
+    touch(app, "wz.type")
+    type_on_keyboard(app, "Zoë")
+    touch(app, "kb.ok")
+    assert screen.model.players == ["민수", "Ben", "Zoë"]
+    touch(app, "wz.next")
+    touch(app, "wz.next")                     # colours as in the box
+    touch(app, "wz.start.2")
+    touch(app, "wz.next")
+    assert screen.step == "board"
+    touch(app, "wz.next")
+    # Junior: two cards in every position
+    for seat in range(3):
+        for pos in range(4):
+            assert widget(app, f"wz.deal.{seat}.{pos}").text == "2장"
+    assert widget(app, "wz.deal_removed").text.startswith("먼저 주문 카드 10장")
+    touch(app, "wz.next")
+    assert [widget(app, f"wz.meeple.{k}").text for k in range(3)] == \
+        ["1.  Ben", "2.  민수", "3.  Zoë"]
+    touch(app, "wz.next")
+    assert posted_setups(app) == [{"do": "setup", "edition": "winter",
+                                   "players": ["민수", "Ben", "Zoë"], "start": "Zoë",
+                                   "variant": "junior"}]
+    assert app.table.game.variant == "junior"
+
+
+# --- what the wizard refuses ------------------------------------------------------------------
+
+def test_names_must_be_given_and_different():
+    loop, app = make_app()
+    screen = open_wizard(app, recent_names=["Ana"])
+    screen.go("names")
+    screen.model.set_count(2)
+    touch(app, "wz.recent.0")
+    assert widget(app, "wz.problem").text == "Every seat needs a name"
+    assert not widget(app, "wz.next").enabled
+    touch(app, "wz.type")
+    type_on_keyboard(app, "ana")
+    touch(app, "kb.ok")
+    assert screen.model.players == ["Ana", ""]
+    assert "Ana is already at the table" in app.screen.toasts
+
+
+def test_setup_refused_while_a_game_runs_stays_in_the_wizard():
+    loop, app = make_app(lines=['{"do": "setup", "edition": "original", "players": ["X", "Y"]}'])
+    screen = open_wizard(app, rng=random.Random(2))
+    md = screen.model
+    md.set_edition("original")
+    md.set_count(2)
+    md.names[:2] = ["Ana", "Ben"]
+    md.start = 0
+    screen.go("meeples")
+    touch(app, "wz.next")
+    assert app.screen is screen
+    assert posted_setups(app) == []
+    assert any("a game is already running" in t.lower() for t in screen.toasts)
+
+
+def test_back_goes_one_step_back_and_cancel_leaves():
+    loop, app = make_app()
+    screen = open_wizard(app)
+    touch(app, "wz.next")
+    assert screen.step == "players"
+    touch(app, "wz.back")
+    assert screen.step == "edition"
+    touch(app, "wz.back")
+    assert app.screen is not screen and posted_setups(app) == []
+
+
+def test_recent_names_come_from_the_journal(tmp_path):
+    from companion.catalog import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.table import TableLoop
+    from companion.ui.app import App
+    import pygame
+    journal = Journal(str(tmp_path / "j.db"))
+    loop = TableLoop(Session(journal, Catalog()))
+    loop.post(TouchAction({"do": "setup", "edition": "winter", "players": ["Ana", "Bé"]}))
+    loop.drain()
+    app = App(loop, surface=pygame.Surface((800, 480)))
+    screen = open_wizard(app)
+    assert screen.recent[:2] == ["Ana", "Bé"]
+    screen.go("names")
+    assert widget(app, "wz.recent.1").text == "Bé"
+    journal.close()
+
+
+# --- the model on its own ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("count, start, order", [
+    (4, 0, [3, 2, 1, 0]), (4, 2, [1, 0, 3, 2]), (3, 1, [0, 2, 1]), (2, 0, [1, 0, 1, 0]),
+    (2, 1, [0, 1, 0, 1]),
+])
+def test_meeple_placement_order(count, start, order):
+    md = WizardModel("winter")
+    md.set_count(count)
+    md.start = start
+    assert md.meeple_order() == order
+
+
+def test_deal_preview_matches_the_engines_game_started():
+    md = WizardModel("winter")
+    md.set_count(3)
+    md.names[:3] = ["A", "B", "C"]
+    md.start = 1
+    game, started = md.preview()
+    assert started.deal == (("B", 1, 2), ("B", 2, 1), ("C", 1, 1), ("C", 2, 1), ("A", 1, 1),
+                            ("A", 2, 1))
+    assert game.deck == 90 - 10 - 7
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+def test_printed_board_is_the_one_in_the_seeds_readme():
+    b = boards.printed_board("original")
+    assert b.cells[0] == ("ice", "caramel", "steam", "coffee")
+    assert b.cells[3] == ("milk", "ice", "chocolate", "steam")
+    assert {b.at(r, c) for r, c in boards.SPECIAL_SQUARES} == {"caramel", "water", "tea",
+                                                                 "chocolate"}
+    assert [b.at(r, c) for r, c in boards.CORNERS] == ["ice", "coffee", "milk", "steam"]
+    w = boards.printed_board("winter")
+    assert w.at(0, 1) == "fruit" and "caramel" not in str(w.cells)
+
+
+@pytest.mark.parametrize("seed", [1000, 1234, 5555, 9999, 42])
+def test_chaos_board_respects_the_snowflake_squares_and_the_tiles(seed):
+    b = boards.chaos_board(seed)
+    special = [b.at(r, c) for r, c in boards.SPECIAL_SQUARES]
+    assert sorted(special) == sorted(EDITIONS["winter"].specialty_ingredients)
+    others = [ing for r, c, ing in b.squares() if (r, c) not in boards.SPECIAL_SQUARES]
+    assert Counter(others) == Counter({"coffee": 3, "milk": 3, "steam": 3, "ice": 3})
+    assert b.seed == seed and b.edition == "winter"
+
+
+def test_chaos_board_is_reproducible_by_seed():
+    assert boards.chaos_board(2354) == boards.chaos_board(2354)
+    layouts = {boards.chaos_board(s).cells for s in range(1000, 1040)}
+    assert len(layouts) > 30          # different seeds, different boards
+
+
+def test_seeds_come_from_the_injected_random_source():
+    assert boards.new_seed(random.Random(9)) == random.Random(9).randint(1000, 9999)
+
+
+# --- the keyboard -------------------------------------------------------------------------------
+
+def compose(jamo: str) -> str:
+    h = HangulComposer()
+    for j in jamo:
+        h.type(j)
+    return h.text
+
+
+@pytest.mark.parametrize("jamo, text", [
+    ("ㅁㅣㄴㅅㅜ", "민수"), ("ㅎㅏㄴㄱㅡㄹ", "한글"), ("ㄷㅏㄹㄱ", "닭"), ("ㄷㅏㄹㄱㅇㅣ", "닭이"),
+    ("ㄷㅏㄹㄱㅣ", "달기"), ("ㄱㅗㅏㅈㅏ", "과자"), ("ㅇㅜㅓㄴ", "원"), ("ㅇㅡㅣㅅㅏ", "의사"),
+    ("ㅋㅓㅍㅣ", "커피"), ("ㄹㅓㅅㅣ", "러시"), ("ㅏ", "ㅏ"), ("ㄱㄴ", "ㄱㄴ"), ("ㅃㅏㅇ", "빵"),
+    ("ㅇㅏㄴㅈㅏ", "안자"), ("ㅇㅏㄴㅈ", "앉"),
+])
+def test_hangul_composition(jamo, text):
+    assert compose(jamo) == text
+
+
+def test_hangul_backspace_takes_back_one_jamo_at_a_time():
+    h = HangulComposer()
+    for j in "ㄷㅏㄹㄱ":
+        h.type(j)
+    seen = [h.text]
+    while h.text:
+        h.backspace()
+        seen.append(h.text)
+    assert seen == ["닭", "달", "다", "ㄷ", ""]
+
+
+def test_keyboard_types_accents_capitals_and_stops_at_the_limit():
+    kb = Keyboard(max_len=6)
+    for key in "ñandu":
+        kb.press(key)
+    assert kb.value == "Ñandu"
+    kb.press("⌫")
+    kb.set_layout("accents")
+    kb.press("ú")
+    assert kb.value == "Ñandú"
+    kb.press("é")
+    kb.press("à")                 # the seventh letter does not fit
+    assert kb.value == "Ñandúé" and kb.too_long
+
+
+@pytest.mark.parametrize("name", ["José", "Ñandú", "João", "Nicolò", "René Müller", "민수",
+                                  "한글", "서연", "Zoë"])
+def test_the_keyboard_screen_types_names_by_touch(name):
+    loop, app = make_app(size=(1024, 600))
+    got = []
+    app.push(KeyboardScreen(app, title="Name", on_done=got.append))
+    type_on_keyboard(app, name)
+    assert widget(app, "kb.field.text").text == name + "|"
+    touch(app, "kb.ok")
+    assert got == [name]
+    assert not isinstance(app.screen, KeyboardScreen)
+
+
+def test_keyboard_screen_takes_a_hardware_keyboard_too():
+    import pygame
+    loop, app = make_app()
+    got = []
+    app.push(KeyboardScreen(app, on_done=got.append))
+    app.handle(pygame.event.Event(pygame.TEXTINPUT, text="Inés"))
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode=""))
+    app.handle(pygame.event.Event(pygame.TEXTINPUT, text="s"))
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+    assert got == ["Inés"]
+
+
+def test_too_long_a_name_is_refused_with_a_message():
+    loop, app = make_app()
+    app.push(KeyboardScreen(app, max_len=3))
+    type_on_keyboard(app, "Ana")
+    touch(app, app.screen.keyboard.key_name("b"))
+    assert app.screen.keyboard.value == "Ana"
+    assert "At most 3 letters" in app.screen.toasts
