@@ -57,7 +57,7 @@ def test_a_tap_is_decided_on_release():
 def test_a_hold_fires_once_at_the_threshold_while_still_pressed():
     c = PressClassifier(hold_seconds=1.0, bounce_seconds=0.03)
     c.edge(True, 5.0)
-    assert c.next_deadline() == pytest.approx(5.03)     # end of the bounce window first
+    assert c.next_deadline() == pytest.approx(6.0)      # the timer wakes once, at the threshold
     assert c.poll(5.5) == []
     assert c.next_deadline() == pytest.approx(6.0)
     assert c.poll(5.999) == []
@@ -119,6 +119,21 @@ def test_quick_separate_taps_all_count():
     for n in range(5):                      # 5 taps 150 ms apart, 80 ms long
         edges += [(n * 0.15, True), (n * 0.15 + 0.08, False)]
     assert run(c, edges, until=2.0) == [Gesture("tap", n * 0.15 + 0.08) for n in range(5)]
+
+
+def test_only_holds_need_the_timer():
+    c = PressClassifier(hold_seconds=1.0, bounce_seconds=0.03)
+    assert c.next_deadline() is None
+    c.edge(True, 0.0)
+    c.edge(False, 0.001)                    # chatter: its window's end can wait for a poll
+    assert c.next_deadline() is None and c.busy
+    assert c.poll(0.5) == [] and not c.busy
+    c.edge(True, 1.0)
+    c.edge(False, 1.2)                      # a tap: decided at the edge, no timer
+    assert c.next_deadline() is None
+    c.edge(True, 1.21)                      # inside the release window: a flicker, spent
+    assert c.next_deadline() is None
+    assert c.edge(False, 3.0) == []
 
 
 def test_no_bounce_window():
@@ -339,7 +354,7 @@ def test_simulated_press_goes_through_the_mock_pin(clock, posted):
     b = make_buttons(posted, clock)
     b.press(3)
     assert b.devices[3].pin.state == 0 and posted == []
-    assert b.next_deadline() == pytest.approx(clock() + 0.03)
+    assert b.next_deadline() == pytest.approx(clock() + 0.12)   # the finger lifts
     b.poll(clock.advance(0.2))              # the simulated finger lifts at 0.12 s
     assert b.devices[3].pin.state == 1
     assert posted == [ev.SeatTap(3, clock())]

@@ -17,8 +17,8 @@ The module has three layers, read top to bottom:
    gpiozero callbacks only timestamp the edge, feed the classifier and post
    the resulting event to the table loop; they never touch game state. A small
    timer thread calls :meth:`Buttons.poll` at the next deadline (a hold
-   threshold, the end of a bounce window, a simulated release) and sleeps
-   without a timeout when nothing is pending, so idle buttons cost no CPU.
+   threshold, a simulated release) and sleeps without a timeout when nothing
+   is pending, so idle buttons cost no CPU and a tap wakes no timer.
    Tests with an injected clock skip the thread and call ``poll()`` themselves.
 3. :meth:`Buttons.from_config` picks the pin factory from ``[seats] driver``:
    ``"gpio"`` (gpiozero chooses lgpio or RPi.GPIO on a Raspberry Pi),
@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+import math
 import threading
 import time
 import warnings
@@ -136,9 +137,18 @@ class PressClassifier:
         return out
 
     def next_deadline(self) -> Optional[float]:
-        """When :meth:`poll` next has something to decide, or None."""
-        due = self._due()
-        return None if due is None else due[0]
+        """When :meth:`poll` must next run for a gesture to come out on time, or None.
+
+        That is only ever a hold threshold: the end of a bounce window can
+        wait for the next edge or poll, since by itself it never gives a
+        gesture. (So a tap wakes no timer at all.)
+        """
+        if not self.down or self.spent:
+            return None
+        hold_at = self.down_since + self.hold_seconds
+        if self.quiet_until is not None:
+            return max(hold_at, self.quiet_until)
+        return max(hold_at, self.now)
 
     @property
     def busy(self) -> bool:
@@ -224,6 +234,7 @@ class Buttons:
         self._release_n = 0
         self._closing = False
         self._thread: Optional[threading.Thread] = None
+        self._timer_wakes_at = math.inf          # what the timer thread sleeps until
 
     @classmethod
     def from_config(cls, cfg, post: Post, clock: Callable[[], float] = time.monotonic,
@@ -304,7 +315,7 @@ class Buttons:
         with self._cond:
             self._release_n += 1
             heapq.heappush(self._releases, (self.clock() + seconds, self._release_n, seat))
-            self._cond.notify_all()
+            self._wake_timer()
 
     def press_undo(self, seconds: float = TAP_SECONDS) -> None:
         self.press(UNDO, seconds)
@@ -368,7 +379,7 @@ class Buttons:
                 return
             self._advance(at)           # earlier deadlines of every button first: time order
             self._emit(name, self.classifiers[name].edge(pressed, at))
-            self._cond.notify_all()     # the timer may have a new, earlier deadline
+            self._wake_timer()
 
     def _advance(self, now: float) -> None:
         for name, classifier in self.classifiers.items():
@@ -381,6 +392,13 @@ class Buttons:
             else:
                 event = ev.SeatTap(name, g.at) if g.kind == "tap" else ev.SeatHold(name, g.at)
             self.post(event)
+
+    def _wake_timer(self) -> None:
+        """Wake the timer thread only if it now has something to do earlier than
+        it planned (a press: its hold threshold); a release wakes nobody."""
+        deadline = self._next_deadline()
+        if deadline is not None and deadline < self._timer_wakes_at:
+            self._cond.notify_all()
 
     def _next_deadline(self) -> Optional[float]:
         times = [t for t in (c.next_deadline() for c in self.classifiers.values())
@@ -395,11 +413,13 @@ class Buttons:
                 if self._closing:
                     return
                 deadline = self._next_deadline()
+                self._timer_wakes_at = math.inf if deadline is None else deadline
                 wait = None if deadline is None else deadline - self.clock()
                 if wait is None:
                     self._cond.wait()
                 elif wait > 0:
                     self._cond.wait(wait)
+                self._timer_wakes_at = -math.inf     # awake: it will look again anyway
                 if self._closing:
                     return
             self.poll()
