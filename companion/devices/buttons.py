@@ -147,7 +147,8 @@ class PressClassifier:
             return None
         hold_at = self.down_since + self.hold_seconds
         if self.quiet_until is not None:
-            return max(hold_at, self.quiet_until)
+            # Open again inside the window: chatter, unless the next edge says otherwise.
+            return max(hold_at, self.quiet_until) if self.contact_closed else None
         return max(hold_at, self.now)
 
     @property
