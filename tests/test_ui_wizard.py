@@ -411,3 +411,23 @@ def test_too_long_a_name_is_refused_with_a_message():
     touch(app, app.screen.keyboard.key_name("b"))
     assert app.screen.keyboard.value == "Ana"
     assert "At most 3 letters" in app.screen.toasts
+
+
+def test_a_new_game_starts_from_the_last_tables_choices():
+    loop, app = make_app()
+    first = open_wizard(app, rng=random.Random(4))
+    md = first.model
+    md.set_edition("winter")
+    md.variant = "junior"
+    md.set_count(3)
+    md.names[:3] = ["Ana", "Ben", "Chloe"]
+    md.set_colour(0, "yellow")
+    md.start = 2
+    first.go("meeples")
+    touch(app, "wz.next")
+    assert app.last_setup["players"] == ["Ana", "Ben", "Chloe"]
+    second = WizardScreen(app)
+    assert second.model.edition == "winter" and second.model.variant == "junior"
+    assert second.model.players == ["Ana", "Ben", "Chloe"]
+    assert second.model.colours[:3] == ["yellow", "blue", "green"]
+    assert second.model.start is None

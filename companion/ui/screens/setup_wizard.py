@@ -254,9 +254,7 @@ class WizardScreen(Screen):
         if edition is None:
             edition = _config(app, "game", "edition", "original")
         self.model = WizardModel(edition, rng)
-        last = getattr(app, "last_setup", None)
-        if isinstance(last, dict) and last.get("edition") in EDITIONS:
-            self.model.set_edition(last["edition"])
+        self._prefill(getattr(app, "last_setup", None), getattr(app, "seat_colors", None))
         self.recent = list(recent_names) if recent_names is not None else _recent_names(app)
         self.on_done = on_done
         self.step = "edition"
@@ -264,6 +262,27 @@ class WizardScreen(Screen):
         self.tile_seat = 0
         self.anim: list[tuple[float, int]] = []      # (time, seat lit) of the random pick
         self.lit: Optional[int] = None
+
+    def _prefill(self, last: Any, seat_colors: Any) -> None:
+        """Start from the last game's box, players and colours (a new game with the same
+        table is then a few taps); the starting player is chosen again."""
+        md = self.model
+        if not isinstance(last, dict) or last.get("edition") not in EDITIONS:
+            return
+        md.set_edition(last["edition"])
+        if last.get("variant") in EDITIONS[md.edition].variants:
+            md.variant = last["variant"]
+        players = last.get("players")
+        if isinstance(players, list) and 2 <= len(players) <= 4 \
+                and all(isinstance(p, str) for p in players):
+            md.set_count(len(players))
+            md.names[:len(players)] = [p[:MAX_NAME] for p in players]
+        by_rgb = {tuple(rgb): name for name, rgb in COLOUR_RGB.items()}
+        if seat_colors:
+            chosen = [by_rgb.get(tuple(c)) for c in list(seat_colors)[:md.count]]
+            if all(chosen) and len(set(chosen)) == len(chosen):
+                md.colours[:len(chosen)] = chosen
+        md.fix_colours()
 
     # --- navigation -----------------------------------------------------------------------
 
