@@ -76,7 +76,7 @@ class SettingsScreen(Screen):
         m = self.m
         screen = inset(m.rect, m.margin)
         hint = fonts.hangul_missing()
-        specs = [m.bar] + [1.0] * 4 + ([m.target] if hint else [])
+        specs = [m.bar, 1.25] + [1.0] * 3 + ([m.target] if hint else [])
         parts = rows(screen, specs, m.gap)
         top, body = parts[0], parts[1:5]
         title_box, done_box = cols(top, [1.0, m.px(170)], m.gap)
@@ -93,9 +93,14 @@ class SettingsScreen(Screen):
                   "settings.turn_timer"]
         controls = []
         for i, (row, key) in enumerate(zip(body, labels)):
-            label_box, control = cols(inset(row, m.gap), [label_w, 1.0], m.gap)
-            out.append(Label(f"set.label{i}", label_box, text=self.t(key), size=m.body,
-                             bold=True, align="left", lines=2))
+            if i == 0:      # five languages need the whole width: the label goes above
+                label_box, control = rows(inset(row, m.gap, m.gap // 2), [m.px(22), 1.0],
+                                          m.gap // 2)
+            else:
+                label_box, control = cols(inset(row, m.gap), [label_w, 1.0], m.gap)
+            out.append(Label(f"set.label{i}", label_box, text=self.t(key),
+                             size=m.small if i == 0 else m.body, bold=True, align="left",
+                             lines=1 if i == 0 else 2))
             controls.append(control)
         out += self._languages(controls[0])
         out += self._meter("volume", controls[1], self.settings.volume, theme.OK,
@@ -103,7 +108,8 @@ class SettingsScreen(Screen):
         out += self._meter("brightness", controls[2], self.settings.brightness, theme.WARNING,
                            f"{round(self.settings.brightness * 100)} %")
         timer = self.settings.turn_timer
-        shown = self.t("word.off") if timer == 0 else self.t("settings.seconds", seconds=timer)
+        shown = (self.t("settings.timer_off") if timer == 0
+                 else self.t("settings.seconds", seconds=timer))
         out += self._stepper("turn_timer", controls[3], shown, None,
                              timer > TIMER_STEPS[0], timer < TIMER_STEPS[-1])
         if hint:
