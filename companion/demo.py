@@ -319,7 +319,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
             if buttons is not None:
                 buttons.close()
             loop.stop()
-            pygame.quit()
+            pygame.display.quit()        # the window closes; fonts stay valid for the caller
     if scratch is not None:
         scratch.cleanup()
     return 0

@@ -44,6 +44,14 @@ def display():
     pygame.display.quit()
 
 
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """Screens set the language for the whole process: leave it as other tests expect."""
+    yield
+    from companion.ui import text
+    text.set_language("en")
+
 def make(display, catalog=None):
     loop = TableLoop(Session(None, catalog or Catalog.example()))
     app = App(loop, surface=display, clock=Clock())

@@ -24,6 +24,14 @@ MINE = [name for name in screenshots.SCENES]
 OVERLAYS = ("dlg.", "toast.", "ban.")
 
 
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """Screens set the language for the whole process: leave it as other tests expect."""
+    yield
+    from companion.ui import text
+    text.set_language("en")
+
 def long_names_script() -> list[str]:
     lines = screenshots.sample_script()
     names = {"Ana": "Maximiliana-Josefina", "Ben": "김민준서연", "Chloe": "Bartholomew",
