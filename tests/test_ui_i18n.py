@@ -144,6 +144,11 @@ SAMPLES = [
     table_mod.DeviceStatusChanged("scanner", "lost"),
     table_mod.DeviceStatusChanged("scanner", "back"),
     table_mod.DeviceStatusChanged("scanner", "unsupported_firmware", "protocol 9"),
+    table_mod.DeviceStatusChanged("scanner", "unavailable", "no such port"),
+    table_mod.DeviceStatusChanged("scanner", "not_responding", "wiring"),
+    table_mod.DeviceStatusChanged("scanner", "connected", "card scanner on loop://"),
+    table_mod.DeviceStatusChanged("buttons", "ready", "4 seats"),
+    table_mod.DeviceStatusChanged("buttons", "unavailable", "pin 17 is busy"),
     table_mod.DeviceStatusChanged("lights", "melted", "smoke"),
 ]
 
@@ -170,13 +175,29 @@ def test_every_happening_reads_in_every_language(lang):
         for edition in ("original", "winter"):
             out = i18n.happening_text(lang, h, edition=edition)
             assert out and "{" not in out and out != h.kind, (h, out)
-    for h in SAMPLES:   # the names of the players are in what the screen says
-        for name in ("Ana", "Ben", "Chloe"):
-            if name in repr(h) and not isinstance(h, (hp.GameOver, hp.RankingChanged,
-                                                      hp.Undone, hp.Redone)):
-                if isinstance(h, table_mod.NotYourTurn) or getattr(h, "player", None) == name \
-                        or name in str(getattr(h, "draws", "")) or name in getattr(h, "players", ()):
-                    assert name in i18n.happening_text(lang, h), (lang, h)
+    for h in SAMPLES:   # the players the happening is about are named in what it says
+        out = i18n.happening_text(lang, h)
+        names = {getattr(h, "player", None), getattr(h, "active", None)}
+        names |= {p for p, _ in getattr(h, "draws", ())}
+        if isinstance(h, hp.GameStarted):
+            names.add(h.start)
+        for name in names - {None}:
+            assert name in out, (lang, h, out)
+
+
+def test_every_device_status_the_devices_post_has_its_own_words():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "companion" / "devices"
+    posted = set()
+    for path in root.glob("*.py"):
+        src = path.read_text(encoding="utf-8")
+        posted |= set(re.findall(r'DeviceStatus\("(\w+)", "(\w+)"', src))
+        if "_set_status(" in src and path.name == "scanner.py":
+            posted |= {("scanner", s) for s in re.findall(r'_set_status\("(\w+)"', src)}
+    assert posted, "no device statuses found"
+    for device, status in posted:
+        assert i18n.has("en", f"happening.device_{device}_{status}"), (device, status)
 
 
 def test_the_announcements_the_table_needs():
