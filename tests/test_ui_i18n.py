@@ -310,3 +310,10 @@ def test_framework_text_module_uses_the_catalogs():
         assert text.rejection_text(reject("no_game")).startswith("No hay ninguna partida")
     finally:
         text.reset("en")
+
+
+def test_a_rejection_code_newer_than_the_catalogs_shows_the_engines_words(monkeypatch):
+    from companion.rules import rejections
+    monkeypatch.setitem(rejections.ENGLISH, "brand_new", "the {thing} is new")
+    r = reject("brand_new", thing="kettle")
+    assert i18n.rejection_text("ko", r) == "The kettle is new"

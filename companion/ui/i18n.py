@@ -186,10 +186,15 @@ def rejection_text(lang: str, rejection: Rejection, sentence: bool = True) -> st
 
     ``sentence``: start with a capital letter, as on the screen (the English
     templates start in lower case so a CLI can put "line 3: " before them)."""
+    key = f"rejection.{rejection.code}"
     if rejection.code not in ENGLISH_REJECTIONS:
-        return rejection.code
-    params = _rejection_params(_normal(lang), rejection.code, dict(rejection.params))
-    text = tr(lang, f"rejection.{rejection.code}", **params)
+        text = rejection.code
+    elif not has(DEFAULT, key):        # a code newer than the catalogs: the engine's words
+        _warn_once(("key", key), "no text for %r in any language", key)
+        text = rejection.text
+    else:
+        params = _rejection_params(_normal(lang), rejection.code, dict(rejection.params))
+        text = tr(lang, key, **params)
     return text[:1].upper() + text[1:] if sentence else text
 
 
