@@ -487,3 +487,18 @@ def test_a_game_played_by_touch_alone_reaches_the_scripts_final_state(display, s
     assert json.dumps(table_json(app.table)) == json.dumps(table_json(expected.table))
     assert json.dumps(table_json(loop.table)) == json.dumps(table_json(expected.table))
     assert isinstance(app.screen, EndScreen)
+
+
+def test_a_stalled_table_shows_the_stall_banner(display):
+    from companion.rules import Table as T
+    loop, app = make(display)
+    start(loop, app)
+    g = app.table.game.clone()
+    for p in g.players:                   # every order queue empty, the shop open
+        p.queue = [[], [], [], []]
+    loop.session.table = T(g, app.table.undo, None)
+    loop.post(ev.DeviceStatus("scanner", "connected"))   # any update brings the new table
+    settle(loop, app)
+    banner = widget(app, "ban.stall")
+    assert banner is not None and "cannot go on" in banner.text
+    assert widget(app, "ft.end") is not None       # the table decides: end the turn, fix, ...
