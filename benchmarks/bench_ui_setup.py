@@ -92,7 +92,8 @@ def main() -> None:
                 kb.keyboard.clear()
             times.append(tap(app, kb.keyboard.key_name(keys[i % len(keys)])))
         app.pop(kb)
-        print(f"keyboard tap -> frame ({layout}, {size[0]}x{size[1]}): p50 {pct(times, 50):.2f} ms, "
+        print(f"keyboard tap -> frame ({layout}, {size[0]}x{size[1]}): "
+              f"p50 {pct(times, 50):.2f} ms, "
               f"p99 {pct(times, 99):.2f} ms over {len(times)} taps")
 
     wz = WizardScreen(app, rng=random.Random(1), recent_names=["Ana", "Ben", "Chloe", "Dae"])

@@ -230,7 +230,8 @@ def test_the_announcements_the_table_needs():
     ("pt", "original", 2, "Fichas de Pressa"), ("pt", "original", 1, "Ficha de Pressa"),
     ("it", "original", 2, "segnalini Fretta"), ("it", "original", 1, "segnalino Fretta"),
     ("ko", "original", 2, "러시 토큰"), ("ko", "winter", 1, "쿠키 토큰"),
-    ("es", "winter", 2, "galletas"), ("pt", "winter", 1, "biscoito"), ("it", "winter", 2, "biscotti"),
+    ("es", "winter", 2, "galletas"), ("pt", "winter", 1, "biscoito"),
+    ("it", "winter", 2, "biscotti"),
 ])
 def test_token_names(lang, edition, count, word):
     assert i18n.token_name(lang, edition, count) == word

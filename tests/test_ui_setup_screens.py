@@ -4,7 +4,6 @@ the settings and enroll screens do when touched."""
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 import pytest

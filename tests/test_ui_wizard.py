@@ -379,7 +379,7 @@ def test_keyboard_types_accents_capitals_and_stops_at_the_limit():
     assert kb.value == "Ñandúé" and kb.too_long
 
 
-@pytest.mark.parametrize("name", ["José", "Ñandú", "João", "Nicolò", "René Müller", "민수",
+@pytest.mark.parametrize("name", ["José", "Ñandú", "João", "Nicolò", "Àngela", "René Müller", "민수",
                                   "한글", "서연", "Zoë"])
 def test_the_keyboard_screen_types_names_by_touch(name):
     loop, app = make_app(size=(1024, 600))

@@ -27,7 +27,6 @@ from typing import Optional
 
 import pygame
 
-from ..rules.editions import EDITIONS
 from . import theme
 
 SIZE = 4

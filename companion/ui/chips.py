@@ -91,7 +91,8 @@ class Chip(Widget):
             rad = max(9, r.h // 6)
             c = (r.right - rad - 3, r.y + rad + 3)
             pygame.draw.circle(surface, theme.TEXT, c, rad)
-            draw_text(surface, f"{self.badge}", pygame.Rect(c[0] - rad, c[1] - rad, 2 * rad, 2 * rad),
+            disc = pygame.Rect(c[0] - rad, c[1] - rad, 2 * rad, 2 * rad)
+            draw_text(surface, f"{self.badge}", disc,
                       round(rad * 1.3), theme.TEXT_DARK, True)
 
 
@@ -118,7 +119,8 @@ class Swatch(Widget):
             pygame.draw.rect(surface, theme.TEXT, r, max(3, r.h // 12), border_radius=radius)
             k = max(6, min(r.w // 8, r.h // 4))
             c = (r.x + max(8, r.h // 8) + k, r.centery)
-            pts = [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k * 2 // 3), (c[0] + k, c[1] - k * 2 // 3)]
+            pts = [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k * 2 // 3),
+                   (c[0] + k, c[1] - k * 2 // 3)]
             pygame.draw.lines(surface, theme.readable_on(face), False, pts, max(3, k // 2))
             text_box = pygame.Rect(c[0] + k + 8, r.y + 4, r.right - c[0] - k - 14, r.h - 8)
         elif self.pressed and self.enabled:

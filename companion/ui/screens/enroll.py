@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-import pygame
-
 from ...inputs import EnrollRequest
 from ...rules.editions import EDITIONS
 from .. import theme
@@ -21,7 +19,7 @@ from ..i18n import ingredient_name
 from ..keyboard import KeyboardScreen, field_widgets
 from ..layout import cols, grid, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, Widget, draw_ingredient
+from ..widgets import Button, Fill, Label, Widget
 from .base import Screen
 
 MIN_RECIPE, MAX_RECIPE = 2, 4

@@ -47,7 +47,7 @@ from ..i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_n
 from ..keyboard import KeyboardScreen
 from ..layout import cols, grid, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, Widget
+from ..widgets import Button, Custom, Label, Widget
 from .base import Screen
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -535,7 +535,8 @@ class WizardScreen(Screen):
                                   text=colour_name(lang, colour), size=m.body,
                                   on_tap=self._set(lambda s=seat, c=colour: md.set_colour(s, c))))
         if two_original:
-            out.append(Label("wz.colours_hint", parts[1], text=self.t("wizard.colours_two_original"),
+            out.append(Label("wz.colours_hint", parts[1],
+                             text=self.t("wizard.colours_two_original"),
                              size=m.small, color=theme.TEXT_DIM))
         return out
 
@@ -578,7 +579,8 @@ class WizardScreen(Screen):
             seat = min(self.tile_seat, md.count - 1)
             for s, cell in zip(md.seats, cols(parts[1], [1.0] * md.count, m.gap)):
                 done = len(md.player_tiles[s]) == UPGRADE_TILES
-                out.append(Chip(f"wz.tiletab.{s}", cell, text=md.players[s] + ("" if done else " …"),
+                out.append(Chip(f"wz.tiletab.{s}", cell,
+                                text=md.players[s] + ("" if done else " …"),
                                 size=m.body, on=s == seat, dot=self._seat_rgb(s),
                                 on_color=theme.mix(self._seat_rgb(s), theme.PANEL, 0.3),
                                 on_tap=self._set(lambda s=s: setattr(self, "tile_seat", s))))
