@@ -60,6 +60,7 @@ class Service:
         self.loop.subscribe(LogSubscriber())
         self.outputs: list = []
         self.inputs: list = []
+        self.lights = self.sound = None
 
     def start_outputs(self) -> None:
         from .lights.controller import build_lights
@@ -72,6 +73,16 @@ class Service:
         if sound is not None:
             sound.attach(self.loop)
             self.outputs.append(sound.start())
+        self.lights, self.sound = lights, sound
+
+    def apply_settings(self, settings, _changed: str = "") -> None:
+        """Touchscreen settings (volume, LED brightness, turn timer) reach the outputs."""
+        if self.sound is not None:
+            self.sound.set_volume(settings.volume)
+            self.sound.set_turn_timer(settings.turn_timer)
+        if self.lights is not None:
+            self.lights.set_brightness(settings.brightness)
+            self.lights.set_turn_timer(settings.turn_timer)
 
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
@@ -120,8 +131,22 @@ class Service:
         except pygame.error as exc:
             log.warning("the touchscreen could not open (%s): running without it", exc)
             return False
+        from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
+        settings = settings_for(app)          # the config's values, then the saved screen ones
+        app.set_language(settings.language)
+        self.apply_settings(settings)
+        settings.subscribe(self.apply_settings)
+        if self.lights is not None:
+            lights = self.lights
+
+            def seat_colors_to_lights(update) -> None:
+                # the wizard sets app.seat_colors before it posts the setup
+                if any(h.kind == "game_started" for h in update.happened):
+                    lights.set_seat_colors(app.seat_colors[:len(update.table.game.players)]
+                                           + list(app.seat_colors[len(update.table.game.players):]))
+            self.loop.subscribe(seat_colors_to_lights)
         def stop(*_):
             self.stopping.set()
             pygame.event.post(pygame.event.Event(pygame.QUIT))

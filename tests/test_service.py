@@ -1,0 +1,101 @@
+"""The live service wired from config, on simulated hardware: a button press
+travels through the table loop into the journal and out to the lights."""
+import json
+
+import pytest
+
+from companion import config
+from companion import inputs as ev
+from companion.journal import Journal
+from companion.service import Service
+from companion.table import Recorder
+
+
+def wait_until(predicate, timeout=5.0):
+    import threading
+    import time
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(0.01)
+    return True
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(f"""
+[journal]
+path = "{tmp_path}/state/journal.db"
+[catalog]
+paths = ["{tmp_path}/cards.toml"]
+example = true
+[seats]
+driver = "simulated"
+pins = [17, 27, 22]
+undo_pin = 24
+[pixels]
+driver = "simulated"
+segment_length = 4
+[sound]
+enabled = false
+""", encoding="utf-8")
+    return config.load(str(path), required=True)
+
+
+def test_a_simulated_button_press_is_journaled_and_lit(cfg, tmp_path):
+    svc = Service(cfg, headless=True)
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    svc.start_outputs()
+    svc.loop.start()
+    svc.start_inputs()
+    try:
+        buttons = svc.inputs[0]
+        assert buttons.simulated
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "winter",
+                                      "players": ["Ana", "Ben", "Chloe"]}))
+        rec.wait_for(lambda u: u.accepted and u.action["do"] == "setup")
+        buttons.press(0)                                   # Ana taps: completes an order
+        rec.wait_for(lambda u: u.accepted and u.action == {"do": "complete"})
+        buttons.press(1)                                   # Ben is not active
+        rec.wait_for(lambda u: u.seat == 1 and u.rejection is not None)
+        buttons.press(0, seconds=1.2)                      # Ana holds: ends her turn
+        rec.wait_for(lambda u: u.accepted and u.action == {"do": "end_turn"})
+        # Ben and Chloe must draw: their segments blink, so frames keep coming
+        assert wait_until(lambda: svc.lights.strip.writes > 2)
+    finally:
+        svc.shutdown()
+    with Journal(str(tmp_path / "state" / "journal.db"), readonly=True) as j:
+        lines = j.latest_game()[1]
+    assert [json.loads(x)["do"] for x in lines] == ["setup", "complete", "end_turn"]
+    # a restart resumes the same game
+    again = Service(cfg, headless=True)
+    try:
+        game = again.session.table.game
+        assert game.active == 1 and game.players[0].likes == 1
+    finally:
+        again.shutdown()
+
+
+def test_settings_from_the_screen_reach_lights_and_sound(cfg):
+    from companion.ui.settings_store import Settings
+    svc = Service(cfg, headless=True)
+    svc.start_outputs()
+    try:
+        svc.apply_settings(Settings(volume=0.2, brightness=0.1, turn_timer=60))
+        assert svc.lights.wait_idle(timeout=5)
+        assert svc.lights.strip.brightness == pytest.approx(0.1)
+    finally:
+        svc.shutdown()
+
+
+def test_an_unusable_journal_folder_is_a_clear_error(tmp_path, cfg):
+    from companion.journal import JournalError
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    cfg["journal"]["path"] = str(blocker / "journal.db")
+    with pytest.raises(JournalError, match="cannot create the folder"):
+        Service(cfg, headless=True)
