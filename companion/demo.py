@@ -219,8 +219,12 @@ class PacedBots(threading.Thread):
         if self.stopping.is_set():
             return
         self._applied.clear()
-        self.buttons.press(seat, self.hold_seconds + 0.2 if hold else 0.12)
-        self._wait_applied(5.0 + self.hold_seconds)
+        down = self.hold_seconds + 0.2 if hold else 0.12
+        self.buttons.press(seat, down)
+        self._applied.wait(5.0 + down)
+        # a finger needs a moment between presses: a press inside the button's
+        # debounce window after the release would be taken for contact chatter
+        self.stopping.wait(max(self.pace, 0.1 + (down - self.hold_seconds if hold else 0)))
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -270,9 +274,8 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
     try:
+        from .ui.app import App, open_display     # first: it keeps pygame's banner quiet
         import pygame
-
-        from .ui.app import App, open_display
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out)
