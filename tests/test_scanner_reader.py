@@ -591,3 +591,22 @@ def test_firmware_to_pty_to_reader_to_table_loop(end):
     finally:
         reader.close()
         loop.stop()
+
+
+def test_an_unexpected_error_in_the_reader_is_a_lost_scanner_not_a_dead_thread(end, events,
+                                                                              readers):
+    reader = connected(end, events, readers)
+    original, calls = reader._handle, []
+
+    def broken(received, now):                       # a bug on the first scan only
+        calls.append(received)
+        if len(calls) == 1:
+            raise RuntimeError("bug")
+        return original(received, now)
+    reader._handle = broken
+    end.write(encode(Scan(1, "04A1B2C3")))
+    assert "internal error" in events.status("lost").params["reason"]
+    assert end.read_request() == sp.HELLO_REQUEST   # it reopened the port
+    end.write(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
+    events.status("back")
+    assert events.scan().tag == "04D4E5F6" and reader.running

@@ -176,7 +176,11 @@ class ScannerReader:
                     return
             else:
                 heard_before = self.stream.counts["messages"] + self.stream.counts["plain_scans"]
-                reason = self._serve(port)
+                try:
+                    reason = self._serve(port)
+                except Exception as exc:      # a bug here must not silence the scanner for good
+                    log.exception("scanner reader failed")
+                    reason = f"internal error ({exc!r})"
                 self._close_port(port)
                 if self._stop.is_set():
                     return
