@@ -610,3 +610,13 @@ def test_an_unexpected_error_in_the_reader_is_a_lost_scanner_not_a_dead_thread(e
     end.write(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
     events.status("back")
     assert events.scan().tag == "04D4E5F6" and reader.running
+
+
+def test_a_second_reader_on_the_same_port_is_told_it_is_busy(end, events, readers):
+    connected(end, events, readers)
+    second = Events()
+    readers(end.link, second)
+    assert "is busy: another program has it open (the companion service?" in \
+        second.status("lost").detail
+    end.write(encode(Scan(1, "04A1B2C3")))
+    assert events.scan().tag == "04A1B2C3"          # the first reader still gets whole lines

@@ -194,8 +194,10 @@ class ScannerReader:
 
     def _open(self) -> Any:
         try:
+            # exclusive: a second reader (e.g. `enroll` while the service runs) is told
+            # the port is busy instead of both getting half of every line.
             port = self.open_port(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
-                                  write_timeout=1.0)
+                                  write_timeout=1.0, exclusive=True)
         except ValueError as exc:             # not a port or URL pyserial knows
             self._set_status("unavailable", f"[scanner] port {self.url!r} is no serial port "
                              f"or pyserial URL ({exc}); fix it in the config file")
@@ -378,6 +380,7 @@ def _why_not_open(url: str, exc: BaseException) -> str:
                 "(sudo usermod -aG dialout $USER) and log in again")
     if code == errno.ENOENT or "No such file" in text:
         return f"{url} does not exist (scanner unplugged?)"
-    if code == errno.EBUSY or "busy" in text.lower():
-        return f"{url} is busy: another program has it open (Thonny? a serial monitor?)"
+    if code in (errno.EBUSY, errno.EAGAIN) or "busy" in text.lower() or "lock" in text:
+        return (f"{url} is busy: another program has it open (the companion service? "
+                "Thonny? a serial monitor?)")
     return f"cannot open {url} ({text})"
