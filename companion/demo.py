@@ -264,6 +264,34 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
     return buttons if buttons.simulated else None
 
 
+def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
+    """The simulated strip (drawn under the table) and the sound cues, as the
+    service builds them from config; (strip view, lights, sound), any None."""
+    from . import config as config_mod
+    from .devices.pixels import SimulatedStrip, contiguous_segments
+    from .lights.controller import LightsController
+    from .sound import build_sound
+    import pygame
+
+    from .ui.strip_view import BAND, StripView
+    cfg = cfg if cfg is not None else config_mod.defaults()
+    px = cfg["pixels"]
+    length = min(px["segment_length"], 16)
+    segments = contiguous_segments(players, length)
+    strip = SimulatedStrip(players * length, px["brightness"])
+    lights = LightsController(strip, segments, app.seat_colors[:players], fps=px["fps"],
+                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0)
+    lights.attach(loop)
+    lights.start()
+    w, h = window.get_size()
+    view = StripView(strip, segments, pygame.Rect(0, h - BAND, w, BAND),
+                     app.seat_colors[:players])
+    sound = build_sound(cfg)
+    sound.attach(loop)
+    sound.start()
+    return view, lights, sound
+
+
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
                cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
@@ -279,10 +307,13 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out)
-    display = cfg["display"] if cfg is not None else {"driver": "", "width": 800,
-                                                      "height": 480, "fullscreen": "auto"}
+    from .ui.strip_view import BAND
+    display = dict(cfg["display"]) if cfg is not None else {"driver": "", "width": 800,
+                                                            "height": 480, "fullscreen": "auto"}
+    table_size = (display["width"], display["height"])
+    display["height"] += BAND                 # room for the simulated LED strip
     try:
-        surface = open_display(display, "Coffee Rush companion - demo")
+        window = open_display(display, "Coffee Rush companion - demo")
     except pygame.error as exc:
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         pygame.quit()
@@ -297,11 +328,16 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     tags = [t for t, c in catalog.cards.items() if c.edition == edition]
     rng.shuffle(tags)
     language = cfg["game"]["language"] if cfg is not None else "en"
-    buttons = bots = None
+    buttons = bots = lights = sound = None
+    w, h = window.get_size()
+    if (w, h) != (table_size[0], table_size[1] + BAND):     # fullscreen: share the screen
+        table_size = (w, h - BAND)
+    surface = window.subsurface(pygame.Rect((0, 0), table_size))
     with Journal(db) as journal:
         loop = TableLoop(Session(journal, catalog))
         loop.subscribe(TerminalPrinter(out))
-        app = App(loop, surface=surface, language=language, config=cfg)
+        app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
+        strip_view, lights, sound = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
         loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
         try:
@@ -314,8 +350,17 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
             def over() -> bool:
                 g = app.table.game
                 return stop_when_over and g is not None and (g.game_over or is_stalled(g))
-            app.run(should_stop=over)
+            app.draw()
+            while app.running and not over():
+                app.step()
+                if strip_view is not None:
+                    dirty = strip_view.draw(window)
+                    if dirty is not None:
+                        pygame.display.update(dirty)
         finally:
+            for output in (lights, sound):
+                if output is not None:
+                    output.close()
             if bots is not None:
                 bots.stop()
                 bots.join(3.0)
