@@ -480,12 +480,15 @@ def test_from_config_reads_the_scanner_section(tmp_path, events):
             reader.reconnect_max) == ("loop://", 0.5, 64, 2.0)
 
 
-def test_loop_url_echoes_the_hello_request_as_a_plain_code(events, readers):
-    # loop:// hands back what the host writes: "?HELLO" arrives as a plain code.
-    # Harmless, and it shows the whole path with no hardware at all.
-    readers("loop://", events)
+def test_loop_url_works_and_its_echo_of_the_hello_request_is_no_card(events, readers):
+    # loop:// hands back what the host writes: "?HELLO" comes back as a plain line,
+    # which must not become a card called "?HELLO".
+    reader = readers("loop://", events)
     events.status("connected")
-    assert events.scan().tag == "?HELLO"
+    eventually(lambda: reader.counts["echoes"] == 1)
+    reader._port.write(b"CR0042\r")
+    assert events.scan() == ev.CardScanned("CR0042", "barcode", events.seen[-1].at)
+    assert reader.counts["scans"] == 1
 
 
 def test_close_is_prompt_even_mid_read(end, events):

@@ -58,6 +58,8 @@ Post = Callable[[Any], None]
 FIRST_RETRY_S = 0.5
 """First wait before reopening a lost port; doubles up to ``reconnect_max``."""
 
+_HELLO_TEXT = sp.HELLO_REQUEST.decode("ascii").strip()
+
 READ_TIMEOUT_S = 1.0
 """A blocking read gives up after this long, to check for silence and stop requests."""
 
@@ -112,7 +114,8 @@ class ScannerReader:
         self.open_port = open_port
         self.stream = sp.ScannerStream(max_line=max_line)
         self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
-                       "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0}
+                       "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0,
+                       "echoes": 0}
         self.status: Optional[str] = None      # the last status posted
         self.firmware: Optional[sp.Hello] = None
         self.native_id: Optional[int] = None   # the thread's id, for CPU measurements
@@ -273,6 +276,9 @@ class ScannerReader:
             self.counts["ignored_unsupported"] += 1
             return
         if isinstance(item, sp.PlainScan):
+            if item.code.upper() == _HELLO_TEXT:
+                self.counts["echoes"] += 1    # our own request coming back (loop://, echo on)
+                return
             self._expects_heartbeat = False   # a QR/barcode module: it is silent between scans
             self._heard(now)
         else:
