@@ -13,7 +13,8 @@ The module has three layers, read top to bottom:
 1. :class:`PressClassifier` is pure logic: contact edges with timestamps go in,
    gestures come out. Debounce and hold timing live here, so tests can feed
    it any bounce train on an invented clock.
-2. :class:`Buttons` owns one ``gpiozero.Button`` per seat plus UNDO. The
+2. :class:`Buttons` owns one ``gpiozero.DigitalInputDevice`` (pull-up, pressed =
+   active) per seat plus UNDO. The
    gpiozero callbacks only timestamp the edge, feed the classifier and post
    the resulting event to the table loop; they never touch game state. A small
    timer thread calls :meth:`Buttons.poll` at the next deadline (a hold
@@ -227,7 +228,7 @@ class Buttons:
             self._pin_numbers.append(undo_pin)
         self.classifiers = {name: PressClassifier(
             redo_hold_seconds if name == UNDO else hold_seconds, bounce) for name in self._names}
-        self.devices: dict[Any, Any] = {}      # name -> gpiozero.Button
+        self.devices: dict[Any, Any] = {}      # name -> gpiozero.DigitalInputDevice
         self.available = False
         self.problem = ""                       # why the buttons are unavailable
         self._cond = threading.Condition(threading.Lock())
@@ -261,7 +262,7 @@ class Buttons:
                                       {"driver": self.driver}))
             return False
         self.available = True
-        stuck = [n for n, d in self.devices.items() if d.is_pressed]
+        stuck = [n for n, d in self.devices.items() if d.is_active]
         detail = self._describe() + (f"; stuck pressed at start: {', '.join(map(_label, stuck))}"
                                      if stuck else "")
         if stuck:
@@ -343,7 +344,9 @@ class Buttons:
 
     # -- inside
     def _open_devices(self) -> None:
-        from gpiozero import Button
+        # DigitalInputDevice, not Button: Button's hold machinery runs a thread per
+        # button that wakes 10 times a second; holds are classified here instead.
+        from gpiozero import DigitalInputDevice
         factory = self.pin_factory
         if self.driver == "simulated" and factory is None:
             from gpiozero.pins.mock import MockFactory
@@ -351,17 +354,18 @@ class Buttons:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for name, number in zip(self._names, self._pin_numbers):
-                button = Button(number, pull_up=True, bounce_time=None, pin_factory=factory)
+                button = DigitalInputDevice(number, pull_up=True, bounce_time=None,
+                                            pin_factory=factory)
                 self.devices[name] = button
-                button.when_pressed = lambda name=name: self._edge(name, True)
-                button.when_released = lambda name=name: self._edge(name, False)
+                button.when_activated = lambda name=name: self._edge(name, True)
+                button.when_deactivated = lambda name=name: self._edge(name, False)
         for w in caught:
             log.debug("gpiozero: %s", w.message)
 
     def _close_devices(self) -> None:
         for device in self.devices.values():
             try:
-                device.when_pressed = device.when_released = None
+                device.when_activated = device.when_deactivated = None
                 device.close()
             except Exception:             # closing must never fail the shutdown
                 log.debug("closing a button failed", exc_info=True)
