@@ -137,9 +137,9 @@ def _setup(edition: str, names: list, variant: str, rng: random.Random) -> dict:
     return setup
 
 
-def run(edition: str = "original", players: int | list = 3, seed: int = 1,
-        variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
-        max_turns: int = 400) -> int:
+def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
+    """What both demos start from: the seeded dice, the names, a journal path (a
+    temporary folder unless ``db``), the EXAMPLE catalog and its shuffled tags."""
     rng = random.Random(seed)
     names = players if isinstance(players, list) else NAMES[:players]
     scratch = None
@@ -149,6 +149,13 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
     catalog = Catalog.example()
     tags = [t for t, c in catalog.cards.items() if c.edition == edition]
     rng.shuffle(tags)
+    return rng, names, scratch, db, catalog, tags
+
+
+def run(edition: str = "original", players: int | list = 3, seed: int = 1,
+        variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
+        max_turns: int = 400) -> int:
+    rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
         session = Session(journal, catalog)
         loop = TableLoop(session)
@@ -318,15 +325,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         pygame.quit()
         return run(edition, players, seed, variant, db, out)
-    rng = random.Random(seed)
-    names = players if isinstance(players, list) else NAMES[:players]
-    scratch = None
-    if db is None:
-        scratch = tempfile.TemporaryDirectory(prefix="coffee-demo-")
-        db = os.path.join(scratch.name, "journal.db")
-    catalog = Catalog.example()
-    tags = [t for t, c in catalog.cards.items() if c.edition == edition]
-    rng.shuffle(tags)
+    rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     language = cfg["game"]["language"] if cfg is not None else "en"
     buttons = bots = lights = sound = None
     w, h = window.get_size()
