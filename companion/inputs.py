@@ -7,7 +7,7 @@ place where they turn into game actions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,16 @@ class EnrollRequest:
 
 
 @dataclass(frozen=True)
+class DismissDraws:
+    """The table saw the "X draws 2" prompt (or drew by hand): stop showing it.
+    ``seat`` is 0-based, or None for every seat."""
+    seat: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ask the table loop to finish after the inputs already queued."""
 
 
 InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction
-              | ScriptLine | DeviceStatus | EnrollRequest | Stop)
+              | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | Stop)

@@ -61,6 +61,13 @@ class DeviceStatusChanged(Happening):
 
 
 @dataclass(frozen=True)
+class DrawsDismissed(Happening):
+    """The draw prompt was dismissed (screen and lights stop showing it)."""
+    kind: ClassVar[str] = "draws_dismissed"
+    seat: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Update:
     """What one input did: the action tried, what happened or why not, the table after."""
     event: Any
@@ -173,6 +180,9 @@ class TableLoop:
                           posted_at=posted, applied_at=self.clock())
         if isinstance(event, ev.EnrollRequest):
             return self._enroll(event)
+        if isinstance(event, ev.DismissDraws):
+            return Update(event, self.table, happened=(DrawsDismissed(event.seat),),
+                          seat=event.seat, applied_at=self.clock())
         raise TypeError(f"not an input event: {event!r}")
 
     def _seat(self, event, posted: float) -> Update:

@@ -465,3 +465,15 @@ def test_brightness_can_change_and_shows_at_once():
     assert strip.frames[-1][0] == (100, 50, 25)
     with pytest.raises(ValueError):
         strip.set_brightness(1.5)
+
+
+def test_a_draw_prompt_dismissed_through_the_table_loop_stops_the_blink():
+    c, strip, clock = make()
+    loop = table_loop(c, clock)
+    post(loop, ev.TouchAction(SETUP3), ev.SeatTap(0), ev.SeatHold(0))
+    c.tick(clock.now)
+    assert c.draws                                    # Ben and Cy must draw
+    ups = post(loop, ev.DismissDraws())
+    assert [h.kind for h in ups[0].happened] == ["draws_dismissed"]
+    c.tick(clock.now)
+    assert not c.draws

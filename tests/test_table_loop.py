@@ -143,3 +143,11 @@ def test_an_enrollment_that_cannot_be_saved_is_reported_and_not_half_applied(tmp
     u = loop.drain()[0]
     assert u.rejection is not None and u.rejection.code == "storage_failed"
     assert loop.session.catalog.get("04AABB") is None
+
+
+def test_dismissing_the_draw_prompt_is_relayed_to_every_subscriber():
+    loop, rec = make()
+    loop.post(ev.DismissDraws(seat=2))
+    u = loop.drain()[0]
+    assert u.happened[0].kind == "draws_dismissed" and u.happened[0].seat == 2
+    assert u.action is None and u.rejection is None

@@ -141,6 +141,7 @@ SAMPLES = [
     table_mod.NotYourTurn(2, "Chloe", "Ana"),
     table_mod.UnknownCard("04A1B2C3"),
     table_mod.CardEnrolled("04A1B2C3", "Café de olla"),
+    table_mod.DrawsDismissed(None),
     table_mod.DeviceStatusChanged("scanner", "lost"),
     table_mod.DeviceStatusChanged("scanner", "back"),
     table_mod.DeviceStatusChanged("scanner", "unsupported_firmware", "protocol 9"),

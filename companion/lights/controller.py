@@ -256,10 +256,7 @@ class LightsController:
 
     def _take(self, item: _Received) -> None:
         if item.what == "dismiss":
-            if item.value is None:
-                self.draws.clear()
-            else:
-                self.draws.pop(item.value, None)
+            self._dismiss(item.value)
         elif item.what == "colors":
             self.style = Style(self.style.seat_count, self.style.lengths, item.value)
         elif item.what == "brightness":
@@ -289,6 +286,8 @@ class LightsController:
             elif isinstance(h, GameOver):
                 self.game_over_since = at
                 self.draws.clear()
+            elif h.kind == "draws_dismissed":
+                self._dismiss(h.seat)
             elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
                 if h.status in SCANNER_LOST and self.scanner_lost_since is None:
                     self.scanner_lost_since = at
@@ -307,6 +306,12 @@ class LightsController:
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
+
+    def _dismiss(self, seat: Optional[int]) -> None:
+        if seat is None:
+            self.draws.clear()
+        else:
+            self.draws.pop(seat, None)
 
     def _prune(self, now: float) -> None:
         """Forget what can no longer show, so an idle table has nothing pending."""

@@ -287,6 +287,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
         return t("unknown_card", tag=h.tag)
     if kind == "card_enrolled":
         return t("card_enrolled", tag=h.tag, drink=h.drink)
+    if kind == "draws_dismissed":
+        return t("draws_dismissed")
     if kind == "device_status":
         key = f"device_{h.device}_{h.status}"
         if has(DEFAULT, f"happening.{key}"):
@@ -300,4 +302,5 @@ HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens
                    "tokens_spent", "upgrade_activated", "cards_to_draw", "orders_moved_down",
                    "dislikes_taken", "shop_closed", "final_turn_begins", "turn_changed",
                    "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
-                   "not_your_turn", "unknown_card", "card_enrolled", "device_status")
+                   "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
+                   "device_status")

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 import pygame
 
+from ... import inputs as ev
 from ...rules import Accepted, apply
 from ...rules.happenings import CardsToDraw, GameStarted
 from ...rules.scoring import score
@@ -74,6 +75,8 @@ class TableView(Screen):
                     self.pending = PendingDraws(tuple(h.draws), new, h.short)
             elif isinstance(h, GameStarted):
                 self.pending, self.dialog, self.unknown_tags = None, None, []
+            elif h.kind == "draws_dismissed":
+                self.pending = None
             elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
             elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
@@ -170,8 +173,10 @@ class TableView(Screen):
             self.app.open("enroll", tag=tag)
 
     def _dismiss_draws(self) -> None:
+        """Hide the prompt at once and tell the table loop, so the lights stop too."""
         self.pending = None
         self.changed()
+        self.app.post(ev.DismissDraws())
 
     # --- building the picture --------------------------------------------------------------
 
