@@ -236,6 +236,27 @@ class Journal:
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 
+    def set_note(self, key: str, value) -> None:
+        """Keep a small JSON value beside the games (e.g. a game's seat colours)."""
+        try:
+            with self._transaction():
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                (f"note:{key}", json.dumps(value, ensure_ascii=False)))
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+
+    def note(self, key: str, default=None):
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"note:{key}",)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+        return default if row is None else json.loads(row[0])
+
+    @property
+    def current_game_id(self) -> Optional[int]:
+        """The game the last record or resume was about."""
+        return self._game_id
+
     # --- reading -----------------------------------------------------------------
 
     def latest_game(self) -> Optional[tuple[int, list[str]]]:

@@ -84,6 +84,27 @@ class Service:
             self.lights.set_brightness(settings.brightness)
             self.lights.set_turn_timer(settings.turn_timer)
 
+    def remember_seat_colors(self, colors: list) -> None:
+        """The running game's seat colours go to the lights and into the journal, so
+        a restart after a power cut shows the same colours (loop thread)."""
+        if self.lights is not None:
+            from .lights.patterns import DEFAULT_SEAT_COLORS
+            # seats without a player keep their box colour
+            self.lights.set_seat_colors(list(colors) + list(DEFAULT_SEAT_COLORS[len(colors):]))
+        game_id = self.journal.current_game_id
+        if game_id is not None:
+            try:
+                self.journal.set_note(f"seat_colors:{game_id}", [list(c) for c in colors])
+            except JournalError as exc:
+                log.warning("seat colours not kept: %s", exc)
+
+    def saved_seat_colors(self) -> Optional[list]:
+        game_id = self.journal.current_game_id
+        if game_id is None:
+            return None
+        colors = self.journal.note(f"seat_colors:{game_id}")
+        return [tuple(c) for c in colors] if colors else None
+
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
         from .devices.scanner import ScannerReader
@@ -138,15 +159,17 @@ class Service:
         app.set_language(settings.language)
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
-        if self.lights is not None:
-            lights = self.lights
+        saved = self.saved_seat_colors()
+        if saved:
+            app.seat_colors = saved
+            if self.lights is not None:
+                self.remember_seat_colors(saved)
 
-            def seat_colors_to_lights(update) -> None:
-                # the wizard sets app.seat_colors before it posts the setup
-                if any(h.kind == "game_started" for h in update.happened):
-                    lights.set_seat_colors(app.seat_colors[:len(update.table.game.players)]
-                                           + list(app.seat_colors[len(update.table.game.players):]))
-            self.loop.subscribe(seat_colors_to_lights)
+        def keep_seat_colors(update) -> None:
+            # the wizard sets app.seat_colors before it posts the setup
+            if any(h.kind == "game_started" for h in update.happened):
+                self.remember_seat_colors(list(app.seat_colors))
+        self.loop.subscribe(keep_seat_colors)
         def stop(*_):
             self.stopping.set()
             pygame.event.post(pygame.event.Event(pygame.QUIT))

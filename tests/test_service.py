@@ -34,7 +34,7 @@ paths = ["{tmp_path}/cards.toml"]
 example = true
 [seats]
 driver = "simulated"
-pins = [17, 27, 22]
+pins = [17, 27, 22, 23]
 undo_pin = 24
 [pixels]
 driver = "simulated"
@@ -99,3 +99,23 @@ def test_an_unusable_journal_folder_is_a_clear_error(tmp_path, cfg):
     cfg["journal"]["path"] = str(blocker / "journal.db")
     with pytest.raises(JournalError, match="cannot create the folder"):
         Service(cfg, headless=True)
+
+
+def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
+    svc = Service(cfg, headless=True)
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    svc.start_outputs()
+    svc.loop.start()
+    try:
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                      "players": ["Ana", "Ben", "Chloe"]}))
+        rec.wait_for(lambda u: u.accepted)
+        svc.remember_seat_colors([(39, 160, 82), (214, 48, 49), (240, 190, 20)])
+    finally:
+        svc.shutdown()
+    again = Service(cfg, headless=True)
+    try:
+        assert again.saved_seat_colors() == [(39, 160, 82), (214, 48, 49), (240, 190, 20)]
+    finally:
+        again.shutdown()
