@@ -105,3 +105,14 @@ def test_edition_table_is_the_only_place_of_edition_facts():
     assert "caramel" in EDITIONS["original"].ingredients
     assert "fruit" in EDITIONS["winter"].ingredients
     assert len(EDITIONS["winter"].upgrades) == 6
+
+
+def test_box_facts_the_setup_wizard_reads_from_the_edition_table():
+    original, winter = EDITIONS["original"], EDITIONS["winter"]
+    # 2-player games need two meeples per player: the original box has them in red and blue
+    assert original.colours_for(2) == ("red", "blue")
+    assert original.colours_for(3) == ("red", "blue", "green", "yellow")
+    assert winter.colours_for(2) == ("red", "blue", "green", "yellow")
+    assert winter.chooses_upgrade_tiles and not original.chooses_upgrade_tiles
+    assert winter.board_chaos and not original.board_chaos
+    assert original.ristretto_start and not winter.ristretto_start

@@ -32,6 +32,19 @@ class Edition:
     variants: tuple[str, ...]            # allowed variants
     ristretto_start: bool                # the Ristretto/Espresso start exists
     ristretto_cards: int = 0             # how many Ristretto/Espresso cards the box has
+    meeples: tuple = ()                  # (colour, meeples of that colour in the box)
+    board_chaos: bool = False            # the "Main board chaos!" random layout exists
+    specialty_mark: str = "ribbon"       # how the board marks specialty squares
+
+    @property
+    def chooses_upgrade_tiles(self) -> bool:
+        """More upgrades in the box than tiles on a board: players choose which."""
+        return len(self.upgrades) > UPGRADE_TILES
+
+    def colours_for(self, players: int) -> tuple[str, ...]:
+        """Seat colours the box can equip: a 2-player game needs 2 meeples each."""
+        need = 2 if players == 2 else 1
+        return tuple(c for c, n in self.meeples if n >= need)
 
     def deck_after_removal(self, players: int) -> int:
         return self.deck_size - self.removed_by_players.get(players, 0)
@@ -48,6 +61,9 @@ EDITIONS: dict[str, Edition] = {
         specialty_ingredients=("caramel", "chocolate", "tea", "water"),
         variants=("standard",),
         ristretto_start=True, ristretto_cards=4,
+        # Spanish rulebook, Contenido: 6 meeples (2 red, 2 blue, 1 green, 1 yellow)
+        meeples=(("red", 2), ("blue", 2), ("green", 1), ("yellow", 1)),
+        specialty_mark="ribbon",
     ),
     "winter": Edition(
         id="winter", title="Coffee Rush: Winter", year=2025,
@@ -59,6 +75,9 @@ EDITIONS: dict[str, Edition] = {
         specialty_ingredients=("fruit", "chocolate", "tea", "water"),
         variants=("standard", "junior"),
         ristretto_start=False,
+        # Winter rulebook, Components: 8 meeples (2 per colour); Variable Setup
+        meeples=(("red", 2), ("blue", 2), ("green", 2), ("yellow", 2)),
+        board_chaos=True, specialty_mark="snowflake",
     ),
 }
 

@@ -27,6 +27,7 @@ from typing import Optional
 
 import pygame
 
+from ..rules.editions import EDITIONS
 from . import theme
 
 SIZE = 4
@@ -64,7 +65,10 @@ class Board:
 
 def printed_board(edition: str = "original") -> Board:
     """The layout of the rulebook (Winter: fruit where the original has caramel)."""
-    swap = {"caramel": "fruit"} if edition == "winter" else {}
+    # the printed board is the original's; another edition puts its own specialty
+    # ingredients on the same squares (Winter: fruit where the original has caramel)
+    swap = dict(zip(EDITIONS["original"].specialty_ingredients,
+                    EDITIONS[edition].specialty_ingredients))
     return Board(edition, tuple(tuple(swap.get(i, i) for i in row) for row in PRINTED))
 
 
@@ -139,7 +143,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, board: Board,
                      border_radius=max(6, side // 30))
     gap = max(3, side // 60)
     cell = (side - gap * (SIZE + 1)) // SIZE
-    winter = board.edition == "winter"
+    winter = EDITIONS[board.edition].specialty_mark == "snowflake"
     for r, c, ing in board.squares():
         sq = pygame.Rect(area.x + gap + c * (cell + gap), area.y + gap + r * (cell + gap),
                          cell, cell)

@@ -112,10 +112,9 @@ class WizardModel:
         return None
 
     def offered_colours(self) -> tuple[str, ...]:
-        """Two players of the original game: red and blue (they have two meeples each)."""
-        if self.edition == "original" and self.count == 2:
-            return ("red", "blue")
-        return COLOURS
+        """The colours the box can equip (original, 2 players: red and blue only, the
+        colours with two meeples each)."""
+        return EDITIONS[self.edition].colours_for(self.count)
 
     def fix_colours(self) -> None:
         """Every seat in play gets a different offered colour (keeping choices made)."""
@@ -144,7 +143,7 @@ class WizardModel:
     @property
     def chooses_tiles(self) -> bool:
         """Winter: 4 of the 6 tiles; the original game always plays its four."""
-        return self.edition == "winter" and self.uses_upgrades
+        return EDITIONS[self.edition].chooses_upgrade_tiles and self.uses_upgrades
 
     def tiles_of(self, seat: Optional[int]) -> list[str]:
         return self.shared_tiles if seat is None else self.player_tiles[seat]
@@ -161,7 +160,7 @@ class WizardModel:
         return self.seed
 
     def board(self) -> Board:
-        if self.edition == "winter" and self.board_mode == "chaos":
+        if EDITIONS[self.edition].board_chaos and self.board_mode == "chaos":
             if self.seed is None:
                 self.roll_seed()
             return chaos_board(self.seed)
@@ -173,9 +172,9 @@ class WizardModel:
         out = ["edition", "players", "names", "colours", "start"]
         if self.chooses_tiles:
             out.append("upgrades")
-        if self.edition == "original":
+        if EDITIONS[self.edition].ristretto_start:
             out.append("options")
-        if self.edition == "winter":
+        if EDITIONS[self.edition].board_chaos:
             out.append("board")
         return out + ["deal", "meeples"]
 
@@ -217,7 +216,7 @@ class WizardModel:
                 a["upgrades"] = tiles(self.shared_tiles)
             else:
                 a["upgrades"] = {players[s]: tiles(self.player_tiles[s]) for s in self.seats}
-        if self.edition == "original":
+        if EDITIONS[self.edition].ristretto_start:
             a["ristretto_start"] = self.ristretto
         return a
 
