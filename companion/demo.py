@@ -24,6 +24,7 @@ from typing import Optional
 from . import inputs as ev
 from .catalog import Catalog
 from .journal import Journal
+from .rules.editions import EDITIONS, UPGRADE_TILES, VARIANTS
 from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
@@ -130,10 +131,10 @@ class TerminalPrinter:
 def _setup(edition: str, names: list, variant: str, rng: random.Random) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
              "start": rng.choice(names), "variant": variant}
-    if edition == "winter" and variant == "standard":
-        pool = ["double_meeples", "diagonal_movement", "double_corners",
-                "double_specialties", "double_destination", "jump"]
-        setup["upgrades"] = {n: rng.sample(pool, 4) for n in names}
+    box = EDITIONS[edition]
+    if box.chooses_upgrade_tiles and VARIANTS[variant].upgrades:
+        # the variable setup: each player their own 4 tiles
+        setup["upgrades"] = {n: rng.sample(list(box.upgrades), UPGRADE_TILES) for n in names}
     return setup
 
 
