@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import pty
-import statistics
 import sys
 import tempfile
 import threading

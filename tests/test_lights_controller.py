@@ -237,10 +237,10 @@ def test_the_screen_can_dismiss_a_draw_prompt():
     clock = Clock()
     c, strip, loop = surge(clock)
     c.tick(10.0)
-    c.dismiss_draws(seat=1)
+    post(loop, ev.DismissDraws(seat=1))
     c.tick(11.0)
     assert set(c.draws) == {2}
-    c.dismiss_draws()
+    post(loop, ev.DismissDraws())
     assert c.tick(11.0) is None
     assert seat_frames(strip)[:3] == [[r] * 4, [B] * 4, [g] * 4]
 

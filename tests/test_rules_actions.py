@@ -2,7 +2,7 @@ import pytest
 
 from companion.rules import Table, parse_line
 from companion.rules.rejections import ENGLISH, Rejection
-from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup, step
+from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup
 
 SCAN = lambda tag: {"do": "scan", "tag": tag}  # noqa: E731
 

@@ -1,9 +1,8 @@
 import pytest
 
-from companion.rules import Table
 from companion.rules.happenings import (CardsToDraw, FinalTurnBegins, GameOver, ShopClosed,
                                         Stalled, TurnChanged)
-from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup, step
+from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup
 
 FOUR = ["Ana", "Ben", "Chloe", "Dae"]
 

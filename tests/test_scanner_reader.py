@@ -15,7 +15,6 @@ import queue
 import select
 import socket
 import sys
-import threading
 import time
 import tty
 from pathlib import Path

@@ -20,9 +20,10 @@ Tests and tools can run it without the thread: ``controller.tick(now)`` does
 steps 1-2 at ``now`` and returns when it wants to be called again (None =
 only after the next update). Time comes from the injectable ``clock``.
 
-Dismissing a draw prompt: the screen calls ``controller.dismiss_draws()``
-(any thread; optionally for one seat). Cards scanned after a surge end the
-prompt by themselves. The settings screen can call ``set_brightness`` (never
+Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
+loop, which relays a ``draws_dismissed`` happening to every subscriber (so
+screen and lights always agree). Cards scanned after a surge end the prompt
+by themselves. The settings screen can call ``set_brightness`` (never
 above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
 every call from outside, they only queue work for the lights thread.
 
@@ -67,7 +68,7 @@ NO_STRIP = ("no NeoPixel strip ({detail}). On a Raspberry Pi: enable SPI (sudo r
 
 @dataclass(frozen=True)
 class _Received:
-    what: str          # "update", "table", "dismiss", "colors"
+    what: str          # "update", "table", "colors", "brightness", "turn_timer"
     value: Any
     at: float
 
@@ -119,10 +120,6 @@ class LightsController:
     def show_table(self, table) -> None:
         """Show a table without an update (at start, e.g. a resumed game)."""
         self._put("table", table)
-
-    def dismiss_draws(self, seat: Optional[int] = None) -> None:
-        """Stop the draw-prompt blink: for ``seat`` (0-based), or every seat."""
-        self._put("dismiss", seat)
 
     def set_seat_colors(self, colors: Sequence) -> None:
         """Change the seat colours (names or (r, g, b)), e.g. after the setup wizard."""
@@ -255,9 +252,7 @@ class LightsController:
     # --- folding updates into the light context ----------------------------------------
 
     def _take(self, item: _Received) -> None:
-        if item.what == "dismiss":
-            self._dismiss(item.value)
-        elif item.what == "colors":
+        if item.what == "colors":
             self.style = Style(self.style.seat_count, self.style.lengths, item.value)
         elif item.what == "brightness":
             self._set_strip_brightness(item.value)

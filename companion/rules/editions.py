@@ -46,9 +46,6 @@ class Edition:
         need = 2 if players == 2 else 1
         return tuple(c for c, n in self.meeples if n >= need)
 
-    def deck_after_removal(self, players: int) -> int:
-        return self.deck_size - self.removed_by_players.get(players, 0)
-
 
 EDITIONS: dict[str, Edition] = {
     "original": Edition(

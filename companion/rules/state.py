@@ -6,7 +6,7 @@ undo snapshots for free.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from .editions import EDITIONS, POSITIONS, Edition
