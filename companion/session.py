@@ -27,7 +27,6 @@ class Session:
         self.journal = journal
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
-        self.game_id: Optional[int] = None
         if journal is not None:
             self._resume()
 
@@ -36,17 +35,22 @@ class Session:
         latest = self.journal.latest_game()
         if latest is None:
             return
-        self.game_id, lines = latest
+        game_id, lines = latest
         table = Table()
         for n, line in enumerate(lines):
             action = parse_line(line)
             outcome = action if isinstance(action, Rejection) else apply(
                 table, action, self.catalog.specialty_tags)
             if isinstance(outcome, Rejection) or action is None:
-                raise JournalError(f"{self.journal.path}: game {self.game_id} action {n} "
+                raise JournalError(f"{self.journal.path}: game {game_id} action {n} "
                                    f"cannot be replayed ({outcome}); the journal was left as it is")
             table = outcome.table
         self.table = table
+
+    @property
+    def game_id(self) -> Optional[int]:
+        """The journal's number for the current game (None without a journal or game)."""
+        return None if self.journal is None else self.journal.current_game_id
 
     def apply(self, action: dict) -> Outcome:
         before = self.table.game

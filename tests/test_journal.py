@@ -173,3 +173,17 @@ def test_wal_and_full_sync_are_on(tmp_path):
         assert j.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert j.db.execute("PRAGMA synchronous").fetchone()[0] == 2   # FULL
     assert os.path.exists(str(tmp_path / "j.db"))
+
+
+def test_the_session_knows_the_journal_number_of_its_game(tmp_path):
+    with Journal(str(tmp_path / "j.db")) as j:
+        s = Session(j)
+        assert s.game_id is None
+        s.apply(SETUP)
+        assert s.game_id == 1
+        for a in ({"do": "correct", "deck": 0}, {"do": "end_turn"}, {"do": "end_turn"},
+                  SETUP):
+            s.apply(a)
+        assert s.game_id == 2
+    with Journal(str(tmp_path / "j.db")) as j:
+        assert Session(j).game_id == 2
