@@ -74,6 +74,12 @@ class Service:
             sound.attach(self.loop)
             self.outputs.append(sound.start())
         self.lights, self.sound = lights, sound
+        from .mqtt.publisher import build_publisher
+        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.session,
+                                                         self.journal.path))
+        if mqtt is not None:
+            mqtt.attach(self.loop)
+            self.outputs.append(mqtt.start())
 
     def apply_settings(self, settings, _changed: str = "") -> None:
         """Touchscreen settings (volume, LED brightness, turn timer) reach the outputs."""
