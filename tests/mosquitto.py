@@ -1,0 +1,94 @@
+"""A real Mosquitto broker for tests, on a free loopback port, always stopped.
+
+``.ci/run`` installs Debian's mosquitto. Without it the tests that need a broker
+are skipped locally, and fail under CI (where a skip would hide a missing install).
+"""
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float = 5.0, step: float = 0.01) -> bool:
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        pause.wait(step)
+    return True
+
+
+class Mosquitto:
+    def __init__(self, folder: str):
+        exe = shutil.which("mosquitto") or (
+            "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+        if exe is None:
+            if os.environ.get("CI"):
+                pytest.fail("mosquitto is not installed (.ci/run installs it)")
+            pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
+        self.exe, self.folder = exe, folder
+        self.port = free_port()
+        self.conf = os.path.join(folder, "mosquitto.conf")
+        with open(self.conf, "w") as fh:
+            # as root it would switch to the mosquitto user, who cannot write here
+            user = pwd.getpwuid(os.getuid()).pw_name
+            fh.write(f"user {user}\nlistener {self.port} 127.0.0.1\nallow_anonymous true\n"
+                     f"persistence true\npersistence_location {folder}/\n"
+                     "log_dest stderr\nlog_type error\nlog_type warning\n")
+        self.proc = None
+
+    def _accepts(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return True
+        except OSError:
+            return False
+
+    def start(self) -> "Mosquitto":
+        log = open(os.path.join(self.folder, "mosquitto.log"), "ab")
+        self.proc = subprocess.Popen([self.exe, "-c", self.conf], stdout=log, stderr=log)
+        log.close()
+        if not wait_until(self._accepts, 5.0):
+            self.stop()
+            raise RuntimeError("mosquitto did not start")
+        return self
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()            # SIGTERM: it saves its persistence file
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    b = Mosquitto(str(folder)).start()
+    try:
+        yield b
+    finally:
+        b.stop()

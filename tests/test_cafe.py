@@ -1,0 +1,195 @@
+"""The café against a real Mosquitto: simulated tables play whole games, the hub's
+floor and leaderboard agree with their journals through broker restarts, lost
+acknowledgements and a killed table."""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from starlette.testclient import TestClient
+
+from companion import inputs as ev
+from companion.cafe.hub import Hub
+from companion.cafe.simulate import SimulatedTable, table_settings
+from companion.cafe.store import Store
+from companion.cafe.web import build_app
+from companion.journal import Journal
+from companion.rules.view import table_json
+from tests.mosquitto import broker, wait_until  # noqa: F401  (fixture)
+
+VENUE = "testcafe"
+
+
+@pytest.fixture
+def hub(broker, tmp_path):
+    store = Store(str(tmp_path / "cafe.db"))
+    h = Hub(table_settings("127.0.0.1", broker.port, VENUE, "-"), store,
+            reconnect_min=0.1).start()
+    assert h.connected.wait(5)
+    yield h
+    h.close()
+    store.close()
+
+
+@pytest.fixture
+def tables(broker, tmp_path):
+    made = []
+
+    def make(name, seed, players=3, edition="original"):
+        t = SimulatedTable(str(tmp_path / "tables"), table_settings(
+            "127.0.0.1", broker.port, VENUE, name), seed=seed, players=players,
+            edition=edition, durable=False, reconnect_min=0.1).start()
+        made.append(t)
+        assert t.publisher.connected.wait(5)
+        return t
+    yield make
+    for t in made:
+        t.close()
+
+
+def expected_board(journal_paths):
+    """The leaderboard computed straight from the journals' finished games."""
+    rows = {}
+    for path in journal_paths:
+        with Journal(path, readonly=True) as j:
+            for g in j.games():
+                if g.ranking is None:
+                    continue
+                for r in g.ranking:
+                    row = rows.setdefault(r["name"], [0, 0, 0, 0])
+                    row[0] += 1
+                    row[1] += r["place"] == 1
+                    row[2] += r["score"]
+                    row[3] += len(g.ranking) - r["place"] + 1
+    return {n: (g, w, round(s / g, 1), p) for n, (g, w, s, p) in rows.items()}
+
+
+def finished_games(path):
+    with Journal(path, readonly=True) as j:
+        return [g.id for g in j.games() if g.ended_at is not None]
+
+
+def board_of(client):
+    data = client.get("/api/leaderboard").json()
+    return {r["name"]: (r["games"], r["wins"], r["average"], r["points"]) for r in data["rows"]}
+
+
+def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hub, tables):
+    t1, t2 = tables("table-1", seed=3), tables("table-2", seed=5, players=4, edition="winter")
+    t1.play_game()
+    t2.play_game()
+    t1.play_game()
+    client = TestClient(build_app(hub))
+    assert wait_until(lambda: hub.counts["results_new"] == 3)
+    floor = client.get("/api/floor").json()["tables"]
+    assert [c["table"] for c in floor] == ["table-1", "table-2"]
+    for card, t in zip(floor, (t1, t2)):
+        final = table_json(t.loop.table)
+        assert card["online"] and card["phase"] == "over"
+        assert card["players"] == [{"name": p["name"], "score": p["score"]}
+                                   for p in final["players"]]
+        assert card["winners"] == final["winners"]
+    # the retained state is the replay output, plus the status
+    stored = hub.store.floor(VENUE)[1]["state"]
+    assert stored["status"]["game"] == t2.session.game_id
+    assert {k: v for k, v in stored.items() if k != "status"} == table_json(t2.loop.table)
+    assert board_of(client) == expected_board([t1.journal_path, t2.journal_path])
+    assert hub.counts["results_duplicate"] == 0 and hub.counts["bad"] == 0
+    # every finished game acknowledged: a restarted table sends none again
+    assert wait_until(lambda: t1.publisher.counts["results_acked"] == 2)
+
+
+def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
+        broker, hub, tables, tmp_path):
+    t1, t2 = tables("table-1", seed=11), tables("table-2", seed=12)
+    t1.play_game()
+    assert wait_until(lambda: t1.publisher.counts["results_acked"] == 1)
+    t1.play_game(until_turn=6)
+    t2.play_game(until_turn=4)
+    broker.stop()                                      # mid-game, both tables playing
+    assert wait_until(lambda: not t1.publisher.connected.is_set())
+    t1.finish_game()                                   # games end while the broker is away
+    t2.finish_game()
+    assert t1.loop.table.game.game_over and t2.loop.table.game.game_over
+    broker.start()
+    assert wait_until(lambda: hub.counts["results_new"] == 3, timeout=10), hub.counts
+    client = TestClient(build_app(hub))
+    assert board_of(client) == expected_board([t1.journal_path, t2.journal_path])
+
+    # t1 restarts having lost its acknowledgements: everything is sent again,
+    # and the hub keeps each game once
+    t1.publisher.close()
+    os.remove(t1.journal_path + ".mqtt-acked.json")
+    from companion.mqtt.publisher import MqttPublisher
+    again = MqttPublisher(t1.settings, t1.journal_path, t1.session, reconnect_min=0.1).start()
+    try:
+        assert wait_until(lambda: again.counts["results_acked"] == 2)
+        assert wait_until(lambda: hub.counts["results_duplicate"] == 2)
+        assert board_of(client) == expected_board([t1.journal_path, t2.journal_path])
+        assert len(hub.store.results_of(VENUE)) == len(finished_games(t1.journal_path)) + 1
+    finally:
+        again.close()
+    # with its acknowledgements kept, a restarted table sends nothing again
+    quiet = MqttPublisher(t2.settings, t2.journal_path, t2.session, reconnect_min=0.1).start()
+    try:
+        assert quiet.connected.wait(5)
+        assert wait_until(lambda: quiet.counts["states"] >= 1)
+        assert quiet.counts["results"] == 0
+    finally:
+        quiet.close()
+
+
+def test_a_killed_table_turns_offline_through_its_last_will(broker, hub, tmp_path):
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[journal]
+path = "{tmp_path}/killed/journal.db"
+[catalog]
+paths = []
+[seats]
+driver = "none"
+[pixels]
+driver = "none"
+[sound]
+enabled = false
+[mqtt]
+host = "127.0.0.1"
+port = {broker.port}
+venue = "{VENUE}"
+table = "killed"
+""")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", str(cfg), "run",
+                             "--headless"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        def status():
+            rows = {r["table"]: r for r in hub.store.floor(VENUE)}
+            return rows.get("killed", {}).get("status")
+        assert wait_until(lambda: status() == "online", timeout=10), proc.stderr.read1()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+        assert wait_until(lambda: status() == "offline", timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        proc.stderr.close()
+
+
+def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
+    store = Store(str(tmp_path / "cafe.db"))
+    h = Hub(table_settings("127.0.0.1", 1, VENUE, "-"), store)
+    try:
+        assert h.handle(f"coffee-rush/{VENUE}/t1/state", b"{not json") == "bad"
+        assert h.handle(f"coffee-rush/{VENUE}/t1/result", b'{"game": "x"}') == "bad"
+        assert h.handle(f"coffee-rush/{VENUE}/t1/status", b"maybe") == "bad"
+        assert h.handle(f"coffee-rush/other/t1/status", b"online") is None
+        assert h.handle(f"coffee-rush/{VENUE}/t1/status", b"online") == "online"
+        assert store.floor(VENUE) == [{"table": "t1", "status": "online", "state": None,
+                                       "received_at": store.floor(VENUE)[0]["received_at"]}]
+        client = TestClient(build_app(h))
+        assert client.get("/api/leaderboard?month=13-2026").status_code == 400
+        assert client.get("/api/leaderboard").json()["rows"] == []
+    finally:
+        store.close()
