@@ -17,37 +17,7 @@ from companion.cafe.store import Store
 from companion.cafe.web import build_app
 from companion.journal import Journal
 from companion.rules.view import table_json
-from tests.mosquitto import broker, wait_until  # noqa: F401  (fixture)
-
-VENUE = "testcafe"
-
-
-@pytest.fixture
-def hub(broker, tmp_path):
-    store = Store(str(tmp_path / "cafe.db"))
-    h = Hub(table_settings("127.0.0.1", broker.port, VENUE, "-"), store,
-            reconnect_min=0.1).start()
-    assert h.connected.wait(5)
-    yield h
-    h.close()
-    store.close()
-
-
-@pytest.fixture
-def tables(broker, tmp_path):
-    made = []
-
-    def make(name, seed, players=3, edition="original"):
-        t = SimulatedTable(str(tmp_path / "tables"), table_settings(
-            "127.0.0.1", broker.port, VENUE, name), seed=seed, players=players,
-            edition=edition, durable=False, reconnect_min=0.1).start()
-        made.append(t)
-        assert t.publisher.connected.wait(5)
-        return t
-    yield make
-    for t in made:
-        t.close()
-
+from tests.cafe_fixtures import VENUE, broker, hub, tables, wait_until  # noqa: F401
 
 def expected_board(journal_paths):
     """The leaderboard computed straight from the journals' finished games."""
@@ -106,8 +76,8 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     t1, t2 = tables("table-1", seed=11), tables("table-2", seed=12)
     t1.play_game()
     assert wait_until(lambda: t1.publisher.counts["results_acked"] == 1)
-    t1.play_game(until_turn=6)
-    t2.play_game(until_turn=4)
+    t1.play_game(until=lambda g: g.turn >= 6)
+    t2.play_game(until=lambda g: g.turn >= 4)
     broker.stop()                                      # mid-game, both tables playing
     assert wait_until(lambda: not t1.publisher.connected.is_set())
     t1.finish_game()                                   # games end while the broker is away

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from .. import inputs as ev
 from ..demo import Bots, _prepare, _setup
@@ -74,20 +74,20 @@ class SimulatedTable:
 
     # --- one whole game on the caller's thread (tests) ------------------------------------
 
-    def play_game(self, max_turns: int = 400, until_turn: Optional[int] = None) -> None:
-        """Set up and play a game (or up to turn ``until_turn``, then carry on with
-        ``finish_game``)."""
+    def play_game(self, max_turns: int = 400, until: Optional[Callable] = None) -> None:
+        """Set up and play a game to its end, or until ``until(game)`` holds (then
+        ``finish_game`` carries on)."""
         self.loop.post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng)))
         self.loop.drain()
         self._bots = self._new_bots(self.loop.post)
-        self.finish_game(max_turns, until_turn)
+        self.finish_game(max_turns, until)
 
-    def finish_game(self, max_turns: int = 400, until_turn: Optional[int] = None) -> None:
+    def finish_game(self, max_turns: int = 400, until: Optional[Callable] = None) -> None:
         for _ in range(max_turns):
             game = self.loop.table.game
             if game.game_over or is_stalled(game):
                 return
-            if until_turn is not None and game.turn >= until_turn:
+            if until is not None and until(game):
                 return
             self._bots.scan_new_cards()
             self.loop.drain()

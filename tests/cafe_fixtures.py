@@ -1,4 +1,5 @@
-"""A real Mosquitto broker for tests, on a free loopback port, always stopped.
+"""Café test fixtures: a real Mosquitto broker on a free loopback port (always
+stopped), the hub listening to it, and simulated tables playing into it.
 
 ``.ci/run`` installs Debian's mosquitto. Without it the tests that need a broker
 are skipped locally, and fail under CI (where a skip would hide a missing install).
@@ -14,6 +15,10 @@ import threading
 import time
 
 import pytest
+
+from companion.cafe.hub import Hub
+from companion.cafe.simulate import SimulatedTable, table_settings
+from companion.cafe.store import Store
 
 
 def free_port() -> int:
@@ -92,3 +97,33 @@ def broker(tmp_path):
         yield b
     finally:
         b.stop()
+
+
+VENUE = "testcafe"
+
+
+@pytest.fixture
+def hub(broker, tmp_path):
+    store = Store(str(tmp_path / "cafe.db"))
+    h = Hub(table_settings("127.0.0.1", broker.port, VENUE, "-"), store,
+            reconnect_min=0.1).start()
+    assert h.connected.wait(5)
+    yield h
+    h.close()
+    store.close()
+
+
+@pytest.fixture
+def tables(broker, tmp_path):
+    made = []
+
+    def make(name, seed, players=3, edition="original"):
+        t = SimulatedTable(str(tmp_path / "tables"), table_settings(
+            "127.0.0.1", broker.port, VENUE, name), seed=seed, players=players,
+            edition=edition, durable=False, reconnect_min=0.1).start()
+        made.append(t)
+        assert t.publisher.connected.wait(5)
+        return t
+    yield make
+    for t in made:
+        t.close()
