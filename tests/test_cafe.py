@@ -164,3 +164,64 @@ def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
         assert client.get("/api/leaderboard").json()["rows"] == []
     finally:
         store.close()
+
+
+def test_a_table_plays_on_without_its_broker_and_reports_when_it_comes(tmp_path):
+    from tests.cafe_fixtures import Mosquitto
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    later = Mosquitto(str(folder))                      # its port, nothing listening yet
+    t = SimulatedTable(str(tmp_path / "tables"), table_settings(
+        "127.0.0.1", later.port, VENUE, "early"), seed=8, durable=False,
+        reconnect_min=0.1).start()
+    try:
+        t.play_game()                                   # a whole game, the broker away
+        assert t.loop.table.game.game_over
+        assert not t.publisher.connected.is_set()
+        assert t.publisher.counts["events_skipped"] > 20
+        later.start()
+        store = Store(str(tmp_path / "cafe.db"))
+        h = Hub(table_settings("127.0.0.1", later.port, VENUE, "-"), store,
+                reconnect_min=0.1).start()
+        try:
+            assert wait_until(lambda: h.counts["results_new"] == 1, timeout=10)
+            assert store.results_of(VENUE)[0]["game"] == t.session.game_id
+            assert hub_phase(store, "early") == "over"
+        finally:
+            h.close()
+            store.close()
+    finally:
+        t.close()
+        later.stop()
+
+
+def hub_phase(store, table):
+    row = {r["table"]: r for r in store.floor(VENUE)}[table]
+    return row["state"]["status"]["phase"]
+
+
+def test_home_assistant_discovery_describes_the_table(broker, tmp_path):
+    import paho.mqtt.client as mqtt
+    got = {}
+    ha = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="ha-test")
+    ha.on_message = lambda c, u, m: got.__setitem__(m.topic, json.loads(m.payload))
+    ha.on_connect = lambda c, u, f, rc, p: c.subscribe("homeassistant/#", qos=1)
+    ha.connect("127.0.0.1", broker.port)
+    ha.loop_start()
+    t = SimulatedTable(str(tmp_path / "tables"), table_settings(
+        "127.0.0.1", broker.port, VENUE, "table-9", discovery_prefix="homeassistant"),
+        seed=2, durable=False, reconnect_min=0.1).start()
+    try:
+        assert wait_until(lambda: len(got) == 2)
+        base = "homeassistant/sensor/coffee_rush_testcafe_table_9"
+        phase, turn = got[f"{base}_phase/config"], got[f"{base}_turn/config"]
+        for sensor in (phase, turn):
+            assert sensor["state_topic"] == f"coffee-rush/{VENUE}/table-9/state"
+            assert sensor["availability_topic"] == f"coffee-rush/{VENUE}/table-9/status"
+            assert sensor["device"]["identifiers"] == ["coffee_rush_testcafe_table_9"]
+        assert phase["value_template"] == "{{ value_json.status.phase }}"
+        assert turn["value_template"] == "{{ value_json.active or '-' }}"
+    finally:
+        t.close()
+        ha.disconnect()
+        ha.loop_stop()
