@@ -6,11 +6,13 @@ are skipped locally, and fail under CI (where a skip would hide a missing instal
 """
 from __future__ import annotations
 
+import glob
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -127,3 +129,71 @@ def tables(broker, tmp_path):
     yield make
     for t in made:
         t.close()
+
+
+class PostgreSQL:
+    """Debian's PostgreSQL server in a scratch folder on a free loopback port (as the
+    postgres user when the tests run as root: the server refuses root)."""
+
+    def __init__(self):
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/postgres"))
+        if not bins:
+            if os.environ.get("CI"):
+                pytest.fail("postgresql is not installed (.ci/run installs it)")
+            pytest.skip("postgresql is not installed (apt-get install postgresql)")
+        self.bin = os.path.dirname(bins[-1])
+        self.folder = tempfile.mkdtemp(prefix="cafe-pg-")
+        self.port = free_port()
+        self.as_user: list[str] = []
+        if os.getuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.proc = None
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://cafe@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> "PostgreSQL":
+        data = os.path.join(self.folder, "data")
+        subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "-A", "trust",
+                                       "-U", "cafe", "--no-sync"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=60)
+        self.proc = subprocess.Popen(
+            self.as_user + [f"{self.bin}/postgres", "-D", data, "-p", str(self.port),
+                            "-h", "127.0.0.1", "-k", self.folder, "-F"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        import psycopg
+
+        def ready() -> bool:
+            try:
+                psycopg.connect(f"host=127.0.0.1 port={self.port} user=cafe dbname=postgres",
+                                connect_timeout=1).close()
+                return True
+            except psycopg.OperationalError:
+                return False
+        if not wait_until(ready, 20, 0.05):
+            self.stop()
+            raise RuntimeError("postgresql did not start")
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()                  # SIGTERM: a smart shutdown
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def postgresql():
+    pg = PostgreSQL().start()
+    try:
+        yield pg
+    finally:
+        pg.stop()
