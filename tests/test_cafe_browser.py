@@ -50,8 +50,13 @@ def test_the_floor_page_shows_every_table_live(hub, tables, floor_server, page, 
     last = tables("table-3", seed=5, edition="winter")
     last.play_game(until=lambda g: g.token == "closed")         # the final round
     assert not last.loop.table.game.game_over
-    assert wait_until(lambda: len(hub.store.floor(hub.venue)) == 3
-                      and hub.counts["results_new"] == 1)
+
+    def caught_up():                          # the hub has every table's latest state
+        rows = {r["table"]: r["state"] for r in hub.store.floor(hub.venue)}
+        return all(rows.get(t.name) and rows[t.name]["status"]["seq"] == t.journal.current_seq
+                   for t in (done, help_me, last)) and \
+            rows["table-2"]["status"]["devices"] == {"scanner": "lost"}
+    assert wait_until(caught_up) and wait_until(lambda: hub.counts["results_new"] == 1)
 
     page.goto(floor_server.url + "/")
     page.wait_for_selector(card("table-3"))

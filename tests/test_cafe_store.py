@@ -53,6 +53,12 @@ def test_results_are_kept_once_corrections_replace_them_and_the_floor_reads_back
     assert kept[0] == fixed
     assert standings(kept) == standings([fixed, results[1]])
     assert store.months(VENUE) == [month]
+    # the table's journal was replaced: its new game 1 is another game
+    again = dict(results[0], started_at="2031-01-02T20:00:00+00:00",
+                 ended_at="2031-01-02T21:00:00+00:00")
+    assert hub.handle(f"coffee-rush/{VENUE}/t1/result", topics.dumps(again)) == "new"
+    assert store.results_of(VENUE, month) == kept
+    assert store.results_of(VENUE, month_of(again["ended_at"])) == [again]
 
     state = {"players": [], "status": {"phase": "idle", "updated_at": 1.0}}
     assert hub.handle(f"coffee-rush/{VENUE}/t1/state", topics.dumps(state)) == "state"

@@ -1,9 +1,11 @@
 """The hub's database: the tables as last reported and every finished game.
 
 SQLAlchemy Core with portable statements only (no dialect upserts), so the same
-code runs on SQLite and PostgreSQL. One writer (the hub's MQTT thread); the web
-pages read. A result is kept once per (venue, table, game id): a duplicate is
-recognised by its digest and ignored, a correction after the end replaces it.
+code runs on SQLite and PostgreSQL. One writer (the hub's writer thread, a batch
+of messages per transaction); the web pages read. A result is kept once per
+(venue, table, game id) - and the game's start, which tells a replaced journal's
+game 1 from the old one: a duplicate is recognised by its digest and ignored, a
+correction after the end replaces it.
 """
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ results = Table(
     Column("venue", String(64), primary_key=True),
     Column("table_name", String(64), primary_key=True),
     Column("game_id", Integer, primary_key=True, autoincrement=False),
+    # with the game id, the game's start names it even if a table's journal was replaced
+    # (a new journal counts its games from 1 again)
+    Column("started_at", String(40), primary_key=True),
     Column("digest", String(32), nullable=False),
     Column("month", String(7), nullable=False, index=True),   # YYYY-MM, hub's local time
     Column("ended_at", String(40), nullable=False),
@@ -75,7 +80,31 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    # --- writing (the hub's MQTT thread) ------------------------------------------------
+    # --- writing (the hub's writer thread) ------------------------------------------------
+
+    def write(self, venue: str, items: list[tuple]) -> list[Optional[str]]:
+        """Keep a batch of messages in one transaction, in their order. Items are
+        ("state", table, state, at), ("status", table, text, at) or
+        ("result", table, payload, digest, at); returns, per item, what it was for
+        results ("new", "duplicate" or "corrected") and None for the others."""
+        out: list[Optional[str]] = []
+        with self.engine.begin() as conn:
+            for item in items:
+                kind, name = item[0], item[1]
+                if kind == "state":
+                    state, at = item[2], item[3]
+                    self._upsert_table(conn, venue, name, {
+                        "state": json.dumps(state, ensure_ascii=False),
+                        "updated_at": (state.get("status") or {}).get("updated_at"),
+                        "received_at": at})
+                    out.append(None)
+                elif kind == "status":
+                    self._upsert_table(conn, venue, name, {"status": item[2],
+                                                           "received_at": item[3]})
+                    out.append(None)
+                else:
+                    out.append(self._result(conn, venue, name, *item[2:]))
+        return out
 
     def _upsert_table(self, conn, venue: str, name: str, values: dict) -> None:
         key = (tables.c.venue == venue) & (tables.c.name == name)
@@ -83,36 +112,24 @@ class Store:
             conn.execute(tables.insert().values(venue=venue, name=name,
                                                 **{"status": "online", **values}))
 
-    def table_state(self, venue: str, name: str, state: dict, received_at: float) -> None:
-        with self.engine.begin() as conn:
-            self._upsert_table(conn, venue, name, {
-                "state": json.dumps(state, ensure_ascii=False),
-                "updated_at": (state.get("status") or {}).get("updated_at"),
-                "received_at": received_at})
-
-    def table_status(self, venue: str, name: str, status: str, received_at: float) -> None:
-        with self.engine.begin() as conn:
-            self._upsert_table(conn, venue, name, {"status": status,
-                                                   "received_at": received_at})
-
-    def result(self, venue: str, name: str, payload: dict, digest: str,
-               received_at: float) -> str:
-        """Keep one finished game: "new", "duplicate" or "corrected"."""
+    def _result(self, conn, venue: str, name: str, payload: dict, digest: str,
+                received_at: float) -> str:
         key = ((results.c.venue == venue) & (results.c.table_name == name)
-               & (results.c.game_id == payload["game"]))
+               & (results.c.game_id == payload["game"])
+               & (results.c.started_at == payload["started_at"]))
         values = {"digest": digest, "month": month_of(payload["ended_at"]),
                   "ended_at": payload["ended_at"], "received_at": received_at,
                   "payload": json.dumps(payload, ensure_ascii=False)}
-        with self.engine.begin() as conn:
-            had = conn.execute(select(results.c.digest).where(key)).scalar()
-            if had == digest:
-                return "duplicate"
-            if had is None:
-                conn.execute(results.insert().values(venue=venue, table_name=name,
-                                                     game_id=payload["game"], **values))
-                return "new"
-            conn.execute(update(results).where(key).values(**values))
-            return "corrected"
+        had = conn.execute(select(results.c.digest).where(key)).scalar()
+        if had == digest:
+            return "duplicate"
+        if had is None:
+            conn.execute(results.insert().values(venue=venue, table_name=name,
+                                                 game_id=payload["game"],
+                                                 started_at=payload["started_at"], **values))
+            return "new"
+        conn.execute(update(results).where(key).values(**values))
+        return "corrected"
 
     # --- reading (the web pages) ----------------------------------------------------------
 

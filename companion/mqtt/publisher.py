@@ -36,6 +36,7 @@ from . import topics
 
 log = logging.getLogger("companion.mqtt")
 
+STATE_GAP = 0.1        # seconds: at most ten states a second; what comes meanwhile is merged
 RESULT_KINDS = frozenset({"game_over", "ranking_changed", "undone", "redone", "corrected"})
 
 
@@ -115,6 +116,8 @@ class MqttPublisher:
         self._devices: dict[str, str] = {}
         self._started: dict[int, Optional[str]] = {}
         self._reader: Optional[Journal] = None
+        self._closing = False
+        self._stopping = threading.Event()
         self.client = client or self._client(reconnect_min)
 
     # --- paho ------------------------------------------------------------------------
@@ -149,7 +152,7 @@ class MqttPublisher:
         self._inbox.put(_CONNECTED)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        if self.connected.is_set():
+        if self.connected.is_set() and not self._closing:
             log.warning("MQTT: lost the broker (%s); the table goes on, retrying",
                         reason_code)
         self.connected.clear()
@@ -181,6 +184,8 @@ class MqttPublisher:
 
     def close(self, timeout: float = 2.0) -> None:
         """Say ``offline`` (if the broker is there), then stop both threads."""
+        self._closing = True
+        self._stopping.set()
         self._inbox.put(_STOP)
         if self._thread is not None:
             self._thread.join(timeout)
@@ -202,6 +207,8 @@ class MqttPublisher:
                     return
             except Exception:  # noqa: BLE001 - the publisher must outlive a surprise
                 log.exception("MQTT publisher failed on %d items", len(batch))
+            # a pause before the next batch merges a burst of updates into one state
+            self._stopping.wait(STATE_GAP)
 
     def _handle(self, batch: list) -> bool:
         state_due = results_due = stop = False
