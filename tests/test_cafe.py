@@ -178,7 +178,7 @@ def test_a_table_plays_on_without_its_broker_and_reports_when_it_comes(tmp_path)
         t.play_game()                                   # a whole game, the broker away
         assert t.loop.table.game.game_over
         assert not t.publisher.connected.is_set()
-        assert t.publisher.counts["events_skipped"] > 20
+        assert wait_until(lambda: t.publisher.counts["events_skipped"] > 20)
         later.start()
         store = Store(str(tmp_path / "cafe.db"))
         h = Hub(table_settings("127.0.0.1", later.port, VENUE, "-"), store,
