@@ -16,6 +16,8 @@ Printed:
 - tap -> update p50/p99: a seat press posted to the table loop until every
   subscriber of that update has run (where the screen is woken to draw a frame),
   over all tables; the MQTT run must not differ from the first.
+- the publisher's own cost at a table: its time on the loop thread per update (all
+  it does there is queue the update), and its threads' CPU per update.
 - hub lag p50/p99/max: a table's update applied -> the hub has stored the state
   that shows it (the hub's ``/api/health``, same machine clock). Target p99 <= 1 s.
 - results: finished games in the journals, and kept by the hub (must be equal).
@@ -53,13 +55,26 @@ def one_table(args) -> int:
                        seed=100 + args.index, players=2 + args.index % 3,
                        edition=("original", "winter")[args.index % 2],
                        publish=args.port is not None).start()
-    if t.publisher is not None and not t.publisher.connected.wait(20):
-        raise SystemExit("a table could not reach the broker")
+    costs: list[float] = []                 # the publisher's own time on the loop thread
+    if t.publisher is not None:
+        if not t.publisher.connected.wait(20):
+            raise SystemExit("a table could not reach the broker")
+        publisher = t.publisher
+
+        def timed(update) -> None:
+            start = time.perf_counter()
+            publisher(update)
+            costs.append(time.perf_counter() - start)
+        t.loop.subscribers[t.loop.subscribers.index(publisher)] = timed
     t.start_paced(0.6 / args.speed)
     threading.Event().wait(args.seconds)
+    threads = [th for th in threading.enumerate()
+               if th.name == "mqtt-publisher" or th.name.startswith("paho-mqtt")]
+    cpu = sum(time.clock_gettime(time.pthread_getcpuclockid(th.ident)) for th in threads)
     t.close()
     with open(os.path.join(args.folder, "latencies.json"), "w") as fh:
-        json.dump({"latencies": t.latencies, "journal": t.journal_path}, fh)
+        json.dump({"latencies": t.latencies, "journal": t.journal_path, "costs": costs,
+                   "mqtt_cpu": cpu, "updates": len(costs)}, fh)
     return 0
 
 
@@ -95,6 +110,13 @@ def report(name: str, tables: list) -> None:
     lat = [x for t in tables for x in t["latencies"]]
     print(f"{name:<14} taps {len(lat):>6}  tap->update p50 {pct(lat, 50) * 1000:6.2f} ms  "
           f"p99 {pct(lat, 99) * 1000:6.2f} ms  games finished {finished(tables)}")
+    costs = [x for t in tables for x in t["costs"]]
+    if costs:
+        updates = sum(t["updates"] for t in tables)
+        cpu = sum(t["mqtt_cpu"] for t in tables)
+        print(f"{'':<14} publisher on the loop thread per update: p50 "
+              f"{pct(costs, 50) * 1e6:.0f} us, p99 {pct(costs, 99) * 1e6:.0f} us; its threads' "
+              f"CPU (publisher + paho) {cpu / updates * 1000:.2f} ms per update")
 
 
 def health(url: str) -> dict:
