@@ -110,7 +110,8 @@ class Service:
         from .devices.scanner import ScannerReader
         if self.cfg["seats"]["driver"] != "none":
             buttons = _optional("seat buttons",
-                                lambda: Buttons.from_config(self.cfg, self.loop.post).start())
+                                lambda: Buttons.from_config(self.cfg, self.loop.post,
+                                                           turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
         scanner = ScannerReader.from_config(self.cfg, self.loop.post)

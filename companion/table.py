@@ -7,8 +7,11 @@ subscriber (screen, lights, sound, logging). Subscribers are called on the
 loop's thread and must not block; one that raises is logged and skipped.
 
 Seat inputs: a tap completes the oldest order of that seat's player, a hold
-ends the turn; a seat that is not active changes nothing and yields a
-``NotYourTurn`` for that seat.
+ends the turn. A press belongs to its seat and to the moment it *began*
+(``inputs.Press``, stamped by the buttons): it changes the game only if its
+seat was active when it began, it is still that same turn, and no other
+seat's press was in flight as it began. Anything else changes nothing and
+yields one ``NotYourTurn`` for that seat (README, "At the table").
 """
 from __future__ import annotations
 
@@ -32,10 +35,13 @@ log = logging.getLogger("companion.table")
 
 @dataclass(frozen=True)
 class NotYourTurn(Happening):
+    """A seat's press changed nothing: not its turn when the press began, or
+    (``overlapped``) another seat's button was being pressed at that moment."""
     kind: ClassVar[str] = "not_your_turn"
     seat: int
     player: Optional[str]
     active: Optional[str]
+    overlapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,12 @@ class TableLoop:
     @property
     def table(self) -> Table:
         return self.session.table
+
+    def turn_now(self) -> tuple[Optional[int], Optional[int]]:
+        """(turn number, active seat) of the table as last applied; (None, None)
+        without a game. Any thread may ask (the buttons stamp presses with it)."""
+        game = self.session.table.game
+        return (None, None) if game is None else (game.turn, game.active)
 
     # --- running -----------------------------------------------------------------------
 
@@ -193,11 +205,21 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        if game.active is not None and event.seat != game.active:
+        press = event.press
+        if game.active is not None and (event.seat != game.active or (press is not None and (
+                press.overlapped or (press.turn, press.active) != (game.turn, event.seat)))):
             name = game.players[event.seat].name
+            # its own turn, but another seat's button was down as this press began
+            overlapped = (press is not None and press.overlapped
+                          and (press.turn, press.active) == (game.turn, event.seat))
+            # "not your turn, Ben: Ana is playing" names who played when the press began
+            then = (press.active if press is not None and press.active is not None
+                    and press.active < len(game.players) else game.active)
             return Update(event, self.table,
-                          happened=(NotYourTurn(event.seat, name, game.active_player.name),),
-                          rejection=reject("not_your_turn", player=name),
+                          happened=(NotYourTurn(event.seat, name, game.players[then].name,
+                                                overlapped),),
+                          rejection=reject("buttons_overlap" if overlapped else "not_your_turn",
+                                           player=name),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
         action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
         return self._apply(event, action, posted, seat=event.seat)

@@ -282,6 +282,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
     if kind == "not_your_turn":
         if h.player is None:
             return t("seat_empty", seat=h.seat + 1)
+        if getattr(h, "overlapped", False):
+            return t("not_your_turn_overlap", player=h.player)
         return t("not_your_turn", player=h.player, active=h.active or "")
     if kind == "unknown_card":
         return t("unknown_card", tag=h.tag)
