@@ -46,6 +46,11 @@ class JournalError(Exception):
     """A journal that cannot be used; the message names the file and what to do."""
 
 
+class JournalBusy(JournalError):
+    """Another program holds the journal's write lock right now: nothing was
+    written; the same record may be tried again once it lets go."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -58,14 +63,23 @@ class GameRecord:
     actions: int
 
 
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    """SQLite gave up waiting for another connection's lock (SQLITE_BUSY/LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
 
 
 class Journal:
     def __init__(self, path: str, clock: Callable[[], float] = time.time,
-                 readonly: bool = False, durable: bool = True):
+                 readonly: bool = False, durable: bool = True, busy_timeout: float = 5.0):
         self.path = str(path)
+        self.busy_timeout = busy_timeout    # how long a write waits for another program's lock
         self.clock = clock
         self.readonly = readonly
         self._lock_fd: Optional[int] = None
@@ -107,10 +121,10 @@ class Journal:
     def _connect(self, durable: bool) -> sqlite3.Connection:
         if self.readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
-            db = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None,
-                                 check_same_thread=False)
+            db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
+                                 isolation_level=None, check_same_thread=False)
         else:
-            db = sqlite3.connect(self.path, timeout=5, isolation_level=None,
+            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                  check_same_thread=False)
         self._durable = durable
         return db
@@ -233,6 +247,8 @@ class Journal:
                     self.db.execute("UPDATE games SET ended_at=NULL, ranking=NULL WHERE id=?",
                                     (game_id,))
         except sqlite3.DatabaseError as exc:
+            if _busy(exc):
+                raise JournalBusy(self._explain(exc)) from None
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 

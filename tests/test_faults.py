@@ -1,0 +1,198 @@
+"""Faults at a real table: another program holding the journal's lock, and stops.
+
+The lock is held by a real second process (sqlite3 in a child Python), the
+service is a real ``coffee-companion run --headless`` child stopped with real
+signals. Every wait has a deadline; nothing sleeps.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion import inputs as ev
+from companion.journal import Journal
+from companion.lights.patterns import AMBER, OFF, LightContext, Style, render
+from companion.session import Session
+from companion.table import Recorder, TableLoop, TablePaused, TableResumed
+from companion.ui import i18n
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, PYTHONPATH=ROOT)
+SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"]}
+
+# Another program: takes the journal's write lock, says so, lets go on a line from stdin.
+HOLDER = r"""
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+db.close()
+"""
+
+
+def hold_lock(path):
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env=ENV)
+    assert holder.stdout.readline() == "locked\n"
+    return holder
+
+
+def release(holder):
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+    holder.communicate(timeout=5)
+
+
+def journaled(path):
+    with Journal(str(path), readonly=True) as j:
+        return [json.loads(x)["do"] for x in j.latest_game()[1]]
+
+
+def test_a_journal_locked_by_another_program_pauses_the_table_and_loses_nothing(tmp_path):
+    path = tmp_path / "journal.db"
+    journal = Journal(str(path), busy_timeout=0.2)
+    loop = TableLoop(Session(journal))
+    rec = Recorder()
+    loop.subscribe(rec)
+    loop.post(ev.TouchAction(SETUP))
+    loop.start()
+    try:
+        rec.wait_for(lambda u: u.accepted)
+        holder = hold_lock(path)
+        try:
+            posted = time.monotonic()
+            inputs = [ev.SeatTap(0), ev.SeatTap(0), ev.SeatHold(0), ev.SeatTap(1)]
+            for e in inputs:
+                loop.post(e)
+            paused = rec.wait_for(lambda u: TablePaused in map(type, u.happened), timeout=3)
+            assert paused.applied_at - posted < 1.0            # detected within a second
+            assert "locked by another program" in paused.happened[0].detail
+            assert loop.paused and journaled(path) == ["setup"]
+            assert loop.table.game.players[0].likes == 0        # nothing applied, ...
+            assert not [u for u in rec.updates if u.rejection is not None]   # ... nothing refused
+            assert i18n.happening_text("es", paused.happened[0]).startswith("En pausa")
+        finally:
+            release(holder)
+        last = rec.wait_for(lambda u: u.event is inputs[-1], timeout=5)
+        kinds = [type(h) for u in rec.updates for h in u.happened]
+        assert kinds.count(TablePaused) == 1 and kinds.count(TableResumed) == 1
+        assert all(u.accepted for u in rec.updates if u.event in inputs)
+        assert last.accepted and not loop.paused
+        assert journaled(path) == ["setup", "complete", "complete", "end_turn", "complete"]
+    finally:
+        loop.stop()
+        journal.close()
+
+
+def test_paused_lights_blink_amber_on_every_segment_then_stop():
+    style = Style(4, (3, 3, 3, 3))
+    paused = render(None, LightContext(paused_since=10.0), 10.2, style)
+    assert paused.seats == ((AMBER,) * 3,) * 4 and paused.next_change == pytest.approx(11.0)
+    assert render(None, LightContext(paused_since=10.0), 11.2, style).seats == ((OFF,) * 3,) * 4
+    assert render(None, LightContext(), 10.2, style).seats == ((OFF,) * 3,) * 4
+
+
+# ---------------------------------------------------------------- a clean stop, always
+
+CONFIG = """
+[journal]
+path = "{dir}/journal.db"
+[catalog]
+paths = ["{dir}/cards.toml"]
+[seats]
+driver = "simulated"
+[pixels]
+driver = "simulated"
+segment_length = 4
+[sound]
+enabled = false
+"""
+
+# The service in a child, as systemd runs it, plus a thread that fills its queue.
+# At exit it prints what the LEDs show last, so the parent can see them dark.
+SERVICE = r"""
+import logging, sys, threading
+from companion import config, inputs as ev
+from companion.service import Service
+cfg = config.load(sys.argv[1], required=True)
+logging.basicConfig(level="INFO", format="%(levelname)s %(name)s: %(message)s")
+svc = Service(cfg, headless=True)
+queued = int(sys.argv[2])
+def fill():
+    if svc.session.table.game is None:
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                      "players": ["Ana", "Ben", "Chloe"]}))
+    for n in range(queued):
+        svc.loop.post(ev.SeatTap(0) if n % 2 else ev.UndoTap())
+    print("ready", flush=True)
+svc.loop.subscribe(lambda u: None)
+threading.Timer(0.2, fill).start()
+code = svc.run()
+print("leds", max(max(c) for c in svc.lights.strip.current), flush=True)
+print("exit", code, flush=True)
+"""
+
+
+def service(tmp_path, queued):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(dir=tmp_path), encoding="utf-8")
+    child = subprocess.Popen([sys.executable, "-c", SERVICE, str(cfg), str(queued)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    assert child.stdout.readline() == "ready\n"
+    return child
+
+
+def stop(child, sig):
+    started = time.monotonic()
+    child.send_signal(sig)
+    out, err = child.communicate(timeout=10)
+    return time.monotonic() - started, out, err
+
+
+def test_sigint_and_sighup_ask_for_the_same_clean_stop_as_sigterm():
+    from companion.service import STOP_SIGNALS
+    assert set(STOP_SIGNALS) == {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM])
+def test_a_stop_with_10000_queued_inputs_is_clean_and_quick(tmp_path, sig):
+    child = service(tmp_path, 10_000)
+    took, out, err = stop(child, sig)
+    assert child.returncode == 0, err                  # no segfault (-11), no traceback
+    assert took < 3.0
+    assert "leds 0\nexit 0\n" in out                   # the LEDs went dark
+    assert f"{signal.Signals(sig).name}: stopping" in err
+    assert "not applied (never acknowledged, dropped)" in err and "Traceback" not in err
+    lines = journaled(tmp_path / "journal.db")         # what was applied is whole
+    assert lines[0] == "setup" and len(lines) < 10_001
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP])
+def test_a_stop_while_another_program_holds_the_journal_is_clean_and_quick(tmp_path, sig):
+    path = tmp_path / "journal.db"
+    with Journal(str(path)) as j:
+        Session(j).apply(SETUP)
+    holder = hold_lock(path)
+    try:
+        child = service(tmp_path, 50)
+        paused = time.monotonic() + 5
+        line = ""
+        while "table paused" not in line and time.monotonic() < paused:
+            line = child.stderr.readline()
+        assert "table paused" in line
+        took, out, err = stop(child, sig)
+    finally:
+        release(holder)
+    assert child.returncode == 0, err
+    assert took < 3.0
+    assert "leds 0\nexit 0\n" in out
+    # the first UNDO has nothing to undo (refused before any write); the tap after it
+    # waited for the lock: it and the 48 behind it were never applied
+    assert "stopped with 49 input(s) not applied" in err
+    assert journaled(path) == ["setup"]
