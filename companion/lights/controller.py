@@ -56,7 +56,7 @@ MAX_FPS = 30
 #: Without a scanner nobody can tell the lights that cards were drawn: the draw
 #: prompt then blinks this many seconds.
 DRAW_PROMPT_WITHOUT_SCANNER = 8.0
-SCANNER_LOST = {"lost"}
+SCANNER_LOST = {"lost", "garbled"}
 SCANNER_BACK = {"back", "connected", "ready"}
 
 NO_STRIP = ("no NeoPixel strip ({detail}). On a Raspberry Pi: enable SPI (sudo raspi-config, "
