@@ -11,6 +11,7 @@ import contextlib
 import logging
 import os
 import pty
+import random
 import queue
 import select
 import socket
@@ -622,3 +623,89 @@ def test_a_second_reader_on_the_same_port_is_told_it_is_busy(end, events, reader
         second.status("lost").detail
     end.write(encode(Scan(1, "04A1B2C3")))
     assert events.scan().tag == "04A1B2C3"          # the first reader still gets whole lines
+
+
+# ---------------------------------------------------------------- a scanner talking nonsense
+
+REPL = (b"MicroPython v1.22.0 on 2024-01-05; Raspberry Pi Pico with RP2040\r\n"
+        b"Type \"help()\" for more information.\r\n>>> ?HELLO\r\n"
+        b"Traceback (most recent call last):\r\n  File \"<stdin>\", line 1\r\n"
+        b"SyntaxError: invalid syntax\r\n>>> \r\n")
+
+
+def cards(events):
+    return [e for e in events.drain() if isinstance(e, ev.CardScanned)]
+
+
+@pytest.mark.parametrize("mode", [None, sp.DEFAULT_PLAIN_PATTERN], ids=["protocol", "plain"])
+def test_a_crashed_pico_answering_from_its_repl_is_no_card_and_says_so(end, events, readers,
+                                                                         mode):
+    reader = readers(end.link, events, plain_pattern=mode)
+    events.status("connected")
+    assert end.read_request() == sp.HELLO_REQUEST
+    end.write(REPL)                                   # a fresh port: the REPL answers
+    garbled = events.status("garbled")
+    assert "not responding properly" in garbled.detail and "REPL" in garbled.detail
+    assert "re-flash the scanner: firmware/README.md" in garbled.detail
+    end.write(HELLO + encode(Scan(1, "04A1B2C3")))     # re-flashed: valid lines again
+    events.status("back")
+    assert events.scan().tag == "04A1B2C3"
+    end.unplug()                                      # re-plugged after speaking protocol
+    events.status("lost")
+    end.plug()
+    assert end.read_request() == sp.HELLO_REQUEST
+    end.write(REPL * 2 + HELLO + encode(Scan(2, "04D4E5F6")))
+    assert events.scan().tag == "04D4E5F6"
+    assert [c.tag for c in cards(events)] == ["04A1B2C3", "04D4E5F6"]   # nothing else
+    assert reader.counts["scans"] == 2
+
+
+def test_a_megabyte_of_noise_gives_no_card_and_valid_scans_still_work(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600)
+    end.write(encode(Scan(1, "04000001")))
+    assert events.scan().tag == "04000001"
+    noise = random.Random(9).randbytes(1 << 20)
+    for at in range(0, len(noise), 1 << 16):          # the pty takes it in pieces
+        end.write(noise[at:at + (1 << 16)])
+    end.write(b"\n" + encode(Scan(2, "04000002")))
+    assert events.scan(timeout=10).tag == "04000002"
+    assert [c.tag for c in cards(events)] == ["04000001", "04000002"]    # nothing else
+    assert [e.status for e in events.seen if isinstance(e, ev.DeviceStatus)] == [
+        "connected", "garbled", "back"]
+    assert reader.counts["scans"] == 2
+
+
+def test_eight_megabytes_without_a_line_end_are_one_dropped_line(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600)
+    chunk = b"A" * (1 << 20)
+    for _ in range(8):
+        end.write(chunk)
+    end.write(b"\n" + encode(Scan(1, "04000003")))
+    assert events.scan(timeout=10).tag == "04000003"
+    assert reader.stream.counts["too_long"] == 1 and reader.stream.framer.pending == 0
+
+
+def test_a_line_split_at_every_boundary_is_one_scan(end, events, readers):
+    connected(end, events, readers)
+    for cut in range(1, len(encode(Scan(1, "04A1B2C3")))):
+        line = encode(Scan(cut, "%08X" % cut))
+        end.write(line[:cut])
+        end.write(line[cut:])
+        assert events.scan().tag == "%08X" % cut
+
+
+def test_every_one_and_two_bit_flip_of_a_scan_line_is_no_card(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600, repeat_window=0)
+    line = encode(Scan(7, "04A1B2C3D4E5F6"))[:-1]
+    bits = len(line) * 8
+    damaged = bytearray()
+    for i in range(bits):
+        for j in range(i + 1, min(bits, i + 9)):      # single flips and nearby pairs
+            flipped = bytearray(line)
+            flipped[i // 8] ^= 1 << (i % 8)
+            if j != i + 1 or i % 3 == 0:
+                flipped[j // 8] ^= 1 << (j % 8)
+            damaged += flipped + b"\n"
+    end.write(bytes(damaged) + encode(Scan(8, "04000008")))
+    assert events.scan(timeout=10).tag == "04000008"   # the only card
+    assert reader.counts["scans"] == 1

@@ -383,7 +383,8 @@ class ScannerReader:
     def _bad_line(self, now: float, what: str) -> None:
         """A dropped line: several within GARBLED_WINDOW_S make the scanner ``garbled``."""
         self.counts["bad_lines"] += 1
-        self._bad_at = [t for t in self._bad_at if now - t < GARBLED_WINDOW_S] + [now]
+        self._bad_at = [t for t in self._bad_at[-(GARBLED_LINES - 1):]
+                        if now - t < GARBLED_WINDOW_S] + [now]
         if len(self._bad_at) >= GARBLED_LINES and self.status != "garbled":
             log.warning("scanner garbled: %s", what)
             self._set_status("garbled", GARBLED.format(what=what), what=what)
