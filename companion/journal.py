@@ -10,6 +10,7 @@ overwritten.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -63,6 +64,23 @@ class GameRecord:
     actions: int
 
 
+FULL_BELOW_BYTES = 256 * 1024
+"""Less free space than this where the journal lives counts as a full disk."""
+
+
+def _free_bytes(path: str) -> Optional[int]:
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _read_only(path: str, why: str) -> str:
+    return (f"{path} cannot be written ({why}): the disk is mounted read-only or the file's "
+            "permissions forbid it; `coffee-companion history` can still read it")
+
+
 def _busy(exc: sqlite3.DatabaseError) -> bool:
     """SQLite gave up waiting for another connection's lock (SQLITE_BUSY/LOCKED)."""
     code = getattr(exc, "sqlite_errorcode", None)
@@ -109,6 +127,8 @@ class Journal:
         try:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise JournalError(_read_only(self.path, exc.strerror)) from None
             raise JournalError(f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -121,6 +141,10 @@ class Journal:
     def _connect(self, durable: bool) -> sqlite3.Connection:
         if self.readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
+            if not os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
+                # a read-only disk or folder: SQLite cannot make the WAL's shared-memory
+                # file there, and nobody can change the journal there either
+                uri += "&immutable=1"
             db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
                                  isolation_level=None, check_same_thread=False)
         else:
@@ -156,6 +180,8 @@ class Journal:
             raise JournalError(f"{self.path} has journal schema {row[0] if row else '?'}, "
                                f"this companion reads schema {SCHEMA_VERSION}")
         self._set_modes()
+        if not self.readonly:
+            self._check_writable()
 
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)
@@ -164,11 +190,28 @@ class Journal:
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
             return (f"{self.path} is damaged or not a journal ({msg}); it was left as it is "
                     "- move it aside to start a new journal")
-        if "full" in msg:
-            return f"{self.path}: the disk is full ({msg})"
-        if "readonly" in msg or "unable to open" in msg:
-            return f"{self.path} cannot be opened for writing ({msg})"
+        if "full" in msg or "disk I/O error" in msg:
+            free = _free_bytes(self.path)
+            if free is not None and free < FULL_BELOW_BYTES:
+                return (f"{self.path}: the disk is full ({free // 1024} KiB free): free some "
+                        "space (old logs, photos, other files) and start again; the journal "
+                        "was not changed")
+            return (f"{self.path}: the disk reported an error ({msg}): the SD card or disk "
+                    "may be failing; copy the journal somewhere safe")
+        if self.readonly and ("unable to open" in msg or "readonly" in msg):
+            return f"{self.path} cannot be read ({msg}): check its permissions"
+        if "readonly" in msg:
+            return _read_only(self.path, msg)
+        if "unable to open" in msg:
+            return (f"{self.path} cannot be opened for writing ({msg}): check that its folder "
+                    "exists and can be written")
         return f"{self.path}: {msg}"
+
+    def _check_writable(self) -> None:
+        """SQLite opens a file it may not write read-only without a word; say so at
+        open, not with every action later."""
+        if not os.access(self.path, os.W_OK):
+            raise JournalError(_read_only(self.path, "no permission to write it"))
 
     def close(self) -> None:
         db = getattr(self, "db", None)

@@ -132,7 +132,7 @@ def fill():
         svc.loop.post(ev.SeatTap(0) if n % 2 else ev.UndoTap())
     print("ready", flush=True)
 svc.loop.subscribe(lambda u: None)
-threading.Timer(0.2, fill).start()
+threading.Timer(0.05, fill).start()   # once run() has its signal handlers
 code = svc.run()
 print("leds", max(max(c) for c in svc.lights.strip.current), flush=True)
 print("exit", code, flush=True)
@@ -191,3 +191,83 @@ def test_a_stop_while_another_program_holds_the_journal_is_clean_and_quick(tmp_p
     # waited for the lock: it and the 48 behind it were never applied
     assert "stopped with 49 input(s) not applied" in err
     assert journaled(path) == ["setup"]
+
+
+# ---------------------------------------------------------------- messages that must not mislead
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 256 KiB filesystem (tmpfs), to fill up or make read-only."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    yield mnt
+    subprocess.run(["umount", str(mnt)], check=True)
+
+
+def game_on(path):
+    with Journal(str(path)) as j:
+        Session(j).apply(SETUP)
+
+
+def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
+    path = small_disk / "journal.db"
+    game_on(path)
+    with open(small_disk / "photos", "wb") as fh:           # fill it up
+        with pytest.raises(OSError):
+            fh.write(b"\0" * (512 << 10))
+            fh.flush()
+    from companion.journal import JournalError
+    with pytest.raises(JournalError) as exc:
+        Journal(str(path))
+    assert "the disk is full" in str(exc.value) and "free some space" in str(exc.value)
+    assert "disk I/O error" not in str(exc.value)
+
+
+def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
+    from companion import history, replay
+    path = small_disk / "journal.db"
+    game_on(path)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    assert history.run(str(path), None, "script") == 0            # reading needs no writing
+    assert "Ana, Ben, Chloe" in capsys.readouterr().out
+    script = tmp_path / "game.jsonl"
+    script.write_text('{"do": "end_turn"}\n', encoding="utf-8")
+    assert replay.run(str(script), False, False, str(path)) == 2  # not 0 with "could not be saved"
+    err = capsys.readouterr().err
+    assert "cannot be written (Read-only file system)" in err and "could not be saved" not in err
+
+
+# A journal file the user may not write, in a folder they may (run as "nobody" under root).
+READ_ONLY_FILE = r"""
+import os, sys
+from companion import replay      # imported first: "nobody" may not read this venv
+if os.getuid() == 0:
+    os.setgid(65534)
+    os.setuid(65534)
+sys.exit(replay.run(sys.argv[2], False, False, sys.argv[1]))
+"""
+
+
+def test_replay_into_a_journal_file_without_write_permission_fails_clearly(tmp_path):
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="coffee-ro-")
+    try:
+        os.chmod(folder, 0o777)
+        path = os.path.join(folder, "journal.db")
+        game_on(path)
+        for name in os.listdir(folder):
+            os.chmod(os.path.join(folder, name), 0o444 if name == "journal.db" else 0o666)
+        script = os.path.join(folder, "game.jsonl")
+        with open(script, "w", encoding="utf-8") as fh:
+            fh.write('{"do": "end_turn"}\n')
+        os.chmod(script, 0o644)
+        proc = subprocess.run([sys.executable, "-c", READ_ONLY_FILE, path, script], env=ENV,
+                              capture_output=True, text=True, timeout=30, cwd=folder)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "cannot be written" in proc.stderr and "could not be saved" not in proc.stdout
+        assert journaled(path) == ["setup"]
+    finally:
+        subprocess.run(["rm", "-rf", folder])

@@ -22,7 +22,7 @@ decoded lines *mean* for the table, the way pyserial's
   for ``device="scanner"`` with ``status``:
 
   ``connected``      the port opened for the first time
-  ``lost``           unplugged, the port failed or vanished, or a protocol v1
+  ``lost``           unplugged, the port failed or vanished, or a protocol
                      scanner sent nothing for ``LOST_AFTER_S``; the thread
                      retries with exponential backoff (at most
                      ``reconnect_max`` seconds apart)
@@ -142,7 +142,7 @@ class ScannerReader:
         self._port: Any = None
         self._thread: Optional[threading.Thread] = None
         self._ever_open = False
-        self._expects_heartbeat = False         # it spoke protocol v1 on this port
+        self._expects_heartbeat = False         # it spoke the protocol on this port
         self._unsupported = False
         self._reader_ok: Optional[bool] = None
         self._awaiting_back = False

@@ -68,7 +68,7 @@ LOST_AFTER_S = 5.0
 READER_STATUSES = ("ok", "not_responding")
 """Values of the reader-status field in HELLO and HEARTBEAT."""
 
-# Error codes the v1 firmware sends. Hosts must accept unknown codes too.
+# Error codes the firmware sends. Hosts must accept unknown codes too.
 ERROR_READER_NOT_RESPONDING = "reader_not_responding"
 ERROR_READER_REINITIALISED = "reader_reinitialised"
 ERROR_UNKNOWN_REQUEST = "unknown_request"
