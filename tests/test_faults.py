@@ -157,7 +157,25 @@ def stop(child, sig):
     return time.monotonic() - started, out, err
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM])
+def test_every_stop_signal_asks_for_the_same_clean_stop(tmp_path, sig):
+    from companion import config
+    from companion.service import Service
+    cfg_path = tmp_path / "config.toml"
+    cfg_path.write_text(CONFIG.format(dir=tmp_path), encoding="utf-8")
+    svc = Service(config.load(str(cfg_path), required=True), headless=True)
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)}
+    try:
+        svc.on_stop_signal()
+        os.kill(os.getpid(), sig)              # a real signal to this (main) thread
+        assert svc.stopping.wait(2)
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+        svc.shutdown()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM])
 def test_a_stop_with_10000_queued_inputs_is_clean_and_quick(tmp_path, sig):
     child = service(tmp_path, 10_000)
     took, out, err = stop(child, sig)
