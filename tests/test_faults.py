@@ -15,7 +15,10 @@ import pytest
 
 from companion import inputs as ev
 from companion.journal import Journal
+from companion.devices.pixels import SimulatedStrip, contiguous_segments
+from companion.lights.controller import LightsController
 from companion.lights.patterns import AMBER, OFF, LightContext, Style, render
+from companion.service import JOURNAL_BUSY_SECONDS
 from companion.session import Session
 from companion.table import Recorder, TableLoop, TablePaused, TableResumed
 from companion.ui import i18n
@@ -56,10 +59,11 @@ def journaled(path):
 
 def test_a_journal_locked_by_another_program_pauses_the_table_and_loses_nothing(tmp_path):
     path = tmp_path / "journal.db"
-    journal = Journal(str(path), busy_timeout=0.2)
+    journal = Journal(str(path), busy_timeout=JOURNAL_BUSY_SECONDS)   # as the service has it
     loop = TableLoop(Session(journal))
     rec = Recorder()
     loop.subscribe(rec)
+    lights = LightsController(SimulatedStrip(12), contiguous_segments(3, 4)).attach(loop)
     loop.post(ev.TouchAction(SETUP))
     loop.start()
     try:
@@ -77,6 +81,10 @@ def test_a_journal_locked_by_another_program_pauses_the_table_and_loses_nothing(
             assert loop.table.game.players[0].likes == 0        # nothing applied, ...
             assert not [u for u in rec.updates if u.rejection is not None]   # ... nothing refused
             assert i18n.happening_text("es", paused.happened[0]).startswith("En pausa")
+            lights.tick(lights.clock())                        # takes in the pause
+            assert lights.paused_since is not None
+            lights.tick(lights.paused_since + 0.1)             # the first, amber half
+            assert set(lights.last.seats[2]) == {AMBER}
         finally:
             release(holder)
         last = rec.wait_for(lambda u: u.event is inputs[-1], timeout=5)
@@ -84,6 +92,8 @@ def test_a_journal_locked_by_another_program_pauses_the_table_and_loses_nothing(
         assert kinds.count(TablePaused) == 1 and kinds.count(TableResumed) == 1
         assert all(u.accepted for u in rec.updates if u.event in inputs)
         assert last.accepted and not loop.paused
+        lights.tick(lights.clock())
+        assert lights.paused_since is None and AMBER not in lights.last.seats[2]
         assert journaled(path) == ["setup", "complete", "complete", "end_turn", "complete"]
     finally:
         loop.stop()
