@@ -31,7 +31,8 @@ from typing import Any, Callable, Optional
 import paho.mqtt.client as mqtt
 
 from ..journal import Journal, JournalError
-from ..table import DeviceStatusChanged, Update
+from ..inputs import DeviceStatus
+from ..table import Update
 from . import topics
 
 log = logging.getLogger("companion.mqtt")
@@ -239,9 +240,8 @@ class MqttPublisher:
     def _seen(self, seen: _Seen) -> bool:
         """Publish the update's event; True if a result may have changed."""
         u = seen.update
-        for h in u.happened:
-            if isinstance(h, DeviceStatusChanged):
-                self._devices[h.device] = h.status
+        if isinstance(u.event, DeviceStatus):       # a device, or the journal paused / back
+            self._devices[u.event.device] = u.event.status
         self._latest = seen
         if not u.happened:
             return False
