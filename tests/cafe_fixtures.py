@@ -39,6 +39,18 @@ def wait_until(predicate, timeout: float = 5.0, step: float = 0.01) -> bool:
     return True
 
 
+def end(proc) -> None:
+    """Stop a server we started: SIGTERM (it saves and closes), SIGKILL if it hangs."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
 class Mosquitto:
     def __init__(self, folder: str):
         exe = shutil.which("mosquitto") or (
@@ -75,19 +87,8 @@ class Mosquitto:
         return self
 
     def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()            # SIGTERM: it saves its persistence file
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        end(self.proc)                   # SIGTERM: it saves its persistence file
         self.proc = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
 
 
 @pytest.fixture
@@ -179,14 +180,8 @@ class PostgreSQL:
         return self
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()                  # SIGTERM: a smart shutdown
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-            self.proc = None
+        end(self.proc)                             # SIGTERM: a smart shutdown
+        self.proc = None
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

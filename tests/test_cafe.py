@@ -7,10 +7,8 @@ import signal
 import subprocess
 import sys
 
-import pytest
 from starlette.testclient import TestClient
 
-from companion import inputs as ev
 from companion.cafe.hub import Hub
 from companion.cafe.simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store
@@ -18,6 +16,7 @@ from companion.cafe.web import build_app
 from companion.journal import Journal
 from companion.rules.view import table_json
 from tests.cafe_fixtures import VENUE, broker, hub, tables, wait_until  # noqa: F401
+
 
 def expected_board(journal_paths):
     """The leaderboard computed straight from the journals' finished games."""
@@ -155,7 +154,7 @@ def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
         assert h.handle(f"coffee-rush/{VENUE}/t1/state", b"{not json") == "bad"
         assert h.handle(f"coffee-rush/{VENUE}/t1/result", b'{"game": "x"}') == "bad"
         assert h.handle(f"coffee-rush/{VENUE}/t1/status", b"maybe") == "bad"
-        assert h.handle(f"coffee-rush/other/t1/status", b"online") is None
+        assert h.handle("coffee-rush/other/t1/status", b"online") is None
         assert h.handle(f"coffee-rush/{VENUE}/t1/status", b"online") == "online"
         assert store.floor(VENUE) == [{"table": "t1", "status": "online", "state": None,
                                        "received_at": store.floor(VENUE)[0]["received_at"]}]

@@ -21,9 +21,9 @@ import threading
 import time
 from typing import Callable, Optional
 
-import paho.mqtt.client as mqtt
-
 from ..mqtt import topics
+from ..mqtt import connection
+from ..mqtt.connection import make_client
 from .store import Store
 
 log = logging.getLogger("companion.cafe")
@@ -46,13 +46,8 @@ class Hub:
         self._inbox: "queue.Queue" = queue.Queue()
         self._writer: Optional[threading.Thread] = None
         self._closing = False
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"coffee-rush-hub-{self.venue}",
+        c = make_client(settings, f"coffee-rush-hub-{self.venue}", reconnect_min,
                         clean_session=False, manual_ack=True)
-        if settings["username"]:
-            c.username_pw_set(settings["username"], settings["password"] or None)
-        if settings["tls"]:
-            c.tls_set(ca_certs=settings["ca_file"] or None)
-        c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
@@ -64,8 +59,7 @@ class Hub:
     def start(self) -> "Hub":
         self._writer = threading.Thread(target=self._write_loop, name="hub-writer", daemon=True)
         self._writer.start()
-        self.client.connect_async(self.settings["host"], self.settings["port"], keepalive=30)
-        self.client.loop_start()
+        connection.start(self.client, self.settings)
         return self
 
     def close(self) -> None:
@@ -106,12 +100,7 @@ class Hub:
 
     def _write_loop(self) -> None:
         while True:
-            batch = [self._inbox.get()]
-            while True:
-                try:
-                    batch.append(self._inbox.get_nowait())
-                except queue.Empty:
-                    break
+            batch = topics.next_batch(self._inbox)
             stop = _STOP in batch
             try:
                 self.handle_batch([b for b in batch if b is not _STOP])

@@ -40,6 +40,21 @@ WORDS = ("title", "leaderboard", "floor", "playing", "idle", "over", "offline", 
          "shop_closed", "help_device")
 
 
+# what both pages start with: the head, and the words and helpers their scripts share
+HEAD = """<!doctype html>
+<html lang="{{LANG}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Coffee Rush · {{VENUE}}</title>
+<script>
+const W = {{WORDS}};
+const say = (key, params={}) => (W[key] || key).replace(/\\{(\\w+)\\}/g, (_, k) => params[k] ?? "");
+const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
+</script>
+"""
+
+
 def floor_card(row: dict, now: float) -> dict:
     """One table as the floor page shows it."""
     state = row["state"] or {}
@@ -106,7 +121,8 @@ def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.
         lang = request.query_params.get("lang", language)
         lang = lang if lang in LANGUAGES else "en"
         words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
-        html = resources.files("companion.cafe").joinpath(f"pages/{name}.html").read_text("utf-8")
+        html = HEAD + resources.files("companion.cafe").joinpath(
+            f"pages/{name}.html").read_text("utf-8")
         html = (html.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
                 .replace("{{WORDS}}", json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})

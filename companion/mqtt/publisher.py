@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import queue
-import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -33,7 +32,8 @@ import paho.mqtt.client as mqtt
 from ..journal import Journal, JournalError
 from ..inputs import DeviceStatus
 from ..table import Update
-from . import topics
+from . import connection, topics
+from .connection import make_client
 
 log = logging.getLogger("companion.mqtt")
 
@@ -127,15 +127,9 @@ class MqttPublisher:
         return topics.topic(self.venue, self.name, leaf)
 
     def _client(self, reconnect_min: float) -> mqtt.Client:
-        s = self.settings
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                        client_id=f"coffee-rush-{self.venue}-{self.name}", clean_session=True)
+        c = make_client(self.settings, f"coffee-rush-{self.venue}-{self.name}", reconnect_min,
+                        clean_session=True)
         c.will_set(self._topic("status"), topics.OFFLINE, qos=1, retain=True)
-        if s["username"]:
-            c.username_pw_set(s["username"], s["password"] or None)
-        if s["tls"]:
-            c.tls_set(ca_certs=s["ca_file"] or None, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)
         c.max_queued_messages_set(1000)     # bounded memory while the broker is away
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
@@ -179,8 +173,7 @@ class MqttPublisher:
     def start(self) -> "MqttPublisher":
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
         self._thread.start()
-        self.client.connect_async(self.settings["host"], self.settings["port"], keepalive=30)
-        self.client.loop_start()
+        connection.start(self.client, self.settings)
         return self
 
     def close(self, timeout: float = 2.0) -> None:
@@ -197,12 +190,7 @@ class MqttPublisher:
 
     def _run(self) -> None:
         while True:
-            batch = [self._inbox.get()]
-            while True:
-                try:
-                    batch.append(self._inbox.get_nowait())
-                except queue.Empty:
-                    break
+            batch = topics.next_batch(self._inbox)
             try:
                 if self._handle(batch):
                     return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 from datetime import datetime, timezone
 from typing import Any, Optional
 
@@ -97,6 +98,17 @@ def result_payload(record, *, venue: str, name: str) -> dict:
         "winners": [r["name"] for r in ranking if r.get("place") == 1],
         "started_at": record.started_at, "ended_at": record.ended_at,
     }
+
+
+def next_batch(inbox: "queue.Queue") -> list:
+    """Wait for the next item of a worker's inbox, then take all that wait behind it
+    (a burst is handled, and stored or published, as one)."""
+    batch = [inbox.get()]
+    while True:
+        try:
+            batch.append(inbox.get_nowait())
+        except queue.Empty:
+            return batch
 
 
 def digest(payload: dict) -> str:

@@ -1,0 +1,24 @@
+"""A paho-mqtt 2.x client from an ``[mqtt]`` section (credentials, TLS, back-off),
+the same for a table and for the hub."""
+from __future__ import annotations
+
+import paho.mqtt.client as mqtt
+
+KEEPALIVE = 30          # seconds; the broker declares a silent client gone after 1.5 x this
+
+
+def make_client(settings: dict, client_id: str, reconnect_min: float = 1.0,
+                **options) -> mqtt.Client:
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, **options)
+    if settings["username"]:
+        c.username_pw_set(settings["username"], settings["password"] or None)
+    if settings["tls"]:
+        c.tls_set(ca_certs=settings["ca_file"] or None)
+    c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)
+    return c
+
+
+def start(client: mqtt.Client, settings: dict) -> None:
+    """Connect in the background: paho's thread keeps trying until the broker answers."""
+    client.connect_async(settings["host"], settings["port"], keepalive=KEEPALIVE)
+    client.loop_start()
