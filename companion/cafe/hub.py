@@ -48,6 +48,8 @@ class Hub:
         self._closing = False
         c = make_client(settings, f"coffee-rush-hub-{self.venue}", reconnect_min,
                         clean_session=False, manual_ack=True)
+        self._unreachable = connection.Unreachable(settings, "hub", log)
+        c.on_connect_fail = self._unreachable
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
@@ -76,6 +78,7 @@ class Hub:
         if reason_code.is_failure:
             log.warning("the broker refused the hub: %s", reason_code)
             return
+        self._unreachable.answered()
         client.subscribe(topics.venue_filter(self.venue), qos=1)
         log.info("hub: listening to venue %s on %s:%s", self.venue, self.settings["host"],
                  self.settings["port"])

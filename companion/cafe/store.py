@@ -56,7 +56,11 @@ def database_url(setting: str) -> str:
     if "://" in setting:
         return setting
     path = os.path.abspath(os.path.expanduser(setting))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"the hub's database {path}: cannot create its folder "
+                         f"({exc.strerror})") from None
     return "sqlite:///" + path
 
 
@@ -67,7 +71,7 @@ def month_of(ended_at: str) -> str:
 
 class Store:
     def __init__(self, setting: str):
-        url = database_url(setting)
+        url = database_url(setting)       # a StoreError already for a folder it cannot make
         try:
             self.engine: Engine = create_engine(url, pool_pre_ping=True)
             if self.engine.dialect.name == "sqlite":

@@ -29,7 +29,7 @@ def main(args) -> int:
         return 2
     try:
         store = Store(cafe["database"])
-    except (StoreError, OSError) as exc:
+    except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hub = Hub(mqtt, store).start()

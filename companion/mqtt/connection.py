@@ -2,6 +2,8 @@
 the same for a table and for the hub."""
 from __future__ import annotations
 
+import logging
+
 import paho.mqtt.client as mqtt
 
 KEEPALIVE = 30          # seconds; the broker declares a silent client gone after 1.5 x this
@@ -16,6 +18,24 @@ def make_client(settings: dict, client_id: str, reconnect_min: float = 1.0,
         c.tls_set(ca_certs=settings["ca_file"] or None)
     c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)
     return c
+
+
+class Unreachable:
+    """Says once, until the broker answers again, that it does not (paho's
+    ``on_connect_fail``; the caller calls ``answered`` from its ``on_connect``)."""
+
+    def __init__(self, settings: dict, who: str, log: logging.Logger):
+        self.settings, self.who, self.log = settings, who, log
+        self.said = False
+
+    def __call__(self, _client, _userdata) -> None:
+        if not self.said:
+            self.log.warning("%s: the MQTT broker %s:%s does not answer; trying again in the "
+                             "background", self.who, self.settings["host"], self.settings["port"])
+            self.said = True
+
+    def answered(self) -> None:
+        self.said = False
 
 
 def start(client: mqtt.Client, settings: dict) -> None:

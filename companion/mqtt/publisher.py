@@ -131,6 +131,8 @@ class MqttPublisher:
                         clean_session=True)
         c.will_set(self._topic("status"), topics.OFFLINE, qos=1, retain=True)
         c.max_queued_messages_set(1000)     # bounded memory while the broker is away
+        self._unreachable = connection.Unreachable(self.settings, "MQTT", log)
+        c.on_connect_fail = self._unreachable
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
@@ -141,6 +143,7 @@ class MqttPublisher:
             log.warning("MQTT broker %s refused the table: %s", self.settings["host"],
                         reason_code)
             return
+        self._unreachable.answered()
         log.info("MQTT: connected to %s:%s as %s/%s", self.settings["host"],
                  self.settings["port"], self.venue, self.name)
         self.connected.set()
