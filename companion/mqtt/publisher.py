@@ -18,6 +18,7 @@ by (table, game id).
 """
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import os
@@ -50,12 +51,7 @@ class _Seen:
     at: float
 
 
-@dataclass(frozen=True)
-class _Acked:
-    mid: int
-
-
-_CONNECTED, _DISCONNECTED, _STOP = "connected", "disconnected", "stop"
+_CONNECTED, _DISCONNECTED, _ACKS, _STOP = "connected", "disconnected", "acks", "stop"
 
 
 class AckFile:
@@ -112,6 +108,7 @@ class MqttPublisher:
         self._inbox: "queue.Queue[Any]" = queue.Queue()
         self._thread: Optional[threading.Thread] = None
         self._pending: dict[int, tuple[int, str]] = {}      # mid -> (game id, digest)
+        self._acks_in: "collections.deque[int]" = collections.deque()   # PUBACKs (paho's thread)
         self._latest = _Seen(Update(None, session.table), session.game_id,
                              self._seq(), clock())
         self._devices: dict[str, str] = {}
@@ -157,7 +154,11 @@ class MqttPublisher:
         self._inbox.put(_DISCONNECTED)
 
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
-        self._inbox.put(_Acked(mid))
+        # paho calls this holding its own locks: note the ack, and wake the publisher's
+        # thread only while results are in flight (events' acks matter to nobody)
+        self._acks_in.append(mid)
+        if self._pending:
+            self._inbox.put(_ACKS)
 
     # --- the table loop's side (its thread: note and return) --------------------------
 
@@ -204,12 +205,11 @@ class MqttPublisher:
 
     def _handle(self, batch: list) -> bool:
         state_due = results_due = stop = False
+        self._take_acks()
         for item in batch:
             if isinstance(item, _Seen):
                 state_due = True
                 results_due |= self._seen(item)
-            elif isinstance(item, _Acked):
-                self._acked(item.mid)
             elif item == _CONNECTED:
                 self._pending.clear()        # anything in flight is sent again from the journal
                 self.client.publish(self._topic("status"), topics.ONLINE, qos=1, retain=True)
@@ -298,12 +298,15 @@ class MqttPublisher:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 self._pending[info.mid] = (g.id, d)
                 self.counts["results"] += 1
+        self._take_acks()                      # a PUBACK may have beaten us to it
 
-    def _acked(self, mid: int) -> None:
-        done = self._pending.pop(mid, None)
-        if done is not None:
-            self.acks.mark(*done)
-            self.counts["results_acked"] += 1
+    def _take_acks(self) -> None:
+        """Mark the results among the PUBACKs that came in (paho's thread noted them)."""
+        while self._acks_in:
+            done = self._pending.pop(self._acks_in.popleft(), None)
+            if done is not None:
+                self.acks.mark(*done)
+                self.counts["results_acked"] += 1
 
     # --- Home Assistant -----------------------------------------------------------------
 
