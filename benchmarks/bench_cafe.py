@@ -16,6 +16,7 @@ Printed:
 - tap -> update p50/p99: a seat press posted to the table loop until every
   subscriber of that update has run (where the screen is woken to draw a frame),
   over all tables; the MQTT run must not differ from the first.
+- the same for one table on its own (as on its own Pi), with and without MQTT.
 - the publisher's own cost at a table: its time on the loop thread per update (all
   it does there is queue the update), and its threads' CPU per update.
 - hub lag p50/p99/max: a table's update applied -> the hub has stored the state
@@ -163,12 +164,20 @@ def main(argv=None) -> int:
             report("without MQTT", alone)
             report("with MQTT", with_mqtt)
             games = finished(with_mqtt)
+            probe_alone, probe_mqtt = [], []
+            for r in range(args.rounds):      # one table on its own, as on its own Pi
+                probe_alone += play(os.path.join(folder, f"probe-alone{r}"), 1, args.speed,
+                                    args.seconds, None)
+                probe_mqtt += play(os.path.join(folder, f"probe-mqtt{r}"), 1, args.speed,
+                                   args.seconds, broker.port)
+            report("1 table alone", probe_alone)
+            report("1 table, MQTT", probe_mqtt)
+            games += finished(probe_mqtt)
             wait_until(lambda: health(url)["counts"].get("results_new", 0) >= games, 10, 0.1)
             h = health(url)
             lag = h["lag_s"]
             print(f"hub lag        states {lag['samples']:>6}  p50 {lag['p50'] * 1000:6.1f} ms  "
-                  f"p99 {lag['p99'] * 1000:6.1f} ms  max {lag['max'] * 1000:6.1f} ms  "
-                  f"({lag['samples'] / args.seconds / args.rounds:.0f} states/s)")
+                  f"p99 {lag['p99'] * 1000:6.1f} ms  max {lag['max'] * 1000:6.1f} ms")
             print(f"results        in the journals {games}, kept by the hub "
                   f"{h['counts'].get('results_new', 0)} "
                   f"(duplicates ignored {h['counts'].get('results_duplicate', 0)}, "
