@@ -161,6 +161,10 @@ def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
         client = TestClient(build_app(h))
         assert client.get("/api/leaderboard?month=13-2026").status_code == 400
         assert client.get("/api/leaderboard").json()["rows"] == []
+        korean = client.get("/?lang=ko").text
+        assert '<html lang="ko">' in korean and "매장 현황" in korean
+        assert "순위표" in client.get("/leaderboard?lang=ko").text
+        assert '<html lang="en">' in client.get("/?lang=xx").text
     finally:
         store.close()
 
