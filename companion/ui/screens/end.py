@@ -15,7 +15,7 @@ import pygame
 from ...rules.scoring import ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
-from ..text import join_names, tokens_lower
+from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Fill, Label, Widget
 from .base import Screen
 
@@ -123,11 +123,11 @@ class EndScreen(Screen):
         for part, n, w, points in breakdown(game, p):
             if part == "upgrades" and game.variant == "junior":
                 continue
-            parts.append(self.t(f"end.{part}_part", count=n, weight=_signed(w),
-                                points=_signed(points, plus=False)))
+            parts.append(t_count(f"end.{part}_part", n, weight=_signed(w),
+                                 points=_signed(points, plus=False)))
         out.append(Label(f"end.detail{i}", detail, text="   ".join(parts), size=m.small,
                          color=theme.TEXT_DIM, align="left"))
-        out.append(Label(f"end.score{i}", pts, text=self.t("end.points", score=entry.score),
+        out.append(Label(f"end.score{i}", pts, text=t_count("end.points", entry.score),
                          size=m.big, bold=True, align="right"))
         return out
 

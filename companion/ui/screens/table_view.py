@@ -19,30 +19,22 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import pygame
 
 from ... import inputs as ev
+from ...draw_prompt import PendingDraws, pending_draws
 from ...rules import Accepted, apply
-from ...rules.happenings import CardsToDraw, GameStarted
+from ...rules.happenings import GameStarted, TurnChanged
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
-from ..text import tokens_lower, upgrade_name
+from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
-
-
-@dataclass
-class PendingDraws:
-    """Cards players must take from the deck, until scanned or dismissed."""
-    draws: tuple          # ((player, count), ...)
-    serials: frozenset    # the drawn cards (by serial) that still need a scan
-    short: bool = False
 
 
 class TableView(Screen):
@@ -50,33 +42,47 @@ class TableView(Screen):
         super().__init__(app)
         self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
         self.spend_count = 1
-        self.pending: Optional[PendingDraws] = None
         self.unknown_tags: list[str] = []
-        self._last_game = app.table.game
+        self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
+        self._draws_table: Any = None
+        self._draws: Optional[PendingDraws] = None
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
     # --- updates ----------------------------------------------------------------------------
 
+    @property
+    def pending(self) -> Optional[PendingDraws]:
+        """The draws due now (from the table itself, so a restart shows them again),
+        unless the prompt was tapped away this turn."""
+        table = self.app.table
+        if self._draws_table is not table:
+            self._draws_table, self._draws = table, pending_draws(table)
+        if self._draws is not None and self._draws.turn == self._hidden_draws:
+            return None
+        return self._draws
+
     def on_update(self, update) -> None:
         self.changed()
         game = update.table.game
-        prev = self._last_game
-        self._last_game = game
+        if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
+            self.drop_stale_toasts()
         if update.rejection is not None:
             near = self.app.last_touch if self.app.is_own(update) else None
-            self.toast(self.rejection_text(update.rejection), near=near)
+            refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+            if refused is not None and refused.active:
+                self.toast(self.t("table.its_turn", player=refused.active), near=near)
+            else:
+                self.toast(self.rejection_text(update.rejection), near=near)
         for h in update.happened:
-            if isinstance(h, CardsToDraw):
-                first = prev.next_serial if prev is not None else 1
-                new = frozenset(c.serial for p in game.players for pos in p.queue for c in pos
-                                if c.serial >= first and c.tag is None)
-                if h.draws or h.short:
-                    self.pending = PendingDraws(tuple(h.draws), new, h.short)
-            elif isinstance(h, GameStarted):
-                self.pending, self.dialog, self.unknown_tags = None, None, []
-            elif h.kind == "draws_dismissed":
-                self.pending = None
+            if isinstance(h, GameStarted):
+                self.dialog, self.unknown_tags = None, []
+            elif h.kind == "draws_dismissed" and game is not None:
+                self._hidden_draws = game.turn
+            elif h.kind == "order_completed" and update.seat is not None:
+                # a seat button took this position: say which, so a wrong one is undone at once
+                self.toast(self.t("table.completed_position", player=h.player,
+                                  position=h.position), kind="info", seconds=2.5)
             elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
             elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
@@ -89,11 +95,6 @@ class TableView(Screen):
                 bad = _device_bad(h.status)
                 self.toast(self.t("device.lost" if bad else "device.back", device=name),
                            kind="warning" if bad else "info")
-        if self.pending is not None and game is not None:
-            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
-                       if c.tag is None}
-            if not (self.pending.serials & waiting) and not self.pending.short:
-                self.pending = None
         if game is None or game.game_over or game.active is None:
             if self.dialog in ("upgrade", "spend"):
                 self.dialog = None
@@ -174,7 +175,8 @@ class TableView(Screen):
 
     def _dismiss_draws(self) -> None:
         """Hide the prompt at once and tell the table loop, so the lights stop too."""
-        self.pending = None
+        game = self.app.table.game
+        self._hidden_draws = game.turn if game is not None else None
         self.changed()
         self.app.post(ev.DismissDraws())
 
@@ -309,24 +311,33 @@ class TableView(Screen):
         inner = inset(rect, max(6, m.px(8)))
         banner_h = max(m.px(58), m.target)
         stat_h = max(m.px(44), 40)
-        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, m.px(22), stat_h], m.px(5))
+        hint_h = m.target if self.pending is not None else m.px(22)   # tap to hide
+        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
         name_box, score_box = cols(inset(banner, m.px(10), 2), [0.72, 0.28], m.gap)
-        out.append(Label("act.name", name_box, text=self.t("table.turn_of", player=me.name),
-                         size=m.huge, bold=True, color=fg, align="left", min_size=m.px(20)))
+        self._name_banner = banner
+        out.append(Label("act.name", name_box, text=self._turn_words(me.name, name_box),
+                         size=m.must, bold=True, color=fg, align="left", min_size=m.must))
         out.append(Label("act.score", score_box,
-                         text=self.t("table.points", score=score(game.edition, me)),
+                         text=t_count("table.points", score(game.edition, me)),
                          size=m.big, bold=True, color=fg, align="right"))
         slots = cols(cards, [1.0] * 4, m.gap)
+        pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color))
-        words = self.t("table.tap_card_hint") if me.order_count() else self.t("table.no_orders")
-        if any(c is None for pos in self._cards(me) for c in pos):
-            words = self.t("table.scan_dealt")
-        out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+        drawing = pending.count_for(me.name) if pending is not None else 0
+        if drawing:
+            out.append(self._draw_badge("draw.act", slots[0], drawing))
+        if pending is not None:
+            out += self._draw_sentence(pending, hint)
+        else:
+            words = self.t("table.tap_card_hint") if me.order_count() else self.t("table.no_orders")
+            if any(c is None for pos in self._cards(me) for c in pos):
+                words = self.t("table.scan_dealt")
+            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
         out += self._stats("act", game, me, stats, m.big)
         return out
 
@@ -357,7 +368,7 @@ class TableView(Screen):
         name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
         stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
         head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
-        points = self.t("table.points", score=score(game.edition, p))
+        points = t_count("table.points", score(game.edition, p))
         score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
         name_box, score_box = cols(head, [1.0, score_w], m.gap)
         out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
@@ -368,6 +379,13 @@ class TableView(Screen):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color))
         out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
+        pending = self.pending
+        drawing = pending.count_for(p.name) if pending is not None else 0
+        if drawing:
+            # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
+            # (only the active player's counts must stay in view)
+            area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
+            out.append(self._draw_badge(f"draw.{pre}", area, drawing))
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -412,22 +430,39 @@ class TableView(Screen):
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
                              background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
             at -= h + m.gap
-        if self.pending is not None:
-            r = pygame.Rect(body.x, at, body.w, h)
-            who = self.t("table.draw_join").join(self.t("table.draw_one", player=p, count=n)
-                                                 for p, n in self.pending.draws)
-            if self.pending.short:
-                who = (who + ". " if who else "") + self.t("table.draw_short")
-            out.append(Fill("ban.draw.bg", r, color=theme.WARNING, radius=12, border=3,
-                            border_color=theme.TEXT_DARK, on_tap=self._dismiss_draws))
-            icon, words = cols(inset(r, m.px(10), m.px(6)), [round(h * 0.7), 1.0], m.gap)
-            out.append(Custom("ban.draw.icon", icon, data="cards", paint_fn=_draw_cards_icon))
-            line1, line2 = rows(words, [0.62, 0.38])
-            out.append(Label("ban.draw.who", line1, text=who, size=m.big, bold=True,
-                             color=theme.TEXT_DARK, align="left", min_size=m.px(16)))
-            out.append(Label("ban.draw.hint", line2, text=self.t("table.draw_hint"),
-                             size=m.small, color=theme.TEXT_DARK, align="left"))
         return out
+
+    def _turn_words(self, name: str, box: pygame.Rect) -> str:
+        """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
+        form ("Maximiliano's turn", then the name alone, then initials): never cut."""
+        size = self.m.must
+        for candidate in short_names(name):
+            for words in (self.t("table.turn_of", player=candidate), candidate):
+                if text_width(words, size, True) <= box.w:
+                    return words
+        return short_names(name)[-1]
+
+    def _draw_badge(self, name: str, rect: pygame.Rect, count: int) -> Widget:
+        """"+2" in big type where a seat's drawn cards will go."""
+        m = self.m
+        return Label(name, inset(rect, m.px(2)), text=f"+{count}", size=m.must, bold=True,
+                     color=theme.TEXT_DARK, background=theme.WARNING, radius=10,
+                     min_size=m.must)
+
+    def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
+        """Who draws how many, in words, where the hint goes; a tap hides it."""
+        m = self.m
+        who = self.t("table.draw_join").join(
+            self.t("table.draw_one", player=p, count=n) for p, n in pending.draws)
+        if pending.short:
+            who = (who + ". " if who else "") + self.t("table.draw_short")
+        return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
+                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8, pad=m.px(6),
+                      on_tap=self._dismiss_draws)]
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        banner = getattr(self, "_name_banner", None)
+        return [banner] if banner is not None and self.app.table.game is not None else []
 
     # --- dialogs -------------------------------------------------------------------------
 
@@ -505,6 +540,18 @@ class TableView(Screen):
         return out
 
 
+def short_names(name: str) -> list[str]:
+    """Ways to write a name, longest first: the whole name, the first name, initials."""
+    words = name.split()
+    out = [name]
+    if len(words) > 1:
+        out.append(words[0])
+    initials = "".join(w[0].upper() for w in words if w) if len(words) > 1 else name[:2]
+    if initials not in out:
+        out.append(initials)
+    return out
+
+
 def _device_bad(status: str) -> bool:
     return status not in ("connected", "back", "ok", "ready")
 
@@ -527,19 +574,3 @@ def _device_painter(device: str, status: str):
             d = round(r * 0.7)
             pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
     return paint
-
-
-def _draw_cards_icon(surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """Three fanned order cards: 'take cards from the deck'."""
-    w = min(rect.w * 0.55, rect.h * 0.6)
-    h = w * 1.45
-    for i in range(3):
-        r = pygame.Rect(0, 0, round(w), round(h))
-        r.center = (rect.centerx - round(w * 0.3) + i * round(w * 0.3),
-                    rect.centery - 6 + i * 4)
-        pygame.draw.rect(surface, theme.CARD, r, border_radius=4)
-        pygame.draw.rect(surface, theme.TEXT_DARK, r, 2, border_radius=4)
-    draw_q = pygame.Rect(0, 0, round(w), round(h))
-    draw_q.center = (rect.centerx + round(w * 0.3), rect.centery + 2)
-    from ..widgets import draw_text
-    draw_text(surface, "+", draw_q, round(h * 0.6), theme.TEXT_DARK, True)
