@@ -288,7 +288,8 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
     segments = contiguous_segments(players, length)
     strip = SimulatedStrip(players * length, px["brightness"])
     lights = LightsController(strip, segments, app.seat_colors[:players], fps=px["fps"],
-                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0)
+                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0,
+                              sweep=px["active_sweep"])
     lights.attach(loop)
     lights.start()
     w, h = window.get_size()

@@ -12,9 +12,11 @@ from typing import Any, Mapping, Optional
 
 @dataclass(frozen=True)
 class SeatTap:
-    """A short press of a seat button: complete that seat's oldest order."""
+    """A short press of a seat button: complete that seat's oldest order.
+    ``count`` quick taps in a row step on: 2 = the order after the oldest, and so on."""
     seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
     at: float = 0.0    # monotonic time of the press, for latency measurements
+    count: int = 1
 
 
 @dataclass(frozen=True)

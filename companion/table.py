@@ -6,9 +6,10 @@ session (engine + journal: durable first) and hands an ``Update`` to every
 subscriber (screen, lights, sound, logging). Subscribers are called on the
 loop's thread and must not block; one that raises is logged and skipped.
 
-Seat inputs: a tap completes the oldest order of that seat's player, a hold
-ends the turn; a seat that is not active changes nothing and yields a
-``NotYourTurn`` for that seat.
+Seat inputs: a tap completes the oldest order of that seat's player, a double
+tap the next one after it (``complete_action``: the same table-script line a
+touch on that position gives), a hold ends the turn; a seat that is not active
+changes nothing and yields a ``NotYourTurn`` for that seat.
 """
 from __future__ import annotations
 
@@ -85,6 +86,25 @@ class Update:
 
 
 Subscriber = Callable[[Update], None]
+
+
+def complete_action(player, slot: int) -> dict:
+    """Complete the order in position ``slot`` (1-4) of ``player``'s queue, naming its
+    card when it was scanned: what a touch on that position and a seat's multi-tap
+    both post, so the journal holds the same line either way."""
+    action: dict = {"do": "complete", "slot": slot}
+    cards = player.queue[slot - 1]
+    if cards and cards[0].tag is not None:
+        action["card"] = cards[0].tag
+    return action
+
+
+def stepped_slot(player, taps: int) -> Optional[int]:
+    """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
+    position with cards), each further tap the next order towards position 1;
+    more taps than orders stop at the newest. None for an empty queue."""
+    filled = [i + 1 for i in reversed(range(len(player.queue))) if player.queue[i]]
+    return filled[min(taps, len(filled)) - 1] if filled else None
 
 
 class TableLoop:
@@ -199,7 +219,12 @@ class TableLoop:
                           happened=(NotYourTurn(event.seat, name, game.active_player.name),),
                           rejection=reject("not_your_turn", player=name),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
+        action: dict = {"do": "end_turn"}
+        if isinstance(event, ev.SeatTap):
+            slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
+                else None
+            action = {"do": "complete"} if slot is None \
+                else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
     def _apply(self, event, action: dict, posted: float, seat: Optional[int] = None) -> Update:

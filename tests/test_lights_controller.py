@@ -210,9 +210,11 @@ def surge(clock, **kw):
     loop = table_loop(c, clock)
     post(loop, ev.TouchAction(SETUP3))
     scan_deal(loop)
+    clock.now = 8.0                  # (Ana's LEDs show the position she took until 9.5)
+    post(loop, ev.SeatTap(0))
     clock.now = 10.0
-    ups = post(loop, ev.SeatTap(0), ev.SeatHold(0))
-    assert [h.kind for h in ups[1].happened][0] == "cards_to_draw"
+    ups = post(loop, ev.SeatHold(0))
+    assert [h.kind for h in ups[0].happened][0] == "cards_to_draw"
     return c, strip, loop
 
 
@@ -342,8 +344,9 @@ def test_driver_none_means_no_lights():
 
 
 def test_simulated_driver_follows_the_layout_and_the_game_settings():
+    assert build_lights(config(driver="simulated"), clock=Clock()).style.sweep   # on by default
     cfg = config(driver="simulated", segment_length=3, first_pixel=2, reverse=True,
-                 brightness=0.5, fps=12)
+                 brightness=0.5, fps=12, active_sweep=False)
     cfg.values["game"]["turn_timer"] = 90
     c = build_lights(cfg, clock=Clock())
     assert isinstance(c.strip, SimulatedStrip) and c.strip.pixel_count == 2 + 4 * 3

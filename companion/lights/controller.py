@@ -42,11 +42,11 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..rules.happenings import CardsToDraw, GameOver, GameStarted
+from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted
 from ..table import DeviceStatusChanged, Update
 from ..turn_timer import TurnClock
-from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
-                       Lights, Style, draws_left, frame_from_lights, render)
+from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, TAKEN_SECONDS, DrawPrompt,
+                       LightContext, Lights, Style, draws_left, frame_from_lights, render)
 
 log = logging.getLogger("companion.lights")
 
@@ -79,7 +79,7 @@ class LightsController:
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
                  turn_timer: float = 0, draw_timeout: Optional[float] = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 sweep: bool = False, clock: Callable[[], float] = time.monotonic):
         segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
         if [s.seat for s in segments] != list(range(len(segments))):
             raise ValueError("pixel segments must cover seats 0, 1, ... without gaps, got "
@@ -90,7 +90,7 @@ class LightsController:
         self.brightness_cap = strip.brightness
         self.positions = [seg.positions() for seg in segments]
         self.style = Style(len(segments), tuple(s.length for s in segments),
-                           tuple(seat_colors)[:len(segments)])
+                           tuple(seat_colors)[:len(segments)], sweep)
         self.fps = max(1, min(int(fps), MAX_FPS))
         self.draw_timeout = draw_timeout
         self.clock = clock
@@ -99,6 +99,7 @@ class LightsController:
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
+        self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
         self.scanner_lost_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
         self.last: Optional[Lights] = None
@@ -230,7 +231,7 @@ class LightsController:
 
     def context(self) -> LightContext:
         return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
-                            self.scanner_lost_since, self.game_over_since)
+                            self.scanner_lost_since, self.game_over_since, dict(self.taken))
 
     def _show(self, frame: list) -> None:
         if self.strip is None:
@@ -253,7 +254,8 @@ class LightsController:
 
     def _take(self, item: _Received) -> None:
         if item.what == "colors":
-            self.style = Style(self.style.seat_count, self.style.lengths, item.value)
+            self.style = Style(self.style.seat_count, self.style.lengths, item.value,
+                               self.style.sweep)
         elif item.what == "brightness":
             self._set_strip_brightness(item.value)
         elif item.what == "turn_timer":
@@ -283,6 +285,10 @@ class LightsController:
                 self.draws.clear()
             elif h.kind == "draws_dismissed":
                 self._dismiss(h.seat)
+            elif isinstance(h, OrderCompleted) and game is not None:
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self.taken[seat] = (h.position, at)
             elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
                 if h.status in SCANNER_LOST and self.scanner_lost_since is None:
                     self.scanner_lost_since = at
@@ -314,6 +320,9 @@ class LightsController:
         for seat, started in list(self.flashes.items()):
             if now >= started + flash_ends:
                 del self.flashes[seat]
+        for seat, (_, started) in list(self.taken.items()):
+            if now >= started + TAKEN_SECONDS:
+                del self.taken[seat]
         for seat, prompt in list(self.draws.items()):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:
@@ -346,7 +355,7 @@ def build_lights(cfg, seat_count: Optional[int] = None,
     timeout = None if cfg["scanner"]["port"] else DRAW_PROMPT_WITHOUT_SCANNER
     return LightsController(strip, segments, seat_colors, fps=px["fps"],
                             turn_timer=cfg["game"]["turn_timer"], draw_timeout=timeout,
-                            clock=clock)
+                            sweep=px["active_sweep"], clock=clock)
 
 
 def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStrip]:

@@ -623,6 +623,38 @@ class OrderCard(Widget):
             draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
 
 
+def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color: Color) -> None:
+    """Seat ``seat`` (0-based) as its shape in its colour with its number inside: seats
+    are told apart by number and shape, not by colour alone (colour_vision.SEAT_SHAPES)."""
+    from .colour_vision import SEAT_SHAPES
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    edge = max(2, side // 14)
+    if shape == "circle":
+        pygame.draw.circle(surface, color, box.center, side // 2)
+        pygame.draw.circle(surface, theme.TEXT, box.center, side // 2, edge)
+        inner = box.inflate(-side // 4, -side // 4)
+    elif shape == "square":
+        sq = box.inflate(-side // 10, -side // 10)
+        pygame.draw.rect(surface, color, sq, border_radius=side // 10)
+        pygame.draw.rect(surface, theme.TEXT, sq, edge, border_radius=side // 10)
+        inner = sq.inflate(-side // 5, -side // 5)
+    else:
+        if shape == "triangle":
+            pts = [(box.centerx, box.y), (box.right, box.bottom), (box.x, box.bottom)]
+            inner = pygame.Rect(box.x + side // 4, box.y + side * 2 // 5, side // 2, side // 2)
+        else:
+            pts = [(box.centerx, box.y), (box.right, box.centery), (box.centerx, box.bottom),
+                   (box.x, box.centery)]
+            inner = box.inflate(-side // 3, -side // 3)
+        pygame.draw.polygon(surface, color, pts)
+        pygame.draw.polygon(surface, theme.TEXT, pts, edge)
+    draw_text(surface, str(seat + 1), inner, max(8, inner.h), theme.readable_on(color), True,
+              min_size=6)
+
+
 @dataclass(eq=False)
 class Custom(Widget):
     """A widget painted by a function ``paint_fn(surface, rect)``; ``data`` is its key."""

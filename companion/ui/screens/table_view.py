@@ -29,10 +29,12 @@ from ...rules import Accepted, apply
 from ...rules.happenings import GameStarted, TurnChanged
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
+from ...table import complete_action
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
 from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
+                       draw_seat_token,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
 
@@ -134,12 +136,7 @@ class TableView(Screen):
     # --- actions ---------------------------------------------------------------------------
 
     def complete(self, slot: int) -> None:
-        game = self.app.table.game
-        action = {"do": "complete", "slot": slot}
-        cards = game.active_player.queue[slot - 1]
-        if cards and cards[0].tag is not None:
-            action["card"] = cards[0].tag
-        self.app.post_action(action)
+        self.app.post_action(complete_action(self.app.table.game.active_player, slot))
 
     def _open(self, dialog: Optional[str]) -> None:
         self.dialog = dialog
@@ -315,7 +312,9 @@ class TableView(Screen):
         banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
-        name_box, score_box = cols(inset(banner, m.px(10), 2), [0.72, 0.28], m.gap)
+        inner_banner = inset(banner, m.px(8), m.px(4))
+        token, name_box, score_box = cols(inner_banner, [inner_banner.h, 0.72, 0.28], m.gap)
+        out.append(self._seat_token("act.seat", token, seat, color))
         self._name_banner = banner
         out.append(Label("act.name", name_box, text=self._turn_words(me.name, name_box),
                          size=m.must, bold=True, color=fg, align="left", min_size=m.must))
@@ -370,7 +369,8 @@ class TableView(Screen):
         head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
         points = t_count("table.points", score(game.edition, p))
         score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
-        name_box, score_box = cols(head, [1.0, score_w], m.gap)
+        token, name_box, score_box = cols(head, [head.h, 1.0, score_w], m.gap)
+        out.append(self._seat_token(f"{pre}.seat", token, seat, color))
         out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
                          align="left", min_size=m.px(13)))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
@@ -431,6 +431,11 @@ class TableView(Screen):
                              background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
             at -= h + m.gap
         return out
+
+    @staticmethod
+    def _seat_token(name: str, rect: pygame.Rect, seat: int, color) -> Widget:
+        return Custom(name, rect, data=("seat", seat, tuple(color)),
+                      paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color))
 
     def _turn_words(self, name: str, box: pygame.Rect) -> str:
         """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
