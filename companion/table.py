@@ -27,6 +27,7 @@ from .rules import Rejection, Table, parse_action
 from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
 from .session import Session
+from .ui import i18n
 
 log = logging.getLogger("companion.table")
 
@@ -266,16 +267,21 @@ class TableLoop:
 
 
 class LogSubscriber:
-    """Writes every update to the log in one line (the service's journal in systemd)."""
+    """Writes what happened to the log in words, in ``language``, with the players'
+    names (the service's journal in systemd): one line per happening or refusal."""
 
-    def __init__(self, logger: logging.Logger = log):
+    def __init__(self, logger: logging.Logger = log, language: str = "en"):
         self.log = logger
+        self.language = language
 
     def __call__(self, u: Update) -> None:
+        game = u.table.game
+        edition = game.edition if game is not None else "original"
         if u.rejection is not None:
-            self.log.info("rejected %s: %s", u.action or u.event, u.rejection.text)
+            self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
         for h in u.happened:
-            self.log.info("%s", h.as_dict())
+            if h.kind != "not_your_turn" or u.rejection is None:
+                self.log.info("%s", i18n.happening_text(self.language, h, edition))
 
 
 @dataclass
