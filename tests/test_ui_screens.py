@@ -111,10 +111,11 @@ def test_long_names_fit_without_being_cut(size, lang):
 def test_names_and_scores_are_readable_from_across_the_table():
     app, texts = render("table", (800, 480), "en")
     by_owner = {r.owner: r for r in texts}
-    for owner in ("act.name", "act.score", "p0.name", "p2.score", "ft.end"):
+    for owner in ("act.score", "p0.name", "p2.score", "ft.end"):
         font_px = by_owner[owner].rect.h
         assert font_px >= 28, f"{owner} is {font_px} px tall"
-    assert by_owner["act.name"].rect.h >= 36          # the active player's banner is biggest
+    # whose turn is drawn tight (its ink is measured): 6 mm, see test_table_glance.py
+    assert by_owner["act.name"].rect.h >= 31
 
 
 def test_layout_scales_to_other_screens():

@@ -17,8 +17,9 @@ ENGLISH: dict[str, str] = {
     "word.open": "OPEN",                 # the starting player token's sides
     "word.closed": "CLOSED",
     "table.deck": "Deck {count}",
-    "table.final_round": "Final round: {player} plays last",
-    "table.last_turn": "Last turn of the game!",
+    "table.final_round": "Final round",
+    "table.last_turn": "Last turn!",
+    "table.plays_last": "{player} plays last",
     "table.closed_because.deck_empty": "Shop closed: the order deck ran out",
     "table.closed_because.five_dislikes": "Shop closed: {player} has 5 dislikes",
     "table.closed_because.orders_done": "Shop closed: {player} completed every order",

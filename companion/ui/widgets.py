@@ -93,6 +93,8 @@ class TextRecord(NamedTuple):
     rect: pygame.Rect    # the ink's bounding box
     box: pygame.Rect     # the box it had to fit
     owner: str           # the widget's name
+    size: int = 0        # the type size it was drawn at
+    bold: bool = False
 
 
 _records: Optional[list[TextRecord]] = None
@@ -166,27 +168,34 @@ _fit_cache: dict[tuple, tuple[int, list[str]]] = {}
 
 
 def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
-        min_size: Optional[int] = None) -> tuple[int, list[str]]:
+        min_size: Optional[int] = None, tight: bool = False) -> tuple[int, list[str]]:
     """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
-    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered)."""
-    key = (text, box.w, box.h, size, bold, lines, min_size)
+    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered).
+    ``tight``: one line whose ink (not the font's line box) must fit the height."""
+    key = (text, box.w, box.h, size, bold, lines, min_size, tight)
     hit = _fit_cache.get(key)
     if hit is None:
         if len(_fit_cache) > 4000:
             _fit_cache.clear()
-        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size)
+        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size, tight)
     return hit
 
 
+def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
+    """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
+    return render(text, size, theme.TEXT, bold).get_bounding_rect()
+
+
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
-         min_size: Optional[int]) -> tuple[int, list[str]]:
+         min_size: Optional[int], tight: bool = False) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     while True:
         f = font(s, bold)
         height = f.get_linesize()
         if lines <= 1:
-            if f.size(text)[0] <= box.w and f.get_height() <= box.h:
+            tall = ink_rect(text, s, bold).h if tight else f.get_height()
+            if f.size(text)[0] <= box.w and tall <= box.h:
                 return s, [text]
         else:
             broken = wrap(text, s, box.w, bold)
@@ -219,12 +228,27 @@ def common_size(texts: list[str], width: int, size: int, bold: bool = False,
 
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
               color: Color = theme.TEXT, bold: bool = False, align: str = "center",
-              valign: str = "center", lines: int = 1, min_size: Optional[int] = None) -> pygame.Rect:
-    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect."""
+              valign: str = "center", lines: int = 1, min_size: Optional[int] = None,
+              tight: bool = False) -> pygame.Rect:
+    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect.
+
+    ``tight``: one line, placed by its ink rather than the font's line box, so big
+    type for words read from afar fits a bar (its letters, not its line spacing)."""
     box = pygame.Rect(box)
     if not text or box.w <= 0 or box.h <= 0:
         return pygame.Rect(box.x, box.y, 0, 0)
-    s, broken = fit(text, box, size, bold, lines, min_size)
+    s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
+    if tight:
+        img = render(broken[0], s, color, bold)
+        letters = img.get_bounding_rect()
+        w = img.get_width()
+        x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
+        y = box.y + (box.h - letters.h) // 2 - letters.y
+        surface.blit(img, (x, y))
+        drawn = letters.move(x, y)
+        if _records is not None:
+            _records.append(TextRecord(broken[0], text, drawn, box, _owner, s, bold))
+        return drawn
     f = font(s, bold)
     line_h = f.get_linesize() if len(broken) > 1 else f.get_height()
     total = line_h * (len(broken) - 1) + f.get_height()
@@ -240,7 +264,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         ink = r if ink is None else ink.union(r)
         y += line_h
     if _records is not None:
-        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner))
+        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner, s, bold))
     return ink
 
 
@@ -320,13 +344,14 @@ class Label(Widget):
     radius: int = 0
     pad: int = 0
     min_size: Optional[int] = None
+    tight: bool = False          # one line placed by its ink (big words in a bar)
 
     def paint(self, surface):
         if self.background is not None:
             pygame.draw.rect(surface, self.background, self.rect, border_radius=self.radius)
         box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
         draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
-                  self.valign, self.lines, self.min_size)
+                  self.valign, self.lines, self.min_size, self.tight)
 
 
 @dataclass(eq=False)
@@ -419,7 +444,7 @@ class OpenSign(Widget):
         pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
                          border_radius=board.h // 4)
         draw_text(surface, self.text, board.inflate(-board.h // 2, -8), self.size, theme.TEXT,
-                  True)
+                  True, tight=True)
 
 
 def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
@@ -527,8 +552,25 @@ class OrderCard(Widget):
     size: int = 18
     seat_color: Color = theme.PANEL_LINE
     highlight: bool = False
+    urgent_size: int = 0        # position 4: how many cards, in this big type (0 = no)
 
     def paint(self, surface):
+        global _owner
+        self._paint(surface)
+        if self.position == 4 and self.cards and self.urgent_size:
+            _owner = f"{self.name}.count"
+            # what is about to be missed, readable from every seat
+            r = self.rect
+            side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
+            badge = pygame.Rect(0, 0, min(r.w, side), side)
+            badge.center = r.center
+            pygame.draw.rect(surface, theme.URGENT, badge, border_radius=8)
+            pygame.draw.rect(surface, theme.TEXT, badge, 2, border_radius=8)
+            draw_text(surface, str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
+                      theme.TEXT, True, tight=True)
+            _owner = self.name
+
+    def _paint(self, surface):
         r = self.rect
         urgent = self.position == 4
         if urgent and self.cards:

@@ -48,6 +48,7 @@ class TableView(Screen):
         self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
         self._draws: Optional[PendingDraws] = None
+        self._name_banner: Optional[pygame.Rect] = None   # whose turn: toasts keep off it
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
@@ -224,66 +225,54 @@ class TableView(Screen):
                             round=(game.turn - 1) // players + 1)
         deck_words = self.t("table.deck", count=game.deck)
         closing = game.token == "closed" and not game.game_over
-        info_size = m.small if closing else m.body      # the final-round words come first
-        info_w = max(text_width(turn_words, info_size, True), text_width(deck_words, info_size))
-        info_w = max(rect.w * 22 // 100, min(rect.w * 40 // 100, info_w + m.px(8)))
-        specs = [info_w, 1.0, round(rect.h * 2.5)]
-        if devices:
-            specs.append(round(rect.h * 0.62) * len(devices))
+        sign_words = self.t("word.open" if game.token == "open" else "word.closed")
+        inner = inset(rect, m.px(6), m.px(3))
+        # the sign's board leaves a fifth of the bar for its string and half its height
+        # of margin around the word, which is drawn at the must-read size
+        sign_w = text_width(sign_words, m.must, True) + inner.h * 4 // 5 // 2 + m.px(12)
+        specs: list = [] if closing else [0]
+        specs += [1.0, sign_w]
+        if devices:      # side by side; stacked while the final round needs the room
+            specs.append(round(rect.h * (0.5 if closing else 0.62 * len(devices))))
         if has_settings:
-            specs.append(rect.h)
-        parts = cols(inset(rect, m.px(6), m.px(3)), specs, m.gap)
-        info, message, sign = parts[0], parts[1], parts[2]
-        top, bottom = rows(info, [1.0, 1.0])
-        out.append(Label("hdr.turn", top, text=turn_words, size=info_size, bold=True,
-                         align="left"))
-        out.append(Label("hdr.deck", bottom, text=deck_words, size=info_size,
-                         color=theme.TEXT_DIM, align="left"))
-        if closing:
+            specs.append(max(m.target, inner.h))
+        if not closing:
+            info_w = max(text_width(turn_words, m.body, True), text_width(deck_words, m.body))
+            specs[0] = max(rect.w * 20 // 100, min(rect.w * 36 // 100, info_w + m.px(8)))
+        parts = cols(inner, specs, m.gap)
+        if closing:      # the final round takes the room of the turn and deck counts
+            message, sign, rest = parts[0], parts[1], parts[2:]
             last = game.players[game.last_seat].name
-            if game.active == game.last_seat:
-                words = self.t("table.last_turn")
-            else:
-                words = self.t("table.final_round", player=last)
-            why = self.t(f"table.closed_because.{game.closed_reason}",
-                         player=self._closer(game)) if game.closed_reason else ""
-            a, b = rows(message, [0.55, 0.45])
-            if why and text_width(why, m.px(12)) > b.w:
-                why = ""            # too long here: it was announced when the shop closed
-            if why:
-                out.append(Label("hdr.final", a, text=words, size=m.body, bold=True,
-                                 color=theme.WARNING, min_size=m.px(11)))
-                out.append(Label("hdr.why", b, text=why, size=m.small, color=theme.TEXT_DIM,
-                                 min_size=m.px(10)))
-            else:
-                out.append(Label("hdr.final", message, text=words, size=m.body, bold=True,
-                                 color=theme.WARNING, lines=2))
-        is_open = game.token == "open"
-        out.append(OpenSign("hdr.sign", sign, is_open=is_open, size=m.big,
-                            text=self.t("word.open" if is_open else "word.closed")))
-        at = 3
+            big = self.t("table.last_turn" if game.active == game.last_seat
+                         else "table.final_round")
+            detail = (turn_words if game.active == game.last_seat
+                      else self.t("table.plays_last", player=last))
+            a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
+            out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
+                             color=theme.WARNING, align="left", min_size=m.must))
+            out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
+                             align="left", tight=True, min_size=m.px(10)))
+        else:
+            info, message, sign, rest = parts[0], parts[1], parts[2], parts[3:]
+            top, bottom = rows(info, [1.0, 1.0])
+            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
+                             align="left"))
+            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
+                             color=theme.TEXT_DIM, align="left"))
+        out.append(OpenSign("hdr.sign", sign, is_open=game.token == "open", size=m.must,
+                            text=sign_words))
+        rest = iter(rest)
         if devices:
-            dev_rect = parts[at]
-            at += 1
-            for i, (d, r) in enumerate(zip(devices, cols(dev_rect, [1.0] * len(devices)))):
+            dev_rect = next(rest)
+            split = rows if closing else cols
+            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices))):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=_device_painter(d, status)))
         if has_settings:
-            out.append(Button("hdr.settings", parts[at], text="⚙", size=m.big,
+            out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
                               on_tap=lambda: self.app.open("settings")))
         return out
-
-    @staticmethod
-    def _closer(game) -> str:
-        for p in game.players:
-            if p.dislikes >= 5:
-                return p.name
-        if game.closed_reason == "orders_done":
-            for p in game.players:
-                if p.order_count() == 0:
-                    return p.name
-        return ""
 
     def _cards(self, player) -> list[tuple]:
         cat = self.app.catalog
@@ -313,20 +302,22 @@ class TableView(Screen):
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
         inner_banner = inset(banner, m.px(8), m.px(4))
-        token, name_box, score_box = cols(inner_banner, [inner_banner.h, 0.72, 0.28], m.gap)
+        points = t_count("table.points", score(game.edition, me))
+        score_w = min(inner_banner.w * 28 // 100, text_width(points, m.big, True) + m.px(4))
+        token, name_box, score_box = cols(inner_banner, [inner_banner.h, 1.0, score_w], m.gap)
         out.append(self._seat_token("act.seat", token, seat, color))
         self._name_banner = banner
         out.append(Label("act.name", name_box, text=self._turn_words(me.name, name_box),
-                         size=m.must, bold=True, color=fg, align="left", min_size=m.must))
-        out.append(Label("act.score", score_box,
-                         text=t_count("table.points", score(game.edition, me)),
-                         size=m.big, bold=True, color=fg, align="right"))
+                         size=m.must, bold=True, color=fg, align="left", min_size=m.must,
+                         tight=True))
+        out.append(Label("act.score", score_box, text=points, size=m.big, bold=True, color=fg,
+                         align="right"))
         slots = cols(cards, [1.0] * 4, m.gap)
         pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
-                                 size=m.body, seat_color=color))
+                                 size=m.body, seat_color=color, urgent_size=m.must))
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
             out.append(self._draw_badge("draw.act", slots[0], drawing))
@@ -371,13 +362,13 @@ class TableView(Screen):
         score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
         token, name_box, score_box = cols(head, [head.h, 1.0, score_w], m.gap)
         out.append(self._seat_token(f"{pre}.seat", token, seat, color))
-        out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
-                         align="left", min_size=m.px(13)))
+        out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
+                         text=fitting_name(p.name, name_box.w, m.px(14)), min_size=m.px(14)))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
                          align="right", min_size=m.px(18)))
         for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
-                                 size=m.small, seat_color=color))
+                                 size=m.small, seat_color=color, urgent_size=m.must))
         out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
         pending = self.pending
         drawing = pending.count_for(p.name) if pending is not None else 0
@@ -457,16 +448,20 @@ class TableView(Screen):
     def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
         """Who draws how many, in words, where the hint goes; a tap hides it."""
         m = self.m
-        who = self.t("table.draw_join").join(
-            self.t("table.draw_one", player=p, count=n) for p, n in pending.draws)
-        if pending.short:
-            who = (who + ". " if who else "") + self.t("table.draw_short")
+        for form in range(3):     # whole names, else first names, else initials
+            who = self.t("table.draw_join").join(
+                self.t("table.draw_one", player=_form(p, form), count=n)
+                for p, n in pending.draws)
+            if pending.short:
+                who = (who + ". " if who else "") + self.t("table.draw_short")
+            if text_width(who, round(m.body * 0.6), True) <= rect.w - 2 * m.px(6):
+                break
         return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
                       color=theme.TEXT_DARK, background=theme.WARNING, radius=8, pad=m.px(6),
                       on_tap=self._dismiss_draws)]
 
     def keep_clear(self) -> list[pygame.Rect]:
-        banner = getattr(self, "_name_banner", None)
+        banner = self._name_banner
         return [banner] if banner is not None and self.app.table.game is not None else []
 
     # --- dialogs -------------------------------------------------------------------------
@@ -545,13 +540,26 @@ class TableView(Screen):
         return out
 
 
+def fitting_name(name: str, width: int, size: int) -> str:
+    """The longest form of ``name`` (whole, first name, initials) that fits ``width`` at
+    ``size``: a name is shortened, never cut with an ellipsis."""
+    forms = short_names(name)
+    return next((f for f in forms if text_width(f, size, True) <= width), forms[-1])
+
+
+def _form(name: str, form: int) -> str:
+    forms = short_names(name)
+    return forms[min(form, len(forms) - 1)]
+
+
 def short_names(name: str) -> list[str]:
-    """Ways to write a name, longest first: the whole name, the first name, initials."""
-    words = name.split()
+    """Ways to write a name, longest first: the whole name, the first name (of
+    "Maximiliano Fernández" or "Anne-Sophie"), then the initials."""
+    words = name.split() if len(name.split()) > 1 else [w for w in name.split("-") if w]
     out = [name]
     if len(words) > 1:
         out.append(words[0])
-    initials = "".join(w[0].upper() for w in words if w) if len(words) > 1 else name[:2]
+    initials = "".join(w[0].upper() for w in words) if len(words) > 1 else name[:2]
     if initials not in out:
         out.append(initials)
     return out
