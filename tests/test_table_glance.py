@@ -159,3 +159,38 @@ def test_the_simulation_is_the_published_one():
     assert difference(simulate((0, 0, 255), "deuteranopia"), (0, 0, 255)) < 25
     red = simulate((255, 0, 0), "protanopia")
     assert red[0] < 140 and abs(red[0] - red[1]) < 40 and red[2] < 60
+
+
+# --- small things --------------------------------------------------------------------
+
+def test_the_no_game_screen_leads_to_settings_before_the_wizard():
+    _, app = make_app([], (800, 480), "en")
+    names = {w.name: w for w in app.screen.widgets()}
+    assert {"nogame.new", "nogame.settings"} <= set(names)
+    names["nogame.settings"].on_tap()
+    assert type(app.screen).__name__ == "SettingsScreen"
+
+
+def test_who_starts_says_why_next_waits():
+    _, app = make_app([], (800, 480), "en")
+    wizard = app.open("wizard")
+    wizard.step = "start"
+    wizard.model.start = None
+    ws = {w.name: w for w in wizard.widgets()}
+    assert not ws["wz.next"].enabled
+    assert ws["wz.problem"].text == "Tap who starts, or pick at random"
+
+
+def test_the_players_word_stays_inside_the_chosen_tile():
+    _, app = make_app([], (800, 480), "pt")
+    wizard = app.open("wizard")
+    wizard.step = "players"
+    wizard.invalidate()
+    with record_text() as texts:
+        wizard.draw(app.surface)
+    ws = {w.name: w for w in wizard.widgets()}
+    n = wizard.model.count
+    tile = ws[f"wz.count.{n}"].rect
+    edge = max(2, tile.h // 18)
+    word = next(r for r in texts if r.owner == f"wz.count.{n}.unit")
+    assert tile.inflate(-2 * edge, -2 * edge).contains(word.rect)

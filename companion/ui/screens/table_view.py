@@ -209,10 +209,16 @@ class TableView(Screen):
             Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
         ]
+        buttons = []
         if self.app.has_screen("wizard"):
-            out.append(Button("nogame.new", centered(button, m.px(300), button.h),
-                              text=self.t("button.new_game"), size=m.big, color=theme.PRIMARY,
-                              on_tap=lambda: self.app.open("wizard")))
+            buttons.append(("nogame.new", "button.new_game", theme.PRIMARY, "wizard"))
+        if self.app.has_screen("settings"):     # the language, before the wizard's words
+            buttons.append(("nogame.settings", "button.settings", theme.BUTTON, "settings"))
+        row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
+        for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
+                                                                 m.gap)):
+            out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
+                              on_tap=lambda screen=screen: self.app.open(screen)))
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
