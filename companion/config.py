@@ -60,7 +60,7 @@ SCHEMA: dict[str, list[Key]] = {
             min=0.5, max=10.0),
         Key("bounce_ms", "int", 30, "Contact bounce shorter than this is ignored.",
             min=0, max=500),
-        Key("multi_tap_ms", "int", 350,
+        Key("multi_tap_ms", "int", 300,
             "Seat taps this close together count as one double (triple...) tap: a double "
             "tap completes the order after the oldest one, a triple tap the one after that. "
             "A single tap waits this long to be sure; 0 = off (taps act at once).",
