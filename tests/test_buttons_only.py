@@ -192,6 +192,13 @@ def test_a_double_tap_writes_the_line_a_touch_on_that_position_writes(table):
     assert slot != stepped_slot(me, 1)
     fingers.tap(loop.table.game.active, 2)
     by_button = journal.latest_game()[1][-1]
+    # the screen marks the position taken for a moment (the LEDs too: test_light_patterns)
+    app.process_updates()
+    marked = [w.name for w in app.screen.widgets() if getattr(w, "highlight", False)]
+    assert marked == [f"act.pos{slot}"]
+    fingers.clock.t += app.screen.TAKEN_SECONDS
+    app.tick()
+    assert not [w for w in app.screen.widgets() if getattr(w, "highlight", False)]
     loop.post(ev.TouchAction({"do": "undo"}))
     loop.drain()
     app.process_updates()

@@ -551,12 +551,24 @@ class OrderCard(Widget):
     compact: bool = False
     size: int = 18
     seat_color: Color = theme.PANEL_LINE
-    highlight: bool = False
+    highlight: bool = False     # an order was just completed here: a green frame and a tick
     urgent_size: int = 0        # position 4: how many cards, in this big type (0 = no)
 
     def paint(self, surface):
         global _owner
         self._paint(surface)
+        if self.highlight:
+            r = self.rect
+            pygame.draw.rect(surface, theme.OK, r, max(4, r.w // 14), border_radius=8)
+            side = max(12, min(r.w, r.h) // 2)
+            tick = pygame.Rect(0, 0, side, side)
+            tick.center = r.center
+            pygame.draw.circle(surface, theme.OK, tick.center, side // 2)
+            pygame.draw.lines(surface, theme.TEXT, False,
+                              [(tick.x + side * 0.25, tick.y + side * 0.52),
+                               (tick.x + side * 0.43, tick.y + side * 0.7),
+                               (tick.x + side * 0.75, tick.y + side * 0.32)],
+                              max(3, side // 8))
         if self.position == 4 and self.cards and self.urgent_size:
             _owner = f"{self.name}.count"
             # what is about to be missed, readable from every seat

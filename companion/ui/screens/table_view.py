@@ -49,10 +49,28 @@ class TableView(Screen):
         self._draws_table: Any = None
         self._draws: Optional[PendingDraws] = None
         self._name_banner: Optional[pygame.Rect] = None   # whose turn: toasts keep off it
+        self._taken: Optional[tuple] = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
     # --- updates ----------------------------------------------------------------------------
+
+    #: how long a completed position stays marked
+    TAKEN_SECONDS = 2.0
+
+    def next_deadline(self) -> Optional[float]:
+        toast = super().next_deadline()
+        taken = self._taken[2] if self._taken is not None else None
+        return min((t for t in (toast, taken) if t is not None), default=None)
+
+    def tick(self, now: float) -> None:
+        super().tick(now)
+        if self._taken is not None and now >= self._taken[2]:
+            self._taken = None
+            self.changed()
+
+    def _just_taken(self, seat: int, position: int) -> bool:
+        return self._taken is not None and self._taken[:2] == (seat, position)
 
     @property
     def pending(self) -> Optional[PendingDraws]:
@@ -82,10 +100,12 @@ class TableView(Screen):
                 self.dialog, self.unknown_tags = None, []
             elif h.kind == "draws_dismissed" and game is not None:
                 self._hidden_draws = game.turn
-            elif h.kind == "order_completed" and update.seat is not None:
-                # a seat button took this position: say which, so a wrong one is undone at once
-                self.toast(self.t("table.completed_position", player=h.player,
-                                  position=h.position), kind="info", seconds=2.5)
+            elif h.kind == "order_completed" and game is not None:
+                # mark the position taken, so a wrong one (a seat button's guess) is undone
+                # at once
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
             elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
             elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
@@ -323,7 +343,8 @@ class TableView(Screen):
         for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
-                                 size=m.body, seat_color=color, urgent_size=m.must))
+                                 size=m.body, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
             out.append(self._draw_badge("draw.act", slots[0], drawing))
@@ -374,7 +395,8 @@ class TableView(Screen):
                          align="right", min_size=m.px(18)))
         for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
-                                 size=m.small, seat_color=color, urgent_size=m.must))
+                                 size=m.small, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
         out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
         pending = self.pending
         drawing = pending.count_for(p.name) if pending is not None else 0
