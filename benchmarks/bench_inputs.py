@@ -107,7 +107,8 @@ def thread_cpu(thread: threading.Thread) -> float:
 def bench_buttons(journal, presses, holds, bounce_ms):
     loop, applied = make_loop(journal)
     buttons = Buttons(loop.post, [17, 27, 22, 23], 24, hold_seconds=0.3, bounce_ms=bounce_ms,
-                      driver="simulated", pin_factory=MockFactory()).start()
+                      driver="simulated", pin_factory=MockFactory(),
+                      turn_now=loop.turn_now).start()
     applied.next(ev.DeviceStatus)
     gap = bounce_ms / 1000 + 0.003          # longer than a bounce window: a clean press
     taps = []
@@ -147,8 +148,8 @@ def bench_buttons(journal, presses, holds, bounce_ms):
 def bench_multi_tap(journal, rounds, bounce_ms, window_ms=300):
     loop, applied = make_loop(journal)
     buttons = Buttons(loop.post, [17, 27, 22, 23], 24, hold_seconds=1.0, bounce_ms=bounce_ms,
-                      multi_tap_ms=window_ms, driver="simulated",
-                      pin_factory=MockFactory()).start()
+                      multi_tap_ms=window_ms, driver="simulated", pin_factory=MockFactory(),
+                      turn_now=loop.turn_now).start()
     applied.next(ev.DeviceStatus)
     gap = bounce_ms / 1000 + 0.003
     window = window_ms / 1000

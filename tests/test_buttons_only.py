@@ -125,8 +125,8 @@ def table(tmp_path):
     journal = Journal(str(tmp_path / "j.db"))
     loop = TableLoop(Session(journal, Catalog.example()))
     app = App(loop, surface=pygame.Surface((800, 480)), clock=clock)
-    buttons = Buttons(loop.post, PINS, -1, multi_tap_ms=350, driver="simulated",
-                      pin_factory=MockFactory(), clock=clock)
+    buttons = Buttons(loop.post, PINS, -1, multi_tap_ms=300, driver="simulated",
+                      pin_factory=MockFactory(), clock=clock, turn_now=loop.turn_now)
     assert buttons.open()
     loop.post(ev.TouchAction(SETUP))
     loop.drain()
