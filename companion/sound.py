@@ -69,6 +69,7 @@ from .rules.happenings import (CardIdentified, CardsToDraw, DislikesTaken, Final
                                GameOver, OrderCompleted, ShopClosed, TurnChanged)
 from .table import DeviceStatusChanged, Update
 from .turn_timer import TurnClock
+from .worker import Worker
 
 log = logging.getLogger("companion.sound")
 
@@ -117,8 +118,10 @@ def cues_for(update: Update) -> list[str]:
     return out
 
 
-class SoundPlayer:
+class SoundPlayer(Worker):
     """Plays the cues for each update; see the module docstring."""
+
+    thread_name = "sound"
 
     def __init__(self, folder: Optional[os.PathLike] = None, volume: float = 0.7,
                  enabled: bool = True, turn_timer: float = 0,
@@ -202,19 +205,8 @@ class SoundPlayer:
 
     # --- the sound thread ------------------------------------------------------------
 
-    def start(self) -> "SoundPlayer":
-        if self.enabled and self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._cond:
-            self._stopping = True
-            self._cond.notify()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+    def _wanted(self) -> bool:
+        return self.enabled
 
     def close(self) -> None:
         """Stop the thread and close the mixer if this player opened it."""

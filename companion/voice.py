@@ -40,6 +40,7 @@ from typing import Callable, Optional
 from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
 from .table import Update
 from .ui import i18n
+from .worker import Worker
 
 log = logging.getLogger("companion.voice")
 
@@ -102,12 +103,14 @@ def render(text: str, lang: str, engine: str = "espeak-ng",
         os.unlink(path)
 
 
-class Voice:
+class Voice(Worker):
     """The table-loop subscriber that speaks; see the module docstring.
 
     ``play(wav_bytes)`` receives each rendered sentence (normally
     ``SoundPlayer.play_speech``). ``language`` is read when an update arrives.
     """
+
+    thread_name = "voice"
 
     def __init__(self, play: Callable[[bytes], None], language: str = "en",
                  engine: str = "espeak-ng", enabled: bool = True):
@@ -145,21 +148,8 @@ class Voice:
 
     # --- the voice's own thread ---------------------------------------------------------
 
-    def start(self) -> "Voice":
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._cond:
-            self._stopping = True
-            self._cond.notify()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    close = stop
+    def close(self) -> None:
+        self.stop()
 
     def wait_spoken(self, count: int, timeout: float = 10.0) -> bool:
         """Wait until ``count`` sentences were handed on (tests)."""

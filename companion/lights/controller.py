@@ -45,6 +45,7 @@ from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_se
 from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
+from ..worker import Worker
 from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, TAKEN_SECONDS, DrawPrompt,
                        LightContext, Lights, Style, draws_left, frame_from_lights, render)
 
@@ -73,8 +74,10 @@ class _Received:
     at: float
 
 
-class LightsController:
+class LightsController(Worker):
     """Shows the table on a pixel strip; see the module docstring."""
+
+    thread_name = "lights"
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
@@ -162,21 +165,7 @@ class LightsController:
             self._inbox.append(_Received(what, value, self.clock()))
             self._cond.notify_all()        # all: wait_idle() may share the condition
 
-    # --- the lights thread -----------------------------------------------------------
-
-    def start(self) -> "LightsController":
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+    # --- the lights thread (start and stop: Worker) -------------------------------------
 
     def close(self) -> None:
         """Stop the thread, switch the LEDs off and release the strip."""

@@ -91,7 +91,7 @@ class TableView(Screen):
         if update.rejection is not None:
             near = self.app.last_touch if self.app.is_own(update) else None
             refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
-            if refused is not None and refused.active:
+            if refused is not None and refused.active and not refused.overlapped:
                 self.toast(self.t("table.its_turn", player=refused.active), near=near)
             else:
                 self.toast(self.rejection_text(update.rejection), near=near)
@@ -360,7 +360,7 @@ class TableView(Screen):
         if pending is not None:
             out += self._draw_sentence(pending, hint)
         else:
-            words = self.t("table.tap_card_hint") if me.order_count() else self.t("table.no_orders")
+            words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
             if any(c is None for pos in self._cards(me) for c in pos):
                 words = self.t("table.scan_dealt")
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
