@@ -21,8 +21,8 @@ from companion.session import Session  # noqa: E402
 from companion.table import TableLoop, stepped_slot  # noqa: E402
 from companion.ui.app import App  # noqa: E402
 
-PINS = [17, 27, 22]
-SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
+PINS = [17, 27, 22, 23]
+SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"],
          "start": "Ana"}
 
 
@@ -141,7 +141,7 @@ def draw_widgets(app):
 
 
 def test_a_whole_game_with_seat_buttons_only(table):
-    """Seat buttons alone play a game to its end: taps, double taps, holds. The draw
+    """Four seat buttons alone play a game to its end: taps, double taps, holds. The draw
     prompt shows only in the turn an order surge began, and the journal (what the
     buttons did) replays to the same final table."""
     loop, app, fingers, journal = table
@@ -165,7 +165,7 @@ def test_a_whole_game_with_seat_buttons_only(table):
             assert [h.position for h in done] == [want]
             double_taps += taps == 2
         if rng.random() < 0.2:                 # somebody presses out of turn
-            fingers.tap((seat + 1) % 3)
+            fingers.tap((seat + 1) % 4)
             app.process_updates()
         updates = fingers.hold(seat)
         app.process_updates()

@@ -150,3 +150,24 @@ def test_a_newer_turn_drops_what_was_not_yet_said():
     assert voice.wait_spoken(1)
     voice.stop()
     assert voice.spoken == ["Ana"]
+
+
+def test_the_service_speaks_in_the_screens_language_and_settings_turn_it_off(tmp_path):
+    from companion.service import Service
+    from companion.ui.settings_store import Settings
+    cfg = defaults()
+    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
+    cfg.values["catalog"]["paths"] = []
+    cfg.values["seats"]["driver"] = "none"
+    cfg.values["pixels"]["driver"] = "none"
+    svc = Service(cfg, headless=True)
+    svc.start_outputs()
+    try:
+        assert svc.voice is not None and svc.voice in svc.outputs
+        svc.apply_settings(Settings(language="ko", voice=False))
+        assert (svc.voice.language, svc.voice.enabled) == ("ko", False)
+        assert svc.log_words.language == "ko"
+        svc.voice(moments()["turn"])              # off: nothing is queued
+        assert svc.voice._queue == []
+    finally:
+        svc.shutdown()
