@@ -20,7 +20,8 @@ from companion.ui import text  # noqa: E402
 from companion.ui.colour_vision import (MACHADO, MIN_DELTA_E, SEAT_SHAPES,  # noqa: E402
                                         closest_pair, difference, simulate)
 from companion.ui.fonts import has_hangul, is_hangul  # noqa: E402
-from companion.ui.screenshots import SIZES, act, make_app, sample_script  # noqa: E402
+from companion.ui.screenshots import (SIZES, act, finish_game, make_app,  # noqa: E402
+                                      sample_script)
 from companion.ui.widgets import ink_rect, record_text  # noqa: E402
 
 PANEL_MM = 154          # the 7" panel's visible width
@@ -124,6 +125,11 @@ def test_long_names_are_shortened_never_cut():
     assert shown["act.name"] in ("Anne-Sophie Delacroix-Martin's turn", "Anne-Sophie's turn",
                                  "Anne-Sophie", "AD")
     assert "Maximiliano" in shown["p0.name"]
+    finish_game(app)                             # and the end screen
+    assert type(app.screen).__name__ == "EndScreen"
+    texts = drawn(app)
+    assert not [r for r in texts if "…" in r.text]
+    assert any(r.owner.startswith("end.name") and "Maximiliano" in r.text for r in texts)
 
 
 def seat_colours_on_screen(app):

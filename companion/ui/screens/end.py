@@ -18,6 +18,7 @@ from ..layout import cols, inset, rows
 from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Fill, Label, Widget
 from .base import Screen
+from .table_view import fitting_name
 
 
 def setup_of(game) -> dict:
@@ -117,8 +118,8 @@ class EndScreen(Screen):
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),
                          size=m.huge, bold=True, color=theme.SPECIALTY if first else theme.TEXT))
         name, detail = rows(mid, [0.55, 0.45])
-        out.append(Label(f"end.name{i}", name, text=entry.name, size=m.big, bold=True,
-                         align="left"))
+        out.append(Label(f"end.name{i}", name, text=fitting_name(entry.name, name.w, m.px(18)),
+                         size=m.big, bold=True, align="left", min_size=m.px(18)))
         parts = []
         for part, n, w, points in breakdown(game, p):
             if part == "upgrades" and game.variant == "junior":
