@@ -82,6 +82,7 @@ def reset_fonts() -> None:
     _font_cache.clear()
     _render_cache.clear()
     _fit_cache.clear()
+    _width_cache.clear()
     _looked_for_fonts = False
 
 
@@ -126,8 +127,17 @@ def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Sur
     return s
 
 
+_width_cache: dict[tuple, int] = {}
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    return font(size, bold).size(text)[0]
+    key = (text, size, bold)
+    w = _width_cache.get(key)
+    if w is None:
+        if len(_width_cache) > 4000:
+            _width_cache.clear()
+        w = _width_cache[key] = font(size, bold).size(text)[0]
+    return w
 
 
 def wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
