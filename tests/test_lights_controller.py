@@ -480,3 +480,19 @@ def test_a_draw_prompt_dismissed_through_the_table_loop_stops_the_blink():
     assert [h.kind for h in ups[0].happened] == ["draws_dismissed"]
     c.tick(clock.now)
     assert not c.draws
+
+
+def test_a_draw_prompt_lasts_one_turn_and_comes_back_after_a_restart():
+    """Like the screen's prompt: worked out from the game, ended by the next turn."""
+    clock = Clock()
+    c, strip, loop = surge(clock)                # Ben and Cy must draw; Ben's turn
+    c.tick(10.0)
+    assert set(c.draws) == {1, 2}
+    again, strip2, _ = make(clock=clock)          # the companion restarts on that table
+    again.show_table(loop.table)
+    again.tick(10.0)
+    assert set(again.draws) == {1, 2}
+    assert seat_frames(strip2)[1:3] == [[W] * 4, [W] * 4]
+    post(loop, ev.SeatHold(1))                    # Ben's turn ends: the prompt goes
+    c.tick(10.5)
+    assert c.draws == {}

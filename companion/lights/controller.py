@@ -23,7 +23,8 @@ only after the next update). Time comes from the injectable ``clock``.
 Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
 loop, which relays a ``draws_dismissed`` happening to every subscriber (so
 screen and lights always agree). Cards scanned after a surge end the prompt
-by themselves. The settings screen can call ``set_brightness`` (never
+by themselves, and so does the next turn; a table shown as it is (a resumed
+game) works out the draws still due from the game (``draw_prompt``). The settings screen can call ``set_brightness`` (never
 above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
 every call from outside, they only queue work for the lights thread.
 
@@ -42,7 +43,8 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted
+from ..draw_prompt import pending_draws
+from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted, TurnChanged
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
@@ -255,6 +257,7 @@ class LightsController(Worker):
         elif item.what == "table":
             self.game = item.value.game
             self.turns.observe(self.game, item.at)
+            self._draws_from(item.value, item.at)
         else:
             self._take_update(item.value, item.at)
 
@@ -263,9 +266,10 @@ class LightsController(Worker):
         self.game = game
         drawn: dict[int, int] = {}
         for h in u.happened:
-            if isinstance(h, GameStarted):
+            if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
                 self.draws.clear()
-                self.game_over_since = None
+                if isinstance(h, GameStarted):
+                    self.game_over_since = None
             elif isinstance(h, CardsToDraw) and game is not None:
                 for name, count in h.draws:
                     seat = game.seat_of(name)
@@ -302,6 +306,21 @@ class LightsController(Worker):
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
+
+    def _draws_from(self, table, at: float) -> None:
+        """The draws still due on a table shown as it is (a resumed game): from the game
+        itself (``draw_prompt``), like the screen's prompt."""
+        pending = pending_draws(table)
+        self.draws.clear()
+        if pending is None:
+            return
+        until = None if self.draw_timeout is None else at + self.draw_timeout
+        for name, _ in pending.draws:
+            seat = table.game.seat_of(name)
+            if seat is not None and seat < self.style.seat_count:
+                mine = frozenset(c.serial for pos in table.game.players[seat].queue
+                                 for c in pos if c.serial in pending.serials)
+                self.draws[seat] = DrawPrompt(mine, at, until)
 
     def _dismiss(self, seat: Optional[int]) -> None:
         if seat is None:
