@@ -46,13 +46,16 @@ def pending_draws(table: Table) -> Optional[PendingDraws]:
         outcome = apply(Table(before), action)
         if not isinstance(outcome, Accepted):
             return None
-        surge = next((h for h in outcome.happened if isinstance(h, CardsToDraw)), None)
-        if surge is None or not (surge.draws or surge.short):
+        # the order surge, and with two players the active player's own card
+        surges = [h for h in outcome.happened if isinstance(h, CardsToDraw)]
+        draws = tuple(d for h in surges for d in h.draws)
+        short = any(h.short for h in surges)
+        if not (draws or short):
             return None
         first = before.next_serial
         waiting = frozenset(c.serial for p in game.players for pos in p.queue for c in pos
                             if c.serial >= first and c.tag is None)
-        if surge.draws and not waiting:
+        if draws and not waiting:
             return None          # every drawn card was scanned
-        return PendingDraws(tuple(surge.draws), waiting, surge.short, game.turn)
+        return PendingDraws(draws, waiting, short, game.turn)
     return None

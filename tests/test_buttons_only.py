@@ -206,3 +206,17 @@ def test_a_double_tap_writes_the_line_a_touch_on_that_position_writes(table):
     loop.drain()
     assert journal.latest_game()[1][-1] == by_button
     assert json.loads(by_button)["slot"] == slot
+
+
+def test_with_two_players_the_prompt_names_both_draws():
+    """The surge and the 2-player draw come from one end of turn: one prompt for both."""
+    from companion.draw_prompt import pending_draws
+    from companion.rules import Table, apply
+    t = Table()
+    for a in ({"do": "setup", "edition": "original", "players": ["Ana", "Ben"],
+               "start": "Ana"}, {"do": "complete"}, {"do": "end_turn"}):
+        t = apply(t, a).table
+    due = pending_draws(t)
+    assert due.draws == (("Ben", 1), ("Ana", 1)) and due.turn == 2
+    t = apply(t, {"do": "end_turn"}).table        # Ben's turn ends: only his own draw now
+    assert pending_draws(t).draws == (("Ben", 1),)
