@@ -38,7 +38,6 @@ ENGLISH: dict[str, str] = {
     "table.draw_one": "{player} draws {count}",
     "table.draw_join": ", then ",
     "table.draw_title": "Draw order cards",
-    "table.draw_hint": "Scan the new cards, or tap here to hide this",
     "table.draw_short": "The deck ran out: not every card could be drawn.",
     "table.stalled": "Every order queue is empty: the game cannot go on. Undo, or fix the counts.",
     "table.no_game": "No game is running",
