@@ -62,7 +62,8 @@ def phrases_for(update: Update, lang: str) -> list[str]:
     out: list[str] = []
     for h in update.happened:
         if isinstance(h, DislikesTaken):
-            out.append(n("dislikes", h.count, player=h.player))
+            out.append(n("dislikes", h.count, player=h.player,
+                         number=number_word(lang, h.count)))
         elif isinstance(h, CardsToDraw) and h.draws:
             out.append(i18n.tr(lang, "word.list_separator").join(
                 n("draws", count, player=player, number=number_word(lang, count))

@@ -52,7 +52,7 @@ def test_the_english_sentences_are_short_and_name_the_players():
     assert said == {
         "turn": ["Ben"],
         "surge": ["Chloe draws two, Dae draws one"],
-        "dislike": ["Ben: 2 dislikes"],
+        "dislike": ["Ben: two dislikes"],
         "closed": ["Shop closed. Dae plays last."],      # the seat before the starter
         "winner": ["Ana wins!"],
     }
