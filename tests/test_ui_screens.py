@@ -102,7 +102,7 @@ def test_long_names_fit_without_being_cut(size, lang):
         where = f"long-{scene}-{lang}-{size[0]}x{size[1]}"
         check_texts(texts, where)
         pygame.image.save(app.surface, os.path.join(OUT, f"{where}.png"))
-        names = [r for r in texts if r.wanted in ("Maximiliana-Josefina", "김민준서연")]
+        names = [r for r in texts if "Maximiliana-Josefina" in r.wanted or "김민준서연" in r.wanted]
         assert names, f"{where}: the long names are not on screen"
         for r in names:
             assert "…" not in r.text, f"{where}: {r.wanted} was cut"

@@ -336,17 +336,24 @@ class TableView(Screen):
         banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
-        inner_banner = inset(banner, m.px(8), m.px(4))
+        inner_banner = inset(banner, m.px(6), m.px(4))
         points = t_count("table.points", score(game.edition, me))
-        score_w = min(inner_banner.w * 28 // 100, text_width(points, m.big, True) + m.px(4))
-        token, name_box, score_box = cols(inner_banner, [inner_banner.h, 1.0, score_w], m.gap)
+        # the score gives way to "Ben's turn" in full, if that is enough
+        for score_size in (m.big, m.body, m.big):
+            score_w = min(inner_banner.w * 28 // 100,
+                          text_width(points, score_size, True) + m.px(4))
+            token, name_box, score_box = cols(inner_banner,
+                                              [inner_banner.h * 4 // 5, 1.0, score_w],
+                                              m.px(4))
+            words = self._turn_words(me.name, name_box)
+            if words == self.t("table.turn_of", player=me.name):
+                break
         out.append(self._seat_token("act.seat", token, seat, color))
         self._name_banner = banner
-        out.append(Label("act.name", name_box, text=self._turn_words(me.name, name_box),
-                         size=m.must, bold=True, color=fg, align="left", min_size=m.must,
-                         tight=True))
-        out.append(Label("act.score", score_box, text=points, size=m.big, bold=True, color=fg,
-                         align="right"))
+        out.append(Label("act.name", name_box, text=words, size=m.must, bold=True, color=fg,
+                         align="left", min_size=m.must, tight=True))
+        out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
+                         color=fg, align="right"))
         slots = cols(cards, [1.0] * 4, m.gap)
         pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
