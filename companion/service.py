@@ -58,9 +58,14 @@ class Service:
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
         self.loop.subscribe(LogSubscriber())
+        from .exports import PlayLink
+        self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
+        self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
         self.lights = self.sound = None
+        self.web = None                      # the phone view (companion.web), when served
+        self.screen_on = False
 
     def start_outputs(self) -> None:
         from .lights.controller import build_lights
@@ -105,6 +110,35 @@ class Service:
         colors = self.journal.note(f"seat_colors:{game_id}")
         return [tuple(c) for c in colors] if colors else None
 
+    def start_web(self) -> None:
+        """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
+        port already taken gives one warning; the table plays on without it."""
+        if not self.cfg["web"]["enabled"]:
+            return
+        from .web.app import PhoneView
+        view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
+                         devices=self.device_status, colours=self.saved_seat_colors())
+        if _optional("phone view", view.start):
+            self.web = view
+
+    def device_status(self) -> dict[str, str]:
+        """Each device as the companion page shows it: ok, simulated, off, unavailable."""
+        def state(on: bool, simulated: bool = False) -> str:
+            return ("simulated" if simulated else "ok") if on else "unavailable"
+        seats = self.cfg["seats"]["driver"]
+        buttons = next((d for d in self.inputs if hasattr(d, "simulated")), None)
+        out = {"buttons": "off" if seats == "none" else state(buttons is not None,
+                                                               seats == "simulated"),
+               "scanner": "off" if not self.cfg["scanner"]["port"] else state(
+                   any(not hasattr(d, "simulated") for d in self.inputs))}
+        pixels = self.cfg["pixels"]["driver"]
+        out["lights"] = "off" if pixels == "none" else state(self.lights is not None,
+                                                             pixels == "simulated")
+        out["sound"] = "off" if not self.cfg["sound"]["enabled"] else state(
+            self.sound is not None)
+        out["screen"] = "ok" if self.screen_on else "off"
+        return out
+
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
         from .devices.scanner import ScannerReader
@@ -124,6 +158,7 @@ class Service:
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
         self.start_outputs()
+        self.start_web()
         self.loop.start()
         self.start_inputs()
         try:
@@ -155,6 +190,10 @@ class Service:
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
+        app.play_links = self.play_link
+        if self.web is not None:             # Settings shows the phones' pairing code
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url
+        self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
         self.apply_settings(settings)
@@ -169,6 +208,8 @@ class Service:
             # the wizard sets app.seat_colors before it posts the setup
             if any(h.kind == "game_started" for h in update.happened):
                 self.remember_seat_colors(list(app.seat_colors))
+                if self.web is not None:
+                    self.web.live.set_colours(list(app.seat_colors))
         self.loop.subscribe(keep_seat_colors)
         def stop(*_):
             self.stopping.set()
@@ -191,6 +232,8 @@ class Service:
             pass
 
     def shutdown(self) -> None:
+        if self.web is not None:
+            _optional("closing the phone view", self.web.close)
         for device in self.inputs:
             _optional("closing an input", device.close)
         self.loop.stop()

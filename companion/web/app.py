@@ -104,13 +104,13 @@ class PhoneView:
     def start(self, host: Optional[str] = None, port: Optional[int] = None,
               mdns: Optional[bool] = None) -> bool:
         web = self.cfg["web"]
-        logging.getLogger().addHandler(self.log_tail)
         self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
                                        web["port"] if port is None else port,
                                        name="phone view")
         self.server.on_stop(self.live.close_streams)
         if not self.server.start():
             return False
+        logging.getLogger().addHandler(self.log_tail)
         if web["mdns"] if mdns is None else mdns:
             from .mdns import Announcer
             self.announcer = Announcer(self.server.port, self.server.host)
@@ -120,6 +120,17 @@ class PhoneView:
     @property
     def url(self) -> Optional[str]:
         return self.server.url if self.server is not None and self.server.running else None
+
+    @property
+    def public_url(self) -> Optional[str]:
+        """The address phones type: the host's .local name (mDNS) and the port."""
+        if self.server is None or not self.server.running:
+            return None
+        host = self.server.host
+        if host in ("", "0.0.0.0", "::"):
+            import socket
+            host = socket.gethostname().split(".")[0] + ".local"
+        return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
 
     def close(self) -> None:
         if self.announcer is not None:
@@ -133,9 +144,11 @@ class PhoneView:
 
     def device_states(self) -> dict[str, str]:
         states = dict(self.devices())
-        for device, status in self.live.devices.items():
-            states[device] = "lost" if status in ("lost", "not_responding", "unavailable",
-                                                   "unsupported_firmware") else "ok"
+        for device, status in self.live.devices.items():     # what the devices said since
+            if status in ("lost", "not_responding", "unavailable", "unsupported_firmware"):
+                states[device] = "lost"
+            elif states.get(device) in (None, "lost", "unavailable"):
+                states[device] = "ok"
         return states
 
 

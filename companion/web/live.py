@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import itertools
 import logging
 import threading
@@ -107,7 +108,16 @@ class LiveTable:
                 self.aio = None
 
     def set_colours(self, colours: list) -> None:
+        """The seats' colours chosen in the wizard (loop thread): shown from now on."""
         self.colours = tuple(tuple(c) for c in colours)
+        snap = dataclasses.replace(self.latest, seq=next(self._seq), colours=self.colours,
+                                   happened=(), rejection=None)
+        self.latest = snap
+        if self.aio is not None:
+            try:
+                self.aio.call_soon_threadsafe(self._publish, snap)
+            except RuntimeError:
+                self.aio = None
 
     # --- the web server's thread -------------------------------------------------------
 

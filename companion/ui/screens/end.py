@@ -16,7 +16,7 @@ from ...rules.scoring import ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
 from ..text import join_names, tokens_lower
-from ..widgets import Button, Fill, Label, Widget
+from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
 
 
@@ -60,7 +60,12 @@ class EndScreen(Screen):
         ties = tie_break(ranked)
         screen = inset(m.rect, m.margin)
         tie_h = m.px(28) * len(ties) + (m.px(26) if game.corrected else 0)
-        title, board, notes, footer = rows(screen, [m.bar, 1.0, tie_h, m.bar], m.gap)
+        link = self.play_link()
+        title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
+        qr_box = None
+        if link:                     # the BG Stats code beside the ranking, as big as fits
+            middle, qr_box = cols(middle, [1.0, min(middle.h, middle.w * 0.42)], m.gap)
+        board, notes = rows(middle, [1.0, tie_h], m.gap if tie_h else 0)
         head, who = cols(title, [0.34, 0.66], m.gap)
         out: list[Widget] = [
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
@@ -90,6 +95,8 @@ class EndScreen(Screen):
             r = pygame.Rect(notes.x, y, notes.w, m.px(26))
             out.append(Label("end.corrected", r, text=self.t("end.corrected"), size=m.small,
                              color=theme.TEXT_DIM, align="left"))
+        if qr_box is not None:
+            out += self._qr(link, qr_box)
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
                    ("end.fix", self.t("button.fix"), theme.BUTTON, self._fix),
@@ -131,9 +138,51 @@ class EndScreen(Screen):
                          size=m.big, bold=True, align="right"))
         return out
 
+    def play_link(self):
+        links = self.app.play_links
+        return links.link if links is not None else None
+
+    def _qr(self, link: str, box: pygame.Rect) -> list[Widget]:
+        """The BG Stats link as a QR code on white, at the largest whole number of
+        pixels per module (sharp edges scan best), with its caption."""
+        m = self.m
+        code_box, caption = rows(box, [1.0, m.px(24)])
+        side = min(code_box.w, code_box.h)
+        square = pygame.Rect(0, 0, side, side)
+        square.midtop = code_box.midtop
+        return [Custom("end.qr", square, data=link,
+                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text)),
+                Label("end.qr_caption", caption, text="BG Stats", size=m.small,
+                      color=theme.TEXT_DIM)]
+
     def _fix(self) -> None:
         from .fix import FixScreen
         self.app.push(FixScreen(self.app))
+
+
+def qr_surface(text: str, side: int) -> pygame.Surface:
+    """A white square of ``side`` pixels with the QR code of ``text`` centred in it
+    (a quiet zone of at least two modules)."""
+    from ... import bgstats
+    code = bgstats.qr(text)
+    modules = [list(row) for row in code.matrix_iter(border=2)]
+    n = len(modules)
+    small = pygame.Surface((n, n))
+    small.fill((255, 255, 255))
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if dark:
+                small.set_at((x, y), (0, 0, 0))
+    scale = max(1, side // n)
+    out = pygame.Surface((side, side))
+    out.fill((255, 255, 255))
+    big = pygame.transform.scale(small, (n * scale, n * scale))
+    out.blit(big, big.get_rect(center=(side // 2, side // 2)))
+    return out
+
+
+def paint_qr(surface: pygame.Surface, rect: pygame.Rect, text: str) -> None:
+    surface.blit(qr_surface(text, min(rect.w, rect.h)), rect)
 
 
 def _signed(n: int, plus: bool = False) -> str:
