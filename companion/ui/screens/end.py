@@ -64,7 +64,7 @@ class EndScreen(Screen):
         title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
         qr_box = None
         if link:                     # the BG Stats code beside the ranking, as big as fits
-            middle, qr_box = cols(middle, [1.0, min(middle.h, middle.w * 0.42)], m.gap)
+            middle, qr_box = cols(middle, [1.0, int(min(middle.h, middle.w * 0.42))], m.gap)
         board, notes = rows(middle, [1.0, tie_h], m.gap if tie_h else 0)
         head, who = cols(title, [0.34, 0.66], m.gap)
         out: list[Widget] = [
