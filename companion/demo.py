@@ -305,8 +305,12 @@ def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out):
     """The phone view beside the demo's window; None (after one warning) if it cannot."""
     from . import config as config_mod
     from .web.app import PhoneView
+    sound_on = cfg is None or cfg["sound"]["enabled"]
     view = PhoneView(loop, cfg if cfg is not None else config_mod.defaults(), db,
-                     colours=app.seat_colors[:players])
+                     colours=app.seat_colors[:players],
+                     devices=lambda: {"buttons": "simulated", "scanner": "simulated",
+                                      "lights": "simulated", "sound": "ok" if sound_on else "off",
+                                      "screen": "ok"})
     if not view.start():
         return None
     app.pairing, app.web_url = view.pairing, view.public_url

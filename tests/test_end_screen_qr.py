@@ -42,6 +42,13 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
         qr = next(w for w in app.screen.widgets() if w.name == "end.qr")
         assert qr.rect.h >= 220                   # two or more pixels per module on 800x480
         assert decode_screen(app.surface, qr.rect) == [link]
+        qr.on_tap()                               # tapped: the code fills the screen
+        app.screen.invalidate()
+        app.screen.draw(app.surface)
+        big = next(w for w in app.screen.widgets() if w.name == "qr.code")
+        assert big.rect.h == 480 and decode_screen(app.surface, big.rect) == [link]
+        next(w for w in app.screen.widgets() if w.name == "qr.back").on_tap()
+        assert type(app.screen).__name__ == "EndScreen"
 
 
 def test_settings_show_the_pairing_code_and_renew_it():

@@ -48,6 +48,7 @@ from .server import BackgroundServer
 log = logging.getLogger("companion.web")
 MAX_LINE = 4096
 HEARTBEAT = 20.0                     # s between keep-alive comments on an idle stream
+MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
 SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
 
 
@@ -216,6 +217,9 @@ def build_app(view: PhoneView) -> Starlette:
     async def events(request: Request) -> Response:
         lang = request.query_params.get("lang")
         lang = lang if lang in LANGUAGES else None
+        if len(live.clients) >= MAX_STREAMS:
+            return Response("too many live pages are open; try again later\n", status_code=503,
+                            media_type="text/plain", headers={"Retry-After": "30"})
         client = live.listen(lang)
 
         async def stream():

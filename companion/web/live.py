@@ -39,6 +39,7 @@ class Snapshot:
     happened: tuple = ()               # the engine's happenings of this update
     rejection: Optional[Any] = None
     colours: tuple = ()                # RGB per seat
+    drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
 
@@ -92,9 +93,10 @@ class LiveTable:
                 self.devices[h.device] = h.status
         if u.action is not None and u.action.get("do") in ("undo", "redo"):
             self._draws, self._short = (), False
-        snap = Snapshot(next(self._seq), table_json(u.table), u.table.game, self._draws,
+        state = table_json(u.table)
+        snap = Snapshot(next(self._seq), state, u.table.game, self._draws,
                         self._short, tuple(u.happened), u.rejection, self.colours,
-                        time.monotonic(), u.posted_at)
+                        time.monotonic(), u.posted_at, self._drinks(state))
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)
@@ -106,6 +108,17 @@ class LiveTable:
                 self.aio.call_soon_threadsafe(self._publish, snap)
             except RuntimeError:          # the web server's loop has closed
                 self.aio = None
+
+    def _drinks(self, state: dict) -> dict:
+        catalog = self.loop.session.catalog
+        out = {}
+        for p in state["players"]:
+            for pos in p["queue"]:
+                for tag in pos:
+                    card = catalog.get(tag) if tag else None
+                    if card is not None:
+                        out[tag] = card.drink
+        return out
 
     def set_colours(self, colours: list) -> None:
         """The seats' colours chosen in the wizard (loop thread): shown from now on."""

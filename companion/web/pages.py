@@ -157,7 +157,8 @@ def live_fragment(lang: str, snap) -> str:
         out.append('<div class="queue">')
         for i, pos in enumerate(p["queue"], 1):
             cards = "".join(f'<span class="card{"" if tag else " unknown"}">'
-                            f'{escape(tag) if tag else "?"}</span>' for tag in pos)
+                            f'{escape(snap.drinks.get(tag, tag)) if tag else "?"}</span>'
+                            for tag in pos)
             out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
                        f'{i}<br>{cards}</div>')
         out.append("</div>")
@@ -238,8 +239,8 @@ def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines:
                    for name, status in devices.items())
     body = (f'<h1>{t(lang, "web.companion")}</h1><dl>'
             f'<dt>{t(lang, "web.version")}</dt><dd id="version">{escape(__version__)}</dd>'
-            f'<dt>⏱</dt><dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
-            + (f'<dt>🔗</dt><dd>{escape(url)}</dd>' if url else "")
+            f'<dt>{t(lang, "web.uptime_label")}</dt><dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
+            + (f'<dt>{t(lang, "web.address")}</dt><dd>{escape(url)}</dd>' if url else "")
             + f'</dl><h2>{t(lang, "web.devices")}</h2><dl id="devices">{rows}</dl>'
             f'<h2>{t(lang, "web.log", count=len(log_lines))}</h2>'
             f'<pre id="log">{escape(chr(10).join(log_lines))}</pre>'

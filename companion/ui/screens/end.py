@@ -151,13 +151,33 @@ class EndScreen(Screen):
         square = pygame.Rect(0, 0, side, side)
         square.midtop = code_box.midtop
         return [Custom("end.qr", square, data=link,
-                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text)),
+                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text),
+                       on_tap=lambda: self.app.push(QrScreen(self.app, link))),
                 Label("end.qr_caption", caption, text="BG Stats", size=m.small,
                       color=theme.TEXT_DIM)]
 
     def _fix(self) -> None:
         from .fix import FixScreen
         self.app.push(FixScreen(self.app))
+
+
+class QrScreen(Screen):
+    """The BG Stats code as big as the screen allows (a tap on the end screen's code);
+    any tap goes back."""
+
+    def __init__(self, app: Any, link: str):
+        super().__init__(app)
+        self.link = link
+
+    def build(self) -> list[Widget]:
+        m = self.m
+        side = min(m.rect.w, m.rect.h)
+        square = pygame.Rect(0, 0, side, side)
+        square.center = m.rect.center
+        close = lambda: self.app.pop(self)      # noqa: E731
+        return [Button("qr.back", m.rect, text="", color=(255, 255, 255), on_tap=close),
+                Custom("qr.code", square, data=self.link, on_tap=close,
+                       paint_fn=lambda s, r, text=self.link: paint_qr(s, r, text))]
 
 
 def qr_surface(text: str, side: int) -> pygame.Surface:
