@@ -117,7 +117,9 @@ class PlayLink:
             return
         try:
             rec = record(journal, self.session.game_id)
-            self.link = play_link(journal, rec, table_json(self.session.table), self.location)
+            # the journal's replay, as the history exports it: the same link everywhere
+            self.link = play_link(journal, rec, final_state(journal.lines(rec.id)),
+                                  self.location)
         except (ExportError, bgstats.NotFinished, JournalError, ValueError) as exc:
             import logging
             logging.getLogger("companion.bgstats").warning("no BG Stats link: %s", exc)

@@ -120,6 +120,8 @@ class Service:
                          devices=self.device_status, colours=self.saved_seat_colors())
         if _optional("phone view", view.start):
             self.web = view
+        else:                                # not served: it need not follow the table
+            self.loop.subscribers.remove(view.live)
 
     def device_status(self) -> dict[str, str]:
         """Each device as the companion page shows it: ok, simulated, off, unavailable."""

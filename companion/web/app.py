@@ -57,6 +57,7 @@ class JournalReader:
 
     def __init__(self, path: Optional[str], location: str = ""):
         self.path, self.location = path, location
+        self._links: dict[tuple[int, str], str] = {}     # (game, ended_at) -> BG Stats link
 
     def games_and_links(self) -> tuple[list, dict[int, str]]:
         if not self.path or not os.path.exists(self.path):
@@ -66,8 +67,11 @@ class JournalReader:
             links = {}
             for g in games:
                 if g.ended_at is not None and g.ranking:
-                    state = exports.final_state(journal.lines(g.id))
-                    links[g.id] = exports.play_link(journal, g, state, self.location)
+                    key = (g.id, g.ended_at)           # a finished game replays only once
+                    if key not in self._links:
+                        state = exports.final_state(journal.lines(g.id))
+                        self._links[key] = exports.play_link(journal, g, state, self.location)
+                    links[g.id] = self._links[key]
         return games, links
 
     def export(self, game_id: int, fmt: str) -> str:
@@ -210,7 +214,8 @@ def build_app(view: PhoneView) -> Starlette:
         text = json_cache.get(snap.seq)
         if text is None:
             json_cache.clear()
-            text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False)
+            # byte for byte what `replay --json` prints
+            text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
         return Response(text, media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
