@@ -301,7 +301,7 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
     return view, lights, sound
 
 
-def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out):
+def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
     """The phone view beside the demo's window; None (after one warning) if it cannot."""
     from . import config as config_mod
     from .web.app import PhoneView
@@ -310,7 +310,7 @@ def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out):
                      colours=app.seat_colors[:players],
                      devices=lambda: {"buttons": "simulated", "scanner": "simulated",
                                       "lights": "simulated", "sound": "ok" if sound_on else "off",
-                                      "screen": "ok"})
+                                      "screen": "ok"}, play_link=links)
     if not view.start():
         return None
     app.pairing, app.web_url = view.pairing, view.public_url
@@ -361,7 +361,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         loop.subscribe(links)
         app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
         app.play_links = links
-        view = _phone_view(loop, cfg, db, app, len(names), out) if web else None
+        view = _phone_view(loop, cfg, db, app, len(names), out, links) if web else None
         strip_view, lights, sound = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
         loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))

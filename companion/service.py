@@ -117,7 +117,8 @@ class Service:
             return
         from .web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
-                         devices=self.device_status, colours=self.saved_seat_colors())
+                         devices=self.device_status, colours=self.saved_seat_colors(),
+                         play_link=self.play_link)
         if _optional("phone view", view.start):
             self.web = view
         else:                                # not served: it need not follow the table

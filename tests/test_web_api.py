@@ -111,3 +111,22 @@ def test_port_taken_table_plays_on_with_one_warning(tmp_path, caplog):
     assert svc.web is None
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and "already in use" in warnings[0], warnings
+
+
+def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
+    svc = Service(web_config(tmp_path), headless=True)
+    svc.start_web()
+    svc.loop.start()
+    try:
+        code = svc.web.pairing.code
+        for line in ['{"do": "setup", "edition": "original", "players": ["Ana", "Bé", "서연"]}',
+                     '{"do": "correct", "player": "Ana", "dislikes": 5}',
+                     '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']:
+            assert post(svc, line, code).status_code == 200, line
+        link = httpx.get(svc.web.url + "/history/1/bgstats").text.strip()
+        assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+        page = httpx.get(svc.web.url + "/?lang=pt").text
+        assert f'id="bgstats" href="{link}"' in page
+        assert svc.play_link.link == link                  # the end screen's QR code
+    finally:
+        svc.shutdown()

@@ -91,9 +91,10 @@ class PhoneView:
     def __init__(self, loop: Any, cfg: Any, journal_path: Optional[str] = None,
                  pairing: Optional[Pairing] = None,
                  devices: Optional[Callable[[], dict[str, str]]] = None,
-                 colours: Optional[list] = None, clock: Callable[[], float] = time.monotonic):
+                 colours: Optional[list] = None, clock: Callable[[], float] = time.monotonic,
+                 play_link: Any = None):
         self.cfg = cfg
-        self.live = LiveTable(loop, colours)
+        self.live = LiveTable(loop, colours, play_link)
         self.pairing = pairing or Pairing()
         self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
         self.devices = devices or (lambda: {})

@@ -40,6 +40,7 @@ class Snapshot:
     rejection: Optional[Any] = None
     colours: tuple = ()                # RGB per seat
     drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
+    bgstats: Optional[str] = None      # the finished game's BG Stats link
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
 
@@ -65,15 +66,17 @@ class LiveTable:
 
     QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
 
-    def __init__(self, loop: Any, colours: Optional[list] = None):
+    def __init__(self, loop: Any, colours: Optional[list] = None, play_link: Any = None):
         self.loop = loop
+        self.play_link = play_link          # exports.PlayLink, subscribed before this
         self.colours = tuple(tuple(c) for c in (colours or ()))
         self.devices: dict[str, str] = {}
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
-                               colours=self.colours, at=time.monotonic())
+                               colours=self.colours, at=time.monotonic(),
+                               bgstats=play_link.link if play_link is not None else None)
         self.aio: Optional[asyncio.AbstractEventLoop] = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
@@ -94,9 +97,11 @@ class LiveTable:
         if u.action is not None and u.action.get("do") in ("undo", "redo"):
             self._draws, self._short = (), False
         state = table_json(u.table)
-        snap = Snapshot(next(self._seq), state, u.table.game, self._draws,
-                        self._short, tuple(u.happened), u.rejection, self.colours,
-                        time.monotonic(), u.posted_at, self._drinks(state))
+        snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
+                        draws_short=self._short, happened=tuple(u.happened),
+                        rejection=u.rejection, colours=self.colours, at=time.monotonic(),
+                        posted_at=u.posted_at, drinks=self._drinks(state),
+                        bgstats=self.play_link.link if self.play_link is not None else None)
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)

@@ -141,6 +141,9 @@ def live_fragment(lang: str, snap) -> str:
             out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
                        f'{t(lang, "end.points", score=r["score"])}</li>')
         out.append("</ol>")
+        if snap.bgstats:
+            out.append(f'<p><a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
+                       f'rel="noopener">{t(lang, "web.bgstats")}</a></p>')
     colours = list(snap.colours) + SEAT_RGB[len(snap.colours):]
     out.append('<div class="seats">')
     for seat, p in enumerate(state["players"]):

@@ -8,6 +8,7 @@ start and upgrade tiles); NEW GAME opens the setup wizard.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pygame
@@ -143,8 +144,8 @@ class EndScreen(Screen):
         return links.link if links is not None else None
 
     def _qr(self, link: str, box: pygame.Rect) -> list[Widget]:
-        """The BG Stats link as a QR code on white, at the largest whole number of
-        pixels per module (sharp edges scan best), with its caption."""
+        """The BG Stats link as a QR code on white, as big as the column allows, with
+        its caption; a tap shows it on the whole screen."""
         m = self.m
         code_box, caption = rows(box, [1.0, m.px(24)])
         side = min(code_box.w, code_box.h)
@@ -180,12 +181,14 @@ class QrScreen(Screen):
                        paint_fn=lambda s, r, text=self.link: paint_qr(s, r, text))]
 
 
+@functools.lru_cache(maxsize=4)
 def qr_surface(text: str, side: int) -> pygame.Surface:
-    """A white square of ``side`` pixels with the QR code of ``text`` centred in it
-    (a quiet zone of at least two modules)."""
+    """A white square of ``side`` pixels filled by the QR code of ``text`` (with a quiet
+    zone of two modules): every module as big as the square allows, even when that is
+    not a whole number of pixels (modules then differ by one pixel; scanners read
+    that, and a bigger code reads from further away)."""
     from ... import bgstats
-    code = bgstats.qr(text)
-    modules = [list(row) for row in code.matrix_iter(border=2)]
+    modules = [list(row) for row in bgstats.qr(text).matrix_iter(border=2)]
     n = len(modules)
     small = pygame.Surface((n, n))
     small.fill((255, 255, 255))
@@ -193,12 +196,7 @@ def qr_surface(text: str, side: int) -> pygame.Surface:
         for x, dark in enumerate(row):
             if dark:
                 small.set_at((x, y), (0, 0, 0))
-    scale = max(1, side // n)
-    out = pygame.Surface((side, side))
-    out.fill((255, 255, 255))
-    big = pygame.transform.scale(small, (n * scale, n * scale))
-    out.blit(big, big.get_rect(center=(side // 2, side // 2)))
-    return out
+    return pygame.transform.scale(small, (side, side))     # nearest neighbour: sharp edges
 
 
 def paint_qr(surface: pygame.Surface, rect: pygame.Rect, text: str) -> None:
