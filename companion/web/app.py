@@ -117,6 +117,7 @@ class PhoneView:
         if not self.server.start():
             return False
         logging.getLogger().addHandler(self.log_tail)
+        log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
             from .mdns import Announcer
             self.announcer = Announcer(self.server.port, self.server.host)
