@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import re
+import socket
 import time
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
@@ -35,7 +36,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from .. import config as config_mod
-from .. import exports
+from .. import bgstats, exports
 from ..config import LANGUAGES
 from ..journal import Journal, JournalError
 from ..rules import Rejection, parse_line
@@ -70,7 +71,12 @@ class JournalReader:
                     key = (g.id, g.ended_at)           # a finished game replays only once
                     if key not in self._links:
                         state = exports.final_state(journal.lines(g.id))
-                        self._links[key] = exports.play_link(journal, g, state, self.location)
+                        try:
+                            self._links[key] = exports.play_link(journal, g, state,
+                                                                 self.location)
+                        except bgstats.NotFinished as exc:      # the replay disagrees
+                            log.warning("game %d has no BG Stats link: %s", g.id, exc)
+                            continue
                     links[g.id] = self._links[key]
         return games, links
 
@@ -135,7 +141,6 @@ class PhoneView:
             return None
         host = self.server.host
         if host in ("", "0.0.0.0", "::"):
-            import socket
             host = socket.gethostname().split(".")[0] + ".local"
         return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
 
@@ -194,6 +199,20 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == request.headers.get("host", "")
 
 
+async def _capped_body(request: Request, limit: int) -> Optional[bytes]:
+    """The request's body, or None as soon as it is longer than ``limit`` bytes (a
+    huge upload is never held in memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
 def build_app(view: PhoneView) -> Starlette:
     live, cfg = view.live, view.cfg
     html_cache: dict[tuple[int, str], str] = {}
@@ -232,6 +251,7 @@ def build_app(view: PhoneView) -> Starlette:
         async def stream():
             try:
                 snap = live.latest
+                sent = snap.seq
                 yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
                 while True:
                     try:
@@ -241,6 +261,9 @@ def build_app(view: PhoneView) -> Starlette:
                         continue
                     if snap is None:                  # the server is stopping
                         return
+                    if snap.seq <= sent:              # already sent as the first state
+                        continue
+                    sent = snap.seq
                     yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
             finally:
                 live.forget(client)
@@ -265,8 +288,8 @@ def build_app(view: PhoneView) -> Starlette:
         if verdict != OK:
             log.warning("phone %s: action refused, wrong pairing code", _client(request))
             return answer(401, "web.code_wrong")
-        body = await request.body()
-        if len(body) > MAX_LINE:
+        body = await _capped_body(request, MAX_LINE)
+        if body is None:
             return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
         try:
             text = body.decode("utf-8").strip()
