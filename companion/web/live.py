@@ -74,6 +74,7 @@ class LiveTable:
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
+        self._new: frozenset = frozenset()      # serials of the cards drawn, not yet scanned
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
                                bgstats=play_link.link if play_link is not None else None)
@@ -86,16 +87,10 @@ class LiveTable:
     # --- the table loop's thread -------------------------------------------------------
 
     def __call__(self, u: Any) -> None:
+        self._follow_draws(u)
         for h in u.happened:
-            kind = h.kind
-            if kind == "cards_to_draw" and (h.draws or h.short):
-                self._draws, self._short = tuple(tuple(d) for d in h.draws), h.short
-            elif kind in ("draws_dismissed", "game_started", "turn_changed", "game_over"):
-                self._draws, self._short = (), False
-            elif kind == "device_status":
+            if h.kind == "device_status":
                 self.devices[h.device] = h.status
-        if u.action is not None and u.action.get("do") in ("undo", "redo"):
-            self._draws, self._short = (), False
         state = table_json(u.table)
         snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
                         draws_short=self._short, happened=tuple(u.happened),
@@ -113,6 +108,26 @@ class LiveTable:
                 self.aio.call_soon_threadsafe(self._publish, snap)
             except RuntimeError:          # the web server's loop has closed
                 self.aio = None
+
+    def _follow_draws(self, u: Any) -> None:
+        """Who still draws how many, as the touchscreen shows it: from an order surge
+        (or a two-player draw) until the new cards are scanned or the prompt is
+        dismissed, a new game starts or the action is undone."""
+        game, before = u.table.game, self.latest.game
+        for h in u.happened:
+            if h.kind == "cards_to_draw" and (h.draws or h.short):
+                first = before.next_serial if before is not None else 1
+                self._new = frozenset(c.serial for p in game.players for pos in p.queue
+                                      for c in pos if c.serial >= first and c.tag is None)
+                self._draws, self._short = tuple(tuple(d) for d in h.draws), h.short
+            elif h.kind in ("draws_dismissed", "game_started", "game_over", "undone",
+                            "redone"):
+                self._draws, self._short, self._new = (), False, frozenset()
+        if self._draws and game is not None and not self._short:
+            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
+                       if c.tag is None}
+            if not self._new & waiting:
+                self._draws, self._new = (), frozenset()
 
     def _drinks(self, state: dict) -> dict:
         catalog = self.loop.session.catalog
