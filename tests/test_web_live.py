@@ -17,11 +17,14 @@ def table():
     return loop, live
 
 
+def surge(loop, live):
+    """Ana completes an order and ends her turn: Ben and Chloe draw."""
+    surge(loop, live)
+
+
 def test_an_order_surge_shows_who_draws_until_dismissed():
     loop, live = table()
-    loop.post(ev.SeatTap(0))                          # Ana completes an order and ends
-    loop.post(ev.SeatHold(0))                         # her turn: Ben and Chloe draw
-    loop.drain()
+    surge(loop, live)
     assert live.latest.draws == (("Ben", 1), ("Chloe", 1))
     html = pages.live_fragment("es", live.latest)
     assert "Ben" in html and 'class="draws"' in html
@@ -34,10 +37,7 @@ def test_an_order_surge_shows_who_draws_until_dismissed():
 
 def test_scanning_the_drawn_cards_ends_the_prompt_and_names_the_drinks():
     loop, live = table()
-    loop.post(ev.SeatTap(0))
-    loop.post(ev.SeatHold(0))
-    loop.drain()
-    assert live.latest.draws
+    surge(loop, live)
     tags = sorted(t for t, c in Catalog.example().cards.items() if c.edition == "original")
     for tag in tags[:12]:                             # the deal and the two drawn cards
         loop.post(ev.CardScanned(tag))
@@ -50,10 +50,7 @@ def test_scanning_the_drawn_cards_ends_the_prompt_and_names_the_drinks():
 
 def test_undo_takes_the_prompt_back():
     loop, live = table()
-    loop.post(ev.SeatTap(0))
-    loop.post(ev.SeatHold(0))
-    loop.drain()
-    assert live.latest.draws
+    surge(loop, live)
     loop.post(ev.UndoTap())
     loop.drain()
     assert live.latest.draws == ()
