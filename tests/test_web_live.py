@@ -19,7 +19,10 @@ def table():
 
 def surge(loop, live):
     """Ana completes an order and ends her turn: Ben and Chloe draw."""
-    surge(loop, live)
+    loop.post(ev.SeatTap(0))
+    loop.post(ev.SeatHold(0))
+    loop.drain()
+    assert live.latest.draws
 
 
 def test_an_order_surge_shows_who_draws_until_dismissed():
