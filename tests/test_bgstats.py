@@ -105,3 +105,14 @@ def test_csv_export_keeps_names_and_rankings(db):
     assert [r["player"] for r in rows] == NAMES
     assert [r["place"] for r in rows] == ["2", "3", "1"]
     assert [r["winner"] for r in rows] == ["False", "False", "True"]
+
+
+def test_the_history_command_prints_the_same_link(db, tmp_path):
+    import subprocess
+    import sys
+    config = tmp_path / "config.toml"
+    config.write_text('[bgstats]\nlocation = "Café Ñ 서울"\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "companion", "--config", str(config), "history",
+                        "--db", db, "--export", "1", "--format", "bgstats"], capture_output=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode() == export(db)[1]
