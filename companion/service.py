@@ -125,22 +125,24 @@ class Service:
             self.loop.subscribers.remove(view.live)
 
     def device_status(self) -> dict[str, str]:
-        """Each device as the companion page shows it: ok, simulated, off, unavailable."""
+        """Each device as the companion page shows it: ok, simulated, off, unavailable
+        (what a device reports later, e.g. a scanner lost, the phone view adds)."""
+        from .devices.buttons import Buttons
+        from .devices.scanner import ScannerReader
+
         def state(on: bool, simulated: bool = False) -> str:
             return ("simulated" if simulated else "ok") if on else "unavailable"
-        seats = self.cfg["seats"]["driver"]
-        buttons = next((d for d in self.inputs if hasattr(d, "simulated")), None)
-        out = {"buttons": "off" if seats == "none" else state(buttons is not None,
-                                                               seats == "simulated"),
-               "scanner": "off" if not self.cfg["scanner"]["port"] else state(
-                   any(not hasattr(d, "simulated") for d in self.inputs))}
-        pixels = self.cfg["pixels"]["driver"]
-        out["lights"] = "off" if pixels == "none" else state(self.lights is not None,
-                                                             pixels == "simulated")
-        out["sound"] = "off" if not self.cfg["sound"]["enabled"] else state(
-            self.sound is not None)
-        out["screen"] = "ok" if self.screen_on else "off"
-        return out
+        buttons = [d for d in self.inputs if isinstance(d, Buttons)]
+        scanner = [d for d in self.inputs if isinstance(d, ScannerReader)]
+        seats, pixels = self.cfg["seats"]["driver"], self.cfg["pixels"]["driver"]
+        return {
+            "buttons": "off" if seats == "none" else state(bool(buttons), seats == "simulated"),
+            "scanner": "off" if not self.cfg["scanner"]["port"] else state(bool(scanner)),
+            "lights": "off" if pixels == "none" else state(self.lights is not None,
+                                                           pixels == "simulated"),
+            "sound": "off" if not self.cfg["sound"]["enabled"] else state(self.sound is not None),
+            "screen": "ok" if self.screen_on else "off",
+        }
 
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
