@@ -5,6 +5,11 @@ dislike points); the order and the tie explanations come from
 ``companion.rules.scoring`` (``ranking`` and ``tie_break``), never recomputed
 here. REMATCH posts the same setup again (same players, edition, variant,
 start and upgrade tiles); NEW GAME opens the setup wizard.
+
+Beside the ranking, the finished game's BG Stats link as a QR code
+(``app.play_links``: ``companion.exports.PlayLink``, read from the journal); a
+phone scans it and BG Stats opens with the play filled in. A tap on the code
+shows it on the whole screen, for phones further away.
 """
 from __future__ import annotations
 
