@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import httpx
-import pytest
 
 from companion import inputs as ev
 from companion.service import Service

@@ -13,7 +13,8 @@ from typing import Any, Iterable, Optional
 
 from .. import __version__
 from ..config import LANGUAGES
-from ..ui.i18n import happening_text, language_name, names_list, token_name, tr, upgrade_name
+from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
+                       token_name, tr, upgrade_name)
 
 SEAT_RGB = [(214, 48, 49), (36, 113, 214), (39, 160, 82), (240, 190, 20)]
 
@@ -173,7 +174,6 @@ def live_fragment(lang: str, snap) -> str:
     news = [happening_text(lang, h, edition) for h in snap.happened
             if h.kind not in ("device_status",)]
     if snap.rejection is not None:
-        from ..ui.i18n import rejection_text
         news.append(rejection_text(lang, snap.rejection))
     if news:
         out.append(f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
