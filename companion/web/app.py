@@ -118,7 +118,7 @@ class PhoneView:
         web = self.cfg["web"]
         self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
                                        web["port"] if port is None else port,
-                                       name="phone view")
+                                       name="phone view", grace=1.0)
         self.server.on_stop(self.live.close_streams)
         if not self.server.start():
             return False
