@@ -7,8 +7,9 @@ from . import exports
 from .journal import Journal, JournalError
 
 
-def run(db: str, export: int | None, fmt: str, out=sys.stdout, err=sys.stderr,
+def run(db: str, export: int | None, fmt: str, out=None, err=None,
         location: str = "") -> int:
+    out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     try:
         with Journal(db, readonly=True) as journal:
             games = journal.games()
