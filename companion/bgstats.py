@@ -12,7 +12,7 @@ sent, with its JSON type (numbers as numbers, flags as true/false).
 - ``playDate`` is the game's start in UTC, ``yyyy-MM-dd HH:mm:ss``.
 - ``location`` is ``[bgstats] location`` when set; no ``comments`` (the link
   stays short, so its QR code stays big enough to scan).
-- ``board`` names the edition, the variant and the options; ``role`` is the
+- ``board`` names the edition, the variant, the expansion and the options; ``role`` is the
   seat's colour.
 
 Everything comes from the journal (the game's record and its replayed final
@@ -36,6 +36,10 @@ SOURCE_NAME = "Coffee Rush Table Companion"
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 EDITION_NAMES = {"original": "Coffee Rush", "winter": "Coffee Rush: Winter"}
 VARIANT_NAMES = {"standard": "Standard", "junior": "Junior Barista"}
+EXPANSION_NAMES = {"cake_time": "Cake Time"}
+# setup options worth a note in the play's board, as the setup line names them
+OPTION_NAMES = {"ristretto_start": "Ristretto start", "longer_game": "longer game",
+                "two_drinks_one_cake": "two drinks, one cake"}
 # the box's player colours (companion.ui.theme.SEAT_COLORS), seat 1 first by default
 COLOUR_NAMES = {(214, 48, 49): "Red", (36, 113, 214): "Blue", (39, 160, 82): "Green",
                 (240, 190, 20): "Yellow"}
@@ -76,21 +80,26 @@ def _player_id(name: str) -> str:
     return "p-" + hashlib.sha256(name.casefold().encode()).hexdigest()[:8]
 
 
-def board(state: dict, ristretto_start: bool = False) -> str:
+def board(state: dict, setup: Optional[dict] = None) -> str:
+    """Edition · variant · expansion · options, e.g. "Coffee Rush · Standard · Cake Time"."""
+    setup = setup or {}
     parts = [EDITION_NAMES.get(state["edition"], state["edition"]),
              VARIANT_NAMES.get(state["variant"], state["variant"])]
-    if ristretto_start:
-        parts.append("Ristretto start")
+    expansion = setup.get("expansion")
+    if expansion:
+        parts.append(EXPANSION_NAMES.get(expansion, expansion))
+    parts += [words for key, words in OPTION_NAMES.items() if setup.get(key) is True]
     return " · ".join(parts)
 
 
 def play(game_id: int, started_at: str, ended_at: Optional[str], state: dict, *,
          device: str, colours: Optional[Sequence] = None, location: str = "",
-         ristretto_start: bool = False) -> dict[str, Any]:
+         setup: Optional[dict] = None) -> dict[str, Any]:
     """The BG Stats play of one finished game.
 
     ``state`` is the game's final table as ``replay --json`` prints it
-    (``companion.rules.view.table_json``); ``colours`` the seats' RGB colours.
+    (``companion.rules.view.table_json``), ``setup`` its setup action (the journal's
+    first line: expansion and options), ``colours`` the seats' RGB colours.
     """
     if not state.get("game_over") or not state.get("ranking") or ended_at is None:
         raise NotFinished(f"game {game_id} is not finished: only a finished game can be logged")
@@ -116,7 +125,7 @@ def play(game_id: int, started_at: str, ended_at: Optional[str], state: dict, *,
         "playDate": f"{start:%Y-%m-%d %H:%M:%S}",
         "durationMin": minutes,
         "location": location,
-        "board": board(state, ristretto_start),
+        "board": board(state, setup),
         "game": {"name": GAME_NAME, "bggId": BGG_ID, "sourceGameId": "coffee-rush",
                  "highestWins": True, "noPoints": False},
         "players": players,

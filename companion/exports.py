@@ -50,8 +50,7 @@ def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "
     setup = json.loads(journal.lines(game.id)[0])
     return bgstats.link(bgstats.play(game.id, game.started_at, game.ended_at, state,
                                      device=device or bgstats.device_id(), colours=colours,
-                                     location=location,
-                                     ristretto_start=bool(setup.get("ristretto_start"))))
+                                     location=location, setup=setup))
 
 
 def render(journal: Journal, game_id: int, fmt: str, source: str = "",

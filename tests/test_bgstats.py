@@ -116,3 +116,12 @@ def test_the_history_command_prints_the_same_link(db, tmp_path):
                         "--db", db, "--export", "1", "--format", "bgstats"], capture_output=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.decode() == export(db)[1]
+
+
+def test_board_names_edition_variant_expansion_and_options():
+    state = {"edition": "original", "variant": "standard"}
+    assert bgstats.board(state, {"do": "setup", "expansion": "cake_time", "longer_game": True,
+                                 "ristretto_start": False}) \
+        == "Coffee Rush · Standard · Cake Time · longer game"
+    assert bgstats.board({"edition": "winter", "variant": "junior"}, {"do": "setup"}) \
+        == "Coffee Rush: Winter · Junior Barista"

@@ -57,3 +57,15 @@ def test_undo_takes_the_prompt_back():
     loop.post(ev.UndoTap())
     loop.drain()
     assert live.latest.draws == ()
+
+
+def test_cake_time_cakes_and_cake_cards_show_when_the_table_has_them():
+    import dataclasses
+    loop, live = table()
+    state = dict(live.latest.table)
+    state["players"] = [dict(p, cake_cards=2, cakes=[[True] * len(pos) for pos in p["queue"]])
+                        for p in state["players"]]          # spec 1.1 "Output", Cake Time
+    html = pages.live_fragment("it", dataclasses.replace(live.latest, table=state))
+    assert 'class="card unknown cake" title="Torta"' in html
+    assert "Carte torta <b>2</b>" in html
+    assert "cake" not in pages.live_fragment("it", live.latest)

@@ -47,6 +47,8 @@ border-radius:.4rem;padding:.25rem;min-height:2.6rem;text-align:center;font-size
 .pos.p4{box-shadow:inset 0 0 0 2px #e64628}.card{display:inline-block;min-width:1.2rem;
 background:var(--card);color:#181412;border-radius:.25rem;margin:.1rem;padding:0 .2rem;font-weight:700}
 .card.unknown{background:#ded4c4}
+.card.cake::after{content:"";display:inline-block;width:.6rem;height:.6rem;border-radius:50%;
+background:#e0609a;margin-left:.2rem;vertical-align:middle}
 .upg{font-size:.8rem;color:var(--dim)}ol.rank{font-size:1.15rem}ol.rank .won{color:var(--warn);font-weight:800}
 .news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news li{margin:.15rem 0}
 .ctl{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
@@ -157,12 +159,13 @@ def live_fragment(lang: str, snap) -> str:
                    f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
                    f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b></span>'
                    f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
-                   f'<b>{p["cookies"]}</b></span></div>')
+                   f'<b>{p["cookies"]}</b></span>'
+                   + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
+                      if "cake_cards" in p else "") + '</div>')
         out.append('<div class="queue">')
-        for i, pos in enumerate(p["queue"], 1):
-            cards = "".join(f'<span class="card{"" if tag else " unknown"}">'
-                            f'{escape(snap.drinks.get(tag, tag)) if tag else "?"}</span>'
-                            for tag in pos)
+        cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
+        for i, (pos, caked) in enumerate(zip(p["queue"], cakes), 1):
+            cards = "".join(_card(lang, snap, tag, cake) for tag, cake in zip(pos, caked))
             out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
                        f'{i}<br>{cards}</div>')
         out.append("</div>")
@@ -179,6 +182,15 @@ def live_fragment(lang: str, snap) -> str:
         out.append(f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
                    + "".join(f"<li>{escape(x)}</li>" for x in news if x) + "</ul>")
     return "".join(out)
+
+
+def _card(lang: str, snap, tag: Optional[str], cake: bool) -> str:
+    """One order card: its drink (or tag) when identified, "?" until scanned; a dot
+    when a cake sits on it (Cake Time)."""
+    kind = "card" + ("" if tag else " unknown") + (" cake" if cake else "")
+    title = f' title="{t(lang, "web.cake")}"' if cake else ""
+    words = escape(snap.drinks.get(tag, tag)) if tag else "?"
+    return f'<span class="{kind}"{title}>{words}</span>'
 
 
 def live_page(lang: str, snap) -> str:
