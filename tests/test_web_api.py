@@ -82,9 +82,16 @@ def _next_event(lines) -> dict:
 
 def test_companion_page_hides_secrets_and_shows_devices(service_with_web):
     svc = service_with_web
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    assert post(svc, '{"do": "undo"}', "bad").status_code == 401    # logged as a warning
+    svc.loop.post(ev.DeviceStatus("scanner", "lost", "unplugged"))
+    rec.wait_for(lambda u: any(h.kind == "device_status" for h in u.happened))
     text = httpx.get(svc.web.url + "/companion?lang=it").text
     assert 'data-device="buttons">simulato' in text
+    assert 'data-device="scanner">scollegato' in text                # what the device said
     assert "journal.db" in text and "Ultime" in text
+    assert "action refused, wrong pairing code" in text             # the log's last lines
     from companion.web.app import redacted
     assert redacted('password = "hunter2"\nport = 1') == 'password = "••••••"\nport = 1'
 
