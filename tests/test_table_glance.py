@@ -93,6 +93,10 @@ def test_must_read_items_are_6_mm_tall(lang, size):
     texts = drawn(app)
     check_caps(texts, ("act.pos4.count",), size, where)
     check_caps(texts, (".pos4.count",), size, where)      # the other players' too
+    # the active player's count sits above the card: its drink stays readable
+    count = must_read(texts, ("act.pos4.count",))[0].rect
+    card = [r for r in texts if r.owner == "act.pos4" and r.text.startswith("Example")]
+    assert card and not any(r.rect.colliderect(count) for r in card), where
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

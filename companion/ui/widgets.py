@@ -579,18 +579,27 @@ class OrderCard(Widget):
                                (tick.x + side * 0.43, tick.y + side * 0.7),
                                (tick.x + side * 0.75, tick.y + side * 0.32)],
                               max(3, side // 8))
-        if self.position == 4 and self.cards and self.urgent_size:
-            _owner = f"{self.name}.count"
-            # what is about to be missed, readable from every seat
+        if self._big_count() and self.compact:
+            # what is about to be missed, readable from every seat: over the small card
             r = self.rect
             side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
             badge = pygame.Rect(0, 0, min(r.w, side), side)
             badge.center = r.center
-            pygame.draw.rect(surface, theme.URGENT, badge, border_radius=8)
-            pygame.draw.rect(surface, theme.TEXT, badge, 2, border_radius=8)
-            draw_text(surface, str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
-                      theme.TEXT, True, tight=True)
-            _owner = self.name
+            self._count(surface, badge)
+
+    def _big_count(self) -> bool:
+        return self.position == 4 and bool(self.cards) and self.urgent_size > 0
+
+    def _count(self, surface, badge: pygame.Rect) -> None:
+        """How many cards are in position 4, in must-read type on a red badge."""
+        global _owner
+        _owner = f"{self.name}.count"
+        pygame.draw.rect(surface, theme.URGENT, badge, border_radius=8)
+        pygame.draw.rect(surface, theme.TEXT, badge, 2, border_radius=8)
+        draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
+                  else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
+                  theme.TEXT, True, tight=True)
+        _owner = self.name
 
     def _paint(self, surface):
         r = self.rect
@@ -612,12 +621,19 @@ class OrderCard(Widget):
             self._paint_compact(surface, r, num_color)
             return
         badge_h = max(14, r.h // 6)
+        if self._big_count():     # the count on top, big; the card stays readable below
+            badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
         badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
-        draw_text(surface, str(self.position), badge, badge_h, num_color, True,
-                  align="left" if self.cards else "center")
+        if self._big_count():
+            number, count = cols_of(badge, min(badge.w // 3, badge_h))
+            draw_text(surface, str(self.position), number, badge_h // 2, num_color, True)
+            self._count(surface, count)
+        else:
+            draw_text(surface, str(self.position), badge, badge_h, num_color, True,
+                      align="left" if self.cards else "center")
         if not self.cards:
             return
-        if len(self.cards) > 1:
+        if len(self.cards) > 1 and not self._big_count():
             count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
             draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
                       align="right")
@@ -717,6 +733,12 @@ def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color
         pygame.draw.polygon(surface, theme.TEXT, pts, edge)
     draw_text(surface, str(seat + 1), inner, max(8, inner.h), theme.readable_on(color), True,
               min_size=6)
+
+
+def cols_of(rect: pygame.Rect, first: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """``rect`` cut in two side by side: ``first`` pixels, then the rest."""
+    return (pygame.Rect(rect.x, rect.y, first, rect.h),
+            pygame.Rect(rect.x + first, rect.y, rect.w - first, rect.h))
 
 
 @dataclass(eq=False)

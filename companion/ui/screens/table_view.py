@@ -88,6 +88,7 @@ class TableView(Screen):
         game = update.table.game
         if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
             self.drop_stale_toasts()
+            self._taken = None       # the position marked last turn is history now
         if update.rejection is not None:
             near = self.app.last_touch if self.app.is_own(update) else None
             refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
