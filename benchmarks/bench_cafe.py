@@ -147,7 +147,7 @@ def main(argv=None) -> int:
         cfg = os.path.join(folder, "hub.toml")
         with open(cfg, "w") as fh:
             fh.write(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nvenue = "{VENUE}"\n'
-                     f'[cafe]\ndatabase = "{folder}/cafe.db"\nlisten = "127.0.0.1"\n'
+                     f'[cafe]\ndatabase = "{folder}/cafe.db"\nbind = "127.0.0.1"\n'
                      f'port = {web}\n')
         hub = subprocess.Popen([sys.executable, "-m", "companion", "--config", cfg, "cafe",
                                 "--log-level", "warning"], stdout=subprocess.DEVNULL)

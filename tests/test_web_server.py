@@ -44,3 +44,12 @@ def test_port_taken_is_one_warning(caplog):
     assert len(warnings) == 1
     assert "already in use" in warnings[0].getMessage()
     assert "plays on" in warnings[0].getMessage()
+
+
+def test_an_address_this_machine_does_not_have_is_one_warning(caplog):
+    server = BackgroundServer(hello_app(), "192.0.2.123", 0, name="phone view")   # TEST-NET-1
+    with caplog.at_level(logging.INFO):
+        assert server.start() is False
+    server.stop()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "192.0.2.123" in warnings[0], warnings

@@ -108,9 +108,9 @@ class SimulatedTable:
             self._applied.wait(5.0)
             self._stopping.wait(pace)
 
-        def press(seat: int, hold: bool) -> None:
+        def press(seat: int, hold: bool, taps: int = 1) -> None:
             now = time.monotonic()
-            post(ev.SeatHold(seat, at=now) if hold else ev.SeatTap(seat, at=now))
+            post(ev.SeatHold(seat, at=now) if hold else ev.SeatTap(seat, at=now, count=taps))
 
         def run() -> None:
             while not self._stopping.is_set():

@@ -2,7 +2,7 @@ HELP = "the café hub: every table of a venue on one floor page and a monthly le
 
 
 def add_arguments(p):
-    p.add_argument("--listen", help="address of the pages (default: [cafe] listen)")
+    p.add_argument("--bind", help="address of the pages (default: [cafe] bind)")
     p.add_argument("--port", type=int, help="port of the pages (default: [cafe] port)")
     p.add_argument("--log-level", default="info",
                    choices=("debug", "info", "warning", "error"))
@@ -34,7 +34,7 @@ def main(args) -> int:
         return 2
     hub = Hub(mqtt, store).start()
     app = build_app(hub, cfg["game"]["language"])
-    server = BackgroundServer(app, args.listen or cafe["listen"], args.port or cafe["port"],
+    server = BackgroundServer(app, args.bind or cafe["bind"], args.port or cafe["port"],
                               name="café floor page")
     server.on_stop(app.state.notifier.close)
     try:

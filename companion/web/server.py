@@ -97,7 +97,7 @@ class BackgroundServer:
             self.log.warning("%s did not start: %s", self.name, self.error or "timed out")
             self.stop()
             return False
-        self.log.info("%s on %s", self.name, self.url)
+        self.log.info("%s listening on %s:%d", self.name, self.host or "*", self.port)
         return True
 
     def _run(self) -> None:
