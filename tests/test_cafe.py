@@ -228,3 +228,21 @@ def test_home_assistant_discovery_describes_the_table(broker, tmp_path):
         t.close()
         ha.disconnect()
         ha.loop_stop()
+
+
+def test_results_wait_in_the_broker_for_a_hub_that_is_down(broker, tables, tmp_path):
+    settings = table_settings("127.0.0.1", broker.port, VENUE, "-")
+    store = Store(str(tmp_path / "cafe.db"))
+    first = Hub(settings, store, reconnect_min=0.1).start()
+    assert first.connected.wait(5)
+    first.close()                                      # the hub is down (its session stays)
+    t = tables("table-1", seed=31)
+    t.play_game()
+    assert wait_until(lambda: t.publisher.counts["results_acked"] == 1)   # the broker has it
+    again = Hub(settings, store, reconnect_min=0.1).start()
+    try:
+        assert wait_until(lambda: again.counts["results_new"] == 1)
+        assert [r["game"] for r in store.results_of(VENUE)] == finished_games(t.journal_path)
+    finally:
+        again.close()
+        store.close()
