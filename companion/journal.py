@@ -2,10 +2,19 @@
 
 SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a
 power cut. Actions are stored as table-script lines per game (the setup line is
-action 0), so a game is rebuilt by replaying its lines and exported as a table
-script as it is. A second writer is kept out by a lock file beside the journal.
-A damaged, foreign or locked file is reported with its name and never
-overwritten.
+action 0), each with every fact that decided it (a completion's specialty), so a
+game is rebuilt by replaying its lines, without the card catalog, and exported
+as a table script as it is. The seat colours are part of a game's recorded setup.
+
+A second writer is kept out by a lock file beside the journal. When opened, the
+file is checked (SQLite's ``quick_check``, its length against its header, its
+schema): a damaged, truncated, foreign, newer or locked file is reported with
+its name and how to move it aside, and nothing is ever written into it. Once the
+table loop has claimed the journal, only the loop's thread may use it.
+
+Schema 1 (before table script 1.1) stored lines without the specialty the
+catalog gave them; such a journal is migrated once (``needs_migration``), by
+the session, after a copy of the file is kept beside it.
 """
 from __future__ import annotations
 
@@ -14,12 +23,14 @@ import fcntl
 import json
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = 2
+RULES = "1.1"                       # the table-script version new games are recorded under
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE games(
@@ -30,7 +41,10 @@ CREATE TABLE games(
     setup TEXT NOT NULL,            -- the setup line
     started_at TEXT NOT NULL,       -- ISO 8601, UTC
     ended_at TEXT,                  -- NULL while the game runs
-    ranking TEXT                    -- JSON ranking once over
+    ranking TEXT,                   -- JSON ranking once over
+    seat_colors TEXT,               -- JSON list of colour names, seat order (NULL: the box's)
+    rules TEXT NOT NULL DEFAULT '1.1',  -- table-script version the game was recorded under
+    problem TEXT                    -- why a game migrated from schema 1 does not replay
 );
 CREATE TABLE actions(
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -56,6 +70,20 @@ class GameRecord:
     ended_at: Optional[str]
     ranking: Optional[list]
     actions: int
+    seat_colors: Optional[list] = None
+    rules: str = RULES
+    problem: Optional[str] = None       # unreplayable (migrated) game, or an unreadable field
+
+
+def _json_or_problem(text: Optional[str], what: str, problems: list):
+    """A stored JSON column; a damaged one is noted, not raised (the lines are the truth)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        problems.append(f"its stored {what} is damaged")
+        return None
 
 
 def _iso(epoch: float) -> str:
@@ -72,6 +100,8 @@ class Journal:
         self._batch = False
         self._game_id: Optional[int] = None
         self._seq = 0
+        self._owner: Optional[int] = None     # thread ident once claimed (the table loop)
+        self.schema = SCHEMA_VERSION
         if readonly and not os.path.exists(self.path):
             raise JournalError(f"{self.path}: no such journal")
         if not readonly:
@@ -122,7 +152,43 @@ class Journal:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL" if self._durable else "PRAGMA synchronous=OFF")
 
+    def move_aside_hint(self) -> str:
+        """The shell command that moves this journal (and its WAL) out of the way."""
+        files = [f for f in (self.path, self.path + "-wal") if os.path.exists(f)]
+        return " && ".join(f"mv {f} {f.replace(self.path, self.path + '.damaged', 1)}"
+                           for f in files or [self.path])
+
+    def _refuse(self, what: str) -> JournalError:
+        return JournalError(f"{self.path} {what}; nothing was written to it. Move it aside "
+                            f"to start a new journal: {self.move_aside_hint()}")
+
+    def _check_length(self) -> None:
+        """A file shorter than its own header says was cut (a copy or a disk that failed)."""
+        try:
+            size = os.path.getsize(self.path)
+            with open(self.path, "rb") as fh:
+                head = fh.read(100)
+        except OSError:
+            return                          # SQLite reports what it cannot open
+        if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
+            return                          # empty (new) or foreign: SQLite decides
+        page = int.from_bytes(head[16:18], "big")
+        page = 65536 if page == 1 else page
+        pages = int.from_bytes(head[28:32], "big")
+        wal = self.path + "-wal"
+        pending = os.path.exists(wal) and os.path.getsize(wal) > 0   # a checkpoint may be due
+        if not pending and pages and size < page * pages:
+            raise self._refuse(f"is truncated ({size} of {page * pages} bytes)")
+
+    def _quick_check(self) -> None:
+        rows = self.db.execute("PRAGMA quick_check(3)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            raise self._refuse("is damaged (SQLite quick_check: "
+                               + "; ".join(str(r[0]) for r in rows) + ")")
+
     def _check_or_create(self) -> None:
+        self._check_length()
+        self._quick_check()
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             if self.readonly:
@@ -132,16 +198,82 @@ class Journal:
                 for stmt in _SCHEMA.split(";"):
                     if stmt.strip():
                         self.db.execute(stmt)
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             return
         if not {"meta", "games", "actions"} <= tables:
             raise JournalError(f"{self.path} is an SQLite file but not a coffee-companion "
                                "journal; choose another path (this file was not changed)")
         row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None or row[0] != SCHEMA_VERSION:
-            raise JournalError(f"{self.path} has journal schema {row[0] if row else '?'}, "
-                               f"this companion reads schema {SCHEMA_VERSION}")
+        schema = row[0] if row else None
+        if schema not in {str(v) for v in range(1, SCHEMA_VERSION + 1)}:
+            if isinstance(schema, str) and schema.isdigit():
+                raise JournalError(
+                    f"{self.path} was written by a newer coffee-companion (journal schema "
+                    f"{schema}; this one reads up to {SCHEMA_VERSION}); nothing was written "
+                    f"to it. Update the companion, or move it aside to start a new journal: "
+                    f"{self.move_aside_hint()}")
+            raise self._refuse(f"has no readable schema version ({schema!r})")
+        self.schema = int(schema)
         self._set_modes()
+
+    @property
+    def needs_migration(self) -> bool:
+        """Written by schema 1: its lines lack the specialty the catalog gave them."""
+        return self.schema < SCHEMA_VERSION
+
+    def keep_copy(self) -> str:
+        """Copy the whole journal beside it (before a migration); returns the copy's path."""
+        n, target = 1, f"{self.path}.schema{self.schema}"
+        while os.path.exists(target):
+            n += 1
+            target = f"{self.path}.schema{self.schema}.{n}"
+        try:
+            copy = sqlite3.connect(target)
+            with copy:
+                self.db.backup(copy)
+            copy.close()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+        return target
+
+    def migrate(self, games: dict[int, dict]) -> None:
+        """Schema 1 -> 2 in one transaction. ``games``: id -> {"lines": resolved lines,
+        "rules": version, "problem": text or None, "seat_colors": names or None}."""
+        try:
+            with self._transaction():
+                for column in ("seat_colors TEXT", "rules TEXT NOT NULL DEFAULT '1.1'",
+                               "problem TEXT"):
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {column}")
+                for game_id, g in games.items():
+                    self.db.execute("UPDATE games SET rules=?, problem=?, seat_colors=? "
+                                    "WHERE id=?",
+                                    (g["rules"], g["problem"],
+                                     None if g["seat_colors"] is None
+                                     else json.dumps(g["seat_colors"]), game_id))
+                    for seq, line in enumerate(g["lines"]):
+                        self.db.execute("UPDATE actions SET line=? WHERE game_id=? AND seq=?",
+                                        (line, game_id, seq))
+                self.db.execute("DELETE FROM meta WHERE key LIKE 'note:seat_colors:%'")
+                self.db.execute("UPDATE meta SET value=? WHERE key='schema'",
+                                (str(SCHEMA_VERSION),))
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('migrated_from', ?)",
+                                (json.dumps({"schema": self.schema, "at": _iso(self.clock())}),))
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+        self.schema = SCHEMA_VERSION
+
+    # --- one owner -----------------------------------------------------------------
+
+    def claim(self) -> None:
+        """From now on only the calling thread (the table loop's) may use the journal."""
+        self._owner = threading.get_ident()
+
+    def release(self) -> None:
+        self._owner = None
+
+    def _mine(self) -> None:
+        if self._owner is not None and threading.get_ident() != self._owner:
+            raise RuntimeError(f"{self.path} belongs to the table loop's thread: ask the loop")
 
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)
@@ -176,6 +308,7 @@ class Journal:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
+        self._mine()
         if self._batch:
             yield
             return
@@ -204,22 +337,27 @@ class Journal:
         self.db.execute("COMMIT")
 
     def record(self, line: str, *, new_game: Optional[dict] = None,
-               game_over: Optional[list] = None, reopened: bool = False) -> None:
+               game_over: Optional[list] = None, reopened: bool = False,
+               seat_colors: Optional[list] = None,
+               progress: Optional[tuple[str, Any]] = None) -> None:
         """Store one accepted action durably; raise JournalError if it could not be.
 
-        ``new_game``: the setup action (starts a games row). ``game_over``: the
-        ranking, when this action ended the game (or changed a final ranking).
-        ``reopened``: the action (an undo) made a finished game run again.
+        ``new_game``: the setup action (starts a games row), with its ``seat_colors``
+        (colour names). ``game_over``: the ranking, when this action ended the game (or
+        changed a final ranking). ``reopened``: the action (an undo) made a finished game
+        run again. ``progress``: (key, JSON value) kept in the same transaction (how far
+        a ``replay --db`` got).
         """
         now = _iso(self.clock())
         try:
             with self._transaction():
                 if new_game is not None:
                     cur = self.db.execute(
-                        "INSERT INTO games(edition, variant, players, setup, started_at)"
-                        " VALUES (?,?,?,?,?)",
+                        "INSERT INTO games(edition, variant, players, setup, started_at,"
+                        " seat_colors, rules) VALUES (?,?,?,?,?,?,?)",
                         (new_game["edition"], new_game.get("variant", "standard"),
-                         json.dumps(new_game["players"], ensure_ascii=False), line, now))
+                         json.dumps(new_game["players"], ensure_ascii=False), line, now,
+                         None if not seat_colors else json.dumps(list(seat_colors)), RULES))
                     game_id, seq = cur.lastrowid, 0
                 else:
                     if self._game_id is None:
@@ -232,25 +370,29 @@ class Journal:
                 elif reopened:
                     self.db.execute("UPDATE games SET ended_at=NULL, ranking=NULL WHERE id=?",
                                     (game_id,))
+                if progress is not None:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    (progress[0], json.dumps(progress[1], ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 
-    def set_note(self, key: str, value) -> None:
-        """Keep a small JSON value beside the games (e.g. a game's seat colours)."""
+    def set_meta(self, key: str, value) -> None:
         try:
             with self._transaction():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                (f"note:{key}", json.dumps(value, ensure_ascii=False)))
+                                (key, json.dumps(value, ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
 
-    def note(self, key: str, default=None):
+    def meta(self, key: str, default=None):
+        """A small JSON value kept beside the games (e.g. a replay's progress)."""
+        self._mine()
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"note:{key}",)).fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
-        return default if row is None else json.loads(row[0])
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            return default if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise JournalError(f"{self.path}: the stored value {key!r} is unreadable ({exc})") from None
 
     @property
     def current_game_id(self) -> Optional[int]:
@@ -261,6 +403,7 @@ class Journal:
 
     def latest_game(self) -> Optional[tuple[int, list[str]]]:
         """The last game's id and its lines (setup first), to resume it."""
+        self._mine()
         try:
             row = self.db.execute("SELECT max(id) FROM games").fetchone()
             if row[0] is None:
@@ -272,6 +415,7 @@ class Journal:
         return row[0], lines
 
     def lines(self, game_id: int) -> list[str]:
+        self._mine()
         try:
             rows = self.db.execute("SELECT seq, line FROM actions WHERE game_id=? ORDER BY seq",
                                    (game_id,)).fetchall()
@@ -283,15 +427,32 @@ class Journal:
         return [r[1] for r in rows]
 
     def games(self) -> list[GameRecord]:
+        self._mine()
+        extra = ("g.seat_colors, g.rules, g.problem" if self.schema >= 2
+                 else "NULL, '1', NULL")
         try:
             rows = self.db.execute(
                 "SELECT g.id, g.edition, g.variant, g.players, g.started_at, g.ended_at,"
-                " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id)"
-                " FROM games g ORDER BY g.id").fetchall()
+                " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id), "
+                + extra + " FROM games g ORDER BY g.id").fetchall()
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
-        return [GameRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5],
-                           json.loads(r[6]) if r[6] else None, r[7]) for r in rows]
+        out = []
+        for r in rows:
+            problems = [r[10]] if r[10] else []
+            players = _json_or_problem(r[3], "player list", problems)
+            ranking = _json_or_problem(r[6], "ranking", problems)
+            colours = _json_or_problem(r[8], "seat colours", problems)
+            if not (isinstance(players, list) and all(isinstance(n, str) for n in players)):
+                players = [] if players is None else ["?"]
+            out.append(GameRecord(r[0], r[1], r[2], players, r[4], r[5],
+                                  ranking if isinstance(ranking, list) else None, r[7],
+                                  colours if isinstance(colours, list) else None, r[9],
+                                  "; ".join(problems) or None))
+        return out
+
+    def game(self, game_id: int) -> Optional[GameRecord]:
+        return next((g for g in self.games() if g.id == game_id), None)
 
     def recent_names(self, limit: int = 12) -> list[str]:
         """Player names of recent games, newest first, without repeats."""
