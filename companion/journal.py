@@ -106,14 +106,17 @@ class Journal:
             raise JournalError(f"{self.path}: no such journal")
         if not readonly:
             self._take_lock()
+        self._durable = durable
+        side = [self.path + s for s in ("-wal", "-shm") if not os.path.exists(self.path + s)]
         try:
-            self.db = self._connect(durable)
-            self._check_or_create()
+            self._open()
         except sqlite3.DatabaseError as exc:
-            self.close()
+            self._close_refused(side)
+            if "not a database" in str(exc) or "malformed" in str(exc):
+                raise self._refuse(f"is damaged or not a journal ({exc})") from None
             raise JournalError(self._explain(exc)) from None
         except JournalError:
-            self.close()
+            self._close_refused(side)
             raise
 
     # --- opening -----------------------------------------------------------------
@@ -134,23 +137,40 @@ class Journal:
                                "(stop the other one first; the journal was not touched)") from None
         self._lock_fd = fd
 
-    def _connect(self, durable: bool) -> sqlite3.Connection:
-        if self.readonly:
+    def _connect(self, readonly: bool) -> sqlite3.Connection:
+        if readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
-            db = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None,
-                                 check_same_thread=False)
+            return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None,
+                                   check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=5, isolation_level=None,
+                               check_same_thread=False)
+
+    def _open(self) -> None:
+        """Check an existing file through a read-only connection (closing it writes
+        nothing, unlike a writer's last close, which checkpoints); only a sound journal
+        of ours, or a new one, is then opened for writing."""
+        self._check_length()
+        if os.path.exists(self.path):
+            self.db = self._connect(readonly=True)
+            new = self._inspect()
+            if self.readonly:
+                if new:
+                    raise JournalError(f"{self.path} is empty: it holds no games")
+                return
+            self.db.close()
         else:
-            db = sqlite3.connect(self.path, timeout=5, isolation_level=None,
-                                 check_same_thread=False)
-        self._durable = durable
-        return db
+            new = True
+        self.db = self._connect(readonly=False)
+        self._set_modes()
+        if new:
+            self._create()
 
     def _set_modes(self) -> None:
         """WAL and full sync, set only once the file is known to be ours (or new):
         switching to WAL rewrites the header, and a foreign file stays untouched."""
         if not self.readonly:
-            self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL" if self._durable else "PRAGMA synchronous=OFF")
+            self.db.execute("PRAGMA journal_mode=WAL")
 
     def move_aside_hint(self) -> str:
         """The shell command that moves this journal (and its WAL) out of the way."""
@@ -186,20 +206,19 @@ class Journal:
             raise self._refuse("is damaged (SQLite quick_check: "
                                + "; ".join(str(r[0]) for r in rows) + ")")
 
-    def _check_or_create(self) -> None:
-        self._check_length()
+    def _create(self) -> None:
+        with self._transaction():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    self.db.execute(stmt)
+            self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _inspect(self) -> bool:
+        """Refuse a damaged, foreign or newer file; True when it holds nothing yet."""
         self._quick_check()
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
-            if self.readonly:
-                raise JournalError(f"{self.path} is empty: it holds no games")
-            self._set_modes()
-            with self._transaction():
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        self.db.execute(stmt)
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            return
+            return True
         if not {"meta", "games", "actions"} <= tables:
             raise JournalError(f"{self.path} is an SQLite file but not a coffee-companion "
                                "journal; choose another path (this file was not changed)")
@@ -214,7 +233,7 @@ class Journal:
                     f"{self.move_aside_hint()}")
             raise self._refuse(f"has no readable schema version ({schema!r})")
         self.schema = int(schema)
-        self._set_modes()
+        return False
 
     @property
     def needs_migration(self) -> bool:
@@ -287,6 +306,14 @@ class Journal:
         if "readonly" in msg or "unable to open" in msg:
             return f"{self.path} cannot be opened for writing ({msg})"
         return f"{self.path}: {msg}"
+
+    def _close_refused(self, created: list) -> None:
+        """Close a refused journal and remove the empty side files SQLite made for it."""
+        self.close()
+        for f in created:
+            with contextlib.suppress(OSError):
+                if os.path.getsize(f) == 0 or f.endswith("-shm"):
+                    os.remove(f)
 
     def close(self) -> None:
         db = getattr(self, "db", None)
