@@ -18,14 +18,14 @@ from .session import rebuild
 
 
 def run(db: str, export: Optional[int], fmt: str, catalog=None, out=None, err=None) -> int:
-    """``catalog`` is used only for a journal of schema 1, whose lines do not carry the
-    specialties the catalog gave them (the companion migrates such a journal when it
-    opens it for writing)."""
+    """``catalog`` (a function giving the card catalog) is called only for a journal of
+    schema 1, whose lines do not carry the specialties the catalog gave them (the
+    companion migrates such a journal when it opens it for writing)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     try:
         with Journal(db, readonly=True) as journal:
-            tags = (catalog.specialty_tags if journal.needs_migration and catalog is not None
+            tags = (catalog().specialty_tags if journal.needs_migration and catalog is not None
                     else NO_SPECIALTIES)
             games = journal.games()
             if export is None:

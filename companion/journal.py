@@ -453,7 +453,8 @@ class Journal:
                                "the journal is damaged")
         return [r[1] for r in rows]
 
-    def games(self) -> list[GameRecord]:
+    def games(self, where: str = "", args: tuple = (), limit: int = -1) -> list[GameRecord]:
+        """The games, oldest first (``where``/``limit``: the newest ``limit`` matching)."""
         self._mine()
         extra = ("g.seat_colors, g.rules, g.problem" if self.schema >= 2
                  else "NULL, '1', NULL")
@@ -461,7 +462,8 @@ class Journal:
             rows = self.db.execute(
                 "SELECT g.id, g.edition, g.variant, g.players, g.started_at, g.ended_at,"
                 " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id), "
-                + extra + " FROM games g ORDER BY g.id").fetchall()
+                + extra + f" FROM games g {where} ORDER BY g.id DESC LIMIT ?",
+                (*args, limit)).fetchall()[::-1]
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
         out = []
@@ -479,12 +481,13 @@ class Journal:
         return out
 
     def game(self, game_id: int) -> Optional[GameRecord]:
-        return next((g for g in self.games() if g.id == game_id), None)
+        found = self.games("WHERE g.id = ?", (game_id,))
+        return found[0] if found else None
 
     def recent_names(self, limit: int = 12) -> list[str]:
         """Player names of recent games, newest first, without repeats."""
         seen: list[str] = []
-        for g in reversed(self.games()):
+        for g in reversed(self.games(limit=limit)):
             for n in g.players:
                 if n not in seen:
                     seen.append(n)

@@ -16,4 +16,4 @@ def main(args) -> int:
     cfg = load_config(args)
     db = args.db or os.path.expanduser(cfg["journal"]["path"])
     # the catalog matters only for a journal of the previous version (schema 1)
-    return history.run(db, args.export, args.format, catalog=load_catalog(cfg))
+    return history.run(db, args.export, args.format, catalog=lambda: load_catalog(cfg))
