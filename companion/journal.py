@@ -7,8 +7,8 @@ game is rebuilt by replaying its lines, without the card catalog, and exported
 as a table script as it is. The seat colours are part of a game's recorded setup.
 
 A second writer is kept out by a lock file beside the journal. When opened, the
-file is checked (SQLite's ``quick_check``, its length against its header, its
-schema): a damaged, truncated, foreign, newer or locked file is reported with
+file is checked (SQLite's ``quick_check``, which also finds a truncated file, and
+its schema): a damaged, truncated, foreign, newer or locked file is reported with
 its name and how to move it aside, and nothing is ever written into it. Once the
 table loop has claimed the journal, only the loop's thread may use it.
 
@@ -19,6 +19,7 @@ the session, after a copy of the file is kept beside it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -60,6 +61,11 @@ class JournalError(Exception):
     """A journal that cannot be used; the message names the file and what to do."""
 
 
+class JournalBusy(JournalError):
+    """Another program holds the journal's write lock right now: nothing was
+    written; the same record may be tried again once it lets go."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -86,14 +92,40 @@ def _json_or_problem(text: Optional[str], what: str, problems: list):
         return None
 
 
+FULL_BELOW_BYTES = 256 * 1024
+"""Less free space than this where the journal lives counts as a full disk."""
+
+
+def _free_bytes(path: str) -> Optional[int]:
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _read_only(path: str, why: str) -> str:
+    return (f"{path} cannot be written ({why}): the disk is mounted read-only or the file's "
+            "permissions forbid it; `coffee-companion history` can still read it")
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    """SQLite gave up waiting for another connection's lock (SQLITE_BUSY/LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
 
 
 class Journal:
     def __init__(self, path: str, clock: Callable[[], float] = time.time,
-                 readonly: bool = False, durable: bool = True):
+                 readonly: bool = False, durable: bool = True, busy_timeout: float = 5.0):
         self.path = str(path)
+        self.busy_timeout = busy_timeout    # how long a write waits for another program's lock
         self.clock = clock
         self.readonly = readonly
         self._lock_fd: Optional[int] = None
@@ -113,7 +145,7 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             self._close_refused(side)
             if "not a database" in str(exc) or "malformed" in str(exc):
-                raise self._refuse(f"is damaged or not a journal ({exc})") from None
+                raise self._refuse(f"is damaged, truncated or not a journal ({exc})") from None
             raise JournalError(self._explain(exc)) from None
         except JournalError:
             self._close_refused(side)
@@ -128,6 +160,8 @@ class Journal:
         try:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise JournalError(_read_only(self.path, exc.strerror)) from None
             raise JournalError(f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -140,16 +174,21 @@ class Journal:
     def _connect(self, readonly: bool) -> sqlite3.Connection:
         if readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
-            return sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None,
-                                   check_same_thread=False)
-        return sqlite3.connect(self.path, timeout=5, isolation_level=None,
+            if not os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
+                # a read-only disk or folder: SQLite cannot make the WAL's shared-memory
+                # file there, and nobody can change the journal there either
+                uri += "&immutable=1"
+            return sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
+                                   isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                check_same_thread=False)
 
     def _open(self) -> None:
         """Check an existing file through a read-only connection (closing it writes
         nothing, unlike a writer's last close, which checkpoints); only a sound journal
-        of ours, or a new one, is then opened for writing."""
-        self._check_length()
+        of ours, or a new one, is then opened for writing. (The file itself is never
+        opened outside SQLite: closing any descriptor of it would drop the locks SQLite
+        holds on it in this process.) A truncated file is one SQLite finds malformed."""
         if os.path.exists(self.path):
             self.db = self._connect(readonly=True)
             new = self._inspect()
@@ -158,6 +197,7 @@ class Journal:
                     raise JournalError(f"{self.path} is empty: it holds no games")
                 return
             self.db.close()
+            self._check_writable()
         else:
             new = True
         self.db = self._connect(readonly=False)
@@ -181,24 +221,6 @@ class Journal:
     def _refuse(self, what: str) -> JournalError:
         return JournalError(f"{self.path} {what}; nothing was written to it. Move it aside "
                             f"to start a new journal: {self.move_aside_hint()}")
-
-    def _check_length(self) -> None:
-        """A file shorter than its own header says was cut (a copy or a disk that failed)."""
-        try:
-            size = os.path.getsize(self.path)
-            with open(self.path, "rb") as fh:
-                head = fh.read(100)
-        except OSError:
-            return                          # SQLite reports what it cannot open
-        if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
-            return                          # empty (new) or foreign: SQLite decides
-        page = int.from_bytes(head[16:18], "big")
-        page = 65536 if page == 1 else page
-        pages = int.from_bytes(head[28:32], "big")
-        wal = self.path + "-wal"
-        pending = os.path.exists(wal) and os.path.getsize(wal) > 0   # a checkpoint may be due
-        if not pending and pages and size < page * pages:
-            raise self._refuse(f"is truncated ({size} of {page * pages} bytes)")
 
     def _quick_check(self) -> None:
         rows = self.db.execute("PRAGMA quick_check(3)").fetchall()
@@ -301,10 +323,21 @@ class Journal:
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
             return (f"{self.path} is damaged or not a journal ({msg}); it was left as it is "
                     "- move it aside to start a new journal")
-        if "full" in msg:
-            return f"{self.path}: the disk is full ({msg})"
-        if "readonly" in msg or "unable to open" in msg:
-            return f"{self.path} cannot be opened for writing ({msg})"
+        if "full" in msg or "disk I/O error" in msg:
+            free = _free_bytes(self.path)
+            if free is not None and free < FULL_BELOW_BYTES:
+                return (f"{self.path}: the disk is full ({free // 1024} KiB free): free some "
+                        "space (old logs, photos, other files) and start again; the journal "
+                        "was not changed")
+            return (f"{self.path}: the disk reported an error ({msg}): the SD card or disk "
+                    "may be failing; copy the journal somewhere safe")
+        if self.readonly and ("unable to open" in msg or "readonly" in msg):
+            return f"{self.path} cannot be read ({msg}): check its permissions"
+        if "readonly" in msg:
+            return _read_only(self.path, msg)
+        if "unable to open" in msg:
+            return (f"{self.path} cannot be opened for writing ({msg}): check that its folder "
+                    "exists and can be written")
         return f"{self.path}: {msg}"
 
     def _close_refused(self, created: list) -> None:
@@ -314,6 +347,12 @@ class Journal:
             with contextlib.suppress(OSError):
                 if os.path.getsize(f) == 0 or f.endswith("-shm"):
                     os.remove(f)
+
+    def _check_writable(self) -> None:
+        """SQLite opens a file it may not write read-only without a word; say so at
+        open, not with every action later."""
+        if not os.access(self.path, os.W_OK):
+            raise JournalError(_read_only(self.path, "no permission to write it"))
 
     def close(self) -> None:
         db = getattr(self, "db", None)
@@ -401,6 +440,8 @@ class Journal:
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                     (progress[0], json.dumps(progress[1], ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
+            if _busy(exc):
+                raise JournalBusy(self._explain(exc)) from None
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 

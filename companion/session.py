@@ -4,6 +4,8 @@
 decides, the journal commits the line, and only then is the new table kept and
 returned for anyone to react to. A journal that cannot save turns the action
 into a rejection ("storage_failed"): nothing changes, nothing is half-done.
+A journal another program holds locked raises ``JournalBusy`` instead (also
+with nothing changed): the table loop pauses and applies the action later.
 
 The card catalog is consulted once, when an action happens: the line is stored
 with the specialty it decided, so ``rebuild`` (the one way a game is rebuilt from
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
 from .catalog import Catalog
-from .journal import Journal, JournalError
+from .journal import Journal, JournalBusy, JournalError
 from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
 from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
@@ -168,6 +170,8 @@ class Session:
                                     game_over=_ranking_json(after) if over else None,
                                     reopened=reopened, seat_colors=list(seat_colors),
                                     progress=progress)
+            except JournalBusy:
+                raise                # nothing changed: the table loop waits and tries again
             except JournalError as exc:
                 return reject("storage_failed", error=str(exc))
         if new_game is not None:
