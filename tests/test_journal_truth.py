@@ -155,6 +155,21 @@ def test_the_journal_stores_the_specialty_that_decided_each_completion(tmp_path)
     assert {"do": "complete", "card": "T2"} in lines                        # touch, none
 
 
+def test_a_demo_game_exports_to_exactly_what_the_table_showed(tmp_path):
+    # issue 8: after `demo --db`, `history --export 1 --format json` raised AttributeError
+    # and the exported tokens differed from the live ones (the catalog was not consulted)
+    db = str(tmp_path / "demo.db")
+    demo = cli("demo", "--headless", "--seed", "3", "--db", db)
+    assert demo.returncode == 0, demo.stderr
+    state = json.loads(cli("history", "--db", db, "--export", "1", "--format", "json").stdout)
+    assert state["game_over"] and state["winners"]
+    for r in state["ranking"]:                       # the final ranking the demo printed
+        assert f"{r['name']}" in demo.stdout and f"{r['score']} points" in demo.stdout
+    script = cli("history", "--db", db, "--export", "1").stdout
+    again = cli("replay", "-", "--json", "--strict", stdin=script.encode())
+    assert again.returncode == 0 and json.loads(again.stdout) == state
+
+
 # --- the previous version's journal ---------------------------------------------------
 
 def schema1_copy(tmp_path) -> Path:
