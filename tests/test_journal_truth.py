@@ -33,26 +33,18 @@ from inprocess import cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-CATALOG = """
-[[card]]
-tag = "T1"
-recipe = ["coffee", "milk"]
-specialty = true
-[[card]]
-tag = "T2"
-recipe = ["coffee", "ice"]
-[[card]]
-tag = "T3"
-recipe = ["tea", "water"]
-specialty = true
-[[card]]
-tag = "T4"
-recipe = ["caramel", "milk"]
-specialty = true
-[[card]]
-tag = "T5"
-recipe = ["steam", "milk"]
-"""
+CARDS = [("T1", '"coffee", "milk"', True), ("T2", '"coffee", "ice"', False),
+         ("T3", '"tea", "water"', True), ("T4", '"caramel", "milk"', True),
+         ("T5", '"steam", "milk"', False)]
+
+
+def catalog_text(flip: bool = False) -> str:
+    return "".join(f'[[card]]\ntag = "{tag}"\nrecipe = [{recipe}]\n'
+                   f'specialty = {"true" if special != flip else "false"}\n'
+                   for tag, recipe, special in CARDS)
+
+
+CATALOG = catalog_text()
 
 
 def write_config(folder: Path, catalog_text: str | None) -> Path:
@@ -97,10 +89,7 @@ def record_a_game(folder: Path) -> dict:
 
 CATALOG_CHANGES = {
     "no catalog": None,
-    "every flag flipped": CATALOG.replace("specialty = true", "specialty = maybe")
-    .replace('recipe = ["coffee", "ice"]', 'recipe = ["coffee", "ice"]\nspecialty = true')
-    .replace('recipe = ["steam", "milk"]', 'recipe = ["steam", "milk"]\nspecialty = true')
-    .replace("specialty = maybe", "specialty = false"),
+    "every flag flipped": catalog_text(flip=True),
     "broken TOML": CATALOG + "\n[[card]\ntag = ",
     "an edition that is a list": CATALOG + '\n[[card]]\ntag = "T9"\nrecipe = ["tea", "milk"]\n'
                                            'edition = ["original"]\n',
