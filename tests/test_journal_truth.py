@@ -9,6 +9,7 @@ runs in this process (``tests/inprocess.py``) so coverage follows replay and his
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 import sqlite3
@@ -195,6 +196,20 @@ def test_a_schema1_journal_is_migrated_once_with_the_catalog_and_a_copy_kept(tmp
         script = cli("history", "--db", str(path), "--export", game)
         again = cli("replay", "-", "--json", "--strict", stdin=script.stdout.encode())
         assert json.loads(again.stdout) == expected[game], again.stderr
+
+
+def test_replay_into_a_schema1_db_migrates_it_with_the_installations_catalog(tmp_path):
+    path = schema1_copy(tmp_path)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[catalog]\npaths = []\nexample = true\n", encoding="utf-8")
+    expected = json.loads((FIXTURES / "journal-schema1.expected.json").read_text("utf-8"))
+    out = replay_mod.run("-", True, True, str(path), stdin=io.BytesIO(b"# nothing\n"),
+                         out=io.StringIO(), err=io.StringIO(),     # the script: no catalog
+                         migration_catalog=lambda: load_catalog(load_config(str(cfg))))
+    assert out == 0
+    with Journal(str(path), readonly=True) as j:
+        assert j.schema == 2 and [g.rules for g in j.games()] == ["1.1", "1", "1.1"]
+        assert table_json(Session(j).table) == expected["3"]
 
 
 def test_a_migrated_game_that_no_longer_replays_is_kept_as_recorded(tmp_path):
