@@ -113,6 +113,22 @@ SCHEMA: dict[str, list[Key]] = {
         Key("fullscreen", "str", "auto", "Fullscreen: auto (on the Pi), on or off.",
             ("auto", "on", "off")),
     ],
+    "web": [
+        Key("enabled", "bool", True,
+            "Serve the phone view (live table, history, companion page, JSON API) on the "
+            "network while the service runs. The demo serves it only with `demo --web`."),
+        Key("bind", "str", "0.0.0.0",
+            "Address to listen on: 0.0.0.0 = every network, 127.0.0.1 = this device only."),
+        Key("port", "int", 8080, "TCP port of the phone view (below 1024 needs extra rights; "
+            "0 = any free port, for tests).", min=0, max=65535),
+        Key("mdns", "bool", True,
+            "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\")."),
+    ],
+    "bgstats": [
+        Key("location", "str", "",
+            "Where the games are played, sent to BG Stats with each play (e.g. the café's "
+            "name); empty = none."),
+    ],
 }
 
 

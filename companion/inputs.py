@@ -73,6 +73,13 @@ class TouchAction:
 
 
 @dataclass(frozen=True)
+class WebAction(TouchAction):
+    """A table-script action posted from a paired phone (the phone view's POST
+    /api/action); ``client`` is its address, for the log."""
+    client: str = ""
+
+
+@dataclass(frozen=True)
 class ScriptLine:
     """One raw table-script line (from a file, stdin or a test)."""
     text: str
@@ -114,5 +121,5 @@ class Stop:
     """Ask the table loop to finish after the inputs already queued."""
 
 
-InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction
+InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction | WebAction
               | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | Stop)
