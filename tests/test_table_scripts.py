@@ -1,6 +1,6 @@
 """The rules engine checked against the table-script contract, through the real CLI.
 
-Contract: /work/shared/specs/table-script.md ("Table script, version 1").
+Contract: /work/shared/specs/table-script.md ("Table script, version 1.1"; Cake Time aside).
 
 Every ``tests/scripts/NAME.jsonl`` is a table script whose comment lines say what it
 checks; ``tests/scripts/NAME.expected.json`` is the expected ``--json`` output, computed

@@ -25,7 +25,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "activate_upgrade": {"upgrade": (_STR, True)},
     "spend_cookies": {"count": (_INT, True)},
     "end_turn": {},
-    "scan": {"tag": (_STR, True)},
+    "scan": {"tag": (_STR, True), "specialty": (_BOOL, False)},
     "correct": {"player": (_STR, False), "likes": (_INT, False), "dislikes": (_INT, False),
                 "cookies": (_INT, False), "cake_cards": (_INT, False), "deck": (_INT, False)},
     "cake": {"player": (_STR, True), "slot": (_INT, False), "card": (_STR, False)},

@@ -190,3 +190,6 @@ POSITIONS = 4            # order queue positions 1..4
 DISLIKES_TO_CLOSE = 5    # a player with this many dislikes closes the shop
 UPGRADE_COST = 3         # likes discarded to activate an upgrade
 UPGRADE_TILES = 4        # tiles on each player board
+# A player has three cups and each completed order empties one: at most 3 orders a turn
+# (000_200d524ddef1b49d.txt "Preparación" step 3 and "Elaborar los pedidos"; spec 1.1 `complete`).
+CUPS = 3

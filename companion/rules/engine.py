@@ -11,7 +11,7 @@ from typing import Callable, Union
 
 from . import cakes
 from .actions import UNDOABLE, Action
-from .editions import UPGRADE_COST, VARIANTS
+from .editions import CUPS, UPGRADE_COST, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
                          RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
                          UpgradeActivated)
@@ -96,6 +96,8 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
     me = g.active_player
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
+    if g.completed_this_turn >= CUPS:
+        return reject("three_orders", player=me.name)
     slot, tag = a.get("slot"), a.get("card")
     if slot is not None and not me.queue[slot - 1]:
         return reject("slot_empty", player=me.name, slot=slot)
@@ -165,7 +167,10 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
     tag = a["tag"]
     me = g.active_player
     if me.find(tag) is not None:
-        return _complete(g, {"do": "complete", "card": tag}, specialty_tags)
+        completion = {"do": "complete", "card": tag}
+        if "specialty" in a:
+            completion["specialty"] = a["specialty"]
+        return _complete(g, completion, specialty_tags)
     for p in g.players:
         if p.find(tag) is not None:
             return reject("scan_other_queue", tag=tag, owner=p.name, player=me.name)
@@ -183,6 +188,7 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
 
 def _correct(g: Game, a: Action, _tags):
     out: list[Happening] = []
+    rules = VARIANTS[g.variant]
     if "deck" in a:
         if len(a) > 2:
             return reject("correct_deck_alone")
@@ -196,6 +202,8 @@ def _correct(g: Game, a: Action, _tags):
             return reject("correct_nothing")
         if "cake_cards" in fields and g.expansion is None:
             return reject("not_cake_time")
+        if "dislikes" in a and not rules.flow_of_time:
+            return reject("junior_no_dislikes")
         seat = g.seat_of(a["player"])
         if seat is None:
             return reject("unknown_player", player=a["player"])
@@ -209,6 +217,8 @@ def _correct(g: Game, a: Action, _tags):
         out.append(RankingChanged(ranked, winners(ranked)))
     else:
         check_dislikes(g, out)
+        if "deck" in a and g.deck == 0 and rules.order_surge:
+            close_shop(g, "deck_empty", None, out)     # the deck ran out (spec 1.1)
     return out
 
 

@@ -47,6 +47,7 @@ ENGLISH: dict[str, str] = {
     "slot_empty": "{player} has no order in position {slot}",
     "card_not_in_queue": "card {card} is not in {player}'s order queue",
     "card_not_in_slot": "card {card} is not in position {slot} of {player}'s queue",
+    "three_orders": "{player} has already completed 3 orders this turn: one per cup",
     # upgrades
     "upgrade_in_junior": "upgrades are not used in the Junior variant",
     "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing orders or spending {tokens}",
@@ -71,6 +72,7 @@ ENGLISH: dict[str, str] = {
     "correct_deck_alone": "the deck count is corrected on its own line, without a player",
     "correct_nothing": "say which counts to correct: likes, dislikes, cookies or deck",
     "correct_no_player": "say whose {fields} to correct: add \"player\"",
+    "junior_no_dislikes": "the Junior variant has no dislikes to correct",
     # undo / redo
     "nothing_to_undo": "there is nothing to undo",
     "nothing_to_redo": "there is nothing to redo",

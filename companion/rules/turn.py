@@ -4,6 +4,11 @@ Spec "end_turn"; Winter rulebook, Gameplay 4.3 Order surge and Final order,
 5 Flow of time and Missed orders, 2 Player Rules; Spanish original,
 "4. Acumulación de pedidos" and "1. Paso del tiempo" (same steps, rush tokens
 for cookies).
+
+The deck running out closes the shop, also when a draw takes exactly its last card
+(spec 1.1; Winter "Objective": the game ends when the order deck runs out; Spanish
+"Reglas para partidas de 2 jugadores": the end can be triggered even when the cards run out during
+"Paso del tiempo").
 """
 from __future__ import annotations
 
@@ -74,7 +79,7 @@ def end_turn(game: Game) -> list[Happening]:
         if draws or short:
             out.append(CardsToDraw(tuple(draws), "order_surge", short))
         out.extend(placed)
-        if short:
+        if game.deck == 0:      # ran out, exactly or short: the shop closes (spec 1.1)
             close_shop(game, "deck_empty", None, out)
 
     # 2. Flow of time
@@ -102,6 +107,8 @@ def end_turn(game: Game) -> list[Happening]:
             draw(game, seat, 1, placed)
             out.append(CardsToDraw(((me.name, 1),), "two_player_draw"))
             out.extend(placed)
+            if game.deck == 0:      # the draw took the last card: the end is triggered
+                close_shop(game, "deck_empty", None, out)
 
     # 4. Game over, or the next player
     if game.token == "closed" and seat == game.last_seat:
