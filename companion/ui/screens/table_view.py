@@ -35,6 +35,7 @@ from ..text import tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
+from .cake_table import CakeTable
 
 
 @dataclass
@@ -45,7 +46,7 @@ class PendingDraws:
     short: bool = False
 
 
-class TableView(Screen):
+class TableView(CakeTable, Screen):
     def __init__(self, app: Any):
         super().__init__(app)
         self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
@@ -66,6 +67,7 @@ class TableView(Screen):
         if update.rejection is not None:
             near = self.app.last_touch if self.app.is_own(update) else None
             self.toast(self.rejection_text(update.rejection), near=near)
+        self.cake_update(update)
         for h in update.happened:
             if isinstance(h, CardsToDraw):
                 first = prev.next_serial if prev is not None else 1
@@ -197,6 +199,7 @@ class TableView(Screen):
                            lay.others[0].right - lay.active.x if lay.others else lay.active.w,
                            lay.active.h)
         out += self._banners(game, body)
+        out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
         return out
 
@@ -335,6 +338,8 @@ class TableView(Screen):
         items = [("like", p.likes), ("dislike", p.dislikes), (token, p.cookies)]
         if game.variant != "junior":
             items.append(("upgrade", len(p.upgrades)))
+        if game.expansion is not None:
+            items.append(("cake_card", p.cake_cards))
         out = []
         for (icon, value), r in zip(items, cols(rect, [1.0] * len(items), self.m.px(4))):
             color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
@@ -375,8 +380,8 @@ class TableView(Screen):
         table = self.app.table
         running = not game.game_over and game.active is not None
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
-        small, end = cols(rect, [0.66, 0.34], m.gap)
-        slots = cols(small, [1.0] * 5, m.gap)
+        small, end = cols(rect, [0.72, 0.28] if game.expansion else [0.66, 0.34], m.gap)
+        slots = cols(small, [1.0] * (6 if game.expansion else 5), m.gap)
         labels = [self.t("button.undo"), self.t("button.redo"),
                   self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
         size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
@@ -394,7 +399,9 @@ class TableView(Screen):
         if running and self.can_spend():
             out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
                               color=(150, 104, 50), on_tap=lambda: self._open("spend")))
-        out.append(Button("ft.fix", slots[4], text=labels[4], size=size,
+        if game.expansion:
+            out += self.cake_card_button(game, slots[4], size)
+        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
                           on_tap=lambda: self._open("fix_guard")))
         if running:
             out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
