@@ -42,11 +42,12 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..rules.happenings import CardsToDraw, GameOver, GameStarted
+from ..rules.happenings import CakeCardGained, CardsToDraw, GameOver, GameStarted
 from ..table import DeviceStatusChanged, Update
 from ..turn_timer import TurnClock
-from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
-                       Lights, Style, draws_left, frame_from_lights, render)
+from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
+                       DrawPrompt, LightContext, Lights, Style, draws_left, frame_from_lights,
+                       render)
 
 log = logging.getLogger("companion.lights")
 
@@ -99,6 +100,7 @@ class LightsController:
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
+        self.cake_cards: dict[int, float] = {}     # seat -> when it gained a cake card
         self.scanner_lost_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
         self.last: Optional[Lights] = None
@@ -230,7 +232,8 @@ class LightsController:
 
     def context(self) -> LightContext:
         return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
-                            self.scanner_lost_since, self.game_over_since)
+                            self.scanner_lost_since, self.game_over_since,
+                            dict(self.cake_cards))
 
     def _show(self, frame: list) -> None:
         if self.strip is None:
@@ -283,6 +286,10 @@ class LightsController:
                 self.draws.clear()
             elif h.kind == "draws_dismissed":
                 self._dismiss(h.seat)
+            elif isinstance(h, CakeCardGained) and game is not None:
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self.cake_cards[seat] = at
             elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
                 if h.status in SCANNER_LOST and self.scanner_lost_since is None:
                     self.scanner_lost_since = at
@@ -314,6 +321,9 @@ class LightsController:
         for seat, started in list(self.flashes.items()):
             if now >= started + flash_ends:
                 del self.flashes[seat]
+        for seat, gained in list(self.cake_cards.items()):
+            if now >= gained + CAKE_STEP * CAKE_STEPS:
+                del self.cake_cards[seat]
         for seat, prompt in list(self.draws.items()):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:

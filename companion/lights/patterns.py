@@ -21,6 +21,10 @@ What the table sees, from the bottom layer up:
   bright (shared wins share it); everyone else is dim;
 * draw prompt: seats that must draw cards blink white until the cards are
   scanned, the prompt is dismissed, or it times out;
+* Cake Time: the draw prompt blinks white / cake pink instead of white / the
+  seat's colour, so the seat checks the deck's back for a cake (not under "two
+  drinks, one cake", where the companion places cakes itself); a cake card
+  gained flashes the seat pink / its colour briefly;
 * rejected input: the seat's segment flashes (off / bright) briefly;
 * scanner lost: the first LED of every segment blinks magenta / blue slowly.
 
@@ -45,6 +49,7 @@ RED: Color = (255, 0, 0)
 AMBER: Color = (255, 96, 0)
 MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
+CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
 #: The seat colours of the box, by name.
 NAMED_COLORS: dict[str, Color] = {
@@ -133,6 +138,16 @@ class LightContext:
     flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
     scanner_lost_since: Optional[float] = None
     game_over_since: Optional[float] = None
+    cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
+
+
+CAKE_STEP = 0.15            # a cake card gained: pink / own steps of this many seconds ...
+CAKE_STEPS = 6              # ... this many of them (0.9 s), starting pink
+
+
+def asks_for_cakes(game) -> bool:
+    """Cake Time without "two drinks, one cake": drawn cards may need a cake."""
+    return game is not None and game.expansion is not None and not game.two_drinks_one_cake
 
 
 @dataclass(frozen=True)
@@ -237,8 +252,18 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                 step = _step(now, prompt.since, DRAW_BLINK)
                 if step % 2 == 0:
                     px = [WHITE] * n
+                elif asks_for_cakes(game):
+                    px = [CAKE] * n
                 due.add(prompt.since + (step + 1) * DRAW_BLINK)
                 due.add(prompt.until)
+        gained = context.cake_cards.get(seat)
+        if gained is not None and seat < players and not game.game_over:
+            step = _step(now, gained, CAKE_STEP)
+            if 0 <= step < CAKE_STEPS:
+                px = [CAKE if step % 2 == 0 else own] * n
+                due.add(gained + (step + 1) * CAKE_STEP)
+            elif step < 0:
+                due.add(gained)
         started = context.flashes.get(seat)
         if started is not None:
             step = _step(now, started, FLASH_STEP)

@@ -48,13 +48,14 @@ def draw_cake_card(surface: pygame.Surface, rect: pygame.Rect) -> None:
     draw_cake(surface, card.inflate(-card.w // 4, -card.h // 3))
 
 
-def cake_badge(name: str, cell: pygame.Rect, count: int, in_row: bool = False) -> Custom:
+def cake_badge(name: str, cell: pygame.Rect, count: int, place: str = "corner") -> Custom:
     """Cakes on the orders of a slot ``cell``.
 
-    Compact slots: one cake in the top-right corner, with "×N" for several. Big
-    slots (``in_row``): one cake per caked card, side by side, just right of the
-    position number (the top-right corner shows the slot's card count)."""
-    if in_row:
+    ``place``: "corner" (compact slots): one cake in the top-right corner, with "×N"
+    for several; "row" (big slots): one cake per caked card, side by side right of
+    the position number (the top-right corner shows the slot's card count); "left":
+    one cake at the left edge, centred in height (the wizard's deal table)."""
+    if place == "row":
         s = max(14, min(cell.h // 5, cell.w // 5))
         shown = min(count, 3)
         box = pygame.Rect(cell.x + max(cell.w // 5, s), cell.y + 2, s * shown, s)
@@ -62,8 +63,11 @@ def cake_badge(name: str, cell: pygame.Rect, count: int, in_row: bool = False) -
         s = max(14, min(cell.h * 55 // 100, cell.w // 3))
         shown = 1
         box = pygame.Rect(0, 0, s * 2 if count > 1 else s, s)
-        box.topright = (cell.right - 2, cell.y + 2)
-    with_count = count > 1 and not in_row
+        if place == "left":
+            box.midleft = (cell.x + 4, cell.centery)
+        else:
+            box.topright = (cell.right - 2, cell.y + 2)
+    with_count = count > 1 and place != "row"
 
     def paint(surface: pygame.Surface, _rect: pygame.Rect) -> None:
         if with_count:

@@ -76,7 +76,8 @@ class CakeTable:
             seat = active if prefix == "act" else int(prefix[1:])
             cakes = sum(c.cake for c in game.players[seat].queue[int(pos) - 1])
             if cakes:      # the big slots keep their corners for the number and the count
-                out.append(cake_badge(f"{w.name}.cake", w.rect, cakes, in_row=prefix == "act"))
+                out.append(cake_badge(f"{w.name}.cake", w.rect, cakes,
+                                      "row" if prefix == "act" else "corner"))
         out += self._break_time(game, built)
         if self.cake_offer and not game.game_over:
             out += self._cake_question(game, built, body)

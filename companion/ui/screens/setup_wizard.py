@@ -777,13 +777,14 @@ class WizardScreen(Screen):
             for p in range(4):
                 n = len(game.players[seat].queue[p])
                 face = theme.CARD if n else theme.PANEL_DIM
+                cakes = sum(c.cake for c in game.players[seat].queue[p])
                 out.append(Label(f"wz.deal.{seat}.{p}", cells[p + 1],
                                  text=tr_count(language(), "wizard.deal_cards", n) if n else "–",
                                  size=m.body, bold=bool(n), background=face, radius=8,
+                                 pad=cells[p + 1].h * 3 // 5 if cakes else 0,
                                  color=theme.TEXT_DARK if n else theme.TEXT_DIM))
-                cakes = sum(c.cake for c in game.players[seat].queue[p])
                 if cakes:        # "two drinks, one cake" caps dealt cards at once
-                    out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cells[p + 1], cakes))
+                    out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cells[p + 1], cakes, "left"))
         for k, (note, box) in enumerate(zip(notes, rows(parts[-1], [1.0] * len(notes), 0))):
             out.append(Label(f"wz.dealnote.{k}", box, text=note, size=m.small,
                              color=theme.TEXT_DIM, align="left"))
