@@ -6,6 +6,11 @@ it to end the turn, and use the touchscreen's actions to upgrade or spend
 tokens. Every input goes through the table loop, the engine and a journal,
 exactly as in the live service. The terminal shows each turn and the ranking.
 
+With ``expansion="cake_time"`` the bots play Cake Time: the starting player's
+box draw of 4 upgrade tiles (from the seeded dice), a cake on a drawn card
+whenever the deck's back would show one (the 30 cake-backed cards' share of
+the deck), cake cards played now and then before completing an order.
+
 ``run`` plays in the terminal at full speed (no screen needed). ``run_screen``
 opens the touchscreen (pygame) and lets the bots play at a watchable pace on
 their own thread, pressing simulated seat buttons (gpiozero mock pins) when
@@ -24,8 +29,9 @@ from typing import Optional
 from . import inputs as ev
 from .catalog import Catalog
 from .journal import Journal
-from .rules.editions import EDITIONS, UPGRADE_TILES, VARIANTS
-from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
+from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
+from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                               CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
 from .rules.rejections import tokens_word
@@ -34,6 +40,7 @@ from .session import Session
 from .table import TableLoop, Update
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
+CAKE_NOTES = (CakePlaced, CakeCardGained, CakeCardPlayed, CakesReturned)
 CLOSED_WHY = {"deck_empty": "the order deck ran out", "five_dislikes": "{player} has 5 dislikes",
               "orders_done": "{player} completed every order"}
 
@@ -48,6 +55,22 @@ class Bots:
         # press(seat, hold): a seat button; by default the input events themselves
         self.press = press or (lambda seat, hold: self.post(ev.SeatHold(seat) if hold
                                                             else ev.SeatTap(seat)))
+        self.seen_serial = 0          # cards up to this one were checked for a cake
+
+    def answer_cakes(self) -> None:
+        """Cake Time: for each card taken from the deck since the last look, the deck's
+        back may show a cake (the 30 cake-backed cards' share); the table says so."""
+        game = self.loop.table.game
+        new = sorted((c.serial, p.name) for p in game.players for c in p.queue[0]
+                     if c.serial > self.seen_serial)
+        self.seen_serial = game.next_serial - 1
+        if game.expansion is None or game.two_drinks_one_cake:
+            return
+        share = EXPANSIONS[game.expansion].order_cards / box_rules(
+            game.edition, game.expansion).deck_size
+        for _, name in new:
+            if self.rng.random() < share:
+                self.post(ev.TouchAction({"do": "cake", "player": name}))
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
@@ -60,6 +83,8 @@ class Bots:
         game = self.loop.table.game
         me = game.active_player
         seat = game.active
+        if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
+            self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
         if me.likes >= 3 and free and self.rng.random() < 0.6:
             self.post(ev.TouchAction({"do": "activate_upgrade",
@@ -89,7 +114,10 @@ class TerminalPrinter:
         if u.rejection is not None and u.action and u.action.get("do") != "scan":
             self.turn_notes.append(f"(rejected: {u.rejection.text})")
         for h in u.happened:
-            if isinstance(h, OrderCompleted):
+            if isinstance(h, CAKE_NOTES):
+                from .ui.i18n import happening_text
+                self.turn_notes.append(happening_text("en", h, game.edition))
+            elif isinstance(h, OrderCompleted):
                 self.turn_notes.append("completes an order" + (" (specialty)" if h.specialty else ""))
             elif isinstance(h, UpgradeActivated):
                 self.turn_notes.append(f"upgrades: {h.upgrade}")
@@ -128,11 +156,18 @@ class TerminalPrinter:
         self.turn_notes = []
 
 
-def _setup(edition: str, names: list, variant: str, rng: random.Random) -> dict:
+def _setup(edition: str, names: list, variant: str, rng: random.Random,
+           expansion: Optional[str] = None) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
              "start": rng.choice(names), "variant": variant}
-    box = EDITIONS[edition]
-    if box.chooses_upgrade_tiles and VARIANTS[variant].upgrades:
+    box = box_rules(edition, expansion)
+    if expansion is not None:
+        setup["expansion"] = expansion
+    if box.upgrade_draw:
+        # the box's rule: the starting player draws 4 of the tiles, everyone uses them
+        setup["upgrades"] = sorted(rng.sample(box.upgrades, UPGRADE_TILES),
+                                   key=box.upgrades.index)
+    elif box.chooses_upgrade_tiles and VARIANTS[variant].upgrades:
         # the variable setup: each player their own 4 tiles
         setup["upgrades"] = {n: rng.sample(list(box.upgrades), UPGRADE_TILES) for n in names}
     return setup
@@ -155,17 +190,18 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
-        max_turns: int = 400) -> int:
+        max_turns: int = 400, expansion: Optional[str] = None) -> int:
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
         session = Session(journal, catalog)
         loop = TableLoop(session)
         printer = TerminalPrinter(out)
         loop.subscribe(printer)
-        setup = _setup(edition, names, variant, rng)
+        setup = _setup(edition, names, variant, rng, expansion)
         loop.post(ev.TouchAction(setup))
         loop.drain()
-        out.write(f"Coffee Rush demo: {edition} ({variant}), {', '.join(names)}; "
+        box = loop.table.game.rules.title
+        out.write(f"Coffee Rush demo: {box} ({variant}), {', '.join(names)}; "
                   f"{setup['start']} starts; deck {loop.table.game.deck}\n")
         bots = Bots(loop, rng, tags)
         for _ in range(max_turns):
@@ -173,6 +209,7 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
             if game.game_over:
                 break
             bots.scan_new_cards()
+            bots.answer_cakes()
             loop.drain()
             bots.play_turn()
             stalled = any(h.kind == "stalled" for u in loop.drain() for h in u.happened)
@@ -245,6 +282,7 @@ class PacedBots(threading.Thread):
                 self.stopping.wait(0.25)
                 continue
             self.bots.scan_new_cards()
+            self.bots.answer_cakes()
             self.bots.play_turn()
 
     def stop(self) -> None:
@@ -303,7 +341,7 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
                cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
-               use_buttons: bool = True) -> int:
+               use_buttons: bool = True, expansion: Optional[str] = None) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests).
 
@@ -314,7 +352,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         import pygame
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
-        return run(edition, players, seed, variant, db, out)
+        return run(edition, players, seed, variant, db, out, expansion=expansion)
     from .ui.strip_view import BAND
     display = dict(cfg["display"]) if cfg is not None else {"driver": "", "width": 800,
                                                             "height": 480, "fullscreen": "auto"}
@@ -325,7 +363,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     except pygame.error as exc:
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         pygame.quit()
-        return run(edition, players, seed, variant, db, out)
+        return run(edition, players, seed, variant, db, out, expansion=expansion)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     language = cfg["game"]["language"] if cfg is not None else "en"
     buttons = bots = lights = sound = None
@@ -339,7 +377,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
         strip_view, lights, sound = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
-        loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
+        loop.post(ev.TouchAction(_setup(edition, names, variant, rng, expansion)))
         try:
             buttons = _simulated_buttons(loop, len(names), cfg) if use_buttons else None
             hold = cfg["seats"]["hold_seconds"] if cfg is not None else 1.0

@@ -19,6 +19,8 @@ def _players(value: str):
 def add_arguments(p):
     p.add_argument("--edition", choices=("original", "winter"), default="original")
     p.add_argument("--variant", choices=("standard", "junior"), default="standard")
+    p.add_argument("--expansion", choices=("cake_time",),
+                   help="play with an expansion of the original game (Cake Time)")
     p.add_argument("--players", type=_players, default=3,
                    help="2-4, or names separated by commas (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the same seed plays the same game")
@@ -50,16 +52,21 @@ def main(args) -> int:
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
         return 2
+    if args.expansion is not None and args.edition != "original":
+        print("error: Cake Time expands the original game (leave out --edition winter)",
+              file=sys.stderr)
+        return 2
+    x = {"expansion": args.expansion}
     if args.headless:
-        return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+        return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
     from ..cli import load_config
     cfg = load_config(args)
     if not args.screen:
         try:
             from ..ui.app import display_available
         except ImportError:        # no pygame here: the terminal demo needs none
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
         if not display_available(driver=cfg["display"]["driver"]):
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
     return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
-                           args.speed, cfg)
+                           args.speed, cfg, **x)
