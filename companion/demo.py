@@ -304,7 +304,8 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
         buttons = Buttons(loop.post, pins, seats.get("undo_pin", 24),
                           hold_seconds=seats.get("hold_seconds", 1.0),
                           redo_hold_seconds=seats.get("redo_hold_seconds", 2.0),
-                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated").start()
+                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated",
+                          turn_now=loop.turn_now).start()
     except Exception:          # no gpiozero: the bots post the seat inputs themselves
         return None
     return buttons if buttons.simulated else None

@@ -7,9 +7,18 @@ Builds everything from the configuration and wires it along the river:
 Each adapter is optional and chosen by config; one that cannot start (no GPIO,
 no strip, no audio, no scanner plugged in yet) says so once, in words, and the
 table carries on without it. The main thread runs the touchscreen when there
-is a display, otherwise it just waits for SIGTERM/SIGINT. Shutting down stops
-the inputs first, lets the table loop finish what is queued, then closes the
-outputs and the journal.
+is a display, otherwise it just waits for a signal.
+
+Stopping (SIGTERM from systemd, SIGINT from Ctrl-C, SIGHUP from a closed
+terminal, or the screen's own exit) always takes the same path, within
+``STOP_SECONDS`` whatever the table loop is doing: the inputs stop, then the
+loop (it finishes at most the input in hand; queued inputs were never applied
+nor acknowledged and are logged as dropped), the lights (dark), the sound,
+the screen. The journal is closed last, and only once the loop's thread has
+ended: closing SQLite under a thread that still uses it can crash the process.
+
+The journal waits at most ``JOURNAL_BUSY_SECONDS`` for another program's
+lock; then the table pauses (screen and lights say so) and resumes by itself.
 """
 from __future__ import annotations
 
@@ -25,6 +34,14 @@ from .session import Session
 from .table import LogSubscriber, TableLoop
 
 log = logging.getLogger("companion.service")
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_SECONDS = 3.0
+"""A stop finishes within this long (systemd's stop timeout is longer)."""
+LOOP_STOP_SECONDS = 1.5
+"""Of which the table loop gets this long to put down the input in hand."""
+JOURNAL_BUSY_SECONDS = 0.5
+"""A write waits this long for another program's lock before the table pauses."""
 
 
 def journal_path(cfg) -> str:
@@ -51,7 +68,7 @@ class Service:
         self.cfg = cfg
         self.headless = headless
         self.stopping = threading.Event()
-        self.journal = Journal(journal_path(cfg))
+        self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
         catalog = load_catalog(cfg)
         self.session = Session(self.journal, catalog)
         paths = cfg["catalog"]["paths"]
@@ -61,6 +78,8 @@ class Service:
         self.outputs: list = []
         self.inputs: list = []
         self.lights = self.sound = None
+        self._close_screen: Optional[Callable[[], None]] = None
+        self._stopped = False
 
     def start_outputs(self) -> None:
         from .lights.controller import build_lights
@@ -110,14 +129,26 @@ class Service:
         from .devices.scanner import ScannerReader
         if self.cfg["seats"]["driver"] != "none":
             buttons = _optional("seat buttons",
-                                lambda: Buttons.from_config(self.cfg, self.loop.post).start())
+                                lambda: Buttons.from_config(self.cfg, self.loop.post,
+                                                           turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
         scanner = ScannerReader.from_config(self.cfg, self.loop.post)
         if scanner.enabled:
             self.inputs.append(scanner.start())
 
+    def on_stop_signal(self, handler: Optional[Callable[[], None]] = None) -> None:
+        """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""
+        def stop(signum, _frame) -> None:
+            log.info("%s: stopping", signal.Signals(signum).name)
+            self.stopping.set()
+            if handler is not None:
+                handler()
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, stop)
+
     def run(self) -> int:
+        self.on_stop_signal()
         game = self.session.table.game
         if game is not None:
             log.info("resumed game %s: %s, turn %s%s", self.session.game_id,
@@ -170,33 +201,38 @@ class Service:
             if any(h.kind == "game_started" for h in update.happened):
                 self.remember_seat_colors(list(app.seat_colors))
         self.loop.subscribe(keep_seat_colors)
-        def stop(*_):
-            self.stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, stop)
-        try:
-            app.run(should_stop=self.stopping.is_set)
-        finally:
-            # only the display and fonts: the sound thread owns the mixer until shutdown
+        self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
+
+        def close_screen() -> None:
+            # only the display and fonts: the sound thread owned the mixer until now
             pygame.display.quit()
             pygame.font.quit()
+        self._close_screen = close_screen      # last, by shutdown(): after loop and outputs
+        app.run(should_stop=self.stopping.is_set)
         return True
 
     def _wait_for_signal(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: self.stopping.set())
         log.info("companion running headless; stop with SIGTERM")
         while not self.stopping.wait(3600):
             pass
 
     def shutdown(self) -> None:
+        """Inputs, table loop, lights, sound, screen, then the journal (see the
+        module docstring). Safe to call twice."""
+        if self._stopped:
+            return
+        self._stopped = True
         for device in self.inputs:
             _optional("closing an input", device.close)
-        self.loop.stop()
-        for output in self.outputs:
+        loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
+        for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
-        self.journal.close()
+        if self._close_screen is not None:
+            _optional("closing the screen", self._close_screen)
+        if loop_ended:
+            self.journal.close()
+        else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole
+            log.error("the journal is left open: the table loop is still busy")
         log.info("companion stopped")
 
 
