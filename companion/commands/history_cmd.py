@@ -12,6 +12,8 @@ def main(args) -> int:
     import os
 
     from .. import history
-    from ..cli import load_config
-    db = args.db or os.path.expanduser(load_config(args)["journal"]["path"])
-    return history.run(db, args.export, args.format)
+    from ..cli import load_catalog, load_config
+    cfg = load_config(args)
+    db = args.db or os.path.expanduser(cfg["journal"]["path"])
+    # the catalog matters only for a journal of the previous version (schema 1)
+    return history.run(db, args.export, args.format, catalog=lambda: load_catalog(cfg))

@@ -36,6 +36,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
 
 UNDOABLE = frozenset(SCHEMA) - {"setup", "undo", "redo"}
 
+# Sane limits for what a table can hold (a script line is a record of a real table).
+MAX_NUMBER = 10_000        # any count: likes, dislikes, cookies, deck, tokens spent
+MAX_TEXT = {"tag": 128, "card": 128, "players": 40, "start": 40, "player": 40}
+
 
 def _type_ok(kind: str, value: Any) -> bool:
     if kind == _STR:
@@ -72,10 +76,35 @@ def parse_action(obj: Any) -> Union[Action, Rejection]:
     for key, (_, required) in keys.items():
         if required and key not in obj:
             return reject("missing_key", do=do, key=key)
-    problem = _value_problem(do, obj)
+    problem = _limits(obj) or _value_problem(do, obj)
     if problem:
         return problem
     return dict(obj)
+
+
+def _limits(obj: dict) -> Union[Rejection, None]:
+    """Text that is not Unicode text, a number beyond any table, a name or tag too long."""
+    for key, value in obj.items():
+        for v in _leaves(value):
+            if isinstance(v, str):
+                bad = next((c for c in v if 0xD800 <= ord(c) <= 0xDFFF), None)
+                if bad is not None:
+                    return reject("not_text", key=key, char=f"\\u{ord(bad):04x}")
+                if key in MAX_TEXT and len(v) > MAX_TEXT[key]:
+                    return reject("too_long", key=key, limit=MAX_TEXT[key])
+            elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
+                return reject("too_big", key=key, limit=MAX_NUMBER)
+    return None
+
+
+def _leaves(value: Any) -> list:
+    """A value's scalars: itself, a list's items, an object's keys and values (the
+    upgrades object maps names to lists); deeper values are refused by the setup."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        return [*value, *(x for v in value.values() for x in (v if isinstance(v, list) else [v]))]
+    return [value]
 
 
 def _value_problem(do: str, a: dict) -> Union[Rejection, None]:
@@ -102,7 +131,9 @@ def parse_line(text: str) -> Union[Action, Rejection, None]:
     try:
         obj = json.loads(stripped)
     except (ValueError, RecursionError) as exc:
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "unreadable"
+        msg = (exc.msg if isinstance(exc, json.JSONDecodeError) else
+               "nested too deeply" if isinstance(exc, RecursionError) else
+               "a number with too many digits")
         return reject("bad_json", error=msg)
     return parse_action(obj)
 

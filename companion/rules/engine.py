@@ -24,8 +24,12 @@ from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 @dataclass(frozen=True)
 class Accepted:
+    """An accepted action: the new table, what happened, and the action as it must be
+    recorded: with every fact that decided it (a completion the card catalog made a
+    specialty carries ``"specialty": true``), so it replays the same without the catalog."""
     table: Table
     happened: tuple[Happening, ...]
+    action: Action = None
 
 
 Outcome = Union[Accepted, Rejection]
@@ -43,7 +47,7 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     if do == "undo":
         return _undo(table)
     if do == "redo":
-        return _redo(table, specialty_tags)
+        return _redo(table)
     game = table.game
     if game is None:
         return reject("no_game")
@@ -57,9 +61,18 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     stalled_before = is_stalled(game)
     if do != "end_turn" and not stalled_before and is_stalled(g):
         result.append(Stalled("all_queues_empty"))
+    recorded = _as_recorded(action, result)
     # Any accepted action other than setup/undo/redo can be undone and clears redo.
-    new = Table(g, push(table.undo, (game, action)) if do in UNDOABLE else table.undo, None)
-    return Accepted(new, tuple(result))
+    new = Table(g, push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo, None)
+    return Accepted(new, tuple(result), recorded)
+
+
+def _as_recorded(action: Action, happened: list) -> Action:
+    """The action with the specialty that decided its completion written into it."""
+    if action.get("specialty") is not True and any(
+            isinstance(h, OrderCompleted) and h.specialty for h in happened):
+        return {**action, "specialty": True}
+    return action
 
 
 def _setup(table: Table, a: Action) -> Outcome:
@@ -69,25 +82,28 @@ def _setup(table: Table, a: Action) -> Outcome:
     if isinstance(started, Rejection):
         return started
     game, happened = started
-    return Accepted(Table(game, None, None), (happened,))
+    return Accepted(Table(game, None, None), (happened,), a)
 
 
 def _undo(table: Table) -> Outcome:
     if table.undo is None:
         return reject("nothing_to_undo")
     (before, action), rest = table.undo
-    return Accepted(Table(before, rest, push(table.redo, action)), (Undone(action),))
+    return Accepted(Table(before, rest, push(table.redo, action)), (Undone(action),),
+                    {"do": "undo"})
 
 
-def _redo(table: Table, specialty_tags: frozenset) -> Outcome:
+def _redo(table: Table) -> Outcome:
     if table.redo is None:
         return reject("nothing_to_redo")
     action, rest = table.redo
-    again = apply(Table(table.game, table.undo, None), action, specialty_tags)
+    # The undone action was kept as recorded (its specialty resolved): no catalog now, so
+    # a redo does what the journal's replay of "redo" does.
+    again = apply(Table(table.game, table.undo, None), action)
     if isinstance(again, Rejection):      # cannot happen: same state, same action
         return again
     return Accepted(Table(again.table.game, again.table.undo, rest),
-                    (Redone(action),) + again.happened)
+                    (Redone(action),) + again.happened, {"do": "redo"})
 
 
 # --- the actions of a running game: each changes the clone ``g`` in place ---------

@@ -12,6 +12,7 @@ ENGLISH: dict[str, str] = {
     # reading a line
     "bad_json": "this line is not valid JSON ({error})",
     "bad_text": "this line is not valid UTF-8 text",
+    "line_too_long": "this line is longer than {limit} bytes: not a table-script line",
     "not_object": "a line must be a JSON object with a \"do\" key",
     "missing_do": "the line has no \"do\" key saying what happened",
     "unknown_action": "\"{do}\" is not an action the companion knows",
@@ -19,6 +20,9 @@ ENGLISH: dict[str, str] = {
     "missing_key": "{do} needs \"{key}\"",
     "wrong_type": "\"{key}\" must be {expected}",
     "bad_value": "\"{key}\" {problem}",
+    "too_big": "\"{key}\" must be at most {limit}",
+    "too_long": "\"{key}\" is longer than {limit} characters",
+    "not_text": "\"{key}\" holds {char}, which is not a character (a lone surrogate)",
     # game flow
     "no_game": "no game is running: start one with setup first",
     "game_running": "a game is already running: finish it before a new setup",

@@ -28,7 +28,8 @@ Steps (only those that apply to the chosen box are shown):
    first (Winter rulebook, Setup 7 and 2 Player Rules; Spanish rulebook,
    Preparación 6 and partidas de 2 jugadores).
 
-START posts the table-script ``setup`` action as a ``TouchAction`` and gives
+START posts the table-script ``setup`` action as a ``TouchAction`` with the
+seat colours (names, recorded in the journal with the game's setup) and gives
 the chosen seat colours to the App (``app.seat_colors``; ``on_done(action,
 colours)`` if given). ``WizardModel`` holds the choices and builds the action
 without pygame, so it can be tested on its own.
@@ -363,7 +364,7 @@ class WizardScreen(Screen):
             return
         colours = self.model.seat_colours()
         self.app.seat_colors = [COLOUR_RGB[c] for c in colours]
-        self.app.post_action(action)
+        self.app.post_action(action, seat_colors=tuple(colours))
         self.app.pop(self)
         if self.on_done is not None:
             self.on_done(action, colours)
@@ -880,14 +881,7 @@ def _config(app: Any, section: str, key: str, default: Any) -> Any:
 
 
 def _recent_names(app: Any) -> list[str]:
-    """Names of recent games from the journal (newest first), or none without a journal."""
-    journal = getattr(getattr(getattr(app, "loop", None), "session", None), "journal", None)
-    if journal is None:
-        return []
-    try:
-        return list(journal.recent_names(12))
-    except Exception:          # a damaged journal must not keep a game from starting
-        import logging
-        logging.getLogger("companion.ui").warning("cannot read recent names from the journal",
-                                                  exc_info=True)
-        return []
+    """Names of recent games (newest first), as the table loop's session keeps them: the
+    journal is the loop's alone, so the screen never reads it."""
+    session = getattr(getattr(app, "loop", None), "session", None)
+    return list(getattr(session, "recent_names", ()))
