@@ -260,22 +260,10 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                     px = [CAKE] * n
                 due.add(prompt.since + (step + 1) * DRAW_BLINK)
                 due.add(prompt.until)
-        gained = context.cake_cards.get(seat)
-        if gained is not None and seat < players and not game.game_over:
-            step = _step(now, gained, CAKE_STEP)
-            if 0 <= step < CAKE_STEPS:
-                px = [CAKE if step % 2 == 0 else own] * n
-                due.add(gained + (step + 1) * CAKE_STEP)
-            elif step < 0:
-                due.add(gained)
-        started = context.flashes.get(seat)
-        if started is not None:
-            step = _step(now, started, FLASH_STEP)
-            if 0 <= step < FLASH_STEPS:
-                px = [OFF if step % 2 == 0 else own] * n
-                due.add(started + (step + 1) * FLASH_STEP)
-            elif step < 0:
-                due.add(started)
+        if seat < players and not game.game_over:
+            px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
+                        now, due)
+        px = _flash(px, OFF, own, context.flashes.get(seat), FLASH_STEP, FLASH_STEPS, now, due)
         if context.scanner_lost_since is not None:
             step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
             px[0] = MAGENTA if step % 2 == 0 else BLUE
@@ -286,6 +274,21 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
             due.add(context.paused_since + (step + 1) * PAUSE_BLINK)
         seats.append(tuple(px))
     return Lights(tuple(seats), animating, due.at)
+
+
+def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,
+           steps: int, now: float, due: _Due) -> list:
+    """``steps`` steps of ``length`` seconds from ``since``, the whole segment ``first``,
+    ``second``, ``first``, ...; before and after, ``px`` as it was."""
+    if since is None:
+        return px
+    step = _step(now, since, length)
+    if step < 0:
+        due.add(since)
+    elif step < steps:
+        due.add(since + (step + 1) * length)
+        return [first if step % 2 == 0 else second] * len(px)
+    return px
 
 
 def _winning_seats(game) -> tuple:
