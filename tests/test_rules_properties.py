@@ -109,18 +109,26 @@ def check_invariants(game):
         assert 0 <= game.active < len(game.players)
 
 
+def untouched(table):
+    """What an action must leave as it was: the game, the stacks, the snapshots on top."""
+    tops = [stack[0] for stack in (table.undo, table.redo) if stack is not None]
+    return (copy.deepcopy(table.game), copy.deepcopy(tops), table.undo, table.redo)
+
+
 def run(seq):
     """Apply a sequence checking the step properties; returns the final table and accepted list."""
     table = Table()
     accepted = []
     for raw in seq:
         action = parse_action(raw)
-        before = copy.deepcopy(table)
+        # the stacks are immutable tuples: a copy of the games they can reach next is enough
+        # (a deep copy of the whole history at every step made long games quadratic)
+        before = untouched(table)
         out = action if isinstance(action, Rejection) else apply(table, action)
         if isinstance(out, Rejection):
-            assert table == before                       # a rejected action changes nothing
+            assert untouched(table) == before            # a rejected action changes nothing
             continue
-        assert table == before                           # the input table was not mutated
+        assert untouched(table) == before                # the input table was not mutated
         new = out.table
         do = action["do"]
         accepted.append(action)
@@ -153,7 +161,7 @@ def test_step_properties(seq):
     run(seq)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cake_sequences)
 def test_cake_time_step_properties(seq):
     run(seq)
