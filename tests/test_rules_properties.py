@@ -161,7 +161,7 @@ def test_step_properties(seq):
     run(seq)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cake_sequences)
 def test_cake_time_step_properties(seq):
     run(seq)
