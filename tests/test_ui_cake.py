@@ -147,3 +147,14 @@ def test_every_cake_scene_fits_in_every_language(lang):
             assert texts, where
             check_texts(texts, where)
             check_targets(app, where)
+
+
+def test_a_rematch_of_a_cake_time_game_keeps_the_box_and_its_options():
+    from companion.rules.state import Table as T
+    from companion.ui.screens.end import setup_of
+    action = script_actions(SCRIPT)[0]
+    game = apply(T(), action).table.game
+    again = apply(T(), setup_of(game)).table.game
+    assert (again.expansion, again.longer_game, again.two_drinks_one_cake, again.deck) == \
+        ("cake_time", True, False, game.deck)
+    assert [p.tiles for p in again.players] == [p.tiles for p in game.players]
