@@ -90,6 +90,8 @@ class FixScreen(Screen):
             out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
                              color=theme.TEXT_DIM, lines=2, min_size=m.px(13)))
         step_h = max(m.target, min(m.px(64), (body.h - n * m.gap) // (n + 1)))
+        if len(fields) > len(FIELDS):      # narrower columns: keep room for two digits
+            step_h = max(m.target, min(step_h, cols(body, spec, m.gap)[1].w * 3 // 8))
         lines = rows(body, [1.0] * (n + 1), m.gap)
         for seat, (p, line) in enumerate(zip(game.players, lines)):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -105,7 +107,8 @@ class FixScreen(Screen):
         out.append(Label("fix.deck", deck_line[0], text=self.t("fix.deck"), size=m.big, bold=True,
                          background=theme.PANEL, radius=10, pad=m.px(6), lines=2,
                          min_size=m.px(14)))
-        r = pygame.Rect(deck_line[1].x, deck_line[1].centery - step_h // 2, deck_line[1].w, step_h)
+        deck_box = deck_line[1].union(deck_line[2]) if len(fields) > len(FIELDS) else deck_line[1]
+        r = pygame.Rect(deck_box.x, deck_box.centery - step_h // 2, deck_box.w, step_h)
         out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,
                                lambda d: self.change(None, "deck", d), m.big)
         cancel, save = cols(footer, [1.0, 1.0], m.gap)
