@@ -23,7 +23,7 @@ from typing import BinaryIO, Iterator, Optional
 from .journal import Journal, JournalError
 from .rules import Rejection
 from .rules.view import table_json
-from .session import Session
+from .session import Session, migrate
 
 MAX_LINE = 64 * 1024        # bytes; a table-script line is a few hundred at most
 _CHUNK = 1 << 16
@@ -68,7 +68,9 @@ def _open_script(script: str, stdin: Optional[BinaryIO]):
 
 
 def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=None,
-        out=None, err=None, stdin: Optional[BinaryIO] = None) -> int:
+        out=None, err=None, stdin: Optional[BinaryIO] = None, migration_catalog=None) -> int:
+    """``migration_catalog``: a function giving the catalog to migrate a --db journal of
+    the previous version with (default: ``catalog``)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     try:
@@ -85,6 +87,8 @@ def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=Non
             else:
                 journal = Journal(db)
             try:
+                if journal.needs_migration and migration_catalog is not None:
+                    migrate(journal, migration_catalog())
                 session = Session(journal, catalog)
                 if scratch is not None:
                     with journal.batch():

@@ -150,6 +150,8 @@ class Session:
     def apply(self, action: dict, seat_colors: tuple = (), progress=None) -> Outcome:
         """Apply one validated action. ``seat_colors``: colour names chosen for a setup.
         ``progress``: (key, value) stored with the line (``replay --db``)."""
+        if action["do"] == "setup":                 # the players' seats only
+            seat_colors = tuple(seat_colors)[:len(action["players"])]
         if not set(seat_colors) <= set(SEAT_COLOUR_NAMES) or len(set(seat_colors)) < len(seat_colors):
             log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
             seat_colors = ()

@@ -9,6 +9,7 @@ runs in this process (``tests/inprocess.py``) so coverage follows replay and his
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 import sqlite3
@@ -33,26 +34,18 @@ from inprocess import cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
-CATALOG = """
-[[card]]
-tag = "T1"
-recipe = ["coffee", "milk"]
-specialty = true
-[[card]]
-tag = "T2"
-recipe = ["coffee", "ice"]
-[[card]]
-tag = "T3"
-recipe = ["tea", "water"]
-specialty = true
-[[card]]
-tag = "T4"
-recipe = ["caramel", "milk"]
-specialty = true
-[[card]]
-tag = "T5"
-recipe = ["steam", "milk"]
-"""
+CARDS = [("T1", '"coffee", "milk"', True), ("T2", '"coffee", "ice"', False),
+         ("T3", '"tea", "water"', True), ("T4", '"caramel", "milk"', True),
+         ("T5", '"steam", "milk"', False)]
+
+
+def catalog_text(flip: bool = False) -> str:
+    return "".join(f'[[card]]\ntag = "{tag}"\nrecipe = [{recipe}]\n'
+                   f'specialty = {"true" if special != flip else "false"}\n'
+                   for tag, recipe, special in CARDS)
+
+
+CATALOG = catalog_text()
 
 
 def write_config(folder: Path, catalog_text: str | None) -> Path:
@@ -97,10 +90,7 @@ def record_a_game(folder: Path) -> dict:
 
 CATALOG_CHANGES = {
     "no catalog": None,
-    "every flag flipped": CATALOG.replace("specialty = true", "specialty = maybe")
-    .replace('recipe = ["coffee", "ice"]', 'recipe = ["coffee", "ice"]\nspecialty = true')
-    .replace('recipe = ["steam", "milk"]', 'recipe = ["steam", "milk"]\nspecialty = true')
-    .replace("specialty = maybe", "specialty = false"),
+    "every flag flipped": catalog_text(flip=True),
     "broken TOML": CATALOG + "\n[[card]\ntag = ",
     "an edition that is a list": CATALOG + '\n[[card]]\ntag = "T9"\nrecipe = ["tea", "milk"]\n'
                                            'edition = ["original"]\n',
@@ -155,6 +145,21 @@ def test_the_journal_stores_the_specialty_that_decided_each_completion(tmp_path)
     assert {"do": "complete", "card": "T2"} in lines                        # touch, none
 
 
+def test_a_demo_game_exports_to_exactly_what_the_table_showed(tmp_path):
+    # issue 8: after `demo --db`, `history --export 1 --format json` raised AttributeError
+    # and the exported tokens differed from the live ones (the catalog was not consulted)
+    db = str(tmp_path / "demo.db")
+    demo = cli("demo", "--headless", "--seed", "3", "--db", db)
+    assert demo.returncode == 0, demo.stderr
+    state = json.loads(cli("history", "--db", db, "--export", "1", "--format", "json").stdout)
+    assert state["game_over"] and state["winners"]
+    for r in state["ranking"]:                       # the final ranking the demo printed
+        assert f"{r['name']}" in demo.stdout and f"{r['score']} points" in demo.stdout
+    script = cli("history", "--db", db, "--export", "1").stdout
+    again = cli("replay", "-", "--json", "--strict", stdin=script.encode())
+    assert again.returncode == 0 and json.loads(again.stdout) == state
+
+
 # --- the previous version's journal ---------------------------------------------------
 
 def schema1_copy(tmp_path) -> Path:
@@ -191,6 +196,20 @@ def test_a_schema1_journal_is_migrated_once_with_the_catalog_and_a_copy_kept(tmp
         script = cli("history", "--db", str(path), "--export", game)
         again = cli("replay", "-", "--json", "--strict", stdin=script.stdout.encode())
         assert json.loads(again.stdout) == expected[game], again.stderr
+
+
+def test_replay_into_a_schema1_db_migrates_it_with_the_installations_catalog(tmp_path):
+    path = schema1_copy(tmp_path)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[catalog]\npaths = []\nexample = true\n", encoding="utf-8")
+    expected = json.loads((FIXTURES / "journal-schema1.expected.json").read_text("utf-8"))
+    out = replay_mod.run("-", True, True, str(path), stdin=io.BytesIO(b"# nothing\n"),
+                         out=io.StringIO(), err=io.StringIO(),     # the script: no catalog
+                         migration_catalog=lambda: load_catalog(load_config(str(cfg))))
+    assert out == 0
+    with Journal(str(path), readonly=True) as j:
+        assert j.schema == 2 and [g.rules for g in j.games()] == ["1.1", "1", "1.1"]
+        assert table_json(Session(j).table) == expected["3"]
 
 
 def test_a_migrated_game_that_no_longer_replays_is_kept_as_recorded(tmp_path):

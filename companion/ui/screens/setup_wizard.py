@@ -364,7 +364,7 @@ class WizardScreen(Screen):
             return
         colours = self.model.seat_colours()
         self.app.seat_colors = [COLOUR_RGB[c] for c in colours]
-        self.app.post_action(action, seat_colors=tuple(colours))
+        self.app.post_action(action, seat_colors=tuple(colours[:len(action["players"])]))
         self.app.pop(self)
         if self.on_done is not None:
             self.on_done(action, colours)
