@@ -189,8 +189,9 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
 
 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
-        variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
+        variant: str = "standard", db: Optional[str] = None, out=None,
         max_turns: int = 400, expansion: Optional[str] = None) -> int:
+    out = out if out is not None else sys.stdout       # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
         session = Session(journal, catalog)
@@ -341,13 +342,14 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
 
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
-               cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
+               cfg=None, out=None, err=None, stop_when_over: bool = False,
                use_buttons: bool = True, expansion: Optional[str] = None) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests).
 
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
+    out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     try:
         from .ui.app import App, open_display     # first: it keeps pygame's banner quiet
         import pygame
