@@ -390,6 +390,7 @@ class Journal:
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """Group many records in one transaction (a replay into a scratch journal)."""
+        self._mine()
         self.db.execute("BEGIN IMMEDIATE")
         self._batch = True
         try:

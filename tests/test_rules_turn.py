@@ -97,6 +97,12 @@ def test_five_dislikes_close_the_shop():
     assert closed.reason == "five_dislikes" and closed.player == "Ana"
 
 
+def test_two_player_surge_of_the_last_cards_closes_before_the_flow_of_time():
+    t, h = play(setup(players=["Ana", "Ben"]), {"do": "correct", "deck": 2}, DONE, DONE, END)
+    k = kinds(h)
+    assert k.index("cards_to_draw") < k.index("shop_closed") < k.index("orders_moved_down")
+
+
 def test_two_player_draw_of_the_last_card_closes():
     # Table script 1.1; 000_200d524ddef1b49d.txt "Reglas para partidas de 2 jugadores":
     # the end is triggered even when the cards run out during the draw.
