@@ -103,7 +103,7 @@ def end_turn(game: Game) -> list[Happening]:
         if game.deck == 0:
             close_shop(game, "deck_empty", None, out)
         else:
-            placed: list[Happening] = []
+            placed = []
             draw(game, seat, 1, placed)
             out.append(CardsToDraw(((me.name, 1),), "two_player_draw"))
             out.extend(placed)
