@@ -1,4 +1,4 @@
-"""``coffee-companion history``: list the journal's games, export one.
+"""``coffee-companion history``: list the journal's games, export one (``exports``).
 
 An export is the game's lines as the journal recorded them (each with the facts
 that decided it) and the state they rebuild to, through the same ``rebuild`` as
@@ -7,22 +7,22 @@ The journal is opened read-only: history can run beside the live companion.
 """
 from __future__ import annotations
 
-import json
 import sys
 from typing import Optional
 
+from . import exports
 from .journal import GameRecord, Journal, JournalError
 from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
 from .session import rebuild
 
 
-def run(db: str, export: Optional[int], fmt: str, catalog=None, out=None, err=None) -> int:
+def run(db: str, export: Optional[int], fmt: str, out=None, err=None,
+        location: str = "", catalog=None) -> int:
     """``catalog`` (a function giving the card catalog) is called only for a journal of
     schema 1, whose lines do not carry the specialties the catalog gave them (the
     companion migrates such a journal when it opens it for writing)."""
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
+    out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     try:
         with Journal(db, readonly=True) as journal:
             tags = (catalog().specialty_tags if journal.needs_migration and catalog is not None
@@ -34,27 +34,18 @@ def run(db: str, export: Optional[int], fmt: str, catalog=None, out=None, err=No
                 for g in games:
                     out.write(_listing(g, journal, tags))
                 return 0
-            record = next((g for g in games if g.id == export), None)
-            if record is None:
+            if export not in {g.id for g in games}:
                 print(f"error: {db} has no game {export}", file=err)
                 return 2
-            lines = journal.lines(export)
+            text = exports.render(journal, export, fmt, source=db, location=location,
+                                  specialty_tags=tags)
+    except exports.ExportError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
     except JournalError as exc:
         print(f"error: {exc}", file=err)
         return 2
-    rebuilt = rebuild(lines, tags)
-    if rebuilt.failed_at is not None:
-        print(f"error: {db}: game {export} {rebuilt.problem}"
-              + (f" ({record.problem})" if record.problem else ""), file=err)
-        if fmt == "json":
-            return 2
-    if fmt == "script":
-        out.write(f"# coffee-companion game {export}, exported from {db}\n")
-        if record.seat_colors:
-            out.write(f"# seat colours: {', '.join(record.seat_colors)}\n")
-        out.write("\n".join(rebuilt.lines if rebuilt.failed_at is None else lines) + "\n")
-        return 0 if rebuilt.failed_at is None else 2
-    out.write(json.dumps(table_json(rebuilt.table), ensure_ascii=False) + "\n")
+    out.write(text)
     return 0
 
 

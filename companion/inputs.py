@@ -28,10 +28,12 @@ class Press:
 
 @dataclass(frozen=True)
 class SeatTap:
-    """A short press of a seat button: complete that seat's oldest order."""
+    """A short press of a seat button: complete that seat's oldest order.
+    ``count`` quick taps in a row step on: 2 = the order after the oldest, and so on."""
     seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
     at: float = 0.0    # monotonic time of the press, for latency measurements
     press: Optional[Press] = None   # from the buttons; None from the screen or a script
+    count: int = 1     # quick taps in a row (a double tap: 2)
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,13 @@ class TouchAction:
     action: Mapping[str, Any]
     at: float = 0.0
     seat_colors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WebAction(TouchAction):
+    """A table-script action posted from a paired phone (the phone view's POST
+    /api/action); ``client`` is its address, for the log."""
+    client: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,5 +123,5 @@ class Stop:
     """Ask the table loop to finish after the inputs already queued."""
 
 
-InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction
+InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction | WebAction
               | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | Stop)

@@ -32,6 +32,7 @@ from .cli import load_catalog
 from .journal import Journal, JournalError
 from .session import Session
 from .table import LogSubscriber, TableLoop
+from .ui.theme import seat_rgb
 
 log = logging.getLogger("companion.service")
 
@@ -76,10 +77,16 @@ class Service:
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
-        self.loop.subscribe(LogSubscriber())
+        self.log_words = LogSubscriber(language=cfg["game"]["language"])
+        self.loop.subscribe(self.log_words)
+        from .exports import PlayLink
+        self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
+        self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
-        self.lights = self.sound = None
+        self.lights = self.sound = self.voice = None
+        self.web = None                      # the phone view (companion.web), when served
+        self.screen_on = False
         self._close_screen: Optional[Callable[[], None]] = None
         self._stopped = False
 
@@ -95,9 +102,17 @@ class Service:
             sound.attach(self.loop)
             self.outputs.append(sound.start())
         self.lights, self.sound = lights, sound
+        from .voice import build_voice
+        self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
+        if self.voice is not None:
+            self.outputs.append(self.voice.attach(self.loop).start())
 
     def apply_settings(self, settings, _changed: str = "") -> None:
-        """Touchscreen settings (volume, LED brightness, turn timer) reach the outputs."""
+        """Touchscreen settings (volume, voice, LED brightness, turn timer) reach the outputs."""
+        self.log_words.language = settings.language
+        if self.voice is not None:
+            self.voice.language = settings.language
+            self.voice.enabled = settings.voice
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
             self.sound.set_turn_timer(settings.turn_timer)
@@ -116,6 +131,43 @@ class Service:
         """Subscriber (loop thread, whose session it is): a new game's colours."""
         if any(h.kind == "game_started" for h in update.happened):
             self.show_seat_colors(self.session.seat_colors)
+            if self.web is not None and self.session.seat_colors:
+                self.web.live.set_colours(seat_rgb(self.session.seat_colors))
+
+    def start_web(self) -> None:
+        """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
+        port already taken gives one warning; the table plays on without it."""
+        if not self.cfg["web"]["enabled"]:
+            return
+        from .web.app import PhoneView
+        view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
+                         devices=self.device_status,
+                         colours=seat_rgb(self.session.seat_colors) or None,
+                         play_link=self.play_link)
+        if _optional("phone view", view.start):
+            self.web = view
+        else:                                # not served: it need not follow the table
+            self.loop.subscribers.remove(view.live)
+
+    def device_status(self) -> dict[str, str]:
+        """Each device as the companion page shows it: ok, simulated, off, unavailable
+        (what a device reports later, e.g. a scanner lost, the phone view adds)."""
+        from .devices.buttons import Buttons
+        from .devices.scanner import ScannerReader
+
+        def state(on: bool, simulated: bool = False) -> str:
+            return ("simulated" if simulated else "ok") if on else "unavailable"
+        buttons = [d for d in self.inputs if isinstance(d, Buttons)]
+        scanner = [d for d in self.inputs if isinstance(d, ScannerReader)]
+        seats, pixels = self.cfg["seats"]["driver"], self.cfg["pixels"]["driver"]
+        return {
+            "buttons": "off" if seats == "none" else state(bool(buttons), seats == "simulated"),
+            "scanner": "off" if not self.cfg["scanner"]["port"] else state(bool(scanner)),
+            "lights": "off" if pixels == "none" else state(self.lights is not None,
+                                                           pixels == "simulated"),
+            "sound": "off" if not self.cfg["sound"]["enabled"] else state(self.sound is not None),
+            "screen": "ok" if self.screen_on else "off",
+        }
 
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
@@ -150,6 +202,7 @@ class Service:
         self.start_outputs()
         self.show_seat_colors(self.session.seat_colors)
         self.loop.subscribe(self._new_seat_colors)
+        self.start_web()
         self.loop.start()
         self.start_inputs()
         try:
@@ -181,15 +234,17 @@ class Service:
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
+        app.play_links = self.play_link
+        if self.web is not None:             # Settings shows the phones' pairing code
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url
+        self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
-        from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
         saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
-            rgb = dict(zip(SEAT_COLOR_NAMES, SEAT_COLORS))
-            app.seat_colors = [rgb[n] for n in saved]
+            app.seat_colors = seat_rgb(saved)
         self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
 
         def close_screen() -> None:
@@ -206,11 +261,13 @@ class Service:
             pass
 
     def shutdown(self) -> None:
-        """Inputs, table loop, lights, sound, screen, then the journal (see the
-        module docstring). Safe to call twice."""
+        """The phone view, inputs, table loop, lights, sound, screen, then the journal
+        (see the module docstring). Safe to call twice."""
         if self._stopped:
             return
         self._stopped = True
+        if self.web is not None:             # no phone can post while the rest stops
+            _optional("closing the phone view", self.web.close)
         for device in self.inputs:
             _optional("closing an input", device.close)
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)

@@ -98,10 +98,17 @@ def migrate(journal: Journal, catalog: Catalog) -> None:
                 len(games), sum(1 for g in games.values() if g["problem"]))
 
 
+# The screen's RGB seat colours as schema 1 kept them: the shades of that version, and
+# today's (companion.ui.theme.SEAT_COLORS, whose red and green were tuned since).
+SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
+                    (240, 190, 20): "yellow"}
+
+
 def _colour_names(rgbs) -> Optional[list]:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
     from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
-    by_rgb = {tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES)}
+    by_rgb = {**SCHEMA1_SEAT_RGB,
+              **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES)}}
     if not isinstance(rgbs, list):
         return None
     names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]

@@ -15,7 +15,7 @@ def test_cake_time_demo_on_screen_plays_the_terminal_game():
     headless = io.StringIO()
     demo.run("original", 2, seed=3, out=headless, expansion="cake_time")
     text = headless.getvalue()
-    assert text.startswith("Coffee Rush demo: Coffee Rush: Cake Time")
+    assert text.startswith("Coffee Rush demo: Coffee Rush + Cake Time")
     assert "A cake on" in text and "+1 cake card" in text and "Final ranking:" in text
     shown, err = io.StringIO(), io.StringIO()
     rc = demo.run_screen("original", 2, seed=3, speed=100, out=shown, err=err,

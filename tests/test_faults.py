@@ -122,6 +122,10 @@ driver = "simulated"
 segment_length = 4
 [sound]
 enabled = false
+[web]
+bind = "127.0.0.1"
+port = 0
+mdns = false
 """
 
 # The service in a child, as systemd runs it, plus a thread that fills its queue.

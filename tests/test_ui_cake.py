@@ -145,7 +145,10 @@ def test_every_cake_scene_fits_in_every_language(lang):
                 app.screen.draw(app.surface)
             where = f"{scene}-{lang}-{size[0]}x{size[1]}"
             assert texts, where
-            check_texts(texts, where)
+            # issue 13 draws a big position-4 count over a compact card on purpose (the
+            # card's letters beneath it are covered, not read): not an overlap of texts
+            over = {r.owner[:-len(".count")] for r in texts if r.owner.endswith(".pos4.count")}
+            check_texts([r for r in texts if r.owner not in over], where)
             check_targets(app, where)
 
 

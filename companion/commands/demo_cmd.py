@@ -30,6 +30,9 @@ def add_arguments(p):
                        help="show the game on the touchscreen / in a window")
     where.add_argument("--headless", action="store_true",
                        help="print the game in the terminal only (no window)")
+    p.add_argument("--web", action="store_true",
+                   help="also serve the phone view ([web] bind and port; without a display "
+                        "the game plays in an invisible window until Ctrl-C)")
     p.add_argument("--speed", type=_speed, default=1.0,
                    help="bot pace on the screen: 1 = one input every 0.6 s, 2 = twice as fast")
 
@@ -57,16 +60,26 @@ def main(args) -> int:
               file=sys.stderr)
         return 2
     x = {"expansion": args.expansion}
-    if args.headless:
-        return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
     from ..cli import load_config
     cfg = load_config(args)
+    lang = cfg["game"]["language"]
+    if args.headless and not args.web:
+        return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                        language=lang, **x)
+    if args.web:
+        from ..ui.app import display_available
+        if args.headless or not display_available(driver=cfg["display"]["driver"]):
+            cfg["display"]["driver"] = "dummy"        # the phones are the screen
+        return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
+                               args.speed, cfg, web=True, **x)
     if not args.screen:
         try:
             from ..ui.app import display_available
         except ImportError:        # no pygame here: the terminal demo needs none
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                            language=lang, **x)
         if not display_available(driver=cfg["display"]["driver"]):
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db, **x)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                            language=lang, **x)
     return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
                            args.speed, cfg, **x)
