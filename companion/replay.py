@@ -154,15 +154,17 @@ def describe(state: dict) -> str:
     if state["edition"] is None:
         lines.append("No game was set up.")
     else:
-        head = f"{state['edition']} ({state['variant']}), turn {state['turn']}, " \
+        edition = state["edition"] + (f" + {state['expansion']}" if state.get("expansion") else "")
+        head = f"{edition} ({state['variant']}), turn {state['turn']}, " \
                f"deck {state['deck']}, shop {state['token'].upper()}"
         lines.append(head + (", game over" if state["game_over"] else
                              f", {state['active']} to play"))
         for p in state["players"]:
             q = " | ".join(",".join(t or "?" for t in pos) or "-" for pos in p["queue"])
+            cakes = f"  cake cards {p['cake_cards']}" if "cake_cards" in p else ""
             lines.append(f"  {p['name']:<12} score {p['score']:>3}  likes {p['likes']}  "
                          f"dislikes {p['dislikes']}  tokens {p['cookies']}  "
-                         f"upgrades {len(p['upgrades'])}  queue [{q}]")
+                         f"upgrades {len(p['upgrades'])}{cakes}  queue [{q}]")
         for r in state["ranking"]:
             lines.append(f"  #{r['place']} {r['name']} ({r['score']})")
     for r in state["rejected"]:

@@ -19,14 +19,17 @@ _STR, _INT, _BOOL, _LIST, _UPGRADES = "a text", "a whole number", "true or false
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "setup": {"edition": (_STR, True), "players": (_LIST, True), "start": (_STR, False),
               "variant": (_STR, False), "upgrades": (_UPGRADES, False),
-              "ristretto_start": (_BOOL, False)},
+              "ristretto_start": (_BOOL, False), "expansion": (_STR, False),
+              "longer_game": (_BOOL, False), "two_drinks_one_cake": (_BOOL, False)},
     "complete": {"slot": (_INT, False), "card": (_STR, False), "specialty": (_BOOL, False)},
     "activate_upgrade": {"upgrade": (_STR, True)},
     "spend_cookies": {"count": (_INT, True)},
     "end_turn": {},
     "scan": {"tag": (_STR, True), "specialty": (_BOOL, False)},
     "correct": {"player": (_STR, False), "likes": (_INT, False), "dislikes": (_INT, False),
-                "cookies": (_INT, False), "deck": (_INT, False)},
+                "cookies": (_INT, False), "cake_cards": (_INT, False), "deck": (_INT, False)},
+    "cake": {"player": (_STR, True), "slot": (_INT, False), "card": (_STR, False)},
+    "play_cake_card": {},
     "undo": {},
     "redo": {},
 }
@@ -105,16 +108,16 @@ def _leaves(value: Any) -> list:
 
 
 def _value_problem(do: str, a: dict) -> Union[Rejection, None]:
-    if do == "complete" and "slot" in a and not 1 <= a["slot"] <= 4:
+    if do in ("complete", "cake") and "slot" in a and not 1 <= a["slot"] <= 4:
         return reject("bad_value", key="slot", problem="must be a position from 1 to 4")
-    if do == "complete" and "card" in a and not a["card"]:
+    if do in ("complete", "cake") and "card" in a and not a["card"]:
         return reject("bad_value", key="card", problem="must not be empty")
     if do == "spend_cookies" and a["count"] < 1:
         return reject("bad_value", key="count", problem="must be 1 or more")
     if do == "scan" and not a["tag"].strip():
         return reject("bad_value", key="tag", problem="must not be empty")
     if do == "correct":
-        for key in ("likes", "dislikes", "cookies", "deck"):
+        for key in ("likes", "dislikes", "cookies", "cake_cards", "deck"):
             if key in a and a[key] < 0:
                 return reject("bad_value", key=key, problem="cannot be negative")
     return None

@@ -6,9 +6,10 @@ Spec: ../shared/specs/table-script.md, "Rules the engine applies".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Union
 
+from . import cakes
 from .actions import UNDOABLE, Action
 from .editions import CUPS, UPGRADE_COST, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
@@ -17,7 +18,7 @@ from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, R
 from .rejections import Rejection, reject, tokens_word
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Card, Game, Table, push
+from .state import Game, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -130,10 +131,11 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
     me.likes += 1
     g.completed_this_turn += 1
     specialty = bool(a.get("specialty")) or (card.tag is not None and card.tag in specialty_tags)
-    out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty)]
+    out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty, card.cake)]
     if specialty:
         me.cookies += 1
         out.append(TokensGained(me.name, 1, "specialty"))
+    cakes.completed(me, card, out)
     if VARIANTS[g.variant].close_when_queue_empty and me.order_count() == 0:
         close_shop(g, "orders_done", me.name, out)
     return out
@@ -195,7 +197,7 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
     if not waiting:
         return reject("scan_nothing_waiting", tag=tag)
     serial, owner, i, j = min(waiting, key=lambda w: w[0])
-    owner.queue[i][j] = Card(serial, tag)
+    owner.queue[i][j] = replace(owner.queue[i][j], tag=tag)
     g.used_tags = g.used_tags | {tag}
     return [CardIdentified(owner.name, i + 1, tag)]
 
@@ -209,11 +211,13 @@ def _correct(g: Game, a: Action, _tags):
         out.append(Corrected(None, "deck", g.deck, a["deck"]))
         g.deck = a["deck"]
     else:
-        fields = [f for f in ("likes", "dislikes", "cookies") if f in a]
+        fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
         if fields and "player" not in a:
             return reject("correct_no_player", fields=", ".join(fields))
         if not fields:
             return reject("correct_nothing")
+        if "cake_cards" in fields and g.expansion is None:
+            return reject("not_cake_time")
         if "dislikes" in a and not rules.flow_of_time:
             return reject("junior_no_dislikes")
         seat = g.seat_of(a["player"])
@@ -241,4 +245,6 @@ _STEPS: dict[str, Callable] = {
     "end_turn": _end_turn,
     "scan": _scan,
     "correct": _correct,
+    "cake": lambda g, a, _tags: cakes.put_cake(g, a),
+    "play_cake_card": lambda g, a, _tags: cakes.play_cake_card(g, a),
 }

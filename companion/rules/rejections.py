@@ -44,6 +44,9 @@ ENGLISH: dict[str, str] = {
     "upgrade_unknown": "\"{upgrade}\" is not an upgrade of {edition}",
     "upgrade_twice": "the upgrade tile {upgrade} is listed twice",
     "upgrade_players": "upgrade tiles must be given for exactly the players: {players}",
+    "bad_expansion": "\"{expansion}\" is not an expansion (cake_time)",
+    "expansion_not_original": "Cake Time expands the original game only",
+    "option_needs_cake_time": "the option {option} needs the Cake Time expansion",
     # complete
     "queue_empty": "{player} has no orders to complete",
     "slot_empty": "{player} has no order in position {slot}",
@@ -57,6 +60,12 @@ ENGLISH: dict[str, str] = {
     "upgrade_needs_likes": "{player} needs 3 likes to upgrade (has {likes})",
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
     "upgrade_active": "{player}'s {upgrade} upgrade is already active",
+    # Cake Time
+    "not_cake_time": "cakes and cake cards belong to the Cake Time expansion",
+    "cake_already": "card {card} of {player} already has a cake",
+    "cake_no_free_order": "every order of {player} in position {slot} already has a cake",
+    "no_cake_card": "{player} has no cake card to play",
+    "cake_card_too_late": "{player} can only play a cake card before completing an order",
     # tokens
     "not_enough_tokens": "{player} has {have} {tokens}, not {count}",
     # scan
