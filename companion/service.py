@@ -32,6 +32,7 @@ from .cli import load_catalog
 from .journal import Journal, JournalError
 from .session import Session
 from .table import LogSubscriber, TableLoop
+from .ui.theme import seat_rgb
 
 log = logging.getLogger("companion.service")
 
@@ -69,7 +70,9 @@ class Service:
         self.headless = headless
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
-        catalog = load_catalog(cfg)
+        catalog = load_catalog(cfg, warn=lambda problem: log.warning(
+            "card catalog: %s; its cards are not used (recorded games do not need them)",
+            problem))
         self.session = Session(self.journal, catalog)
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
@@ -123,26 +126,19 @@ class Service:
             self.lights.set_brightness(settings.brightness)
             self.lights.set_turn_timer(settings.turn_timer)
 
-    def remember_seat_colors(self, colors: list) -> None:
-        """The running game's seat colours go to the lights and into the journal, so
-        a restart after a power cut shows the same colours (loop thread)."""
-        if self.lights is not None:
+    def show_seat_colors(self, names) -> None:
+        """The running game's seat colours (names, recorded with its setup) on the lights;
+        seats without a player keep their box colour."""
+        if self.lights is not None and names:
             from .lights.patterns import DEFAULT_SEAT_COLORS
-            # seats without a player keep their box colour
-            self.lights.set_seat_colors(list(colors) + list(DEFAULT_SEAT_COLORS[len(colors):]))
-        game_id = self.journal.current_game_id
-        if game_id is not None:
-            try:
-                self.journal.set_note(f"seat_colors:{game_id}", [list(c) for c in colors])
-            except JournalError as exc:
-                log.warning("seat colours not kept: %s", exc)
+            self.lights.set_seat_colors(list(names) + list(DEFAULT_SEAT_COLORS[len(names):]))
 
-    def saved_seat_colors(self) -> Optional[list]:
-        game_id = self.journal.current_game_id
-        if game_id is None:
-            return None
-        colors = self.journal.note(f"seat_colors:{game_id}")
-        return [tuple(c) for c in colors] if colors else None
+    def _new_seat_colors(self, update) -> None:
+        """Subscriber (loop thread, whose session it is): a new game's colours."""
+        if any(h.kind == "game_started" for h in update.happened):
+            self.show_seat_colors(self.session.seat_colors)
+            if self.web is not None and self.session.seat_colors:
+                self.web.live.set_colours(seat_rgb(self.session.seat_colors))
 
     def start_web(self) -> None:
         """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
@@ -151,7 +147,8 @@ class Service:
             return
         from .web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
-                         devices=self.device_status, colours=self.saved_seat_colors(),
+                         devices=self.device_status,
+                         colours=seat_rgb(self.session.seat_colors) or None,
                          play_link=self.play_link)
         if _optional("phone view", view.start):
             self.web = view
@@ -209,6 +206,8 @@ class Service:
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
         self.start_outputs()
+        self.show_seat_colors(self.session.seat_colors)
+        self.loop.subscribe(self._new_seat_colors)
         self.start_web()
         self.loop.start()
         self.start_inputs()
@@ -249,19 +248,9 @@ class Service:
         app.set_language(settings.language)
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
-        saved = self.saved_seat_colors()
+        saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
-            app.seat_colors = saved
-            if self.lights is not None:
-                self.remember_seat_colors(saved)
-
-        def keep_seat_colors(update) -> None:
-            # the wizard sets app.seat_colors before it posts the setup
-            if any(h.kind == "game_started" for h in update.happened):
-                self.remember_seat_colors(list(app.seat_colors))
-                if self.web is not None:
-                    self.web.live.set_colours(list(app.seat_colors))
-        self.loop.subscribe(keep_seat_colors)
+            app.seat_colors = seat_rgb(saved)
         self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
 
         def close_screen() -> None:
