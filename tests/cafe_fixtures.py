@@ -120,10 +120,10 @@ def hub(broker, tmp_path):
 def tables(broker, tmp_path):
     made = []
 
-    def make(name, seed, players=3, edition="original"):
+    def make(name, seed, players=3, edition="original", expansion=None):
         t = SimulatedTable(str(tmp_path / "tables"), table_settings(
             "127.0.0.1", broker.port, VENUE, name), seed=seed, players=players,
-            edition=edition, durable=False, reconnect_min=0.1).start()
+            edition=edition, expansion=expansion, durable=False, reconnect_min=0.1).start()
         made.append(t)
         assert t.publisher.connected.wait(5)
         return t

@@ -46,7 +46,8 @@ def board_of(client):
 
 
 def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hub, tables):
-    t1, t2 = tables("table-1", seed=3), tables("table-2", seed=5, players=4, edition="winter")
+    t1 = tables("table-1", seed=3, edition="winter")
+    t2 = tables("table-2", seed=5, players=4, expansion="cake_time")
     t1.play_game()
     t2.play_game()
     t1.play_game()
@@ -66,6 +67,8 @@ def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hu
     assert {k: v for k, v in stored.items() if k != "status"} == table_json(t2.loop.table)
     assert board_of(client) == expected_board([t1.journal_path, t2.journal_path])
     assert hub.counts["results_duplicate"] == 0 and hub.counts["bad"] == 0
+    played = {(r["table"], r["edition"], r["expansion"]) for r in hub.store.results_of(VENUE)}
+    assert played == {("table-1", "winter", None), ("table-2", "original", "cake_time")}
     # every finished game acknowledged: a restarted table sends none again
     assert wait_until(lambda: t1.publisher.counts["results_acked"] == 2)
 

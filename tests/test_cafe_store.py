@@ -36,7 +36,7 @@ def test_results_are_kept_once_corrections_replace_them_and_the_floor_reads_back
     finally:
         table.close()
     hub = Hub(table_settings("127.0.0.1", 1, VENUE, "-"), store)
-    results = [topics.result_payload(g, venue=VENUE, name="t1") for g in games]
+    results = [topics.result_payload(g, venue=VENUE, name="t1", expansion=None) for g in games]
     for r in results:
         assert hub.handle(f"coffee-rush/{VENUE}/t1/result", topics.dumps(r)) == "new"
     assert hub.handle(f"coffee-rush/{VENUE}/t1/result", topics.dumps(results[0])) == "duplicate"

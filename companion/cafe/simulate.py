@@ -23,11 +23,12 @@ from ..table import TableLoop, Update
 
 class SimulatedTable:
     def __init__(self, folder: str, settings: dict, seed: int = 1, players: int = 3,
-                 edition: str = "original", durable: bool = True,
+                 edition: str = "original", expansion: Optional[str] = None,
+                 durable: bool = True,
                  reconnect_min: float = 1.0, publish: bool = True):
         self.settings = settings
         self.name = settings["table"]
-        self.edition, self.players, self.seed = edition, players, seed
+        self.edition, self.expansion, self.players = edition, expansion, players
         self.rng, self.names, _scratch, _db, catalog, self.tags = _prepare(
             edition, players, seed, os.path.join(folder, "unused"))
         os.makedirs(folder, exist_ok=True)
@@ -77,8 +78,10 @@ class SimulatedTable:
     def play_game(self, max_turns: int = 400, until: Optional[Callable] = None) -> None:
         """Set up and play a game to its end, or until ``until(game)`` holds (then
         ``finish_game`` carries on)."""
-        self.loop.post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng)))
-        self.loop.drain()
+        self.loop.post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng,
+                                             self.expansion)))
+        if not self.loop.drain()[-1].accepted:
+            raise ValueError(f"{self.name}: this setup is refused by the rules")
         self._bots = self._new_bots(self.loop.post)
         self.finish_game(max_turns, until)
 
@@ -114,7 +117,8 @@ class SimulatedTable:
 
         def run() -> None:
             while not self._stopping.is_set():
-                post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng)))
+                post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng,
+                                           self.expansion)))
                 bots = self._new_bots(post, press)
                 while not self._stopping.is_set():
                     game = self.loop.table.game

@@ -124,7 +124,8 @@ def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.
         html = HEAD + resources.files("companion.cafe").joinpath(
             f"pages/{name}.html").read_text("utf-8")
         html = (html.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
-                .replace("{{WORDS}}", json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
+                .replace("{{WORDS}}",
+                         json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     async def floor_page(request: Request):

@@ -55,7 +55,8 @@ _CONNECTED, _DISCONNECTED, _ACKS, _STOP = "connected", "disconnected", "acks", "
 
 
 class AckFile:
-    """Which version (digest) of each game's result the broker acknowledged."""
+    """Which version (``topics.result_version``) of each game's result the broker
+    acknowledged."""
 
     def __init__(self, path: str):
         self.path = path
@@ -107,7 +108,7 @@ class MqttPublisher:
         self.connected = threading.Event()
         self._inbox: "queue.Queue[Any]" = queue.Queue()
         self._thread: Optional[threading.Thread] = None
-        self._pending: dict[int, tuple[int, str]] = {}      # mid -> (game id, digest)
+        self._pending: dict[int, tuple[int, str]] = {}      # mid -> (game id, version)
         self._acks_in: "collections.deque[int]" = collections.deque()   # PUBACKs (paho's thread)
         self._latest = _Seen(Update(None, session.table), session.game_id,
                              self._seq(), clock())
@@ -281,24 +282,34 @@ class MqttPublisher:
         journal = self._journal()
         if journal is None:
             return
+        in_flight = set(self._pending.values())
         try:
-            games = journal.games()
+            for g in journal.games("WHERE g.ended_at IS NOT NULL"):
+                d = topics.result_version(g)
+                if not g.ranking or self.acks.get(g.id) == d or (g.id, d) in in_flight:
+                    continue
+                payload = topics.result_payload(g, venue=self.venue, name=self.name,
+                                                expansion=self._expansion(journal, g.id))
+                self._publish_result(g.id, d, payload)
         except JournalError as exc:
             log.warning("MQTT: results wait: %s", exc)
-            return
-        in_flight = set(self._pending.values())
-        for g in games:
-            if g.ended_at is None or not g.ranking:
-                continue
-            payload = topics.result_payload(g, venue=self.venue, name=self.name)
-            d = topics.digest(payload)
-            if self.acks.get(g.id) == d or (g.id, d) in in_flight:
-                continue
-            info = self.client.publish(self._topic("result"), topics.dumps(payload), qos=1)
-            if info.rc == mqtt.MQTT_ERR_SUCCESS:
-                self._pending[info.mid] = (g.id, d)
-                self.counts["results"] += 1
         self._take_acks()                      # a PUBACK may have beaten us to it
+
+    def _expansion(self, journal: Journal, game_id: int) -> Optional[str]:
+        """The expansion in the game's setup line (the journal keeps it there); None
+        for a game whose lines cannot be read (its result still counts)."""
+        try:
+            setup = json.loads(journal.lines(game_id)[0])
+        except (JournalError, ValueError, IndexError) as exc:
+            log.warning("MQTT: game %s: setup unreadable (%s)", game_id, exc)
+            return None
+        return setup.get("expansion") if isinstance(setup, dict) else None
+
+    def _publish_result(self, game_id: int, version: str, payload: dict) -> None:
+        info = self.client.publish(self._topic("result"), topics.dumps(payload), qos=1)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self._pending[info.mid] = (game_id, version)
+            self.counts["results"] += 1
 
     def _take_acks(self) -> None:
         """Mark the results among the PUBACKs that came in (paho's thread noted them)."""

@@ -86,13 +86,14 @@ def event_payload(update, *, game_id: Optional[int], seq: Optional[int], at: flo
             "happened": [h.as_dict() for h in update.happened]}
 
 
-def result_payload(record, *, venue: str, name: str) -> dict:
-    """One finished game from the journal's games row (``journal.GameRecord``)."""
+def result_payload(record, *, venue: str, name: str, expansion: Optional[str]) -> dict:
+    """One finished game from the journal's games row (``journal.GameRecord``) and its
+    setup line (the expansion played, e.g. ``cake_time``, or None)."""
     ranking = list(record.ranking or [])
     scores = {r["name"]: r["score"] for r in ranking}
     return {
         "schema": SCHEMA, "venue": venue, "table": name, "game": record.id,
-        "edition": record.edition, "variant": record.variant,
+        "edition": record.edition, "variant": record.variant, "expansion": expansion,
         "players": [{"name": p, "score": scores.get(p)} for p in record.players],
         "ranking": ranking,
         "winners": [r["name"] for r in ranking if r.get("place") == 1],
@@ -111,6 +112,13 @@ def next_batch(inbox: "queue.Queue") -> list:
             return batch
 
 
+def result_version(record) -> str:
+    """Which version of a finished game this is (a correction after the end changes it):
+    what the publisher keeps as acknowledged."""
+    return digest({"ended_at": record.ended_at, "ranking": record.ranking,
+                   "players": record.players})
+
+
 def digest(payload: dict) -> str:
-    """What identifies one version of a result (a correction after the end changes it)."""
+    """A short fingerprint of a payload (the hub tells duplicates by it)."""
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
