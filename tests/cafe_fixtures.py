@@ -52,7 +52,8 @@ def end(proc) -> None:
 
 
 class Mosquitto:
-    def __init__(self, folder: str):
+    def __init__(self, folder: str, extra: str = "", anonymous: bool = True):
+        """``extra``: more lines for the listener (TLS files, a password file)."""
         exe = shutil.which("mosquitto") or (
             "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
         if exe is None:
@@ -65,9 +66,10 @@ class Mosquitto:
         with open(self.conf, "w") as fh:
             # as root it would switch to the mosquitto user, who cannot write here
             user = pwd.getpwuid(os.getuid()).pw_name
-            fh.write(f"user {user}\nlistener {self.port} 127.0.0.1\nallow_anonymous true\n"
+            fh.write(f"user {user}\nlistener {self.port} 127.0.0.1\n"
+                     f"allow_anonymous {'true' if anonymous else 'false'}\n"
                      f"persistence true\npersistence_location {folder}/\n"
-                     "log_dest stderr\nlog_type error\nlog_type warning\n")
+                     "log_dest stderr\nlog_type error\nlog_type warning\n" + extra)
         self.proc = None
 
     def _accepts(self) -> bool:

@@ -249,3 +249,49 @@ def test_results_wait_in_the_broker_for_a_hub_that_is_down(broker, tables, tmp_p
     finally:
         again.close()
         store.close()
+
+
+def test_a_table_reports_over_tls_with_a_password(tmp_path):
+    """The broker wants TLS (a café's own CA) and a user name: the table's [mqtt]
+    tls, ca_file, username and password reach it."""
+    from tests.cafe_fixtures import Mosquitto
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    ca, key, cert = (str(folder / n) for n in ("ca.pem", "server.key", "server.pem"))
+    quiet = {"check": True, "capture_output": True, "timeout": 30}
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=test café CA", "-keyout", str(folder / "ca.key"),
+                    "-out", ca], **quiet)
+    subprocess.run(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key,
+                    "-out", str(folder / "server.csr")], **quiet)
+    subprocess.run(["openssl", "x509", "-req", "-in", str(folder / "server.csr"), "-CA", ca,
+                    "-CAkey", str(folder / "ca.key"), "-CAcreateserial", "-days", "1",
+                    "-copy_extensions", "copy", "-out", cert], **quiet)
+    subprocess.run(["mosquitto_passwd", "-b", "-c", str(folder / "passwd"), "table-7",
+                    "s3cret"], **quiet)
+    broker = Mosquitto(str(folder), f"cafile {ca}\ncertfile {cert}\nkeyfile {key}\n"
+                                    f"password_file {folder / 'passwd'}\n",
+                       anonymous=False).start()
+    store = Store(str(tmp_path / "cafe.db"))
+    secure = dict(tls=True, ca_file=ca)
+    hub = Hub(table_settings("127.0.0.1", broker.port, VENUE, "-", username="table-7",
+                             password="s3cret", **secure), store, reconnect_min=0.1).start()
+    wrong = SimulatedTable(str(tmp_path / "w"), table_settings(
+        "127.0.0.1", broker.port, VENUE, "intruder", username="table-7", password="nope",
+        **secure), durable=False, reconnect_min=0.1).start()
+    t = SimulatedTable(str(tmp_path / "t"), table_settings(
+        "127.0.0.1", broker.port, VENUE, "table-7", username="table-7", password="s3cret",
+        **secure), seed=4, durable=False, reconnect_min=0.1).start()
+    try:
+        assert hub.connected.wait(5) and t.publisher.connected.wait(5)
+        t.play_game()
+        assert wait_until(lambda: hub.counts["results_new"] == 1)
+        assert not wrong.publisher.connected.is_set()
+        assert [r["table"] for r in store.floor(VENUE)] == ["table-7"]
+    finally:
+        for table in (t, wrong):
+            table.close()
+        hub.close()
+        store.close()
+        broker.stop()
