@@ -9,7 +9,6 @@ supply is not counted.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from .happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                          Happening)
@@ -17,7 +16,7 @@ from .rejections import reject
 from .state import Card, Game, Player
 
 
-def arrived_in_position_1(game: Game, seat: int, out: Optional[list[Happening]]) -> None:
+def arrived_in_position_1(game: Game, seat: int, out: list[Happening] | None) -> None:
     """A card just joined the end of position 1 (deal or draw).
 
     "Two drinks, one cake": when position 1 then holds 2, 4 or 6 cards, the

@@ -7,7 +7,8 @@ Spec: ../shared/specs/table-script.md, "Rules the engine applies".
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Union
+from typing import Union
+from collections.abc import Callable
 
 from . import cakes
 from .actions import UNDOABLE, Action
@@ -15,7 +16,7 @@ from .editions import CUPS, UPGRADE_COST, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
                          RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
                          UpgradeActivated)
-from .rejections import Rejection, reject, tokens_word
+from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
 from .state import Game, Table, push
@@ -32,7 +33,7 @@ class Accepted:
     action: Action = None
 
 
-Outcome = Union[Accepted, Rejection]
+Outcome = Accepted | Rejection
 NO_SPECIALTIES: frozenset = frozenset()
 
 
@@ -144,7 +145,7 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
 def _activate_upgrade(g: Game, a: Action, _tags):
     me = g.active_player
     u = a["upgrade"]
-    tokens = tokens_word(g.rules.token)
+    tokens = token_id(g.rules.token)
     if not VARIANTS[g.variant].upgrades:
         return reject("upgrade_in_junior")
     if g.completed_this_turn or g.spent_this_turn:
@@ -169,7 +170,7 @@ def _spend_cookies(g: Game, a: Action, _tags):
     count = a["count"]
     if count > me.cookies:
         return reject("not_enough_tokens", player=me.name, have=me.cookies, count=count,
-                      tokens=tokens_word(g.rules.token, me.cookies))
+                      tokens=token_id(g.rules.token, me.cookies))
     me.cookies -= count
     g.spent_this_turn = True
     return [TokensSpent(me.name, count)]
