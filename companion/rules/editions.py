@@ -10,7 +10,7 @@ Sources (cited, not copied):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 ORIGINAL_UPGRADES = ("double_meeples", "diagonal_movement", "double_corners", "double_specialties")
@@ -43,7 +43,8 @@ class Edition:
     expansion: str | None = None
     starting_cake_cards: int = 0         # cake cards each player takes at setup
     upgrade_draw: bool = False           # the box's rule: the starting player draws 4 at random
-    longer_game_removed: dict | None = None   # player count -> removed, "longer game"
+    # player count -> removed, "longer game" (an expansion's option)
+    longer_game_removed: dict[int, int] = field(default_factory=dict)
     cake_when_position_1_holds: tuple[int, ...] = ()  # "two drinks, one cake"
     break_time_most_completed: int = 0   # Break Time pays with this many completions or fewer
 

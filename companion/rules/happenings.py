@@ -13,7 +13,7 @@ class Happening:
     kind: ClassVar[str] = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **asdict(self)}  # type: ignore[arg-type]
+        return {"kind": self.kind, **asdict(self)}  # type: ignore[call-overload]  # subclasses are dataclasses
 
 
 @dataclass(frozen=True)

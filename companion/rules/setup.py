@@ -51,7 +51,7 @@ def _expansion(a: dict, edition) -> str | None | Rejection:
             return reject("bad_expansion", expansion=expansion)
         if expansion not in edition.expansions:
             return reject("expansion_not_original")
-    options = EXPANSION_OPTIONS.get(expansion, ())
+    options = EXPANSION_OPTIONS.get(expansion, ()) if expansion is not None else ()
     for option in ("longer_game", "two_drinks_one_cake"):
         if a.get(option) and option not in options:
             return reject("option_needs_cake_time", option=option)
