@@ -12,7 +12,6 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Optional
 
 COMMANDS = {
     "replay": "companion.commands.replay_cmd",
@@ -40,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .catalog import CatalogError
     from .config import ConfigError

@@ -15,7 +15,7 @@ import re
 import reprlib
 import tomllib
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
 
@@ -30,8 +30,8 @@ class Key:
     default: Any
     meaning: str
     allowed: tuple = ()           # allowed values (for str and list items)
-    min: Optional[float] = None
-    max: Optional[float] = None
+    min: float | None = None
+    max: float | None = None
     secret: bool = False          # never printed by `config show` (a password)
     pattern: str = ""             # a regular expression the whole text must match
 
@@ -187,7 +187,7 @@ class ConfigError(Exception):
 @dataclass
 class Config:
     values: dict[str, dict[str, Any]]
-    path: Optional[str] = None
+    path: str | None = None
     from_file: set = field(default_factory=set)   # "section.key" set by the file
 
     def __getitem__(self, section: str) -> dict[str, Any]:
@@ -207,7 +207,7 @@ def _short(value: Any) -> str:
     return reprlib.repr(value)
 
 
-def _problem(key: Key, value: Any) -> Optional[str]:
+def _problem(key: Key, value: Any) -> str | None:
     def number(v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
     t = key.type
@@ -258,7 +258,7 @@ def _cross_checks(cfg: Config) -> list[str]:
     return out
 
 
-def load(path: Optional[str] = None, required: bool = False) -> Config:
+def load(path: str | None = None, required: bool = False) -> Config:
     """Read and validate a config file; a missing optional file gives the defaults."""
     cfg = defaults()
     if path is None:
@@ -309,7 +309,7 @@ def load(path: Optional[str] = None, required: bool = False) -> Config:
     return cfg
 
 
-def default_path() -> Optional[str]:
+def default_path() -> str | None:
     """$COFFEE_COMPANION_CONFIG, else /etc/coffee-companion/config.toml if present,
     else ~/.config/coffee-companion/config.toml."""
     env = os.environ.get("COFFEE_COMPANION_CONFIG")

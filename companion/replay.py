@@ -18,7 +18,8 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import BinaryIO, Iterator, Optional
+from typing import BinaryIO
+from collections.abc import Iterator
 
 from .journal import Journal, JournalError
 from .rules import Rejection
@@ -51,14 +52,14 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[tuple[int, o
             yield n, Rejection("bad_text", {})
 
 
-def _open_script(script: str, stdin: Optional[BinaryIO]):
+def _open_script(script: str, stdin: BinaryIO | None):
     """The script as a seekable binary file and its SHA-256 (standard input is spooled)."""
     if script == "-":
         source = stdin if stdin is not None else sys.stdin.buffer
-        fh = tempfile.SpooledTemporaryFile(max_size=4 << 20)
+        fh = tempfile.SpooledTemporaryFile(max_size=4 << 20)  # noqa: SIM115 - the caller closes
         shutil.copyfileobj(source, fh, _CHUNK)
     else:
-        fh = open(script, "rb")
+        fh = open(script, "rb")  # noqa: SIM115 - returned open: the caller closes it
     digest = hashlib.sha256()
     fh.seek(0)
     for chunk in iter(lambda: fh.read(_CHUNK), b""):
@@ -67,8 +68,8 @@ def _open_script(script: str, stdin: Optional[BinaryIO]):
     return fh, digest.hexdigest()
 
 
-def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=None,
-        out=None, err=None, stdin: Optional[BinaryIO] = None, migration_catalog=None) -> int:
+def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
+        out=None, err=None, stdin: BinaryIO | None = None, migration_catalog=None) -> int:
     """``migration_catalog``: a function giving the catalog to migrate a --db journal of
     the previous version with (default: ``catalog``)."""
     out = out if out is not None else sys.stdout
@@ -116,7 +117,7 @@ def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=Non
     return 0
 
 
-def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: Optional[str]):
+def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
     """Apply the script's lines; the rejected ones, or None when --strict stopped."""
     done = session.journal.meta(key) if key else None
     skip = done["line"] if isinstance(done, dict) else 0

@@ -124,8 +124,9 @@ class Enrollment:
             if not self.ask_until("  Replace it? [y/N] ", yes_no(False)):
                 return False
         drink = self.ask_until("  Drink name: ", drink_name)
+        choices = ", ".join(f"{n} {i}" for n, i in enumerate(self.ingredients, 1))
         recipe = self.ask_until(
-            f"  Ingredients, 2 to 4 ({', '.join(f'{n} {i}' for n, i in enumerate(self.ingredients, 1))}): ",
+            f"  Ingredients, 2 to 4 ({choices}): ",
             ingredient_list(self.ingredients, self.edition))
         specialty = self.ask_until("  Specialty order (yellow ribbon)? [y/N] ", yes_no(False))
         card = CardInfo(tag, drink, recipe, specialty, self.edition)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from typing import Optional
 
 log = logging.getLogger("companion.web")
 SERVICE = "_http._tcp.local."
@@ -38,12 +37,12 @@ def addresses(bind: str) -> list[str]:
 
 class Announcer:
     def __init__(self, port: int, bind: str = "0.0.0.0", name: str = NAME,
-                 interfaces: Optional[list[str]] = None):
+                 interfaces: list[str] | None = None):
         self.port, self.bind, self.name = port, bind, name
         self.interfaces = interfaces
         self.zc = None
         self.info = None
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self.registered = threading.Event()
 
     def start(self) -> None:

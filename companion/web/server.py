@@ -15,10 +15,12 @@ Used by the phone view (``companion.web.app``) and the café hub.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import threading
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import uvicorn
 
@@ -52,13 +54,13 @@ class BackgroundServer:
         self.app, self.host, self.port, self.name = app, host, port, name
         self.grace = grace
         self.log = logger
-        self.server: Optional[uvicorn.Server] = None
-        self.loop: Optional[asyncio.AbstractEventLoop] = None
-        self._thread: Optional[threading.Thread] = None
-        self._sock: Optional[socket.socket] = None
+        self.server: uvicorn.Server | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
         self._stop_callbacks: list[Callable[[], None]] = []
         self._ready = threading.Event()
-        self.error: Optional[str] = None
+        self.error: str | None = None
 
     @property
     def running(self) -> bool:
@@ -131,10 +133,8 @@ class BackgroundServer:
                     except Exception:  # noqa: BLE001 - a callback must not block the stop
                         self.log.exception("stop callback of %s failed", self.name)
                 self.server.should_exit = True
-            try:
+            with contextlib.suppress(RuntimeError):      # the loop closed meanwhile
                 self.loop.call_soon_threadsafe(close)
-            except RuntimeError:          # the loop closed meanwhile
-                pass
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():
