@@ -162,7 +162,7 @@ class Journal:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-                raise JournalError(_read_only(self.path, exc.strerror)) from None
+                raise JournalError(_read_only(self.path, exc.strerror or str(exc))) from None
             raise JournalError(
                 f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:
@@ -362,7 +362,7 @@ class Journal:
         if db is not None:
             with contextlib.suppress(sqlite3.Error):
                 db.close()
-            self.db = None
+            del self.db                     # closed: no connection to use by mistake
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None

@@ -102,7 +102,8 @@ def read_tags(path: str) -> list[str]:
             lines = fh.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise LabelError(f"{path}: cannot be read ({exc})") from None
-    tags, seen = [], {}
+    tags: list[str] = []
+    seen: dict[str, int] = {}
     for n, line in enumerate(lines, 1):
         tag = line.strip()
         if not tag or tag.startswith("#"):

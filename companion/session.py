@@ -107,7 +107,7 @@ SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82):
 def _colour_names(rgbs) -> list | None:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
     from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
-    by_rgb = {**SCHEMA1_SEAT_RGB,
+    by_rgb: dict[tuple, str] = {**SCHEMA1_SEAT_RGB,
               **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES, strict=True)}}
     if not isinstance(rgbs, list):
         return None
@@ -125,27 +125,27 @@ class Session:
         if journal is not None:
             if journal.needs_migration:
                 migrate(journal, self.catalog)
-            self._resume()
+            self._resume(journal)
 
-    def _resume(self) -> None:
+    def _resume(self, journal: Journal) -> None:
         """Rebuild the last game of the journal by replaying its lines (no catalog)."""
-        self.recent_names = tuple(self.journal.recent_names(12))
-        latest = self.journal.latest_game()
+        self.recent_names = tuple(journal.recent_names(12))
+        latest = journal.latest_game()
         if latest is None:
             return
         game_id, lines = latest
-        record = self.journal.game(game_id)
+        record = journal.game(game_id)
         if record is not None and record.rules != "1.1":
             log.warning("%s: game %s was recorded under table script %s and is not resumed "
-                        "(%s); it stays in the journal", self.journal.path, game_id,
+                        "(%s); it stays in the journal", journal.path, game_id,
                         record.rules, record.problem)
             return
         rebuilt = rebuild(lines)
         if rebuilt.failed_at is not None:
             raise JournalError(
-                f"{self.journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
+                f"{journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
                 f"to the journal. Move it aside to start a new one: "
-                f"{self.journal.move_aside_hint()}")
+                f"{journal.move_aside_hint()}")
         self.table = rebuilt.table
         self.seat_colors = tuple(record.seat_colors or ()) if record is not None else ()
 

@@ -235,7 +235,7 @@ class TableLoop:
 
     def drain(self) -> list[Update]:
         """Handle every input already queued, on this thread (tests, demo)."""
-        out = []
+        out: list[Update] = []
         while True:
             try:
                 event = self.inputs.get_nowait()
@@ -303,8 +303,7 @@ class TableLoop:
                 return self._update(event, action, outcome, None, posted)
             return self._apply(event, action, posted)
         if isinstance(event, ev.ScriptLine):
-            outcome = self.session.apply_line(event.text)
-            return self._update(event, None, outcome, None, posted)
+            return self._update(event, None, self.session.apply_line(event.text), None, posted)
         if isinstance(event, ev.DeviceStatus):
             return Update(event, self.table,
                           happened=(DeviceStatusChanged(event.device, event.status, event.detail),),

@@ -55,7 +55,8 @@ def test_every_problem_is_reported_at_once(tmp_path):
 
 def test_docs_file_is_generated_from_the_schema():
     with open(os.path.join(ROOT, "docs", "configuration.md"), encoding="utf-8") as fh:
-        assert fh.read() == config.docs(), "run: coffee-companion config docs > docs/configuration.md"
+        assert fh.read() == config.docs(), \
+            "run: coffee-companion config docs > docs/configuration.md"
 
 
 def run_cli(*args):

@@ -1,4 +1,5 @@
-"""``coffee-companion enroll``: answers from stdin, tags from --tag, the keyboard or a pty scanner."""
+"""``coffee-companion enroll``: answers from stdin, tags from --tag, the keyboard or a pty
+scanner."""
 import builtins
 import io
 import os

@@ -14,7 +14,7 @@ from companion.ui import text, theme
 from companion.ui.keyboard import HangulComposer, Keyboard, KeyboardScreen
 from companion.ui.screens.setup_wizard import WizardModel, WizardScreen
 
-RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS))
+RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS, strict=False))
 
 
 @pytest.fixture(autouse=True)
@@ -382,8 +382,8 @@ def test_keyboard_types_accents_capitals_and_stops_at_the_limit():
     assert kb.value == "Ñandúé" and kb.too_long
 
 
-@pytest.mark.parametrize("name", ["José", "Ñandú", "João", "Nicolò", "Àngela", "René Müller", "민수",
-                                  "한글", "서연", "Zoë"])
+@pytest.mark.parametrize("name", ["José", "Ñandú", "João", "Nicolò", "Àngela", "René Müller",
+                                  "민수", "한글", "서연", "Zoë"])
 def test_the_keyboard_screen_types_names_by_touch(name):
     loop, app = make_app(size=(1024, 600))
     got = []

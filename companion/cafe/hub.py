@@ -137,7 +137,7 @@ class Hub:
         now = self.clock()
         changed = set()
         for i, item, outcome in zip(where_of, items, stored, strict=True):
-            if item[0] == "result":
+            if item[0] == "result" and outcome is not None:     # a result's outcome is a word
                 kinds[i] = outcome
                 self.counts["results_" + outcome] += 1
                 if outcome != "duplicate":

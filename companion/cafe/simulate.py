@@ -88,7 +88,7 @@ class SimulatedTable:
     def finish_game(self, max_turns: int = 400, until: Callable | None = None) -> None:
         for _ in range(max_turns):
             game = self.loop.table.game
-            if game.game_over or is_stalled(game):
+            if game is None or game.game_over or is_stalled(game):
                 return
             if until is not None and until(game):
                 return
@@ -122,7 +122,7 @@ class SimulatedTable:
                 bots = self._new_bots(post, press)
                 while not self._stopping.is_set():
                     game = self.loop.table.game
-                    if game.game_over or is_stalled(game):
+                    if game is None or game.game_over or is_stalled(game):
                         break
                     bots.scan_new_cards()
                     bots.play_turn()

@@ -453,6 +453,7 @@ class Buttons:
 
     def _emit(self, name: Any, gestures: list[Gesture]) -> None:
         for g in gestures:
+            event: ev.UndoTap | ev.UndoHold | ev.SeatTap | ev.SeatHold
             if name == UNDO:
                 event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
             else:

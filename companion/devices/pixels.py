@@ -252,7 +252,7 @@ def validate_segments(segments: Iterable[Segment], pixel_count: int) -> list[Seg
     twice, and two segments sharing LEDs.
     """
     segments = list(segments)
-    by_seat = {}
+    by_seat: dict[int, Segment] = {}
     for seg in segments:
         if seg.start < 0:
             raise ValueError(f"pixel segment for {seg.describe()} starts before the first LED; LED "

@@ -89,7 +89,7 @@ class DropLog:
 
     def __init__(self, clock: Callable[[], float], burst: int = 5, window: float = 60.0):
         self.clock, self.burst, self.window = clock, burst, window
-        self._start = None
+        self._start: float | None = None
         self._logged = 0
         self._hidden = 0
 

@@ -26,7 +26,7 @@ import os
 import re
 import socket
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -46,6 +46,9 @@ from . import pages
 from .live import LiveTable, LogTail, Snapshot
 from .pairing import BUSY, LOCKED, OK, Pairing
 from .server import BackgroundServer
+
+if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
+    from .mdns import Announcer
 
 log = logging.getLogger("companion.web")
 MAX_LINE = 4096
@@ -110,7 +113,7 @@ class PhoneView:
         self.started = clock()
         self.log_tail = LogTail()
         self.server: BackgroundServer | None = None
-        self.announcer = None
+        self.announcer: Announcer | None = None
         self.app = build_app(self)
 
     # --- running -----------------------------------------------------------------------

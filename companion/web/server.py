@@ -90,10 +90,12 @@ class BackgroundServer:
         self.port = self._sock.getsockname()[1]          # the real one when port 0 was asked
         config = uvicorn.Config(self.app, log_level="warning", access_log=False,
                                 lifespan="on", loop="asyncio", http="h11", ws="none",
-                                timeout_graceful_shutdown=self.grace,
+                                # uvicorn annotates int; it waits with a float all the same
+                                timeout_graceful_shutdown=self.grace,  # type: ignore[arg-type]
                                 timeout_keep_alive=30)
         self.server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(self.server, self._sock),
+                                        name=self.name, daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self.error:
             self.log.warning("%s did not start: %s", self.name, self.error or "timed out")
@@ -102,12 +104,12 @@ class BackgroundServer:
         self.log.info("%s listening on %s:%d", self.name, self.host or "*", self.port)
         return True
 
-    def _run(self) -> None:
+    def _run(self, server: uvicorn.Server, sock: socket.socket) -> None:
         async def serve() -> None:
             self.loop = asyncio.get_running_loop()
-            watcher = asyncio.ensure_future(self._watch_started())
+            watcher = asyncio.ensure_future(self._watch_started(server))
             try:
-                await self.server.serve(sockets=[self._sock])
+                await server.serve(sockets=[sock])
             finally:
                 watcher.cancel()
         try:
@@ -118,21 +120,22 @@ class BackgroundServer:
         finally:
             self._ready.set()
 
-    async def _watch_started(self) -> None:
-        while not self.server.started:
+    async def _watch_started(self, server: uvicorn.Server) -> None:
+        while not server.started:
             await asyncio.sleep(0.01)
         self._ready.set()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop serving and join the thread (safe to call twice, or after a failed start)."""
-        if self.server is not None and self.loop is not None and not self.loop.is_closed():
+        server = self.server
+        if server is not None and self.loop is not None and not self.loop.is_closed():
             def close() -> None:
                 for fn in self._stop_callbacks:
                     try:
                         fn()
                     except Exception:  # noqa: BLE001 - a callback must not block the stop
                         self.log.exception("stop callback of %s failed", self.name)
-                self.server.should_exit = True
+                server.should_exit = True
             with contextlib.suppress(RuntimeError):      # the loop closed meanwhile
                 self.loop.call_soon_threadsafe(close)
         if self._thread is not None:
