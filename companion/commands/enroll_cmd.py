@@ -40,14 +40,14 @@ def add_arguments(p):
 def main(args) -> int:
     from ..cli import load_config
     cfg = load_config(args)
-    path = os.path.expanduser(args.catalog or cfg["catalog"]["paths"][0])
-    edition = args.edition or cfg["game"]["edition"]
+    path = os.path.expanduser(args.catalog or cfg.catalog.paths[0])
+    edition = args.edition or cfg.game.edition
     enrollment = Enrollment(path, edition)
     reader = None
     try:
         if args.tag:
             tags = iter(args.tag)
-        elif cfg["scanner"]["port"] and not args.keyboard:
+        elif cfg.scanner.port and not args.keyboard:
             from ..devices.scanner import ScannerReader
             events: queue.Queue = queue.Queue()
             reader = ScannerReader.from_config(cfg, events.put).start()

@@ -66,8 +66,10 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from companion import inputs as ev
+from companion.config import Config, SeatsSettings
 
 log = logging.getLogger("companion.buttons")
+_SEATS = SeatsSettings()            # the config schema's defaults ([seats])
 
 TAP_SECONDS = 0.12
 """How long :meth:`Buttons.press` holds a simulated button down by default."""
@@ -107,7 +109,8 @@ class PressClassifier:
     clock; a time earlier than one already seen counts as that time.
     """
 
-    def __init__(self, hold_seconds: float = 1.0, bounce_seconds: float = 0.03,
+    def __init__(self, hold_seconds: float = _SEATS.hold_seconds,
+                 bounce_seconds: float = _SEATS.bounce_ms / 1000,
                  multi_tap_seconds: float = 0.0):
         if hold_seconds <= 0 or bounce_seconds < 0 or multi_tap_seconds < 0:
             raise ValueError("hold_seconds must be positive and bounce_seconds not negative")
@@ -252,8 +255,10 @@ class Buttons:
     """
 
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
-                 hold_seconds: float = 1.0, redo_hold_seconds: float = 2.0,
-                 bounce_ms: int = 30, multi_tap_ms: int = 0, driver: str = "gpio",
+                 hold_seconds: float = _SEATS.hold_seconds,
+                 redo_hold_seconds: float = _SEATS.redo_hold_seconds,
+                 bounce_ms: int = _SEATS.bounce_ms, multi_tap_ms: int = 0,
+                 driver: str = _SEATS.driver,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
                  turn_now: TurnNow | None = None):
         if driver not in ("gpio", "simulated", "none"):
@@ -286,12 +291,12 @@ class Buttons:
         self._timer_wakes_at = math.inf          # what the timer thread sleeps until
 
     @classmethod
-    def from_config(cls, cfg, post: Post, clock: Callable[[], float] = time.monotonic,
+    def from_config(cls, cfg: Config, post: Post, clock: Callable[[], float] = time.monotonic,
                     pin_factory: Any = None, turn_now: TurnNow | None = None) -> Buttons:
-        s = cfg["seats"]
-        return cls(post, s["pins"], s["undo_pin"], hold_seconds=s["hold_seconds"],
-                   redo_hold_seconds=s["redo_hold_seconds"], bounce_ms=s["bounce_ms"],
-                   multi_tap_ms=s["multi_tap_ms"], driver=s["driver"],
+        s = cfg.seats
+        return cls(post, s.pins, s.undo_pin, hold_seconds=s.hold_seconds,
+                   redo_hold_seconds=s.redo_hold_seconds, bounce_ms=s.bounce_ms,
+                   multi_tap_ms=s.multi_tap_ms, driver=s.driver,
                    pin_factory=pin_factory, clock=clock, turn_now=turn_now)
 
     # -- life cycle

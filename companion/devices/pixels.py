@@ -26,14 +26,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from companion.config import PixelsSettings
+
 Color = tuple[int, int, int]
 Frame = Sequence[Color]
 
 OFF: Color = (0, 0, 0)
 
+_PIXELS = PixelsSettings()          # the config schema's defaults ([pixels])
 #: GPIO10 (SPI0 MOSI): works without root once SPI is enabled (raspi-config).
 #: "D18"/"D12" (PWM) and "D21" (PCM) also work but need root. See hardware/leds.md.
-DEFAULT_PIN = "D10"
+DEFAULT_PIN = _PIXELS.pin
 
 
 class PixelStripError(RuntimeError):
@@ -165,7 +168,7 @@ class NeoPixelStrip(PixelStrip):
     """
 
     def __init__(self, pixel_count: int, pin: str = DEFAULT_PIN,
-                 brightness: float = 0.3) -> None:
+                 brightness: float = _PIXELS.brightness) -> None:
         super().__init__(pixel_count, brightness)
         self.pin_name = pin
         try:

@@ -61,9 +61,11 @@ from collections.abc import Callable
 import serial
 
 from companion import inputs as ev
+from companion.config import Config, ScannerSettings
 from companion.devices import scanner_protocol as sp
 
 log = logging.getLogger("companion.scanner")
+_SCANNER = ScannerSettings()        # the config schema's defaults ([scanner])
 
 Post = Callable[[Any], None]
 
@@ -115,9 +117,11 @@ class ScannerReader:
     ``lost_after`` and ``first_retry`` exist so tests can be quick.
     """
 
-    def __init__(self, url: str, post: Post, *, baudrate: int = 115200,
-                 repeat_window: float = 1.5, max_line: int = 128,
-                 reconnect_max: float = 10.0, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, url: str, post: Post, *, baudrate: int = _SCANNER.baudrate,
+                 repeat_window: float = _SCANNER.repeat_window,
+                 max_line: int = _SCANNER.max_line,
+                 reconnect_max: float = _SCANNER.reconnect_max_seconds,
+                 clock: Callable[[], float] = time.monotonic,
                  read_timeout: float = READ_TIMEOUT_S, lost_after: float = sp.LOST_AFTER_S,
                  first_retry: float = FIRST_RETRY_S,
                  open_port: Callable[..., Any] = serial.serial_for_url,
@@ -154,11 +158,11 @@ class ScannerReader:
         self._last_tag_at = 0.0
 
     @classmethod
-    def from_config(cls, cfg, post: Post, **kw: Any) -> ScannerReader:
-        s = cfg["scanner"]
-        kw.setdefault("plain_pattern", s["plain_pattern"] if s["mode"] == "plain" else None)
-        return cls(s["port"], post, baudrate=s["baudrate"], repeat_window=s["repeat_window"],
-                   max_line=s["max_line"], reconnect_max=s["reconnect_max_seconds"], **kw)
+    def from_config(cls, cfg: Config, post: Post, **kw: Any) -> ScannerReader:
+        s = cfg.scanner
+        kw.setdefault("plain_pattern", s.plain_pattern if s.mode == "plain" else None)
+        return cls(s.port, post, baudrate=s.baudrate, repeat_window=s.repeat_window,
+                   max_line=s.max_line, reconnect_max=s.reconnect_max_seconds, **kw)
 
     @property
     def enabled(self) -> bool:
