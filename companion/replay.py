@@ -153,27 +153,6 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
     if journal is not None and key:
         journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
     return rejected
-    if skip:
-        print(f"note: continuing an interrupted replay into {session.journal.path} "
-              f"after line {skip}", file=err)
-    last = skip
-    for n, text in read_lines(fh):
-        if n <= skip:
-            continue
-        last = n
-        if isinstance(text, Rejection):
-            outcome = text
-        else:
-            progress = (key, {"line": n, "rejected": rejected}) if key else None
-            outcome = session.apply_line(text, progress=progress)
-        if isinstance(outcome, Rejection):
-            if strict:
-                print(f"line {n}: {outcome.text}", file=err)
-                return None
-            rejected.append({"line": n, "reason": outcome.text})
-    if key:
-        session.journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
-    return rejected
 
 
 def describe(state: dict) -> str:
