@@ -27,6 +27,7 @@ import pygame
 from . import theme
 from .layout import cols, inset, rows
 from .screens.base import Screen
+from .text import language
 from .widgets import Button, Fill, Label, Widget
 
 # --- Hangul composition -----------------------------------------------------------------
@@ -333,7 +334,6 @@ class KeyboardScreen(Screen):
         self.allow_empty = allow_empty
         self.placeholder = placeholder
         if layout is None:
-            from .text import language
             layout = "hangul" if language() == "ko" else "latin"
         self.keyboard = Keyboard(text=text, max_len=max_len, layout=layout)
 

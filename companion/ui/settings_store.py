@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from ..config import LANGUAGES, SCHEMA, toml_value
+from .text import language
 
 log = logging.getLogger("companion.ui.settings")
 
@@ -171,7 +172,6 @@ def settings_for(app: Any) -> Settings:
             store = None
     s = store.load(base) if store is not None else base
     if store is None:
-        from .text import language
         s.language = language()
     app.settings = s
     app.settings_store = store
