@@ -9,7 +9,8 @@ names, and the letters on an ingredient disc.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any
+from collections.abc import Iterable
 
 from ..rules.rejections import Rejection
 from . import i18n
@@ -87,7 +88,7 @@ def ingredient_letters(ingredient: str) -> str:
     return table.get(ingredient, ingredient[:2].title())
 
 
-def reset(lang: Optional[str] = None) -> None:
+def reset(lang: str | None = None) -> None:
     """Forget the letters worked out so far (tests) and optionally set the language."""
     _letters.clear()
     if lang is not None:
