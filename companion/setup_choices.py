@@ -87,7 +87,7 @@ class SetupChoices:
         if expansion is not None and EXPANSIONS[expansion].edition != edition:
             expansion = None
         if expansion != self.expansion:
-            self.options = {o: False for o in EXPANSION_OPTIONS.get(expansion, ())}
+            self.options = {o: False for o in EXPANSION_OPTIONS.get(expansion or "", ())}
             self.drawn_tiles = None
         self.expansion = expansion
         if self.box.upgrade_draw:

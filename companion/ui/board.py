@@ -57,23 +57,24 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, board: Board,
         sq = pygame.Rect(area.x + gap + c * (cell + gap), area.y + gap + r * (cell + gap),
                          cell, cell)
         special = (r, c) in SPECIAL_SQUARES
-        face = theme.mix(theme.CARD, (200, 225, 245), 0.45) if winter else theme.CARD
+        face = theme.mix(theme.CARD, theme.WINTER_SQUARE, 0.45) if winter else theme.CARD
         pygame.draw.rect(surface, face, sq, border_radius=max(4, cell // 8))
         if special and not winter:
             _ribbon(surface, sq)
         edge = theme.SPECIALTY if special else theme.CARD_EDGE
         pygame.draw.rect(surface, edge, sq, max(2, cell // 24), border_radius=max(4, cell // 8))
-        show_name = names is not None and cell >= 64
+        words = names if names is not None and cell >= 64 else None
+        show_name = words is not None
         icon_r = round(cell * (0.24 if show_name else 0.33))
         cy = sq.y + (round(cell * 0.34) if show_name else cell // 2)
         draw_ingredient(surface, ing, (sq.centerx, cy), icon_r)
         if special and winter:
             _snowflake(surface, (sq.right - cell // 6, sq.y + cell // 6), max(5, cell // 8),
-                       (40, 110, 200))
-        if show_name:
+                       theme.SNOWFLAKE)
+        if words is not None:
             box = pygame.Rect(sq.x + 3, sq.y + round(cell * 0.60), sq.w - 6,
                               round(cell * 0.37))
-            draw_text(surface, names.get(ing, ing), box, round(cell * 0.2), theme.TEXT_DARK,
+            draw_text(surface, words.get(ing, ing), box, round(cell * 0.2), theme.TEXT_DARK,
                       True, lines=2, min_size=8)
         if marks and (r, c) in marks:
             pygame.draw.circle(surface, marks[(r, c)], (sq.x + cell // 5, sq.y + cell // 5),

@@ -26,8 +26,8 @@ import logging
 import os
 import subprocess
 import weakref
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pygame
 
@@ -285,13 +285,10 @@ class FontBook:
         if got is None:
             _hook_quit()
             f = self.files
-            faces = [self._face(f.latin_bold if bold else f.latin, size, bold)]
             hangul = f.hangul_bold if bold else f.hangul
-            if hangul is not None:
-                face = self._face(hangul, size, bold)
-                if face is not None:
-                    faces.append(face)
-            faces = [x for x in faces if x is not None] or [_Face(None, size, bold)]
+            found = [self._face(f.latin_bold if bold else f.latin, size, bold),
+                     self._face(hangul, size, bold) if hangul is not None else None]
+            faces = [x for x in found if x is not None] or [_Face(None, size, bold)]
             missing = self.warn_missing_hangul if len(faces) == 1 else None
             got = ChainFont(faces, on_missing=missing)
             self._cache[key] = got

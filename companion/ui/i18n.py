@@ -27,10 +27,10 @@ from __future__ import annotations
 import logging
 import string
 import tomllib
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
-from collections.abc import Iterable
 
 from ..config import LANGUAGES
 from ..rules.editions import EDITIONS

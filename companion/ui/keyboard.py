@@ -19,9 +19,9 @@ A hardware keyboard works too (TEXTINPUT / backspace / return events).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 import pygame
 

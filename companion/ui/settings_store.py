@@ -20,9 +20,9 @@ import logging
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
-from collections.abc import Callable
 
 from ..config import LANGUAGES, SCHEMA, toml_value
 from .text import language

@@ -9,8 +9,8 @@ names, and the letters on an ingredient disc.
 """
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable
+from typing import Any
 
 from ..rules.rejections import Rejection
 from . import i18n

@@ -43,9 +43,8 @@ of the starting player.
 from __future__ import annotations
 
 import random
-from typing import Any
 from collections.abc import Callable
-
+from typing import Any
 
 from ...rules import Rejection, apply, parse_action
 from ...rules.editions import EDITIONS, EXPANSIONS
@@ -57,6 +56,7 @@ from ..text import language
 from ..widgets import Button, Label, Widget
 from .base import Screen
 from .wizard_steps import COLOUR_RGB, PANELS, TITLES
+
 
 class WizardScreen(Screen):
     def __init__(self, app: Any, rng: random.Random | None = None,
@@ -94,8 +94,9 @@ class WizardScreen(Screen):
             md.names[:len(players)] = [p[:MAX_NAME] for p in players]
         by_rgb = {tuple(rgb): name for name, rgb in COLOUR_RGB.items()}
         if seat_colors:
-            chosen = [by_rgb.get(tuple(c)) for c in list(seat_colors)[:md.count]]
-            if all(chosen) and len(set(chosen)) == len(chosen):
+            wanted = list(seat_colors)[:md.count]
+            chosen = [by_rgb[tuple(c)] for c in wanted if tuple(c) in by_rgb]
+            if len(chosen) == len(wanted) and len(set(chosen)) == len(chosen):
                 md.colours[:len(chosen)] = chosen
         md.fix_colours()
 
@@ -133,7 +134,8 @@ class WizardScreen(Screen):
 
     def finish(self) -> None:
         action = self.model.action()
-        outcome = apply(self.app.table, parse_action(action))
+        parsed = parse_action(action)
+        outcome = parsed if isinstance(parsed, Rejection) else apply(self.app.table, parsed)
         if isinstance(outcome, Rejection):
             self.toast(self.t("wizard.rejected", reason=self.rejection_text(outcome)))
             return
@@ -321,7 +323,7 @@ class WizardScreen(Screen):
 # --- helpers ---------------------------------------------------------------------------------
 
 def _config(app: Any, section: str, key: str, default: Any) -> Any:
-    cfg = getattr(app, "config", None)
+    cfg: Any = getattr(app, "config", None)
     try:
         return cfg[section][key]
     except (KeyError, TypeError):

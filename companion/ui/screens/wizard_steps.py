@@ -8,11 +8,13 @@ method such as ``pick_name``), which changes the model and asks for a redraw.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
 
 import pygame
 
+from ...board import Board
 from ...rules import Rejection
 from ...rules.editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES
 from ...setup_choices import COLOURS
@@ -37,6 +39,14 @@ TITLES = {"edition": "wizard.edition_title", "players": "wizard.players_title",
           "start": "wizard.start_title", "upgrades": "wizard.upgrades_title",
           "options": "wizard.options_title", "board": "wizard.board_title",
           "deal": "wizard.deal_title", "meeples": "wizard.meeples_title"}
+
+
+def board_painter(shown: Board, words: dict[str, str]
+                  ) -> Callable[[pygame.Surface, pygame.Rect], None]:
+    """What a ``Custom`` widget calls to paint ``shown`` (ingredient names in ``words``)."""
+    def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
+        draw_board(surface, rect, shown, words)
+    return paint
 
 
 def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
@@ -111,7 +121,7 @@ def names(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
         for k, name in enumerate(shown):
             out.append(Chip(f"wz.recent.{k}", cells[k], text=name, size=m.body,
                             enabled=name.casefold() not in used,
-                            on_tap=lambda name=name: w.pick_name(name)))
+                            on_tap=partial(w.pick_name, name)))
     type_box, clear_box = cols(tools, [1.6, 1.0], m.gap)
     out.append(Button("wz.type", type_box, text="⌨  " + w.t("wizard.type_name"),
                       size=m.body, color=theme.PANEL_LINE, on_tap=w.type_name))
@@ -275,7 +285,7 @@ def board(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     shown = md.board()
     words = {i: ingredient_name(lang, i) for i in EDITIONS["winter"].ingredients}
     out: list[Widget] = [Custom("wz.board", board_box, data=(shown.cells, shown.seed, lang),
-                                paint_fn=lambda s, r, b=shown: draw_board(s, r, b, words))]
+                                paint_fn=board_painter(shown, words))]
     chip_h = m.target + m.px(theme.WIZARD_BOARD_CHIP_PAD)
     printed_box, chaos_box, seed_box, hint_box = rows(side, [chip_h, chip_h, chip_h, 1.0],
                                                       m.gap)
@@ -379,7 +389,7 @@ def meeples(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     shown = md.board()
     words = {i: ingredient_name(lang, i) for i in EDITIONS[md.edition].ingredients}
     out.append(Custom("wz.mboard", board_box, data=(shown.cells, shown.seed, lang),
-                      paint_fn=lambda s, r, b=shown: draw_board(s, r, b, words)))
+                      paint_fn=board_painter(shown, words)))
     return out
 
 
