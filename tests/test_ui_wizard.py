@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
