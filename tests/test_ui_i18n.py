@@ -103,6 +103,9 @@ def test_rejection_parameters_are_translated_too():
     assert "꼭짓점×2" in i18n.rejection_text("ko", r)
     r = reject("wrong_type", key="slot", expected="whole_number")
     assert "un número entero" in i18n.rejection_text("es", r)
+    r = reject("correct_no_player", fields=("likes", "cookies"))
+    assert r.text == 'say whose likes, cookies to correct: add "player"'
+    assert "«Me gusta», cookies" in i18n.rejection_text("es", r)
     r = reject("bad_value", key="count", problem="one_or_more")
     assert i18n.rejection_text("it", r) == '"count" deve essere 1 o più'
 

@@ -221,7 +221,7 @@ def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
     else:
         fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
         if fields and "player" not in a:
-            return reject("correct_no_player", fields=", ".join(fields))
+            return reject("correct_no_player", fields=tuple(fields))
         if not fields:
             return reject("correct_nothing")
         if "cake_cards" in fields and g.expansion is None:

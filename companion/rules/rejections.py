@@ -93,8 +93,10 @@ ENGLISH: dict[str, str] = {
 }
 
 
-# Parameters holding an id, per code: parameter -> locale section (``value.whole_number``).
+# Parameters holding an id (or a tuple of ids, said as a list), per code: parameter ->
+# locale section (``value.whole_number``).
 CODED: dict[str, dict[str, str]] = {
+    "correct_no_player": {"fields": "field"},
     "wrong_type": {"expected": "value"},
     "bad_value": {"problem": "problem"},
     "bad_variant": {"variant": "variant", "edition": "edition"},
@@ -129,9 +131,13 @@ class Rejection:
     @property
     def text(self) -> str:
         """The engine's English sentence (lower case first: a CLI puts "line 3: " before it)."""
-        words = {name: ENGLISH_WORDS.get(section, {}).get(value, value)
-                 for name, section in CODED.get(self.code, {}).items()
-                 if isinstance(value := self.params.get(name), str)}
+        words = {}
+        for name, section in CODED.get(self.code, {}).items():
+            value, english = self.params.get(name), ENGLISH_WORDS.get(section, {})
+            if isinstance(value, str):
+                words[name] = english.get(value, value)
+            elif isinstance(value, tuple):
+                words[name] = ", ".join(english.get(v, str(v)) for v in value)
         return ENGLISH[self.code].format(**{**self.params, **words})
 
     def __str__(self) -> str:

@@ -159,11 +159,17 @@ def names_list(lang: str, names: Iterable[str]) -> str:
 def _rejection_params(lang: str, code: str, params: dict) -> dict:
     """The parameters that are ids (``rejections.CODED``) in ``lang``'s words; an id the
     locale files do not name reads as itself."""
+    def word(section: str, value: str) -> str:
+        key = f"{section}.{value}"
+        return tr(lang, key) if has(DEFAULT, key) else value
+
     out = dict(params)
     for name, section in CODED.get(code, {}).items():
         value = out.get(name)
-        if isinstance(value, str) and has(DEFAULT, f"{section}.{value}"):
-            out[name] = tr(lang, f"{section}.{value}")
+        if isinstance(value, str):
+            out[name] = word(section, value)
+        elif isinstance(value, tuple):
+            out[name] = tr(lang, "word.list_separator").join(word(section, v) for v in value)
     return out
 
 
