@@ -389,7 +389,7 @@ class LogSubscriber:
     """Writes what happened to the log in words, in ``language``, with the players'
     names (the service's journal in systemd): one line per happening or refusal."""
 
-    def __init__(self, logger: logging.Logger = log, language: str = "en"):
+    def __init__(self, logger: logging.Logger = log, language: str = i18n.DEFAULT):
         self.log = logger
         self.language = language
 

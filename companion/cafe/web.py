@@ -29,7 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from ..config import LANGUAGES
-from ..ui.i18n import tr
+from ..ui.i18n import DEFAULT, tr
 from .hub import Hub
 from .leaderboard import standings
 
@@ -100,7 +100,7 @@ class Notifier:
         self._wake(None)
 
 
-def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.time):
+def build_app(hub: Hub, language: str = DEFAULT, clock: Callable[[], float] = time.time):
     store, venue = hub.store, hub.venue
     notifier = Notifier()
     hub.subscribe(notifier.changed)
