@@ -1,0 +1,296 @@
+"""Random table scripts for the differential test (tests/test_spec_model.py).
+
+``script(rng)`` writes a realistic game, line by line, looking at the reference model's
+table to choose what a table would plausibly do next: mostly legal lines (the active
+player completes, scans, ends the turn...), and a steady share of lines the rules forbid
+or that are malformed. Seeded ``random.Random`` only, so a seed names a script.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from spec_model import CAKE_UPGRADES, ORIGINAL_UPGRADES, WINTER_UPGRADES, Model
+
+NAMES = ["Ana", "Ben", "Caro", "Dae", "Eun", "Fábio", "지민"]
+# Tags the test catalog marks as specialty orders (yellow ribbon); made-up labels.
+SPECIALTY_TAGS = frozenset(f"S{i}" for i in range(12))
+ALL_UPGRADES = sorted(set(WINTER_UPGRADES) | set(CAKE_UPGRADES))
+
+
+def dump(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+class Writer:
+    def __init__(self, rng: random.Random, cake_time: bool = True, scan_specialty: bool = True):
+        self.rng = rng
+        self.cake_time = cake_time        # write Cake Time games and lines
+        self.scan_specialty = scan_specialty
+        self.model = Model(SPECIALTY_TAGS)
+        self.lines: list[str] = []
+        self.rejected: list[dict] = []    # the model's rejections, as in the output
+        self.games_over = 0
+        self.fresh = 0
+
+    # ---------------------------------------------------------------- helpers
+    def emit(self, line) -> None:
+        text = line if isinstance(line, str) else dump(line)
+        self.lines.append(text)
+        was_over = self.game is not None and self.game.game_over
+        code = self.model.line(text)
+        if code is not None:
+            self.rejected.append({"line": len(self.lines), "reason": code})
+        self.games_over += self.game is not None and self.game.game_over and not was_over
+
+    @property
+    def game(self):
+        return self.model.game
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def new_tag(self) -> str:
+        self.fresh += 1
+        if self.chance(0.1):
+            return f"S{self.rng.randrange(12)}"      # may repeat: a card read twice
+        return f"04{self.fresh:02X}{self.rng.randrange(256):02X}"
+
+    def tags_in(self, player) -> list:
+        return [c.tag for pos in player.queue for c in pos if c.tag is not None]
+
+    def all_tags(self) -> list:
+        g = self.game
+        return [t for p in g.players for t in self.tags_in(p)] + sorted(g.used_tags)
+
+    # ---------------------------------------------------------------- setup
+    def setup(self) -> dict:
+        r = self.rng
+        a = {"do": "setup"}
+        edition = r.choice(["original", "winter"])
+        a["edition"] = edition
+        n = r.choice([2, 2, 3, 3, 4])
+        names = r.sample(NAMES, n)
+        a["players"] = names
+        if self.chance(0.5):
+            a["start"] = r.choice(names)
+        junior = edition == "winter" and self.chance(0.3)
+        if junior:
+            a["variant"] = "junior"
+        elif self.chance(0.2):
+            a["variant"] = "standard"
+        cake = edition == "original" and self.cake_time and self.chance(0.5)
+        if cake:
+            a["expansion"] = "cake_time"
+            for key in ("longer_game", "two_drinks_one_cake"):
+                if self.chance(0.5):
+                    a[key] = self.chance(0.7)
+        if edition == "original" and self.chance(0.3):
+            a["ristretto_start"] = self.chance(0.8)
+        if not junior and self.chance(0.6):
+            allowed = CAKE_UPGRADES if cake else WINTER_UPGRADES if edition == "winter" \
+                else ORIGINAL_UPGRADES
+            if self.chance(0.5):
+                a["upgrades"] = r.sample(allowed, 4)
+            else:
+                a["upgrades"] = {name: r.sample(allowed, 4) for name in names}
+        if self.chance(0.15):
+            self.spoil_setup(a)
+        return a
+
+    def spoil_setup(self, a: dict) -> None:
+        """One thing a setup line can get wrong."""
+        r = self.rng
+        how = r.randrange(14)
+        if not self.cake_time and how in (5, 6, 7):
+            how = 4
+        if how == 0:
+            a["players"] = a["players"][:1]
+        elif how == 1:
+            a["players"] = a["players"] + [a["players"][0]]
+        elif how == 2:
+            a["start"] = "Zoe"
+        elif how == 3:
+            a["variant"] = "junior"
+        elif how == 4:
+            a["ristretto_start"] = r.choice([True, False])
+        elif how == 5:
+            a["expansion"] = "cake_time"
+        elif how == 6:
+            a["longer_game"] = True
+        elif how == 7:
+            a["two_drinks_one_cake"] = r.choice([True, False])
+        elif how == 8:
+            a["upgrades"] = r.sample(ALL_UPGRADES, r.choice([3, 4, 5]))
+        elif how == 9:
+            up = r.choice(ALL_UPGRADES)
+            a["upgrades"] = [up, up] + r.sample(ALL_UPGRADES, 2)
+        elif how == 10:
+            a["upgrades"] = {name: r.sample(ALL_UPGRADES, 4) for name in a["players"][1:]}
+        elif how == 11:
+            a["edition"] = r.choice(["Original", "summer", 1])
+        elif how == 12:
+            a["players"] = a["players"][:-1] + [""]
+        else:
+            a["players"] = NAMES[:5]
+
+    # ---------------------------------------------------------------- game lines
+    def complete(self) -> dict:
+        r, g = self.rng, self.game
+        a = {"do": "complete"}
+        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        mine = self.tags_in(me)
+        if mine and self.chance(0.4):
+            a["card"] = r.choice(mine)
+            if self.chance(0.4):
+                pos = next(i for i, q in enumerate(me.queue) if a["card"] in [c.tag for c in q])
+                a["slot"] = pos + 1 if self.chance(0.8) else r.randint(1, 4)
+        elif self.chance(0.1) and self.all_tags():
+            a["card"] = r.choice(self.all_tags())
+        elif self.chance(0.4):
+            a["slot"] = r.randint(1, 4)
+        if self.chance(0.2):
+            a["specialty"] = self.chance(0.6)
+        return a
+
+    def scan(self) -> dict:
+        r, g = self.rng, self.game
+        a = {"do": "scan"}
+        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        mine = self.tags_in(me)
+        roll = r.random()
+        if roll < 0.35 and mine:
+            a["tag"] = r.choice(mine)
+        elif roll < 0.45 and self.all_tags():
+            a["tag"] = r.choice(self.all_tags())
+        else:
+            a["tag"] = self.new_tag()
+        if self.scan_specialty and self.chance(0.25):
+            a["specialty"] = self.chance(0.6)
+        return a
+
+    def correct(self) -> dict:
+        r, g = self.rng, self.game
+        a = {"do": "correct"}
+        if self.chance(0.2):
+            a["deck"] = r.choice([0, 0, 1, 2, 3, 5, 8, r.randint(0, 60)])
+            if self.chance(0.05):
+                a["player"] = r.choice(g.players).name
+            return a
+        a["player"] = r.choice(g.players).name if self.chance(0.95) else "Zoe"
+        keys = ["likes", "dislikes", "cookies"] + (["cake_cards"] if self.chance(0.6) else [])
+        for key in r.sample(keys, r.randint(0 if self.chance(0.05) else 1, 2)):
+            a[key] = r.choice([0, 1, 2, 3, 4, 5, 6, r.randint(0, 12)])
+        return a
+
+    def cake(self) -> dict:
+        r, g = self.rng, self.game
+        a = {"do": "cake", "player": r.choice(g.players).name}
+        who = g.seat(a["player"])
+        tags = self.tags_in(who)
+        if tags and self.chance(0.3):
+            a["card"] = r.choice(tags)
+        if self.chance(0.4):
+            a["slot"] = r.randint(1, 4)
+        return a
+
+    def malformed(self) -> str:
+        r = self.rng
+        return r.choice([
+            '{"do": "end_turn",}', "{do: 'complete'}", "end_turn", "[1, 2]", '"scan"',
+            '{"action": "end_turn"}', '{"do": "dance"}', '{"do": null}',
+            '{"do": "complete", "player": "Ana"}', '{"do": "end_turn", "now": true}',
+            '{"do": "complete", "slot": true}', '{"do": "complete", "slot": "1"}',
+            '{"do": "complete", "slot": 1.5}', '{"do": "complete", "slot": 5}',
+            '{"do": "complete", "slot": 0}', '{"do": "complete", "specialty": "yes"}',
+            '{"do": "complete", "card": 7}', '{"do": "spend_cookies", "count": "2"}',
+            '{"do": "spend_cookies", "count": 0}', '{"do": "spend_cookies"}',
+            '{"do": "scan"}', '{"do": "scan", "tag": null}', '{"do": "scan", "tag": ""}',
+            '{"do": "scan", "tag": "X1", "specialty": 1}', '{"do": "activate_upgrade"}',
+            '{"do": "activate_upgrade", "upgrade": 3}',
+            '{"do": "correct", "player": "Ana", "likes": "3"}',
+            '{"do": "correct", "player": "Ana", "dislikes": -1}',
+            '{"do": "correct", "deck": -2}', '{"do": "correct", "deck": true}',
+            '{"do": "undo", "steps": 2}', '{"do": "redo", "x": 1}',
+            '{"do": "cake"}', '{"do": "cake", "player": 1}',
+            '{"do": "cake", "player": "Ana", "slot": 9}',
+            '{"do": "play_cake_card", "count": 1}',
+            '{"do": "setup", "edition": "original"}',
+            '{"do": "setup", "players": ["Ana", "Ben"]}',
+            '{"do": "setup", "edition": "original", "players": "Ana,Ben"}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "seed": 1}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"ristretto_start": "yes"}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"expansion": "cake_time", "longer_game": 1}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", 2]}',
+        ])
+
+    def filler(self) -> str:
+        return self.rng.choice(["", "   ", "# a comment", "   # an indented comment",
+                                "\t", "#{\"do\": \"end_turn\"}"])
+
+    def step(self) -> None:
+        r, g = self.rng, self.game
+        if g is None or (g.game_over and self.chance(0.7)):
+            self.emit(self.setup())
+            return
+        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        if g.active is not None and not g.acted_this_turn and not g.upgraded_this_turn \
+                and me.likes >= 3 and self.chance(0.3):
+            ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
+            self.emit({"do": "activate_upgrade", "upgrade": r.choice(ups)})
+            return
+        cakes = 0.08 if g.cake_time else 0.01 if self.cake_time else 0
+        roll = r.random()
+        if roll < 0.04:
+            self.emit(self.malformed())
+        elif roll < 0.07:
+            self.emit(self.filler())
+        elif roll < 0.09:
+            self.emit(self.setup())
+        elif roll < 0.13:
+            self.emit(self.correct())
+        elif roll < 0.18:
+            undos = r.randint(1, 4)
+            for _ in range(undos):
+                self.emit({"do": "undo"})
+            for _ in range(r.randint(0, undos + (1 if self.chance(0.2) else 0))):
+                self.emit({"do": "redo"})
+        elif roll < 0.19:
+            self.emit({"do": "redo"})
+        elif roll < 0.21:
+            ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
+            up = r.choice(ups) if self.chance(0.85) else r.choice(ALL_UPGRADES)
+            self.emit({"do": "activate_upgrade", "upgrade": up})
+        elif roll < 0.24:
+            self.emit({"do": "spend_cookies", "count": r.randint(1, max(1, me.cookies + 1))})
+        elif roll < 0.24 + cakes:
+            self.emit(self.cake())
+        elif roll < 0.24 + 1.5 * cakes:
+            self.emit({"do": "play_cake_card"})
+        elif roll < 0.42:
+            self.emit(self.scan())
+        elif roll < 0.62:
+            self.emit(self.complete())
+        else:
+            self.emit({"do": "end_turn"})
+
+
+def script(rng: random.Random, cake_time: bool = True, scan_specialty: bool = True,
+           length: int = 0) -> list[str]:
+    """The physical lines of one random script."""
+    return writer(rng, cake_time, scan_specialty, length).lines
+
+
+def writer(rng: random.Random, cake_time: bool = True, scan_specialty: bool = True,
+           length: int = 0) -> Writer:
+    """A random script written: ``.lines``; ``.model`` and ``.rejected`` are the spec
+    model's table and rejections after it (the model's output, without a second pass)."""
+    w = Writer(rng, cake_time, scan_specialty)
+    if rng.random() < 0.1:
+        w.emit(w.rng.choice([w.malformed(), w.filler(), '{"do": "end_turn"}',
+                             '{"do": "undo"}', '{"do": "correct", "deck": 3}']))
+    for _ in range(length or rng.randint(5, 160)):
+        w.step()
+    return w
