@@ -135,7 +135,12 @@ class Model:
 
     # ----------------------------------------------------------------- lines and keys
     def line(self, text: str) -> Optional[str]:
-        """None when accepted or skipped; a rejection code otherwise."""
+        """None when accepted or skipped; a rejection code otherwise. A line that is not
+        UTF-8 arrives with its bad bytes as lone surrogates (``surrogateescape``)."""
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "not_utf8"          # "UTF-8 JSON Lines": not a line of the format
         if text.strip() == "" or text.lstrip().startswith("#"):
             return None
         try:

@@ -36,6 +36,8 @@ class Writer:
     # ---------------------------------------------------------------- helpers
     def emit(self, line) -> None:
         text = line if isinstance(line, str) else dump(line)
+        if self.chance(0.03):
+            text = self.rng.choice(["  ", "\t", ""]) + text + self.rng.choice(["\r", " ", ""])
         self.lines.append(text)
         was_over = self.game is not None and self.game.game_over
         code = self.model.line(text)
@@ -224,6 +226,23 @@ class Writer:
             '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
             '"expansion": "cake_time", "longer_game": 1}',
             '{"do": "setup", "edition": "original", "players": ["Ana", 2]}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": 1}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"upgrades": "all"}',
+            '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], '
+            '"upgrades": {"Ana": "jump", "Ben": ["jump"]}}',
+            '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], '
+            '"upgrades": ["jump", "double_meeples", "double_corners", 4]}',
+            '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], "variant": 2}',
+            '{"do": "correct", "player": "Ana", "likes": 100000000000000000000}',
+            '{"do": "correct", "deck": 1000000}',
+            '{"do": "spend_cookies", "count": 100000000000000000000}',
+            '{"do": "complete", "slot": 100000000000000000000}',
+            '{"do": "scan", "tag": "\u00e9t\u00e9 \ud55c"}',
+            '{"do": "end_turn"} trailing',
+            '{"do": "end_turn"}{"do": "end_turn"}',
+            "\udcff\udcfe not UTF-8",          # bytes that are not UTF-8 (surrogateescape)
+            '{"do": "end_turn", "note": "caf\udce9"}',
         ])
 
     def filler(self) -> str:
@@ -232,8 +251,11 @@ class Writer:
 
     def step(self) -> None:
         r, g = self.rng, self.game
-        if g is None or (g.game_over and self.chance(0.7)):
+        if g is None or (g.game_over and self.chance(0.6)):
             self.emit(self.setup())
+            return
+        if g.game_over and self.chance(0.3):
+            self.emit(self.correct())     # the final count, fixed after the game
             return
         me = g.players[g.active] if g.active is not None else r.choice(g.players)
         if g.active is not None and not g.acted_this_turn and not g.upgraded_this_turn \

@@ -38,8 +38,8 @@ CATALOG = Catalog([CardInfo(tag, f"test card {tag}", ("coffee", "milk"), True, "
 
 def engine_replay(lines: list[str], folder: str) -> dict:
     path = os.path.join(folder, "script.jsonl")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + "\n")
+    with open(path, "wb") as fh:          # lone surrogates stand for bytes not UTF-8
+        fh.write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
     out, err = io.StringIO(), io.StringIO()
     status = replay.run(path, True, False, None, CATALOG, out=out, err=err)
     assert status == 0, err.getvalue()
