@@ -226,6 +226,13 @@ class Writer:
             '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
             '"expansion": "cake_time", "longer_game": 1}',
             '{"do": "setup", "edition": "original", "players": ["Ana", 2]}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"expansion": "cake"}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"expansion": null}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+            '"expansion": "cake_time", "upgrades": ["jump", "double_meeples", '
+            '"double_corners", "storage"]}',
             '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": 1}',
             '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
             '"upgrades": "all"}',
@@ -291,6 +298,10 @@ class Writer:
             self.emit(self.cake())
         elif roll < 0.24 + 1.5 * cakes:
             self.emit({"do": "play_cake_card"})
+        elif roll < 0.27 + 1.5 * cakes:
+            for _ in range(r.randint(2, 4)):      # a busy turn: a big order surge
+                self.emit(self.complete() if self.chance(0.7) else self.scan())
+            self.emit({"do": "end_turn"})
         elif roll < 0.42:
             self.emit(self.scan())
         elif roll < 0.62:
