@@ -39,14 +39,39 @@ CATALOG = Catalog([CardInfo(tag, f"test card {tag}", ("coffee", "milk"), True, "
                    for tag in sorted(SPECIALTY_TAGS)])
 
 
-def engine_replay(lines: list[str], folder: str, db: str = None) -> dict:
+def run_replay(lines: list[str], folder: str, db: str = None, strict: bool = False):
+    """(exit status, standard output, standard error) of the replay, in process."""
     path = os.path.join(folder, "script.jsonl")
     with open(path, "wb") as fh:          # lone surrogates stand for bytes not UTF-8
         fh.write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
     out, err = io.StringIO(), io.StringIO()
-    status = replay.run(path, True, False, db, CATALOG, out=out, err=err)
-    assert status == 0, err.getvalue()
-    return json.loads(out.getvalue())
+    status = replay.run(path, True, strict, db, CATALOG, out=out, err=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def engine_replay(lines: list[str], folder: str, db: str = None) -> dict:
+    status, out, err = run_replay(lines, folder, db)
+    assert status == 0, err
+    return json.loads(out)
+
+
+def strict_disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
+    """``--strict``: exit status 1 and ``line N: reason`` at the model's first rejected
+    line; 0 and the model's output when it rejects none."""
+    if model is None:
+        TOUCHED.clear()
+        model = model_replay(lines, SPECIALTY_TAGS)
+    if V1_ENGINE and TOUCHED:
+        return []
+    status, out, err = run_replay(lines, folder, strict=True)
+    if model["rejected"]:
+        first = model["rejected"][0]["line"]
+        ok = status == 1 and err.startswith(f"line {first}: ") and err.count("\n") == 1
+        return [] if ok else [f"--strict: status {status}, stderr {err!r} (engine) vs "
+                              f"status 1 at line {first} (model)"]
+    if status != 0:
+        return [f"--strict: status {status}, stderr {err!r} (engine) vs 0 (model)"]
+    return differences(comparable(json.loads(out)), comparable(model))
 
 
 def journal_alone(lines: list[str], folder: str) -> dict:
@@ -167,8 +192,11 @@ def check(seeds, folder: str, journal_every: int = 10) -> None:
         w = writer(random.Random(seed), cake_time=not V1_ENGINE, scan_specialty=not V1_ENGINE)
         expected = w.model.output(w.rejected)
         for differ, what in ((disagreement, "the replay"),
+                             (strict_disagreement, "the --strict replay"),
                              (journal_disagreement, "the reopened journal")):
-            if differ is journal_disagreement and (V1_ENGINE or seed % journal_every):
+            if differ is not disagreement and seed % journal_every:
+                continue
+            if differ is journal_disagreement and V1_ENGINE:
                 continue
             if differ(w.lines, folder, expected):
                 small = shrink(w.lines, folder, differ)
