@@ -54,6 +54,21 @@ def _text(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _unicode(v: Any) -> bool:
+    """No text inside the value is half a surrogate pair."""
+    if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(v, list):
+        return all(_unicode(x) for x in v)
+    if isinstance(v, dict):
+        return all(_unicode(k) and _unicode(x) for k, x in v.items())
+    return True
+
+
 @dataclass(slots=True)
 class Card:
     seq: int                      # arrival order: scan identifies the oldest first
@@ -158,6 +173,11 @@ class Model:
             raise Rejected("bad_json") from None
         if not isinstance(action, dict) or "do" not in action:
             raise Rejected("no_do")
+        # Q: a JSON escape of half a surrogate pair ("\ud800") in a text? A: rejected: the
+        #    format is UTF-8 JSON Lines, and such a string has no UTF-8 form (RFC 8259 8.2:
+        #    unpaired surrogates are not interoperable); it cannot name a player or card.
+        if not all(_unicode(v) for v in action.values()):
+            raise Rejected("not_text")
         do = action["do"]
         if not isinstance(do, str) or do not in ACTION_KEYS:
             raise Rejected("unknown_do")

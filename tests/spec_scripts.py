@@ -1,5 +1,9 @@
 """Random table scripts for the differential test (tests/test_spec_model.py).
 
+Numbers stay at or under 10,000, names under 40 characters, tags under 128 and lines
+under 64 KiB: the engine refuses more as hostile input (issue 8), a limit the spec does
+not state (reported as a gap in the spec, so not something this check can decide).
+
 ``script(rng)`` writes a realistic game, line by line, looking at the reference model's
 table to choose what a table would plausibly do next: mostly legal lines (the active
 player completes, scans, ends the turn...), and a steady share of lines the rules forbid
@@ -241,10 +245,12 @@ class Writer:
             '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], '
             '"upgrades": ["jump", "double_meeples", "double_corners", 4]}',
             '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], "variant": 2}',
-            '{"do": "correct", "player": "Ana", "likes": 100000000000000000000}',
-            '{"do": "correct", "deck": 1000000}',
-            '{"do": "spend_cookies", "count": 100000000000000000000}',
-            '{"do": "complete", "slot": 100000000000000000000}',
+            '{"do": "correct", "player": "Ana", "likes": 10000}',
+            '{"do": "correct", "deck": 10000}',
+            '{"do": "spend_cookies", "count": 10000}',
+            '{"do": "complete", "slot": 10000}',
+            '{"do": "scan", "tag": "\\ud800"}',
+            '{"do": "setup", "edition": "original", "players": ["Ana", "B\\udc00n"]}',
             '{"do": "scan", "tag": "\u00e9t\u00e9 \ud55c"}',
             '{"do": "end_turn"} trailing',
             '{"do": "end_turn"}{"do": "end_turn"}',

@@ -190,6 +190,8 @@ def check(seeds, folder: str, journal_every: int = 10) -> None:
     for seed in seeds:
         TOUCHED.clear()
         w = writer(random.Random(seed), cake_time=not V1_ENGINE, scan_specialty=not V1_ENGINE)
+        if V1_ENGINE and any("\\ud800" in line or "\\udc00" in line for line in w.lines):
+            continue       # main before issue 8 crashes on half a surrogate pair
         expected = w.model.output(w.rejected)
         for differ, what in ((disagreement, "the replay"),
                              (strict_disagreement, "the --strict replay"),
