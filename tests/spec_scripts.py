@@ -107,7 +107,7 @@ class Writer:
     def spoil_setup(self, a: dict) -> None:
         """One thing a setup line can get wrong."""
         r = self.rng
-        how = r.randrange(14)
+        how = r.randrange(15)
         if not self.cake_time and how in (5, 6, 7):
             how = 4
         if how == 0:
@@ -135,6 +135,8 @@ class Writer:
             a["upgrades"] = {name: r.sample(ALL_UPGRADES, 4) for name in a["players"][1:]}
         elif how == 11:
             a["edition"] = r.choice(["Original", "summer", 1])
+        elif how == 13 and isinstance(a.get("upgrades"), dict):
+            a["upgrades"]["Zoe"] = r.sample(ALL_UPGRADES, 4)
         elif how == 12:
             a["players"] = a["players"][:-1] + [""]
         else:
