@@ -45,8 +45,8 @@ class Rejected(Exception):
 
 
 def _int(v: Any) -> bool:
-    # Q: is 2.0 a whole number? A: no; JSON's 2.0 is a float, and the spec says "int".
-    #    (The generator never writes one, so this is not compared.)
+    # Q: is 2.0 (or 1e0) a whole number? A: no; JSON's 2.0 is a float, and the spec says
+    #    "int" (spec "File format": a value of the wrong type is rejected).
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -327,9 +327,9 @@ def setup(running: Optional[Game], a: dict) -> Game:
     if not (2 <= len(names) <= 4) or not all(_text(n) and n != "" for n in names) \
             or len(set(names)) != len(names):
         raise Rejected("bad_players")
-    start = names.index(a["start"]) if "start" in a and a["start"] in names else 0
     if "start" in a and a["start"] not in names:
         raise Rejected("bad_start")
+    start = names.index(a.get("start", names[0]))
     variant = a.get("variant", "standard")
     if variant not in ("standard", "junior") or (variant == "junior" and edition != "winter"):
         raise Rejected("bad_variant")
