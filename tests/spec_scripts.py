@@ -27,10 +27,8 @@ def dump(obj) -> str:
 
 
 class Writer:
-    def __init__(self, rng: random.Random, cake_time: bool = True, scan_specialty: bool = True):
+    def __init__(self, rng: random.Random):
         self.rng = rng
-        self.cake_time = cake_time        # write Cake Time games and lines
-        self.scan_specialty = scan_specialty
         self.model = Model(SPECIALTY_TAGS)
         self.lines: list[str] = []
         self.rejected: list[dict] = []    # the model's rejections, as in the output
@@ -85,7 +83,7 @@ class Writer:
             a["variant"] = "junior"
         elif self.chance(0.2):
             a["variant"] = "standard"
-        cake = edition == "original" and self.cake_time and self.chance(0.5)
+        cake = edition == "original" and self.chance(0.5)
         if cake:
             a["expansion"] = "cake_time"
             for key in ("longer_game", "two_drinks_one_cake"):
@@ -108,8 +106,6 @@ class Writer:
         """One thing a setup line can get wrong."""
         r = self.rng
         how = r.randrange(15)
-        if not self.cake_time and how in (5, 6, 7):
-            how = 4
         if how == 0:
             a["players"] = a["players"][:1]
         elif how == 1:
@@ -173,7 +169,7 @@ class Writer:
             a["tag"] = r.choice(self.all_tags())
         else:
             a["tag"] = self.new_tag()
-        if self.scan_specialty and self.chance(0.25):
+        if self.chance(0.25):
             a["specialty"] = self.chance(0.6)
         return a
 
@@ -278,7 +274,7 @@ class Writer:
             ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
             self.emit({"do": "activate_upgrade", "upgrade": r.choice(ups)})
             return
-        cakes = 0.08 if g.cake_time else 0.01 if self.cake_time else 0
+        cakes = 0.08 if g.cake_time else 0.01
         roll = r.random()
         if roll < 0.04:
             self.emit(self.malformed())
@@ -318,17 +314,10 @@ class Writer:
             self.emit({"do": "end_turn"})
 
 
-def script(rng: random.Random, cake_time: bool = True, scan_specialty: bool = True,
-           length: int = 0) -> list[str]:
-    """The physical lines of one random script."""
-    return writer(rng, cake_time, scan_specialty, length).lines
-
-
-def writer(rng: random.Random, cake_time: bool = True, scan_specialty: bool = True,
-           length: int = 0) -> Writer:
+def writer(rng: random.Random, length: int = 0) -> Writer:
     """A random script written: ``.lines``; ``.model`` and ``.rejected`` are the spec
     model's table and rejections after it (the model's output, without a second pass)."""
-    w = Writer(rng, cake_time, scan_specialty)
+    w = Writer(rng)
     if rng.random() < 0.1:
         w.emit(w.rng.choice([w.malformed(), w.filler(), '{"do": "end_turn"}',
                              '{"do": "undo"}', '{"do": "correct", "deck": 3}']))

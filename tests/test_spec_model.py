@@ -55,25 +55,6 @@ def engine_replay(lines: list[str], folder: str, db: str = None) -> dict:
     return json.loads(out)
 
 
-def strict_disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
-    """``--strict``: exit status 1 and ``line N: reason`` at the model's first rejected
-    line; 0 and the model's output when it rejects none."""
-    if model is None:
-        TOUCHED.clear()
-        model = model_replay(lines, SPECIALTY_TAGS)
-    if V1_ENGINE and TOUCHED:
-        return []
-    status, out, err = run_replay(lines, folder, strict=True)
-    if model["rejected"]:
-        first = model["rejected"][0]["line"]
-        ok = status == 1 and err.startswith(f"line {first}: ") and err.count("\n") == 1
-        return [] if ok else [f"--strict: status {status}, stderr {err!r} (engine) vs "
-                              f"status 1 at line {first} (model)"]
-    if status != 0:
-        return [f"--strict: status {status}, stderr {err!r} (engine) vs 0 (model)"]
-    return differences(comparable(json.loads(out)), comparable(model))
-
-
 def journal_alone(lines: list[str], folder: str) -> dict:
     """The script replayed into a journal with the catalog, then the journal reopened
     WITHOUT it: spec "The journal keeps every accepted line with the specialty flag that
@@ -91,7 +72,6 @@ def comparable(state: dict) -> dict:
     """The output with what the spec leaves open taken out: reason wording, and the
     order of players who share a place."""
     state = dict(state)
-    state.setdefault("expansion", None)   # TEMPORARY: main has no "expansion" key before 1.1
     state["rejected"] = [r["line"] for r in state["rejected"]]
     state["ranking"] = sorted(state["ranking"], key=lambda r: (r["place"], r["name"]))
     state["winners"] = sorted(state["winners"])
@@ -113,51 +93,37 @@ def differences(a, b, path="") -> list[str]:
     return [] if a == b else [f"{path}: {a!r} (engine) vs {b!r} (model)"]
 
 
-# TEMPORARY, until main has the spec-1.1 engine (issue-8, issue-12): scripts that reach a
-# rule changed in 1.1 (deck emptied exactly, a 4th completion, junior dislikes corrected,
-# deck corrected to 0) may disagree; main still follows version 1 there.
-V1_ENGINE = True
-TOUCHED: set = set()
-
-
-def _touching():
-    import spec_model as m
-    draw, complete, correct = m.draw, m.complete, m.correct
-
-    def draw_(g, i, k):
-        short = g.deck < k
-        draw(g, i, k)
-        if k and g.deck == 0 and not short:
-            TOUCHED.add("deck emptied exactly")
-
-    def complete_(g, a, tags):
-        if g.completed_this_turn >= 3:
-            TOUCHED.add("4th completion")
-        return complete(g, a, tags)
-
-    def correct_(g, a, tags):
-        if a.get("deck") == 0 or ("dislikes" in a and g.junior):
-            TOUCHED.add("correct deck 0 / junior dislikes")
-        return correct(g, a, tags)
-
-    m.draw, m.complete, m.correct = draw_, complete_, correct_
-    m.ACTIONS.update(complete=complete_, correct=correct_)
-
-
-if V1_ENGINE:
-    _touching()
-
-
 def disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
     """What differs between the engine's output and the model's (``model``, when the
     script's writer already knows it)."""
     engine = comparable(engine_replay(lines, folder))
     if model is None:
-        TOUCHED.clear()
         model = model_replay(lines, SPECIALTY_TAGS)
-    if V1_ENGINE and TOUCHED:
-        return []
     return differences(engine, comparable(model))
+
+
+def strict_disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
+    """``--strict``: exit status 1 and ``line N: reason`` at the model's first rejected
+    line; 0 and the model's output when it rejects none."""
+    if model is None:
+        model = model_replay(lines, SPECIALTY_TAGS)
+    status, out, err = run_replay(lines, folder, strict=True)
+    if model["rejected"]:
+        first = model["rejected"][0]["line"]
+        ok = status == 1 and err.startswith(f"line {first}: ") and err.count("\n") == 1
+        return [] if ok else [f"--strict: status {status}, stderr {err!r} (engine) vs "
+                              f"status 1 at line {first} (model)"]
+    if status != 0:
+        return [f"--strict: status {status}, stderr {err!r} (engine) vs 0 (model)"]
+    return differences(comparable(json.loads(out)), comparable(model))
+
+
+def journal_disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
+    """What differs between the reopened journal's game and the model's."""
+    if model is None:
+        model = model_replay(lines, SPECIALTY_TAGS)
+    return differences(comparable(journal_alone(lines, folder)),
+                       comparable(dict(model, rejected=[])))
 
 
 def shrink(lines: list[str], folder: str, differ=disagreement) -> list[str]:
@@ -175,30 +141,14 @@ def shrink(lines: list[str], folder: str, differ=disagreement) -> list[str]:
     return lines
 
 
-def journal_disagreement(lines: list[str], folder: str, model: dict = None) -> list[str]:
-    """What differs between the reopened journal's game and the model's."""
-    if model is None:
-        TOUCHED.clear()
-        model = model_replay(lines, SPECIALTY_TAGS)
-    if V1_ENGINE and TOUCHED:
-        return []
-    return differences(comparable(journal_alone(lines, folder)),
-                       comparable(dict(model, rejected=[])))
-
-
 def check(seeds, folder: str, journal_every: int = 10) -> None:
     for seed in seeds:
-        TOUCHED.clear()
-        w = writer(random.Random(seed), cake_time=not V1_ENGINE, scan_specialty=not V1_ENGINE)
-        if V1_ENGINE and any("\\ud800" in line or "\\udc00" in line for line in w.lines):
-            continue       # main before issue 8 crashes on half a surrogate pair
+        w = writer(random.Random(seed))
         expected = w.model.output(w.rejected)
         for differ, what in ((disagreement, "the replay"),
                              (strict_disagreement, "the --strict replay"),
                              (journal_disagreement, "the reopened journal")):
             if differ is not disagreement and seed % journal_every:
-                continue
-            if differ is journal_disagreement and V1_ENGINE:
                 continue
             if differ(w.lines, folder, expected):
                 small = shrink(w.lines, folder, differ)
