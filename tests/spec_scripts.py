@@ -60,6 +60,11 @@ class Writer:
             return f"S{self.rng.randrange(12)}"      # may repeat: a card read twice
         return f"04{self.fresh:02X}{self.rng.randrange(256):02X}"
 
+    def me(self):
+        """The active player (anyone once the game is over: their lines are refused)."""
+        g = self.game
+        return g.players[g.active] if g.active is not None else self.rng.choice(g.players)
+
     def tags_in(self, player) -> list:
         return [c.tag for pos in player.queue for c in pos if c.tag is not None]
 
@@ -140,9 +145,9 @@ class Writer:
 
     # ---------------------------------------------------------------- game lines
     def complete(self) -> dict:
-        r, g = self.rng, self.game
+        r = self.rng
         a = {"do": "complete"}
-        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        me = self.me()
         mine = self.tags_in(me)
         if mine and self.chance(0.4):
             a["card"] = r.choice(mine)
@@ -158,9 +163,9 @@ class Writer:
         return a
 
     def scan(self) -> dict:
-        r, g = self.rng, self.game
+        r = self.rng
         a = {"do": "scan"}
-        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        me = self.me()
         mine = self.tags_in(me)
         roll = r.random()
         if roll < 0.35 and mine:
@@ -268,7 +273,7 @@ class Writer:
         if g.game_over and self.chance(0.3):
             self.emit(self.correct())     # the final count, fixed after the game
             return
-        me = g.players[g.active] if g.active is not None else r.choice(g.players)
+        me = self.me()
         if g.active is not None and not g.acted_this_turn and not g.upgraded_this_turn \
                 and me.likes >= 3 and self.chance(0.3):
             ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
