@@ -286,6 +286,10 @@ def replay(lines: list[str], specialty_tags=frozenset()) -> dict:
     """The spec's ``--json`` output for a script given as its physical lines."""
     model = Model(specialty_tags)
     rejected = []
+    # Q: a UTF-8 byte-order mark before line 1 (Windows editors write one)? A: ignored, as
+    #    RFC 8259 8.1 lets a JSON parser do; it is no part of the first line.
+    if lines and lines[0].startswith("\ufeff"):
+        lines = [lines[0][1:]] + lines[1:]
     for n, text in enumerate(lines, 1):
         code = model.line(text)
         if code is not None:
