@@ -54,6 +54,12 @@ def _text(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _filled(v: Any) -> bool:
+    # Q: is a text of spaces only "non-empty" (a name, a tag)? A: no: a player sees no
+    #    name on the screen and a scanner that reads only blanks read no card.
+    return _text(v) and v.strip() != ""
+
+
 def _unicode(v: Any) -> bool:
     """No text inside the value is half a surrogate pair."""
     if isinstance(v, str):
@@ -270,9 +276,7 @@ def _type_ok(key: str, v: Any) -> bool:
     if key in ("specialty", "ristretto_start", "longer_game", "two_drinks_one_cake"):
         return isinstance(v, bool)
     if key == "tag":
-        # Q: is a whitespace-only tag "non-empty"? A: not decided here; the generator
-        #    writes only plain tags, and the empty tag is rejected.
-        return _text(v) and v != ""
+        return _filled(v)
     if key in ("card", "player", "upgrade", "edition", "start", "variant", "expansion"):
         return _text(v)
     if key == "players":
@@ -328,7 +332,7 @@ def setup(running: Optional[Game], a: dict) -> Game:
     if edition not in ("original", "winter"):
         raise Rejected("bad_edition")
     names = a["players"]
-    if not (2 <= len(names) <= 4) or not all(_text(n) and n != "" for n in names) \
+    if not (2 <= len(names) <= 4) or not all(_filled(n) for n in names) \
             or len(set(names)) != len(names):
         raise Rejected("bad_players")
     if "start" in a and a["start"] not in names:
