@@ -175,7 +175,7 @@ class Model:
     def parse(text: str) -> dict:
         try:
             action = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):     # also: 5,000 digits, 20,000 brackets
             raise Rejected("bad_json") from None
         if not isinstance(action, dict) or "do" not in action:
             raise Rejected("no_do")

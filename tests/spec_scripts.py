@@ -110,7 +110,7 @@ class Writer:
     def spoil_setup(self, a: dict) -> None:
         """One thing a setup line can get wrong."""
         r = self.rng
-        how = r.randrange(15)
+        how = r.randrange(16)
         if how == 0:
             a["players"] = a["players"][:1]
         elif how == 1:
@@ -136,6 +136,8 @@ class Writer:
             a["upgrades"] = {name: r.sample(ALL_UPGRADES, 4) for name in a["players"][1:]}
         elif how == 11:
             a["edition"] = r.choice(["Original", "summer", 1])
+        elif how == 14:
+            a["expansion"] = r.choice(["cake", "Cake_Time", "winter"])
         elif how == 13 and isinstance(a.get("upgrades"), dict):
             a["upgrades"]["Zoe"] = r.sample(ALL_UPGRADES, 4)
         elif how == 12:
@@ -194,11 +196,16 @@ class Writer:
 
     def cake(self) -> dict:
         r, g = self.rng, self.game
-        a = {"do": "cake", "player": r.choice(g.players).name}
-        who = g.seat(a["player"])
+        who = r.choice(g.players)
+        a = {"do": "cake", "player": who.name if self.chance(0.95) else "Zoe"}
         tags = self.tags_in(who)
-        if tags and self.chance(0.3):
+        caked = [c.tag for pos in who.queue for c in pos if c.cake and c.tag is not None]
+        if caked and self.chance(0.2):
+            a["card"] = r.choice(caked)              # a card that has a cake already
+        elif tags and self.chance(0.3):
             a["card"] = r.choice(tags)
+        elif self.chance(0.05) and self.all_tags():
+            a["card"] = r.choice(self.all_tags())    # maybe someone else's card
         if self.chance(0.4):
             a["slot"] = r.randint(1, 4)
         return a
@@ -219,6 +226,9 @@ class Writer:
             '{"do": "activate_upgrade", "upgrade": 3}',
             '{"do": "correct", "player": "Ana", "likes": "3"}',
             '{"do": "correct", "player": "Ana", "dislikes": -1}',
+            '{"do": "correct", "likes": 2}', '{"do": "complete", "card": ""}',
+            '{"do": "correct", "player": "Ana", "likes": ' + "9" * 5000 + "}",
+            '{"do": "scan", "tag": ' + "[" * 20000 + "]" * 20000 + "}",
             '{"do": "correct", "deck": -2}', '{"do": "correct", "deck": true}',
             '{"do": "undo", "steps": 2}', '{"do": "redo", "x": 1}',
             '{"do": "cake"}', '{"do": "cake", "player": 1}',
@@ -278,6 +288,8 @@ class Writer:
         if g.active is not None and not g.acted_this_turn and not g.upgraded_this_turn \
                 and me.likes >= 3 and self.chance(0.3):
             ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
+            if me.upgrades and self.chance(0.1):
+                ups = me.upgrades                    # one that is active already
             self.emit({"do": "activate_upgrade", "upgrade": r.choice(ups)})
             return
         cakes = 0.08 if g.cake_time else 0.01
@@ -300,7 +312,9 @@ class Writer:
             self.emit({"do": "redo"})
         elif roll < 0.21:
             ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
-            up = r.choice(ups) if self.chance(0.85) else r.choice(ALL_UPGRADES)
+            up = r.choice(ups) if self.chance(0.8) else \
+                r.choice(me.upgrades) if me.upgrades and self.chance(0.5) else \
+                r.choice(ALL_UPGRADES)
             self.emit({"do": "activate_upgrade", "upgrade": up})
         elif roll < 0.24:
             self.emit({"do": "spend_cookies", "count": r.randint(1, max(1, me.cookies + 1))})
@@ -324,6 +338,12 @@ def writer(rng: random.Random, length: int = 0) -> Writer:
     """A random script written: ``.lines``; ``.model`` and ``.rejected`` are the spec
     model's table and rejections after it (the model's output, without a second pass)."""
     w = Writer(rng)
+    if rng.random() < 0.03:                  # no game ever set up: the empty table's output
+        for _ in range(rng.randint(1, 4)):
+            w.emit(rng.choice([w.malformed(), w.filler(), '{"do": "end_turn"}',
+                               '{"do": "undo"}', '{"do": "correct", "deck": 3}',
+                               '{"do": "setup", "edition": "winter", "players": ["Ana"]}']))
+        return w
     if rng.random() < 0.1:
         w.emit(w.rng.choice([w.malformed(), w.filler(), '{"do": "end_turn"}',
                              '{"do": "undo"}', '{"do": "correct", "deck": 3}']))
