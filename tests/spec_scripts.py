@@ -33,6 +33,7 @@ class Writer:
         self.lines: list[str] = []
         self.rejected: list[dict] = []    # the model's rejections, as in the output
         self.games_over = 0
+        self.finished: list = []          # (lines, model output) where a finished game ended
         self.fresh = 0
 
     # ---------------------------------------------------------------- helpers
@@ -40,12 +41,18 @@ class Writer:
         text = line if isinstance(line, str) else dump(line)
         if self.chance(0.03):
             text = self.rng.choice(["  ", "\t", ""]) + text + self.rng.choice(["\r", " ", ""])
+        before, game = self.game, self.game
+        if game is not None and game.game_over and '"setup"' in text:
+            before = self.model.output(list(self.rejected))
         self.lines.append(text)
-        was_over = self.game is not None and self.game.game_over
         code = self.model.line(text)
         if code is not None:
             self.rejected.append({"line": len(self.lines), "reason": code})
-        self.games_over += self.game is not None and self.game.game_over and not was_over
+        elif isinstance(before, dict) and self.game is not game:
+            # a finished game gives way to a new one: its final state is checked too
+            self.finished.append((len(self.lines) - 1, before))
+        self.games_over += self.game is not None and self.game.game_over and \
+            not (game is not None and game.game_over)
 
     @property
     def game(self):
