@@ -23,6 +23,7 @@ COMMANDS = {
     "screenshots": "companion.commands.screenshots_cmd",
     "labels": "companion.commands.labels_cmd",
     "enroll": "companion.commands.enroll_cmd",
+    "cafe": "companion.commands.cafe_cmd",
 }
 
 

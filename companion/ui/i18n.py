@@ -27,9 +27,10 @@ from __future__ import annotations
 import logging
 import string
 import tomllib
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from ..config import LANGUAGES
 from ..rules.editions import EDITIONS
@@ -57,7 +58,7 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """Every key -> template of one language (read once, then cached)."""
     if lang not in LANGUAGES:
@@ -86,7 +87,7 @@ class _Params(dict):
         return "{" + key + "}"
 
 
-def _normal(lang: Optional[str]) -> str:
+def _normal(lang: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
