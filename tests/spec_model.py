@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 ORIGINAL_UPGRADES = ["double_meeples", "diagonal_movement", "double_corners",
                      "double_specialties"]
@@ -78,7 +78,7 @@ def _unicode(v: Any) -> bool:
 @dataclass(slots=True)
 class Card:
     seq: int                      # arrival order: scan identifies the oldest first
-    tag: Optional[str] = None     # None until identified
+    tag: str | None = None     # None until identified
     cake: bool = False
 
 
@@ -101,11 +101,11 @@ class Player:
 class Game:
     edition: str
     variant: str
-    expansion: Optional[str]
+    expansion: str | None
     two_drinks_one_cake: bool
     players: list
     start: int
-    active: Optional[int]
+    active: int | None
     deck: int
     turn: int = 1
     token: str = "open"
@@ -128,7 +128,7 @@ class Game:
     def last_seat(self) -> int:
         return (self.start - 1) % len(self.players)
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """A copy to change (the one before stays for `undo`)."""
         g = copy.copy(self)
         g.used_tags = set(self.used_tags)
@@ -150,12 +150,12 @@ class Model:
 
     def __init__(self, specialty_tags=frozenset()):
         self.specialty_tags = frozenset(specialty_tags)   # the card catalog's yellow ribbons
-        self.game: Optional[Game] = None
+        self.game: Game | None = None
         self.undo_stack: list = []    # (game before, action)
         self.redo_stack: list = []    # (game before redo, action)
 
     # ----------------------------------------------------------------- lines and keys
-    def line(self, text: str) -> Optional[str]:
+    def line(self, text: str) -> str | None:
         """None when accepted or skipped; a rejection code otherwise. A line that is not
         UTF-8 arrives with its bad bytes as lone surrogates (``surrogateescape``)."""
         try:
@@ -325,7 +325,7 @@ def ranking(g: Game) -> list:
 
 
 # --------------------------------------------------------------------- setup
-def setup(running: Optional[Game], a: dict) -> Game:
+def setup(running: Game | None, a: dict) -> Game:
     if running is not None and not running.game_over:
         raise Rejected("game_running")
     edition = a["edition"]
@@ -452,7 +452,7 @@ def running_game(g: Game) -> Player:
     return g.players[g.active]
 
 
-def find_card(p: Player, slot: Optional[int], tag: Optional[str]):
+def find_card(p: Player, slot: int | None, tag: str | None):
     """(position index, card index) of the order `complete` names."""
     if tag is not None:
         positions = [slot - 1] if slot is not None else range(4)

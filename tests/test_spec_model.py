@@ -83,13 +83,14 @@ def differences(a, b, path="") -> list[str]:
         out = []
         for k in sorted(set(a) | set(b)):
             if k not in a or k not in b:
-                out.append(f"{path}.{k}: {'missing' if k not in a else a[k]!r} (engine) vs "
-                           f"{'missing' if k not in b else b[k]!r} (model)")
+                out.append(f"{path}.{k}: {a.get(k, 'missing')!r} (engine) vs "
+                           f"{b.get(k, 'missing')!r} (model)")
             else:
                 out += differences(a[k], b[k], f"{path}.{k}")
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in differences(x, y, f"{path}[{i}]")]
     return [] if a == b else [f"{path}: {a!r} (engine) vs {b!r} (model)"]
 
 
