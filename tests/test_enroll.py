@@ -177,9 +177,12 @@ class Scanner(threading.Thread):
                 while wait_for not in (self.cards.read_text() if self.cards.exists() else ""):
                     assert time.monotonic() < deadline, f"{wait_for} never saved"
                     time.sleep(0.01)
-            os.kill(os.getpid(), signal.SIGINT)          # the user presses Ctrl-C
         except BaseException as exc:                     # report in the test, not here
             self.error = exc
+        finally:
+            # The user presses Ctrl-C; also when this fake scanner failed, so that enroll,
+            # waiting for a scan, never waits forever.
+            os.kill(os.getpid(), signal.SIGINT)
 
     def close(self):
         os.close(self.master)
