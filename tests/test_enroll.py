@@ -162,6 +162,7 @@ class Scanner(threading.Thread):
         os.symlink(os.ttyname(self.slave), link)
         self.cards, self.scans = cards, scans
         self.error = None
+        self.cancelled = threading.Event()
 
     def run(self):
         try:
@@ -181,8 +182,9 @@ class Scanner(threading.Thread):
             self.error = exc
         finally:
             # The user presses Ctrl-C; also when this fake scanner failed, so that enroll,
-            # waiting for a scan, never waits forever.
-            os.kill(os.getpid(), signal.SIGINT)
+            # waiting for a scan, never waits forever (unless the test has moved on).
+            if not self.cancelled.is_set():
+                os.kill(os.getpid(), signal.SIGINT)
 
     def close(self):
         os.close(self.master)
@@ -202,6 +204,7 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
                       "coffee chocolate milk\ny\n")
     finally:
         scanner.join(10)
+        scanner.cancelled.set()
         scanner.close()
     assert scanner.error is None
     assert code == 130
