@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+import reprlib
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
 
@@ -60,6 +64,11 @@ SCHEMA: dict[str, list[Key]] = {
             min=0.5, max=10.0),
         Key("bounce_ms", "int", 30, "Contact bounce shorter than this is ignored.",
             min=0, max=500),
+        Key("multi_tap_ms", "int", 300,
+            "Seat taps this close together count as one double (triple...) tap: a double "
+            "tap completes the order after the oldest one, a triple tap the one after that. "
+            "A single tap waits this long to be sure; 0 = off (taps act at once).",
+            min=0, max=1000),
     ],
     "scanner": [
         Key("port", "str", "",
@@ -72,6 +81,13 @@ SCHEMA: dict[str, list[Key]] = {
             min=16, max=4096),
         Key("reconnect_max_seconds", "float", 10.0,
             "Longest wait between attempts to reopen a lost scanner.", min=0.5, max=300.0),
+        Key("mode", "str", "protocol",
+            "protocol: our Pico NFC scanner (only valid protocol lines count); plain: a "
+            "QR/barcode module (a bare line counts if it matches plain_pattern).",
+            ("protocol", "plain")),
+        Key("plain_pattern", "str", DEFAULT_PLAIN_PATTERN,
+            "In plain mode, the shape of a card's code (a Python regular expression matched "
+            "in full): by default the tags `labels` prints (CR0001) and NFC UIDs in hex."),
     ],
     "pixels": [
         Key("driver", "str", "neopixel", "Light strip: a real NeoPixel strip, simulated or none.",
@@ -87,11 +103,22 @@ SCHEMA: dict[str, list[Key]] = {
             "Brightness cap 0-1 (power budget: LEDs x 60 mA x cap).", min=0.0, max=1.0),
         Key("fps", "int", 30, "Animation frames per second while something moves.",
             min=1, max=30),
+        Key("active_sweep", "bool", True,
+            "A dark gap runs along the active seat's LEDs (4 steps a second), so whose turn "
+            "it is shows by motion, not by colour alone."),
     ],
     "sound": [
         Key("enabled", "bool", True, "Play sound cues."),
         Key("volume", "float", 0.7, "Volume 0-1.", min=0.0, max=1.0),
         Key("folder", "str", "", "Folder of cue WAV files; empty = the bundled sounds."),
+    ],
+    "voice": [
+        Key("enabled", "bool", True,
+            "Speak the table's moments (whose turn, order surges, dislikes, the shop "
+            "closing, the winner) in the screen's language, with espeak-ng."),
+        Key("volume", "float", 0.8, "Voice volume 0-1.", min=0.0, max=1.0),
+        Key("engine", "str", "espeak-ng",
+            "The speech program (Raspberry Pi OS / Debian: sudo apt install espeak-ng)."),
     ],
     "display": [
         Key("driver", "str", "",
@@ -101,6 +128,22 @@ SCHEMA: dict[str, list[Key]] = {
         Key("height", "int", 480, "Screen height in pixels.", min=240, max=2160),
         Key("fullscreen", "str", "auto", "Fullscreen: auto (on the Pi), on or off.",
             ("auto", "on", "off")),
+    ],
+    "web": [
+        Key("enabled", "bool", True,
+            "Serve the phone view (live table, history, companion page, JSON API) on the "
+            "network while the service runs. The demo serves it only with `demo --web`."),
+        Key("bind", "str", "0.0.0.0",
+            "Address to listen on: 0.0.0.0 = every network, 127.0.0.1 = this device only."),
+        Key("port", "int", 8080, "TCP port of the phone view (below 1024 needs extra rights; "
+            "0 = any free port, for tests).", min=0, max=65535),
+        Key("mdns", "bool", True,
+            "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\")."),
+    ],
+    "bgstats": [
+        Key("location", "str", "",
+            "Where the games are played, sent to BG Stats with each play (e.g. the café's "
+            "name); empty = none."),
     ],
 }
 
@@ -131,38 +174,46 @@ def defaults() -> Config:
     return Config({s: {k.name: k.default for k in keys} for s, keys in SCHEMA.items()})
 
 
+def _short(value: Any) -> str:
+    """A value as a message can show it: a few levels and characters at most."""
+    return reprlib.repr(value)
+
+
 def _problem(key: Key, value: Any) -> Optional[str]:
     def number(v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
     t = key.type
     if t == "str" and not isinstance(value, str):
-        return f"must be a text in quotes, not {value!r}"
+        return f"must be a text in quotes, not {_short(value)}"
     if t == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
-        return f"must be a whole number, not {value!r}"
+        return f"must be a whole number, not {_short(value)}"
     if t == "float" and not number(value):
-        return f"must be a number, not {value!r}"
+        return f"must be a number, not {_short(value)}"
     if t == "bool" and not isinstance(value, bool):
-        return f"must be true or false, not {value!r}"
+        return f"must be true or false, not {_short(value)}"
     if t.startswith("list"):
         if not isinstance(value, list):
-            return f"must be a list like [..], not {value!r}"
+            return f"must be a list like [..], not {_short(value)}"
         item = t[5:-1]
         for v in value:
             if item == "int" and not (isinstance(v, int) and not isinstance(v, bool)):
-                return f"must list whole numbers, not {v!r}"
+                return f"must list whole numbers, not {_short(v)}"
             if item == "str" and not isinstance(v, str):
-                return f"must list texts in quotes, not {v!r}"
+                return f"must list texts in quotes, not {_short(v)}"
     items = value if isinstance(value, list) else [value]
     for v in items:
         if key.allowed and v not in key.allowed:
-            return f"must be one of {', '.join(map(str, key.allowed))}, not {v!r}"
+            return f"must be one of {', '.join(map(str, key.allowed))}, not {_short(v)}"
         if number(v) and key.min is not None and not key.min <= v <= key.max:
-            return f"must be from {key.min:g} to {key.max:g}, not {v!r}"
+            return f"must be from {key.min:g} to {key.max:g}, not {_short(v)}"
     return None
 
 
 def _cross_checks(cfg: Config) -> list[str]:
     out = []
+    if not cfg["journal"]["path"].strip():
+        out.append("[journal] path: give the journal's file; an empty path would keep no "
+                   "record of the games")
     pins = cfg["seats"]["pins"]
     if not 2 <= len(pins) <= 4:
         out.append(f"[seats] pins: give 2 to 4 pins (one per seat), not {len(pins)}")
@@ -170,6 +221,10 @@ def _cross_checks(cfg: Config) -> list[str]:
     dup = sorted({p for p in all_pins if all_pins.count(p) > 1})
     if dup:
         out.append(f"[seats] pins: pin {dup[0]} is used twice (each button needs its own pin)")
+    try:
+        re.compile(cfg["scanner"]["plain_pattern"])
+    except re.error as exc:
+        out.append(f"[scanner] plain_pattern is not a regular expression ({exc})")
     return out
 
 
@@ -188,6 +243,8 @@ def load(path: Optional[str] = None, required: bool = False) -> Config:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{path}: not valid TOML ({exc})"]) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: not a configuration (values nested too deeply)"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([f"{path}: cannot be read ({exc})"]) from None
     problems = []
@@ -271,7 +328,8 @@ def docs() -> str:
         for k in keys:
             allowed = ", ".join(map(str, k.allowed)) if k.allowed else (
                 f"{k.min:g} to {k.max:g}" if k.min is not None else "")
-            out.append(f"| `{k.name}` | {k.type} | `{toml_value(k.default)}` | {k.meaning} "
+            default = toml_value(k.default).replace("|", "\\|")   # a table cell
+            out.append(f"| `{k.name}` | {k.type} | `{default}` | {k.meaning} "
                        f"| {allowed} |")
         out.append("")
     return "\n".join(out)

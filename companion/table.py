@@ -6,9 +6,14 @@ session (engine + journal: durable first) and hands an ``Update`` to every
 subscriber (screen, lights, sound, logging). Subscribers are called on the
 loop's thread and must not block; one that raises is logged and skipped.
 
-Seat inputs: a tap completes the oldest order of that seat's player, a hold
-ends the turn; a seat that is not active changes nothing and yields a
-``NotYourTurn`` for that seat.
+Seat inputs: a tap completes the oldest order of that seat's player, a double
+tap the next one after it (``complete_action``: the same table-script line a
+touch on that position gives), a hold ends the turn. A press belongs to its
+seat and to the moment it *began* (``inputs.Press``, stamped by the buttons; a
+double tap by its first press): it changes the game only if its seat was
+active when it began, it is still that same turn, and no other seat's press
+was in flight as it began. Anything else changes nothing and yields one
+``NotYourTurn`` for that seat (README, "At the table").
 """
 from __future__ import annotations
 
@@ -25,17 +30,22 @@ from .catalog import Catalog, CardInfo, CatalogError
 from .rules import Rejection, Table, parse_action
 from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
+from .journal import JournalBusy
 from .session import Session
+from .ui import i18n
 
 log = logging.getLogger("companion.table")
 
 
 @dataclass(frozen=True)
 class NotYourTurn(Happening):
+    """A seat's press changed nothing: not its turn when the press began, or
+    (``overlapped``) another seat's button was being pressed at that moment."""
     kind: ClassVar[str] = "not_your_turn"
     seat: int
     player: Optional[str]
     active: Optional[str]
+    overlapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,20 @@ class DeviceStatusChanged(Happening):
     device: str
     status: str
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class TablePaused(Happening):
+    """Another program holds the journal's lock: nothing can be saved, so the
+    table waits (inputs stay queued, none is lost or refused)."""
+    kind: ClassVar[str] = "table_paused"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TableResumed(Happening):
+    """The journal is free again: the waiting inputs are applied in order."""
+    kind: ClassVar[str] = "table_resumed"
 
 
 @dataclass(frozen=True)
@@ -86,6 +110,32 @@ class Update:
 
 Subscriber = Callable[[Update], None]
 
+RETRY_PAUSED_S = 0.25
+"""While paused, the loop tries the waiting input again this often."""
+
+
+class Halted(Exception):
+    """The loop was told to stop while an input waited for the journal."""
+
+
+def complete_action(player, slot: int) -> dict:
+    """Complete the order in position ``slot`` (1-4) of ``player``'s queue, naming its
+    card when it was scanned: what a touch on that position and a seat's multi-tap
+    both post, so the journal holds the same line either way."""
+    action: dict = {"do": "complete", "slot": slot}
+    cards = player.queue[slot - 1]
+    if cards and cards[0].tag is not None:
+        action["card"] = cards[0].tag
+    return action
+
+
+def stepped_slot(player, taps: int) -> Optional[int]:
+    """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
+    position with cards), each further tap the next order towards position 1;
+    more taps than orders stop at the newest. None for an empty queue."""
+    filled = [i + 1 for i in reversed(range(len(player.queue))) if player.queue[i]]
+    return filled[min(taps, len(filled)) - 1] if filled else None
+
 
 class TableLoop:
     def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
@@ -96,6 +146,9 @@ class TableLoop:
         self.inputs: "queue.Queue[Any]" = queue.Queue()
         self.subscribers: list[Subscriber] = []
         self._thread: Optional[threading.Thread] = None
+        self._halt = threading.Event()
+        self.paused = False            # another program holds the journal's lock
+        self.dropped = 0               # inputs never applied because the loop was halted
 
     # --- for any thread --------------------------------------------------------------
 
@@ -109,15 +162,35 @@ class TableLoop:
     def table(self) -> Table:
         return self.session.table
 
+    def turn_now(self) -> tuple[Optional[int], Optional[int]]:
+        """(turn number, active seat) of the table as last applied; (None, None)
+        without a game. Any thread may ask (the buttons stamp presses with it)."""
+        game = self.session.table.game
+        return (None, None) if game is None else (game.turn, game.active)
+
     # --- running -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Handle inputs until a ``Stop`` arrives."""
-        while True:
-            event = self.inputs.get()
-            if isinstance(event, ev.Stop):
-                return
-            self.handle(event)
+        """Handle inputs until a ``Stop`` arrives or :meth:`halt` is called. The journal
+        is this thread's alone meanwhile: anything else that needs it asks the loop."""
+        journal = self.session.journal
+        if journal is not None:
+            journal.claim()
+        try:
+            while not self._halt.is_set():
+                event = self.inputs.get()
+                if isinstance(event, ev.Stop) or self._halt.is_set():
+                    if not isinstance(event, ev.Stop):
+                        self._drop(event)
+                    return
+                try:
+                    self.handle(event)
+                except Halted:
+                    self._drop(event)
+                    return
+        finally:
+            if journal is not None:
+                journal.release()
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="table-loop", daemon=True)
@@ -125,9 +198,39 @@ class TableLoop:
         return self._thread
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Finish the inputs already queued, then stop (tests, tools)."""
         self.post(ev.Stop())
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def halt(self, timeout: float = 2.0) -> bool:
+        """Stop now (the service's shutdown): finish at most the input in hand,
+        log the queued ones as dropped (none was applied, so none was ever
+        acknowledged). True once the loop's thread has ended; only then may
+        the journal be closed."""
+        self._halt.set()
+        self.post(ev.Stop())           # wake a loop waiting for input
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            if thread.is_alive():
+                log.error("the table loop did not stop within %.1f s", timeout)
+                return False
+        while True:
+            try:
+                event = self.inputs.get_nowait()
+            except queue.Empty:
+                break
+            if not isinstance(event, ev.Stop):
+                self._drop(event)
+        if self.dropped:
+            log.warning("stopped with %d input(s) not applied (never acknowledged, dropped)",
+                        self.dropped)
+        return True
+
+    def _drop(self, event: Any) -> None:
+        self.dropped += 1
+        log.debug("dropped at stop: %r", event)
 
     def drain(self) -> list[Update]:
         """Handle every input already queued, on this thread (tests, demo)."""
@@ -141,17 +244,41 @@ class TableLoop:
                 out.append(self.handle(event))
 
     def handle(self, event: Any) -> Update:
-        try:
-            update = self._handle(event)
-        except Exception as exc:  # a bug must not stop the table: report it, keep going
-            log.exception("input %r failed", event)
-            update = Update(event, self.table, rejection=reject("storage_failed", error=str(exc)))
+        """Apply one input and tell every subscriber. While another program holds
+        the journal's lock this waits (paused), trying again every
+        ``RETRY_PAUSED_S``; :meth:`halt` ends the wait with :class:`Halted`."""
+        while True:
+            try:
+                update = self._handle(event)
+                break
+            except JournalBusy as exc:
+                if not self.paused:
+                    self.paused = True
+                    log.warning("table paused: %s", exc)
+                    self._tell(Update(ev.DeviceStatus("journal", "paused", str(exc)), self.table,
+                                      happened=(TablePaused(str(exc)),),
+                                      applied_at=self.clock()))
+                if self._halt.wait(RETRY_PAUSED_S):
+                    raise Halted() from None
+            except Exception as exc:  # a bug must not stop the table: report it, keep going
+                log.exception("input %r failed", event)
+                update = Update(event, self.table,
+                                rejection=reject("storage_failed", error=str(exc)))
+                break
+        if self.paused:
+            self.paused = False
+            log.info("table resumed: the journal is free again")
+            self._tell(Update(ev.DeviceStatus("journal", "back"), self.table,
+                              happened=(TableResumed(),), applied_at=self.clock()))
+        self._tell(update)
+        return update
+
+    def _tell(self, update: Update) -> None:
         for fn in list(self.subscribers):
             try:
                 fn(update)
             except Exception:
                 log.exception("subscriber %r failed on %r", fn, update.event)
-        return update
 
     # --- inputs -> actions -------------------------------------------------------------
 
@@ -170,6 +297,9 @@ class TableLoop:
             if isinstance(action, Rejection):
                 return Update(event, self.table, dict(event.action), rejection=action,
                               posted_at=posted, applied_at=self.clock())
+            if event.seat_colors and action["do"] == "setup":
+                outcome = self.session.apply(action, seat_colors=tuple(event.seat_colors))
+                return self._update(event, action, outcome, None, posted)
             return self._apply(event, action, posted)
         if isinstance(event, ev.ScriptLine):
             outcome = self.session.apply_line(event.text)
@@ -193,13 +323,28 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        if game.active is not None and event.seat != game.active:
+        press = event.press
+        if game.active is not None and (event.seat != game.active or (press is not None and (
+                press.overlapped or (press.turn, press.active) != (game.turn, event.seat)))):
             name = game.players[event.seat].name
+            # its own turn, but another seat's button was down as this press began
+            overlapped = (press is not None and press.overlapped
+                          and (press.turn, press.active) == (game.turn, event.seat))
+            # "not your turn, Ben: Ana is playing" names who played when the press began
+            then = (press.active if press is not None and press.active is not None
+                    and press.active < len(game.players) else game.active)
             return Update(event, self.table,
-                          happened=(NotYourTurn(event.seat, name, game.active_player.name),),
-                          rejection=reject("not_your_turn", player=name),
+                          happened=(NotYourTurn(event.seat, name, game.players[then].name,
+                                                overlapped),),
+                          rejection=reject("buttons_overlap" if overlapped else "not_your_turn",
+                                           player=name),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
+        action: dict = {"do": "end_turn"}
+        if isinstance(event, ev.SeatTap):
+            slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
+                else None
+            action = {"do": "complete"} if slot is None \
+                else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
     def _apply(self, event, action: dict, posted: float, seat: Optional[int] = None) -> Update:
@@ -241,16 +386,21 @@ class TableLoop:
 
 
 class LogSubscriber:
-    """Writes every update to the log in one line (the service's journal in systemd)."""
+    """Writes what happened to the log in words, in ``language``, with the players'
+    names (the service's journal in systemd): one line per happening or refusal."""
 
-    def __init__(self, logger: logging.Logger = log):
+    def __init__(self, logger: logging.Logger = log, language: str = "en"):
         self.log = logger
+        self.language = language
 
     def __call__(self, u: Update) -> None:
+        game = u.table.game
+        edition = game.edition if game is not None else "original"
         if u.rejection is not None:
-            self.log.info("rejected %s: %s", u.action or u.event, u.rejection.text)
+            self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
         for h in u.happened:
-            self.log.info("%s", h.as_dict())
+            if h.kind != "not_your_turn" or u.rejection is None:
+                self.log.info("%s", i18n.happening_text(self.language, h, edition))
 
 
 @dataclass

@@ -190,11 +190,18 @@ def test_seat_button_out_of_turn_is_shown_and_toast_goes_away(display):
     start(loop, app)
     loop.post(ev.SeatTap(1))
     settle(loop, app)
-    assert app.screen.toasts == ["Ben is not the active player"]
+    assert app.screen.toasts == ["It's Ana's turn"]     # says whose turn it is
     assert app.wait_timeout_ms() is not None      # the toast is an animation: wake up for it
     app.clock.now += 10
     app.pump()
     assert app.screen.toasts == [] and app.wait_timeout_ms() is None
+    # a refusal made stale by the next turn goes at once, not after its 3 s
+    loop.post(ev.SeatTap(1))
+    settle(loop, app)
+    assert app.screen.toasts == ["It's Ana's turn"]
+    loop.post(ev.SeatHold(0))
+    settle(loop, app)
+    assert "It's Ana's turn" not in app.screen.toasts
 
 
 def test_upgrade_offered_only_when_the_engine_would_accept_it(display):
@@ -283,8 +290,47 @@ def test_pending_draws_until_scanned_or_dismissed(display):
     app.post_action({"do": "end_turn"})
     settle(loop, app)
     assert widget(app, "ban.draw.who") is not None
-    touch(loop, app, "ban.draw.bg")
+    touch(loop, app, "ban.draw.who")
     assert widget(app, "ban.draw.who") is None
+
+
+def test_draw_prompt_leaves_the_turn_in_view_and_ends_with_the_turn(display):
+    """No scanner: the prompt shows who draws how many beside the panels, never over the
+    active player's name or counts, and goes when the next turn begins."""
+    loop, app = make(display)
+    start(loop, app)
+    app.post_action({"do": "complete"})
+    app.post_action({"do": "end_turn"})
+    settle(loop, app)
+    ws = {w.name: w for w in app.screen.widgets()}
+    assert ws["draw.act"].text == "+1" and ws["draw.p2"].text == "+1"    # Ben and Chloe
+    keep = [n for n in ws if n.startswith(("act.name", "act.score", "act.like", "act.dislike",
+                                           "act.rush_token", "act.upgrade", "hdr."))]
+    prompt = [n for n in ws if n.startswith(("draw.", "ban.draw"))]
+    assert keep and prompt
+    for a in prompt:
+        for b in keep:
+            assert not ws[a].rect.colliderect(ws[b].rect), (a, b)
+    app.post_action({"do": "end_turn"})       # Ben's turn ends: Chloe's begins
+    settle(loop, app)
+    names = {w.name for w in app.screen.widgets()}
+    assert not {"draw.act", "draw.p2", "draw.p0", "ban.draw.who"} & names
+
+
+def test_draw_prompt_survives_a_restart(display, tmp_path):
+    """The prompt comes from the journal's game, not from what the screen remembered."""
+    from companion.journal import Journal
+    db = str(tmp_path / "j.db")
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal, Catalog.example()))
+        for a in (SETUP, {"do": "complete"}, {"do": "end_turn"}):
+            loop.post(ev.TouchAction(a))
+        loop.drain()
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal, Catalog.example()))
+        app = App(loop, surface=display, clock=Clock())
+        names = {w.name: w for w in app.screen.widgets()}
+        assert names["ban.draw.who"].text == "Ben draws 1, then Chloe draws 1"
 
 
 def test_unknown_card_prompts_to_enroll(display):
@@ -502,3 +548,47 @@ def test_a_stalled_table_shows_the_stall_banner(display):
     banner = widget(app, "ban.stall")
     assert banner is not None and "cannot go on" in banner.text
     assert widget(app, "ft.end") is not None       # the table decides: end the turn, fix, ...
+
+
+def test_a_scanner_talking_nonsense_is_shown_in_words(display):
+    loop, app = make(display)
+    start(loop, app)
+    loop.post(ev.DeviceStatus("scanner", "garbled", "REPL text"))
+    settle(loop, app)
+    assert widget(app, "hdr.dev.scanner").data == ("scanner", "garbled")
+    assert app.screen.toasts[-1] == ("The card scanner is not responding properly: "
+                                     "re-flash the scanner (firmware/README.md)")
+
+
+def test_the_screen_shows_a_paused_table_until_the_journal_is_free(display, tmp_path):
+    import sqlite3
+    import time
+
+    from companion.journal import Journal
+    path = str(tmp_path / "journal.db")
+    journal = Journal(path, busy_timeout=0.05)
+    loop = TableLoop(Session(journal, Catalog.example()))
+    app = App(loop, surface=display, clock=Clock())
+    start(loop, app)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")              # another program holds the write lock
+    loop.post(ev.TouchAction({"do": "end_turn"}))
+    loop.start()
+
+    def wait(predicate):
+        deadline = time.monotonic() + 5
+        while not predicate():
+            assert time.monotonic() < deadline, app.screen.toasts
+            app.pump()
+    try:
+        wait(lambda: any(t.startswith("Paused: another program is using the journal")
+                         for t in app.screen.toasts))
+        assert app.table.game.turn == 1
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    wait(lambda: app.table.game.turn == 2)
+    wait(lambda: "The journal is free again: the table goes on" in app.screen.toasts)
+    assert not any(t.startswith("Paused") for t in app.screen.toasts)
+    loop.stop()
+    journal.close()

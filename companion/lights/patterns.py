@@ -9,7 +9,8 @@ No clock, no I/O: the controller passes ``now`` and shows the result.
 What the table sees, from the bottom layer up:
 
 * each seat in its colour (red, blue, green, yellow by default): dim while
-  waiting, bright while it is that seat's turn;
+  waiting, bright while it is that seat's turn, with a dark gap sweeping along
+  it (motion tells the active seat, not colour or brightness alone);
 * turn timer (optional) on the active seat: the bar empties over the turn,
   turns amber in the last quarter and shows red dashes when time is up;
 * shop closed: every segment breathes amber; on the final turn the last
@@ -21,8 +22,17 @@ What the table sees, from the bottom layer up:
   bright (shared wins share it); everyone else is dim;
 * draw prompt: seats that must draw cards blink white until the cards are
   scanned, the prompt is dismissed, or it times out;
+* Cake Time: the draw prompt blinks white / cake pink instead of white / the
+  seat's colour, so the seat checks the deck's back for a cake (not under "two
+  drinks, one cake", where the companion places cakes itself); a cake card
+  gained flashes the seat pink / its colour briefly;
 * rejected input: the seat's segment flashes (off / bright) briefly;
-* scanner lost: the first LED of every segment blinks magenta / blue slowly.
+* an order completed: that seat's segment shows which position was taken for a
+  moment: the segment in four quarters, position 1 at the left, the taken
+  quarter white and the rest dark (so a wrong one is seen and undone at once);
+* scanner lost: the first LED of every segment blinks magenta / blue slowly;
+* table paused (another program holds the journal): every segment, even an
+  empty seat's, blinks amber / dark slowly until the journal is free again.
 
 Step-wise effects (blinks, the timer bar, the marquee) report the time of
 their next step, so the strip is written only when something changes; only
@@ -45,6 +55,7 @@ RED: Color = (255, 0, 0)
 AMBER: Color = (255, 96, 0)
 MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
+CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
 #: The seat colours of the box, by name.
 NAMED_COLORS: dict[str, Color] = {
@@ -62,6 +73,7 @@ FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds 
 FLASH_STEPS = 6             # ... this many of them (0.6 s), starting dark
 DRAW_BLINK = 0.5            # draw prompt: white / normal halves of this length
 SCANNER_BLINK = 1.0         # scanner lost: magenta / blue halves of this length
+PAUSE_BLINK = 1.0           # table paused: amber / dark halves of this length
 BREATH_PERIOD = 4.0         # shop closed: one amber breath, seconds
 BREATH_DEPTH = 0.5          # at the top of a breath the colour is half amber
 PULSE_PERIOD = 1.0          # final turn: one pulse of the last seat, seconds
@@ -69,6 +81,8 @@ PULSE_LOW = 0.3             # the pulse goes down to this brightness
 MARQUEE_STEP = 0.125        # game over: the winner's marquee moves 8 LEDs a second
 MARQUEE_SPACING = 4         # one white LED in every 4
 CELEBRATE_SECONDS = 20.0    # then the winner's segment stays bright
+SWEEP_STEP = 0.25           # the active seat's dark gap moves one LED this often
+TAKEN_SECONDS = 1.5         # how long a completed position shows on the seat's LEDs
 
 
 def color(value) -> Color:
@@ -92,10 +106,12 @@ class Style:
 
     ``segment_length`` is one number for equal segments, or one per seat.
     ``seat_colors`` are names or (r, g, b) triples, seat 1 first.
+    ``sweep``: a dark gap runs along the active seat (``[pixels] active_sweep``).
     """
     seat_count: int = 4
     segment_length: object = 16
     seat_colors: tuple = DEFAULT_SEAT_COLORS
+    sweep: bool = False
 
     def __post_init__(self):
         lengths = (tuple(self.segment_length) if isinstance(self.segment_length, (tuple, list))
@@ -133,6 +149,18 @@ class LightContext:
     flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
     scanner_lost_since: Optional[float] = None
     game_over_since: Optional[float] = None
+    paused_since: Optional[float] = None
+    taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
+    cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
+
+
+CAKE_STEP = 0.15            # a cake card gained: pink / own steps of this many seconds ...
+CAKE_STEPS = 6              # ... this many of them (0.9 s), starting pink
+
+
+def asks_for_cakes(game) -> bool:
+    """Cake Time without "two drinks, one cake": drawn cards may need a cake."""
+    return game is not None and game.expansion is not None and not game.two_drinks_one_cake
 
 
 @dataclass(frozen=True)
@@ -221,6 +249,8 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
             player = game.players[seat]
             if seat == game.active:
                 px = _active(own, n, context.timer, now, due)
+                if style.sweep:
+                    _sweep(px, now, due)
             else:
                 px = [scale(own, DIM)] * n
             if seat == final_seat:
@@ -237,22 +267,43 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                 step = _step(now, prompt.since, DRAW_BLINK)
                 if step % 2 == 0:
                     px = [WHITE] * n
+                elif asks_for_cakes(game):
+                    px = [CAKE] * n
                 due.add(prompt.since + (step + 1) * DRAW_BLINK)
                 due.add(prompt.until)
-        started = context.flashes.get(seat)
-        if started is not None:
-            step = _step(now, started, FLASH_STEP)
-            if 0 <= step < FLASH_STEPS:
-                px = [OFF if step % 2 == 0 else own] * n
-                due.add(started + (step + 1) * FLASH_STEP)
-            elif step < 0:
-                due.add(started)
+        taken = context.taken.get(seat)
+        if taken is not None and taken[1] <= now < taken[1] + TAKEN_SECONDS:
+            px = _position(taken[0], n)
+            due.add(taken[1] + TAKEN_SECONDS)
+        if seat < players and not game.game_over:
+            px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
+                        now, due)
+        px = _flash(px, OFF, own, context.flashes.get(seat), FLASH_STEP, FLASH_STEPS, now, due)
         if context.scanner_lost_since is not None:
             step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
             px[0] = MAGENTA if step % 2 == 0 else BLUE
             due.add(context.scanner_lost_since + (step + 1) * SCANNER_BLINK)
+        if context.paused_since is not None:       # above everything: nothing counts now
+            step = _step(now, context.paused_since, PAUSE_BLINK)
+            px = [AMBER if step % 2 == 0 else OFF] * n
+            due.add(context.paused_since + (step + 1) * PAUSE_BLINK)
         seats.append(tuple(px))
     return Lights(tuple(seats), animating, due.at)
+
+
+def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,
+           steps: int, now: float, due: _Due) -> list:
+    """``steps`` steps of ``length`` seconds from ``since``, the whole segment ``first``,
+    ``second``, ``first``, ...; before and after, ``px`` as it was."""
+    if since is None:
+        return px
+    step = _step(now, since, length)
+    if step < 0:
+        due.add(since)
+    elif step < steps:
+        due.add(since + (step + 1) * length)
+        return [first if step % 2 == 0 else second] * len(px)
+    return px
 
 
 def _winning_seats(game) -> tuple:
@@ -270,6 +321,21 @@ def _active(own: Color, n: int, timer: Optional[TurnTimer], now: float, due: _Du
     lit = timer.lit(now, n)
     bar = AMBER if phase == "warning" else own
     return [bar] * lit + [scale(own, DIM)] * (n - lit)
+
+
+def _sweep(px: list, now: float, due: _Due) -> None:
+    """A dark gap one LED wide moves along the segment, one LED per SWEEP_STEP."""
+    if len(px) < 3:
+        return
+    step = _step(now, 0.0, SWEEP_STEP)
+    px[step % len(px)] = OFF
+    due.add((step + 1) * SWEEP_STEP)
+
+
+def _position(position: int, n: int) -> list:
+    """The segment in four quarters (position 1 at the left): the taken one white."""
+    lo, hi = (position - 1) * n // 4, max((position - 1) * n // 4 + 1, position * n // 4)
+    return [WHITE if lo <= i < hi else OFF for i in range(n)]
 
 
 def _pips(px: list, count: int) -> None:

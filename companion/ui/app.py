@@ -154,6 +154,9 @@ class App:
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
+        self.pairing = None                        # the phone view's pairing code (Settings)
+        self.web_url: Optional[str] = None         # where phones open the table
+        self.play_links = None                     # BG Stats link of a finished game (end screen)
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: "queue.Queue[Any]" = queue.Queue()
@@ -226,9 +229,10 @@ class App:
     def catalog(self):
         return self.loop.session.catalog
 
-    def post_action(self, action: dict) -> None:
-        """Ask the table loop to apply ``action`` (a table-script action)."""
-        event = ev.TouchAction(dict(action), at=self.clock())
+    def post_action(self, action: dict, seat_colors: tuple = ()) -> None:
+        """Ask the table loop to apply ``action`` (a table-script action); a setup's
+        ``seat_colors`` (colour names) are recorded with it."""
+        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
         self._own.append(event)
         self.loop.post(event)
 

@@ -174,6 +174,8 @@ def _rejection_params(lang: str, code: str, params: dict) -> dict:
         out["problem"] = tr(lang, f"problem.{_PROBLEMS[out['problem']]}")
     if "upgrade" in out and isinstance(out["upgrade"], str):
         out["upgrade"] = upgrade_name(lang, out["upgrade"])
+    if code == "option_needs_cake_time" and has(DEFAULT, f"cake.{out.get('option')}"):
+        out["option"] = tr(lang, f"cake.{out['option']}")
     if code == "bad_variant" and isinstance(out.get("variant"), str):
         key = f"variant.{out['variant']}"
         if has(DEFAULT, key):
@@ -240,6 +242,17 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
                  tokens=token_name(lang, edition, h.count))
     if kind == "upgrade_activated":
         return t("upgrade_activated", player=h.player, upgrade=upgrade_name(lang, h.upgrade))
+    if kind == "cake_placed":
+        if h.by == "two_drinks_one_cake":
+            return t("cake_placed_rule", player=h.player)
+        return t("cake_placed", player=h.player, position=h.position)
+    if kind == "cake_card_gained":
+        key = "cake_card_gained_break_time" if h.reason == "break_time" else "cake_card_gained"
+        return t(key, player=h.player, total=h.total)
+    if kind == "cake_card_played":
+        return t("cake_card_played", player=h.player, left=h.left)
+    if kind == "cakes_returned":
+        return tr_count(lang, "happening.cakes_returned", h.count, player=h.player)
     if kind == "cards_to_draw":
         if h.reason == "two_player_draw":
             text = t("two_player_draw", player=h.draws[0][0] if h.draws else "")
@@ -247,7 +260,7 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
             text = t("order_surge", draws=_draws(lang, h.draws))
         else:
             text = t("order_surge_none")
-        return text + (" " + t("deck_short") if h.short else "")
+        return text.rstrip(".") + (". " + t("deck_short") if h.short else "")
     if kind == "orders_moved_down":
         return tr_count(lang, "happening.orders_moved_down", h.cards, player=h.player)
     if kind == "dislikes_taken":
@@ -282,6 +295,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
     if kind == "not_your_turn":
         if h.player is None:
             return t("seat_empty", seat=h.seat + 1)
+        if getattr(h, "overlapped", False):
+            return t("not_your_turn_overlap", player=h.player)
         return t("not_your_turn", player=h.player, active=h.active or "")
     if kind == "unknown_card":
         return t("unknown_card", tag=h.tag)
@@ -289,6 +304,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
         return t("card_enrolled", tag=h.tag, drink=h.drink)
     if kind == "draws_dismissed":
         return t("draws_dismissed")
+    if kind in ("table_paused", "table_resumed"):
+        return t(kind)
     if kind == "device_status":
         key = f"device_{h.device}_{h.status}"
         if has(DEFAULT, f"happening.{key}"):
@@ -303,4 +320,5 @@ HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens
                    "dislikes_taken", "shop_closed", "final_turn_begins", "turn_changed",
                    "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
                    "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
-                   "device_status")
+                   "device_status", "table_paused", "table_resumed", "cake_placed",
+                   "cake_card_gained", "cake_card_played", "cakes_returned")
