@@ -24,7 +24,6 @@ import random
 import sys
 import tempfile
 import threading
-from typing import Optional
 
 from . import inputs as ev
 from .catalog import Catalog
@@ -144,7 +143,7 @@ class TerminalPrinter:
                            + "\n")
         self.out.write(i18n.happening_text(self.lang, h, edition) + "\n")
 
-    def _flush(self, who: Optional[str], turn: int, u: Update) -> None:
+    def _flush(self, who: str | None, turn: int, u: Update) -> None:
         game = u.table.game
         if who is None:
             who = game.players[game.last_seat].name
@@ -159,7 +158,7 @@ class TerminalPrinter:
 
 
 def _setup(edition: str, names: list, variant: str, rng: random.Random,
-           expansion: Optional[str] = None) -> dict:
+           expansion: str | None = None) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
              "start": rng.choice(names), "variant": variant}
     box = box_rules(edition, expansion)
@@ -175,7 +174,7 @@ def _setup(edition: str, names: list, variant: str, rng: random.Random,
     return setup
 
 
-def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
+def _prepare(edition: str, players: int | list, seed: int, db: str | None):
     """What both demos start from: the seeded dice, the names, a journal path (a
     temporary folder unless ``db``), the EXAMPLE catalog and its shuffled tags."""
     rng = random.Random(seed)
@@ -191,8 +190,8 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
 
 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
-        variant: str = "standard", db: Optional[str] = None, out=None,
-        max_turns: int = 400, language: str = "en", expansion: Optional[str] = None) -> int:
+        variant: str = "standard", db: str | None = None, out=None,
+        max_turns: int = 400, language: str = "en", expansion: str | None = None) -> int:
     out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
@@ -203,7 +202,8 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         setup = _setup(edition, names, variant, rng, expansion)
         loop.post(ev.TouchAction(setup))
         loop.drain()
-        out.write(i18n.tr(language, "demo.start", edition=i18n.tr(language, f"edition.{expansion or edition}"),
+        edition_name = i18n.tr(language, f"edition.{expansion or edition}")
+        out.write(i18n.tr(language, "demo.start", edition=edition_name,
                           variant=i18n.tr(language, f"variant.{variant}"),
                           players=i18n.names_list(language, names), start=setup["start"],
                           deck=loop.table.game.deck) + "\n")
@@ -372,10 +372,10 @@ def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
 
 
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
-               variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
+               variant: str = "standard", db: str | None = None, speed: float = 1.0,
                cfg=None, out=None, err=None, stop_when_over: bool = False,
                use_buttons: bool = True, web: bool = False,
-               expansion: Optional[str] = None) -> int:
+               expansion: str | None = None) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests). ``web`` also serves
     the phone view (``[web]`` bind and port), as the service does.

@@ -26,7 +26,8 @@ import logging
 import os
 import signal
 import threading
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 from .cli import load_catalog
 from .journal import Journal, JournalError
@@ -87,7 +88,7 @@ class Service:
         self.lights = self.sound = self.voice = None
         self.web = None                      # the phone view (companion.web), when served
         self.screen_on = False
-        self._close_screen: Optional[Callable[[], None]] = None
+        self._close_screen: Callable[[], None] | None = None
         self._stopped = False
 
     def start_outputs(self) -> None:
@@ -188,7 +189,7 @@ class Service:
         if scanner.enabled:
             self.inputs.append(scanner.start())
 
-    def on_stop_signal(self, handler: Optional[Callable[[], None]] = None) -> None:
+    def on_stop_signal(self, handler: Callable[[], None] | None = None) -> None:
         """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""
         def stop(signum, _frame) -> None:
             log.info("%s: stopping", signal.Signals(signum).name)
@@ -288,7 +289,7 @@ class Service:
         log.info("companion stopped")
 
 
-def main(cfg, headless: bool = False, log_level: Optional[str] = None) -> int:
+def main(cfg, headless: bool = False, log_level: str | None = None) -> int:
     logging.basicConfig(level=(log_level or "INFO").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     return Service(cfg, headless).run()

@@ -61,7 +61,7 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import companion
 
@@ -72,6 +72,7 @@ from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, Disl
 from .table import DeviceStatusChanged, Update
 from .turn_timer import TurnClock
 from .worker import Worker
+import contextlib
 
 log = logging.getLogger("companion.sound")
 
@@ -127,7 +128,7 @@ class SoundPlayer(Worker):
 
     thread_name = "sound"
 
-    def __init__(self, folder: Optional[os.PathLike] = None, volume: float = 0.7,
+    def __init__(self, folder: os.PathLike | None = None, volume: float = 0.7,
                  enabled: bool = True, turn_timer: float = 0,
                  clock: Callable[[], float] = time.monotonic):
         self.folder = Path(folder) if folder else default_folder()
@@ -140,7 +141,7 @@ class SoundPlayer(Worker):
         self.played: deque = deque(maxlen=1000)
         self.sounds: dict = {}             # cue id -> pygame.mixer.Sound
         self.state = "closed"              # closed -> playing | silent | off
-        self.mixer_thread: Optional[str] = None   # name of the thread that opened it
+        self.mixer_thread: str | None = None   # name of the thread that opened it
         self._own_mixer = False
         self._due: list = []               # heap of (time, order, cue, tag)
         self._game = None                  # the game as of the last update
@@ -148,7 +149,7 @@ class SoundPlayer(Worker):
         self._cond = threading.Condition()
         self._inbox: list = []
         self._stopping = False
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._played_cond = threading.Condition()
         self.speech_volume = 0.8
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
@@ -164,7 +165,7 @@ class SoundPlayer(Worker):
     def play(self, cue: str) -> None:
         """Play one cue now (e.g. from the screen's sound test)."""
         if cue not in CUE_IDS:
-            raise ValueError("unknown sound cue %r" % (cue,))
+            raise ValueError(f"unknown sound cue {cue!r}")
         if self.enabled:
             self._put(("cue", cue))
 
@@ -177,7 +178,7 @@ class SoundPlayer(Worker):
         """Change the volume 0-1 (e.g. from the settings screen)."""
         volume = float(volume)
         if not 0.0 <= volume <= 1.0:
-            raise ValueError("volume must be between 0 and 1, got %r" % (volume,))
+            raise ValueError(f"volume must be between 0 and 1, got {volume!r}")
         if self.enabled:
             self._put(("volume", volume))
         else:
@@ -190,7 +191,7 @@ class SoundPlayer(Worker):
         else:
             self.turns = TurnClock(seconds)
 
-    def attach(self, loop) -> "SoundPlayer":
+    def attach(self, loop) -> SoundPlayer:
         """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
         if self.enabled:
             self._put(("table", loop.table))
@@ -241,7 +242,7 @@ class SoundPlayer(Worker):
         finally:
             self._shutdown()
 
-    def tick(self, now: Optional[float] = None) -> Optional[float]:
+    def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, play every cue due by ``now``; return when the
         next cue is due (clock time), or None."""
         if self.state == "closed":
@@ -404,10 +405,8 @@ class SoundPlayer(Worker):
         self._due.clear()
         if self._own_mixer:
             import pygame
-            try:
+            with contextlib.suppress(Exception):
                 pygame.mixer.quit()
-            except Exception:
-                pass
             self._own_mixer = False
         self.state = "closed" if self.enabled else "off"
 

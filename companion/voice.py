@@ -35,7 +35,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
 from .table import Update
@@ -125,7 +125,7 @@ class Voice(Worker):
         self._queue: list[tuple[int, str, str]] = []     # (turn, lang, text)
         self._turn = 0
         self._stopping = False
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
 
     # --- the table loop's thread: only queue ------------------------------------------
 
@@ -143,7 +143,7 @@ class Voice(Worker):
             self._queue += [(self._turn, self.language, p) for p in phrases]
             self._cond.notify()
 
-    def attach(self, loop) -> "Voice":
+    def attach(self, loop) -> Voice:
         loop.subscribe(self)
         return self
 
@@ -198,7 +198,7 @@ class Voice(Worker):
                 self._cond.notify_all()
 
 
-def build_voice(cfg, sound, language: Optional[str] = None) -> Optional[Voice]:
+def build_voice(cfg, sound, language: str | None = None) -> Voice | None:
     """A voice for ``[voice]`` speaking through ``sound`` (a SoundPlayer), or None when
     the voice or the sound is off."""
     v = cfg["voice"]

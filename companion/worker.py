@@ -8,14 +8,13 @@ to call twice.
 from __future__ import annotations
 
 import threading
-from typing import Optional
 
 
 class Worker:
     thread_name = "worker"
     _cond: threading.Condition
     _stopping: bool
-    _thread: Optional[threading.Thread]
+    _thread: threading.Thread | None
 
     def _wanted(self) -> bool:
         """Whether there is anything to run (e.g. the output is enabled)."""

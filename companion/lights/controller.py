@@ -24,9 +24,10 @@ Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
 loop, which relays a ``draws_dismissed`` happening to every subscriber (so
 screen and lights always agree). Cards scanned after a surge end the prompt
 by themselves, and so does the next turn; a table shown as it is (a resumed
-game) works out the draws still due from the game (``draw_prompt``). The settings screen can call ``set_brightness`` (never
-above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
-every call from outside, they only queue work for the lights thread.
+game) works out the draws still due from the game (``draw_prompt``).
+The settings screen can call ``set_brightness`` (never above the configured
+cap), ``set_turn_timer`` and ``set_seat_colors``; like every call from outside,
+they only queue work for the lights thread.
 
 ``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
 None without lights); ``controller.attach(loop)`` subscribes it and shows the
@@ -39,7 +40,8 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
@@ -52,6 +54,7 @@ from ..worker import Worker
 from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
                        TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left,
                        frame_from_lights, render)
+import contextlib
 
 log = logging.getLogger("companion.lights")
 
@@ -85,13 +88,13 @@ class LightsController(Worker):
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
-                 turn_timer: float = 0, draw_timeout: Optional[float] = None,
+                 turn_timer: float = 0, draw_timeout: float | None = None,
                  sweep: bool = False, clock: Callable[[], float] = time.monotonic):
         segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
         if [s.seat for s in segments] != list(range(len(segments))):
             raise ValueError("pixel segments must cover seats 0, 1, ... without gaps, got "
                              "seats %s" % [s.seat for s in segments])
-        self.strip: Optional[PixelStrip] = strip
+        self.strip: PixelStrip | None = strip
         self.pixel_count = strip.pixel_count
         #: The configured brightness is a power-budget cap: set_brightness stays below it.
         self.brightness_cap = strip.brightness
@@ -108,17 +111,17 @@ class LightsController(Worker):
         self.flashes: dict[int, float] = {}
         self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
         self.cake_cards: dict[int, float] = {}     # seat -> when it gained a cake card
-        self.scanner_lost_since: Optional[float] = None
-        self.paused_since: Optional[float] = None
-        self.game_over_since: Optional[float] = None
-        self.last: Optional[Lights] = None
+        self.scanner_lost_since: float | None = None
+        self.paused_since: float | None = None
+        self.game_over_since: float | None = None
+        self.last: Lights | None = None
         self.frames_rendered = 0
         # hand-over from other threads
         self._cond = threading.Condition()
         self._inbox: list[_Received] = []
         self._stopping = False
         self._asleep = False               # the thread waits for an update, no timeout
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._errors_logged: set = set()
 
     # --- any thread ------------------------------------------------------------------
@@ -141,14 +144,14 @@ class LightsController(Worker):
         ``[pixels] brightness``, which is the power supply's budget."""
         value = float(value)
         if not 0.0 <= value <= 1.0:
-            raise ValueError("brightness must be between 0 and 1, got %r" % (value,))
+            raise ValueError(f"brightness must be between 0 and 1, got {value!r}")
         self._put("brightness", min(value, self.brightness_cap))
 
     def set_turn_timer(self, seconds: float) -> None:
         """Change the turn timer (0 = off); the current turn starts a fresh timer."""
         self._put("turn_timer", float(seconds))
 
-    def attach(self, loop) -> "LightsController":
+    def attach(self, loop) -> LightsController:
         """Subscribe to a ``TableLoop`` and show its table as it is now."""
         self.show_table(loop.table)
         loop.subscribe(self)
@@ -205,7 +208,7 @@ class LightsController(Worker):
                 if self._stopping:
                     return
 
-    def tick(self, now: Optional[float] = None) -> Optional[float]:
+    def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, draw the picture at ``now``; return when to draw
         again (clock time), or None if only a new update can change it."""
         now = self.clock() if now is None else now
@@ -235,12 +238,10 @@ class LightsController(Worker):
         try:
             self.strip.show(frame)
         except Exception as exc:  # hardware gone or never there: carry on without lights
-            log.warning(NO_STRIP.format(detail="%s: %s" % (type(exc).__name__, exc)))
+            log.warning(NO_STRIP.format(detail=f"{type(exc).__name__}: {exc}"))
             strip, self.strip = self.strip, None
-            try:
+            with contextlib.suppress(Exception):
                 strip.close()
-            except Exception:
-                pass
 
     def _set_strip_brightness(self, value: float) -> None:
         if self.strip is not None:
@@ -329,7 +330,7 @@ class LightsController(Worker):
                                  for c in pos if c.serial in pending.serials)
                 self.draws[seat] = DrawPrompt(mine, at, until)
 
-    def _dismiss(self, seat: Optional[int]) -> None:
+    def _dismiss(self, seat: int | None) -> None:
         if seat is None:
             self.draws.clear()
         else:
@@ -355,9 +356,9 @@ class LightsController(Worker):
 
 # --- from the configuration --------------------------------------------------
 
-def build_lights(cfg, seat_count: Optional[int] = None,
+def build_lights(cfg, seat_count: int | None = None,
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS,
-                 clock: Callable[[], float] = time.monotonic) -> Optional[LightsController]:
+                 clock: Callable[[], float] = time.monotonic) -> LightsController | None:
     """A controller for ``[pixels]``; None with driver "none" or when the strip
     cannot be driven (one warning an installer can act on, no traceback).
 
@@ -382,7 +383,7 @@ def build_lights(cfg, seat_count: Optional[int] = None,
                             sweep=px["active_sweep"], clock=clock)
 
 
-def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStrip]:
+def _open_neopixel(count: int, pin: str, brightness: float) -> PixelStrip | None:
     # Blinka >= 10 offers to pip-install missing Pi backends on a terminal and
     # waits for an answer on stdin; the table service must never sit on that prompt.
     os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
@@ -395,8 +396,6 @@ def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStr
     except Exception as exc:         # no Pi, no library, no permission, bad pin, ...
         log.warning(NO_STRIP.format(detail=str(exc) or type(exc).__name__))
         if strip is not None:
-            try:
+            with contextlib.suppress(Exception):
                 strip.close()
-            except Exception:
-                pass
         return None

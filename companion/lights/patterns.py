@@ -42,12 +42,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
 from ..rules.scoring import ranking, winners
 from ..turn_timer import EPSILON, TurnTimer
 
-Color = Tuple[int, int, int]
+Color = tuple[int, int, int]
 
 OFF: Color = (0, 0, 0)
 WHITE: Color = (255, 255, 255)
@@ -91,12 +91,12 @@ def color(value) -> Color:
         try:
             return NAMED_COLORS[value.strip().lower()]
         except KeyError:
-            raise ValueError("unknown seat colour %r; use one of %s or an (r, g, b) triple"
-                             % (value, ", ".join(NAMED_COLORS))) from None
+            raise ValueError(f"unknown seat colour {value!r}; use one of "
+                             f"{', '.join(NAMED_COLORS)} or an (r, g, b) triple") from None
     r, g, b = value
     for v in (r, g, b):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
-            raise ValueError("a seat colour's channels are integers 0-255, got %r" % (value,))
+            raise ValueError(f"a seat colour's channels are integers 0-255, got {value!r}")
     return (r, g, b)
 
 
@@ -118,12 +118,11 @@ class Style:
                    else (self.segment_length,) * self.seat_count)
         if self.seat_count < 1 or len(lengths) != self.seat_count or min(lengths) < 1:
             raise ValueError("the lights need at least one seat and one LED per seat "
-                             "(got %r seats, segment lengths %r)"
-                             % (self.seat_count, self.segment_length))
+                             f"(got {self.seat_count!r} seats, "
+                             f"segment lengths {self.segment_length!r})")
         colors = tuple(color(c) for c in self.seat_colors)
         if len(colors) < self.seat_count:
-            raise ValueError("%d seats but only %d seat colours"
-                             % (self.seat_count, len(colors)))
+            raise ValueError(f"{self.seat_count} seats but only {len(colors)} seat colours")
         object.__setattr__(self, "seat_colors", colors)
         object.__setattr__(self, "lengths", lengths)
 
@@ -138,18 +137,18 @@ class DrawPrompt:
     """
     serials: frozenset
     since: float
-    until: Optional[float] = None
+    until: float | None = None
 
 
 @dataclass(frozen=True)
 class LightContext:
     """What the lights remember beyond the game itself (kept by the controller)."""
-    timer: Optional[TurnTimer] = None
+    timer: TurnTimer | None = None
     draws: Mapping[int, DrawPrompt] = field(default_factory=dict)   # seat -> prompt
     flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
-    scanner_lost_since: Optional[float] = None
-    game_over_since: Optional[float] = None
-    paused_since: Optional[float] = None
+    scanner_lost_since: float | None = None
+    game_over_since: float | None = None
+    paused_since: float | None = None
     taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
     cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
 
@@ -173,7 +172,7 @@ class Lights:
     """
     seats: tuple
     animating: bool = False
-    next_change: Optional[float] = None
+    next_change: float | None = None
 
 
 # --- small helpers -----------------------------------------------------------
@@ -221,7 +220,7 @@ class _Due:
     def __init__(self, now: float):
         self.now, self.at = now, None
 
-    def add(self, t: Optional[float]) -> None:
+    def add(self, t: float | None) -> None:
         if t is not None and t > self.now and (self.at is None or t < self.at):
             self.at = t
 
@@ -291,7 +290,7 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
     return Lights(tuple(seats), animating, due.at)
 
 
-def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,
+def _flash(px: list, first: Color, second: Color, since: float | None, length: float,
            steps: int, now: float, due: _Due) -> list:
     """``steps`` steps of ``length`` seconds from ``since``, the whole segment ``first``,
     ``second``, ``first``, ...; before and after, ``px`` as it was."""
@@ -311,7 +310,7 @@ def _winning_seats(game) -> tuple:
     return tuple(i for i, p in enumerate(game.players) if p.name in names)
 
 
-def _active(own: Color, n: int, timer: Optional[TurnTimer], now: float, due: _Due) -> list:
+def _active(own: Color, n: int, timer: TurnTimer | None, now: float, due: _Due) -> list:
     if timer is None:
         return [own] * n
     due.add(timer.next_step(now, n))
@@ -347,7 +346,7 @@ def _pips(px: list, count: int) -> None:
             px[n - 2 - 2 * i] = OFF
 
 
-def _game_over(winner: bool, own: Color, n: int, since: Optional[float], now: float,
+def _game_over(winner: bool, own: Color, n: int, since: float | None, now: float,
                due: _Due) -> list:
     if not winner:
         return [scale(own, DIM)] * n
@@ -363,7 +362,7 @@ def frame_from_lights(lights: Lights, positions: Sequence[Sequence[int]],
     """Place each seat's colours on the strip (``positions[seat]`` from
     ``Segment.positions()``); LEDs outside every segment stay off."""
     frame = [OFF] * pixel_count
-    for seat_positions, colors in zip(positions, lights.seats):
-        for p, c in zip(seat_positions, colors):
+    for seat_positions, colors in zip(positions, lights.seats, strict=False):
+        for p, c in zip(seat_positions, colors, strict=False):
             frame[p] = c
     return frame
