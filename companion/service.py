@@ -33,7 +33,7 @@ from .cli import load_catalog
 from .journal import Journal, JournalError
 from .session import Session
 from .table import LogSubscriber, TableLoop
-from .ui.theme import seat_rgb
+from .seat_colours import every_seat, screen_rgb as seat_rgb
 
 log = logging.getLogger("companion.service")
 
@@ -131,8 +131,7 @@ class Service:
         """The running game's seat colours (names, recorded with its setup) on the lights;
         seats without a player keep their box colour."""
         if self.lights is not None and names:
-            from .lights.patterns import DEFAULT_SEAT_COLORS
-            self.lights.set_seat_colors(list(names) + list(DEFAULT_SEAT_COLORS[len(names):]))
+            self.lights.set_seat_colors(every_seat(names))
 
     def _new_seat_colors(self, update) -> None:
         """Subscriber (loop thread, whose session it is): a new game's colours."""

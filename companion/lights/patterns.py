@@ -44,6 +44,7 @@ import math
 from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
+from .. import seat_colours
 from ..rules.scoring import ranking, winners
 from ..turn_timer import EPSILON, TurnTimer
 
@@ -57,16 +58,10 @@ MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
 CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
-#: The seat colours of the box, by name.
-NAMED_COLORS: dict[str, Color] = {
-    "red": (255, 0, 0),
-    "blue": (0, 0, 255),
-    "green": (0, 255, 0),
-    "yellow": (255, 200, 0),
-}
+#: The seat colours of the box on LEDs, by name (companion.seat_colours defines them).
+NAMED_COLORS: dict[str, Color] = seat_colours.LED_BY_NAME
 #: Seat 1 red, seat 2 blue, seat 3 green, seat 4 yellow unless told otherwise.
-DEFAULT_SEAT_COLORS: tuple[Color, ...] = tuple(NAMED_COLORS[n] for n in
-                                               ("red", "blue", "green", "yellow"))
+DEFAULT_SEAT_COLORS: tuple[Color, ...] = seat_colours.LED_RGB
 
 DIM = 0.2                   # a waiting seat's colour, times this
 FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds ...
