@@ -29,7 +29,7 @@ from .seat_colours import NAMES, SCREEN_RGB
 Outcome = Accepted | Rejection
 log = logging.getLogger("companion.session")
 
-SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")   # the box's meeple colours
+SEAT_COLOUR_NAMES = NAMES   # the box's meeple colours (companion.seat_colours)
 
 
 def _ranking_json(game) -> list:
