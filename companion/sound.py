@@ -65,6 +65,7 @@ from collections.abc import Callable
 
 import companion
 
+from .config import SoundSettings, VoiceSettings
 from .inputs import SeatTap
 from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, DislikesTaken,
                                FinalTurnBegins, GameOver, OrderCompleted, ShopClosed,
@@ -128,7 +129,8 @@ class SoundPlayer(Worker):
 
     thread_name = "sound"
 
-    def __init__(self, folder: os.PathLike | None = None, volume: float = 0.7,
+    def __init__(self, folder: os.PathLike | None = None,
+                 volume: float = SoundSettings().volume,
                  enabled: bool = True, turn_timer: float = 0,
                  clock: Callable[[], float] = time.monotonic):
         self.folder = Path(folder) if folder else default_folder()
@@ -151,7 +153,7 @@ class SoundPlayer(Worker):
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._played_cond = threading.Condition()
-        self.speech_volume = 0.8
+        self.speech_volume = VoiceSettings().volume
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
         self._speech_channel = None
 

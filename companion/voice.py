@@ -37,6 +37,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 
+from .config import VoiceSettings
 from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
 from .table import Update
 from .ui import i18n
@@ -88,7 +89,7 @@ def number_word(lang: str, count: int) -> str:
     return i18n.tr(lang, key) if 1 <= count <= 4 else str(count)
 
 
-def render(text: str, lang: str, engine: str = "espeak-ng",
+def render(text: str, lang: str, engine: str = VoiceSettings().engine,
            timeout: float = RENDER_SECONDS) -> bytes:
     """``text`` spoken in ``lang`` as a WAV file's bytes. Raises OSError or
     subprocess.SubprocessError when the engine is missing or fails."""
@@ -114,7 +115,7 @@ class Voice(Worker):
     thread_name = "voice"
 
     def __init__(self, play: Callable[[bytes], None], language: str = "en",
-                 engine: str = "espeak-ng", enabled: bool = True):
+                 engine: str = VoiceSettings().engine, enabled: bool = True):
         self.play = play
         self.language = language
         self.engine = engine

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
 from .. import seat_colours
+from ..config import PixelsSettings
 from ..rules.scoring import ranking, winners
 from ..turn_timer import EPSILON, TurnTimer
 
@@ -104,7 +105,7 @@ class Style:
     ``sweep``: a dark gap runs along the active seat (``[pixels] active_sweep``).
     """
     seat_count: int = 4
-    segment_length: object = 16
+    segment_length: object = PixelsSettings().segment_length
     seat_colors: tuple = DEFAULT_SEAT_COLORS
     sweep: bool = False
 

@@ -396,3 +396,18 @@ class App:
         self.draw()
         while self.running and not should_stop():
             self.step()
+
+    def request_stop(self) -> None:
+        """Ask the main loop to end, from any thread or a signal handler: ``run`` returns
+        once the step in hand is done."""
+        self.running = False
+        if pygame.display.get_init():
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        self._wake.set()
+
+    def close(self) -> None:
+        """Close the window (last, after the outputs: the sound thread owned the mixer
+        until then). Fonts stay initialised: they hold no device. Safe to call twice."""
+        self.running = False
+        if pygame.display.get_init():
+            pygame.display.quit()
