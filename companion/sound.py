@@ -53,12 +53,14 @@ thread and returns when it wants to run again (None = only after an update).
 """
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
 import os
 import threading
 import time
+from typing import Any
 from collections import deque
 from pathlib import Path
 from collections.abc import Callable
@@ -73,7 +75,6 @@ from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, Disl
 from .table import DeviceStatusChanged, Update
 from .turn_timer import TurnClock
 from .worker import Worker
-import contextlib
 
 log = logging.getLogger("companion.sound")
 
@@ -155,7 +156,7 @@ class SoundPlayer(Worker):
         self._played_cond = threading.Condition()
         self.speech_volume = VoiceSettings().volume
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
-        self._speech_channel = None
+        self._speech_channel: Any = None   # pygame.mixer.Channel once the mixer is open
 
     # --- any thread ------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ table as it is; ``controller.start()`` starts the thread.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -46,6 +47,7 @@ from collections.abc import Callable, Sequence
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
 from ..draw_prompt import pending_draws
+from ..rules.state import Game
 from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStarted,
                                 OrderCompleted, TurnChanged)
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
@@ -54,7 +56,6 @@ from ..worker import Worker
 from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
                        TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left,
                        frame_from_lights, render)
-import contextlib
 
 log = logging.getLogger("companion.lights")
 
@@ -105,7 +106,7 @@ class LightsController(Worker):
         self.draw_timeout = draw_timeout
         self.clock = clock
         # light context, owned by whichever thread runs tick()
-        self.game = None
+        self.game: Game | None = None
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
@@ -301,9 +302,10 @@ class LightsController(Worker):
                     self.scanner_lost_since = at
                 elif h.status in SCANNER_BACK:
                     self.scanner_lost_since = None
-        for seat, count in drawn.items() if game is not None and not game.game_over else ():
+        players = game.players if game is not None and not game.game_over else ()
+        for seat, count in drawn.items() if players else ():
             # drawn cards join the end of position 1 (rules.turn.draw)
-            cards = game.players[seat].queue[0][-count:]
+            cards = players[seat].queue[0][-count:]
             old = self.draws.get(seat)
             serials = frozenset(c.serial for c in cards if c.tag is None)
             if old is not None:
@@ -374,9 +376,10 @@ def build_lights(cfg, seat_count: int | None = None,
     if px["driver"] == "simulated":
         strip: PixelStrip = SimulatedStrip(count, px["brightness"])
     else:
-        strip = _open_neopixel(count, px["pin"], px["brightness"])
-        if strip is None:
+        neopixel = _open_neopixel(count, px["pin"], px["brightness"])
+        if neopixel is None:
             return None
+        strip = neopixel
     timeout = None if cfg["scanner"]["port"] else DRAW_PROMPT_WITHOUT_SCANNER
     return LightsController(strip, segments, seat_colors, fps=px["fps"],
                             turn_timer=cfg["game"]["turn_timer"], draw_timeout=timeout,

@@ -105,13 +105,15 @@ class Style:
     ``sweep``: a dark gap runs along the active seat (``[pixels] active_sweep``).
     """
     seat_count: int = 4
-    segment_length: object = PixelsSettings().segment_length
+    segment_length: int | Sequence[int] = PixelsSettings().segment_length
     seat_colors: tuple = DEFAULT_SEAT_COLORS
     sweep: bool = False
+    lengths: tuple[int, ...] = field(init=False, repr=False)   # LEDs of each seat
 
-    def __post_init__(self):
-        lengths = (tuple(self.segment_length) if isinstance(self.segment_length, (tuple, list))
-                   else (self.segment_length,) * self.seat_count)
+    def __post_init__(self) -> None:
+        lengths: tuple[int, ...] = (
+            (self.segment_length,) * self.seat_count if isinstance(self.segment_length, int)
+            else tuple(self.segment_length))
         if self.seat_count < 1 or len(lengths) != self.seat_count or min(lengths) < 1:
             raise ValueError("the lights need at least one seat and one LED per seat "
                              f"(got {self.seat_count!r} seats, "
@@ -214,7 +216,8 @@ class _Due:
     __slots__ = ("now", "at")
 
     def __init__(self, now: float):
-        self.now, self.at = now, None
+        self.now = now
+        self.at: float | None = None
 
     def add(self, t: float | None) -> None:
         if t is not None and t > self.now and (self.at is None or t < self.at):
