@@ -269,17 +269,14 @@ class LightsController(Worker):
     def _take_update(self, u: Update, at: float) -> None:
         game = u.table.game
         self.game = game
-        drawn: dict[int, int] = {}
+        surged = False
         for h in u.happened:
             if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
                 self.draws.clear()
                 if isinstance(h, GameStarted):
                     self.game_over_since = None
-            elif isinstance(h, CardsToDraw) and game is not None:
-                for name, count in h.draws:
-                    seat = game.seat_of(name)
-                    if seat is not None:
-                        drawn[seat] = drawn.get(seat, 0) + count
+            elif isinstance(h, CardsToDraw):
+                surged = True
             elif isinstance(h, GameOver):
                 self.game_over_since = at
                 self.draws.clear()
@@ -302,24 +299,17 @@ class LightsController(Worker):
                     self.scanner_lost_since = at
                 elif h.status in SCANNER_BACK:
                     self.scanner_lost_since = None
-        players = game.players if game is not None and not game.game_over else ()
-        for seat, count in drawn.items() if players else ():
-            # drawn cards join the end of position 1 (rules.turn.draw)
-            cards = players[seat].queue[0][-count:]
-            old = self.draws.get(seat)
-            serials = frozenset(c.serial for c in cards if c.tag is None)
-            if old is not None:
-                serials |= old.serials
-            until = None if self.draw_timeout is None else at + self.draw_timeout
-            self.draws[seat] = DrawPrompt(serials, at, until)
+        if surged:                   # who draws which cards: the one model (draw_prompt)
+            self._draws_from(u.table, at)
         if u.rejection is not None and u.seat is not None \
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
 
     def _draws_from(self, table, at: float) -> None:
-        """The draws still due on a table shown as it is (a resumed game): from the game
-        itself (``draw_prompt``), like the screen's prompt."""
+        """The draws still due on ``table``, after a surge or on a table shown as it is (a
+        resumed game): from the game itself (``draw_prompt``), as the screen and the phones
+        show them."""
         pending = pending_draws(table)
         self.draws.clear()
         if pending is None:
