@@ -26,10 +26,22 @@ COMMANDS = {
 }
 
 
+def version() -> str:
+    """The installed package's version (the one pip knows), else the source tree's."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("coffee-rush-companion")
+    except PackageNotFoundError:
+        from . import __version__
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coffee-companion",
                                 description="Coffee Rush table companion.")
     p.add_argument("--config", help="config file (TOML); see `coffee-companion config docs`")
+    p.add_argument("--version", action="version", version=f"coffee-companion {version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in COMMANDS.items():
         mod = importlib.import_module(module)
