@@ -82,10 +82,12 @@ def load_config(args, required: bool = False):
     return config.load(path, required=required or bool(args.config))
 
 
-def load_catalog(cfg):
-    """The user's catalogs, plus the bundled example one when the config asks."""
+def load_catalog(cfg, without: frozenset = frozenset()):
+    """The user's catalogs (but the files in ``without``), plus the bundled example one
+    when the config asks."""
     from .catalog import Catalog
-    cat = Catalog.load_many(cfg["catalog"]["paths"])
+    cat = Catalog.load_many([p for p in cfg["catalog"]["paths"]
+                             if os.path.expanduser(p) not in without])
     if cfg["catalog"]["example"]:
         cat = Catalog([*Catalog.example().cards.values(), *cat.cards.values()])
     return cat

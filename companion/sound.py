@@ -61,6 +61,7 @@ from typing import Callable, Optional
 import companion
 
 from .inputs import SeatTap
+from .logs import native_stderr_quiet
 from .rules.happenings import (CardIdentified, CardsToDraw, DislikesTaken, FinalTurnBegins,
                                GameOver, OrderCompleted, ShopClosed, TurnChanged)
 from .table import DeviceStatusChanged, Update
@@ -327,7 +328,8 @@ class SoundPlayer:
         try:
             import pygame
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+                with native_stderr_quiet():       # libasound's own chatter; we say it once
+                    pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
             log.warning("no sound: the audio output cannot be opened (%s). Check the speaker "

@@ -96,6 +96,12 @@ class TableLoop:
         self.inputs: "queue.Queue[Any]" = queue.Queue()
         self.subscribers: list[Subscriber] = []
         self._thread: Optional[threading.Thread] = None
+        #: called on the loop's own thread between inputs, at least every
+        #: ``heartbeat_every`` seconds (the systemd watchdog): an input whose handling
+        #: never returns stops the calls.
+        self.heartbeat: Optional[Callable[[], None]] = None
+        self.heartbeat_every = 10.0
+        self._next_beat = 0.0
 
     # --- for any thread --------------------------------------------------------------
 
@@ -114,10 +120,27 @@ class TableLoop:
     def run(self) -> None:
         """Handle inputs until a ``Stop`` arrives."""
         while True:
-            event = self.inputs.get()
+            event = self._next_input()
             if isinstance(event, ev.Stop):
                 return
-            self.handle(event)
+            if event is not None:
+                self.handle(event)
+
+    def _next_input(self) -> Any:
+        """The next input; with a heartbeat, None when it is time for the next beat."""
+        if self.heartbeat is None:
+            return self.inputs.get()
+        now = time.monotonic()             # real time: liveness, not game time
+        if now >= self._next_beat:
+            self._next_beat = now + self.heartbeat_every
+            try:
+                self.heartbeat()
+            except Exception:
+                log.exception("the heartbeat failed")
+        try:
+            return self.inputs.get(timeout=self._next_beat - now)
+        except queue.Empty:
+            return None
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="table-loop", daemon=True)
@@ -247,10 +270,13 @@ class LogSubscriber:
         self.log = logger
 
     def __call__(self, u: Update) -> None:
+        from .ui.i18n import happening_text     # words only, no pygame
         if u.rejection is not None:
             self.log.info("rejected %s: %s", u.action or u.event, u.rejection.text)
+        edition = u.table.game.edition if u.table.game is not None else "original"
         for h in u.happened:
-            self.log.info("%s", h.as_dict())
+            self.log.info("%s", happening_text("en", h, edition))
+            self.log.debug("%s", h.as_dict())
 
 
 @dataclass

@@ -46,7 +46,7 @@ from ..rules.happenings import CardsToDraw, GameOver, GameStarted
 from ..table import DeviceStatusChanged, Update
 from ..turn_timer import TurnClock
 from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
-                       Lights, Style, draws_left, frame_from_lights, render)
+                       Lights, Style, draws_left, fault, frame_from_lights, render)
 
 log = logging.getLogger("companion.lights")
 
@@ -102,6 +102,7 @@ class LightsController:
         self.scanner_lost_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
         self.last: Optional[Lights] = None
+        self.fault = False                 # a start-up fault: the fault pattern, not the game
         self.frames_rendered = 0
         # hand-over from other threads
         self._cond = threading.Condition()
@@ -137,6 +138,10 @@ class LightsController:
     def set_turn_timer(self, seconds: float) -> None:
         """Change the turn timer (0 = off); the current turn starts a fresh timer."""
         self._put("turn_timer", float(seconds))
+
+    def show_fault(self, on: bool = True) -> None:
+        """Blink the start-up fault pattern (``on``) or go back to showing the table."""
+        self._put("fault", bool(on))
 
     def attach(self, loop) -> "LightsController":
         """Subscribe to a ``TableLoop`` and show its table as it is now."""
@@ -218,7 +223,8 @@ class LightsController:
         for item in received:
             self._take(item)
         self._prune(now)
-        lights = render(self.game, self.context(), now, self.style)
+        lights = (fault(now, self.style) if self.fault
+                  else render(self.game, self.context(), now, self.style))
         self.last = lights
         self.frames_rendered += 1
         self._show(frame_from_lights(lights, self.positions, self.pixel_count))
@@ -259,6 +265,8 @@ class LightsController:
         elif item.what == "turn_timer":
             self.turns = TurnClock(item.value)
             self.turns.observe(self.game, item.at)
+        elif item.what == "fault":
+            self.fault = item.value
         elif item.what == "table":
             self.game = item.value.game
             self.turns.observe(self.game, item.at)
