@@ -23,6 +23,7 @@ COMMANDS = {
     "screenshots": "companion.commands.screenshots_cmd",
     "labels": "companion.commands.labels_cmd",
     "enroll": "companion.commands.enroll_cmd",
+    "doctor": "companion.commands.doctor_cmd",
 }
 
 
@@ -76,10 +77,12 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 def load_config(args, required: bool = False):
-    """The configuration named by --config (required to exist), else the default file."""
+    """The configuration named by --config or $COFFEE_COMPANION_CONFIG (either must
+    exist), else the default file."""
     from . import config
     path = args.config or config.default_path()
-    return config.load(path, required=required or bool(args.config))
+    named = bool(args.config or os.environ.get("COFFEE_COMPANION_CONFIG"))
+    return config.load(path, required=required or named)
 
 
 def load_catalog(cfg, without: frozenset = frozenset()):
