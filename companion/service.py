@@ -218,6 +218,10 @@ class Service:
             # only the display and fonts: the sound thread owns the mixer until shutdown
             pygame.display.quit()
             pygame.font.quit()
+            # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
+            from .ui import fonts, widgets
+            widgets.reset_fonts()
+            fonts.set_book(None)
         return True
 
     def _open_screen(self, display: dict):
