@@ -33,6 +33,8 @@ from typing import Optional
 
 from .catalog import Catalog, CatalogError
 from .config import LANGUAGES, Config, ConfigError
+from .journal import Journal, JournalError
+from .session import Session
 
 log = logging.getLogger("companion.faults")
 
@@ -101,25 +103,26 @@ def journal_fault(path: str, exc: Exception) -> StartupFault:
 
 
 def journal_damaged(path: str) -> bool:
-    """Whether ``path`` is a file that is not a readable coffee-companion journal, and no
-    other companion holds it. Read-only: the file is not changed."""
-    if not os.path.isfile(path) or _locked(path):
+    """Whether ``path`` is a journal whose contents cannot be used (damaged, not a journal,
+    games that do not replay), and moving it aside is possible and safe: no other companion
+    holds it and its folder is writable. Decided by reading it, never by changing it: the
+    journal opened read-only, the running game replayed as the service would, SQLite's own
+    quick check. A journal that reads fine but cannot be opened for writing (a full disk,
+    permissions) is not damaged."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isfile(path) or _locked(path) or not os.access(folder, os.W_OK):
         return False
     try:
-        with open(path, "rb") as fh:
-            if fh.read(16) != b"SQLite format 3\0":
-                return True
-        db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
-        try:
-            ok = db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        finally:
-            db.close()
+        with Journal(path, readonly=True) as journal:
+            Session(journal, Catalog())
+            ok = journal.db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    except JournalError:
+        return True
     except sqlite3.DatabaseError:
         return True
     except OSError:
-        return False                  # cannot even read it: a permission problem, not damage
-    return not ok or not {"meta", "games", "actions"} <= tables
+        return False                  # cannot even read it: permissions, not damage
+    return not ok
 
 
 def _locked(path: str) -> bool:

@@ -71,11 +71,10 @@ class Service:
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg))
         try:
-            catalog = load_catalog(cfg, without=skip_catalogs)
-        except CatalogError:
-            self.journal.close()
+            self.session = Session(self.journal, load_catalog(cfg, without=skip_catalogs))
+        except BaseException:             # a broken catalog, a game that does not replay
+            self.journal.close()          # (the lock goes too: Try again can open it)
             raise
-        self.session = Session(self.journal, catalog)
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)

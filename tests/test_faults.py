@@ -3,6 +3,7 @@ touch action, the process up, the lights blinking the fault, the journal untouch
 import hashlib
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -204,6 +205,16 @@ def test_journal_damage_is_told_from_other_journal_problems(tmp_path):
     Journal(good).close()
     assert not faults.journal_damaged(good)
     assert not faults.journal_damaged(str(tmp_path / "missing.db"))
+    with Journal(good) as j:                # games that do not replay are damage too
+        Session(j, Catalog()).apply({"do": "setup", "edition": "winter",
+                                     "players": ["Ana", "Ben"]})
+        Session(j, Catalog()).apply({"do": "end_turn"})
+    assert not faults.journal_damaged(good)
+    db = sqlite3.connect(good)
+    with db:
+        db.execute("""UPDATE actions SET line = '{"do": "upgrade", "tile": "x"}' WHERE seq > 0""")
+    db.close()
+    assert faults.journal_damaged(good)
     with Journal(good):                     # a damaged file that another companion holds
         os.replace(damaged, good)
         assert not faults.journal_damaged(good)
