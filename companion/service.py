@@ -250,6 +250,8 @@ class Service:
                 shown = faults.display_fault(driver, problem)
                 self._show_fault(shown)
                 self.notifier.ready(shown.status())
+                for sig in (signal.SIGTERM, signal.SIGINT):    # a stop ends the wait cleanly
+                    signal.signal(sig, lambda *_: self.stopping.set())
             self.stopping.wait(DISPLAY_RETRY_SECONDS)
         return None
 
@@ -285,6 +287,7 @@ class Service:
             pass
 
     def shutdown(self) -> None:
+        self.notifier.stopping()
         for device in self.inputs:
             _optional("closing an input", device.close)
         self.loop.stop()
