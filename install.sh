@@ -205,5 +205,9 @@ else
     say "service (re)started: $(systemctl is-active coffee-companion.service)"
 fi
 
+if systemd_up && [ "$(systemctl get-default)" = graphical.target ]; then
+    say "a desktop starts at boot and would hold the screen: for the companion to own it,"
+    say "    sudo systemctl set-default multi-user.target && sudo reboot"
+fi
 say "done. Check it: coffee-companion doctor   (and: journalctl -u coffee-companion -f)"
 [ "$REBOOT" = no ] || say "reboot now for SPI (the LED strip): sudo reboot"

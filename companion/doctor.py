@@ -329,6 +329,11 @@ def check_display(cfg: Config, system: System) -> list[Check]:
     if driver in ("x11", "wayland"):
         return [warn("display", f"driver {driver}: the desktop session's screen (not "
                      "checked from here)", "make sure the desktop logs in automatically")]
+    if system.run(["systemctl", "is-active", "display-manager"]) == "active":
+        return [fail("display", "a desktop is running and holds the screen: the companion "
+                     f"cannot draw on it with {driver or 'kmsdrm'}",
+                     "sudo systemctl set-default multi-user.target && sudo reboot (the "
+                     "companion then owns the screen)")]
     if not system.glob("/dev/dri/card*"):
         return [(fail if driver else warn)(
             "display", "no DRM device (/dev/dri/card*): no screen can open",

@@ -199,6 +199,11 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
         assert checks[0].status == "WARN" and "?HELLO" in checks[0].found
     finally:
         quiet.close()
+    # a desktop holding the screen
+    desktop = system(root)
+    plain_run = desktop.run
+    desktop.run = lambda cmd: "active" if cmd[-1] == "display-manager" else plain_run(cmd)
+    assert statuses(doctor.check_display(config.load(cfg), desktop), "display") == {"FAIL"}
     # a start-up fault the running service reports
     checks = doctor.run_checks(cfg, True, system(
         root, {"StatusText": "fault: the game journal cannot be opened: ..."}))
