@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
 
@@ -72,6 +75,13 @@ SCHEMA: dict[str, list[Key]] = {
             min=16, max=4096),
         Key("reconnect_max_seconds", "float", 10.0,
             "Longest wait between attempts to reopen a lost scanner.", min=0.5, max=300.0),
+        Key("mode", "str", "protocol",
+            "protocol: our Pico NFC scanner (only valid protocol lines count); plain: a "
+            "QR/barcode module (a bare line counts if it matches plain_pattern).",
+            ("protocol", "plain")),
+        Key("plain_pattern", "str", DEFAULT_PLAIN_PATTERN,
+            "In plain mode, the shape of a card's code (a Python regular expression matched "
+            "in full): by default the tags `labels` prints (CR0001) and NFC UIDs in hex."),
     ],
     "pixels": [
         Key("driver", "str", "neopixel", "Light strip: a real NeoPixel strip, simulated or none.",
@@ -101,6 +111,22 @@ SCHEMA: dict[str, list[Key]] = {
         Key("height", "int", 480, "Screen height in pixels.", min=240, max=2160),
         Key("fullscreen", "str", "auto", "Fullscreen: auto (on the Pi), on or off.",
             ("auto", "on", "off")),
+    ],
+    "web": [
+        Key("enabled", "bool", True,
+            "Serve the phone view (live table, history, companion page, JSON API) on the "
+            "network while the service runs. The demo serves it only with `demo --web`."),
+        Key("bind", "str", "0.0.0.0",
+            "Address to listen on: 0.0.0.0 = every network, 127.0.0.1 = this device only."),
+        Key("port", "int", 8080, "TCP port of the phone view (below 1024 needs extra rights; "
+            "0 = any free port, for tests).", min=0, max=65535),
+        Key("mdns", "bool", True,
+            "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\")."),
+    ],
+    "bgstats": [
+        Key("location", "str", "",
+            "Where the games are played, sent to BG Stats with each play (e.g. the café's "
+            "name); empty = none."),
     ],
 }
 
@@ -170,6 +196,10 @@ def _cross_checks(cfg: Config) -> list[str]:
     dup = sorted({p for p in all_pins if all_pins.count(p) > 1})
     if dup:
         out.append(f"[seats] pins: pin {dup[0]} is used twice (each button needs its own pin)")
+    try:
+        re.compile(cfg["scanner"]["plain_pattern"])
+    except re.error as exc:
+        out.append(f"[scanner] plain_pattern is not a regular expression ({exc})")
     return out
 
 
@@ -271,7 +301,8 @@ def docs() -> str:
         for k in keys:
             allowed = ", ".join(map(str, k.allowed)) if k.allowed else (
                 f"{k.min:g} to {k.max:g}" if k.min is not None else "")
-            out.append(f"| `{k.name}` | {k.type} | `{toml_value(k.default)}` | {k.meaning} "
+            default = toml_value(k.default).replace("|", "\\|")   # a table cell
+            out.append(f"| `{k.name}` | {k.type} | `{default}` | {k.meaning} "
                        f"| {allowed} |")
         out.append("")
     return "\n".join(out)

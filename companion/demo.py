@@ -23,6 +23,7 @@ from typing import Optional
 
 from . import inputs as ev
 from .catalog import Catalog
+from .exports import PlayLink
 from .journal import Journal
 from .rules.editions import EDITIONS, UPGRADE_TILES, VARIANTS
 from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
@@ -266,7 +267,8 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
         buttons = Buttons(loop.post, pins, seats.get("undo_pin", 24),
                           hold_seconds=seats.get("hold_seconds", 1.0),
                           redo_hold_seconds=seats.get("redo_hold_seconds", 2.0),
-                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated").start()
+                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated",
+                          turn_now=loop.turn_now).start()
     except Exception:          # no gpiozero: the bots post the seat inputs themselves
         return None
     return buttons if buttons.simulated else None
@@ -300,12 +302,31 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
     return view, lights, sound
 
 
+def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
+    """The phone view beside the demo's window; None (after one warning) if it cannot."""
+    from . import config as config_mod
+    from .web.app import PhoneView
+    sound_on = cfg is None or cfg["sound"]["enabled"]
+    view = PhoneView(loop, cfg if cfg is not None else config_mod.defaults(), db,
+                     colours=app.seat_colors[:players],
+                     devices=lambda: {"buttons": "simulated", "scanner": "simulated",
+                                      "lights": "simulated", "sound": "ok" if sound_on else "off",
+                                      "screen": "ok"}, play_link=links)
+    if not view.start():
+        return None
+    app.pairing, app.web_url = view.pairing, view.public_url
+    out.write(f"phone view: {view.public_url} (this machine: {view.url}); "
+              f"pairing code {view.pairing.shown()}\n")
+    return view
+
+
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
                cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
-               use_buttons: bool = True) -> int:
+               use_buttons: bool = True, web: bool = False) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
-    (or, with ``stop_when_over``, until the game is over: tests).
+    (or, with ``stop_when_over``, until the game is over: tests). ``web`` also serves
+    the phone view (``[web]`` bind and port), as the service does.
 
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
@@ -334,9 +355,14 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         table_size = (w, h - BAND)
     surface = window.subsurface(pygame.Rect((0, 0), table_size))
     with Journal(db) as journal:
-        loop = TableLoop(Session(journal, catalog))
+        session = Session(journal, catalog)
+        loop = TableLoop(session)
         loop.subscribe(TerminalPrinter(out))
+        links = PlayLink(session, cfg["bgstats"]["location"] if cfg is not None else "")
+        loop.subscribe(links)
         app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
+        app.play_links = links
+        view = _phone_view(loop, cfg, db, app, len(names), out, links) if web else None
         strip_view, lights, sound = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
         loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
@@ -366,6 +392,8 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
                 bots.join(3.0)
             if buttons is not None:
                 buttons.close()
+            if view is not None:
+                view.close()
             loop.stop()
             pygame.display.quit()        # the window closes; fonts stay valid for the caller
     if scratch is not None:

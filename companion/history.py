@@ -1,15 +1,15 @@
-"""``coffee-companion history``: list the journal's games, export one."""
+"""``coffee-companion history``: list the journal's games, export one (``exports``)."""
 from __future__ import annotations
 
-import json
 import sys
 
+from . import exports
 from .journal import Journal, JournalError
-from .rules import Table, apply, parse_line
-from .rules.view import table_json
 
 
-def run(db: str, export: int | None, fmt: str, out=sys.stdout, err=sys.stderr) -> int:
+def run(db: str, export: int | None, fmt: str, out=None, err=None,
+        location: str = "") -> int:
+    out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     try:
         with Journal(db, readonly=True) as journal:
             games = journal.games()
@@ -29,16 +29,12 @@ def run(db: str, export: int | None, fmt: str, out=sys.stdout, err=sys.stderr) -
             if export not in {g.id for g in games}:
                 print(f"error: {db} has no game {export}", file=err)
                 return 2
-            lines = journal.lines(export)
+            text = exports.render(journal, export, fmt, source=db, location=location)
+    except exports.ExportError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
     except JournalError as exc:
         print(f"error: {exc}", file=err)
         return 2
-    if fmt == "script":
-        out.write(f"# coffee-companion game {export}, exported from {db}\n")
-        out.write("\n".join(lines) + "\n")
-    else:
-        table = Table()
-        for line in lines:
-            table = apply(table, parse_line(line)).table
-        out.write(json.dumps(table_json(table), ensure_ascii=False) + "\n")
+    out.write(text)
     return 0

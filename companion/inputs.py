@@ -11,10 +11,27 @@ from typing import Any, Mapping, Optional
 
 
 @dataclass(frozen=True)
+class Press:
+    """Where a seat press began: the moment, and the turn the table showed then.
+
+    The buttons stamp this when the contact closes; the table loop decides with
+    it (a press belongs to its seat and the moment it *began*). ``turn`` and
+    ``active`` are the game's turn number and active seat at that moment (None
+    without a game); ``overlapped`` is True when another seat's press was still
+    in flight (down, its gesture not yet given) as this one began.
+    """
+    began: float
+    turn: Optional[int] = None
+    active: Optional[int] = None
+    overlapped: bool = False
+
+
+@dataclass(frozen=True)
 class SeatTap:
     """A short press of a seat button: complete that seat's oldest order."""
     seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
     at: float = 0.0    # monotonic time of the press, for latency measurements
+    press: Optional[Press] = None   # from the buttons; None from the screen or a script
 
 
 @dataclass(frozen=True)
@@ -22,6 +39,7 @@ class SeatHold:
     """A long press of a seat button: end that seat's turn."""
     seat: int
     at: float = 0.0
+    press: Optional[Press] = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +67,13 @@ class TouchAction:
     """A table-script action chosen on the touchscreen, e.g. {"do": "end_turn"}."""
     action: Mapping[str, Any]
     at: float = 0.0
+
+
+@dataclass(frozen=True)
+class WebAction(TouchAction):
+    """A table-script action posted from a paired phone (the phone view's POST
+    /api/action); ``client`` is its address, for the log."""
+    client: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,5 +118,5 @@ class Stop:
     """Ask the table loop to finish after the inputs already queued."""
 
 
-InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction
+InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction | WebAction
               | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | Stop)

@@ -10,6 +10,7 @@ overwritten.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -46,6 +47,11 @@ class JournalError(Exception):
     """A journal that cannot be used; the message names the file and what to do."""
 
 
+class JournalBusy(JournalError):
+    """Another program holds the journal's write lock right now: nothing was
+    written; the same record may be tried again once it lets go."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -58,14 +64,40 @@ class GameRecord:
     actions: int
 
 
+FULL_BELOW_BYTES = 256 * 1024
+"""Less free space than this where the journal lives counts as a full disk."""
+
+
+def _free_bytes(path: str) -> Optional[int]:
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _read_only(path: str, why: str) -> str:
+    return (f"{path} cannot be written ({why}): the disk is mounted read-only or the file's "
+            "permissions forbid it; `coffee-companion history` can still read it")
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    """SQLite gave up waiting for another connection's lock (SQLITE_BUSY/LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _iso(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
 
 
 class Journal:
     def __init__(self, path: str, clock: Callable[[], float] = time.time,
-                 readonly: bool = False, durable: bool = True):
+                 readonly: bool = False, durable: bool = True, busy_timeout: float = 5.0):
         self.path = str(path)
+        self.busy_timeout = busy_timeout    # how long a write waits for another program's lock
         self.clock = clock
         self.readonly = readonly
         self._lock_fd: Optional[int] = None
@@ -95,6 +127,8 @@ class Journal:
         try:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise JournalError(_read_only(self.path, exc.strerror)) from None
             raise JournalError(f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -107,10 +141,14 @@ class Journal:
     def _connect(self, durable: bool) -> sqlite3.Connection:
         if self.readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
-            db = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None,
-                                 check_same_thread=False)
+            if not os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
+                # a read-only disk or folder: SQLite cannot make the WAL's shared-memory
+                # file there, and nobody can change the journal there either
+                uri += "&immutable=1"
+            db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
+                                 isolation_level=None, check_same_thread=False)
         else:
-            db = sqlite3.connect(self.path, timeout=5, isolation_level=None,
+            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                  check_same_thread=False)
         self._durable = durable
         return db
@@ -142,6 +180,8 @@ class Journal:
             raise JournalError(f"{self.path} has journal schema {row[0] if row else '?'}, "
                                f"this companion reads schema {SCHEMA_VERSION}")
         self._set_modes()
+        if not self.readonly:
+            self._check_writable()
 
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)
@@ -150,11 +190,28 @@ class Journal:
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
             return (f"{self.path} is damaged or not a journal ({msg}); it was left as it is "
                     "- move it aside to start a new journal")
-        if "full" in msg:
-            return f"{self.path}: the disk is full ({msg})"
-        if "readonly" in msg or "unable to open" in msg:
-            return f"{self.path} cannot be opened for writing ({msg})"
+        if "full" in msg or "disk I/O error" in msg:
+            free = _free_bytes(self.path)
+            if free is not None and free < FULL_BELOW_BYTES:
+                return (f"{self.path}: the disk is full ({free // 1024} KiB free): free some "
+                        "space (old logs, photos, other files) and start again; the journal "
+                        "was not changed")
+            return (f"{self.path}: the disk reported an error ({msg}): the SD card or disk "
+                    "may be failing; copy the journal somewhere safe")
+        if self.readonly and ("unable to open" in msg or "readonly" in msg):
+            return f"{self.path} cannot be read ({msg}): check its permissions"
+        if "readonly" in msg:
+            return _read_only(self.path, msg)
+        if "unable to open" in msg:
+            return (f"{self.path} cannot be opened for writing ({msg}): check that its folder "
+                    "exists and can be written")
         return f"{self.path}: {msg}"
+
+    def _check_writable(self) -> None:
+        """SQLite opens a file it may not write read-only without a word; say so at
+        open, not with every action later."""
+        if not os.access(self.path, os.W_OK):
+            raise JournalError(_read_only(self.path, "no permission to write it"))
 
     def close(self) -> None:
         db = getattr(self, "db", None)
@@ -233,6 +290,8 @@ class Journal:
                     self.db.execute("UPDATE games SET ended_at=NULL, ranking=NULL WHERE id=?",
                                     (game_id,))
         except sqlite3.DatabaseError as exc:
+            if _busy(exc):
+                raise JournalBusy(self._explain(exc)) from None
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 

@@ -7,9 +7,18 @@ Builds everything from the configuration and wires it along the river:
 Each adapter is optional and chosen by config; one that cannot start (no GPIO,
 no strip, no audio, no scanner plugged in yet) says so once, in words, and the
 table carries on without it. The main thread runs the touchscreen when there
-is a display, otherwise it just waits for SIGTERM/SIGINT. Shutting down stops
-the inputs first, lets the table loop finish what is queued, then closes the
-outputs and the journal.
+is a display, otherwise it just waits for a signal.
+
+Stopping (SIGTERM from systemd, SIGINT from Ctrl-C, SIGHUP from a closed
+terminal, or the screen's own exit) always takes the same path, within
+``STOP_SECONDS`` whatever the table loop is doing: the inputs stop, then the
+loop (it finishes at most the input in hand; queued inputs were never applied
+nor acknowledged and are logged as dropped), the lights (dark), the sound,
+the screen. The journal is closed last, and only once the loop's thread has
+ended: closing SQLite under a thread that still uses it can crash the process.
+
+The journal waits at most ``JOURNAL_BUSY_SECONDS`` for another program's
+lock; then the table pauses (screen and lights say so) and resumes by itself.
 """
 from __future__ import annotations
 
@@ -29,6 +38,14 @@ from .session import Session
 from .table import LogSubscriber, TableLoop, Update
 
 log = logging.getLogger("companion.service")
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_SECONDS = 3.0
+"""A stop finishes within this long (systemd's stop timeout is longer)."""
+LOOP_STOP_SECONDS = 1.5
+"""Of which the table loop gets this long to put down the input in hand."""
+JOURNAL_BUSY_SECONDS = 0.5
+"""A write waits this long for another program's lock before the table pauses."""
 
 
 def journal_path(cfg) -> str:
@@ -69,7 +86,7 @@ class Service:
         self.headless = headless
         self.notifier = notifier or Notifier()
         self.stopping = threading.Event()
-        self.journal = Journal(journal_path(cfg))
+        self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
         try:
             self.session = Session(self.journal, load_catalog(cfg, without=skip_catalogs))
         except BaseException:             # a broken catalog, a game that does not replay
@@ -80,9 +97,16 @@ class Service:
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
         self.loop.subscribe(LogSubscriber())
         self._watch(self.loop)
+        from .exports import PlayLink
+        self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
+        self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
         self.lights = self.sound = None
+        self.web = None                      # the phone view (companion.web), when served
+        self.screen_on = False
+        self._close_screen: Optional[Callable[[], None]] = None
+        self._stopped = False
 
     def _watch(self, loop: TableLoop) -> None:
         """systemd: WATCHDOG=1 from the table loop's own thread, STATUS= on each change."""
@@ -143,25 +167,72 @@ class Service:
         colors = self.journal.note(f"seat_colors:{game_id}")
         return [tuple(c) for c in colors] if colors else None
 
+    def start_web(self) -> None:
+        """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
+        port already taken gives one warning; the table plays on without it."""
+        if not self.cfg["web"]["enabled"]:
+            return
+        from .web.app import PhoneView
+        view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
+                         devices=self.device_status, colours=self.saved_seat_colors(),
+                         play_link=self.play_link)
+        if _optional("phone view", view.start):
+            self.web = view
+        else:                                # not served: it need not follow the table
+            self.loop.subscribers.remove(view.live)
+
+    def device_status(self) -> dict[str, str]:
+        """Each device as the companion page shows it: ok, simulated, off, unavailable
+        (what a device reports later, e.g. a scanner lost, the phone view adds)."""
+        from .devices.buttons import Buttons
+        from .devices.scanner import ScannerReader
+
+        def state(on: bool, simulated: bool = False) -> str:
+            return ("simulated" if simulated else "ok") if on else "unavailable"
+        buttons = [d for d in self.inputs if isinstance(d, Buttons)]
+        scanner = [d for d in self.inputs if isinstance(d, ScannerReader)]
+        seats, pixels = self.cfg["seats"]["driver"], self.cfg["pixels"]["driver"]
+        return {
+            "buttons": "off" if seats == "none" else state(bool(buttons), seats == "simulated"),
+            "scanner": "off" if not self.cfg["scanner"]["port"] else state(bool(scanner)),
+            "lights": "off" if pixels == "none" else state(self.lights is not None,
+                                                           pixels == "simulated"),
+            "sound": "off" if not self.cfg["sound"]["enabled"] else state(self.sound is not None),
+            "screen": "ok" if self.screen_on else "off",
+        }
+
     def start_inputs(self) -> None:
         from .devices.buttons import Buttons
         from .devices.scanner import ScannerReader
         if self.cfg["seats"]["driver"] != "none":
             buttons = _optional("seat buttons",
-                                lambda: Buttons.from_config(self.cfg, self.loop.post).start())
+                                lambda: Buttons.from_config(self.cfg, self.loop.post,
+                                                           turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
         scanner = ScannerReader.from_config(self.cfg, self.loop.post)
         if scanner.enabled:
             self.inputs.append(scanner.start())
 
+    def on_stop_signal(self, handler: Optional[Callable[[], None]] = None) -> None:
+        """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""
+        def stop(signum, _frame) -> None:
+            log.info("%s: stopping", signal.Signals(signum).name)
+            self.stopping.set()
+            if handler is not None:
+                handler()
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, stop)
+
     def run(self) -> int:
+        self.on_stop_signal()
         game = self.session.table.game
         if game is not None:
             log.info("resumed game %s: %s, turn %s%s", self.session.game_id,
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
         self.start_outputs()
+        self.start_web()
         self.loop.start()
         self.start_inputs()
         try:
@@ -191,6 +262,10 @@ class Service:
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
+        app.play_links = self.play_link
+        if self.web is not None:             # Settings shows the phones' pairing code
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url
+        self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
         self.apply_settings(settings)
@@ -205,22 +280,21 @@ class Service:
             # the wizard sets app.seat_colors before it posts the setup
             if any(h.kind == "game_started" for h in update.happened):
                 self.remember_seat_colors(list(app.seat_colors))
+                if self.web is not None:
+                    self.web.live.set_colours(list(app.seat_colors))
         self.loop.subscribe(keep_seat_colors)
-        def stop(*_):
-            self.stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, stop)
-        try:
-            app.run(should_stop=self.stopping.is_set, started=self.ready)
-        finally:
-            # only the display and fonts: the sound thread owns the mixer until shutdown
+        self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
+
+        def close_screen() -> None:
+            # only the display and fonts: the sound thread owned the mixer until now
             pygame.display.quit()
             pygame.font.quit()
             # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
             from .ui import fonts, widgets
             widgets.reset_fonts()
             fonts.set_book(None)
+        self._close_screen = close_screen      # last, by shutdown(): after loop and outputs
+        app.run(should_stop=self.stopping.is_set, started=self.ready)
         return True
 
     def _open_screen(self, display: dict):
@@ -250,8 +324,6 @@ class Service:
                 shown = faults.display_fault(driver, problem)
                 self._show_fault(shown)
                 self.notifier.ready(shown.status())
-                for sig in (signal.SIGTERM, signal.SIGINT):    # a stop ends the wait cleanly
-                    signal.signal(sig, lambda *_: self.stopping.set())
             self.stopping.wait(DISPLAY_RETRY_SECONDS)
         return None
 
@@ -280,20 +352,30 @@ class Service:
             fonts.set_book(None)          # Try again: look for fonts afresh
 
     def _wait_for_signal(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: self.stopping.set())
         log.info("companion running headless; stop with SIGTERM")
         while not self.stopping.wait(3600):
             pass
 
     def shutdown(self) -> None:
+        """The phone view, inputs, table loop, lights, sound, screen, then the journal
+        (see the module docstring). Safe to call twice."""
+        if self._stopped:
+            return
+        self._stopped = True
         self.notifier.stopping()
+        if self.web is not None:             # no phone can post while the rest stops
+            _optional("closing the phone view", self.web.close)
         for device in self.inputs:
             _optional("closing an input", device.close)
-        self.loop.stop()
-        for output in self.outputs:
+        loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
+        for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
-        self.journal.close()
+        if self._close_screen is not None:
+            _optional("closing the screen", self._close_screen)
+        if loop_ended:
+            self.journal.close()
+        else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole
+            log.error("the journal is left open: the table loop is still busy")
         log.info("companion stopped")
 
 
@@ -445,7 +527,7 @@ class Startup:
     def _catch_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread() or self._old_signals:
             return
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for sig in STOP_SIGNALS:
             self._old_signals[sig] = signal.signal(sig, lambda *_: self.stopping.set())
 
     def _restore_signals(self) -> None:

@@ -4,13 +4,15 @@
 decides, the journal commits the line, and only then is the new table kept and
 returned for anyone to react to. A journal that cannot save turns the action
 into a rejection ("storage_failed"): nothing changes, nothing is half-done.
+A journal another program holds locked raises ``JournalBusy`` instead (also
+with nothing changed): the table loop pauses and applies the action later.
 """
 from __future__ import annotations
 
 from typing import Optional, Union
 
 from .catalog import Catalog
-from .journal import Journal, JournalError
+from .journal import Journal, JournalBusy, JournalError
 from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
 from .rules.rejections import reject
 from .rules.scoring import ranking
@@ -69,6 +71,8 @@ class Session:
                 self.journal.record(to_line(action), new_game=new_game,
                                     game_over=_ranking_json(after) if over else None,
                                     reopened=reopened)
+            except JournalBusy:
+                raise                # nothing changed: the table loop waits and tries again
             except JournalError as exc:
                 return reject("storage_failed", error=str(exc))
         self.table = outcome.table

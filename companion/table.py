@@ -7,8 +7,11 @@ subscriber (screen, lights, sound, logging). Subscribers are called on the
 loop's thread and must not block; one that raises is logged and skipped.
 
 Seat inputs: a tap completes the oldest order of that seat's player, a hold
-ends the turn; a seat that is not active changes nothing and yields a
-``NotYourTurn`` for that seat.
+ends the turn. A press belongs to its seat and to the moment it *began*
+(``inputs.Press``, stamped by the buttons): it changes the game only if its
+seat was active when it began, it is still that same turn, and no other
+seat's press was in flight as it began. Anything else changes nothing and
+yields one ``NotYourTurn`` for that seat (README, "At the table").
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from .catalog import Catalog, CardInfo, CatalogError
 from .rules import Rejection, Table, parse_action
 from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
+from .journal import JournalBusy
 from .session import Session
 
 log = logging.getLogger("companion.table")
@@ -32,10 +36,13 @@ log = logging.getLogger("companion.table")
 
 @dataclass(frozen=True)
 class NotYourTurn(Happening):
+    """A seat's press changed nothing: not its turn when the press began, or
+    (``overlapped``) another seat's button was being pressed at that moment."""
     kind: ClassVar[str] = "not_your_turn"
     seat: int
     player: Optional[str]
     active: Optional[str]
+    overlapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,20 @@ class DeviceStatusChanged(Happening):
     device: str
     status: str
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class TablePaused(Happening):
+    """Another program holds the journal's lock: nothing can be saved, so the
+    table waits (inputs stay queued, none is lost or refused)."""
+    kind: ClassVar[str] = "table_paused"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TableResumed(Happening):
+    """The journal is free again: the waiting inputs are applied in order."""
+    kind: ClassVar[str] = "table_resumed"
 
 
 @dataclass(frozen=True)
@@ -86,6 +107,13 @@ class Update:
 
 Subscriber = Callable[[Update], None]
 
+RETRY_PAUSED_S = 0.25
+"""While paused, the loop tries the waiting input again this often."""
+
+
+class Halted(Exception):
+    """The loop was told to stop while an input waited for the journal."""
+
 
 class TableLoop:
     def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
@@ -96,9 +124,12 @@ class TableLoop:
         self.inputs: "queue.Queue[Any]" = queue.Queue()
         self.subscribers: list[Subscriber] = []
         self._thread: Optional[threading.Thread] = None
+        self._halt = threading.Event()
+        self.paused = False            # another program holds the journal's lock
+        self.dropped = 0               # inputs never applied because the loop was halted
         #: called on the loop's own thread between inputs, at least every
         #: ``heartbeat_every`` seconds (the systemd watchdog): an input whose handling
-        #: never returns stops the calls.
+        #: never returns stops the calls (a pause for the journal's lock does not).
         self.heartbeat: Optional[Callable[[], None]] = None
         self.heartbeat_every = 10.0
         self._next_beat = 0.0
@@ -115,32 +146,50 @@ class TableLoop:
     def table(self) -> Table:
         return self.session.table
 
+    def turn_now(self) -> tuple[Optional[int], Optional[int]]:
+        """(turn number, active seat) of the table as last applied; (None, None)
+        without a game. Any thread may ask (the buttons stamp presses with it)."""
+        game = self.session.table.game
+        return (None, None) if game is None else (game.turn, game.active)
+
     # --- running -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Handle inputs until a ``Stop`` arrives."""
-        while True:
+        """Handle inputs until a ``Stop`` arrives or :meth:`halt` is called."""
+        while not self._halt.is_set():
             event = self._next_input()
-            if isinstance(event, ev.Stop):
+            if event is None:
+                continue
+            if isinstance(event, ev.Stop) or self._halt.is_set():
+                if not isinstance(event, ev.Stop):
+                    self._drop(event)
                 return
-            if event is not None:
+            try:
                 self.handle(event)
+            except Halted:
+                self._drop(event)
+                return
 
     def _next_input(self) -> Any:
         """The next input; with a heartbeat, None when it is time for the next beat."""
         if self.heartbeat is None:
             return self.inputs.get()
-        now = time.monotonic()             # real time: liveness, not game time
-        if now >= self._next_beat:
-            self._next_beat = now + self.heartbeat_every
-            try:
-                self.heartbeat()
-            except Exception:
-                log.exception("the heartbeat failed")
+        self._beat()
         try:
-            return self.inputs.get(timeout=self._next_beat - now)
+            return self.inputs.get(timeout=max(0.0, self._next_beat - time.monotonic()))
         except queue.Empty:
             return None
+
+    def _beat(self) -> None:
+        """Call the heartbeat if it is due (on the loop's thread)."""
+        now = time.monotonic()             # real time: liveness, not game time
+        if self.heartbeat is None or now < self._next_beat:
+            return
+        self._next_beat = now + self.heartbeat_every
+        try:
+            self.heartbeat()
+        except Exception:
+            log.exception("the heartbeat failed")
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="table-loop", daemon=True)
@@ -148,9 +197,39 @@ class TableLoop:
         return self._thread
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Finish the inputs already queued, then stop (tests, tools)."""
         self.post(ev.Stop())
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def halt(self, timeout: float = 2.0) -> bool:
+        """Stop now (the service's shutdown): finish at most the input in hand,
+        log the queued ones as dropped (none was applied, so none was ever
+        acknowledged). True once the loop's thread has ended; only then may
+        the journal be closed."""
+        self._halt.set()
+        self.post(ev.Stop())           # wake a loop waiting for input
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+            if thread.is_alive():
+                log.error("the table loop did not stop within %.1f s", timeout)
+                return False
+        while True:
+            try:
+                event = self.inputs.get_nowait()
+            except queue.Empty:
+                break
+            if not isinstance(event, ev.Stop):
+                self._drop(event)
+        if self.dropped:
+            log.warning("stopped with %d input(s) not applied (never acknowledged, dropped)",
+                        self.dropped)
+        return True
+
+    def _drop(self, event: Any) -> None:
+        self.dropped += 1
+        log.debug("dropped at stop: %r", event)
 
     def drain(self) -> list[Update]:
         """Handle every input already queued, on this thread (tests, demo)."""
@@ -164,17 +243,42 @@ class TableLoop:
                 out.append(self.handle(event))
 
     def handle(self, event: Any) -> Update:
-        try:
-            update = self._handle(event)
-        except Exception as exc:  # a bug must not stop the table: report it, keep going
-            log.exception("input %r failed", event)
-            update = Update(event, self.table, rejection=reject("storage_failed", error=str(exc)))
+        """Apply one input and tell every subscriber. While another program holds
+        the journal's lock this waits (paused), trying again every
+        ``RETRY_PAUSED_S``; :meth:`halt` ends the wait with :class:`Halted`."""
+        while True:
+            try:
+                update = self._handle(event)
+                break
+            except JournalBusy as exc:
+                if not self.paused:
+                    self.paused = True
+                    log.warning("table paused: %s", exc)
+                    self._tell(Update(ev.DeviceStatus("journal", "paused", str(exc)), self.table,
+                                      happened=(TablePaused(str(exc)),),
+                                      applied_at=self.clock()))
+                if self._halt.wait(RETRY_PAUSED_S):
+                    raise Halted() from None
+                self._beat()               # waiting on purpose: still alive
+            except Exception as exc:  # a bug must not stop the table: report it, keep going
+                log.exception("input %r failed", event)
+                update = Update(event, self.table,
+                                rejection=reject("storage_failed", error=str(exc)))
+                break
+        if self.paused:
+            self.paused = False
+            log.info("table resumed: the journal is free again")
+            self._tell(Update(ev.DeviceStatus("journal", "back"), self.table,
+                              happened=(TableResumed(),), applied_at=self.clock()))
+        self._tell(update)
+        return update
+
+    def _tell(self, update: Update) -> None:
         for fn in list(self.subscribers):
             try:
                 fn(update)
             except Exception:
                 log.exception("subscriber %r failed on %r", fn, update.event)
-        return update
 
     # --- inputs -> actions -------------------------------------------------------------
 
@@ -216,11 +320,21 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        if game.active is not None and event.seat != game.active:
+        press = event.press
+        if game.active is not None and (event.seat != game.active or (press is not None and (
+                press.overlapped or (press.turn, press.active) != (game.turn, event.seat)))):
             name = game.players[event.seat].name
+            # its own turn, but another seat's button was down as this press began
+            overlapped = (press is not None and press.overlapped
+                          and (press.turn, press.active) == (game.turn, event.seat))
+            # "not your turn, Ben: Ana is playing" names who played when the press began
+            then = (press.active if press is not None and press.active is not None
+                    and press.active < len(game.players) else game.active)
             return Update(event, self.table,
-                          happened=(NotYourTurn(event.seat, name, game.active_player.name),),
-                          rejection=reject("not_your_turn", player=name),
+                          happened=(NotYourTurn(event.seat, name, game.players[then].name,
+                                                overlapped),),
+                          rejection=reject("buttons_overlap" if overlapped else "not_your_turn",
+                                           player=name),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
         action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
         return self._apply(event, action, posted, seat=event.seat)

@@ -4,6 +4,8 @@ gpiozero's MockPin does not simulate contact bounce, so the bounce trains
 here are written out edge by edge, on an injected clock, both straight into
 the classifier and through the mock pins (``drive_low``/``drive_high``).
 """
+import dataclasses
+import json
 import queue
 import threading
 
@@ -12,6 +14,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
 from companion import config, inputs as ev
+from companion.journal import Journal
 from companion.devices.buttons import NO_GPIO, UNDO, Buttons, Gesture, PressClassifier
 from companion.session import Session
 from companion.table import NotYourTurn, Recorder, TableLoop
@@ -256,6 +259,11 @@ def make_buttons(posted, clock, **kw):
     return b
 
 
+def gestures(events):
+    """The events without their press stamps (for tests about timing alone)."""
+    return [dataclasses.replace(e, press=None) if hasattr(e, "press") else e for e in events]
+
+
 def edges_on(pin, clock, train):
     """Drive a MockPin through (seconds-after-previous, pressed) steps; pressed = low."""
     for dt, pressed in train:
@@ -279,6 +287,7 @@ def test_tap_and_hold_on_every_seat_pin(clock, posted, seat):
     b = make_buttons(posted, clock)
     pin = b.devices[seat].pin
     assert pin.info.name == f"GPIO{PINS[seat]}"
+    began = clock()
     edges_on(pin, clock, [(0, True), (0.15, False)])
     t_tap = clock()
     edges_on(pin, clock, [(1.0, True)])
@@ -288,7 +297,9 @@ def test_tap_and_hold_on_every_seat_pin(clock, posted, seat):
     assert pin.state == 0                   # still pressed when the hold fires
     edges_on(pin, clock, [(0.7, False)])
     b.poll(clock.advance(5))
-    assert posted == [ev.SeatTap(seat, t_tap), ev.SeatHold(seat, start + 1.0)]
+    # each gesture carries the moment its press began (no table here: no turn)
+    assert posted == [ev.SeatTap(seat, t_tap, ev.Press(began)),
+                      ev.SeatHold(seat, start + 1.0, ev.Press(start))]
 
 
 def test_undo_tap_and_hold(clock, posted):
@@ -336,7 +347,9 @@ def test_two_seats_pressing_at_once(clock, posted):
     p0.drive_high()
     t0 = clock()
     b.poll(clock.advance(3))
-    assert posted == [ev.SeatTap(2, t2), ev.SeatTap(0, t0)]
+    assert gestures(posted) == [ev.SeatTap(2, t2), ev.SeatTap(0, t0)]
+    # seat 3 pressed while seat 1's press was in flight: the stamp says so
+    assert [e.press.overlapped for e in posted] == [True, False]
 
 
 def test_a_hold_due_before_another_buttons_edge_is_posted_first(clock, posted):
@@ -347,7 +360,7 @@ def test_a_hold_due_before_another_buttons_edge_is_posted_first(clock, posted):
     b.devices[UNDO].pin.drive_low()
     clock.advance(0.1)
     b.devices[UNDO].pin.drive_high()
-    assert posted == [ev.SeatHold(0, start + 1.0), ev.UndoTap(clock())]
+    assert gestures(posted) == [ev.SeatHold(0, start + 1.0), ev.UndoTap(clock())]
 
 
 def test_simulated_press_goes_through_the_mock_pin(clock, posted):
@@ -357,13 +370,13 @@ def test_simulated_press_goes_through_the_mock_pin(clock, posted):
     assert b.next_deadline() == pytest.approx(clock() + 0.12)   # the finger lifts
     b.poll(clock.advance(0.2))              # the simulated finger lifts at 0.12 s
     assert b.devices[3].pin.state == 1
-    assert posted == [ev.SeatTap(3, clock())]
+    assert gestures(posted) == [ev.SeatTap(3, clock())]
     b.press(1, seconds=1.3)
     b.press_undo(seconds=2.2)
     start = clock()
     for _ in range(30):
         b.poll(clock.advance(0.1))
-    assert posted[1:] == [ev.SeatHold(1, start + 1.0), ev.UndoHold(start + 2.0)]
+    assert gestures(posted[1:]) == [ev.SeatHold(1, start + 1.0), ev.UndoHold(start + 2.0)]
     assert all(d.pin.state == 1 for d in b.devices.values())
 
 
@@ -429,7 +442,7 @@ def test_timer_thread_fires_the_hold_while_the_button_is_still_down():
     pin = b.devices[2].pin
     b.press(2, seconds=5)
     hold = events.get(timeout=2)
-    assert hold == ev.SeatHold(2, hold.at) and pin.state == 0
+    assert hold == ev.SeatHold(2, hold.at, hold.press) and pin.state == 0
     b.close()
     assert not b._thread
 
@@ -457,6 +470,15 @@ def table(clock=None):
     return loop, rec
 
 
+def seat_buttons(loop, clock, **kw):
+    """Mock-pin buttons wired to a table loop the way the service wires them."""
+    b = Buttons(loop.post, PINS, 24, driver="simulated", pin_factory=MockFactory(), clock=clock,
+                turn_now=loop.turn_now, **kw)
+    _OPENED.append(b)
+    assert b.open()
+    return b
+
+
 def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
     loop, rec = table()
     gate, busy = threading.Event(), threading.Event()
@@ -466,9 +488,7 @@ def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
             busy.set()
             gate.wait(5)
     loop.subscribe(slow_screen)
-    b = Buttons(loop.post, PINS, 24, driver="simulated", pin_factory=MockFactory(), clock=clock)
-    _OPENED.append(b)
-    assert b.open()
+    b = seat_buttons(loop, clock)
     loop.start()
     assert busy.wait(2)                     # the loop is now stuck in "buttons ready"
     p0 = b.devices[0].pin
@@ -477,8 +497,9 @@ def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
     edges_on(p0, clock, [(0.2, True)])      # then holds to end her turn
     b.poll(clock.advance(1.2))
     edges_on(p0, clock, [(0.1, False)])
-    edges_on(b.devices[1].pin, clock, [(0.2, True), (0.1, False)])   # Ben taps once
-    edges_on(b.devices[UNDO].pin, clock, [(0.2, True), (0.1, False)])  # and undoes it
+    # Ben taps while the table still shows Ana's turn: that press belongs to Ana's turn
+    edges_on(b.devices[1].pin, clock, [(0.2, True), (0.1, False)])
+    edges_on(b.devices[UNDO].pin, clock, [(0.2, True), (0.1, False)])  # and UNDO
     assert loop.inputs.qsize() == 6 and len(rec.updates) == 2   # setup, buttons ready
     gate.set()
     rec.wait_for(lambda u: isinstance(u.event, ev.UndoTap))
@@ -486,27 +507,148 @@ def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
     events = [u.event for u in rec.updates[2:]]
     assert [type(e).__name__ for e in events] == ["SeatTap"] * 3 + ["SeatHold", "SeatTap",
                                                                     "UndoTap"]
-    assert [u.accepted for u in rec.updates[2:]] == [True] * 6
-    assert [h.kind for h in rec.updates[-1].happened] == ["undone"]
+    assert [u.accepted for u in rec.updates[2:]] == [True] * 4 + [False, True]
+    assert rec.updates[6].happened == (NotYourTurn(1, "Ben", "Ana"),)   # Ana played then
+    assert [h.kind for h in rec.updates[-1].happened] == ["undone"]   # Ana's end of turn
     game = loop.table.game
-    assert game.players[0].likes == 3 and game.active == 1 and game.players[1].likes == 0
+    assert game.players[0].likes == 3 and game.active == 0 and game.players[1].likes == 0
+
+
+def not_your_turn(updates):
+    return [(u.seat, u.happened[0].overlapped) for u in updates
+            if u.happened and isinstance(u.happened[0], NotYourTurn)]
+
+
+def seat_updates(loop):
+    return [u for u in loop.drain() if not isinstance(u.event, ev.DeviceStatus)]
+
+
+def journaled(journal):
+    return [json.loads(x)["do"] for x in journal.latest_game()[1]]
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(str(tmp_path / "journal.db")) as j:
+        yield j
+
+
+def journal_table(journal):
+    loop = TableLoop(Session(journal))
+    loop.post(ev.TouchAction(SETUP))
+    loop.drain()
+    return loop
 
 
 def test_a_press_from_a_seat_that_is_not_active_changes_nothing(clock):
     loop, rec = table()
-    b = Buttons(loop.post, PINS, 24, driver="simulated", pin_factory=MockFactory(), clock=clock)
-    _OPENED.append(b)
-    b.open()
+    b = seat_buttons(loop, clock)
     before = loop.table
     edges_on(b.devices[2].pin, clock, [(0, True), (0.1, False)])
     edges_on(b.devices[3].pin, clock, [(0.1, True)])
     b.poll(clock.advance(1.5))
     edges_on(b.devices[3].pin, clock, [(0.1, False)])
-    ups = [u for u in loop.drain() if not isinstance(u.event, ev.DeviceStatus)]
+    ups = seat_updates(loop)
     assert loop.table is before
     assert [(u.seat, u.happened[0]) for u in ups] == [
         (2, NotYourTurn(2, "Chloe", "Ana")), (3, NotYourTurn(3, "Dae", "Ana"))]
     assert all(not u.accepted for u in ups)
+
+
+def test_all_four_seats_holding_at_once_end_at_most_the_active_turn(clock, journal):
+    loop = journal_table(journal)
+    b = seat_buttons(loop, clock)
+    for seat in range(4):                   # four hands slam down within 30 ms, Ana first
+        edges_on(b.devices[seat].pin, clock, [(0.01, True)])
+    updates = []
+    for _ in range(20):                     # the timer thread's job, on the fake clock
+        b.poll(clock.advance(0.1))
+        updates += seat_updates(loop)       # the loop keeps up with every hold as it fires
+    for seat in range(4):
+        edges_on(b.devices[seat].pin, clock, [(0.01, False)])
+    updates += seat_updates(loop)
+    assert journaled(journal) == ["setup", "end_turn"]           # Ana's turn, nobody else's
+    assert loop.table.game.active == 1 and loop.table.game.turn == 2
+    assert not_your_turn(updates) == [(1, False), (2, False), (3, False)]   # once each
+
+
+@pytest.mark.parametrize("first", [1, 3])
+def test_when_another_seat_pressed_first_even_the_active_hold_changes_nothing(clock, journal,
+                                                                                first):
+    loop = journal_table(journal)
+    b = seat_buttons(loop, clock)
+    edges_on(b.devices[first].pin, clock, [(0, True)])          # Ben (or Dae) first...
+    edges_on(b.devices[0].pin, clock, [(0.02, True)])           # ...then Ana, 20 ms later
+    updates = []
+    for _ in range(20):
+        b.poll(clock.advance(0.1))
+        updates += seat_updates(loop)
+    for seat in (0, first):
+        edges_on(b.devices[seat].pin, clock, [(0.05, False)])
+    updates += seat_updates(loop)
+    assert journaled(journal) == ["setup"] and loop.table.game.active == 0
+    # one "not your turn" each; Ana's says "two buttons at once, press again"
+    assert sorted(not_your_turn(updates)) == [(0, True), (first, False)]
+    texts = {u.seat: u.rejection.code for u in updates}
+    assert texts == {0: "buttons_overlap", first: "not_your_turn"}
+
+
+def test_a_hold_begun_out_of_turn_never_ends_the_next_turn(clock, journal):
+    loop = journal_table(journal)
+    b = seat_buttons(loop, clock)
+    edges_on(b.devices[0].pin, clock, [(0, True)])              # Ana holds to end her turn
+    b.poll(clock.advance(0.5))
+    edges_on(b.devices[0].pin, clock, [(0, False)])             # (too short: a tap)
+    loop.drain()
+    edges_on(b.devices[0].pin, clock, [(0.1, True)])            # Ana holds again
+    edges_on(b.devices[1].pin, clock, [(0.6, True)])            # Ben starts holding in Ana's turn
+    updates = []
+    for _ in range(30):                     # Ana's hold fires, then Ben's, a turn later
+        b.poll(clock.advance(0.1))
+        updates += seat_updates(loop)
+    edges_on(b.devices[0].pin, clock, [(0, False)])
+    edges_on(b.devices[1].pin, clock, [(0, False)])
+    updates += seat_updates(loop)
+    game = loop.table.game
+    assert journaled(journal) == ["setup", "complete", "end_turn"]
+    assert game.active == 1 and game.turn == 2                  # Ben's turn is still running
+    assert not_your_turn(updates) == [(1, False)]               # told once
+    assert [u.happened[0].active for u in updates if u.seat == 1] == ["Ana"]
+
+
+@pytest.mark.parametrize("offset", [-0.05, -0.01, 0.0, 0.01, 0.05])
+def test_a_tap_across_the_moment_the_active_hold_fires_changes_nothing(clock, journal, offset):
+    """Ben taps around the moment Ana's hold ends her turn: his tap began in Ana's turn."""
+    loop = journal_table(journal)
+    b = seat_buttons(loop, clock)
+    edges_on(b.devices[0].pin, clock, [(0, True)])              # Ana holds
+    t_fire = clock() + 1.0
+    b.poll(clock.advance(1.0 - 0.1 + min(offset, 0)))
+    loop.drain()
+    edges_on(b.devices[1].pin, clock, [(0, True)])              # Ben's press begins
+    updates = []
+    clock.t = max(clock.t, t_fire) + max(offset, 0)
+    b.poll()                                                    # Ana's hold fires
+    updates += seat_updates(loop)
+    edges_on(b.devices[1].pin, clock, [(0.15, False)])          # Ben's tap ends after it
+    edges_on(b.devices[0].pin, clock, [(0.1, False)])
+    updates += seat_updates(loop)
+    assert journaled(journal) == ["setup", "end_turn"]
+    assert loop.table.game.players[1].likes == 0
+    assert not_your_turn(updates) == [(1, False)]
+
+
+def test_after_the_turn_changed_the_new_active_seat_plays(clock, journal):
+    loop = journal_table(journal)
+    b = seat_buttons(loop, clock)
+    edges_on(b.devices[0].pin, clock, [(0, True)])
+    b.poll(clock.advance(1.1))                                  # Ana's hold ends her turn
+    loop.drain()
+    edges_on(b.devices[1].pin, clock, [(0.2, True), (0.1, False)])   # Ben taps (Ana still down)
+    edges_on(b.devices[0].pin, clock, [(0.1, False)])
+    ups = seat_updates(loop)
+    assert journaled(journal) == ["setup", "end_turn", "complete"]
+    assert [u.accepted for u in ups] == [True]
 
 
 _FUZZ = {}

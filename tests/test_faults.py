@@ -1,302 +1,306 @@
-"""Start-up faults: a page that says what is wrong and what to do (five languages), a safe
-touch action, the process up, the lights blinking the fault, the journal untouched."""
-import hashlib
+"""Faults at a real table: another program holding the journal's lock, and stops.
+
+The lock is held by a real second process (sqlite3 in a child Python), the
+service is a real ``coffee-companion run --headless`` child stopped with real
+signals. Every wait has a deadline; nothing sleeps.
+"""
+import json
 import os
-import socket
-import sqlite3
+import signal
 import subprocess
 import sys
-import threading
+import time
 
-import pygame
 import pytest
 
-from companion import config, faults
-from companion.catalog import Catalog
-from companion.config import LANGUAGES
+from companion import inputs as ev
 from companion.journal import Journal
-from companion.lights import patterns
-from companion.notify import Notifier
-from companion.service import Service, Startup
+from companion.devices.pixels import SimulatedStrip, contiguous_segments
+from companion.lights.controller import LightsController
+from companion.lights.patterns import AMBER, OFF, LightContext, Style, render
+from companion.service import JOURNAL_BUSY_SECONDS
 from companion.session import Session
-from companion.ui import i18n, widgets
-from companion.ui.fonts import FontFiles
-from companion.ui.screens.fault import FaultPage, FaultScreen
+from companion.table import Recorder, TableLoop, TablePaused, TableResumed
+from companion.ui import i18n
 
-JOURNAL = "/var/lib/coffee-companion/journal.db"
-FAULTS = {
-    "journal-damaged": faults.StartupFault(
-        "journal", f"{JOURNAL} is damaged or not a journal (file is not a database)", JOURNAL,
-        faults.MOVE_JOURNAL_ASIDE, {"path": JOURNAL}),
-    "journal": faults.StartupFault(
-        "journal", f"{JOURNAL}: cannot create the folder (Permission denied)", JOURNAL,
-        params={"path": JOURNAL}),
-    "catalog": faults.StartupFault(
-        "catalog", "/var/lib/coffee-companion/cards.toml: card 3: 'recipe' must list 2 to 4 "
-        "ingredients", "/var/lib/coffee-companion/cards.toml", faults.SKIP_CATALOG_FILE,
-        {"path": "/var/lib/coffee-companion/cards.toml"}),
-    "config": faults.StartupFault(
-        "config", "/etc/coffee-companion/config.toml: [seats] pins must list whole numbers",
-        "/etc/coffee-companion/config.toml", params={"path": "/etc/coffee-companion/config.toml"}),
-    "font": faults.StartupFault("font", "no Korean font for the Korean screen",
-                                action=faults.CONTINUE,
-                                params={"command": "sudo apt install fonts-nanum"}),
-}
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, PYTHONPATH=ROOT)
+SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"]}
+
+# Another program: takes the journal's write lock, says so, lets go on a line from stdin.
+HOLDER = r"""
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("ROLLBACK")
+db.close()
+"""
 
 
-def sha(path) -> str:
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+def hold_lock(path):
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env=ENV)
+    assert holder.stdout.readline() == "locked\n"
+    return holder
 
 
-@pytest.mark.parametrize("name", sorted(FAULTS))
-def test_fault_pages_in_five_languages(name, tmp_path):
-    fault = FAULTS[name]
-    for lang in LANGUAGES:
-        surface = pygame.Surface((800, 480))
-        with widgets.record_text() as texts:
-            page = FaultPage(fault, surface, lang, on_display=False)
-            page.draw()
-        pygame.image.save(surface, str(tmp_path / f"fault-{name}-{lang}.png"))
-        shown = {r.owner: r for r in texts}
-        title = i18n.tr(lang, fault.title_key)
-        assert shown["fault.title"].wanted == title and "…" not in shown["fault.title"].text
-        fix = shown["fault.fix"]
-        assert fix.wanted == i18n.tr(lang, fault.fix_key, **fault.params)
-        assert "…" not in fix.text                                    # all of it fits
-        assert shown["fault.retry"].wanted == i18n.tr(lang, "fault.try_again")
-        if fault.action:
-            assert "…" not in shown["fault.action"].text
-        else:
-            assert "fault.action" not in shown
-        if lang != "en":                                              # really translated
-            assert title != i18n.tr("en", fault.title_key)
-        assert surface.get_at((5, 5))[:3] == (206, 52, 52)            # the danger band
+def release(holder):
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+    holder.communicate(timeout=5)
 
 
-def tap(name, fault, size=(800, 480)):
-    """Post a tap on widget ``name`` of the fault page, as SDL would."""
-    probe = FaultScreen(FaultPage(fault, pygame.Surface(size), "en", on_display=False), fault)
-    probe.layout(size)
-    pos = next(w.rect.center for w in probe.build() if w.name == name)
-    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        pygame.event.post(pygame.event.Event(kind, pos=pos, button=1, touch=False))
+def journaled(path):
+    with Journal(str(path), readonly=True) as j:
+        return [json.loads(x)["do"] for x in j.latest_game()[1]]
 
 
-def test_a_tap_on_the_page_chooses_its_action():
-    fault = FAULTS["catalog"]
-    page = FaultPage(fault, pygame.Surface((800, 480)), "it", on_display=False)
-    probe = {w.name: w for w in page.screen.build()}
-    from companion.ui.screens.base import Pointer
-    for kind in ("down", "up"):
-        page.screen.handle(Pointer(kind, probe["fault.action"].rect.center))
-    assert page.choice == faults.SKIP_CATALOG_FILE
-    page.failed("Permission denied")                     # the action did not work: say so
-    assert page.choice is None and "Permission denied" in page.screen.toasts[0]
+def test_a_journal_locked_by_another_program_pauses_the_table_and_loses_nothing(tmp_path):
+    path = tmp_path / "journal.db"
+    journal = Journal(str(path), busy_timeout=JOURNAL_BUSY_SECONDS)   # as the service has it
+    loop = TableLoop(Session(journal))
+    rec = Recorder()
+    loop.subscribe(rec)
+    lights = LightsController(SimulatedStrip(12), contiguous_segments(3, 4)).attach(loop)
+    loop.post(ev.TouchAction(SETUP))
+    loop.start()
+    try:
+        rec.wait_for(lambda u: u.accepted)
+        holder = hold_lock(path)
+        try:
+            posted = time.monotonic()
+            inputs = [ev.SeatTap(0), ev.SeatTap(0), ev.SeatHold(0), ev.SeatTap(1)]
+            for e in inputs:
+                loop.post(e)
+            paused = rec.wait_for(lambda u: TablePaused in map(type, u.happened), timeout=3)
+            assert paused.applied_at - posted < 1.0            # detected within a second
+            assert "locked by another program" in paused.happened[0].detail
+            assert loop.paused and journaled(path) == ["setup"]
+            assert loop.table.game.players[0].likes == 0        # nothing applied, ...
+            assert not [u for u in rec.updates if u.rejection is not None]   # ... nothing refused
+            assert i18n.happening_text("es", paused.happened[0]).startswith("En pausa")
+            lights.tick(lights.clock())                        # takes in the pause
+            assert lights.paused_since is not None
+            lights.tick(lights.paused_since + 0.1)             # the first, amber half
+            assert set(lights.last.seats[2]) == {AMBER}
+        finally:
+            release(holder)
+        last = rec.wait_for(lambda u: u.event is inputs[-1], timeout=5)
+        kinds = [type(h) for u in rec.updates for h in u.happened]
+        assert kinds.count(TablePaused) == 1 and kinds.count(TableResumed) == 1
+        assert all(u.accepted for u in rec.updates if u.event in inputs)
+        assert last.accepted and not loop.paused
+        lights.tick(lights.clock())
+        assert lights.paused_since is None and AMBER not in lights.last.seats[2]
+        assert journaled(path) == ["setup", "complete", "complete", "end_turn", "complete"]
+    finally:
+        loop.stop()
+        journal.close()
 
 
-@pytest.fixture
-def notify(tmp_path):
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(10)
-    yield path, sock
-    sock.close()
+def test_paused_lights_blink_amber_on_every_segment_then_stop():
+    style = Style(4, (3, 3, 3, 3))
+    paused = render(None, LightContext(paused_since=10.0), 10.2, style)
+    assert paused.seats == ((AMBER,) * 3,) * 4 and paused.next_change == pytest.approx(11.0)
+    assert render(None, LightContext(paused_since=10.0), 11.2, style).seats == ((OFF,) * 3,) * 4
+    assert render(None, LightContext(), 10.2, style).seats == ((OFF,) * 3,) * 4
 
 
-def wait_ready(sock) -> str:
-    while True:
-        msg = sock.recv(4096).decode()
-        if msg.startswith("READY=1"):
-            return msg
+# ---------------------------------------------------------------- a clean stop, always
 
-
-def write_config(tmp_path, extra: str = "") -> str:
-    path = tmp_path / "config.toml"
-    path.write_text(f"""
+CONFIG = """
 [journal]
-path = "{tmp_path}/journal.db"
+path = "{dir}/journal.db"
 [catalog]
-paths = ["{tmp_path}/cards.toml"]
+paths = ["{dir}/cards.toml"]
 [seats]
 driver = "simulated"
 [pixels]
 driver = "simulated"
-segment_length = 2
+segment_length = 4
 [sound]
 enabled = false
-[display]
-driver = "offscreen"
-{extra}""", encoding="utf-8")
-    return str(path)
+[web]
+bind = "127.0.0.1"
+port = 0
+mdns = false
+"""
+
+# The service in a child, as systemd runs it, plus a thread that fills its queue.
+# At exit it prints what the LEDs show last, so the parent can see them dark.
+SERVICE = r"""
+import logging, sys, threading, time
+from companion import config, inputs as ev
+from companion.service import Service
+cfg = config.load(sys.argv[1], required=True)
+logging.basicConfig(level="INFO", format="%(levelname)s %(name)s: %(message)s")
+svc = Service(cfg, headless=True)
+queued = int(sys.argv[2])
+def fill():
+    while not svc.inputs:          # after the buttons' "ready": the queue order is fixed
+        time.sleep(0.005)
+    if svc.session.table.game is None:
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                      "players": ["Ana", "Ben", "Chloe"]}))
+    for n in range(queued):
+        svc.loop.post(ev.UndoTap() if n % 2 else ev.SeatTap(0))   # complete, undo, ...
+    print("ready", flush=True)
+svc.loop.subscribe(lambda u: None)
+threading.Thread(target=fill).start()
+code = svc.run()
+print("leds", max(max(c) for c in svc.lights.strip.current), flush=True)
+print("exit", code, flush=True)
+"""
 
 
-def damaged_journal(tmp_path) -> str:
-    path = tmp_path / "journal.db"
-    path.write_bytes(b"SQLite format 3\0" + bytes(range(256)) * 16)
-    return str(path)
+def service(tmp_path, queued):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CONFIG.format(dir=tmp_path), encoding="utf-8")
+    child = subprocess.Popen([sys.executable, "-c", SERVICE, str(cfg), str(queued)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    assert child.stdout.readline() == "ready\n"
+    return child
 
 
-@pytest.mark.parametrize("broken", ["journal", "config"])
-def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify):
-    sock_path, sock = notify
-    cfg = write_config(tmp_path, '[game]\nlanguage = "pt"\n' + (
-        "[pixels]\nsegment_length = 0\n" if broken == "config" else ""))
-    journal = damaged_journal(tmp_path)
-    before = sha(journal)
-    env = dict(os.environ, NOTIFY_SOCKET=sock_path, SDL_VIDEODRIVER="offscreen",
-               SDL_AUDIODRIVER="dummy")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", cfg, "run"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def stop(child, sig):
+    started = time.monotonic()
+    child.send_signal(sig)
+    out, err = child.communicate(timeout=10)
+    return time.monotonic() - started, out, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM])
+def test_every_stop_signal_asks_for_the_same_clean_stop(tmp_path, sig):
+    from companion import config
+    from companion.service import Service
+    cfg_path = tmp_path / "config.toml"
+    cfg_path.write_text(CONFIG.format(dir=tmp_path), encoding="utf-8")
+    svc = Service(config.load(str(cfg_path), required=True), headless=True)
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)}
     try:
-        ready = wait_ready(sock)
-        summary = faults.SUMMARY["journal" if broken == "journal" else "config"]
-        assert f"STATUS=fault: {summary}" in ready
-        assert proc.poll() is None                                 # no exit, no restart loop
+        svc.on_stop_signal()
+        os.kill(os.getpid(), sig)              # a real signal to this (main) thread
+        assert svc.stopping.wait(2)
     finally:
-        proc.terminate()
-        _, err = proc.communicate(timeout=10)
-    assert proc.returncode == 0
-    assert b"Traceback" not in err
-    assert sha(journal) == before                                  # the journal untouched
-    assert sorted(os.listdir(tmp_path)) == sorted(
-        ["config.toml", "journal.db", "notify"] + (["journal.db.lock"]
-                                                   if broken == "journal" else []))
-
-
-def test_start_a_new_journal_moves_the_damaged_one_aside_and_the_table_starts(
-        tmp_path, notify, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
-    sock_path, sock = notify
-    cfg_path = write_config(tmp_path)
-    journal = damaged_journal(tmp_path)
-    before = sha(journal)
-    startup = Startup(lambda: config.load(cfg_path, required=True),
-                      notifier=Notifier({"NOTIFY_SOCKET": sock_path}), config_path=cfg_path)
-    seen: dict = {}
-
-    def person():
-        try:
-            seen["fault"] = wait_ready(sock)
-            seen["lights"] = startup.lights.fault
-            tap("fault.action", faults.journal_fault(journal, OSError()))
-            seen["table"] = wait_ready(sock)
-        finally:
-            startup.stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-    helper = threading.Thread(target=person)
-    helper.start()
-    assert startup.run() == 0
-    helper.join(10)
-    assert "STATUS=fault: the game journal cannot be opened" in seen["fault"]
-    assert seen["lights"] is True
-    assert "STATUS=waiting for a new game" in seen["table"]
-    aside = [f for f in os.listdir(tmp_path) if f.startswith("journal.db.damaged-")]
-    assert len(aside) == 1 and sha(tmp_path / aside[0]) == before   # renamed, not changed
-    with Journal(journal, readonly=True) as j:                      # and a new one started
-        assert j.games() == []
-
-
-def test_journal_damage_is_told_from_other_journal_problems(tmp_path):
-    damaged = damaged_journal(tmp_path)
-    assert faults.journal_damaged(damaged)
-    assert faults.journal_fault(damaged, OSError()).action == faults.MOVE_JOURNAL_ASIDE
-    good = str(tmp_path / "good.db")
-    Journal(good).close()
-    assert not faults.journal_damaged(good)
-    assert not faults.journal_damaged(str(tmp_path / "missing.db"))
-    with Journal(good) as j:                # games that do not replay are damage too
-        Session(j, Catalog()).apply({"do": "setup", "edition": "winter",
-                                     "players": ["Ana", "Ben"]})
-        Session(j, Catalog()).apply({"do": "end_turn"})
-    assert not faults.journal_damaged(good)
-    db = sqlite3.connect(good)
-    with db:
-        db.execute("""UPDATE actions SET line = '{"do": "upgrade", "tile": "x"}' WHERE seq > 0""")
-    db.close()
-    assert faults.journal_damaged(good)
-    with Journal(good):                     # a damaged file that another companion holds
-        os.replace(damaged, good)
-        assert not faults.journal_damaged(good)
-
-
-def test_play_without_the_broken_catalog_file(tmp_path):
-    good, broken = tmp_path / "good.toml", tmp_path / "broken.toml"
-    Catalog.example().save(str(good))
-    broken.write_text("[[card]]\ntag = 'X1'\n", encoding="utf-8")
-    cfg = config.load(write_config(tmp_path), required=True)
-    cfg["catalog"]["paths"] = [str(broken), str(good)]
-    fault = faults.catalog_fault(cfg, Exception("whatever the loader said"))
-    assert fault.path == str(broken) and fault.action == faults.SKIP_CATALOG_FILE
-    svc = Service(cfg, headless=True, skip_catalogs=frozenset({fault.path}))
-    try:
-        assert len(svc.session.catalog) == len(Catalog.example())
-        assert svc.loop.catalog_path == str(broken)    # enroll still writes to the first file
-    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
         svc.shutdown()
-    assert broken.read_text(encoding="utf-8") == "[[card]]\ntag = 'X1'\n"
 
 
-def test_a_missing_font_is_a_fault_only_where_the_screen_needs_it():
-    assert faults.font_fault("en", FontFiles("dejavu.ttf", "dejavu-b.ttf")) is None
-    korean = faults.font_fault("ko", FontFiles("dejavu.ttf", "dejavu-b.ttf"))
-    assert korean.kind == "font" and "fonts-nanum" in korean.params["command"]
-    latin = faults.font_fault("es", FontFiles(None, None, "nanum.ttf", "nanum-b.ttf"))
-    assert latin.kind == "font" and "fonts-dejavu-core" in latin.params["command"]
+@pytest.mark.parametrize("sig", [signal.SIGTERM])
+def test_a_stop_with_10000_queued_inputs_is_clean_and_quick(tmp_path, sig):
+    child = service(tmp_path, 10_000)
+    took, out, err = stop(child, sig)
+    assert child.returncode == 0, err                  # no segfault (-11), no traceback
+    assert took < 3.0
+    assert "leds 0\nexit 0\n" in out                   # the LEDs went dark
+    assert f"{signal.Signals(sig).name}: stopping" in err
+    assert "not applied (never acknowledged, dropped)" in err and "Traceback" not in err
+    lines = journaled(tmp_path / "journal.db")         # what was applied is whole
+    assert lines[0] == "setup" and len(lines) < 10_001
 
 
-def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
-    monkeypatch.setattr("companion.ui.app.display_available", lambda **_: False)
-    sock_path, sock = notify
-    cfg = config.load(write_config(tmp_path), required=True)
-    svc = Service(cfg, notifier=Notifier({"NOTIFY_SOCKET": sock_path}))
-    seen = {}
-
-    def person():
-        try:
-            seen["ready"] = wait_ready(sock)
-            pause, lights = threading.Event(), svc.lights
-            for _ in range(500):                        # the fault frame, 5 s at most
-                shown = lights.last
-                if shown is not None and patterns.RED in shown.seats[0]:
-                    seen["frame"] = sum(shown.seats, ())
-                    seen["strip"] = lights.strip.frames[-1]
-                    break
-                pause.wait(0.01)
-        finally:
-            svc.stopping.set()
-    helper = threading.Thread(target=person)
-    helper.start()
-    assert svc.run() == 0
-    helper.join(10)
-    assert "STATUS=fault: no display, but one is configured" in seen["ready"]
-    assert "kmsdrm" in seen["ready"]
-    assert set(seen["frame"]) == {patterns.RED}                   # every LED of every seat
-    assert {(r > 0, g, b) for r, g, b in seen["strip"]} <= {(True, 0, 0), (False, 0, 0)}
-
-
-def test_the_fault_pattern_blinks_every_led_red():
-    style = patterns.Style(2, (3, 3))
-    on, off = patterns.fault(0.2, style), patterns.fault(1.2, style)
-    assert on.seats == ((patterns.RED,) * 3,) * 2 and on.next_change == 1.0
-    assert off.seats == ((patterns.OFF,) * 3,) * 2 and off.next_change == 2.0
-
-
-def test_move_aside_keeps_the_wal_with_its_journal(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGHUP])
+def test_a_stop_while_another_program_holds_the_journal_is_clean_and_quick(tmp_path, sig):
     path = tmp_path / "journal.db"
-    path.write_bytes(b"x" * 10)
-    (tmp_path / "journal.db-wal").write_bytes(b"w" * 10)
-    target = faults.move_journal_aside(str(path), now=0)
-    assert target.endswith(".damaged-19700101-000000")
-    assert open(target, "rb").read() == b"x" * 10
-    assert open(target + "-wal", "rb").read() == b"w" * 10
-    assert not path.exists() and not (tmp_path / "journal.db-wal").exists()
+    with Journal(str(path)) as j:
+        Session(j).apply(SETUP)
+    holder = hold_lock(path)
+    try:
+        child = service(tmp_path, 50)
+        paused = time.monotonic() + 5
+        line = ""
+        while "table paused" not in line and time.monotonic() < paused:
+            line = child.stderr.readline()
+        assert "table paused" in line
+        took, out, err = stop(child, sig)
+    finally:
+        release(holder)
+    assert child.returncode == 0, err
+    assert took < 3.0
+    assert "leds 0\nexit 0\n" in out
+    # the first tap waited for the lock: it and the 49 behind it were never applied
+    assert "stopped with 50 input(s) not applied" in err
+    assert journaled(path) == ["setup"]
 
 
-def test_the_language_comes_even_from_a_broken_config(tmp_path):
-    bad = tmp_path / "c.toml"
-    bad.write_text('[game]\nlanguage = "ko"\n[seats]\npins = "no"\n', encoding="utf-8")
-    assert faults.screen_language(None, str(bad)) == "ko"
-    bad.write_text("not toml [", encoding="utf-8")
-    assert faults.screen_language(None, str(bad)) == "en"
+# ---------------------------------------------------------------- messages that must not mislead
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 256 KiB filesystem (tmpfs), to fill up or make read-only."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    yield mnt
+    subprocess.run(["umount", str(mnt)], check=True)
+
+
+def game_on(path):
+    with Journal(str(path)) as j:
+        Session(j).apply(SETUP)
+
+
+def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
+    path = small_disk / "journal.db"
+    game_on(path)
+    with open(small_disk / "photos", "wb") as fh:           # fill it up
+        with pytest.raises(OSError):
+            fh.write(b"\0" * (512 << 10))
+            fh.flush()
+    from companion.journal import JournalError
+    with pytest.raises(JournalError) as exc:
+        Journal(str(path))
+    assert "the disk is full" in str(exc.value) and "free some space" in str(exc.value)
+    assert "disk I/O error" not in str(exc.value)
+
+
+def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
+    from companion import history, replay
+    path = small_disk / "journal.db"
+    game_on(path)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    assert history.run(str(path), None, "script") == 0            # reading needs no writing
+    assert "Ana, Ben, Chloe" in capsys.readouterr().out
+    script = tmp_path / "game.jsonl"
+    script.write_text('{"do": "end_turn"}\n', encoding="utf-8")
+    assert replay.run(str(script), False, False, str(path)) == 2  # not 0 with "could not be saved"
+    err = capsys.readouterr().err
+    assert "cannot be written (Read-only file system)" in err and "could not be saved" not in err
+
+
+# A journal file the user may not write, in a folder they may (run as "nobody" under root).
+READ_ONLY_FILE = r"""
+import os, sys
+from companion import replay      # imported first: "nobody" may not read this venv
+if os.getuid() == 0:
+    os.setgid(65534)
+    os.setuid(65534)
+sys.exit(replay.run(sys.argv[2], False, False, sys.argv[1]))
+"""
+
+
+def test_replay_into_a_journal_file_without_write_permission_fails_clearly(tmp_path):
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="coffee-ro-")
+    try:
+        os.chmod(folder, 0o777)
+        path = os.path.join(folder, "journal.db")
+        game_on(path)
+        for name in os.listdir(folder):
+            os.chmod(os.path.join(folder, name), 0o444 if name == "journal.db" else 0o666)
+        script = os.path.join(folder, "game.jsonl")
+        with open(script, "w", encoding="utf-8") as fh:
+            fh.write('{"do": "end_turn"}\n')
+        os.chmod(script, 0o644)
+        proc = subprocess.run([sys.executable, "-c", READ_ONLY_FILE, path, script], env=ENV,
+                              capture_output=True, text=True, timeout=30, cwd=folder)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "cannot be written" in proc.stderr and "could not be saved" not in proc.stdout
+        assert journaled(path) == ["setup"]
+    finally:
+        subprocess.run(["rm", "-rf", folder])

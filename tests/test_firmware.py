@@ -116,8 +116,8 @@ class Table:
 
 @FIXED
 @given(st.binary(max_size=100))
-def test_firmware_crc8_matches_host(data):
-    assert scanproto.crc8(data) == host.crc8(data)
+def test_firmware_crc16_matches_host(data):
+    assert scanproto.crc16(data) == host.crc16(data)
 
 
 @FIXED
@@ -131,7 +131,7 @@ def test_any_frame_decodes_on_the_host(seq, fields):
 
 
 def test_frame_matches_the_worked_example():
-    assert scanproto.frame("SCAN", 42, ["04A1B2C3"]) == "$SCAN,42,04A1B2C3*A1\n"
+    assert scanproto.frame("SCAN", 42, ["04A1B2C3"]) == "$SCAN,42,04A1B2C3*FC51\n"
     assert scanproto.hex_uid(b"\x04\xa1\xb2\xc3") == "04A1B2C3"
 
 
@@ -139,7 +139,7 @@ def test_frame_shortens_an_over_long_detail_instead_of_failing():
     line = scanproto.frame("ERROR", 65535, ["reader_not_responding", "z" * 200])
     assert len(line) == scanproto.MAX_LINE + 1
     assert host.decode_line(line.encode()) == Error(65535, "reader_not_responding",
-                                                    "z" * (80 - len("$ERROR,65535,reader_not_responding,*CC")))
+                                                    "z" * (80 - len("$ERROR,65535,reader_not_responding,*CCCC")))
 
 
 def test_clean_field_removes_protocol_characters():
@@ -282,7 +282,7 @@ def table(chip):
 
 
 def test_boot_says_hello_with_seq_zero(table):
-    assert table.messages() == [Hello(0, 1, scanapp.FIRMWARE_VERSION, "MFRC522", "ok")]
+    assert table.messages() == [Hello(0, 2, scanapp.FIRMWARE_VERSION, "MFRC522", "ok")]
     assert table.led.value() == 1
 
 
@@ -403,7 +403,7 @@ def test_chip_reset_by_itself_is_reinitialised(chip, table):
 def test_boot_without_a_reader(chip):
     chip.unplug(0xFF)
     t = Table(make_reader())
-    assert t.take() == [Hello(0, 1, scanapp.FIRMWARE_VERSION, "MFRC522", "not_responding"),
+    assert t.take() == [Hello(0, 2, scanapp.FIRMWARE_VERSION, "MFRC522", "not_responding"),
                         Error(1, "reader_not_responding", "no_answer")]
     chip.plug_in()
     t.run(1000)
@@ -561,7 +561,7 @@ def test_main_wires_spi0_and_runs_the_loop(chip):
     app = main.run(port=port, steps=50)
     assert app.reader_ok and tag.selects > 0
     messages = [host.decode_line(line) for line in stdout.text.encode().splitlines()]
-    assert messages[0] == Hello(0, 1, scanapp.FIRMWARE_VERSION, "MFRC522", "ok")
+    assert messages[0] == Hello(0, 2, scanapp.FIRMWARE_VERSION, "MFRC522", "ok")
     assert Scan(1, "04A1B2C3D4E5F6") in messages
     assert utime.clock().slept_ms >= 50 * scanconf.LOOP_IDLE_MS   # the fake clock moved
     spi_pins = machine.pins

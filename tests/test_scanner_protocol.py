@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from companion.devices import scanner_protocol as sp
 from companion.devices.scanner_protocol import (
     BadChecksum, Error, Heartbeat, Hello, LineFramer, Malformed, PlainScan, Scan,
-    ScannerStream, SequenceTracker, TooLong, UnknownType, crc8, decode_line, encode,
+    ScannerStream, SequenceTracker, TooLong, UnknownType, crc8, crc16, decode_line, encode,
     encode_line,
 )
 from companion.inputs import CardScanned
@@ -26,16 +26,36 @@ def test_crc8_is_crc8_smbus_check_value():
     assert crc8(b"") == 0x00
 
 
+def test_crc16_is_crc16_ccitt_false_check_value():
+    assert crc16(b"123456789") == 0x29B1
+    assert crc16(b"") == 0xFFFF
+
+
 def test_worked_example_from_the_protocol_document():
-    # PROTOCOL.md walks through this one byte by byte.
+    # PROTOCOL.md walks through this one (v2) and its v1 form byte by byte.
+    assert crc16(b"SCAN,42,04A1B2C3") == 0xFC51
+    assert encode(Scan(42, "04A1B2C3")) == b"$SCAN,42,04A1B2C3*FC51\n"
+    assert decode_line(b"$SCAN,42,04A1B2C3*FC51") == Scan(42, "04A1B2C3")
+    damaged = decode_line(b"$SCAN,42,04A1B2C2*FC51")    # the document's damaged example
+    assert isinstance(damaged, BadChecksum) and damaged.expected == crc16(b"SCAN,42,04A1B2C2")
     assert crc8(b"SCAN,42,04A1B2C3") == 0xA1
-    assert encode(Scan(42, "04A1B2C3")) == b"$SCAN,42,04A1B2C3*A1\n"
-    assert decode_line(b"$SCAN,42,04A1B2C3*A1") == Scan(42, "04A1B2C3")
-    damaged = decode_line(b"$SCAN,42,04A1B2C2*A1")      # the document's damaged example
+    assert encode(Scan(42, "04A1B2C3"), version=1) == b"$SCAN,42,04A1B2C3*A1\n"
+    assert decode_line(b"$SCAN,42,04A1B2C3*A1") == Scan(42, "04A1B2C3")   # old firmware
+    damaged = decode_line(b"$SCAN,42,04A1B2C2*A1")
     assert isinstance(damaged, BadChecksum) and damaged.expected == 0xA6
     text = PROTOCOL_MD.read_text(encoding="utf-8")
-    assert "$SCAN,42,04A1B2C3*A1" in text
-    assert "0xF4" in text
+    assert "$SCAN,42,04A1B2C3*FC51" in text and "$SCAN,42,04A1B2C3*A1" in text
+    assert "0x29B1" in text and "0xF4" in text
+
+
+def test_a_port_that_spoke_v2_is_no_longer_believed_in_v1():
+    stream = ScannerStream()
+    v1 = encode(Scan(1, "04A1B2C3"), version=1)
+    assert [r.item for r in stream.feed(v1)] == [Scan(1, "04A1B2C3")]   # old firmware: fine
+    stream.feed(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")))
+    items = [r.item for r in stream.feed(encode(Scan(3, "04A1B2C3"), version=1))]
+    assert isinstance(items[0], Malformed) and "v1" in items[0].reason
+    assert [r.item for r in stream.feed(encode(Scan(4, "04D4E5F6")))] == [Scan(4, "04D4E5F6")]
 
 
 def test_every_example_line_in_the_protocol_document_decodes():
@@ -133,7 +153,7 @@ def test_too_long_protocol_line():
 
 
 def test_longest_allowed_line_is_exactly_max_line():
-    detail = "d" * (sp.MAX_LINE - len("$ERROR,65535,x,*CC"))
+    detail = "d" * (sp.MAX_LINE - len("$ERROR,65535,x,*CCCC"))
     line = encode_line("ERROR", 65535, ["x", detail])
     assert len(line) == sp.MAX_LINE + 1                     # + LF
     assert decode_line(line) == Error(65535, "x", detail)
@@ -303,10 +323,21 @@ def test_framer_rejects_silly_limit():
 
 @pytest.mark.parametrize("ending", [b"\r", b"\n", b"\r\n"])
 def test_plain_barcode_lines(ending):
-    stream = ScannerStream()
+    stream = ScannerStream(plain_pattern=r"[0-9]{13}|CR-[A-Z]+-[0-9]+")
     items = [r.item for r in stream.feed(b"4006381333931" + ending + b"CR-ESPRESSO-07" + ending)]
     assert items == [PlainScan("4006381333931"), PlainScan("CR-ESPRESSO-07")]
     assert stream.counts["plain_scans"] == 2
+
+
+def test_the_default_plain_pattern_takes_label_tags_and_uids_only():
+    stream = ScannerStream(plain_pattern=sp.DEFAULT_PLAIN_PATTERN)
+    lines = [b"CR0001", b"TABLE0042", b"04A1B2C3", b"04A1B2C3D4E5F6", b">>> ?HELLO",
+             b"Traceback (most recent call last):", b"SyntaxError: invalid syntax",
+             b"04a1b2c3", b"CR1", b"MicroPython v1.22.0 on 2024-01-01; Raspberry Pi Pico"]
+    items = [r.item for r in stream.feed(b"\r\n".join(lines) + b"\r\n")]
+    assert [i.code for i in items if isinstance(i, PlainScan)] == [
+        "CR0001", "TABLE0042", "04A1B2C3", "04A1B2C3D4E5F6"]
+    assert stream.counts["malformed"] == 6
 
 
 def test_plain_qr_text_keeps_unicode_and_inner_dollars_but_trims_blanks():
@@ -329,14 +360,14 @@ def test_noise_is_not_a_plain_code(raw, reason):
     assert reason in result.reason
 
 
-def test_stream_stops_taking_plain_codes_once_the_port_speaks_protocol_v1():
-    stream = ScannerStream()
-    stream.feed(encode(Hello(0, 1, "0.1.0", "MFRC522", "ok")))
-    items = [r.item for r in stream.feed(b"Traceback (most recent call last):\r\n")]
-    assert isinstance(items[0], Malformed)
-    assert stream.counts["malformed"] == 1 and stream.counts["plain_scans"] == 0
-    stream.reset()
-    assert [r.item for r in stream.feed(b"4006381333931\r\n")] == [PlainScan("4006381333931")]
+def test_protocol_mode_takes_no_plain_line_before_or_after_a_reopen():
+    stream = ScannerStream()                  # protocol mode: the default
+    for _ in range(2):
+        items = [r.item for r in stream.feed(b"Traceback (most recent call last):\r\n"
+                                             b"4006381333931\r\nCR0001\r\n")]
+        assert all(isinstance(i, Malformed) for i in items) and len(items) == 3
+        stream.reset()                        # re-plugged: still protocol mode
+    assert stream.counts["malformed"] == 6 and stream.counts["plain_scans"] == 0
 
 
 def test_card_scanned_events():

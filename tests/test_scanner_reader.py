@@ -11,6 +11,7 @@ import contextlib
 import logging
 import os
 import pty
+import random
 import queue
 import select
 import socket
@@ -33,7 +34,7 @@ from companion.table import Recorder, TableLoop, UnknownCard
 from companion.rules.happenings import CardIdentified
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=40)
-HELLO = encode(Hello(0, 1, "0.1.0", "MFRC522", "ok"))
+HELLO = encode(Hello(0, 2, "0.2.0", "MFRC522", "ok"))
 
 
 class FakeClock:
@@ -176,7 +177,7 @@ def connected(end, events, readers, **kw):
 
 def test_hello_request_then_scans_from_protocol_lines(end, events, readers):
     reader = connected(end, events, readers)
-    assert reader.firmware == Hello(0, 1, "0.1.0", "MFRC522", "ok")
+    assert reader.firmware == Hello(0, 2, "0.2.0", "MFRC522", "ok")
     end.write(encode(Scan(1, "04A1B2C3D4E5F6")))
     scan = events.scan()
     assert (scan.tag, scan.source) == ("04A1B2C3D4E5F6", "nfc")
@@ -206,7 +207,7 @@ def test_many_lines_merged_in_one_read_all_count_in_order(end, events, readers):
 def test_bad_checksum_is_dropped_and_the_gap_logged(end, events, readers, caplog):
     caplog.set_level(logging.INFO, "companion.scanner")
     reader = connected(end, events, readers)
-    end.write(b"$SCAN,1,04A1B2C2*A1\n")                 # damaged on the way
+    end.write(encode(Scan(1, "04A1B2C3")).replace(b"C3*", b"C2*"))   # damaged on the way
     end.write(encode(Scan(2, "04A1B2C3")))
     assert events.scan().tag == "04A1B2C3"
     assert reader.stream.counts["bad_checksum"] == 1 and reader.counts["missed"] == 1
@@ -265,7 +266,7 @@ def test_random_garbage_never_stops_the_reader_nor_makes_a_scan(tmp_path_factory
     g["end"].write(junk + b"\n" + encode(Scan(g["n"] % 65535 + 1, tag)))
     scan = g["events"].scan()
     assert scan.tag == tag                     # the good line after the junk, and nothing else
-    assert g["reader"].running and g["reader"].status == "connected"
+    assert g["reader"].running and g["reader"].status in ("connected", "back")
 
 
 # ---------------------------------------------------------------- plain QR / barcode modules
@@ -273,7 +274,7 @@ def test_random_garbage_never_stops_the_reader_nor_makes_a_scan(tmp_path_factory
 
 @pytest.mark.parametrize("ending", [b"\r", b"\n", b"\r\n"])
 def test_plain_barcode_lines(end, events, readers, ending):
-    reader = readers(end.link, events)
+    reader = readers(end.link, events, plain_pattern=r"CR[0-9]{4}|[0-9]{13}")
     events.status("connected")
     assert end.read_request() == sp.HELLO_REQUEST       # a QR module just ignores it
     end.write(b"CR0001" + ending + b"  4006381333931\t" + ending)
@@ -283,7 +284,7 @@ def test_plain_barcode_lines(end, events, readers, ending):
 
 
 def test_over_long_plain_code_is_dropped(end, events, readers):
-    reader = readers(end.link, events, max_line=128)
+    reader = readers(end.link, events, max_line=128, plain_pattern=sp.DEFAULT_PLAIN_PATTERN)
     events.status("connected")
     end.write(b"Q" * 300 + b"\r" + b"CR0002\r")
     assert events.scan().tag == "CR0002"
@@ -291,7 +292,7 @@ def test_over_long_plain_code_is_dropped(end, events, readers):
 
 
 def test_a_quiet_qr_module_is_never_called_lost(end, events, readers):
-    reader = readers(end.link, events, lost_after=0.1)
+    reader = readers(end.link, events, lost_after=0.1, plain_pattern=sp.DEFAULT_PLAIN_PATTERN)
     events.status("connected")
     end.write(b"CR0003\r")
     assert events.scan().tag == "CR0003"
@@ -343,7 +344,7 @@ def test_unplug_and_replug(end, events, readers):
         "connected", "lost"]                          # ...said only once
     end.plug()
     assert end.read_request() == sp.HELLO_REQUEST     # the reader reopened and asks who we are
-    end.write(encode(Hello(5, 1, "0.1.0", "MFRC522", "ok")))
+    end.write(encode(Hello(5, 2, "0.2.0", "MFRC522", "ok")))
     assert events.status("back").detail.endswith("works again")
     end.write(encode(Scan(6, "04A1B2C3")))
     assert events.scan().tag == "04A1B2C3"
@@ -384,7 +385,7 @@ def test_a_silent_protocol_scanner_is_lost_and_comes_back(end, events, readers):
     lost = events.status("lost")
     assert "no heartbeat" in lost.params["reason"]
     assert end.read_request() == sp.HELLO_REQUEST     # it reopened and asked again
-    end.write(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")))
+    end.write(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")))
     events.status("back")
     assert reader.counts["lost"] == 1
 
@@ -413,7 +414,7 @@ def test_socket_url_to_a_server_that_stops_and_restarts(events, readers):
     srv.settimeout(5)
     conn, _ = srv.accept()
     assert conn.recv(100) == sp.HELLO_REQUEST
-    conn.sendall(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
+    conn.sendall(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
     events.status("back")
     assert events.scan().tag == "04D4E5F6"
     conn.close()
@@ -424,12 +425,12 @@ def test_unsupported_firmware_is_reported_and_its_scans_ignored(end, events, rea
     reader = readers(end.link, events)
     events.status("connected")
     end.read_request()
-    end.write(encode(Hello(0, 2, "2.0.0", "MFRC522", "ok")) + encode(Scan(1, "04A1B2C3")))
+    end.write(encode(Hello(0, 3, "3.0.0", "MFRC522", "ok")) + encode(Scan(1, "04A1B2C3")))
     status = events.status("unsupported_firmware")
-    assert "protocol version 2" in status.detail and "version 1" in status.detail
+    assert "protocol version 3" in status.detail and "versions 1 and 2" in status.detail
     assert "firmware/README.md" in status.detail
     eventually(lambda: reader.counts["ignored_unsupported"] == 1)
-    end.write(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
+    end.write(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
     events.status("back")                             # reflashed
     assert events.scan().tag == "04D4E5F6"
     assert not [e for e in events.seen if isinstance(e, ev.CardScanned) and e.tag == "04A1B2C3"]
@@ -482,7 +483,7 @@ def test_from_config_reads_the_scanner_section(tmp_path, events):
 def test_loop_url_works_and_its_echo_of_the_hello_request_is_no_card(events, readers):
     # loop:// hands back what the host writes: "?HELLO" comes back as a plain line,
     # which must not become a card called "?HELLO".
-    reader = readers("loop://", events)
+    reader = readers("loop://", events, plain_pattern=sp.DEFAULT_PLAIN_PATTERN)
     events.status("connected")
     eventually(lambda: reader.counts["echoes"] == 1)
     reader._port.write(b"CR0042\r")
@@ -609,7 +610,7 @@ def test_an_unexpected_error_in_the_reader_is_a_lost_scanner_not_a_dead_thread(e
     end.write(encode(Scan(1, "04A1B2C3")))
     assert "internal error" in events.status("lost").params["reason"]
     assert end.read_request() == sp.HELLO_REQUEST   # it reopened the port
-    end.write(encode(Hello(2, 1, "0.1.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
+    end.write(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
     events.status("back")
     assert events.scan().tag == "04D4E5F6" and reader.running
 
@@ -622,3 +623,89 @@ def test_a_second_reader_on_the_same_port_is_told_it_is_busy(end, events, reader
         second.status("lost").detail
     end.write(encode(Scan(1, "04A1B2C3")))
     assert events.scan().tag == "04A1B2C3"          # the first reader still gets whole lines
+
+
+# ---------------------------------------------------------------- a scanner talking nonsense
+
+REPL = (b"MicroPython v1.22.0 on 2024-01-05; Raspberry Pi Pico with RP2040\r\n"
+        b"Type \"help()\" for more information.\r\n>>> ?HELLO\r\n"
+        b"Traceback (most recent call last):\r\n  File \"<stdin>\", line 1\r\n"
+        b"SyntaxError: invalid syntax\r\n>>> \r\n")
+
+
+def cards(events):
+    return [e for e in events.drain() if isinstance(e, ev.CardScanned)]
+
+
+@pytest.mark.parametrize("mode", [None, sp.DEFAULT_PLAIN_PATTERN], ids=["protocol", "plain"])
+def test_a_crashed_pico_answering_from_its_repl_is_no_card_and_says_so(end, events, readers,
+                                                                         mode):
+    reader = readers(end.link, events, plain_pattern=mode)
+    events.status("connected")
+    assert end.read_request() == sp.HELLO_REQUEST
+    end.write(REPL)                                   # a fresh port: the REPL answers
+    garbled = events.status("garbled")
+    assert "not responding properly" in garbled.detail and "REPL" in garbled.detail
+    assert "re-flash the scanner: firmware/README.md" in garbled.detail
+    end.write(HELLO + encode(Scan(1, "04A1B2C3")))     # re-flashed: valid lines again
+    events.status("back")
+    assert events.scan().tag == "04A1B2C3"
+    end.unplug()                                      # re-plugged after speaking protocol
+    events.status("lost")
+    end.plug()
+    assert end.read_request() == sp.HELLO_REQUEST
+    end.write(REPL * 2 + HELLO + encode(Scan(2, "04D4E5F6")))
+    assert events.scan().tag == "04D4E5F6"
+    assert [c.tag for c in cards(events)] == ["04A1B2C3", "04D4E5F6"]   # nothing else
+    assert reader.counts["scans"] == 2
+
+
+def test_a_megabyte_of_noise_gives_no_card_and_valid_scans_still_work(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600)
+    end.write(encode(Scan(1, "04000001")))
+    assert events.scan().tag == "04000001"
+    noise = random.Random(9).randbytes(1 << 20)
+    for at in range(0, len(noise), 1 << 16):          # the pty takes it in pieces
+        end.write(noise[at:at + (1 << 16)])
+    end.write(b"\n" + encode(Scan(2, "04000002")))
+    assert events.scan(timeout=10).tag == "04000002"
+    assert [c.tag for c in cards(events)] == ["04000001", "04000002"]    # nothing else
+    assert [e.status for e in events.seen if isinstance(e, ev.DeviceStatus)] == [
+        "connected", "garbled", "back"]
+    assert reader.counts["scans"] == 2
+
+
+def test_eight_megabytes_without_a_line_end_are_one_dropped_line(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600)
+    chunk = b"A" * (1 << 20)
+    for _ in range(8):
+        end.write(chunk)
+    end.write(b"\n" + encode(Scan(1, "04000003")))
+    assert events.scan(timeout=10).tag == "04000003"
+    assert reader.stream.counts["too_long"] == 1 and reader.stream.framer.pending == 0
+
+
+def test_a_line_split_at_every_boundary_is_one_scan(end, events, readers):
+    connected(end, events, readers)
+    for cut in range(1, len(encode(Scan(1, "04A1B2C3")))):
+        line = encode(Scan(cut, "%08X" % cut))
+        end.write(line[:cut])
+        end.write(line[cut:])
+        assert events.scan().tag == "%08X" % cut
+
+
+def test_every_one_and_two_bit_flip_of_a_scan_line_is_no_card(end, events, readers):
+    reader = connected(end, events, readers, lost_after=3600, repeat_window=0)
+    line = encode(Scan(7, "04A1B2C3D4E5F6"))[:-1]
+    bits = len(line) * 8
+    damaged = bytearray()
+    for i in range(bits):
+        for j in range(i + 1, min(bits, i + 9)):      # single flips and nearby pairs
+            flipped = bytearray(line)
+            flipped[i // 8] ^= 1 << (i % 8)
+            if j != i + 1 or i % 3 == 0:
+                flipped[j // 8] ^= 1 << (j % 8)
+            damaged += flipped + b"\n"
+    end.write(bytes(damaged) + encode(Scan(8, "04000008")))
+    assert events.scan(timeout=10).tag == "04000008"   # the only card
+    assert reader.counts["scans"] == 1

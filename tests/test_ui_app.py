@@ -502,3 +502,47 @@ def test_a_stalled_table_shows_the_stall_banner(display):
     banner = widget(app, "ban.stall")
     assert banner is not None and "cannot go on" in banner.text
     assert widget(app, "ft.end") is not None       # the table decides: end the turn, fix, ...
+
+
+def test_a_scanner_talking_nonsense_is_shown_in_words(display):
+    loop, app = make(display)
+    start(loop, app)
+    loop.post(ev.DeviceStatus("scanner", "garbled", "REPL text"))
+    settle(loop, app)
+    assert widget(app, "hdr.dev.scanner").data == ("scanner", "garbled")
+    assert app.screen.toasts[-1] == ("The card scanner is not responding properly: "
+                                     "re-flash the scanner (firmware/README.md)")
+
+
+def test_the_screen_shows_a_paused_table_until_the_journal_is_free(display, tmp_path):
+    import sqlite3
+    import time
+
+    from companion.journal import Journal
+    path = str(tmp_path / "journal.db")
+    journal = Journal(path, busy_timeout=0.05)
+    loop = TableLoop(Session(journal, Catalog.example()))
+    app = App(loop, surface=display, clock=Clock())
+    start(loop, app)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")              # another program holds the write lock
+    loop.post(ev.TouchAction({"do": "end_turn"}))
+    loop.start()
+
+    def wait(predicate):
+        deadline = time.monotonic() + 5
+        while not predicate():
+            assert time.monotonic() < deadline, app.screen.toasts
+            app.pump()
+    try:
+        wait(lambda: any(t.startswith("Paused: another program is using the journal")
+                         for t in app.screen.toasts))
+        assert app.table.game.turn == 1
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    wait(lambda: app.table.game.turn == 2)
+    wait(lambda: "The journal is free again: the table goes on" in app.screen.toasts)
+    assert not any(t.startswith("Paused") for t in app.screen.toasts)
+    loop.stop()
+    journal.close()

@@ -28,6 +28,9 @@ def add_arguments(p):
                        help="show the game on the touchscreen / in a window")
     where.add_argument("--headless", action="store_true",
                        help="print the game in the terminal only (no window)")
+    p.add_argument("--web", action="store_true",
+                   help="also serve the phone view ([web] bind and port; without a display "
+                        "the game plays in an invisible window until Ctrl-C)")
     p.add_argument("--speed", type=_speed, default=1.0,
                    help="bot pace on the screen: 1 = one input every 0.6 s, 2 = twice as fast")
 
@@ -50,10 +53,16 @@ def main(args) -> int:
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
         return 2
-    if args.headless:
+    if args.headless and not args.web:
         return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
     from ..cli import load_config
     cfg = load_config(args)
+    if args.web:
+        from ..ui.app import display_available
+        if args.headless or not display_available(driver=cfg["display"]["driver"]):
+            cfg["display"]["driver"] = "dummy"        # the phones are the screen
+        return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
+                               args.speed, cfg, web=True)
     if not args.screen:
         try:
             from ..ui.app import display_available

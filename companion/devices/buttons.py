@@ -42,6 +42,13 @@ contact's level; when that window ends the level decides:
 A hold fires once, the moment the threshold passes while the button is still
 down (the turn ends without waiting for the release); the release after a
 hold is not a tap.
+
+Whose press, and when: the moment a seat's contact closes, :class:`Buttons`
+stamps the press with an :class:`~companion.inputs.Press` (that moment, the
+turn and active seat the table showed then, and whether another seat's press
+was still in flight) and every gesture of that press carries the stamp. The
+table loop decides with it (README, "At the table"); the buttons themselves
+never judge whose turn it is.
 """
 from __future__ import annotations
 
@@ -68,6 +75,8 @@ UNDO = "undo"
 """The name of the shared UNDO button where a seat number would go."""
 
 Post = Callable[[Any], None]
+TurnNow = Callable[[], tuple[Optional[int], Optional[int]]]
+"""Returns the table's (turn number, active seat) now, e.g. ``TableLoop.turn_now``."""
 
 
 # --------------------------------------------------------------------------
@@ -211,7 +220,8 @@ class Buttons:
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
                  hold_seconds: float = 1.0, redo_hold_seconds: float = 2.0,
                  bounce_ms: int = 30, driver: str = "gpio", pin_factory: Any = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 turn_now: Optional[TurnNow] = None):
         if driver not in ("gpio", "simulated", "none"):
             raise ValueError(f"unknown button driver {driver!r}")
         self.post = post
@@ -219,6 +229,7 @@ class Buttons:
         self.undo_pin = undo_pin
         self.driver = driver
         self.clock = clock
+        self.turn_now = turn_now
         self.pin_factory = pin_factory
         bounce = bounce_ms / 1000.0
         self._names: list[Any] = list(range(len(self.pins)))
@@ -229,6 +240,7 @@ class Buttons:
         self.classifiers = {name: PressClassifier(
             redo_hold_seconds if name == UNDO else hold_seconds, bounce) for name in self._names}
         self.devices: dict[Any, Any] = {}      # name -> gpiozero.DigitalInputDevice
+        self.presses: dict[Any, ev.Press] = {}  # seat -> the stamp of its current press
         self.available = False
         self.problem = ""                       # why the buttons are unavailable
         self._cond = threading.Condition(threading.Lock())
@@ -240,11 +252,12 @@ class Buttons:
 
     @classmethod
     def from_config(cls, cfg, post: Post, clock: Callable[[], float] = time.monotonic,
-                    pin_factory: Any = None) -> "Buttons":
+                    pin_factory: Any = None, turn_now: Optional[TurnNow] = None) -> "Buttons":
         s = cfg["seats"]
         return cls(post, s["pins"], s["undo_pin"], hold_seconds=s["hold_seconds"],
                    redo_hold_seconds=s["redo_hold_seconds"], bounce_ms=s["bounce_ms"],
-                   driver=s["driver"], pin_factory=pin_factory, clock=clock)
+                   driver=s["driver"], pin_factory=pin_factory, clock=clock,
+                   turn_now=turn_now)
 
     # -- life cycle
     def open(self) -> bool:
@@ -383,8 +396,21 @@ class Buttons:
             if self._closing:
                 return
             self._advance(at)           # earlier deadlines of every button first: time order
-            self._emit(name, self.classifiers[name].edge(pressed, at))
+            classifier = self.classifiers[name]
+            before = (classifier.down, classifier.down_since)
+            gestures = classifier.edge(pressed, at)
+            if name != UNDO and classifier.down and (classifier.down, classifier.down_since) \
+                    != before:
+                self._stamp(name, at)     # a new press began
+            self._emit(name, gestures)
             self._wake_timer()
+
+    def _stamp(self, seat: int, at: float) -> None:
+        """Remember when this seat's press began and what the table showed then."""
+        turn, active = self.turn_now() if self.turn_now is not None else (None, None)
+        in_flight = any(c.down and not c.spent for n, c in self.classifiers.items()
+                        if n != seat and n != UNDO)
+        self.presses[seat] = ev.Press(at, turn, active, in_flight)
 
     def _advance(self, now: float) -> None:
         for name, classifier in self.classifiers.items():
@@ -395,7 +421,9 @@ class Buttons:
             if name == UNDO:
                 event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
             else:
-                event = ev.SeatTap(name, g.at) if g.kind == "tap" else ev.SeatHold(name, g.at)
+                press = self.presses.get(name)
+                event = (ev.SeatTap(name, g.at, press) if g.kind == "tap"
+                         else ev.SeatHold(name, g.at, press))
             self.post(event)
 
     def _wake_timer(self) -> None:

@@ -1,8 +1,11 @@
 """The card scanner's reader thread: serial port in, ``CardScanned`` events out.
 
 A player puts an order card on the scanner box; the box (a Pico with an NFC
-reader speaking protocol v1, or a plain QR/barcode module) sends a line over
-USB serial. This thread owns that port. Framing and decoding are the codec's
+reader speaking protocol v2, or v1 with old firmware, or a plain QR/barcode
+module) sends a line over USB serial. Which kind is attached is the
+configuration's choice (``[scanner] mode``), never guessed from the line:
+in "protocol" mode only valid protocol lines count; in "plain" mode a plain
+line counts too if it has the shape of a tag (``[scanner] plain_pattern``). This thread owns that port. Framing and decoding are the codec's
 job (:mod:`companion.devices.scanner_protocol`); this module decides what the
 decoded lines *mean* for the table, the way pyserial's
 ``serial.threaded.LineReader`` keeps framing apart from handling:
@@ -11,12 +14,15 @@ decoded lines *mean* for the table, the way pyserial's
   "barcode"); the same tag again within ``repeat_window`` seconds of its last
   sighting is the same scan, not a second one;
 * damaged, malformed or over-long lines are counted and logged (a few per
-  minute at most), never fatal; a missed sequence number is logged;
+  minute at most), never fatal; a missed sequence number is logged; a
+  scanner that keeps sending such lines (a Pico whose firmware crashed into
+  the MicroPython REPL, a wrong baud rate, line noise) is reported as
+  ``garbled`` until valid protocol lines come again;
 * the scanner's health becomes :class:`~companion.inputs.DeviceStatus` events
   for ``device="scanner"`` with ``status``:
 
   ``connected``      the port opened for the first time
-  ``lost``           unplugged, the port failed or vanished, or a protocol v1
+  ``lost``           unplugged, the port failed or vanished, or a protocol
                      scanner sent nothing for ``LOST_AFTER_S``; the thread
                      retries with exponential backoff (at most
                      ``reconnect_max`` seconds apart)
@@ -27,6 +33,9 @@ decoded lines *mean* for the table, the way pyserial's
                      itself still talks); ``back`` (with ``params["reader"]``
                      "ok") follows when it works again
   ``unavailable``    ``[scanner] port`` is no serial port or URL at all
+  ``garbled``        ``GARBLED_LINES`` bad lines within ``GARBLED_WINDOW_S``:
+                     "not responding properly", re-flash the scanner;
+                     ``back`` follows with the next valid protocol line
 
   Each status is posted once when it changes, with a ``detail`` an
   installer can act on.
@@ -59,6 +68,13 @@ FIRST_RETRY_S = 0.5
 """First wait before reopening a lost port; doubles up to ``reconnect_max``."""
 
 _HELLO_TEXT = sp.HELLO_REQUEST.decode("ascii").strip()
+
+GARBLED_LINES = 3
+GARBLED_WINDOW_S = 10.0
+"""This many dropped lines within this many seconds: the scanner is ``garbled``."""
+
+GARBLED = ("the card scanner is not responding properly: it sends text that is not the "
+           "scanner protocol ({what}); re-flash the scanner: firmware/README.md")
 
 READ_TIMEOUT_S = 1.0
 """A blocking read gives up after this long, to check for silence and stop requests."""
@@ -101,7 +117,8 @@ class ScannerReader:
                  reconnect_max: float = 10.0, clock: Callable[[], float] = time.monotonic,
                  read_timeout: float = READ_TIMEOUT_S, lost_after: float = sp.LOST_AFTER_S,
                  first_retry: float = FIRST_RETRY_S,
-                 open_port: Callable[..., Any] = serial.serial_for_url):
+                 open_port: Callable[..., Any] = serial.serial_for_url,
+                 plain_pattern: Optional[str] = None):
         self.url = url
         self.post = post
         self.baudrate = baudrate
@@ -112,10 +129,11 @@ class ScannerReader:
         self.lost_after = lost_after
         self.first_retry = first_retry
         self.open_port = open_port
-        self.stream = sp.ScannerStream(max_line=max_line)
+        self.stream = sp.ScannerStream(max_line=max_line, plain_pattern=plain_pattern)
+        self._bad_at: list[float] = []          # when recent lines were dropped
         self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
                        "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0,
-                       "echoes": 0}
+                       "echoes": 0, "bad_lines": 0}
         self.status: Optional[str] = None      # the last status posted
         self.firmware: Optional[sp.Hello] = None
         self.native_id: Optional[int] = None   # the thread's id, for CPU measurements
@@ -124,7 +142,7 @@ class ScannerReader:
         self._port: Any = None
         self._thread: Optional[threading.Thread] = None
         self._ever_open = False
-        self._expects_heartbeat = False         # it spoke protocol v1 on this port
+        self._expects_heartbeat = False         # it spoke the protocol on this port
         self._unsupported = False
         self._reader_ok: Optional[bool] = None
         self._awaiting_back = False
@@ -135,6 +153,7 @@ class ScannerReader:
     @classmethod
     def from_config(cls, cfg, post: Post, **kw: Any) -> "ScannerReader":
         s = cfg["scanner"]
+        kw.setdefault("plain_pattern", s["plain_pattern"] if s["mode"] == "plain" else None)
         return cls(s["port"], post, baudrate=s["baudrate"], repeat_window=s["repeat_window"],
                    max_line=s["max_line"], reconnect_max=s["reconnect_max_seconds"], **kw)
 
@@ -242,6 +261,7 @@ class ScannerReader:
                 if self.stream.framer.dropped_too_long != too_long:
                     self._drop_log("scanner: dropped a line longer than %d bytes",
                                    self.stream.framer.max_line)
+                    self._bad_line(now, "a line without end")
             if self._expects_heartbeat and now - self._heard_at >= self.lost_after:
                 return f"no heartbeat for {now - self._heard_at:.0f} s"
             if not data and "://" not in self.url and not os.path.exists(self.url):
@@ -267,8 +287,16 @@ class ScannerReader:
         if isinstance(item, sp.DecodeFailure):
             if isinstance(item, sp.UnknownType):
                 self._heard(now)
+                return
+            if item.line.strip().upper() == _HELLO_TEXT.encode():
+                self.counts["echoes"] += 1    # our own request coming back (loop://, echo on)
+                return
             self._drop_log("scanner: dropped a line (%s): %r", item.reason, item.line[:40])
+            self._bad_line(now, _what(item.line))
             return
+        if not isinstance(item, sp.PlainScan) and self.status == "garbled":
+            self._bad_at.clear()
+            self._set_status("back", f"the card scanner on {self.url} speaks its protocol again")
         if isinstance(item, sp.Hello):
             self._hello(item, now)
             return
@@ -311,13 +339,13 @@ class ScannerReader:
         self.firmware = hello
         log.info("scanner: firmware %s, protocol %d, reader %s (%s)", hello.firmware,
                  hello.protocol, hello.reader, hello.reader_status)
-        if hello.protocol != sp.PROTOCOL_VERSION:
+        if hello.protocol not in sp.SUPPORTED_VERSIONS:
             self._unsupported = True
             self._expects_heartbeat = False
             self._awaiting_back = False
             self._set_status("unsupported_firmware", (
                 f"the card scanner's firmware {hello.firmware} speaks protocol version "
-                f"{hello.protocol}, this companion speaks version {sp.PROTOCOL_VERSION}: "
+                f"{hello.protocol}, this companion speaks versions 1 and {sp.PROTOCOL_VERSION}: "
                 "flash the firmware that came with this companion (firmware/README.md) "
                 "or update the companion; scans are ignored until then"),
                 firmware=hello.firmware, protocol=hello.protocol)
@@ -352,6 +380,15 @@ class ScannerReader:
                 "wiring and 3.3 V power (firmware/README.md, Troubleshooting); "
                 "it is retried every second"), {"port": self.url, "reason": detail}))
 
+    def _bad_line(self, now: float, what: str) -> None:
+        """A dropped line: several within GARBLED_WINDOW_S make the scanner ``garbled``."""
+        self.counts["bad_lines"] += 1
+        self._bad_at = [t for t in self._bad_at[-(GARBLED_LINES - 1):]
+                        if now - t < GARBLED_WINDOW_S] + [now]
+        if len(self._bad_at) >= GARBLED_LINES and self.status != "garbled":
+            log.warning("scanner garbled: %s", what)
+            self._set_status("garbled", GARBLED.format(what=what), what=what)
+
     def _scan(self, scan: ev.CardScanned, now: float) -> None:
         if scan.tag == self._last_tag and now - self._last_tag_at < self.repeat_window:
             self._last_tag_at = now           # still lying there / read again: one scan
@@ -376,6 +413,15 @@ class ScannerReader:
             return
         self.status = status
         self.post(ev.DeviceStatus("scanner", status, detail, {"port": self.url, **params}))
+
+
+def _what(line: bytes) -> str:
+    """A few words for the log on what a dropped line looked like."""
+    text = line.decode("utf-8", "replace")
+    if text.startswith(">>>") or "Traceback" in text or "Error:" in text \
+            or "MicroPython" in text:
+        return "MicroPython REPL text: its firmware stopped"
+    return "line noise or a wrong firmware"
 
 
 def _why_not_open(url: str, exc: BaseException) -> str:

@@ -1,4 +1,4 @@
-"""Card-scanner serial protocol v1, host side: a pure codec, no I/O.
+"""Card-scanner serial protocol v2 (and v1 from old firmware), host side: a pure codec, no I/O.
 
 At the table a small scanner box sits by the card piles: a Raspberry Pi Pico
 with an MFRC522 NFC reader (firmware in ``firmware/scanner``), or an
@@ -6,22 +6,25 @@ off-the-shelf QR/barcode module. Both are USB serial ports. This module turns
 the bytes they send into typed values; the thread that owns the port turns
 those into :class:`companion.inputs.CardScanned` / ``DeviceStatus`` events.
 
-Protocol v1 (full text: ``firmware/PROTOCOL.md``) is one ASCII line per
+Protocol v2 (full text: ``firmware/PROTOCOL.md``) is one ASCII line per
 message::
 
-    $SCAN,42,04A1B2C3D4E5F6*A6\\n
+    $SCAN,42,04A1B2C3D4E5F6*1D0F\n
 
 that is ``$``, the type, the sequence number, the fields, then ``*`` and the
-CRC-8 (two hex digits) of the text between ``$`` and ``*``, then LF.
+CRC-16/CCITT (four hex digits) of the text between ``$`` and ``*``, then LF.
+Protocol v1 (firmware 0.1.x) is the same with a CRC-8 (two hex digits); it is
+still accepted from a port until that port sends its first valid v2 line.
 
 A line with a bad checksum, a bad shape or an excessive length is reported as
 a :class:`DecodeFailure` and must be dropped: a damaged line is never misread
-as a scan. A line that does not start with ``$`` is a plain code from a
-QR/barcode module (:class:`PlainScan`).
+as a scan. Plain codes from a QR/barcode module (:class:`PlainScan`) count
+only where the configuration says a plain module is attached, and only if
+they have the shape of a tag (``[scanner] plain_pattern``).
 
 Pieces, each usable on its own:
 
-* :func:`crc8`, :func:`encode_line`, :func:`encode`, :func:`decode_line`
+* :func:`crc16`, :func:`crc8`, :func:`encode_line`, :func:`encode`, :func:`decode_line`
 * :class:`LineFramer`: bytes from the port in, complete lines out.
 * :class:`SequenceTracker`: notices lines that never arrived.
 * :class:`ScannerStream`: the three above glued together, with counters.
@@ -34,8 +37,15 @@ from typing import Sequence, Union
 
 from companion.inputs import CardScanned
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """The protocol version this codec speaks (the first field of HELLO)."""
+
+SUPPORTED_VERSIONS = (1, 2)
+"""Versions accepted: v1 (CRC-8, firmware 0.1.x) from a port that has not spoken v2."""
+
+DEFAULT_PLAIN_PATTERN = r"[A-Za-z]{1,8}[0-9]{4,8}|[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}"
+"""A plain code that can be a card: what ``coffee-companion labels`` prints
+(letters then digits, e.g. CR0001) or an NFC UID in uppercase hex."""
 
 MAX_LINE = 80
 """Longest protocol line in bytes, from ``$`` to the CRC, terminator excluded."""
@@ -58,7 +68,7 @@ LOST_AFTER_S = 5.0
 READER_STATUSES = ("ok", "not_responding")
 """Values of the reader-status field in HELLO and HEARTBEAT."""
 
-# Error codes the v1 firmware sends. Hosts must accept unknown codes too.
+# Error codes the firmware sends. Hosts must accept unknown codes too.
 ERROR_READER_NOT_RESPONDING = "reader_not_responding"
 ERROR_READER_REINITIALISED = "reader_reinitialised"
 ERROR_UNKNOWN_REQUEST = "unknown_request"
@@ -67,15 +77,17 @@ ERROR_REQUEST_TOO_LONG = "request_too_long"
 _KIND = re.compile(r"[A-Z]{1,12}\Z")
 _SEQ = re.compile(r"(0|[1-9][0-9]{0,4})\Z")
 _HEX2 = re.compile(r"[0-9A-Fa-f]{2}\Z")
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}\Z")
 _UID = re.compile(r"([0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})\Z")
 _CODE = re.compile(r"[a-z0-9_]{1,32}\Z")
 _TOKEN = re.compile(r"[A-Za-z0-9_.+-]{1,16}\Z")
 _DIGITS = re.compile(r"(0|[1-9][0-9]{0,9})\Z")
 # A protocol line whose '$' was lost or damaged must not pass as a barcode.
 _FRAMELIKE = re.compile(r"[A-Z]{1,12},[0-9]{1,5}[,*]")
-_ENDS_WITH_CRC = re.compile(r"\*[0-9A-Fa-f]{2}\Z")
+_ENDS_WITH_CRC = re.compile(r"\*([0-9A-Fa-f]{2}|[0-9A-Fa-f]{4})\Z")
 _FRAME_START = re.compile(rb"\$[A-Z]{1,12},")
 _FIELD_FORBIDDEN = frozenset("$*,")
+_LINE_END = re.compile(rb"[\r\n]")
 
 
 # --------------------------------------------------------------------------
@@ -142,7 +154,7 @@ class DecodeFailure:
 
 @dataclass(frozen=True)
 class BadChecksum(DecodeFailure):
-    """The CRC-8 did not match: the line was damaged on the way."""
+    """The CRC (CRC-16 in v2, CRC-8 in v1) did not match: the line was damaged."""
     expected: int = 0      # CRC computed over the received text
     received: int = 0      # CRC written at the end of the line
 
@@ -173,8 +185,19 @@ DecodeResult = Union[Message, DecodeFailure]
 # CRC and encoding
 
 
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (protocol v2): poly 0x1021, init 0xFFFF, not reflected,
+    no final XOR. ``crc16(b"123456789") == 0x29B1`` (the catalogue check value)."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
 def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS: poly 0x07, init 0x00, not reflected, no final XOR.
+    """CRC-8/SMBUS (protocol v1): poly 0x07, init 0x00, not reflected, no final XOR.
 
     ``crc8(b"123456789") == 0xF4`` (the catalogue check value).
     """
@@ -191,8 +214,10 @@ def _check_field(text: str) -> None:
         raise ValueError("field %r must be printable ASCII without '$', '*' or ','" % text)
 
 
-def encode_line(kind: str, seq: int, fields: Sequence[str] = ()) -> bytes:
-    """Build one protocol line, terminator included: ``$KIND,SEQ,F1,F2*CC\\n``."""
+def encode_line(kind: str, seq: int, fields: Sequence[str] = (),
+                version: int = PROTOCOL_VERSION) -> bytes:
+    """Build one protocol line, terminator included: ``$KIND,SEQ,F1,F2*CCCC\\n``
+    (v2; ``version=1`` gives the old ``*CC`` with a CRC-8)."""
     if not _KIND.match(kind):
         raise ValueError("type must be 1-12 uppercase letters: %r" % kind)
     if not 0 <= seq <= SEQ_MAX:
@@ -200,26 +225,31 @@ def encode_line(kind: str, seq: int, fields: Sequence[str] = ()) -> bytes:
     for field in fields:
         _check_field(field)
     body = ",".join([kind, str(seq), *fields])
-    line = "$%s*%02X" % (body, crc8(body.encode("ascii")))
+    if version == 1:
+        line = "$%s*%02X" % (body, crc8(body.encode("ascii")))
+    else:
+        line = "$%s*%04X" % (body, crc16(body.encode("ascii")))
     if len(line) > MAX_LINE:
         raise ValueError("line longer than %d bytes: %r" % (MAX_LINE, line))
     return line.encode("ascii") + b"\n"
 
 
-def encode(message: FramedMessage) -> bytes:
-    """Encode a typed message as the firmware would send it."""
+def encode(message: FramedMessage, version: int = PROTOCOL_VERSION) -> bytes:
+    """Encode a typed message as the firmware would send it (``version`` 1: as
+    firmware 0.1.x did)."""
     if isinstance(message, Hello):
         return encode_line("HELLO", message.seq, [str(message.protocol), message.firmware,
-                                                  message.reader, message.reader_status])
+                                                  message.reader, message.reader_status],
+                           version)
     if isinstance(message, Scan):
-        return encode_line("SCAN", message.seq, [message.uid])
+        return encode_line("SCAN", message.seq, [message.uid], version)
     if isinstance(message, Heartbeat):
         return encode_line("HEARTBEAT", message.seq,
-                           [str(message.uptime_s), message.reader_status])
+                           [str(message.uptime_s), message.reader_status], version)
     if isinstance(message, Error):
         fields = [message.code, message.detail] if message.detail else [message.code]
-        return encode_line("ERROR", message.seq, fields)
-    raise TypeError("not a protocol v1 message: %r" % (message,))
+        return encode_line("ERROR", message.seq, fields, version)
+    raise TypeError("not a protocol message: %r" % (message,))
 
 
 # --------------------------------------------------------------------------
@@ -232,28 +262,36 @@ def _to_bytes(line: bytes | bytearray | str) -> bytes:
     return bytes(line)
 
 
-def decode_line(line: bytes | bytearray | str, *, allow_plain: bool = True) -> DecodeResult:
+def decode_line(line: bytes | bytearray | str, *, allow_plain: bool = True,
+                allow_v1: bool = True, plain_pattern: "re.Pattern[str] | None" = None,
+                ) -> DecodeResult:
     """Decode one line (terminator already removed, e.g. by :class:`LineFramer`).
 
     Never raises. Returns a message, or a :class:`DecodeFailure` to drop.
-    With ``allow_plain=False`` a line without ``$`` is :class:`Malformed`
-    instead of a :class:`PlainScan` (use this once a port spoke protocol v1,
-    so that e.g. a MicroPython traceback is not taken for a barcode).
+    ``allow_plain=False``: a line without ``$`` is :class:`Malformed` instead
+    of a :class:`PlainScan` (a scanner configured for protocol mode: a
+    MicroPython traceback is not a barcode). ``plain_pattern``: a plain code
+    must match it in full. ``allow_v1=False``: a CRC-8 line is
+    :class:`Malformed` (the port already spoke v2).
     """
     raw = _to_bytes(line).rstrip(b"\r\n")
     start = raw.find(b"$")
     if start == 0:
-        return _decode_frame(raw)
+        return _decode_frame(raw, allow_v1)
     if start > 0:
         # Noise before the frame (e.g. the port opened mid-line). The CRC
         # still guards everything from the last '$' on.
         tail = raw[raw.rfind(b"$"):]
-        result = _decode_frame(tail)
+        result = _decode_frame(tail, allow_v1)
         if not isinstance(result, DecodeFailure) or _FRAME_START.match(tail):
             return result
     if not allow_plain:
-        return Malformed(raw, "text without '$' from a protocol v1 scanner")
-    return _decode_plain(raw)
+        return Malformed(raw, "text without '$' from a scanner in protocol mode")
+    result = _decode_plain(raw)
+    if (plain_pattern is not None and isinstance(result, PlainScan)
+            and not plain_pattern.fullmatch(result.code)):
+        return Malformed(raw, "plain code without the shape of a tag")
+    return result
 
 
 def _decode_plain(raw: bytes) -> DecodeResult:
@@ -275,17 +313,22 @@ def _decode_plain(raw: bytes) -> DecodeResult:
     return PlainScan(code)
 
 
-def _decode_frame(raw: bytes) -> DecodeResult:
+def _decode_frame(raw: bytes, allow_v1: bool = True) -> DecodeResult:
     if len(raw) > MAX_LINE:
         return TooLong(raw[:MAX_LINE], "protocol line too long", len(raw), MAX_LINE)
     if any(b < 0x20 or b > 0x7E for b in raw):
         return Malformed(raw, "non-printable byte in protocol line")
     text = raw.decode("ascii")
-    if len(text) < 4 or text[-3] != "*" or not _HEX2.match(text[-2:]):
-        return Malformed(raw, "no '*' and two hex CRC digits at the end")
-    body = text[1:-3]
-    received = int(text[-2:], 16)
-    expected = crc8(body.encode("ascii"))
+    if len(text) >= 6 and text[-5] == "*" and _HEX4.match(text[-4:]):
+        body, received, expected = text[1:-5], int(text[-4:], 16), None
+        expected = crc16(body.encode("ascii"))
+    elif len(text) >= 4 and text[-3] == "*" and _HEX2.match(text[-2:]):
+        if not allow_v1:
+            return Malformed(raw, "a protocol v1 line (CRC-8) from a scanner that speaks v2")
+        body, received = text[1:-3], int(text[-2:], 16)
+        expected = crc8(body.encode("ascii"))
+    else:
+        return Malformed(raw, "no '*' and 4 (v2) or 2 (v1) hex CRC digits at the end")
     if expected != received:
         return BadChecksum(raw, "checksum mismatch", expected, received)
     if "$" in body or "*" in body:
@@ -301,6 +344,12 @@ def _decode_frame(raw: bytes) -> DecodeResult:
         return UnknownType(raw, "unknown message type", kind, seq)
     # Extra trailing fields are ignored: later minor versions may append some.
     return decoder(raw, seq, fields)
+
+
+def is_v2(raw: bytes) -> bool:
+    """The (valid) protocol line ``raw`` carries a v2 CRC-16."""
+    tail = raw[raw.rfind(b"$"):]
+    return len(tail) >= 6 and tail[-5:-4] == b"*"
 
 
 def _hello(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
@@ -371,22 +420,30 @@ class LineFramer:
         self._discarding = False
 
     def feed(self, data: bytes) -> list[bytes]:
-        """Take the bytes of one read; return the lines they complete."""
+        """Take the bytes of one read; return the lines they complete.
+
+        Works on whole runs between line ends (not byte by byte), so even
+        megabytes of noise without a line end cost little."""
         lines: list[bytes] = []
-        for byte in data:
-            if byte in (0x0A, 0x0D):
-                if self._discarding:
-                    self._discarding = False
-                elif self._buf:
-                    lines.append(bytes(self._buf))
-                self._buf.clear()
-            elif not self._discarding:
-                if len(self._buf) >= self.max_line:
+        start, n = 0, len(data)
+        while start < n:
+            found = _LINE_END.search(data, start)
+            end = n if found is None else found.start()
+            if not self._discarding:
+                if len(self._buf) + end - start > self.max_line:
                     self._buf.clear()
                     self._discarding = True
                     self.dropped_too_long += 1
                 else:
-                    self._buf.append(byte)
+                    self._buf += data[start:end]
+            if found is None:
+                break
+            if self._discarding:
+                self._discarding = False
+            elif self._buf:
+                lines.append(bytes(self._buf))
+            self._buf.clear()
+            start = end + 1
         return lines
 
     @property
@@ -478,15 +535,21 @@ class Received:
 class ScannerStream:
     """Bytes from one scanner port in, :class:`Received` items out, with counters.
 
-    Plain QR/barcode lines are accepted until the port sends its first valid
-    protocol v1 line; from then on text without ``$`` is dropped as noise
-    (a Pico that crashed into its REPL prints tracebacks, not card codes).
+    ``plain_pattern`` None (protocol mode, the default): only valid protocol
+    lines count; anything else (a MicroPython REPL, a traceback, noise) is
+    dropped. With a pattern (a QR/barcode module is configured) a plain line
+    counts if it matches the pattern in full. That is the configuration's
+    choice, the same after every reopen. A port that sent one valid v2 line
+    is no longer believed in v1 (CRC-8) until it is reopened.
     """
 
-    def __init__(self, max_line: int = MAX_PLAIN_CODE, max_gap: int = 1000) -> None:
+    def __init__(self, max_line: int = MAX_PLAIN_CODE, max_gap: int = 1000,
+                 plain_pattern: "str | re.Pattern[str] | None" = None) -> None:
         self.framer = LineFramer(max_line)
         self.tracker = SequenceTracker(max_gap)
-        self.speaks_protocol = False
+        self.plain_pattern = (re.compile(plain_pattern) if isinstance(plain_pattern, str)
+                              else plain_pattern)
+        self.speaks_v2 = False
         self.counts = {"messages": 0, "plain_scans": 0, "bad_checksum": 0,
                        "malformed": 0, "too_long": 0, "unknown_type": 0}
 
@@ -497,8 +560,13 @@ class ScannerStream:
         self.counts["too_long"] += self.framer.dropped_too_long - before
         return out
 
+    def decode(self, line: bytes) -> DecodeResult:
+        """One line as this port's mode reads it (no counters, no sequence)."""
+        return decode_line(line, allow_plain=self.plain_pattern is not None,
+                           allow_v1=not self.speaks_v2, plain_pattern=self.plain_pattern)
+
     def _one(self, line: bytes) -> Received:
-        item = decode_line(line, allow_plain=not self.speaks_protocol)
+        item = self.decode(line)
         if isinstance(item, PlainScan):
             self.counts["plain_scans"] += 1
             return Received(item)
@@ -507,15 +575,15 @@ class ScannerStream:
                    UnknownType: "unknown_type"}.get(type(item), "malformed")
             self.counts[key] += 1
             if isinstance(item, UnknownType):
-                self.speaks_protocol = True
                 return Received(item, self.tracker.check(item.seq))
             return Received(item)
-        self.speaks_protocol = True
+        self.speaks_v2 = self.speaks_v2 or is_v2(line)
         self.counts["messages"] += 1
         return Received(item, self.tracker.check(item.seq))
 
     def reset(self) -> None:
-        """The port was reopened: drop partial input, forget sequence and mode."""
+        """The port was reopened: drop partial input, forget sequence and version
+        (the mode is configured and stays)."""
         self.framer.reset()
         self.tracker.reset()
-        self.speaks_protocol = False
+        self.speaks_v2 = False

@@ -43,7 +43,7 @@ from typing import Any, Callable, Optional, Sequence
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
 from ..rules.happenings import CardsToDraw, GameOver, GameStarted
-from ..table import DeviceStatusChanged, Update
+from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
 from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
                        Lights, Style, draws_left, fault, frame_from_lights, render)
@@ -56,7 +56,7 @@ MAX_FPS = 30
 #: Without a scanner nobody can tell the lights that cards were drawn: the draw
 #: prompt then blinks this many seconds.
 DRAW_PROMPT_WITHOUT_SCANNER = 8.0
-SCANNER_LOST = {"lost"}
+SCANNER_LOST = {"lost", "garbled"}
 SCANNER_BACK = {"back", "connected", "ready"}
 
 NO_STRIP = ("no NeoPixel strip ({detail}). On a Raspberry Pi: enable SPI (sudo raspi-config, "
@@ -100,6 +100,7 @@ class LightsController:
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
         self.scanner_lost_since: Optional[float] = None
+        self.paused_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
         self.last: Optional[Lights] = None
         self.fault = False                 # a start-up fault: the fault pattern, not the game
@@ -236,7 +237,7 @@ class LightsController:
 
     def context(self) -> LightContext:
         return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
-                            self.scanner_lost_since, self.game_over_since)
+                            self.scanner_lost_since, self.game_over_since, self.paused_since)
 
     def _show(self, frame: list) -> None:
         if self.strip is None:
@@ -291,6 +292,10 @@ class LightsController:
                 self.draws.clear()
             elif h.kind == "draws_dismissed":
                 self._dismiss(h.seat)
+            elif isinstance(h, TablePaused):
+                self.paused_since = at
+            elif isinstance(h, TableResumed):
+                self.paused_since = None
             elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
                 if h.status in SCANNER_LOST and self.scanner_lost_since is None:
                     self.scanner_lost_since = at

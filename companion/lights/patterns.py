@@ -22,7 +22,9 @@ What the table sees, from the bottom layer up:
 * draw prompt: seats that must draw cards blink white until the cards are
   scanned, the prompt is dismissed, or it times out;
 * rejected input: the seat's segment flashes (off / bright) briefly;
-* scanner lost: the first LED of every segment blinks magenta / blue slowly.
+* scanner lost: the first LED of every segment blinks magenta / blue slowly;
+* table paused (another program holds the journal): every segment, even an
+  empty seat's, blinks amber / dark slowly until the journal is free again.
 
 Step-wise effects (blinks, the timer bar, the marquee) report the time of
 their next step, so the strip is written only when something changes; only
@@ -62,6 +64,7 @@ FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds 
 FLASH_STEPS = 6             # ... this many of them (0.6 s), starting dark
 DRAW_BLINK = 0.5            # draw prompt: white / normal halves of this length
 SCANNER_BLINK = 1.0         # scanner lost: magenta / blue halves of this length
+PAUSE_BLINK = 1.0           # table paused: amber / dark halves of this length
 BREATH_PERIOD = 4.0         # shop closed: one amber breath, seconds
 BREATH_DEPTH = 0.5          # at the top of a breath the colour is half amber
 PULSE_PERIOD = 1.0          # final turn: one pulse of the last seat, seconds
@@ -134,6 +137,7 @@ class LightContext:
     flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
     scanner_lost_since: Optional[float] = None
     game_over_since: Optional[float] = None
+    paused_since: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -252,6 +256,10 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
             step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
             px[0] = MAGENTA if step % 2 == 0 else BLUE
             due.add(context.scanner_lost_since + (step + 1) * SCANNER_BLINK)
+        if context.paused_since is not None:       # above everything: nothing counts now
+            step = _step(now, context.paused_since, PAUSE_BLINK)
+            px = [AMBER if step % 2 == 0 else OFF] * n
+            due.add(context.paused_since + (step + 1) * PAUSE_BLINK)
         seats.append(tuple(px))
     return Lights(tuple(seats), animating, due.at)
 

@@ -24,6 +24,7 @@ ENGLISH: dict[str, str] = {
     "game_running": "a game is already running: finish it before a new setup",
     "game_over": "the game is over: only corrections, undo, redo or a new setup now",
     "not_your_turn": "{player} is not the active player",
+    "buttons_overlap": "{player}, another seat's button was down as you pressed: press again",
     "storage_failed": "the action could not be saved ({error}); nothing changed",
     # setup
     "bad_edition": "\"{edition}\" is not an edition (original or winter)",

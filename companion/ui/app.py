@@ -171,6 +171,9 @@ class App:
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
+        self.pairing = None                        # the phone view's pairing code (Settings)
+        self.web_url: Optional[str] = None         # where phones open the table
+        self.play_links = None                     # BG Stats link of a finished game (end screen)
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: "queue.Queue[Any]" = queue.Queue()

@@ -282,6 +282,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
     if kind == "not_your_turn":
         if h.player is None:
             return t("seat_empty", seat=h.seat + 1)
+        if getattr(h, "overlapped", False):
+            return t("not_your_turn_overlap", player=h.player)
         return t("not_your_turn", player=h.player, active=h.active or "")
     if kind == "unknown_card":
         return t("unknown_card", tag=h.tag)
@@ -289,6 +291,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
         return t("card_enrolled", tag=h.tag, drink=h.drink)
     if kind == "draws_dismissed":
         return t("draws_dismissed")
+    if kind in ("table_paused", "table_resumed"):
+        return t(kind)
     if kind == "device_status":
         key = f"device_{h.device}_{h.status}"
         if has(DEFAULT, f"happening.{key}"):
@@ -303,4 +307,4 @@ HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens
                    "dislikes_taken", "shop_closed", "final_turn_begins", "turn_changed",
                    "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
                    "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
-                   "device_status")
+                   "device_status", "table_paused", "table_resumed")

@@ -1,4 +1,4 @@
-"""The scanner's logic: cards in, protocol v1 lines out. No hardware here.
+"""The scanner's logic: cards in, protocol v2 lines out. No hardware here.
 
 ScannerApp is fed the time (``step(now)``) and the host's characters
 (``handle_input``); it polls an injected reader and hands finished lines to
@@ -11,7 +11,7 @@ wrap around, so they are only ever compared through ``ticks_diff``.
 """
 import scanproto
 
-FIRMWARE_VERSION = "0.1.0"
+FIRMWARE_VERSION = "0.2.0"
 STATUS_OK = "ok"
 STATUS_DOWN = "not_responding"
 

@@ -19,7 +19,7 @@ LED_FALLBACK_PIN = 25
 
 # Timing, in milliseconds
 POLL_MS = 100              # look for a card ten times a second
-HEARTBEAT_MS = 2000        # protocol v1: a HEARTBEAT every 2 s
+HEARTBEAT_MS = 2000        # protocol v2: a HEARTBEAT every 2 s
 HEALTH_MS = 1000           # check that the reader still answers
 RETRY_MS = 1000            # while it does not, try to re-initialise it this often
 RELEASE_MS = 1000          # a card unseen this long counts as lifted

@@ -1,28 +1,28 @@
-"""Protocol v1, the firmware half: build lines for the host, read its requests.
+"""Protocol v2, the firmware half: build lines for the host, read its requests.
 
-Every line the scanner sends looks like ``$TYPE,SEQ,FIELD...*CC`` + LF, where
-CC is the CRC-8/SMBUS (poly 0x07, init 0) of the text between ``$`` and ``*``
-in two uppercase hex digits. See firmware/PROTOCOL.md. Pure MicroPython: no
-hardware, no clock, so the host tests run it under CPython too.
+Every line the scanner sends looks like ``$TYPE,SEQ,FIELD...*CCCC`` + LF, where
+CCCC is the CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of the text between
+``$`` and ``*`` in four uppercase hex digits. See firmware/PROTOCOL.md. Pure
+MicroPython: no hardware, no clock, so the host tests run it under CPython too.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_LINE = 80          # bytes from '$' to the CRC digits, LF excluded
 SEQ_MAX = 65535        # 0 is the boot HELLO; after 65535 comes 1
 MAX_REQUEST = 32       # longest host request line we keep, e.g. "?HELLO"
 HELLO_REQUEST = "?HELLO"
 
 
-def crc8(data):
-    """CRC-8/SMBUS over bytes: poly 0x07, init 0x00, no reflection, no XOR out."""
-    crc = 0
+def crc16(data):
+    """CRC-16/CCITT-FALSE over bytes: poly 0x1021, init 0xFFFF, no reflection, no XOR out."""
+    crc = 0xFFFF
     for byte in data:
-        crc ^= byte
+        crc ^= byte << 8
         for _ in range(8):
-            if crc & 0x80:
-                crc = ((crc << 1) ^ 0x07) & 0xFF
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
             else:
-                crc = (crc << 1) & 0xFF
+                crc = (crc << 1) & 0xFFFF
     return crc
 
 
@@ -46,10 +46,10 @@ def frame(kind, seq, fields=()):
     body = kind + "," + str(seq)
     for field in fields:
         body = body + "," + field
-    room = MAX_LINE - 4          # '$', '*', two CRC digits
+    room = MAX_LINE - 6          # '$', '*', four CRC digits
     if len(body) > room:
         body = body[:room]
-    return "$%s*%02X\n" % (body, crc8(body.encode()))
+    return "$%s*%04X\n" % (body, crc16(body.encode()))
 
 
 def hex_uid(uid):

@@ -5,9 +5,15 @@ dislike points); the order and the tie explanations come from
 ``companion.rules.scoring`` (``ranking`` and ``tie_break``), never recomputed
 here. REMATCH posts the same setup again (same players, edition, variant,
 start and upgrade tiles); NEW GAME opens the setup wizard.
+
+Beside the ranking, the finished game's BG Stats link as a QR code
+(``app.play_links``: ``companion.exports.PlayLink``, read from the journal); a
+phone scans it and BG Stats opens with the play filled in. A tap on the code
+shows it on the whole screen, for phones further away.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pygame
@@ -16,7 +22,7 @@ from ...rules.scoring import ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
 from ..text import join_names, tokens_lower
-from ..widgets import Button, Fill, Label, Widget
+from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
 
 
@@ -60,7 +66,12 @@ class EndScreen(Screen):
         ties = tie_break(ranked)
         screen = inset(m.rect, m.margin)
         tie_h = m.px(28) * len(ties) + (m.px(26) if game.corrected else 0)
-        title, board, notes, footer = rows(screen, [m.bar, 1.0, tie_h, m.bar], m.gap)
+        link = self.play_link()
+        title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
+        qr_box = None
+        if link:                     # the BG Stats code beside the ranking, as big as fits
+            middle, qr_box = cols(middle, [1.0, int(min(middle.h, middle.w * 0.42))], m.gap)
+        board, notes = rows(middle, [1.0, tie_h], m.gap if tie_h else 0)
         head, who = cols(title, [0.34, 0.66], m.gap)
         out: list[Widget] = [
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
@@ -90,6 +101,8 @@ class EndScreen(Screen):
             r = pygame.Rect(notes.x, y, notes.w, m.px(26))
             out.append(Label("end.corrected", r, text=self.t("end.corrected"), size=m.small,
                              color=theme.TEXT_DIM, align="left"))
+        if qr_box is not None:
+            out += self._qr(link, qr_box)
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
                    ("end.fix", self.t("button.fix"), theme.BUTTON, self._fix),
@@ -131,9 +144,68 @@ class EndScreen(Screen):
                          size=m.big, bold=True, align="right"))
         return out
 
+    def play_link(self):
+        links = self.app.play_links
+        return links.link if links is not None else None
+
+    def _qr(self, link: str, box: pygame.Rect) -> list[Widget]:
+        """The BG Stats link as a QR code on white, as big as the column allows, with
+        its caption; a tap shows it on the whole screen."""
+        m = self.m
+        code_box, caption = rows(box, [1.0, m.px(24)])
+        side = min(code_box.w, code_box.h)
+        square = pygame.Rect(0, 0, side, side)
+        square.midtop = code_box.midtop
+        return [Custom("end.qr", square, data=link,
+                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text),
+                       on_tap=lambda: self.app.push(QrScreen(self.app, link))),
+                Label("end.qr_caption", caption, text="BG Stats", size=m.small,
+                      color=theme.TEXT_DIM)]
+
     def _fix(self) -> None:
         from .fix import FixScreen
         self.app.push(FixScreen(self.app))
+
+
+class QrScreen(Screen):
+    """The BG Stats code as big as the screen allows (a tap on the end screen's code);
+    any tap goes back."""
+
+    def __init__(self, app: Any, link: str):
+        super().__init__(app)
+        self.link = link
+
+    def build(self) -> list[Widget]:
+        m = self.m
+        side = min(m.rect.w, m.rect.h)
+        square = pygame.Rect(0, 0, side, side)
+        square.center = m.rect.center
+        close = lambda: self.app.pop(self)      # noqa: E731
+        return [Button("qr.back", m.rect, text="", color=(255, 255, 255), on_tap=close),
+                Custom("qr.code", square, data=self.link, on_tap=close,
+                       paint_fn=lambda s, r, text=self.link: paint_qr(s, r, text))]
+
+
+@functools.lru_cache(maxsize=4)
+def qr_surface(text: str, side: int) -> pygame.Surface:
+    """A white square of ``side`` pixels filled by the QR code of ``text`` (with a quiet
+    zone of two modules): every module as big as the square allows, even when that is
+    not a whole number of pixels (modules then differ by one pixel; scanners read
+    that, and a bigger code reads from further away)."""
+    from ... import bgstats
+    modules = [list(row) for row in bgstats.qr(text).matrix_iter(border=2)]
+    n = len(modules)
+    small = pygame.Surface((n, n))
+    small.fill((255, 255, 255))
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if dark:
+                small.set_at((x, y), (0, 0, 0))
+    return pygame.transform.scale(small, (side, side))     # nearest neighbour: sharp edges
+
+
+def paint_qr(surface: pygame.Surface, rect: pygame.Rect, text: str) -> None:
+    surface.blit(qr_surface(text, min(rect.w, rect.h)), rect)
 
 
 def _signed(n: int, plus: bool = False) -> str:

@@ -76,7 +76,9 @@ class SettingsScreen(Screen):
         m = self.m
         screen = inset(m.rect, m.margin)
         hint = fonts.hangul_missing()
-        specs = [m.bar, 1.25] + [1.0] * 3 + ([m.target] if hint else [])
+        pairing = self.app.pairing            # the phone view's code, when it is served
+        specs = ([m.bar, 1.25] + [1.0] * 3 + ([1.0] if pairing is not None else [])
+                 + ([m.target] if hint else []))
         parts = rows(screen, specs, m.gap)
         top, body = parts[0], parts[1:5]
         title_box, done_box = cols(top, [1.0, m.px(170)], m.gap)
@@ -112,11 +114,37 @@ class SettingsScreen(Screen):
                  else self.t("settings.seconds", seconds=timer))
         out += self._stepper("turn_timer", controls[3], shown, None,
                              timer > TIMER_STEPS[0], timer < TIMER_STEPS[-1])
+        if pairing is not None:
+            out += self._pairing(parts[5], label_w)
         if hint:
-            out.append(Label("set.font_hint", parts[5], background=theme.WARNING, radius=10,
+            out.append(Label("set.font_hint", parts[-1], background=theme.WARNING, radius=10,
                              text=self.t("settings.font_missing", command=fonts.INSTALL_COMMAND),
                              size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
         return out
+
+    def _pairing(self, row: pygame.Rect, label_w: int) -> list[Widget]:
+        """The phones' pairing code, where to open the table, and "New code" (revokes)."""
+        m = self.m
+        label_box, code_box, new_box = cols(inset(row, m.gap), [label_w, 1.0, m.px(170)], m.gap)
+        code_top, url_box = rows(code_box, [0.62, 0.38])
+        out: list[Widget] = [
+            Fill("set.row_web", row, color=theme.PANEL, radius=12),
+            Label("set.label_web", label_box, text=self.t("web.pairing"), size=m.body,
+                  bold=True, align="left", lines=2),
+            Label("set.pairing_code", code_top, text=self.app.pairing.shown(), size=m.big,
+                  bold=True),
+            Button("set.new_code", new_box, text=self.t("web.new_code"), size=m.body,
+                   on_tap=self.new_code),
+        ]
+        if self.app.web_url:
+            out.append(Label("set.web_url", url_box, text=self.t("web.phones",
+                                                                 url=self.app.web_url),
+                             size=m.small, color=theme.TEXT_DIM))
+        return out
+
+    def new_code(self) -> None:
+        self.app.pairing.renew()
+        self.changed()
 
     def _languages(self, rect: pygame.Rect) -> list[Widget]:
         m = self.m

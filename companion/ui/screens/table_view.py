@@ -84,6 +84,15 @@ class TableView(Screen):
             elif h.kind == "shop_closed":
                 self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
                            kind="warning", seconds=6.0)
+            elif h.kind == "table_paused":     # shown until the journal is free again
+                self.toast(self.t("happening.table_paused"), kind="warning", seconds=24 * 3600)
+            elif h.kind == "table_resumed":
+                paused = self.t("happening.table_paused")
+                self._toasts = [n for n in self._toasts if n.text != paused]
+                self.toast(self.t("happening.table_resumed"), kind="info")
+            elif h.kind == "device_status" and h.status == "garbled":
+                self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
+                           seconds=8.0)
             elif h.kind == "device_status":
                 name = self.t(f"device.{h.device}")
                 bad = _device_bad(h.status)

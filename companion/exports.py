@@ -1,0 +1,124 @@
+"""One game of the journal exported: as a table script, the final table as JSON
+(``replay --json``), a CSV of the players, or the BG Stats link.
+
+The one place the history command and the phone view read a game: ``render``
+takes an open journal (the phone view's is read-only) and a game number.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Optional
+
+from . import bgstats
+from .journal import GameRecord, Journal, JournalError
+from .rules import Table, apply, parse_line
+from .rules.view import table_json
+
+FORMATS = ("script", "json", "csv", "bgstats")
+MEDIA = {"script": ("text/plain", "jsonl"), "json": ("application/json", "json"),
+         "csv": ("text/csv", "csv"), "bgstats": ("text/plain", "txt")}
+CSV_COLUMNS = ["game", "started_utc", "ended_utc", "edition", "variant", "seat", "player",
+               "start_player", "score", "likes", "dislikes", "tokens", "upgrades", "place",
+               "winner"]
+
+
+class ExportError(ValueError):
+    """The game cannot be exported in this format (the message says why)."""
+
+
+def final_state(lines: list[str]) -> dict:
+    """The game's final table, as ``replay --json`` prints it."""
+    table = Table()
+    for line in lines:
+        table = apply(table, parse_line(line)).table
+    return table_json(table)
+
+
+def record(journal: Journal, game_id: int) -> GameRecord:
+    for g in journal.games():
+        if g.id == game_id:
+            return g
+    raise ExportError(f"{journal.path} has no game {game_id}")
+
+
+def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "",
+              device: Optional[str] = None) -> str:
+    """The BG Stats link of a finished game (``bgstats.NotFinished`` if it runs)."""
+    colours = journal.note(f"seat_colors:{game.id}")
+    setup = json.loads(journal.lines(game.id)[0])
+    return bgstats.link(bgstats.play(game.id, game.started_at, game.ended_at, state,
+                                     device=device or bgstats.device_id(), colours=colours,
+                                     location=location, setup=setup))
+
+
+def render(journal: Journal, game_id: int, fmt: str, source: str = "",
+           location: str = "") -> str:
+    game = record(journal, game_id)
+    lines = journal.lines(game_id)
+    if fmt == "script":
+        return f"# coffee-companion game {game_id}, exported from {source or journal.path}\n" \
+               + "\n".join(lines) + "\n"
+    state = final_state(lines)
+    if fmt == "json":
+        return json.dumps(state, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return players_csv(game, state)
+    if fmt == "bgstats":
+        try:
+            return play_link(journal, game, state, location) + "\n"
+        except bgstats.NotFinished as exc:
+            raise ExportError(str(exc)) from None
+    raise ExportError(f"{fmt} is not an export format ({', '.join(FORMATS)})")
+
+
+def players_csv(game: GameRecord, state: dict) -> str:
+    """One row per player, seat order (spreadsheet friendly, UTF-8)."""
+    places = {r["name"]: r["place"] for r in state["ranking"]}
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for seat, p in enumerate(state["players"], 1):
+        w.writerow([game.id, game.started_at, game.ended_at or "", state["edition"],
+                    state["variant"], seat, p["name"], p["name"] == state["start"],
+                    p["score"], p["likes"], p["dislikes"], p["cookies"],
+                    " ".join(p["upgrades"]), places.get(p["name"], ""),
+                    p["name"] in state["winners"]])
+    return buf.getvalue()
+
+
+class PlayLink:
+    """The BG Stats link of the game that just finished, for the end screen.
+
+    A table-loop subscriber: it reads the journal on the loop's thread (the
+    journal's owner), once when a game ends or its final ranking changes; ``link``
+    is None while a game runs."""
+
+    ENDINGS = ("game_over", "ranking_changed")
+
+    def __init__(self, session, location: str = ""):
+        self.session, self.location = session, location
+        self.link: Optional[str] = None
+        self.refresh()
+
+    def __call__(self, update) -> None:
+        game = update.table.game
+        if game is None or not game.game_over:
+            self.link = None
+        elif self.link is None or any(h.kind in self.ENDINGS for h in update.happened):
+            self.refresh()
+
+    def refresh(self) -> None:
+        journal, game = self.session.journal, self.session.table.game
+        self.link = None
+        if journal is None or game is None or not game.game_over:
+            return
+        try:
+            rec = record(journal, self.session.game_id)
+            # the journal's replay, as the history exports it: the same link everywhere
+            self.link = play_link(journal, rec, final_state(journal.lines(rec.id)),
+                                  self.location)
+        except (ExportError, bgstats.NotFinished, JournalError, ValueError) as exc:
+            import logging
+            logging.getLogger("companion.bgstats").warning("no BG Stats link: %s", exc)

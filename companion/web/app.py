@@ -1,0 +1,369 @@
+"""The phone view: a Starlette app over the table loop, and ``PhoneView`` which
+runs it (background server, mDNS announcement, log tail).
+
+Routes (the JSON API is documented in the README):
+
+- ``GET /``                 the live table (``?lang=es`` etc.; remembered in a cookie)
+- ``GET /history``          every game with its ranking and exports
+- ``GET /history/{id}/{fmt}``  script, json, csv or bgstats (a download)
+- ``GET /companion``        version, uptime, devices, last log lines, config
+- ``GET /api/table``        the running game exactly as ``replay --json`` prints it
+- ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
+                            the live table's HTML for the pages)
+- ``POST /api/action``      one table-script line; needs ``X-Pairing-Code``
+
+Reads are open; a write needs the pairing code (``pairing.py``), comes from the
+page's own origin (a browser's ``Origin`` header must match the host), and is
+at most ``MAX_LINE`` bytes. History reads the journal through a read-only
+connection of its own (``JournalReader``), never the table's.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import socket
+import time
+from typing import Any, Callable, Optional
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .. import config as config_mod
+from .. import bgstats, exports
+from ..config import LANGUAGES
+from ..journal import Journal, JournalError
+from ..rules import Rejection, parse_line
+from ..ui.i18n import rejection_text, tr
+from . import pages
+from .live import LiveTable, LogTail, Snapshot
+from .pairing import BUSY, LOCKED, OK, Pairing
+from .server import BackgroundServer
+
+log = logging.getLogger("companion.web")
+MAX_LINE = 4096
+HEARTBEAT = 20.0                     # s between keep-alive comments on an idle stream
+MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
+SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
+
+
+class JournalReader:
+    """The history's own read-only view of the journal (one place, for one owner)."""
+
+    def __init__(self, path: Optional[str], location: str = ""):
+        self.path, self.location = path, location
+        self._links: dict[tuple[int, str], str] = {}     # (game, ended_at) -> BG Stats link
+
+    def games_and_links(self) -> tuple[list, dict[int, str]]:
+        if not self.path or not os.path.exists(self.path):
+            return [], {}
+        with Journal(self.path, readonly=True) as journal:
+            games = journal.games()
+            links = {}
+            for g in games:
+                if g.ended_at is not None and g.ranking:
+                    key = (g.id, g.ended_at)           # a finished game replays only once
+                    if key not in self._links:
+                        state = exports.final_state(journal.lines(g.id))
+                        try:
+                            self._links[key] = exports.play_link(journal, g, state,
+                                                                 self.location)
+                        except bgstats.NotFinished as exc:      # the replay disagrees
+                            log.warning("game %d has no BG Stats link: %s", g.id, exc)
+                            continue
+                    links[g.id] = self._links[key]
+        return games, links
+
+    def export(self, game_id: int, fmt: str) -> str:
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        with Journal(self.path, readonly=True) as journal:
+            return exports.render(journal, game_id, fmt, location=self.location)
+
+
+def redacted(text: str) -> str:
+    return SECRET.sub(lambda m: f'{m.group(1)} = "••••••"', text)
+
+
+class PhoneView:
+    """Everything the web side needs, built once by the service or the demo."""
+
+    def __init__(self, loop: Any, cfg: Any, journal_path: Optional[str] = None,
+                 pairing: Optional[Pairing] = None,
+                 devices: Optional[Callable[[], dict[str, str]]] = None,
+                 colours: Optional[list] = None, clock: Callable[[], float] = time.monotonic,
+                 play_link: Any = None):
+        self.cfg = cfg
+        self.live = LiveTable(loop, colours, play_link)
+        self.pairing = pairing or Pairing()
+        self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
+        self.devices = devices or (lambda: {})
+        self.clock = clock
+        self.started = clock()
+        self.log_tail = LogTail()
+        self.server: Optional[BackgroundServer] = None
+        self.announcer = None
+        self.app = build_app(self)
+
+    # --- running -----------------------------------------------------------------------
+
+    def start(self, host: Optional[str] = None, port: Optional[int] = None,
+              mdns: Optional[bool] = None) -> bool:
+        web = self.cfg["web"]
+        self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
+                                       web["port"] if port is None else port,
+                                       name="phone view", grace=1.0)
+        self.server.on_stop(self.live.close_streams)
+        if not self.server.start():
+            return False
+        logging.getLogger().addHandler(self.log_tail)
+        log.info("phones open the table at %s", self.public_url)
+        if web["mdns"] if mdns is None else mdns:
+            from .mdns import Announcer
+            self.announcer = Announcer(self.server.port, self.server.host)
+            self.announcer.start()
+        return True
+
+    @property
+    def url(self) -> Optional[str]:
+        return self.server.url if self.server is not None and self.server.running else None
+
+    @property
+    def public_url(self) -> Optional[str]:
+        """The address phones type: the host's .local name (mDNS) and the port."""
+        if self.server is None or not self.server.running:
+            return None
+        host = self.server.host
+        if host in ("", "0.0.0.0", "::"):
+            host = socket.gethostname().split(".")[0] + ".local"
+        return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
+
+    def close(self) -> None:
+        if self.announcer is not None:
+            self.announcer.close()
+            self.announcer = None
+        if self.server is not None:
+            self.server.stop()
+        logging.getLogger().removeHandler(self.log_tail)
+
+    # --- facts for the pages -----------------------------------------------------------
+
+    def device_states(self) -> dict[str, str]:
+        states = dict(self.devices())
+        for device, status in self.live.devices.items():     # what the devices said since
+            if status in ("lost", "not_responding", "unavailable", "unsupported_firmware"):
+                states[device] = "lost"
+            elif states.get(device) in (None, "lost", "unavailable"):
+                states[device] = "ok"
+        return states
+
+
+# --- the Starlette app ------------------------------------------------------------------
+
+def language(request: Request, cfg: Any) -> str:
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return cfg["game"]["language"]
+
+
+def _html(request: Request, lang: str, text: str) -> HTMLResponse:
+    r = HTMLResponse(text, headers={"Cache-Control": "no-store"})
+    if request.query_params.get("lang") in LANGUAGES:
+        r.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+    return r
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _same_origin(request: Request) -> bool:
+    """A browser's cross-site request carries a foreign Origin: refuse it. Scripts
+    (curl, a home-automation hub) send no Origin and are judged by the code alone."""
+    origin = request.headers.get("origin")
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        return False
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+async def _capped_body(request: Request, limit: int) -> Optional[bytes]:
+    """The request's body, or None as soon as it is longer than ``limit`` bytes (a
+    huge upload is never held in memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
+def build_app(view: PhoneView) -> Starlette:
+    live, cfg = view.live, view.cfg
+    html_cache: dict[tuple[int, str], str] = {}
+    json_cache: dict[int, str] = {}
+
+    def event_json(snap: Snapshot, lang: Optional[str]) -> str:
+        key = (snap.seq, lang or "")
+        text = html_cache.get(key)
+        if text is None:
+            if len(html_cache) > 64:
+                html_cache.clear()
+            data = dict(snap.event())
+            if lang:
+                data["html"] = pages.live_fragment(lang, snap)
+            text = html_cache[key] = json.dumps(data, ensure_ascii=False)
+        return text
+
+    async def table(request: Request) -> Response:
+        snap = live.latest
+        text = json_cache.get(snap.seq)
+        if text is None:
+            json_cache.clear()
+            # byte for byte what `replay --json` prints
+            text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
+        return Response(text, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        lang = request.query_params.get("lang")
+        lang = lang if lang in LANGUAGES else None
+        if len(live.clients) >= MAX_STREAMS:
+            return Response("too many live pages are open; try again later\n", status_code=503,
+                            media_type="text/plain", headers={"Retry-After": "30"})
+        client = live.listen(lang)
+
+        async def stream():
+            try:
+                snap = live.latest
+                sent = snap.seq
+                yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
+                while True:
+                    try:
+                        snap = await asyncio.wait_for(client.queue.get(), HEARTBEAT)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if snap is None:                  # the server is stopping
+                        return
+                    if snap.seq <= sent:              # already sent as the first state
+                        continue
+                    sent = snap.seq
+                    yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
+            finally:
+                live.forget(client)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def action(request: Request) -> Response:
+        lang = language(request, cfg)
+
+        def answer(status: int, key: str, **extra) -> JSONResponse:
+            return JSONResponse({"accepted": status == 200, "message": tr(lang, key, **{
+                k: v for k, v in extra.items() if k == "reason"}), **extra}, status_code=status)
+
+        if not _same_origin(request):
+            return answer(403, "web.origin")
+        verdict = view.pairing.check(request.headers.get("x-pairing-code", ""), _client(request))
+        if verdict == LOCKED:
+            return answer(429, "web.code_locked")
+        if verdict == BUSY:
+            return answer(429, "web.busy")
+        if verdict != OK:
+            log.warning("phone %s: action refused, wrong pairing code", _client(request))
+            return answer(401, "web.code_wrong")
+        body = await _capped_body(request, MAX_LINE)
+        if body is None:
+            return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
+        try:
+            text = body.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            text = None
+        parsed = Rejection("bad_text", {}) if text is None else parse_line(text)
+        if parsed is None or "\n" in (text or ""):
+            return answer(400, "web.empty_line")
+        if isinstance(parsed, Rejection):
+            reason = rejection_text(lang, parsed)
+            return answer(422, "web.refused", reason=reason,
+                          rejection={"code": parsed.code, "text": parsed.text})
+        log.info("phone %s: %s", _client(request), text)
+        try:
+            update = await live.post_action(dict(parsed), _client(request))
+        except asyncio.TimeoutError:
+            return answer(504, "web.no_answer")
+        state = json.loads(event_json(live.latest, None))["table"]
+        if update.rejection is not None:
+            return answer(422, "web.refused", reason=rejection_text(lang, update.rejection),
+                          rejection={"code": update.rejection.code,
+                                     "text": update.rejection.text}, table=state)
+        return answer(200, "web.accepted", happened=[h.as_dict() for h in update.happened],
+                      table=state)
+
+    async def home(request: Request) -> Response:
+        lang = language(request, cfg)
+        return _html(request, lang, pages.live_page(lang, live.latest))
+
+    async def history(request: Request) -> Response:
+        lang = language(request, cfg)
+        problem = ""
+        try:
+            games, links = await run_in_threadpool(view.reader.games_and_links)
+        except JournalError as exc:
+            games, links, problem = [], {}, str(exc)
+        return _html(request, lang, pages.history_page(lang, games, links, problem))
+
+    async def export(request: Request) -> Response:
+        fmt = request.path_params["fmt"]
+        game_id = request.path_params["game"]
+        if fmt not in exports.FORMATS:
+            return Response(f"unknown format {fmt}\n", status_code=404, media_type="text/plain")
+        try:
+            text = await run_in_threadpool(view.reader.export, game_id, fmt)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        media, ext = exports.MEDIA[fmt]
+        return Response(text, media_type=f"{media}; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="coffee-rush-game-{game_id}.{ext}"'})
+
+    async def companion(request: Request) -> Response:
+        lang = language(request, cfg)
+        text = redacted(config_mod.show(cfg))
+        return _html(request, lang, pages.companion_page(
+            lang, view.clock() - view.started, view.device_states(),
+            list(view.log_tail.lines), text, view.url))
+
+    return Starlette(routes=[
+        Route("/", home), Route("/history", history),
+        Route("/history/{game:int}/{fmt:str}", export),
+        Route("/companion", companion),
+        Route("/api/table", table), Route("/api/events", events),
+        Route("/api/action", action, methods=["POST"]),
+    ], lifespan=_lifespan(live))
+
+
+def _lifespan(live: LiveTable):
+    import contextlib
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        live.bind(asyncio.get_running_loop())
+        yield
+    return lifespan

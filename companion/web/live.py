@@ -1,0 +1,224 @@
+"""The web side of the table loop: what every phone sees, and what it may post.
+
+``LiveTable`` is one more subscriber of the table loop (``TableLoop.subscribe``):
+on the loop's thread it only turns each ``Update`` into a small snapshot (the
+table exactly as ``replay --json`` prints it, plus the draws the table still
+owes, the seats' colours and what just happened) and hands it to the web
+server's event loop. Everything else (JSON text, pages, the streams to the
+phones) happens on the web server's thread, so the table's own tap-to-frame
+time does not grow with the number of phones.
+
+It never touches the journal or the game: a phone's action is posted as a
+typed input (``WebAction``) and its answer is the loop's ``Update`` for it.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import itertools
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .. import inputs as ev
+from ..rules.view import table_json
+
+log = logging.getLogger("companion.web")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    table: dict                        # exactly replay --json's output
+    game: Any                          # the rules' Game (immutable once made), or None
+    draws: tuple = ()                  # ((player, count), ...) the table still has to draw
+    draws_short: bool = False
+    happened: tuple = ()               # the engine's happenings of this update
+    rejection: Optional[Any] = None
+    colours: tuple = ()                # RGB per seat
+    drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
+    bgstats: Optional[str] = None      # the finished game's BG Stats link
+    at: float = 0.0                    # time.monotonic() when the loop applied it
+    posted_at: float = 0.0             # the input's own time (a seat press), if it had one
+
+    def event(self) -> dict:
+        """The JSON of one update as ``GET /api/events`` streams it."""
+        return {"seq": self.seq, "table": self.table,
+                "happened": [h.as_dict() for h in self.happened],
+                "rejection": None if self.rejection is None else {
+                    "code": self.rejection.code, "text": self.rejection.text},
+                "draws": [list(d) for d in self.draws]}
+
+
+@dataclass(eq=False)
+class Client:
+    queue: "asyncio.Queue[Snapshot]"
+    lang: Optional[str] = None
+    since: float = field(default_factory=time.monotonic)
+
+
+class LiveTable:
+    """Subscribe with ``loop.subscribe(live)``; the web app reads ``latest`` and
+    ``listen()``s; ``post_action`` waits for the loop's answer."""
+
+    QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
+
+    def __init__(self, loop: Any, colours: Optional[list] = None, play_link: Any = None):
+        self.loop = loop
+        self.play_link = play_link          # exports.PlayLink, subscribed before this
+        self.colours = tuple(tuple(c) for c in (colours or ()))
+        self.devices: dict[str, str] = {}
+        self._seq = itertools.count(1)
+        self._draws: tuple = ()
+        self._short = False
+        self._new: frozenset = frozenset()      # serials of the cards drawn, not yet scanned
+        self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
+                               colours=self.colours, at=time.monotonic(),
+                               bgstats=play_link.link if play_link is not None else None)
+        self.aio: Optional[asyncio.AbstractEventLoop] = None
+        self.clients: set[Client] = set()
+        self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
+        self._lock = threading.Lock()
+        loop.subscribe(self)
+
+    # --- the table loop's thread -------------------------------------------------------
+
+    def __call__(self, u: Any) -> None:
+        self._follow_draws(u)
+        for h in u.happened:
+            if h.kind == "device_status":
+                self.devices[h.device] = h.status
+        state = table_json(u.table)
+        snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
+                        draws_short=self._short, happened=tuple(u.happened),
+                        rejection=u.rejection, colours=self.colours, at=time.monotonic(),
+                        posted_at=u.posted_at, drinks=self._drinks(state),
+                        bgstats=self.play_link.link if self.play_link is not None else None)
+        self.latest = snap
+        with self._lock:
+            waiter = self._waiting.pop(id(u.event), None)
+        if waiter is not None:
+            aio, fut = waiter
+            aio.call_soon_threadsafe(_resolve, fut, u)
+        if self.aio is not None:
+            try:
+                self.aio.call_soon_threadsafe(self._publish, snap)
+            except RuntimeError:          # the web server's loop has closed
+                self.aio = None
+
+    def _follow_draws(self, u: Any) -> None:
+        """Who still draws how many, as the touchscreen shows it: from an order surge
+        (or a two-player draw) until the new cards are scanned or the prompt is
+        dismissed, a new game starts or the action is undone."""
+        game, before = u.table.game, self.latest.game
+        for h in u.happened:
+            if h.kind == "cards_to_draw" and (h.draws or h.short):
+                first = before.next_serial if before is not None else 1
+                self._new = frozenset(c.serial for p in game.players for pos in p.queue
+                                      for c in pos if c.serial >= first and c.tag is None)
+                self._draws, self._short = tuple(tuple(d) for d in h.draws), h.short
+            elif h.kind in ("draws_dismissed", "game_started", "game_over", "undone",
+                            "redone"):
+                self._draws, self._short, self._new = (), False, frozenset()
+        if self._draws and game is not None and not self._short:
+            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
+                       if c.tag is None}
+            if not self._new & waiting:
+                self._draws, self._new = (), frozenset()
+
+    def _drinks(self, state: dict) -> dict:
+        catalog = self.loop.session.catalog
+        out = {}
+        for p in state["players"]:
+            for pos in p["queue"]:
+                for tag in pos:
+                    card = catalog.get(tag) if tag else None
+                    if card is not None:
+                        out[tag] = card.drink
+        return out
+
+    def set_colours(self, colours: list) -> None:
+        """The seats' colours chosen in the wizard (loop thread): shown from now on."""
+        self.colours = tuple(tuple(c) for c in colours)
+        snap = dataclasses.replace(self.latest, seq=next(self._seq), colours=self.colours,
+                                   happened=(), rejection=None)
+        self.latest = snap
+        if self.aio is not None:
+            try:
+                self.aio.call_soon_threadsafe(self._publish, snap)
+            except RuntimeError:
+                self.aio = None
+
+    # --- the web server's thread -------------------------------------------------------
+
+    def bind(self, aio: asyncio.AbstractEventLoop) -> None:
+        self.aio = aio
+
+    def _publish(self, snap: Snapshot) -> None:
+        for client in list(self.clients):
+            try:
+                client.queue.put_nowait(snap)
+            except asyncio.QueueFull:
+                self.clients.discard(client)
+                client.queue = _closed_queue()
+
+    def listen(self, lang: Optional[str] = None) -> Client:
+        client = Client(asyncio.Queue(self.QUEUE), lang)
+        self.clients.add(client)
+        return client
+
+    def forget(self, client: Client) -> None:
+        self.clients.discard(client)
+
+    def close_streams(self) -> None:
+        """End every stream (the server is stopping)."""
+        for client in list(self.clients):
+            self.clients.discard(client)
+            try:
+                client.queue.put_nowait(None)      # type: ignore[arg-type]
+            except asyncio.QueueFull:
+                client.queue = _closed_queue()
+
+    async def post_action(self, action: dict, client: str, timeout: float = 5.0):
+        """Post a phone's action to the table loop and wait for its ``Update``."""
+        event = ev.WebAction(action, at=time.monotonic(), client=client)
+        aio = asyncio.get_running_loop()
+        fut = aio.create_future()
+        with self._lock:
+            self._waiting[id(event)] = (aio, fut)
+        self.loop.post(event)
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            with self._lock:
+                self._waiting.pop(id(event), None)
+
+
+def _resolve(fut: asyncio.Future, value: Any) -> None:
+    if not fut.done():
+        fut.set_result(value)
+
+
+def _closed_queue() -> "asyncio.Queue":
+    q: asyncio.Queue = asyncio.Queue(1)
+    q.put_nowait(None)
+    return q
+
+
+class LogTail(logging.Handler):
+    """The last ``size`` log lines, for the companion page."""
+
+    def __init__(self, size: int = 100):
+        super().__init__(logging.INFO)
+        self.lines: collections.deque = collections.deque(maxlen=size)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
+                                            "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(self.format(record))
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)

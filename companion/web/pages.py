@@ -1,0 +1,268 @@
+"""The phone view's pages as HTML, mobile first, in the five languages.
+
+Pure functions from data to text: the live table from a ``Snapshot``, the
+history from the journal's game records, the companion page from its facts.
+Every word comes from the locale catalogs (``companion.ui.i18n``); every value
+is escaped. The few lines of script keep the live table current with
+server-sent events and post actions with the pairing code.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable, Optional
+
+from .. import __version__
+from ..config import LANGUAGES
+from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
+                       token_name, tr, upgrade_name)
+
+SEAT_RGB = [(214, 48, 49), (36, 113, 214), (39, 160, 82), (240, 190, 20)]
+
+CSS = """
+:root{--bg:#1c1816;--panel:#302a26;--line:#4e4640;--text:#faf6f0;--dim:#c4bab0;
+--open:#2ea05a;--closed:#c82c2c;--warn:#f4a623;--card:#fcf6e8}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--text);
+font:16px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans KR",
+"NanumGothic",sans-serif}
+header{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;padding:.5rem .75rem;
+background:var(--panel);position:sticky;top:0;z-index:2}
+header b{margin-right:auto;font-size:1.05rem}nav a,.langs a{color:var(--text);padding:.35rem .5rem;
+border-radius:.4rem;text-decoration:none}nav a.here{background:var(--line)}
+.langs a{font-size:.8rem;color:var(--dim)}.langs a.here{color:var(--text);font-weight:700}
+main{padding:.75rem;max-width:60rem;margin:auto}
+.bar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-bottom:.6rem}
+.sign{font-weight:800;padding:.25rem .6rem;border-radius:.4rem}.sign.open{background:var(--open)}
+.sign.closed{background:var(--closed)}.warn{color:var(--warn);font-weight:700}
+.draws{background:var(--warn);color:#181412;font-weight:700;padding:.6rem;border-radius:.5rem;
+margin:.5rem 0}
+.seats{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
+.seat{background:var(--panel);border-radius:.6rem;padding:.6rem;border-left:.5rem solid var(--c)}
+.seat.active{outline:3px solid var(--c)}.seat h2{margin:0;font-size:1.2rem;display:flex;
+justify-content:space-between;gap:.5rem}.seat .pts{font-size:1.5rem}
+.now{font-size:.8rem;background:var(--c);color:#fff;border-radius:.3rem;padding:.05rem .35rem}
+.counts{display:flex;flex-wrap:wrap;gap:.2rem .8rem;color:var(--dim);margin:.3rem 0}
+.counts b{color:var(--text)}
+.queue{display:grid;grid-template-columns:repeat(4,1fr);gap:.3rem}.pos{background:#221d1a;
+border-radius:.4rem;padding:.25rem;min-height:2.6rem;text-align:center;font-size:.75rem;color:var(--dim)}
+.pos.p4{box-shadow:inset 0 0 0 2px #e64628}.card{display:inline-block;min-width:1.2rem;
+background:var(--card);color:#181412;border-radius:.25rem;margin:.1rem;padding:0 .2rem;font-weight:700}
+.card.unknown{background:#ded4c4}
+.card.cake::after{content:"";display:inline-block;width:.6rem;height:.6rem;border-radius:50%;
+background:#e0609a;margin-left:.2rem;vertical-align:middle}
+.upg{font-size:.8rem;color:var(--dim)}ol.rank{font-size:1.15rem}ol.rank .won{color:var(--warn);font-weight:800}
+.news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news li{margin:.15rem 0}
+.ctl{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
+.ctl summary{font-weight:700;cursor:pointer}.ctl input,.ctl button{font:inherit;padding:.55rem;
+border-radius:.4rem;border:1px solid var(--line);margin:.2rem 0}.ctl input{width:100%;
+background:#181412;color:var(--text)}.ctl button{background:#564c44;color:var(--text);min-width:6rem}
+.ctl .row{display:flex;flex-wrap:wrap;gap:.4rem}#msg{min-height:1.4rem;font-weight:700}
+table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
+padding:.45rem;border-bottom:1px solid var(--line);vertical-align:top}
+a.btn{display:inline-block;color:var(--text);background:#564c44;border-radius:.4rem;
+padding:.35rem .6rem;margin:.15rem .15rem 0 0;text-decoration:none}a.btn.bg{background:#2471d6}
+pre{white-space:pre-wrap;word-break:break-word;background:#181412;padding:.6rem;border-radius:.5rem;
+font-size:.8rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem}dt{color:var(--dim)}
+#status{display:none}#status.lost{display:block;background:var(--closed);padding:.4rem .75rem}
+@media(min-width:48rem){body{font-size:17px}}
+"""
+
+LIVE_JS = """
+const live=document.getElementById('live'),status=document.getElementById('status');
+function follow(){const es=new EventSource('/api/events?lang='+document.documentElement.lang);
+es.addEventListener('update',e=>{const d=JSON.parse(e.data);live.innerHTML=d.html;
+live.dataset.seq=d.seq;status.className='';});es.onerror=()=>{status.className='lost';};}
+follow();
+const msg=document.getElementById('msg'),code=document.getElementById('code');
+code.value=localStorage.getItem('pairingCode')||'';
+async function act(line){msg.textContent='…';let r;try{r=await fetch('/api/action',{method:'POST',
+headers:{'Content-Type':'application/json','X-Pairing-Code':code.value.trim()},body:line});}
+catch(err){msg.textContent=String(err);return;}const d=await r.json().catch(()=>({}));
+msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;
+if(r.status===401)localStorage.removeItem('pairingCode');
+else if(r.status<300||r.status===422)localStorage.setItem('pairingCode',code.value.trim());}
+document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
+()=>act(JSON.stringify({do:b.dataset.do}))));
+document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
+"""
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    return escape(tr(lang, key, **params))
+
+
+def page(lang: str, here: str, title: str, body: str, script: str = "") -> str:
+    nav = "".join(f'<a href="{href}?lang={lang}" class="{"here" if key == here else ""}">'
+                  f'{t(lang, "web." + key)}</a>'
+                  for key, href in (("live", "/"), ("history", "/history"),
+                                    ("companion", "/companion")))
+    path = {"live": "/", "history": "/history", "companion": "/companion"}[here]
+    langs = "".join(f'<a href="{path}?lang={x}" hreflang="{x}" lang="{x}" '
+                    f'class="{"here" if x == lang else ""}">{escape(language_name(x))}</a>'
+                    for x in LANGUAGES)
+    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="color-scheme" content="dark"><title>{escape(title)}</title>'
+            f'<style>{CSS}</style></head><body><header><b>{t(lang, "web.title")}</b>'
+            f'<nav>{nav}</nav><span class="langs">{langs}</span></header>'
+            f'<div id="status">{t(lang, "web.reconnecting")}</div>'
+            f'<main>{body}</main>{f"<script>{script}</script>" if script else ""}</body></html>')
+
+
+def _rgb(c) -> str:
+    return "#%02x%02x%02x" % tuple(c)
+
+
+def live_fragment(lang: str, snap) -> str:
+    """The live table: every seat's queue and counts, turn, sign, draws, ranking."""
+    state, game = snap.table, snap.game
+    if game is None or state["edition"] is None:
+        return f'<p class="bar"><b>{t(lang, "table.no_game")}</b></p>' \
+               f'<p>{t(lang, "table.start_hint")}</p>'
+    edition = state["edition"]
+    n = len(state["players"])
+    out = ['<div class="bar">']
+    if not state["game_over"]:
+        out.append(f'<b>{t(lang, "web.turn", turn=state["turn"], round=(state["turn"] - 1) // n + 1)}</b>')
+    sign = state["token"]
+    out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>')
+    out.append(f'<span>{t(lang, "table.deck", count=state["deck"])}</span>')
+    if sign == "closed" and not state["game_over"]:
+        last = state["players"][game.last_seat]["name"]
+        words = (tr(lang, "table.last_turn") if state["active"] == last
+                 else tr(lang, "web.final_round", player=last))
+        out.append(f'<span class="warn">{escape(words)}</span>')
+    out.append("</div>")
+    if snap.draws or snap.draws_short:
+        who = tr(lang, "table.draw_join").join(tr(lang, "table.draw_one", player=p, count=c)
+                                              for p, c in snap.draws)
+        short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
+        out.append(f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}</div>')
+    if state["game_over"]:
+        out.append(f'<h2>{t(lang, "end.title")}</h2><ol class="rank">')
+        for r in state["ranking"]:
+            won = ' class="won"' if r["name"] in state["winners"] else ""
+            out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
+                       f'{t(lang, "end.points", score=r["score"])}</li>')
+        out.append("</ol>")
+        if snap.bgstats:
+            out.append(f'<p><a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
+                       f'rel="noopener">{t(lang, "web.bgstats")}</a></p>')
+    colours = list(snap.colours) + SEAT_RGB[len(snap.colours):]
+    out.append('<div class="seats">')
+    for seat, p in enumerate(state["players"]):
+        active = p["name"] == state["active"]
+        out.append(f'<section class="seat{" active" if active else ""}" '
+                   f'style="--c:{_rgb(colours[seat % len(colours)])}" data-seat="{seat + 1}">'
+                   f'<h2><span>{escape(p["name"])}'
+                   + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
+                   + f'</span><span class="pts">{p["score"]}</span></h2>'
+                   f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
+                   f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b></span>'
+                   f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
+                   f'<b>{p["cookies"]}</b></span>'
+                   + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
+                      if "cake_cards" in p else "") + '</div>')
+        out.append('<div class="queue">')
+        cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
+        for i, (pos, caked) in enumerate(zip(p["queue"], cakes), 1):
+            cards = "".join(_card(lang, snap, tag, cake) for tag, cake in zip(pos, caked))
+            out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
+                       f'{i}<br>{cards}</div>')
+        out.append("</div>")
+        if p["upgrades"]:
+            names = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
+            out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(names)}</div>')
+        out.append("</section>")
+    out.append("</div>")
+    news = [happening_text(lang, h, edition) for h in snap.happened
+            if h.kind not in ("device_status",)]
+    if snap.rejection is not None:
+        news.append(rejection_text(lang, snap.rejection))
+    if news:
+        out.append(f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
+                   + "".join(f"<li>{escape(x)}</li>" for x in news if x) + "</ul>")
+    return "".join(out)
+
+
+def _card(lang: str, snap, tag: Optional[str], cake: bool) -> str:
+    """One order card: its drink (or tag) when identified, "?" until scanned; a dot
+    when a cake sits on it (Cake Time)."""
+    kind = "card" + ("" if tag else " unknown") + (" cake" if cake else "")
+    title = f' title="{t(lang, "web.cake")}"' if cake else ""
+    words = escape(snap.drinks.get(tag, tag)) if tag else "?"
+    return f'<span class="{kind}"{title}>{words}</span>'
+
+
+def live_page(lang: str, snap) -> str:
+    buttons = "".join(f'<button type="button" data-do="{do}">{t(lang, key)}</button>'
+                      for do, key in (("undo", "button.undo"), ("redo", "button.redo"),
+                                      ("complete", "web.complete"), ("end_turn", "button.end_turn")))
+    control = (f'<details class="ctl"><summary>{t(lang, "web.control")}</summary>'
+               f'<p>{t(lang, "web.code_hint")}</p>'
+               f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
+               f'autocomplete="one-time-code" maxlength="7"></label>'
+               f'<div class="row">{buttons}</div>'
+               f'<label>{t(lang, "web.line")} <input id="line" '
+               f'placeholder=\'{{"do": "correct", "player": "…", "likes": 3}}\'></label>'
+               f'<button type="button" id="send">{t(lang, "web.send")}</button>'
+               f'<div id="msg" role="status"></div></details>')
+    body = f'<div id="live" data-seq="{snap.seq}">{live_fragment(lang, snap)}</div>{control}'
+    return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS)
+
+
+def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
+                 problem: str = "") -> str:
+    """Every game, newest first, with its ranking and its downloads."""
+    rows = []
+    for g in sorted(games, key=lambda g: -g.id):
+        if g.ranking:
+            ranked = names_list(lang, [f'{r["place"]}. {r["name"]} ({r["score"]})'
+                                       for r in g.ranking])
+        else:
+            ranked = tr(lang, "web.running")
+        downloads = "".join(f'<a class="btn" download href="/history/{g.id}/{fmt}">{label}</a>'
+                            for fmt, label in (("script", "script"), ("json", "JSON"),
+                                               ("csv", "CSV")))
+        if g.id in links:
+            downloads += (f'<a class="btn bg" href="{escape(links[g.id])}" rel="noopener">'
+                          f'{t(lang, "web.bgstats")}</a>')
+        when = g.started_at.replace("T", " ")[:16]
+        rows.append(f'<tr id="game-{g.id}"><td>{g.id}</td><td>'
+                    f'{escape(tr(lang, "edition." + g.edition))} · '
+                    f'{escape(tr(lang, "variant." + g.variant))}<br>'
+                    f'<small>{t(lang, "web.started", time=when)}</small></td>'
+                    f'<td>{escape(ranked)}<br>{downloads}</td></tr>')
+    body = (f'<h1>{t(lang, "web.history")}</h1>'
+            + (f'<p class="warn">{escape(problem)}</p>' if problem else "")
+            + (f'<table class="games">{"".join(rows)}</table>' if rows
+               else f'<p>{t(lang, "web.no_games")}</p>'))
+    return page(lang, "history", tr(lang, "web.history"), body)
+
+
+def duration(seconds: float) -> str:
+    s = int(seconds)
+    d, s = divmod(s, 86400)
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    return (f"{d} d " if d else "") + f"{h:02d}:{m:02d}:{s:02d}"
+
+
+def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines: list[str],
+                   config_text: str, url: Optional[str] = None) -> str:
+    rows = "".join(f'<dt>{t(lang, _device_key(name))}</dt>'
+                   f'<dd data-device="{escape(name)}">{t(lang, "web.device_" + status)}</dd>'
+                   for name, status in devices.items())
+    body = (f'<h1>{t(lang, "web.companion")}</h1><dl>'
+            f'<dt>{t(lang, "web.version")}</dt><dd id="version">{escape(__version__)}</dd>'
+            f'<dt>{t(lang, "web.uptime_label")}</dt><dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
+            + (f'<dt>{t(lang, "web.address")}</dt><dd>{escape(url)}</dd>' if url else "")
+            + f'</dl><h2>{t(lang, "web.devices")}</h2><dl id="devices">{rows}</dl>'
+            f'<h2>{t(lang, "web.log", count=len(log_lines))}</h2>'
+            f'<pre id="log">{escape(chr(10).join(log_lines))}</pre>'
+            f'<h2>{t(lang, "web.config")}</h2><pre id="config">{escape(config_text)}</pre>')
+    return page(lang, "companion", tr(lang, "web.companion"), body)
+
+
+def _device_key(name: str) -> str:
+    return {"scanner": "device.scanner", "buttons": "device.buttons"}.get(
+        name, f"web.device_{name}")

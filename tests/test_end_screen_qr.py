@@ -1,0 +1,65 @@
+"""The end screen shows the finished game's BG Stats link as a QR code that a real
+decoder (zbar) reads back from the screen's pixels; Settings shows the pairing code."""
+import io
+
+import pygame
+from pyzbar import pyzbar
+
+from companion import history
+from companion.exports import PlayLink
+from companion.journal import Journal
+from companion.session import Session
+from companion.table import TableLoop
+from companion.ui import screenshots
+from companion.ui.app import App
+from companion.web.pairing import Pairing
+from played_games import finished_game
+
+
+def decode_screen(surface: pygame.Surface, rect: pygame.Rect) -> list[str]:
+    part = surface.subsurface(rect)
+    grey = bytes(min(255, sum(part.get_at((x, y))[:3]) // 3)
+                 for y in range(part.get_height()) for x in range(part.get_width()))
+    return [r.data.decode() for r in pyzbar.decode((grey, part.get_width(), part.get_height()))]
+
+
+def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
+    db = finished_game(tmp_path / "journal.db")
+    out = io.StringIO()
+    assert history.run(db, 1, "bgstats", out=out) == 0
+    link = out.getvalue().strip()
+    screenshots._init_pygame()
+    with Journal(db) as journal:
+        session = Session(journal)
+        loop = TableLoop(session)
+        links = PlayLink(session)
+        loop.subscribe(links)
+        app = App(loop, surface=pygame.Surface((800, 480)), language="ko")
+        app.play_links = links
+        app.screen.invalidate()
+        app.screen.draw(app.surface)
+        assert type(app.screen).__name__ == "EndScreen"
+        qr = next(w for w in app.screen.widgets() if w.name == "end.qr")
+        assert qr.rect.h >= 220                   # two or more pixels per module on 800x480
+        assert decode_screen(app.surface, qr.rect) == [link]
+        qr.on_tap()                               # tapped: the code fills the screen
+        app.screen.invalidate()
+        app.screen.draw(app.surface)
+        big = next(w for w in app.screen.widgets() if w.name == "qr.code")
+        assert big.rect.h == 480 and decode_screen(app.surface, big.rect) == [link]
+        next(w for w in app.screen.widgets() if w.name == "qr.back").on_tap()
+        assert type(app.screen).__name__ == "EndScreen"
+
+
+def test_settings_show_the_pairing_code_and_renew_it():
+    _, app = screenshots.make_app([], (800, 480), "en")
+    app.pairing = Pairing(code="482913")
+    app.web_url = "http://coffee-rush.local:8080"
+    screen = app.open("settings")
+    screen.invalidate()
+    screen.draw(app.surface)
+    texts = {w.name: getattr(w, "text", "") for w in screen.widgets()}
+    assert texts["set.pairing_code"] == "482 913"
+    assert "coffee-rush.local" in texts["set.web_url"]
+    next(w for w in screen.widgets() if w.name == "set.new_code").on_tap()
+    assert app.pairing.code != "482913"

@@ -1,0 +1,97 @@
+"""The phone view in a real browser (Playwright driving Debian's Chromium) against
+the service on simulated hardware: a seat tap shows on the page within 1 s, the
+history export downloads, an action without the pairing code is refused and with
+it accepted."""
+import os
+import time
+
+import pytest
+
+from companion import inputs as ev
+from companion.table import Recorder
+
+from web_fixtures import service_with_web  # noqa: F401 - fixture
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+def likes_of(seat: int) -> str:
+    return f"document.querySelector('[data-seat=\"{seat}\"] .counts b').textContent"
+
+
+def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, browser):
+    svc = service_with_web
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    svc.loop.post(ev.TouchAction({"do": "setup", "edition": "winter",
+                                  "players": ["Ana", "Bé", "김민준"]}))
+    rec.wait_for(lambda u: u.accepted)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    page.goto(svc.web.url + "/?lang=ko")
+    page.wait_for_selector("[data-seat='3']")
+    assert "김민준" in page.inner_text("[data-seat='3'] h2")
+    assert page.evaluate(likes_of(1)) == "0"
+    page.wait_for_function("document.getElementById('live').dataset.seq !== undefined")
+
+    # a seat tap on the simulated button reaches the page within a second
+    buttons = svc.inputs[0]
+    pressed = time.monotonic()
+    buttons.press(0)
+    page.wait_for_function(f"{likes_of(1)} === '1'", timeout=1000)
+    assert time.monotonic() - pressed < 1.0
+
+    # undo without the code: refused, nothing changes
+    page.click("details.ctl summary")
+    page.click("button[data-do='undo']")
+    page.wait_for_function("document.getElementById('msg').dataset.status === '401'")
+    assert page.evaluate(likes_of(1)) == "1"
+    assert len(svc.session.table.game.players) == 3 and svc.session.table.game.players[0].likes == 1
+
+    # with the code shown in Settings: accepted, and the page follows
+    page.fill("#code", svc.web.pairing.shown())
+    page.click("button[data-do='undo']")
+    page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+    page.wait_for_function(f"{likes_of(1)} === '0'", timeout=1000)
+    assert svc.session.table.game.players[0].likes == 0
+
+    # a revoked code stops working at once
+    svc.web.pairing.renew()
+    page.click("button[data-do='redo']")
+    page.wait_for_function("document.getElementById('msg').dataset.status === '401'")
+    assert svc.session.table.game.players[0].likes == 0
+    page.close()
+
+
+def test_history_export_downloads(service_with_web, browser, tmp_path):
+    svc = service_with_web
+    if svc.session.game_id is None:             # this test alone: one game to export
+        rec = Recorder()
+        svc.loop.subscribe(rec)
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "winter",
+                                      "players": ["Ana", "Bé"]}))
+        rec.wait_for(lambda u: u.accepted)
+    page = browser.new_page(accept_downloads=True)
+    page.goto(svc.web.url + "/history?lang=es")
+    assert page.locator("#game-1").count() == 1
+    with page.expect_download() as got:
+        page.click("#game-1 a[href='/history/1/csv']")
+    download = got.value
+    assert download.suggested_filename == "coffee-rush-game-1.csv"
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("game,started_utc") and "Ana" in text
+    page.close()

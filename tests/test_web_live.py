@@ -1,0 +1,71 @@
+"""What the phones see, straight from the table loop (no server): who draws how
+many until the cards are scanned or the prompt is dismissed, and the page's words."""
+from companion import inputs as ev
+from companion.catalog import Catalog
+from companion.session import Session
+from companion.table import TableLoop
+from companion.web import pages
+from companion.web.live import LiveTable
+
+
+def table():
+    loop = TableLoop(Session(None, Catalog.example()))
+    live = LiveTable(loop, colours=[(39, 160, 82)])
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                              "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
+    loop.drain()
+    return loop, live
+
+
+def surge(loop, live):
+    """Ana completes an order and ends her turn: Ben and Chloe draw."""
+    loop.post(ev.SeatTap(0))
+    loop.post(ev.SeatHold(0))
+    loop.drain()
+    assert live.latest.draws
+
+
+def test_an_order_surge_shows_who_draws_until_dismissed():
+    loop, live = table()
+    surge(loop, live)
+    assert live.latest.draws == (("Ben", 1), ("Chloe", 1))
+    html = pages.live_fragment("es", live.latest)
+    assert "Ben" in html and 'class="draws"' in html
+    assert 'style="--c:#27a052" data-seat="1"' in html          # the wizard's colour
+    loop.post(ev.DismissDraws())
+    loop.drain()
+    assert live.latest.draws == ()
+    assert 'class="draws"' not in pages.live_fragment("es", live.latest)
+
+
+def test_scanning_the_drawn_cards_ends_the_prompt_and_names_the_drinks():
+    loop, live = table()
+    surge(loop, live)
+    tags = sorted(t for t, c in Catalog.example().cards.items() if c.edition == "original")
+    for tag in tags[:12]:                             # the deal and the two drawn cards
+        loop.post(ev.CardScanned(tag))
+    loop.drain()
+    assert live.latest.draws == ()
+    drink = Catalog.example().get(tags[0]).drink
+    assert drink in pages.live_fragment("ko", live.latest)
+    assert live.latest.event()["table"] == live.latest.table
+
+
+def test_undo_takes_the_prompt_back():
+    loop, live = table()
+    surge(loop, live)
+    loop.post(ev.UndoTap())
+    loop.drain()
+    assert live.latest.draws == ()
+
+
+def test_cake_time_cakes_and_cake_cards_show_when_the_table_has_them():
+    import dataclasses
+    loop, live = table()
+    state = dict(live.latest.table)
+    state["players"] = [dict(p, cake_cards=2, cakes=[[True] * len(pos) for pos in p["queue"]])
+                        for p in state["players"]]          # spec 1.1 "Output", Cake Time
+    html = pages.live_fragment("it", dataclasses.replace(live.latest, table=state))
+    assert 'class="card unknown cake" title="Torta"' in html
+    assert "Carte torta <b>2</b>" in html
+    assert "cake" not in pages.live_fragment("it", live.latest)
