@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion import __version__, logs
+from service_helpers import table_config
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,17 +30,7 @@ def test_journald_is_recognised_by_its_stream(tmp_path):
 
 
 def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f"""
-[journal]
-path = "{tmp_path}/journal.db"
-[catalog]
-paths = []
-[seats]
-driver = "simulated"
-[pixels]
-driver = "none"
-""", encoding="utf-8")
+    cfg = table_config(tmp_path, sound=True)
     notify = tmp_path / "notify"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))
@@ -50,7 +41,7 @@ driver = "none"
         # the real ALSA driver on a machine without a sound card: libasound talks
         env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}", SDL_AUDIODRIVER="alsa",
                    NOTIFY_SOCKET=str(notify), SDL_VIDEODRIVER="dummy")
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", str(cfg), "run",
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", cfg, "run",
                                  "--log-level", "debug"], env=env, stderr=err,
                                 stdout=subprocess.DEVNULL)
         try:

@@ -6,8 +6,6 @@ import subprocess
 import sys
 import threading
 
-import pytest
-
 from companion import inputs as ev
 from companion.journal import Journal
 from companion.notify import Notifier
@@ -15,16 +13,7 @@ from companion.service import status_line
 from companion.session import Session
 from companion.catalog import Catalog
 from companion.table import Recorder, TableLoop
-
-
-@pytest.fixture
-def notify_socket(tmp_path):
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(5)
-    yield path, sock
-    sock.close()
+from service_helpers import notify_socket, table_config  # noqa: F401 - a fixture
 
 
 def received(sock, until, limit=50):
@@ -112,25 +101,13 @@ def test_status_line_says_whose_turn_in_words(tmp_path):
 
 def test_the_service_sends_ready_then_regular_watchdog_pings(notify_socket, tmp_path):
     path, sock = notify_socket
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f"""
-[journal]
-path = "{tmp_path}/journal.db"
-[catalog]
-paths = []
-[seats]
-driver = "simulated"
-[pixels]
-driver = "none"
-[sound]
-enabled = false
-""", encoding="utf-8")
+    cfg = table_config(tmp_path)
     with Journal(str(tmp_path / "journal.db")) as j:          # a game to resume
         Session(j, Catalog()).apply({"do": "setup", "edition": "original",
                                      "players": ["Ana", "Ben"]})
     env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="100000",
                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", str(cfg), "run"],
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--config", cfg, "run"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         msgs = received(sock, lambda m, out: m.startswith("READY=1"))

@@ -22,6 +22,7 @@ from companion.session import Session
 from companion.ui import i18n, widgets
 from companion.ui.fonts import FontFiles
 from companion.ui.screens.fault import FaultPage, FaultScreen
+from service_helpers import notify_socket, table_config, wait_ready  # noqa: F401 - a fixture
 
 JOURNAL = "/var/lib/coffee-companion/journal.db"
 FAULTS = {
@@ -94,41 +95,9 @@ def test_a_tap_on_the_page_chooses_its_action():
     assert page.choice is None and "Permission denied" in page.screen.toasts[0]
 
 
-@pytest.fixture
-def notify(tmp_path):
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(10)
-    yield path, sock
-    sock.close()
-
-
-def wait_ready(sock) -> str:
-    while True:
-        msg = sock.recv(4096).decode()
-        if msg.startswith("READY=1"):
-            return msg
-
-
 def write_config(tmp_path, extra: str = "") -> str:
-    path = tmp_path / "config.toml"
-    path.write_text(f"""
-[journal]
-path = "{tmp_path}/journal.db"
-[catalog]
-paths = ["{tmp_path}/cards.toml"]
-[seats]
-driver = "simulated"
-[pixels]
-driver = "simulated"
-segment_length = 2
-[sound]
-enabled = false
-[display]
-driver = "offscreen"
-{extra}""", encoding="utf-8")
-    return str(path)
+    return table_config(tmp_path, '[display]\ndriver = "offscreen"\n' + extra,
+                        pixels="simulated")
 
 
 def damaged_journal(tmp_path) -> str:
@@ -138,10 +107,10 @@ def damaged_journal(tmp_path) -> str:
 
 
 @pytest.mark.parametrize("broken", ["journal", "config"])
-def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify):
-    sock_path, sock = notify
+def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify_socket):
+    sock_path, sock = notify_socket
     cfg = write_config(tmp_path, '[game]\nlanguage = "pt"\n' + (
-        "[pixels]\nsegment_length = 0\n" if broken == "config" else ""))
+        'edition = "deluxe"\n' if broken == "config" else ""))
     journal = damaged_journal(tmp_path)
     before = sha(journal)
     env = dict(os.environ, NOTIFY_SOCKET=sock_path, SDL_VIDEODRIVER="offscreen",
@@ -152,6 +121,7 @@ def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify):
         ready = wait_ready(sock)
         summary = faults.SUMMARY["journal" if broken == "journal" else "config"]
         assert f"STATUS=fault: {summary}" in ready
+        assert ("edition must be one of" if broken == "config" else "journal.db") in ready
         assert proc.poll() is None                                 # no exit, no restart loop
     finally:
         proc.terminate()
@@ -165,9 +135,9 @@ def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify):
 
 
 def test_start_a_new_journal_moves_the_damaged_one_aside_and_the_table_starts(
-        tmp_path, notify, monkeypatch):
+        tmp_path, notify_socket, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
-    sock_path, sock = notify
+    sock_path, sock = notify_socket
     cfg_path = write_config(tmp_path)
     journal = damaged_journal(tmp_path)
     before = sha(journal)
@@ -245,10 +215,10 @@ def test_a_missing_font_is_a_fault_only_where_the_screen_needs_it():
     assert latin.kind == "font" and "fonts-dejavu-core" in latin.params["command"]
 
 
-def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify, monkeypatch):
+def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify_socket, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
     monkeypatch.setattr("companion.ui.app.display_available", lambda **_: False)
-    sock_path, sock = notify
+    sock_path, sock = notify_socket
     cfg = config.load(write_config(tmp_path), required=True)
     svc = Service(cfg, notifier=Notifier({"NOTIFY_SOCKET": sock_path}))
     seen = {}
