@@ -22,7 +22,7 @@ STATE=/var/lib/coffee-companion
 UNIT=/etc/systemd/system/coffee-companion.service
 RULE=/etc/udev/rules.d/99-coffee-scanner.rules
 USER_NAME=coffee
-GROUPS_WANTED="gpio spi i2c dialout video render input audio"
+GROUPS_WANTED="gpio spi dialout video render input audio"
 SRC=$(cd "$(dirname "$0")" && pwd)
 MARK="# coffee-companion: LED strip on SPI (install.sh)"
 
