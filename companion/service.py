@@ -249,12 +249,11 @@ class Service:
         try:
             import pygame
 
-            from .ui.app import App, display_available, open_display
+            from .ui.app import App
         except ImportError as exc:
             log.warning("no touchscreen: %s", exc)
             return False
-        display = self.cfg["display"]
-        surface = self._open_screen(display)
+        surface = self._open_screen(self.cfg["display"])
         if surface is None:
             return False
         if not self._fonts_ok(surface):

@@ -1,10 +1,5 @@
 """What the tests of the running service share: the config of a simulated table, and
-systemd's notify socket (a real datagram socket the service reports to)."""
-import socket
-
-import pytest
-
-
+waiting for READY=1 on systemd's notify socket (the ``notify_socket`` fixture, conftest.py)."""
 def table_config(tmp_path, extra: str = "", pixels: str = "none", sound: bool = False) -> str:
     """A config file for a table on simulated hardware, no phone view."""
     path = tmp_path / "config.toml"
@@ -24,17 +19,6 @@ enabled = {"true" if sound else "false"}
 enabled = false
 {extra}""", encoding="utf-8")
     return str(path)
-
-
-@pytest.fixture
-def notify_socket(tmp_path):
-    """(path, socket) where a service run with NOTIFY_SOCKET=path reports."""
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(10)
-    yield path, sock
-    sock.close()
 
 
 def wait_ready(sock) -> str:

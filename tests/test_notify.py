@@ -13,7 +13,7 @@ from companion.service import status_line
 from companion.session import Session
 from companion.catalog import Catalog
 from companion.table import Recorder, TableLoop
-from service_helpers import notify_socket, table_config  # noqa: F401 - a fixture
+from service_helpers import table_config
 
 
 def received(sock, until, limit=50):

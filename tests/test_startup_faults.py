@@ -2,7 +2,6 @@
 touch action, the process up, the lights blinking the fault, the journal untouched."""
 import hashlib
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from companion.session import Session
 from companion.ui import i18n, widgets
 from companion.ui.fonts import FontFiles
 from companion.ui.screens.fault import FaultPage, FaultScreen
-from service_helpers import notify_socket, table_config, wait_ready  # noqa: F401 - a fixture
+from service_helpers import table_config, wait_ready
 
 JOURNAL = "/var/lib/coffee-companion/journal.db"
 FAULTS = {
