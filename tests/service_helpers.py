@@ -1,5 +1,7 @@
 """What the tests of the running service share: the config of a simulated table, and
 waiting for READY=1 on systemd's notify socket (the ``notify_socket`` fixture, conftest.py)."""
+
+
 def table_config(tmp_path, extra: str = "", pixels: str = "none", sound: bool = False) -> str:
     """A config file for a table on simulated hardware, no phone view."""
     path = tmp_path / "config.toml"
