@@ -2,6 +2,7 @@
 table loop's own thread (a blocked loop stops the pings), against a real datagram socket."""
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -119,3 +120,36 @@ def test_the_service_sends_ready_then_regular_watchdog_pings(notify_socket, tmp_
         proc.terminate()
         _, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err.decode()
+
+
+def test_a_table_paused_for_the_journals_lock_keeps_the_watchdog_fed(notify_socket, tmp_path):
+    from companion.service import JOURNAL_BUSY_SECONDS
+    from companion.table import TablePaused
+    path, sock = notify_socket
+    journal = Journal(str(tmp_path / "j.db"), busy_timeout=JOURNAL_BUSY_SECONDS)
+    loop = TableLoop(Session(journal, Catalog()))
+    loop.heartbeat, loop.heartbeat_every = Notifier({"NOTIFY_SOCKET": path}).watchdog, 0.05
+    rec = Recorder()
+    loop.subscribe(rec)
+    loop.start()
+    other = sqlite3.connect(str(tmp_path / "j.db"), isolation_level=None)   # another program
+    try:
+        loop.post(ev.TouchAction({"do": "setup", "edition": "winter", "players": ["Ana", "Ben"]}))
+        other.execute("BEGIN IMMEDIATE")
+        loop.post(ev.TouchAction({"do": "end_turn"}))
+        rec.wait_for(lambda u: TablePaused in map(type, u.happened))
+        sock.setblocking(False)                                 # drop what came before
+        while True:
+            try:
+                sock.recv(100)
+            except BlockingIOError:
+                break
+        sock.settimeout(5)
+        assert loop.paused
+        assert [sock.recv(100) for _ in range(2)] == [b"WATCHDOG=1"] * 2  # waiting on purpose
+        assert loop.paused
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        loop.stop()
+        journal.close()
