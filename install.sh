@@ -84,7 +84,7 @@ esac
 
 # --- apt ----------------------------------------------------------------------------------
 APT="python3 python3-venv python3-pip python3-pygame fonts-dejavu-core fonts-nanum fontconfig
-     alsa-utils udev ca-certificates"
+     espeak-ng alsa-utils udev ca-certificates"
 say "apt packages: $(echo $APT | tr '\n' ' ')"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -12,6 +12,11 @@
 2. Scanner line written to a pty -> action applied: the real reader thread
    on the pty's slave; each SCAN identifies a card (a new tag each time) and
    is then undone.
+1b. Multi-tap (``[seats] multi_tap_ms``, default 300): with a double-tap
+   window a tap can only be decided once the window has passed, so a single
+   tap and a double tap are timed from their last release edge to
+   ``applied_at`` minus the window (the processing after the decision); the
+   window itself is the price of the gesture, printed beside it.
 3. Idle CPU over ``--idle`` seconds: the reader thread (a protocol scanner
    sending its heartbeat every 2 s, as the Pico does), the buttons' timer
    thread, and the whole process (gpiozero's own threads included).
@@ -102,7 +107,8 @@ def thread_cpu(thread: threading.Thread) -> float:
 def bench_buttons(journal, presses, holds, bounce_ms):
     loop, applied = make_loop(journal)
     buttons = Buttons(loop.post, [17, 27, 22, 23], 24, hold_seconds=0.3, bounce_ms=bounce_ms,
-                      driver="simulated", pin_factory=MockFactory()).start()
+                      driver="simulated", pin_factory=MockFactory(),
+                      turn_now=loop.turn_now).start()
     applied.next(ev.DeviceStatus)
     gap = bounce_ms / 1000 + 0.003          # longer than a bounce window: a clean press
     taps = []
@@ -137,6 +143,38 @@ def bench_buttons(journal, presses, holds, bounce_ms):
         report("button hold: threshold -> applied", held)
     loop.stop()
     return buttons
+
+
+def bench_multi_tap(journal, rounds, bounce_ms, window_ms=300):
+    loop, applied = make_loop(journal)
+    buttons = Buttons(loop.post, [17, 27, 22, 23], 24, hold_seconds=1.0, bounce_ms=bounce_ms,
+                      multi_tap_ms=window_ms, driver="simulated", pin_factory=MockFactory(),
+                      turn_now=loop.turn_now).start()
+    applied.next(ev.DeviceStatus)
+    gap = bounce_ms / 1000 + 0.003
+    window = window_ms / 1000
+    out = {1: [], 2: []}
+    for n in range(rounds):
+        taps = 1 + n % 2
+        pin = buttons.devices[0].pin
+        for _ in range(taps):
+            pin.drive_low()
+            time.sleep(gap)
+            edge = time.monotonic()
+            pin.drive_high()
+            time.sleep(gap)
+        u = applied.next(ev.SeatTap)
+        assert u.accepted and u.event.count == taps, (u.rejection, u.event)
+        out[taps].append(u.applied_at - edge - window)
+        buttons.devices[UNDO].pin.drive_low()
+        time.sleep(gap)
+        buttons.devices[UNDO].pin.drive_high()
+        applied.next(ev.UndoTap)
+        time.sleep(gap)
+    report(f"single tap, {window_ms} ms window: -> applied", out[1])
+    report(f"double tap, {window_ms} ms window: -> applied", out[2])
+    loop.stop()
+    buttons.close()
 
 
 def bench_scanner(journal, scans):
@@ -185,6 +223,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presses", type=int, default=1000)
     ap.add_argument("--holds", type=int, default=100)
+    ap.add_argument("--multi-taps", type=int, default=40)
     ap.add_argument("--scans", type=int, default=1000)
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--bounce-ms", type=int, default=30)
@@ -196,6 +235,7 @@ def main(argv=None):
         def journal(name):
             return None if args.no_journal else Journal(os.path.join(tmp, name))
         buttons = bench_buttons(journal("buttons.db"), args.presses, args.holds, args.bounce_ms)
+        bench_multi_tap(journal("multi.db"), args.multi_taps, args.bounce_ms)
         reader, master, slave, seq = bench_scanner(journal("scanner.db"), args.scans)
         try:
             bench_idle(reader, master, seq, buttons, args.idle)

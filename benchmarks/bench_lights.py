@@ -10,12 +10,15 @@
    thread, after a few moves, left alone for ``--seconds``. Target: 0 strip
    writes, 0 frames drawn and about 0 CPU seconds in the lights and sound
    threads.
-3. For comparison, the same threads while the shop is closed (the amber
+3. The active seat's sweep (``[pixels] active_sweep``, on by default; part 2
+   runs with it off): strip writes per second and the lights thread's CPU.
+4. For comparison, the same threads while the shop is closed (the amber
    breath animates at the frame rate): writes per second and CPU share.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
@@ -96,7 +99,7 @@ def thread_cpu(thread) -> float:
 
 def bench_idle(seconds: float) -> None:
     cfg = defaults()
-    cfg.values["pixels"].update(driver="simulated", segment_length=LEDS)
+    cfg.values["pixels"].update(driver="simulated", segment_length=LEDS, active_sweep=False)
     cfg.values["scanner"]["port"] = "loop://"
     lights = build_lights(cfg, seat_count=SEATS)
     sound = build_sound(cfg)
@@ -134,14 +137,23 @@ def bench_idle(seconds: float) -> None:
               + ", whole process %.3f  (/proc resolution %.3f s)"
               % (proc, 1 / os.sysconf("SC_CLK_TCK")))
 
+        span = min(seconds, 5.0)
+        lights.style = dataclasses.replace(lights.style, sweep=True)
+        lights.show_table(loop.table)                  # wake the thread with the sweep on
+        time.sleep(0.5)
+        cpu0, writes0 = thread_cpu(lights._thread), lights.writes
+        time.sleep(span)
+        used = thread_cpu(lights._thread) - cpu0
+        print("3. active seat's sweep on: %.1f strip writes/s, lights thread CPU %.2f %% of "
+              "one core" % ((lights.writes - writes0) / span, 100 * used / span))
+
         loop.post(ev.TouchAction({"do": "correct", "player": "Ana", "dislikes": 5}))
         time.sleep(0.5)
-        span = min(seconds, 5.0)
         cpu0 = thread_cpu(lights._thread)
         writes0 = lights.writes
         time.sleep(span)
         used = thread_cpu(lights._thread) - cpu0
-        print("3. shop closed (amber breath, %d fps cap): %.1f strip writes/s, lights thread "
+        print("4. shop closed (amber breath, %d fps cap): %.1f strip writes/s, lights thread "
               "CPU %.1f %% of one core" % (lights.fps, (lights.writes - writes0) / span,
                                             100 * used / span))
     finally:

@@ -30,6 +30,8 @@ from urllib.parse import quote
 
 import segno
 
+from .ui.theme import SEAT_COLORS
+
 BGG_ID = 377061                    # Coffee Rush on BoardGameGeek
 GAME_NAME = "Coffee Rush"
 SOURCE_NAME = "Coffee Rush Table Companion"
@@ -40,10 +42,12 @@ EXPANSION_NAMES = {"cake_time": "Cake Time"}
 # setup options worth a note in the play's board, as the setup line names them
 OPTION_NAMES = {"ristretto_start": "Ristretto start", "longer_game": "longer game",
                 "two_drinks_one_cake": "two drinks, one cake"}
-# the box's player colours (companion.ui.theme.SEAT_COLORS), seat 1 first by default
-COLOUR_NAMES = {(214, 48, 49): "Red", (36, 113, 214): "Blue", (39, 160, 82): "Green",
-                (240, 190, 20): "Yellow"}
-DEFAULT_COLOURS = list(COLOUR_NAMES)
+# the box's player colours as the screen paints them (companion.ui.theme.SEAT_COLORS),
+# seat 1 first by default; games saved before the red and green were tuned for colour-blind
+# players keep the old shades in the journal, so those are named too
+DEFAULT_COLOURS = [tuple(c) for c in SEAT_COLORS]
+COLOUR_NAMES = {**dict(zip(DEFAULT_COLOURS, ("Red", "Blue", "Green", "Yellow"))),
+                (214, 48, 49): "Red", (39, 160, 82): "Green"}
 
 
 class NotFinished(ValueError):

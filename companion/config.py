@@ -63,6 +63,11 @@ SCHEMA: dict[str, list[Key]] = {
             min=0.5, max=10.0),
         Key("bounce_ms", "int", 30, "Contact bounce shorter than this is ignored.",
             min=0, max=500),
+        Key("multi_tap_ms", "int", 300,
+            "Seat taps this close together count as one double (triple...) tap: a double "
+            "tap completes the order after the oldest one, a triple tap the one after that. "
+            "A single tap waits this long to be sure; 0 = off (taps act at once).",
+            min=0, max=1000),
     ],
     "scanner": [
         Key("port", "str", "",
@@ -97,11 +102,22 @@ SCHEMA: dict[str, list[Key]] = {
             "Brightness cap 0-1 (power budget: LEDs x 60 mA x cap).", min=0.0, max=1.0),
         Key("fps", "int", 30, "Animation frames per second while something moves.",
             min=1, max=30),
+        Key("active_sweep", "bool", True,
+            "A dark gap runs along the active seat's LEDs (4 steps a second), so whose turn "
+            "it is shows by motion, not by colour alone."),
     ],
     "sound": [
         Key("enabled", "bool", True, "Play sound cues."),
         Key("volume", "float", 0.7, "Volume 0-1.", min=0.0, max=1.0),
         Key("folder", "str", "", "Folder of cue WAV files; empty = the bundled sounds."),
+    ],
+    "voice": [
+        Key("enabled", "bool", True,
+            "Speak the table's moments (whose turn, order surges, dislikes, the shop "
+            "closing, the winner) in the screen's language, with espeak-ng."),
+        Key("volume", "float", 0.8, "Voice volume 0-1.", min=0.0, max=1.0),
+        Key("engine", "str", "espeak-ng",
+            "The speech program (Raspberry Pi OS / Debian: sudo apt install espeak-ng)."),
     ],
     "display": [
         Key("driver", "str", "",

@@ -29,14 +29,12 @@ from .rules.editions import EDITIONS, UPGRADE_TILES, VARIANTS
 from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
-from .rules.rejections import tokens_word
 from .rules.turn import is_stalled
 from .session import Session
 from .table import TableLoop, Update
+from .ui import i18n
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
-CLOSED_WHY = {"deck_empty": "the order deck ran out", "five_dislikes": "{player} has 5 dislikes",
-              "orders_done": "{player} completed every order"}
 
 
 class Bots:
@@ -46,9 +44,9 @@ class Bots:
                  post=None, press=None):
         self.loop, self.rng, self.tags = loop, rng, list(tags)
         self.post = post or loop.post
-        # press(seat, hold): a seat button; by default the input events themselves
-        self.press = press or (lambda seat, hold: self.post(ev.SeatHold(seat) if hold
-                                                            else ev.SeatTap(seat)))
+        # press(seat, hold, taps): a seat button; by default the input events themselves
+        self.press = press or (lambda seat, hold, taps=1: self.post(
+            ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps)))
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
@@ -70,62 +68,68 @@ class Bots:
                                       "count": self.rng.randint(1, me.cookies)}))
         urgent = len(me.queue[3]) + len(me.queue[2])
         done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + (urgent > 2))
-        for _ in range(done):
-            self.press(seat, False)
+        filled = sum(1 for pos in me.queue if pos)
+        for i in range(done):
+            # now and then the newer order first: a double tap steps past the oldest
+            taps = 2 if i == 0 and filled > 1 and self.rng.random() < 0.25 else 1
+            self.press(seat, False, taps)
         if self.rng.random() < 0.1:          # somebody taps out of turn now and then
             self.press((seat + 1) % len(game.players), False)
         self.press(seat, True)
 
 
 class TerminalPrinter:
-    """Prints the game as it happens, one line per turn plus the notable moments."""
+    """Prints the game as it happens, in words in ``language``: one line per turn with
+    what happened in it, the notable moments, then the ranking."""
 
-    def __init__(self, out=sys.stdout):
+    #: what a turn's line tells, besides the counts
+    NOTES = (OrderCompleted, UpgradeActivated, CardsToDraw, DislikesTaken, ShopClosed,
+             FinalTurnBegins, Stalled)
+
+    def __init__(self, out=sys.stdout, language: str = "en"):
         self.out = out
+        self.lang = language
         self.turn_notes: list[str] = []
 
     def __call__(self, u: Update) -> None:
         game = u.table.game
-        token = tokens_word(game.rules.token) if game else "tokens"
+        edition = game.edition if game else "original"
         if u.rejection is not None and u.action and u.action.get("do") != "scan":
-            self.turn_notes.append(f"(rejected: {u.rejection.text})")
+            self.turn_notes.append(i18n.tr(self.lang, "demo.rejected",
+                                           reason=i18n.rejection_text(self.lang, u.rejection,
+                                                                      sentence=False)))
         for h in u.happened:
-            if isinstance(h, OrderCompleted):
-                self.turn_notes.append("completes an order" + (" (specialty)" if h.specialty else ""))
-            elif isinstance(h, UpgradeActivated):
-                self.turn_notes.append(f"upgrades: {h.upgrade}")
-            elif isinstance(h, CardsToDraw):
-                who = ", then ".join(f"{p} draws {n}" for p, n in h.draws)
-                if who:
-                    self.turn_notes.append(f"[{who}]")
-            elif isinstance(h, DislikesTaken):
-                self.turn_notes.append(f"{h.count} order(s) missed -> {h.total} dislikes")
-            elif isinstance(h, ShopClosed):
-                why = CLOSED_WHY[h.reason].format(player=h.player)
-                self.turn_notes.append(f"** shop CLOSED: {why} **")
-            elif isinstance(h, FinalTurnBegins):
-                self.turn_notes.append(f"-- final turn: {h.player} plays last --")
-            elif isinstance(h, Stalled):
-                self.turn_notes.append("!! every queue is empty: the game cannot go on")
+            if isinstance(h, self.NOTES):
+                self.turn_notes.append(i18n.happening_text(self.lang, h, edition))
             elif isinstance(h, TurnChanged):
                 self._flush(h.previous, h.turn - 1, u)
             elif isinstance(h, GameOver):
                 self._flush(None, game.turn, u)
-                self.out.write("\nFinal ranking:\n")
-                for r in h.ranking:
-                    self.out.write(f"  {r.place}. {r.name:<8} {r.score:>3} points  "
-                                   f"({r.likes} likes, {r.cookies} {token})\n")
-                self.out.write(f"Winner{'s' if len(h.winners) > 1 else ''}: "
-                               f"{', '.join(h.winners)}\n")
+                self._ranking(h, edition)
+
+    def _ranking(self, h: GameOver, edition: str) -> None:
+        tr, n = i18n.tr, i18n.tr_count
+        self.out.write("\n" + tr(self.lang, "demo.ranking") + "\n")
+        for r in h.ranking:
+            self.out.write("  " + tr(self.lang, "demo.rank_line", place=r.place, player=r.name,
+                                     points=n(self.lang, "end.points", r.score),
+                                     likes=n(self.lang, "demo.likes", r.likes),
+                                     tokens=f"{r.cookies} "
+                                            f"{i18n.token_name(self.lang, edition, r.cookies)}")
+                           + "\n")
+        self.out.write(i18n.happening_text(self.lang, h, edition) + "\n")
 
     def _flush(self, who: Optional[str], turn: int, u: Update) -> None:
         game = u.table.game
         if who is None:
             who = game.players[game.last_seat].name
         p = next(p for p in game.players if p.name == who)
-        notes = "; ".join(self.turn_notes) or "passes"
-        self.out.write(f"turn {turn:>3}  {who:<8} {notes}  | likes {p.likes} dislikes "
-                       f"{p.dislikes} deck {game.deck}\n")
+        lang, n = self.lang, i18n.tr_count
+        notes = "; ".join(self.turn_notes) or i18n.tr(lang, "demo.passes")
+        counts = i18n.tr(lang, "demo.counts", likes=n(lang, "demo.likes", p.likes),
+                         dislikes=n(lang, "demo.dislikes", p.dislikes), deck=game.deck)
+        self.out.write(i18n.tr(lang, "demo.turn", turn=turn, player=who, notes=notes,
+                               counts=counts) + "\n")
         self.turn_notes = []
 
 
@@ -156,18 +160,20 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
-        max_turns: int = 400) -> int:
+        max_turns: int = 400, language: str = "en") -> int:
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
         session = Session(journal, catalog)
         loop = TableLoop(session)
-        printer = TerminalPrinter(out)
+        printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
         setup = _setup(edition, names, variant, rng)
         loop.post(ev.TouchAction(setup))
         loop.drain()
-        out.write(f"Coffee Rush demo: {edition} ({variant}), {', '.join(names)}; "
-                  f"{setup['start']} starts; deck {loop.table.game.deck}\n")
+        out.write(i18n.tr(language, "demo.start", edition=i18n.tr(language, f"edition.{edition}"),
+                          variant=i18n.tr(language, f"variant.{variant}"),
+                          players=i18n.names_list(language, names), start=setup["start"],
+                          deck=loop.table.game.deck) + "\n")
         bots = Bots(loop, rng, tags)
         for _ in range(max_turns):
             game = loop.table.game
@@ -178,9 +184,10 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
             bots.play_turn()
             stalled = any(h.kind == "stalled" for u in loop.drain() for h in u.happened)
             if stalled:
-                out.write("The table would have to decide how to go on; the demo stops here.\n")
+                out.write(i18n.tr(language, "demo.stalled") + "\n")
                 break
-        out.write(f"(journal: {db if scratch is None else 'temporary'})\n")
+        out.write((i18n.tr(language, "demo.journal", path=db) if scratch is None
+                   else i18n.tr(language, "demo.journal_temporary")) + "\n")
     if scratch is not None:
         scratch.cleanup()
     return 0
@@ -224,11 +231,14 @@ class PacedBots(threading.Thread):
         self.loop.post(event)
         self._wait_applied(5.0)
 
-    def _press(self, seat: int, hold: bool) -> None:
+    def _press(self, seat: int, hold: bool, taps: int = 1) -> None:
         if self.stopping.is_set():
             return
         self._applied.clear()
         down = self.hold_seconds + 0.2 if hold else 0.12
+        for _ in range(taps - 1):                # the first taps of a double tap
+            self.buttons.press(seat, 0.08)
+            self.stopping.wait(0.2)
         self.buttons.press(seat, down)
         self._applied.wait(5.0 + down)
         # a finger needs a moment between presses: a press inside the button's
@@ -267,7 +277,8 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
         buttons = Buttons(loop.post, pins, seats.get("undo_pin", 24),
                           hold_seconds=seats.get("hold_seconds", 1.0),
                           redo_hold_seconds=seats.get("redo_hold_seconds", 2.0),
-                          bounce_ms=seats.get("bounce_ms", 30), driver="simulated",
+                          bounce_ms=seats.get("bounce_ms", 30),
+                          multi_tap_ms=seats.get("multi_tap_ms", 300), driver="simulated",
                           turn_now=loop.turn_now).start()
     except Exception:          # no gpiozero: the bots post the seat inputs themselves
         return None
@@ -275,12 +286,13 @@ def _simulated_buttons(loop: TableLoop, players: int, cfg):
 
 
 def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
-    """The simulated strip (drawn under the table) and the sound cues, as the
-    service builds them from config; (strip view, lights, sound), any None."""
+    """The simulated strip (drawn under the table), the sound cues and the voice, as
+    the service builds them from config; (strip view, lights, sound, voice), any None."""
     from . import config as config_mod
     from .devices.pixels import SimulatedStrip, contiguous_segments
     from .lights.controller import LightsController
     from .sound import build_sound
+    from .voice import build_voice
     import pygame
 
     from .ui.strip_view import BAND, StripView
@@ -290,7 +302,8 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
     segments = contiguous_segments(players, length)
     strip = SimulatedStrip(players * length, px["brightness"])
     lights = LightsController(strip, segments, app.seat_colors[:players], fps=px["fps"],
-                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0)
+                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0,
+                              sweep=px["active_sweep"])
     lights.attach(loop)
     lights.start()
     w, h = window.get_size()
@@ -299,7 +312,10 @@ def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
     sound = build_sound(cfg)
     sound.attach(loop)
     sound.start()
-    return view, lights, sound
+    voice = build_voice(cfg, sound, cfg["game"]["language"])
+    if voice is not None:
+        voice.attach(loop).start()
+    return view, lights, sound, voice
 
 
 def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
@@ -330,12 +346,13 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
 
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
+    language = cfg["game"]["language"] if cfg is not None else "en"
     try:
         from .ui.app import App, open_display     # first: it keeps pygame's banner quiet
         import pygame
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
-        return run(edition, players, seed, variant, db, out)
+        return run(edition, players, seed, variant, db, out, language=language)
     from .ui.strip_view import BAND
     display = dict(cfg["display"]) if cfg is not None else {"driver": "", "width": 800,
                                                             "height": 480, "fullscreen": "auto"}
@@ -346,10 +363,9 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     except pygame.error as exc:
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         pygame.quit()
-        return run(edition, players, seed, variant, db, out)
+        return run(edition, players, seed, variant, db, out, language=language)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
-    language = cfg["game"]["language"] if cfg is not None else "en"
-    buttons = bots = lights = sound = None
+    buttons = bots = lights = sound = voice = None
     w, h = window.get_size()
     if (w, h) != (table_size[0], table_size[1] + BAND):     # fullscreen: share the screen
         table_size = (w, h - BAND)
@@ -357,13 +373,13 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     with Journal(db) as journal:
         session = Session(journal, catalog)
         loop = TableLoop(session)
-        loop.subscribe(TerminalPrinter(out))
+        loop.subscribe(TerminalPrinter(out, language))
         links = PlayLink(session, cfg["bgstats"]["location"] if cfg is not None else "")
         loop.subscribe(links)
         app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
         app.play_links = links
         view = _phone_view(loop, cfg, db, app, len(names), out, links) if web else None
-        strip_view, lights, sound = _lights_and_sound(loop, len(names), cfg, app, window)
+        strip_view, lights, sound, voice = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
         loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
         try:
@@ -384,7 +400,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
                     if dirty is not None:
                         pygame.display.update(dirty)
         finally:
-            for output in (lights, sound):
+            for output in (voice, lights, sound):
                 if output is not None:
                     output.close()
             if bots is not None:

@@ -112,6 +112,15 @@ class System:
     def path(self, p: str) -> str:
         return os.path.join(self.root, p.lstrip("/"))
 
+    def which(self, program: str) -> Optional[str]:
+        """The program's path, looked for in the root's /usr/bin and /bin (or as given)."""
+        if os.path.isabs(program):
+            return program if os.access(self.path(program), os.X_OK) else None
+        for folder in ("/usr/local/bin", "/usr/bin", "/bin"):
+            if os.access(self.path(f"{folder}/{program}"), os.X_OK):
+                return f"{folder}/{program}"
+        return None
+
     def exists(self, p: str) -> bool:
         return os.path.exists(self.path(p))
 
@@ -369,14 +378,21 @@ def check_fonts(cfg: Config, system: System) -> list[Check]:
 
 
 def check_audio(cfg: Config, system: System) -> list[Check]:
-    if not cfg["sound"]["enabled"]:
-        return [ok("audio", "sound is off ([sound] enabled = false)")]
+    out = []
+    voice = cfg["voice"]
+    if voice["enabled"] and system.which(voice["engine"]) is None:
+        out.append(warn("voice", f"no {voice['engine']}: the table does not speak",
+                        "sudo apt install espeak-ng (install.sh does), or [voice] enabled = "
+                        "false"))
+    if not cfg["sound"]["enabled"] and not voice["enabled"]:
+        return out + [ok("audio", "sound and voice are off")]
     cards = [line.split("]:", 1)[1].strip() for line in
              system.read("/proc/asound/cards").splitlines() if "]:" in line]
     if not cards:
-        return [warn("audio", "no sound card: the cues stay silent",
-                     "plug in a speaker (USB) or use HDMI audio; or [sound] enabled = false")]
-    return [ok("audio", "; ".join(cards))]
+        return out + [warn("audio", "no sound card: the cues and the voice stay silent",
+                           "plug in a speaker (USB) or use HDMI audio; or [sound] enabled = "
+                           "false")]
+    return out + [ok("audio", "; ".join(cards))]
 
 
 def needed_groups(cfg: Config) -> dict[str, str]:
@@ -390,7 +406,7 @@ def needed_groups(cfg: Config) -> dict[str, str]:
         need["dialout"] = "scanner"
     if cfg["display"]["driver"] not in ("dummy", "x11", "wayland"):
         need.update(video="screen", render="screen", input="touch")
-    if cfg["sound"]["enabled"]:
+    if cfg["sound"]["enabled"] or cfg["voice"]["enabled"]:
         need["audio"] = "sound"
     return need
 

@@ -28,10 +28,12 @@ class Press:
 
 @dataclass(frozen=True)
 class SeatTap:
-    """A short press of a seat button: complete that seat's oldest order."""
+    """A short press of a seat button: complete that seat's oldest order.
+    ``count`` quick taps in a row step on: 2 = the order after the oldest, and so on."""
     seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
     at: float = 0.0    # monotonic time of the press, for latency measurements
     press: Optional[Press] = None   # from the buttons; None from the screen or a script
+    count: int = 1     # quick taps in a row (a double tap: 2)
 
 
 @dataclass(frozen=True)

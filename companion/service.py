@@ -95,14 +95,15 @@ class Service:
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
-        self.loop.subscribe(LogSubscriber())
+        self.log_words = LogSubscriber(language=cfg["game"]["language"])
+        self.loop.subscribe(self.log_words)
         self._watch(self.loop)
         from .exports import PlayLink
         self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
-        self.lights = self.sound = None
+        self.lights = self.sound = self.voice = None
         self.web = None                      # the phone view (companion.web), when served
         self.screen_on = False
         self._close_screen: Optional[Callable[[], None]] = None
@@ -136,9 +137,17 @@ class Service:
             sound.attach(self.loop)
             self.outputs.append(sound.start())
         self.lights, self.sound = lights, sound
+        from .voice import build_voice
+        self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
+        if self.voice is not None:
+            self.outputs.append(self.voice.attach(self.loop).start())
 
     def apply_settings(self, settings, _changed: str = "") -> None:
-        """Touchscreen settings (volume, LED brightness, turn timer) reach the outputs."""
+        """Touchscreen settings (volume, voice, LED brightness, turn timer) reach the outputs."""
+        self.log_words.language = settings.language
+        if self.voice is not None:
+            self.voice.language = settings.language
+            self.voice.enabled = settings.voice
         if self.sound is not None:
             self.sound.set_volume(settings.volume)
             self.sound.set_turn_timer(settings.turn_timer)

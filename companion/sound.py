@@ -43,6 +43,10 @@ false`` never touches pygame at all.
 The settings screen can call ``set_volume``, ``set_turn_timer`` or set
 ``muted``; they take effect on the sound thread.
 
+Speech (``companion.voice``) arrives as WAV bytes through ``play_speech``; the
+sound thread plays the sentences one after another on a channel of their own
+(``speech_volume``), after the cues already due, so a cue never cuts a sentence.
+
 For tests, ``tick(now)`` does the thread's work at ``now`` on the calling
 thread and returns when it wants to run again (None = only after an update).
 """
@@ -66,6 +70,7 @@ from .rules.happenings import (CardIdentified, CardsToDraw, DislikesTaken, Final
                                GameOver, OrderCompleted, ShopClosed, TurnChanged)
 from .table import DeviceStatusChanged, Update
 from .turn_timer import TurnClock
+from .worker import Worker
 
 log = logging.getLogger("companion.sound")
 
@@ -114,8 +119,10 @@ def cues_for(update: Update) -> list[str]:
     return out
 
 
-class SoundPlayer:
+class SoundPlayer(Worker):
     """Plays the cues for each update; see the module docstring."""
+
+    thread_name = "sound"
 
     def __init__(self, folder: Optional[os.PathLike] = None, volume: float = 0.7,
                  enabled: bool = True, turn_timer: float = 0,
@@ -140,6 +147,9 @@ class SoundPlayer:
         self._stopping = False
         self._thread: Optional[threading.Thread] = None
         self._played_cond = threading.Condition()
+        self.speech_volume = 0.8
+        self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
+        self._speech_channel = None
 
     # --- any thread ------------------------------------------------------------------
 
@@ -154,6 +164,11 @@ class SoundPlayer:
             raise ValueError("unknown sound cue %r" % (cue,))
         if self.enabled:
             self._put(("cue", cue))
+
+    def play_speech(self, wav: bytes) -> None:
+        """Say a rendered sentence (WAV bytes) after what is already playing (any thread)."""
+        if self.enabled:
+            self._put(("speech", wav))
 
     def set_volume(self, volume: float) -> None:
         """Change the volume 0-1 (e.g. from the settings screen)."""
@@ -191,19 +206,8 @@ class SoundPlayer:
 
     # --- the sound thread ------------------------------------------------------------
 
-    def start(self) -> "SoundPlayer":
-        if self.enabled and self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._cond:
-            self._stopping = True
-            self._cond.notify()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+    def _wanted(self) -> bool:
+        return self.enabled
 
     def close(self) -> None:
         """Stop the thread and close the mixer if this player opened it."""
@@ -247,12 +251,48 @@ class SoundPlayer:
         while self._due and self._due[0][0] <= now:
             _, _, cue, _ = heapq.heappop(self._due)
             self._sound(cue, now)
-        return self._due[0][0] if self._due else None
+        wake = self._due[0][0] if self._due else None
+        if self._speech:
+            wake = self._say(now) if wake is None else min(wake, self._say(now))
+        return wake
+
+    def _say(self, now: float) -> float:
+        """Queue waiting sentences on the speech channel; when to look again."""
+        channel = self._speech_channel
+        while self._speech and channel is not None and channel.get_queue() is None:
+            sound = self._speech.popleft()
+            try:
+                if channel.get_busy():
+                    channel.queue(sound)
+                else:
+                    channel.play(sound)
+            except Exception as exc:  # pygame.error: the device went away
+                log.warning("speech could not play (%s); the table carries on silently", exc)
+                self.state = "silent"
+                self._speech.clear()
+                break
+            with self._played_cond:
+                self.played.append((now, "speech"))
+                self._played_cond.notify_all()
+        return now + 0.25
 
     def _take(self, item, at: float) -> None:
         what, value = item
         if what == "cue":
             self._schedule([value], at)
+            return
+        if what == "speech":
+            if self.state == "playing" and not self.muted and self._speech_channel is not None:
+                import io
+
+                import pygame
+                try:       # SDL_mixer converts espeak's 22050 Hz mono to the mixer's format
+                    sound = pygame.mixer.Sound(file=io.BytesIO(value))
+                except Exception as exc:  # a broken WAV: skip this sentence only
+                    log.warning("a spoken sentence could not be loaded: %s", exc)
+                    return
+                sound.set_volume(self.speech_volume)
+                self._speech.append(sound)
             return
         if what == "volume":
             self.volume = value
@@ -351,9 +391,14 @@ class SoundPlayer:
                         "python companion/sounds/make_sounds.py); the other cues still play",
                         self.folder, ", ".join(missing))
         self.state = "playing" if self.sounds else "silent"
+        if self.state == "playing":
+            pygame.mixer.set_reserved(1)                 # channel 0: speech only
+            self._speech_channel = pygame.mixer.Channel(0)
 
     def _shutdown(self) -> None:
         self.sounds.clear()
+        self._speech.clear()
+        self._speech_channel = None
         self._due.clear()
         if self._own_mixer:
             import pygame

@@ -6,12 +6,14 @@ session (engine + journal: durable first) and hands an ``Update`` to every
 subscriber (screen, lights, sound, logging). Subscribers are called on the
 loop's thread and must not block; one that raises is logged and skipped.
 
-Seat inputs: a tap completes the oldest order of that seat's player, a hold
-ends the turn. A press belongs to its seat and to the moment it *began*
-(``inputs.Press``, stamped by the buttons): it changes the game only if its
-seat was active when it began, it is still that same turn, and no other
-seat's press was in flight as it began. Anything else changes nothing and
-yields one ``NotYourTurn`` for that seat (README, "At the table").
+Seat inputs: a tap completes the oldest order of that seat's player, a double
+tap the next one after it (``complete_action``: the same table-script line a
+touch on that position gives), a hold ends the turn. A press belongs to its
+seat and to the moment it *began* (``inputs.Press``, stamped by the buttons; a
+double tap by its first press): it changes the game only if its seat was
+active when it began, it is still that same turn, and no other seat's press
+was in flight as it began. Anything else changes nothing and yields one
+``NotYourTurn`` for that seat (README, "At the table").
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
 from .journal import JournalBusy
 from .session import Session
+from .ui import i18n
 
 log = logging.getLogger("companion.table")
 
@@ -113,6 +116,25 @@ RETRY_PAUSED_S = 0.25
 
 class Halted(Exception):
     """The loop was told to stop while an input waited for the journal."""
+
+
+def complete_action(player, slot: int) -> dict:
+    """Complete the order in position ``slot`` (1-4) of ``player``'s queue, naming its
+    card when it was scanned: what a touch on that position and a seat's multi-tap
+    both post, so the journal holds the same line either way."""
+    action: dict = {"do": "complete", "slot": slot}
+    cards = player.queue[slot - 1]
+    if cards and cards[0].tag is not None:
+        action["card"] = cards[0].tag
+    return action
+
+
+def stepped_slot(player, taps: int) -> Optional[int]:
+    """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
+    position with cards), each further tap the next order towards position 1;
+    more taps than orders stop at the newest. None for an empty queue."""
+    filled = [i + 1 for i in reversed(range(len(player.queue))) if player.queue[i]]
+    return filled[min(taps, len(filled)) - 1] if filled else None
 
 
 class TableLoop:
@@ -246,6 +268,7 @@ class TableLoop:
         """Apply one input and tell every subscriber. While another program holds
         the journal's lock this waits (paused), trying again every
         ``RETRY_PAUSED_S``; :meth:`halt` ends the wait with :class:`Halted`."""
+        log.debug("input: %s", event)        # --log-level debug: every press, scan, touch
         while True:
             try:
                 update = self._handle(event)
@@ -336,7 +359,12 @@ class TableLoop:
                           rejection=reject("buttons_overlap" if overlapped else "not_your_turn",
                                            player=name),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        action = {"do": "complete"} if isinstance(event, ev.SeatTap) else {"do": "end_turn"}
+        action: dict = {"do": "end_turn"}
+        if isinstance(event, ev.SeatTap):
+            slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
+                else None
+            action = {"do": "complete"} if slot is None \
+                else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
     def _apply(self, event, action: dict, posted: float, seat: Optional[int] = None) -> Update:
@@ -378,19 +406,21 @@ class TableLoop:
 
 
 class LogSubscriber:
-    """Writes every update to the log in one line (the service's journal in systemd)."""
+    """Writes what happened to the log in words, in ``language``, with the players'
+    names (the service's journal in systemd): one line per happening or refusal."""
 
-    def __init__(self, logger: logging.Logger = log):
+    def __init__(self, logger: logging.Logger = log, language: str = "en"):
         self.log = logger
+        self.language = language
 
     def __call__(self, u: Update) -> None:
-        from .ui.i18n import happening_text     # words only, no pygame
+        game = u.table.game
+        edition = game.edition if game is not None else "original"
         if u.rejection is not None:
-            self.log.info("rejected %s: %s", u.action or u.event, u.rejection.text)
-        edition = u.table.game.edition if u.table.game is not None else "original"
+            self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
         for h in u.happened:
-            self.log.info("%s", happening_text("en", h, edition))
-            self.log.debug("%s", h.as_dict())
+            if h.kind != "not_your_turn" or u.rejection is None:
+                self.log.info("%s", i18n.happening_text(self.language, h, edition))
 
 
 @dataclass

@@ -90,7 +90,9 @@ def test_demo_plays_a_whole_game_to_a_ranking():
         r = cli("demo", *args)
         assert r.returncode == 0, r.stderr
         out = r.stdout.decode()
-        assert "Final ranking:" in out and "Winner" in out
+        assert "Final ranking:" in out and "Game over." in out
+        # in words: no ids (upgrade_name, five_dislikes) and no dict dumps
+        assert "_" not in out and "{" not in out and "1 likes" not in out
     r = cli("demo", "--variant", "junior")
     assert r.returncode == 2 and b"Winter" in r.stderr
 

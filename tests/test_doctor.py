@@ -62,6 +62,9 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     for dev in ("dev/gpiochip0", "dev/spidev0.0", "dev/dri/card0"):
         (root / dev).parent.mkdir(parents=True, exist_ok=True)
         (root / dev).write_text("")
+    (root / "usr/bin").mkdir(parents=True)
+    (root / "usr/bin/espeak-ng").write_text("#!/bin/sh\n")
+    (root / "usr/bin/espeak-ng").chmod(0o755)
     dsi = root / "sys/class/drm/card0-DSI-1"
     dsi.mkdir(parents=True)
     (dsi / "status").write_text("connected\n")
@@ -199,6 +202,10 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
         assert checks[0].status == "WARN" and "?HELLO" in checks[0].found
     finally:
         quiet.close()
+    # no speech program: a WARN (the table plays on, silently)
+    (root / "usr/bin/espeak-ng").unlink()
+    voice = [c for c in doctor.run_checks(cfg, True, system(root)) if c.what == "voice"]
+    assert [c.status for c in voice] == ["WARN"] and "apt install espeak-ng" in voice[0].fix
     # a desktop holding the screen
     desktop = system(root)
     plain_run = desktop.run

@@ -294,3 +294,29 @@ def test_uneven_segments():
     style = Style(2, (2, 3))
     assert seats(render(table_game(2, active=1), LightContext(), 0.0, style)) == \
         [[r, r], [B, B, B]]
+
+
+# --- not by colour alone: motion on the active seat; the position a completion took ------
+
+def test_the_active_seat_is_told_by_a_moving_gap_when_the_sweep_is_on():
+    from companion.lights.patterns import OFF, SWEEP_STEP
+    style = Style(3, 8, sweep=True)
+    game = table_game(3, active=1)
+    frames = [render(game, LightContext(), t * SWEEP_STEP, style) for t in range(10)]
+    gaps = [f.seats[1].index(OFF) for f in frames]
+    assert gaps == [t % 8 for t in range(10)]              # one LED further each step
+    assert all(OFF not in f.seats[0] for f in frames)        # waiting seats stay still
+    assert frames[0].next_change == pytest.approx(SWEEP_STEP)
+    assert render(game, LightContext(), 0.0, Style(3, 8)).next_change is None   # sweep off
+
+
+def test_a_completed_position_shows_as_its_quarter_of_the_segment():
+    from companion.lights.patterns import OFF, TAKEN_SECONDS, WHITE
+    game = table_game(3, active=0)
+    for position, lit in ((1, [0, 1]), (2, [2, 3]), (3, [4, 5]), (4, [6, 7])):
+        lights = render(game, LightContext(taken={0: (position, 5.0)}), 5.5, Style(3, 8))
+        assert [i for i, c in enumerate(lights.seats[0]) if c == WHITE] == lit
+        assert set(lights.seats[0]) == {WHITE, OFF}
+        assert lights.next_change == pytest.approx(5.0 + TAKEN_SECONDS)
+    after = render(game, LightContext(taken={0: (2, 5.0)}), 5.0 + TAKEN_SECONDS, Style(3, 8))
+    assert WHITE not in after.seats[0]

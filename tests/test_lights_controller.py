@@ -210,9 +210,11 @@ def surge(clock, **kw):
     loop = table_loop(c, clock)
     post(loop, ev.TouchAction(SETUP3))
     scan_deal(loop)
+    clock.now = 8.0                  # (Ana's LEDs show the position she took until 9.5)
+    post(loop, ev.SeatTap(0))
     clock.now = 10.0
-    ups = post(loop, ev.SeatTap(0), ev.SeatHold(0))
-    assert [h.kind for h in ups[1].happened][0] == "cards_to_draw"
+    ups = post(loop, ev.SeatHold(0))
+    assert [h.kind for h in ups[0].happened][0] == "cards_to_draw"
     return c, strip, loop
 
 
@@ -342,8 +344,9 @@ def test_driver_none_means_no_lights():
 
 
 def test_simulated_driver_follows_the_layout_and_the_game_settings():
+    assert build_lights(config(driver="simulated"), clock=Clock()).style.sweep   # on by default
     cfg = config(driver="simulated", segment_length=3, first_pixel=2, reverse=True,
-                 brightness=0.5, fps=12)
+                 brightness=0.5, fps=12, active_sweep=False)
     cfg.values["game"]["turn_timer"] = 90
     c = build_lights(cfg, clock=Clock())
     assert isinstance(c.strip, SimulatedStrip) and c.strip.pixel_count == 2 + 4 * 3
@@ -477,3 +480,19 @@ def test_a_draw_prompt_dismissed_through_the_table_loop_stops_the_blink():
     assert [h.kind for h in ups[0].happened] == ["draws_dismissed"]
     c.tick(clock.now)
     assert not c.draws
+
+
+def test_a_draw_prompt_lasts_one_turn_and_comes_back_after_a_restart():
+    """Like the screen's prompt: worked out from the game, ended by the next turn."""
+    clock = Clock()
+    c, strip, loop = surge(clock)                # Ben and Cy must draw; Ben's turn
+    c.tick(10.0)
+    assert set(c.draws) == {1, 2}
+    again, strip2, _ = make(clock=clock)          # the companion restarts on that table
+    again.show_table(loop.table)
+    again.tick(10.0)
+    assert set(again.draws) == {1, 2}
+    assert seat_frames(strip2)[1:3] == [[W] * 4, [W] * 4]
+    post(loop, ev.SeatHold(1))                    # Ben's turn ends: the prompt goes
+    c.tick(10.5)
+    assert c.draws == {}

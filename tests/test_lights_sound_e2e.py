@@ -37,8 +37,9 @@ STEPS = [
     (20.0, [ev.SeatTap(1)], [R] * 4, [O] * 4, ["rejected"]),
     (20.1, [], [R] * 4, [B] * 4, []),
     (20.6, [], [R] * 4, [b] * 4, []),
-    # Ana taps: her oldest order is done
-    (30.0, [ev.SeatTap(0)], [R] * 4, [b] * 4, ["tap", "order_completed"]),
+    # Ana taps: her oldest order is done; her LEDs show which position (2: second quarter)
+    (30.0, [ev.SeatTap(0)], [O, W, O, O], [b] * 4, ["tap", "order_completed"]),
+    (31.5, [], [R] * 4, [b] * 4, []),
     # Ana holds: order surge (Ben draws 1), 2-player draw (Ana draws 1), Ben's turn
     (40.0, [ev.SeatHold(0)], [W] * 4, [W] * 4, ["surge_tick", "surge_tick", "turn_change"]),
     (40.5, [], [r] * 4, [B] * 4, []),
@@ -74,7 +75,8 @@ def table():
     cfg = defaults()
     cfg.values["seats"]["pins"] = [17, 27]
     cfg.values["scanner"]["port"] = "loop://"       # a scanner: draw prompts wait for it
-    cfg.values["pixels"].update(driver="simulated", segment_length=4, brightness=1.0)
+    cfg.values["pixels"].update(driver="simulated", segment_length=4, brightness=1.0,
+                                active_sweep=False)   # (the sweep has its own tests)
     clock = Clock()
     lights = build_lights(cfg, clock=clock)
     sound = build_sound(cfg, clock=clock)

@@ -190,11 +190,18 @@ def test_seat_button_out_of_turn_is_shown_and_toast_goes_away(display):
     start(loop, app)
     loop.post(ev.SeatTap(1))
     settle(loop, app)
-    assert app.screen.toasts == ["Ben is not the active player"]
+    assert app.screen.toasts == ["It's Ana's turn"]     # says whose turn it is
     assert app.wait_timeout_ms() is not None      # the toast is an animation: wake up for it
     app.clock.now += 10
     app.pump()
     assert app.screen.toasts == [] and app.wait_timeout_ms() is None
+    # a refusal made stale by the next turn goes at once, not after its 3 s
+    loop.post(ev.SeatTap(1))
+    settle(loop, app)
+    assert app.screen.toasts == ["It's Ana's turn"]
+    loop.post(ev.SeatHold(0))
+    settle(loop, app)
+    assert "It's Ana's turn" not in app.screen.toasts
 
 
 def test_upgrade_offered_only_when_the_engine_would_accept_it(display):
@@ -283,8 +290,47 @@ def test_pending_draws_until_scanned_or_dismissed(display):
     app.post_action({"do": "end_turn"})
     settle(loop, app)
     assert widget(app, "ban.draw.who") is not None
-    touch(loop, app, "ban.draw.bg")
+    touch(loop, app, "ban.draw.who")
     assert widget(app, "ban.draw.who") is None
+
+
+def test_draw_prompt_leaves_the_turn_in_view_and_ends_with_the_turn(display):
+    """No scanner: the prompt shows who draws how many beside the panels, never over the
+    active player's name or counts, and goes when the next turn begins."""
+    loop, app = make(display)
+    start(loop, app)
+    app.post_action({"do": "complete"})
+    app.post_action({"do": "end_turn"})
+    settle(loop, app)
+    ws = {w.name: w for w in app.screen.widgets()}
+    assert ws["draw.act"].text == "+1" and ws["draw.p2"].text == "+1"    # Ben and Chloe
+    keep = [n for n in ws if n.startswith(("act.name", "act.score", "act.like", "act.dislike",
+                                           "act.rush_token", "act.upgrade", "hdr."))]
+    prompt = [n for n in ws if n.startswith(("draw.", "ban.draw"))]
+    assert keep and prompt
+    for a in prompt:
+        for b in keep:
+            assert not ws[a].rect.colliderect(ws[b].rect), (a, b)
+    app.post_action({"do": "end_turn"})       # Ben's turn ends: Chloe's begins
+    settle(loop, app)
+    names = {w.name for w in app.screen.widgets()}
+    assert not {"draw.act", "draw.p2", "draw.p0", "ban.draw.who"} & names
+
+
+def test_draw_prompt_survives_a_restart(display, tmp_path):
+    """The prompt comes from the journal's game, not from what the screen remembered."""
+    from companion.journal import Journal
+    db = str(tmp_path / "j.db")
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal, Catalog.example()))
+        for a in (SETUP, {"do": "complete"}, {"do": "end_turn"}):
+            loop.post(ev.TouchAction(a))
+        loop.drain()
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal, Catalog.example()))
+        app = App(loop, surface=display, clock=Clock())
+        names = {w.name: w for w in app.screen.widgets()}
+        assert names["ban.draw.who"].text == "Ben draws 1, then Chloe draws 1"
 
 
 def test_unknown_card_prompts_to_enroll(display):

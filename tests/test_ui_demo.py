@@ -13,7 +13,7 @@ from companion.ui.app import display_available  # noqa: E402
 
 def _turns(text: str) -> list[str]:
     return [line for line in text.splitlines()
-            if line.startswith(("turn", "  ", "Winner", "Final ranking"))]
+            if line.startswith(("Turn", "  ", "Game over", "Final ranking"))]
 
 
 def test_screen_demo_plays_the_same_game_as_the_terminal_demo():

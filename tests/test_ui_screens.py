@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "test-output", "ui")
 SIZES = [(800, 480), (1024, 600)]
 MINE = [name for name in screenshots.SCENES]
-OVERLAYS = ("dlg.", "toast.", "ban.")
+OVERLAYS = ("dlg.", "toast.", "ban.", "draw.")
 
 
 
@@ -102,7 +102,7 @@ def test_long_names_fit_without_being_cut(size, lang):
         where = f"long-{scene}-{lang}-{size[0]}x{size[1]}"
         check_texts(texts, where)
         pygame.image.save(app.surface, os.path.join(OUT, f"{where}.png"))
-        names = [r for r in texts if r.wanted in ("Maximiliana-Josefina", "김민준서연")]
+        names = [r for r in texts if "Maximiliana-Josefina" in r.wanted or "김민준서연" in r.wanted]
         assert names, f"{where}: the long names are not on screen"
         for r in names:
             assert "…" not in r.text, f"{where}: {r.wanted} was cut"
@@ -111,10 +111,11 @@ def test_long_names_fit_without_being_cut(size, lang):
 def test_names_and_scores_are_readable_from_across_the_table():
     app, texts = render("table", (800, 480), "en")
     by_owner = {r.owner: r for r in texts}
-    for owner in ("act.name", "act.score", "p0.name", "p2.score", "ft.end"):
+    for owner in ("act.score", "p0.name", "p2.score", "ft.end"):
         font_px = by_owner[owner].rect.h
         assert font_px >= 28, f"{owner} is {font_px} px tall"
-    assert by_owner["act.name"].rect.h >= 36          # the active player's banner is biggest
+    # whose turn is drawn tight (its ink is measured): 6 mm, see test_table_glance.py
+    assert by_owner["act.name"].rect.h >= 31
 
 
 def test_layout_scales_to_other_screens():

@@ -104,10 +104,12 @@ def test_settings_change_by_touch_and_are_saved_beside_the_journal(tmp_path):
     touch(app, "set.turn_timer.plus")
     touch(app, "set.turn_timer.plus")
     touch(app, "set.lang.es")
+    touch(app, "set.voice")                       # the voice off
     assert app.settings.values() == {"language": "es", "volume": 0.6, "brightness": 0.4,
-                                     "turn_timer": 45}
+                                     "turn_timer": 45, "voice": False}
     assert heard == [("volume", 0.6), ("brightness", 0.4), ("turn_timer", 30),
-                     ("turn_timer", 45), ("language", "es")]
+                     ("turn_timer", 45), ("language", "es"), ("voice", False)]
+    assert widget(app, "set.voice").text == "Voz: No"
     assert text.language() == "es"
     assert widget(app, "set.title").text == "Ajustes"
     assert widget(app, "set.turn_timer.value").text == "45 s"

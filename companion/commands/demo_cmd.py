@@ -53,10 +53,12 @@ def main(args) -> int:
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
         return 2
-    if args.headless and not args.web:
-        return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
     from ..cli import load_config
     cfg = load_config(args)
+    lang = cfg["game"]["language"]
+    if args.headless and not args.web:
+        return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                        language=lang)
     if args.web:
         from ..ui.app import display_available
         if args.headless or not display_available(driver=cfg["display"]["driver"]):
@@ -67,8 +69,10 @@ def main(args) -> int:
         try:
             from ..ui.app import display_available
         except ImportError:        # no pygame here: the terminal demo needs none
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                            language=lang)
         if not display_available(driver=cfg["display"]["driver"]):
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db)
+            return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
+                            language=lang)
     return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
                            args.speed, cfg)

@@ -4,6 +4,9 @@ At the table every seat has one big arcade button, and there is one UNDO
 button for everybody:
 
 * seat button **tap** -> :class:`~companion.inputs.SeatTap` (complete the oldest order)
+* seat button **double tap** (two taps, each within ``multi_tap_seconds`` of the last)
+  -> ``SeatTap(count=2)``: complete the next order after the oldest; three taps the
+  third, and so on (each extra tap steps one position towards position 1)
 * seat button **hold** for ``hold_seconds`` -> :class:`~companion.inputs.SeatHold` (end the turn)
 * UNDO **tap** -> :class:`~companion.inputs.UndoTap`
 * UNDO **hold** for ``redo_hold_seconds`` -> :class:`~companion.inputs.UndoHold` (redo)
@@ -86,9 +89,11 @@ TurnNow = Callable[[], tuple[Optional[int], Optional[int]]]
 @dataclass(frozen=True)
 class Gesture:
     """What one press meant: ``kind`` "tap" or "hold", decided at time ``at``
-    (the release edge for a tap, the moment the threshold passed for a hold)."""
+    (the release edge for a tap, the moment the threshold passed for a hold).
+    ``count``: how many quick taps in a row made this tap (2 = a double tap)."""
     kind: str
     at: float
+    count: int = 1
 
 
 class PressClassifier:
@@ -101,11 +106,18 @@ class PressClassifier:
     clock; a time earlier than one already seen counts as that time.
     """
 
-    def __init__(self, hold_seconds: float = 1.0, bounce_seconds: float = 0.03):
-        if hold_seconds <= 0 or bounce_seconds < 0:
+    def __init__(self, hold_seconds: float = 1.0, bounce_seconds: float = 0.03,
+                 multi_tap_seconds: float = 0.0):
+        if hold_seconds <= 0 or bounce_seconds < 0 or multi_tap_seconds < 0:
             raise ValueError("hold_seconds must be positive and bounce_seconds not negative")
         self.hold_seconds = hold_seconds
         self.bounce_seconds = bounce_seconds
+        # Taps in a row: with a window, a tap is given only once no other tap followed
+        # within it, as one tap with a count (0 = every tap at once, count 1).
+        self.multi_tap_seconds = multi_tap_seconds
+        self.taps = 0                  # taps counted so far in this row
+        self.taps_at = 0.0             # when the row's first tap was released
+        self.taps_due: Optional[float] = None
         self.contact_closed = False    # the raw level, as last reported
         self.down = False              # debounced: the button counts as pressed
         self.down_since = 0.0
@@ -140,8 +152,12 @@ class PressClassifier:
             self.now = at
             if what == "quiet":
                 self._end_quiet(at)
+            elif what == "taps":
+                out.append(self._taps_done())
             else:
                 self.spent = True
+                if self.taps:          # taps, then a hold: the taps first, in time order
+                    out.append(self._taps_done())
                 out.append(Gesture("hold", at))
         self.now = now
         return out
@@ -153,6 +169,9 @@ class PressClassifier:
         wait for the next edge or poll, since by itself it never gives a
         gesture. (So a tap wakes no timer at all.)
         """
+        if self.taps_due is not None:     # a row of taps ends (unless a press continues it)
+            hold = None if not self.down or self.spent else self.down_since + self.hold_seconds
+            return self.taps_due if hold is None else min(self.taps_due, max(hold, self.now))
         if not self.down or self.spent:
             return None
         hold_at = self.down_since + self.hold_seconds
@@ -168,11 +187,19 @@ class PressClassifier:
 
     # -- the state machine
     def _due(self) -> Optional[tuple[float, str]]:
+        due = []
         if self.quiet_until is not None:
-            return self.quiet_until, "quiet"
-        if self.down and self.confirmed and not self.spent:
-            return max(self.down_since + self.hold_seconds, self.now), "hold"
-        return None
+            due.append((self.quiet_until, "quiet"))
+        elif self.down and self.confirmed and not self.spent:
+            due.append((max(self.down_since + self.hold_seconds, self.now), "hold"))
+        if self.taps_due is not None and not self.down:
+            due.append((self.taps_due, "taps"))
+        return min(due) if due else None
+
+    def _taps_done(self) -> Gesture:
+        gesture = Gesture("tap", self.taps_at, self.taps)
+        self.taps, self.taps_due = 0, None
+        return gesture
 
     def _press(self, at: float) -> None:
         self.down, self.down_since, self.spent = True, at, False
@@ -183,6 +210,12 @@ class PressClassifier:
 
     def _release(self, at: float) -> list[Gesture]:
         out = [] if self.spent or not self.confirmed else [Gesture("tap", at)]
+        if out and self.multi_tap_seconds > 0:     # wait: another tap may follow
+            if not self.taps:
+                self.taps_at = at
+            self.taps += 1
+            self.taps_due = at + self.multi_tap_seconds
+            out = []
         self.down = False
         self.spent = True              # remembered in case the contact closes again at once
         if self.bounce_seconds > 0:
@@ -219,8 +252,8 @@ class Buttons:
 
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
                  hold_seconds: float = 1.0, redo_hold_seconds: float = 2.0,
-                 bounce_ms: int = 30, driver: str = "gpio", pin_factory: Any = None,
-                 clock: Callable[[], float] = time.monotonic,
+                 bounce_ms: int = 30, multi_tap_ms: int = 0, driver: str = "gpio",
+                 pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
                  turn_now: Optional[TurnNow] = None):
         if driver not in ("gpio", "simulated", "none"):
             raise ValueError(f"unknown button driver {driver!r}")
@@ -238,7 +271,8 @@ class Buttons:
             self._names.append(UNDO)
             self._pin_numbers.append(undo_pin)
         self.classifiers = {name: PressClassifier(
-            redo_hold_seconds if name == UNDO else hold_seconds, bounce) for name in self._names}
+            redo_hold_seconds if name == UNDO else hold_seconds, bounce,
+            0.0 if name == UNDO else multi_tap_ms / 1000.0) for name in self._names}
         self.devices: dict[Any, Any] = {}      # name -> gpiozero.DigitalInputDevice
         self.presses: dict[Any, ev.Press] = {}  # seat -> the stamp of its current press
         self.available = False
@@ -256,8 +290,8 @@ class Buttons:
         s = cfg["seats"]
         return cls(post, s["pins"], s["undo_pin"], hold_seconds=s["hold_seconds"],
                    redo_hold_seconds=s["redo_hold_seconds"], bounce_ms=s["bounce_ms"],
-                   driver=s["driver"], pin_factory=pin_factory, clock=clock,
-                   turn_now=turn_now)
+                   multi_tap_ms=s["multi_tap_ms"], driver=s["driver"],
+                   pin_factory=pin_factory, clock=clock, turn_now=turn_now)
 
     # -- life cycle
     def open(self) -> bool:
@@ -400,8 +434,8 @@ class Buttons:
             before = (classifier.down, classifier.down_since)
             gestures = classifier.edge(pressed, at)
             if name != UNDO and classifier.down and (classifier.down, classifier.down_since) \
-                    != before:
-                self._stamp(name, at)     # a new press began
+                    != before and not classifier.taps:
+                self._stamp(name, at)     # a new press began (a double tap: its first press)
             self._emit(name, gestures)
             self._wake_timer()
 
@@ -422,7 +456,7 @@ class Buttons:
                 event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
             else:
                 press = self.presses.get(name)
-                event = (ev.SeatTap(name, g.at, press) if g.kind == "tap"
+                event = (ev.SeatTap(name, g.at, press, g.count) if g.kind == "tap"
                          else ev.SeatHold(name, g.at, press))
             self.post(event)
 

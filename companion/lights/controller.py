@@ -23,7 +23,8 @@ only after the next update). Time comes from the injectable ``clock``.
 Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
 loop, which relays a ``draws_dismissed`` happening to every subscriber (so
 screen and lights always agree). Cards scanned after a surge end the prompt
-by themselves. The settings screen can call ``set_brightness`` (never
+by themselves, and so does the next turn; a table shown as it is (a resumed
+game) works out the draws still due from the game (``draw_prompt``). The settings screen can call ``set_brightness`` (never
 above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
 every call from outside, they only queue work for the lights thread.
 
@@ -42,11 +43,14 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..rules.happenings import CardsToDraw, GameOver, GameStarted
+from ..draw_prompt import pending_draws
+from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted, TurnChanged
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
-from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, DrawPrompt, LightContext,
-                       Lights, Style, draws_left, fault, frame_from_lights, render)
+from ..worker import Worker
+from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, TAKEN_SECONDS, DrawPrompt,
+                       LightContext, Lights, Style, draws_left, fault, frame_from_lights,
+                       render)
 
 log = logging.getLogger("companion.lights")
 
@@ -73,13 +77,15 @@ class _Received:
     at: float
 
 
-class LightsController:
+class LightsController(Worker):
     """Shows the table on a pixel strip; see the module docstring."""
+
+    thread_name = "lights"
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
                  turn_timer: float = 0, draw_timeout: Optional[float] = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 sweep: bool = False, clock: Callable[[], float] = time.monotonic):
         segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
         if [s.seat for s in segments] != list(range(len(segments))):
             raise ValueError("pixel segments must cover seats 0, 1, ... without gaps, got "
@@ -90,7 +96,7 @@ class LightsController:
         self.brightness_cap = strip.brightness
         self.positions = [seg.positions() for seg in segments]
         self.style = Style(len(segments), tuple(s.length for s in segments),
-                           tuple(seat_colors)[:len(segments)])
+                           tuple(seat_colors)[:len(segments)], sweep)
         self.fps = max(1, min(int(fps), MAX_FPS))
         self.draw_timeout = draw_timeout
         self.clock = clock
@@ -99,6 +105,7 @@ class LightsController:
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
+        self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
         self.scanner_lost_since: Optional[float] = None
         self.paused_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
@@ -166,21 +173,7 @@ class LightsController:
             self._inbox.append(_Received(what, value, self.clock()))
             self._cond.notify_all()        # all: wait_idle() may share the condition
 
-    # --- the lights thread -----------------------------------------------------------
-
-    def start(self) -> "LightsController":
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+    # --- the lights thread (start and stop: Worker) -------------------------------------
 
     def close(self) -> None:
         """Stop the thread, switch the LEDs off and release the strip."""
@@ -237,7 +230,8 @@ class LightsController:
 
     def context(self) -> LightContext:
         return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
-                            self.scanner_lost_since, self.game_over_since, self.paused_since)
+                            self.scanner_lost_since, self.game_over_since, self.paused_since,
+                            dict(self.taken))
 
     def _show(self, frame: list) -> None:
         if self.strip is None:
@@ -260,7 +254,8 @@ class LightsController:
 
     def _take(self, item: _Received) -> None:
         if item.what == "colors":
-            self.style = Style(self.style.seat_count, self.style.lengths, item.value)
+            self.style = Style(self.style.seat_count, self.style.lengths, item.value,
+                               self.style.sweep)
         elif item.what == "brightness":
             self._set_strip_brightness(item.value)
         elif item.what == "turn_timer":
@@ -271,6 +266,7 @@ class LightsController:
         elif item.what == "table":
             self.game = item.value.game
             self.turns.observe(self.game, item.at)
+            self._draws_from(item.value, item.at)
         else:
             self._take_update(item.value, item.at)
 
@@ -279,9 +275,10 @@ class LightsController:
         self.game = game
         drawn: dict[int, int] = {}
         for h in u.happened:
-            if isinstance(h, GameStarted):
+            if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
                 self.draws.clear()
-                self.game_over_since = None
+                if isinstance(h, GameStarted):
+                    self.game_over_since = None
             elif isinstance(h, CardsToDraw) and game is not None:
                 for name, count in h.draws:
                     seat = game.seat_of(name)
@@ -292,6 +289,10 @@ class LightsController:
                 self.draws.clear()
             elif h.kind == "draws_dismissed":
                 self._dismiss(h.seat)
+            elif isinstance(h, OrderCompleted) and game is not None:
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self.taken[seat] = (h.position, at)
             elif isinstance(h, TablePaused):
                 self.paused_since = at
             elif isinstance(h, TableResumed):
@@ -315,6 +316,21 @@ class LightsController:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
 
+    def _draws_from(self, table, at: float) -> None:
+        """The draws still due on a table shown as it is (a resumed game): from the game
+        itself (``draw_prompt``), like the screen's prompt."""
+        pending = pending_draws(table)
+        self.draws.clear()
+        if pending is None:
+            return
+        until = None if self.draw_timeout is None else at + self.draw_timeout
+        for name, _ in pending.draws:
+            seat = table.game.seat_of(name)
+            if seat is not None and seat < self.style.seat_count:
+                mine = frozenset(c.serial for pos in table.game.players[seat].queue
+                                 for c in pos if c.serial in pending.serials)
+                self.draws[seat] = DrawPrompt(mine, at, until)
+
     def _dismiss(self, seat: Optional[int]) -> None:
         if seat is None:
             self.draws.clear()
@@ -327,6 +343,9 @@ class LightsController:
         for seat, started in list(self.flashes.items()):
             if now >= started + flash_ends:
                 del self.flashes[seat]
+        for seat, (_, started) in list(self.taken.items()):
+            if now >= started + TAKEN_SECONDS:
+                del self.taken[seat]
         for seat, prompt in list(self.draws.items()):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:
@@ -359,7 +378,7 @@ def build_lights(cfg, seat_count: Optional[int] = None,
     timeout = None if cfg["scanner"]["port"] else DRAW_PROMPT_WITHOUT_SCANNER
     return LightsController(strip, segments, seat_colors, fps=px["fps"],
                             turn_timer=cfg["game"]["turn_timer"], draw_timeout=timeout,
-                            clock=clock)
+                            sweep=px["active_sweep"], clock=clock)
 
 
 def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStrip]:

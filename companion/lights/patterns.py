@@ -9,7 +9,8 @@ No clock, no I/O: the controller passes ``now`` and shows the result.
 What the table sees, from the bottom layer up:
 
 * each seat in its colour (red, blue, green, yellow by default): dim while
-  waiting, bright while it is that seat's turn;
+  waiting, bright while it is that seat's turn, with a dark gap sweeping along
+  it (motion tells the active seat, not colour or brightness alone);
 * turn timer (optional) on the active seat: the bar empties over the turn,
   turns amber in the last quarter and shows red dashes when time is up;
 * shop closed: every segment breathes amber; on the final turn the last
@@ -22,6 +23,9 @@ What the table sees, from the bottom layer up:
 * draw prompt: seats that must draw cards blink white until the cards are
   scanned, the prompt is dismissed, or it times out;
 * rejected input: the seat's segment flashes (off / bright) briefly;
+* an order completed: that seat's segment shows which position was taken for a
+  moment: the segment in four quarters, position 1 at the left, the taken
+  quarter white and the rest dark (so a wrong one is seen and undone at once);
 * scanner lost: the first LED of every segment blinks magenta / blue slowly;
 * table paused (another program holds the journal): every segment, even an
   empty seat's, blinks amber / dark slowly until the journal is free again.
@@ -73,6 +77,8 @@ MARQUEE_STEP = 0.125        # game over: the winner's marquee moves 8 LEDs a sec
 MARQUEE_SPACING = 4         # one white LED in every 4
 FAULT_BLINK = 1.0           # start-up fault: red / dark halves of this length, every LED
 CELEBRATE_SECONDS = 20.0    # then the winner's segment stays bright
+SWEEP_STEP = 0.25           # the active seat's dark gap moves one LED this often
+TAKEN_SECONDS = 1.5         # how long a completed position shows on the seat's LEDs
 
 
 def color(value) -> Color:
@@ -96,10 +102,12 @@ class Style:
 
     ``segment_length`` is one number for equal segments, or one per seat.
     ``seat_colors`` are names or (r, g, b) triples, seat 1 first.
+    ``sweep``: a dark gap runs along the active seat (``[pixels] active_sweep``).
     """
     seat_count: int = 4
     segment_length: object = 16
     seat_colors: tuple = DEFAULT_SEAT_COLORS
+    sweep: bool = False
 
     def __post_init__(self):
         lengths = (tuple(self.segment_length) if isinstance(self.segment_length, (tuple, list))
@@ -138,6 +146,7 @@ class LightContext:
     scanner_lost_since: Optional[float] = None
     game_over_since: Optional[float] = None
     paused_since: Optional[float] = None
+    taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
 
 
 @dataclass(frozen=True)
@@ -226,6 +235,8 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
             player = game.players[seat]
             if seat == game.active:
                 px = _active(own, n, context.timer, now, due)
+                if style.sweep:
+                    _sweep(px, now, due)
             else:
                 px = [scale(own, DIM)] * n
             if seat == final_seat:
@@ -244,6 +255,10 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                     px = [WHITE] * n
                 due.add(prompt.since + (step + 1) * DRAW_BLINK)
                 due.add(prompt.until)
+        taken = context.taken.get(seat)
+        if taken is not None and taken[1] <= now < taken[1] + TAKEN_SECONDS:
+            px = _position(taken[0], n)
+            due.add(taken[1] + TAKEN_SECONDS)
         started = context.flashes.get(seat)
         if started is not None:
             step = _step(now, started, FLASH_STEP)
@@ -287,6 +302,21 @@ def _active(own: Color, n: int, timer: Optional[TurnTimer], now: float, due: _Du
     lit = timer.lit(now, n)
     bar = AMBER if phase == "warning" else own
     return [bar] * lit + [scale(own, DIM)] * (n - lit)
+
+
+def _sweep(px: list, now: float, due: _Due) -> None:
+    """A dark gap one LED wide moves along the segment, one LED per SWEEP_STEP."""
+    if len(px) < 3:
+        return
+    step = _step(now, 0.0, SWEEP_STEP)
+    px[step % len(px)] = OFF
+    due.add((step + 1) * SWEEP_STEP)
+
+
+def _position(position: int, n: int) -> list:
+    """The segment in four quarters (position 1 at the left): the taken one white."""
+    lo, hi = (position - 1) * n // 4, max((position - 1) * n // 4 + 1, position * n // 4)
+    return [WHITE if lo <= i < hi else OFF for i in range(n)]
 
 
 def _pips(px: list, count: int) -> None:

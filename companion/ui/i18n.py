@@ -247,7 +247,7 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
             text = t("order_surge", draws=_draws(lang, h.draws))
         else:
             text = t("order_surge_none")
-        return text + (" " + t("deck_short") if h.short else "")
+        return text.rstrip(".") + (". " + t("deck_short") if h.short else "")
     if kind == "orders_moved_down":
         return tr_count(lang, "happening.orders_moved_down", h.cards, player=h.player)
     if kind == "dislikes_taken":

@@ -113,6 +113,13 @@ class Metrics:
         return self.px(40)
 
     @property
+    def must(self) -> int:
+        """What every seat must read from 1.5 m (whose turn, OPEN/CLOSED, the final turn,
+        who draws how many, position 4): a cap height of 6 mm on the 7" panel (800 px
+        over about 154 mm, so 31 px), which a 44 px bold face gives."""
+        return self.px(44)
+
+    @property
     def big(self) -> int:
         return self.px(30)      # names and scores: >= 28 px at 800x480
 

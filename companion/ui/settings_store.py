@@ -1,5 +1,5 @@
 """The table's own settings, changed on the settings screen: language, volume,
-light brightness and the turn timer.
+the voice (on or off), light brightness and the turn timer.
 
 They start from the config file (``[game] language``, ``[sound] volume``,
 ``[pixels] brightness``, ``[game] turn_timer``) and what the table changed is
@@ -30,7 +30,8 @@ FILENAME = "screen-settings.toml"
 
 # setting -> (config section, key)
 SOURCES = {"language": ("game", "language"), "volume": ("sound", "volume"),
-           "brightness": ("pixels", "brightness"), "turn_timer": ("game", "turn_timer")}
+           "brightness": ("pixels", "brightness"), "turn_timer": ("game", "turn_timer"),
+           "voice": ("voice", "enabled")}
 
 
 def _limits(section: str, key: str):
@@ -43,6 +44,7 @@ class Settings:
     volume: float = 0.7
     brightness: float = 0.3
     turn_timer: int = 0          # seconds per turn; 0 = off
+    voice: bool = True           # spoken announcements
     _listeners: list = field(default_factory=list, repr=False, compare=False)
 
     def values(self) -> dict[str, Any]:
@@ -73,6 +75,8 @@ def check(name: str, value: Any) -> Any:
     key = _limits(*SOURCES[name])
     if name == "language":
         return value if value in LANGUAGES else None
+    if key.type == "bool":
+        return value if isinstance(value, bool) else None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     value = min(key.max, max(key.min, value))

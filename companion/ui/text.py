@@ -17,13 +17,15 @@ ENGLISH: dict[str, str] = {
     "word.open": "OPEN",                 # the starting player token's sides
     "word.closed": "CLOSED",
     "table.deck": "Deck {count}",
-    "table.final_round": "Final round: {player} plays last",
-    "table.last_turn": "Last turn of the game!",
+    "table.final_round": "Final round",
+    "table.last_turn": "Last turn!",
+    "table.plays_last": "{player} plays last",
     "table.closed_because.deck_empty": "Shop closed: the order deck ran out",
     "table.closed_because.five_dislikes": "Shop closed: {player} has 5 dislikes",
     "table.closed_because.orders_done": "Shop closed: {player} completed every order",
     # player panels
-    "table.points": "{score} pts",
+    "table.points_one": "{count} pt",
+    "table.points_other": "{count} pts",
     "table.you_play": "Playing now",
     "table.tap_card_hint": "Tap an order to complete it",
     "table.no_orders": "No orders in the queue",
@@ -36,7 +38,6 @@ ENGLISH: dict[str, str] = {
     "table.draw_one": "{player} draws {count}",
     "table.draw_join": ", then ",
     "table.draw_title": "Draw order cards",
-    "table.draw_hint": "Scan the new cards, or tap here to hide this",
     "table.draw_short": "The deck ran out: not every card could be drawn.",
     "table.stalled": "Every order queue is empty: the game cannot go on. Undo, or fix the counts.",
     "table.no_game": "No game is running",
@@ -99,10 +100,14 @@ ENGLISH: dict[str, str] = {
     "word.list_separator": ", ",
     "word.list_last": "{head} and {last}",
     "end.place": "{place}.",
-    "end.points": "{score} points",
-    "end.likes_part": "{count} likes × {weight} = {points}",
-    "end.upgrades_part": "{count} upgrades × {weight} = {points}",
-    "end.dislikes_part": "{count} dislikes × {weight} = {points}",
+    "end.points_one": "{count} point",
+    "end.points_other": "{count} points",
+    "end.likes_part_one": "{count} like × {weight} = {points}",
+    "end.likes_part_other": "{count} likes × {weight} = {points}",
+    "end.upgrades_part_one": "{count} upgrade × {weight} = {points}",
+    "end.upgrades_part_other": "{count} upgrades × {weight} = {points}",
+    "end.dislikes_part_one": "{count} dislike × {weight} = {points}",
+    "end.dislikes_part_other": "{count} dislikes × {weight} = {points}",
     "end.tie_likes": "{better} ahead of {worse}: same score, more likes",
     "end.tie_cookies": "{better} ahead of {worse}: same score and likes, more {tokens}",
     "end.tie_shared": "{better} and {worse}: same score, likes and {tokens}, so they share the place",
@@ -153,6 +158,11 @@ def t(key: str, **params: Any) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def t_count(key: str, count: int, **params: Any) -> str:
+    """``key_one`` or ``key_other`` by ``count`` (plural forms), in the current language."""
+    return t(f"{key}_{'one' if count == 1 else 'other'}", count=count, **params)
 
 
 def rejection_text(rejection: Any) -> str:

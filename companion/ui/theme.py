@@ -6,8 +6,10 @@ size in pixels for a size designed at 480 px height.
 """
 from __future__ import annotations
 
-# The four player colours of the box, seat 0..3 (the wizard may reorder them).
-SEAT_COLORS = [(214, 48, 49), (36, 113, 214), (39, 160, 82), (240, 190, 20)]
+# The four player colours of the box, seat 0..3 (the wizard may reorder them). The red
+# and the green are pulled apart in lightness and hue so that they stay distinguishable
+# with deuteranopia and protanopia (colour_vision.py; tests/test_table_glance.py).
+SEAT_COLORS = [(200, 40, 40), (36, 113, 214), (30, 190, 140), (240, 190, 20)]
 SEAT_COLOR_NAMES = ["red", "blue", "green", "yellow"]
 
 BACKGROUND = (28, 24, 22)          # espresso dark: high contrast for light text

@@ -82,6 +82,7 @@ def reset_fonts() -> None:
     _font_cache.clear()
     _render_cache.clear()
     _fit_cache.clear()
+    _width_cache.clear()
     _looked_for_fonts = False
 
 
@@ -93,6 +94,8 @@ class TextRecord(NamedTuple):
     rect: pygame.Rect    # the ink's bounding box
     box: pygame.Rect     # the box it had to fit
     owner: str           # the widget's name
+    size: int = 0        # the type size it was drawn at
+    bold: bool = False
 
 
 _records: Optional[list[TextRecord]] = None
@@ -124,8 +127,17 @@ def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Sur
     return s
 
 
+_width_cache: dict[tuple, int] = {}
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    return font(size, bold).size(text)[0]
+    key = (text, size, bold)
+    w = _width_cache.get(key)
+    if w is None:
+        if len(_width_cache) > 4000:
+            _width_cache.clear()
+        w = _width_cache[key] = font(size, bold).size(text)[0]
+    return w
 
 
 def wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
@@ -166,27 +178,34 @@ _fit_cache: dict[tuple, tuple[int, list[str]]] = {}
 
 
 def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
-        min_size: Optional[int] = None) -> tuple[int, list[str]]:
+        min_size: Optional[int] = None, tight: bool = False) -> tuple[int, list[str]]:
     """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
-    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered)."""
-    key = (text, box.w, box.h, size, bold, lines, min_size)
+    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered).
+    ``tight``: one line whose ink (not the font's line box) must fit the height."""
+    key = (text, box.w, box.h, size, bold, lines, min_size, tight)
     hit = _fit_cache.get(key)
     if hit is None:
         if len(_fit_cache) > 4000:
             _fit_cache.clear()
-        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size)
+        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size, tight)
     return hit
 
 
+def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
+    """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
+    return render(text, size, theme.TEXT, bold).get_bounding_rect()
+
+
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
-         min_size: Optional[int]) -> tuple[int, list[str]]:
+         min_size: Optional[int], tight: bool = False) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     while True:
         f = font(s, bold)
         height = f.get_linesize()
         if lines <= 1:
-            if f.size(text)[0] <= box.w and f.get_height() <= box.h:
+            tall = ink_rect(text, s, bold).h if tight else f.get_height()
+            if f.size(text)[0] <= box.w and tall <= box.h:
                 return s, [text]
         else:
             broken = wrap(text, s, box.w, bold)
@@ -219,12 +238,27 @@ def common_size(texts: list[str], width: int, size: int, bold: bool = False,
 
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
               color: Color = theme.TEXT, bold: bool = False, align: str = "center",
-              valign: str = "center", lines: int = 1, min_size: Optional[int] = None) -> pygame.Rect:
-    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect."""
+              valign: str = "center", lines: int = 1, min_size: Optional[int] = None,
+              tight: bool = False) -> pygame.Rect:
+    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect.
+
+    ``tight``: one line, placed by its ink rather than the font's line box, so big
+    type for words read from afar fits a bar (its letters, not its line spacing)."""
     box = pygame.Rect(box)
     if not text or box.w <= 0 or box.h <= 0:
         return pygame.Rect(box.x, box.y, 0, 0)
-    s, broken = fit(text, box, size, bold, lines, min_size)
+    s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
+    if tight:
+        img = render(broken[0], s, color, bold)
+        letters = img.get_bounding_rect()
+        w = img.get_width()
+        x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
+        y = box.y + (box.h - letters.h) // 2 - letters.y
+        surface.blit(img, (x, y))
+        drawn = letters.move(x, y)
+        if _records is not None:
+            _records.append(TextRecord(broken[0], text, drawn, box, _owner, s, bold))
+        return drawn
     f = font(s, bold)
     line_h = f.get_linesize() if len(broken) > 1 else f.get_height()
     total = line_h * (len(broken) - 1) + f.get_height()
@@ -240,7 +274,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         ink = r if ink is None else ink.union(r)
         y += line_h
     if _records is not None:
-        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner))
+        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner, s, bold))
     return ink
 
 
@@ -320,13 +354,14 @@ class Label(Widget):
     radius: int = 0
     pad: int = 0
     min_size: Optional[int] = None
+    tight: bool = False          # one line placed by its ink (big words in a bar)
 
     def paint(self, surface):
         if self.background is not None:
             pygame.draw.rect(surface, self.background, self.rect, border_radius=self.radius)
         box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
         draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
-                  self.valign, self.lines, self.min_size)
+                  self.valign, self.lines, self.min_size, self.tight)
 
 
 @dataclass(eq=False)
@@ -419,7 +454,7 @@ class OpenSign(Widget):
         pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
                          border_radius=board.h // 4)
         draw_text(surface, self.text, board.inflate(-board.h // 2, -8), self.size, theme.TEXT,
-                  True)
+                  True, tight=True)
 
 
 def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
@@ -526,9 +561,47 @@ class OrderCard(Widget):
     compact: bool = False
     size: int = 18
     seat_color: Color = theme.PANEL_LINE
-    highlight: bool = False
+    highlight: bool = False     # an order was just completed here: a green frame and a tick
+    urgent_size: int = 0        # position 4: how many cards, in this big type (0 = no)
 
     def paint(self, surface):
+        global _owner
+        self._paint(surface)
+        if self.highlight:
+            r = self.rect
+            pygame.draw.rect(surface, theme.OK, r, max(4, r.w // 14), border_radius=8)
+            side = max(12, min(r.w, r.h) // 2)
+            tick = pygame.Rect(0, 0, side, side)
+            tick.center = r.center
+            pygame.draw.circle(surface, theme.OK, tick.center, side // 2)
+            pygame.draw.lines(surface, theme.TEXT, False,
+                              [(tick.x + side * 0.25, tick.y + side * 0.52),
+                               (tick.x + side * 0.43, tick.y + side * 0.7),
+                               (tick.x + side * 0.75, tick.y + side * 0.32)],
+                              max(3, side // 8))
+        if self._big_count() and self.compact:
+            # what is about to be missed, readable from every seat: over the small card
+            r = self.rect
+            side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
+            badge = pygame.Rect(0, 0, min(r.w, side), side)
+            badge.center = r.center
+            self._count(surface, badge)
+
+    def _big_count(self) -> bool:
+        return self.position == 4 and bool(self.cards) and self.urgent_size > 0
+
+    def _count(self, surface, badge: pygame.Rect) -> None:
+        """How many cards are in position 4, in must-read type on a red badge."""
+        global _owner
+        _owner = f"{self.name}.count"
+        pygame.draw.rect(surface, theme.URGENT, badge, border_radius=8)
+        pygame.draw.rect(surface, theme.TEXT, badge, 2, border_radius=8)
+        draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
+                  else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
+                  theme.TEXT, True, tight=True)
+        _owner = self.name
+
+    def _paint(self, surface):
         r = self.rect
         urgent = self.position == 4
         if urgent and self.cards:
@@ -548,12 +621,19 @@ class OrderCard(Widget):
             self._paint_compact(surface, r, num_color)
             return
         badge_h = max(14, r.h // 6)
+        if self._big_count():     # the count on top, big; the card stays readable below
+            badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
         badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
-        draw_text(surface, str(self.position), badge, badge_h, num_color, True,
-                  align="left" if self.cards else "center")
+        if self._big_count():
+            number, count = cols_of(badge, min(badge.w // 3, badge_h))
+            draw_text(surface, str(self.position), number, badge_h // 2, num_color, True)
+            self._count(surface, count)
+        else:
+            draw_text(surface, str(self.position), badge, badge_h, num_color, True,
+                      align="left" if self.cards else "center")
         if not self.cards:
             return
-        if len(self.cards) > 1:
+        if len(self.cards) > 1 and not self._big_count():
             count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
             draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
                       align="right")
@@ -621,6 +701,44 @@ class OrderCard(Widget):
             draw_ingredient(surface, ing, (round(x), round(y)), radius)
         if name_box is not None:
             draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
+
+
+def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color: Color) -> None:
+    """Seat ``seat`` (0-based) as its shape in its colour with its number inside: seats
+    are told apart by number and shape, not by colour alone (colour_vision.SEAT_SHAPES)."""
+    from .colour_vision import SEAT_SHAPES
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    edge = max(2, side // 14)
+    if shape == "circle":
+        pygame.draw.circle(surface, color, box.center, side // 2)
+        pygame.draw.circle(surface, theme.TEXT, box.center, side // 2, edge)
+        inner = box.inflate(-side // 4, -side // 4)
+    elif shape == "square":
+        sq = box.inflate(-side // 10, -side // 10)
+        pygame.draw.rect(surface, color, sq, border_radius=side // 10)
+        pygame.draw.rect(surface, theme.TEXT, sq, edge, border_radius=side // 10)
+        inner = sq.inflate(-side // 5, -side // 5)
+    else:
+        if shape == "triangle":
+            pts = [(box.centerx, box.y), (box.right, box.bottom), (box.x, box.bottom)]
+            inner = pygame.Rect(box.x + side // 4, box.y + side * 2 // 5, side // 2, side // 2)
+        else:
+            pts = [(box.centerx, box.y), (box.right, box.centery), (box.centerx, box.bottom),
+                   (box.x, box.centery)]
+            inner = box.inflate(-side // 3, -side // 3)
+        pygame.draw.polygon(surface, color, pts)
+        pygame.draw.polygon(surface, theme.TEXT, pts, edge)
+    draw_text(surface, str(seat + 1), inner, max(8, inner.h), theme.readable_on(color), True,
+              min_size=6)
+
+
+def cols_of(rect: pygame.Rect, first: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """``rect`` cut in two side by side: ``first`` pixels, then the rest."""
+    return (pygame.Rect(rect.x, rect.y, first, rect.h),
+            pygame.Rect(rect.x + first, rect.y, rect.w - first, rect.h))
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .. import inputs as ev
+from ..draw_prompt import pending_draws
 from ..rules.view import table_json
 
 log = logging.getLogger("companion.web")
@@ -74,7 +75,7 @@ class LiveTable:
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
-        self._new: frozenset = frozenset()      # serials of the cards drawn, not yet scanned
+        self._hidden_turn: Optional[int] = None  # the turn whose prompt was dismissed
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
                                bgstats=play_link.link if play_link is not None else None)
@@ -110,24 +111,17 @@ class LiveTable:
                 self.aio = None
 
     def _follow_draws(self, u: Any) -> None:
-        """Who still draws how many, as the touchscreen shows it: from an order surge
-        (or a two-player draw) until the new cards are scanned or the prompt is
-        dismissed, a new game starts or the action is undone."""
-        game, before = u.table.game, self.latest.game
-        for h in u.happened:
-            if h.kind == "cards_to_draw" and (h.draws or h.short):
-                first = before.next_serial if before is not None else 1
-                self._new = frozenset(c.serial for p in game.players for pos in p.queue
-                                      for c in pos if c.serial >= first and c.tag is None)
-                self._draws, self._short = tuple(tuple(d) for d in h.draws), h.short
-            elif h.kind in ("draws_dismissed", "game_started", "game_over", "undone",
-                            "redone"):
-                self._draws, self._short, self._new = (), False, frozenset()
-        if self._draws and game is not None and not self._short:
-            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
-                       if c.tag is None}
-            if not self._new & waiting:
-                self._draws, self._new = (), frozenset()
+        """Who still draws how many, as the touchscreen shows it (``draw_prompt``: from
+        the game itself, until the new cards are scanned or the next turn begins),
+        unless the prompt was dismissed this turn."""
+        game = u.table.game
+        if game is not None and any(h.kind == "draws_dismissed" for h in u.happened):
+            self._hidden_turn = game.turn
+        due = pending_draws(u.table)
+        if due is None or due.turn == self._hidden_turn:
+            self._draws, self._short = (), False
+        else:
+            self._draws, self._short = tuple(tuple(d) for d in due.draws), due.short
 
     def _drinks(self, state: dict) -> dict:
         catalog = self.loop.session.catalog

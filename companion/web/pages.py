@@ -13,10 +13,11 @@ from typing import Any, Iterable, Optional
 
 from .. import __version__
 from ..config import LANGUAGES
+from ..ui.theme import SEAT_COLORS
 from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
-                       token_name, tr, upgrade_name)
+                       token_name, tr, tr_count, upgrade_name)
 
-SEAT_RGB = [(214, 48, 49), (36, 113, 214), (39, 160, 82), (240, 190, 20)]
+SEAT_RGB = list(SEAT_COLORS)          # the touchscreen's seat colours
 
 CSS = """
 :root{--bg:#1c1816;--panel:#302a26;--line:#4e4640;--text:#faf6f0;--dim:#c4bab0;
@@ -142,7 +143,7 @@ def live_fragment(lang: str, snap) -> str:
         for r in state["ranking"]:
             won = ' class="won"' if r["name"] in state["winners"] else ""
             out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
-                       f'{t(lang, "end.points", score=r["score"])}</li>')
+                       f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
         out.append("</ol>")
         if snap.bgstats:
             out.append(f'<p><a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '

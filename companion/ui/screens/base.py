@@ -192,6 +192,17 @@ class Screen:
         self._toasts.append(_ToastNote(text, near, until, kind))
         self.changed()
 
+    def drop_stale_toasts(self) -> None:
+        """A new turn began: messages about the turn before (refusals) go at once."""
+        kept = [n for n in self._toasts if n.kind != "error"]
+        if len(kept) != len(self._toasts):
+            self._toasts = kept
+            self.changed()
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        """Areas a toast must never cover (e.g. whose turn it is); none by default."""
+        return []
+
     @property
     def toasts(self) -> list[str]:
         return [n.text for n in self._toasts]
@@ -202,16 +213,22 @@ class Screen:
         if not w:
             return out
         tw, th = min(w - 2 * self.m.margin, self.m.px(480)), self.m.px(92)
+        clear = self.keep_clear()
+        below = max((r.bottom for r in clear), default=self.m.bar + self.m.margin)
+        screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
         for i, note in enumerate(self._toasts):
-            r = pygame.Rect(0, 0, tw, th)
-            if note.near is not None:
-                r.midbottom = (note.near[0], note.near[1] - self.m.px(24))
-                if r.top < self.m.margin:
-                    r.midtop = (note.near[0], note.near[1] + self.m.px(24))
-            else:
-                r.midtop = (w // 2, self.m.bar + 2 * self.m.margin)
-            r.y += i * (th + self.m.gap)
-            r.clamp_ip(pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin))
+            step = i * (th + self.m.gap)
+            spots = []
+            if note.near is not None:     # above the finger, else below it
+                x, y = note.near
+                spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
+                spots[0].midbottom = (x, y - self.m.px(24) - step)
+                spots[1].midtop = (x, y + self.m.px(24) + step)
+            spots.append(pygame.Rect(0, 0, tw, th))
+            spots[-1].midtop = (w // 2, below + self.m.margin + step)
+            for r in spots:
+                r.clamp_ip(screen)
+            r = next((r for r in spots if not any(r.colliderect(c) for c in clear)), spots[-1])
             out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
                              on_tap=self._dismiss_toasts))
         return out

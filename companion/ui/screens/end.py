@@ -21,9 +21,10 @@ import pygame
 from ...rules.scoring import ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
-from ..text import join_names, tokens_lower
+from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
+from .table_view import fitting_name
 
 
 def setup_of(game) -> dict:
@@ -130,17 +131,17 @@ class EndScreen(Screen):
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),
                          size=m.huge, bold=True, color=theme.SPECIALTY if first else theme.TEXT))
         name, detail = rows(mid, [0.55, 0.45])
-        out.append(Label(f"end.name{i}", name, text=entry.name, size=m.big, bold=True,
-                         align="left"))
+        out.append(Label(f"end.name{i}", name, text=fitting_name(entry.name, name.w, m.px(18)),
+                         size=m.big, bold=True, align="left", min_size=m.px(18)))
         parts = []
         for part, n, w, points in breakdown(game, p):
             if part == "upgrades" and game.variant == "junior":
                 continue
-            parts.append(self.t(f"end.{part}_part", count=n, weight=_signed(w),
-                                points=_signed(points, plus=False)))
+            parts.append(t_count(f"end.{part}_part", n, weight=_signed(w),
+                                 points=_signed(points, plus=False)))
         out.append(Label(f"end.detail{i}", detail, text="   ".join(parts), size=m.small,
                          color=theme.TEXT_DIM, align="left"))
-        out.append(Label(f"end.score{i}", pts, text=self.t("end.points", score=entry.score),
+        out.append(Label(f"end.score{i}", pts, text=t_count("end.points", entry.score),
                          size=m.big, bold=True, align="right"))
         return out
 

@@ -1,4 +1,4 @@
-"""The settings screen: language, volume, light brightness and the turn timer.
+"""The settings screen: language, volume and voice, light brightness and the turn timer.
 
 Every change goes to the App's ``Settings`` (``ui/settings_store.py``) at once
 and is saved beside the journal; the language switches every screen
@@ -67,6 +67,11 @@ class SettingsScreen(Screen):
             self._save()
         self.changed()
 
+    def toggle_voice(self) -> None:
+        if self.settings.set("voice", not self.settings.voice):
+            self._save()
+        self.changed()
+
     def close(self) -> None:
         self.app.pop(self)
 
@@ -105,8 +110,14 @@ class SettingsScreen(Screen):
                              lines=1 if i == 0 else 2))
             controls.append(control)
         out += self._languages(controls[0])
-        out += self._meter("volume", controls[1], self.settings.volume, theme.OK,
+        volume, voice = cols(controls[1], [1.0, m.px(190)], m.gap)
+        out += self._meter("volume", volume, self.settings.volume, theme.OK,
                            f"{round(self.settings.volume * 100)} %")
+        on = self.settings.voice
+        out.append(Button("set.voice", voice, size=m.body,
+                          text=f"{self.t('settings.voice')}: "
+                               f"{self.t('word.on' if on else 'word.off')}",
+                          color=theme.OK if on else theme.BUTTON, on_tap=self.toggle_voice))
         out += self._meter("brightness", controls[2], self.settings.brightness, theme.WARNING,
                            f"{round(self.settings.brightness * 100)} %")
         timer = self.settings.turn_timer

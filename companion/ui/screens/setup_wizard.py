@@ -184,7 +184,7 @@ class WizardModel:
             if any(not n for n in self.players):
                 return "wizard.names_missing", {}
         if step == "start" and self.start is None:
-            return "wizard.start_title", {}
+            return "wizard.start_needed", {}
         if step == "upgrades":
             holders = [None] if self.upgrade_mode == "shared" else list(self.seats)
             for seat in holders:
@@ -425,7 +425,7 @@ class WizardScreen(Screen):
         out.append(Button("wz.back", back_box, text=self.t("wizard.cancel" if i == 0
                                                            else "wizard.back"),
                           size=m.big, on_tap=self.back))
-        if problem is not None and self.step not in ("start",):
+        if problem is not None:
             key, params = problem
             if "rejection" in params:
                 params = {"reason": self.rejection_text(params["rejection"])}
@@ -470,7 +470,9 @@ class WizardScreen(Screen):
         out: list[Widget] = []
         area = inset(body, m.px(20), m.px(30))
         for n, cell in zip((2, 3, 4), cols(area, [1.0, 1.0, 1.0], m.px(18))):
-            number, unit = rows(cell, [1.0, m.px(44)], 0)
+            # inside the selected tile's outline (a chip's edge is an 18th of its height)
+            edge = max(2, cell.h // 18) + m.px(4)
+            number, unit = rows(inset(cell, edge, edge), [1.0, m.px(36)], 0)
             out.append(Chip(f"wz.count.{n}", cell, text="", on=md.count == n,
                             on_tap=self._set(lambda n=n: md.set_count(n))))
             out.append(Label(f"wz.count.{n}.n", number, text=str(n), size=m.px(96), bold=True,

@@ -19,30 +19,24 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import pygame
 
 from ... import inputs as ev
+from ...draw_prompt import PendingDraws, pending_draws
 from ...rules import Accepted, apply
-from ...rules.happenings import CardsToDraw, GameStarted
+from ...rules.happenings import GameStarted, TurnChanged
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
+from ...table import complete_action
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows, table_layout
-from ..text import tokens_lower, upgrade_name
+from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
+                       draw_seat_token,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
-
-
-@dataclass
-class PendingDraws:
-    """Cards players must take from the deck, until scanned or dismissed."""
-    draws: tuple          # ((player, count), ...)
-    serials: frozenset    # the drawn cards (by serial) that still need a scan
-    short: bool = False
 
 
 class TableView(Screen):
@@ -50,33 +44,69 @@ class TableView(Screen):
         super().__init__(app)
         self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
         self.spend_count = 1
-        self.pending: Optional[PendingDraws] = None
         self.unknown_tags: list[str] = []
-        self._last_game = app.table.game
+        self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
+        self._draws_table: Any = None
+        self._draws: Optional[PendingDraws] = None
+        self._name_banner: Optional[pygame.Rect] = None   # whose turn: toasts keep off it
+        self._taken: Optional[tuple] = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
     # --- updates ----------------------------------------------------------------------------
 
+    #: how long a completed position stays marked
+    TAKEN_SECONDS = 2.0
+
+    def next_deadline(self) -> Optional[float]:
+        toast = super().next_deadline()
+        taken = self._taken[2] if self._taken is not None else None
+        return min((t for t in (toast, taken) if t is not None), default=None)
+
+    def tick(self, now: float) -> None:
+        super().tick(now)
+        if self._taken is not None and now >= self._taken[2]:
+            self._taken = None
+            self.changed()
+
+    def _just_taken(self, seat: int, position: int) -> bool:
+        return self._taken is not None and self._taken[:2] == (seat, position)
+
+    @property
+    def pending(self) -> Optional[PendingDraws]:
+        """The draws due now (from the table itself, so a restart shows them again),
+        unless the prompt was tapped away this turn."""
+        table = self.app.table
+        if self._draws_table is not table:
+            self._draws_table, self._draws = table, pending_draws(table)
+        if self._draws is not None and self._draws.turn == self._hidden_draws:
+            return None
+        return self._draws
+
     def on_update(self, update) -> None:
         self.changed()
         game = update.table.game
-        prev = self._last_game
-        self._last_game = game
+        if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
+            self.drop_stale_toasts()
+            self._taken = None       # the position marked last turn is history now
         if update.rejection is not None:
             near = self.app.last_touch if self.app.is_own(update) else None
-            self.toast(self.rejection_text(update.rejection), near=near)
+            refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+            if refused is not None and refused.active and not refused.overlapped:
+                self.toast(self.t("table.its_turn", player=refused.active), near=near)
+            else:
+                self.toast(self.rejection_text(update.rejection), near=near)
         for h in update.happened:
-            if isinstance(h, CardsToDraw):
-                first = prev.next_serial if prev is not None else 1
-                new = frozenset(c.serial for p in game.players for pos in p.queue for c in pos
-                                if c.serial >= first and c.tag is None)
-                if h.draws or h.short:
-                    self.pending = PendingDraws(tuple(h.draws), new, h.short)
-            elif isinstance(h, GameStarted):
-                self.pending, self.dialog, self.unknown_tags = None, None, []
-            elif h.kind == "draws_dismissed":
-                self.pending = None
+            if isinstance(h, GameStarted):
+                self.dialog, self.unknown_tags = None, []
+            elif h.kind == "draws_dismissed" and game is not None:
+                self._hidden_draws = game.turn
+            elif h.kind == "order_completed" and game is not None:
+                # mark the position taken, so a wrong one (a seat button's guess) is undone
+                # at once
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
             elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
             elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
@@ -98,11 +128,6 @@ class TableView(Screen):
                 bad = _device_bad(h.status)
                 self.toast(self.t("device.lost" if bad else "device.back", device=name),
                            kind="warning" if bad else "info")
-        if self.pending is not None and game is not None:
-            waiting = {c.serial for p in game.players for pos in p.queue for c in pos
-                       if c.tag is None}
-            if not (self.pending.serials & waiting) and not self.pending.short:
-                self.pending = None
         if game is None or game.game_over or game.active is None:
             if self.dialog in ("upgrade", "spend"):
                 self.dialog = None
@@ -142,12 +167,7 @@ class TableView(Screen):
     # --- actions ---------------------------------------------------------------------------
 
     def complete(self, slot: int) -> None:
-        game = self.app.table.game
-        action = {"do": "complete", "slot": slot}
-        cards = game.active_player.queue[slot - 1]
-        if cards and cards[0].tag is not None:
-            action["card"] = cards[0].tag
-        self.app.post_action(action)
+        self.app.post_action(complete_action(self.app.table.game.active_player, slot))
 
     def _open(self, dialog: Optional[str]) -> None:
         self.dialog = dialog
@@ -183,7 +203,8 @@ class TableView(Screen):
 
     def _dismiss_draws(self) -> None:
         """Hide the prompt at once and tell the table loop, so the lights stop too."""
-        self.pending = None
+        game = self.app.table.game
+        self._hidden_draws = game.turn if game is not None else None
         self.changed()
         self.app.post(ev.DismissDraws())
 
@@ -218,10 +239,16 @@ class TableView(Screen):
             Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
         ]
+        buttons = []
         if self.app.has_screen("wizard"):
-            out.append(Button("nogame.new", centered(button, m.px(300), button.h),
-                              text=self.t("button.new_game"), size=m.big, color=theme.PRIMARY,
-                              on_tap=lambda: self.app.open("wizard")))
+            buttons.append(("nogame.new", "button.new_game", theme.PRIMARY, "wizard"))
+        if self.app.has_screen("settings"):     # the language, before the wizard's words
+            buttons.append(("nogame.settings", "button.settings", theme.BUTTON, "settings"))
+        row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
+        for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
+                                                                 m.gap)):
+            out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
+                              on_tap=lambda screen=screen: self.app.open(screen)))
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -234,66 +261,54 @@ class TableView(Screen):
                             round=(game.turn - 1) // players + 1)
         deck_words = self.t("table.deck", count=game.deck)
         closing = game.token == "closed" and not game.game_over
-        info_size = m.small if closing else m.body      # the final-round words come first
-        info_w = max(text_width(turn_words, info_size, True), text_width(deck_words, info_size))
-        info_w = max(rect.w * 22 // 100, min(rect.w * 40 // 100, info_w + m.px(8)))
-        specs = [info_w, 1.0, round(rect.h * 2.5)]
-        if devices:
-            specs.append(round(rect.h * 0.62) * len(devices))
+        sign_words = self.t("word.open" if game.token == "open" else "word.closed")
+        inner = inset(rect, m.px(6), m.px(3))
+        # the sign's board leaves a fifth of the bar for its string and half its height
+        # of margin around the word, which is drawn at the must-read size
+        sign_w = text_width(sign_words, m.must, True) + inner.h * 4 // 5 // 2 + m.px(12)
+        specs: list = [] if closing else [0]
+        specs += [1.0, sign_w]
+        if devices:      # side by side; stacked while the final round needs the room
+            specs.append(round(rect.h * (0.5 if closing else 0.62 * len(devices))))
         if has_settings:
-            specs.append(rect.h)
-        parts = cols(inset(rect, m.px(6), m.px(3)), specs, m.gap)
-        info, message, sign = parts[0], parts[1], parts[2]
-        top, bottom = rows(info, [1.0, 1.0])
-        out.append(Label("hdr.turn", top, text=turn_words, size=info_size, bold=True,
-                         align="left"))
-        out.append(Label("hdr.deck", bottom, text=deck_words, size=info_size,
-                         color=theme.TEXT_DIM, align="left"))
-        if closing:
+            specs.append(max(m.target, inner.h))
+        if not closing:
+            info_w = max(text_width(turn_words, m.body, True), text_width(deck_words, m.body))
+            specs[0] = max(rect.w * 20 // 100, min(rect.w * 36 // 100, info_w + m.px(8)))
+        parts = cols(inner, specs, m.gap)
+        if closing:      # the final round takes the room of the turn and deck counts
+            message, sign, rest = parts[0], parts[1], parts[2:]
             last = game.players[game.last_seat].name
-            if game.active == game.last_seat:
-                words = self.t("table.last_turn")
-            else:
-                words = self.t("table.final_round", player=last)
-            why = self.t(f"table.closed_because.{game.closed_reason}",
-                         player=self._closer(game)) if game.closed_reason else ""
-            a, b = rows(message, [0.55, 0.45])
-            if why and text_width(why, m.px(12)) > b.w:
-                why = ""            # too long here: it was announced when the shop closed
-            if why:
-                out.append(Label("hdr.final", a, text=words, size=m.body, bold=True,
-                                 color=theme.WARNING, min_size=m.px(11)))
-                out.append(Label("hdr.why", b, text=why, size=m.small, color=theme.TEXT_DIM,
-                                 min_size=m.px(10)))
-            else:
-                out.append(Label("hdr.final", message, text=words, size=m.body, bold=True,
-                                 color=theme.WARNING, lines=2))
-        is_open = game.token == "open"
-        out.append(OpenSign("hdr.sign", sign, is_open=is_open, size=m.big,
-                            text=self.t("word.open" if is_open else "word.closed")))
-        at = 3
+            big = self.t("table.last_turn" if game.active == game.last_seat
+                         else "table.final_round")
+            detail = (turn_words if game.active == game.last_seat
+                      else self.t("table.plays_last", player=last))
+            a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
+            out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
+                             color=theme.WARNING, align="left", min_size=m.must))
+            out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
+                             align="left", tight=True, min_size=m.px(10)))
+        else:
+            info, message, sign, rest = parts[0], parts[1], parts[2], parts[3:]
+            top, bottom = rows(info, [1.0, 1.0])
+            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
+                             align="left"))
+            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
+                             color=theme.TEXT_DIM, align="left"))
+        out.append(OpenSign("hdr.sign", sign, is_open=game.token == "open", size=m.must,
+                            text=sign_words))
+        rest = iter(rest)
         if devices:
-            dev_rect = parts[at]
-            at += 1
-            for i, (d, r) in enumerate(zip(devices, cols(dev_rect, [1.0] * len(devices)))):
+            dev_rect = next(rest)
+            split = rows if closing else cols
+            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices))):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=_device_painter(d, status)))
         if has_settings:
-            out.append(Button("hdr.settings", parts[at], text="⚙", size=m.big,
+            out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
                               on_tap=lambda: self.app.open("settings")))
         return out
-
-    @staticmethod
-    def _closer(game) -> str:
-        for p in game.players:
-            if p.dislikes >= 5:
-                return p.name
-        if game.closed_reason == "orders_done":
-            for p in game.players:
-                if p.order_count() == 0:
-                    return p.name
-        return ""
 
     def _cards(self, player) -> list[tuple]:
         cat = self.app.catalog
@@ -318,24 +333,45 @@ class TableView(Screen):
         inner = inset(rect, max(6, m.px(8)))
         banner_h = max(m.px(58), m.target)
         stat_h = max(m.px(44), 40)
-        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, m.px(22), stat_h], m.px(5))
+        hint_h = m.target if self.pending is not None else m.px(22)   # tap to hide
+        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
-        name_box, score_box = cols(inset(banner, m.px(10), 2), [0.72, 0.28], m.gap)
-        out.append(Label("act.name", name_box, text=self.t("table.turn_of", player=me.name),
-                         size=m.huge, bold=True, color=fg, align="left", min_size=m.px(20)))
-        out.append(Label("act.score", score_box,
-                         text=self.t("table.points", score=score(game.edition, me)),
-                         size=m.big, bold=True, color=fg, align="right"))
+        inner_banner = inset(banner, m.px(6), m.px(4))
+        points = t_count("table.points", score(game.edition, me))
+        # the score gives way to "Ben's turn" in full, if that is enough
+        for score_size in (m.big, m.body, m.big):
+            score_w = min(inner_banner.w * 28 // 100,
+                          text_width(points, score_size, True) + m.px(4))
+            token, name_box, score_box = cols(inner_banner,
+                                              [inner_banner.h * 4 // 5, 1.0, score_w],
+                                              m.px(4))
+            words = self._turn_words(me.name, name_box)
+            if words == self.t("table.turn_of", player=me.name):
+                break
+        out.append(self._seat_token("act.seat", token, seat, color))
+        self._name_banner = banner
+        out.append(Label("act.name", name_box, text=words, size=m.must, bold=True, color=fg,
+                         align="left", min_size=m.must, tight=True))
+        out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
+                         color=fg, align="right"))
         slots = cols(cards, [1.0] * 4, m.gap)
+        pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
-                                 size=m.body, seat_color=color))
-        words = self.t("table.tap_card_hint") if me.order_count() else self.t("table.no_orders")
-        if any(c is None for pos in self._cards(me) for c in pos):
-            words = self.t("table.scan_dealt")
-        out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+                                 size=m.body, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
+        drawing = pending.count_for(me.name) if pending is not None else 0
+        if drawing:
+            out.append(self._draw_badge("draw.act", slots[0], drawing))
+        if pending is not None:
+            out += self._draw_sentence(pending, hint)
+        else:
+            words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
+            if any(c is None for pos in self._cards(me) for c in pos):
+                words = self.t("table.scan_dealt")
+            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
         out += self._stats("act", game, me, stats, m.big)
         return out
 
@@ -366,17 +402,26 @@ class TableView(Screen):
         name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
         stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
         head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
-        points = self.t("table.points", score=score(game.edition, p))
+        points = t_count("table.points", score(game.edition, p))
         score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
-        name_box, score_box = cols(head, [1.0, score_w], m.gap)
-        out.append(Label(f"{pre}.name", name_box, text=p.name, size=m.big, bold=True,
-                         align="left", min_size=m.px(13)))
+        token, name_box, score_box = cols(head, [head.h, 1.0, score_w], m.gap)
+        out.append(self._seat_token(f"{pre}.seat", token, seat, color))
+        out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
+                         text=fitting_name(p.name, name_box.w, m.px(14)), min_size=m.px(14)))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
                          align="right", min_size=m.px(18)))
         for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
-                                 size=m.small, seat_color=color))
+                                 size=m.small, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
         out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
+        pending = self.pending
+        drawing = pending.count_for(p.name) if pending is not None else 0
+        if drawing:
+            # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
+            # (only the active player's counts must stay in view)
+            area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
+            out.append(self._draw_badge(f"draw.{pre}", area, drawing))
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -421,22 +466,48 @@ class TableView(Screen):
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
                              background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
             at -= h + m.gap
-        if self.pending is not None:
-            r = pygame.Rect(body.x, at, body.w, h)
-            who = self.t("table.draw_join").join(self.t("table.draw_one", player=p, count=n)
-                                                 for p, n in self.pending.draws)
-            if self.pending.short:
-                who = (who + ". " if who else "") + self.t("table.draw_short")
-            out.append(Fill("ban.draw.bg", r, color=theme.WARNING, radius=12, border=3,
-                            border_color=theme.TEXT_DARK, on_tap=self._dismiss_draws))
-            icon, words = cols(inset(r, m.px(10), m.px(6)), [round(h * 0.7), 1.0], m.gap)
-            out.append(Custom("ban.draw.icon", icon, data="cards", paint_fn=_draw_cards_icon))
-            line1, line2 = rows(words, [0.62, 0.38])
-            out.append(Label("ban.draw.who", line1, text=who, size=m.big, bold=True,
-                             color=theme.TEXT_DARK, align="left", min_size=m.px(16)))
-            out.append(Label("ban.draw.hint", line2, text=self.t("table.draw_hint"),
-                             size=m.small, color=theme.TEXT_DARK, align="left"))
         return out
+
+    @staticmethod
+    def _seat_token(name: str, rect: pygame.Rect, seat: int, color) -> Widget:
+        return Custom(name, rect, data=("seat", seat, tuple(color)),
+                      paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color))
+
+    def _turn_words(self, name: str, box: pygame.Rect) -> str:
+        """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
+        form ("Maximiliano's turn", then the name alone, then initials): never cut."""
+        size = self.m.must
+        for candidate in short_names(name):
+            for words in (self.t("table.turn_of", player=candidate), candidate):
+                if text_width(words, size, True) <= box.w:
+                    return words
+        return short_names(name)[-1]
+
+    def _draw_badge(self, name: str, rect: pygame.Rect, count: int) -> Widget:
+        """"+2" in big type where a seat's drawn cards will go."""
+        m = self.m
+        return Label(name, inset(rect, m.px(2)), text=f"+{count}", size=m.must, bold=True,
+                     color=theme.TEXT_DARK, background=theme.WARNING, radius=10,
+                     min_size=m.must)
+
+    def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
+        """Who draws how many, in words, where the hint goes; a tap hides it."""
+        m = self.m
+        for form in range(3):     # whole names, else first names, else initials
+            who = self.t("table.draw_join").join(
+                self.t("table.draw_one", player=_form(p, form), count=n)
+                for p, n in pending.draws)
+            if pending.short:
+                who = (who + ". " if who else "") + self.t("table.draw_short")
+            if text_width(who, round(m.body * 0.6), True) <= rect.w - 2 * m.px(6):
+                break
+        return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
+                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8, pad=m.px(6),
+                      on_tap=self._dismiss_draws)]
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        banner = self._name_banner
+        return [banner] if banner is not None and self.app.table.game is not None else []
 
     # --- dialogs -------------------------------------------------------------------------
 
@@ -514,6 +585,31 @@ class TableView(Screen):
         return out
 
 
+def fitting_name(name: str, width: int, size: int) -> str:
+    """The longest form of ``name`` (whole, first name, initials) that fits ``width`` at
+    ``size``: a name is shortened, never cut with an ellipsis."""
+    forms = short_names(name)
+    return next((f for f in forms if text_width(f, size, True) <= width), forms[-1])
+
+
+def _form(name: str, form: int) -> str:
+    forms = short_names(name)
+    return forms[min(form, len(forms) - 1)]
+
+
+def short_names(name: str) -> list[str]:
+    """Ways to write a name, longest first: the whole name, the first name (of
+    "Maximiliano Fernández" or "Anne-Sophie"), then the initials."""
+    words = name.split() if len(name.split()) > 1 else [w for w in name.split("-") if w]
+    out = [name]
+    if len(words) > 1:
+        out.append(words[0])
+    initials = "".join(w[0].upper() for w in words) if len(words) > 1 else name[:2]
+    if initials not in out:
+        out.append(initials)
+    return out
+
+
 def _device_bad(status: str) -> bool:
     return status not in ("connected", "back", "ok", "ready")
 
@@ -536,19 +632,3 @@ def _device_painter(device: str, status: str):
             d = round(r * 0.7)
             pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
     return paint
-
-
-def _draw_cards_icon(surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """Three fanned order cards: 'take cards from the deck'."""
-    w = min(rect.w * 0.55, rect.h * 0.6)
-    h = w * 1.45
-    for i in range(3):
-        r = pygame.Rect(0, 0, round(w), round(h))
-        r.center = (rect.centerx - round(w * 0.3) + i * round(w * 0.3),
-                    rect.centery - 6 + i * 4)
-        pygame.draw.rect(surface, theme.CARD, r, border_radius=4)
-        pygame.draw.rect(surface, theme.TEXT_DARK, r, 2, border_radius=4)
-    draw_q = pygame.Rect(0, 0, round(w), round(h))
-    draw_q.center = (rect.centerx + round(w * 0.3), rect.centery + 2)
-    from ..widgets import draw_text
-    draw_text(surface, "+", draw_q, round(h * 0.6), theme.TEXT_DARK, True)

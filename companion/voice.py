@@ -1,0 +1,208 @@
+"""Spoken announcements: the table's moments said aloud, in the screen's language.
+
+Players look at the board, not at the screen; a short sentence at the right
+moment lets them keep doing so. What is said (``phrases_for``, pure):
+
+===========================  =================================================
+happening                    spoken (English; every language has its own)
+===========================  =================================================
+the turn passes              "Ben"
+an order surge               "Chloe draws two, Dae draws one"
+orders fall off position 4   "Ben: one dislike" / "Ben: two dislikes"
+the shop closes              "Shop closed. Dae plays last."
+the game ends                "Ana wins!" / "Ana and Ben win!"
+===========================  =================================================
+
+How it is said: espeak-ng (Raspberry Pi OS and Debian: ``apt install
+espeak-ng``), which speaks all five languages (en, es, pt-BR, it, ko). The
+``Voice`` subscriber only queues the sentences on the table loop's thread;
+its own thread renders each one to a WAV (``espeak-ng -w``, a subprocess with
+a time limit) and hands the bytes to the sound thread
+(``SoundPlayer.play_speech``), which plays them after the cues of the same
+moment, one sentence after another. A sentence made stale by a newer turn is
+dropped before it is rendered.
+
+No espeak-ng, or a failing one: one warning in the log, then silence, never a
+crash. No audio device: the sound thread is already silent (and said so).
+``[voice] enabled = false`` starts nothing at all; ``[voice] volume`` sets the
+loudness and the settings screen can turn the voice on and off.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from typing import Callable, Optional
+
+from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
+from .table import Update
+from .ui import i18n
+from .worker import Worker
+
+log = logging.getLogger("companion.voice")
+
+#: espeak-ng's voice for each language of the companion (the Portuguese rulebook and its
+#: words are Brazilian).
+VOICES = {"en": "en", "es": "es", "pt": "pt-br", "it": "it", "ko": "ko"}
+#: words a minute: a little slower than espeak's 175, for a noisy table
+SPEED = 150
+RENDER_SECONDS = 10.0     # longest wait for one sentence
+
+
+def phrases_for(update: Update, lang: str) -> list[str]:
+    """The sentences one update calls for, in order (none for a refused input)."""
+    if update.rejection is not None:
+        return []
+    t = lambda key, **p: i18n.tr(lang, f"voice.{key}", **p)           # noqa: E731
+    n = lambda key, count, **p: i18n.tr_count(lang, f"voice.{key}", count, **p)  # noqa: E731
+    game = update.table.game
+    out: list[str] = []
+    for h in update.happened:
+        if isinstance(h, DislikesTaken):
+            out.append(n("dislikes", h.count, player=h.player,
+                         number=number_word(lang, h.count)))
+        elif isinstance(h, CardsToDraw) and h.draws:
+            out.append(i18n.tr(lang, "word.list_separator").join(
+                n("draws", count, player=player, number=number_word(lang, count))
+                for player, count in h.draws))
+        elif isinstance(h, ShopClosed):
+            last = game.players[game.last_seat].name if game is not None else ""
+            out.append(t("shop_closed", player=last))
+        elif isinstance(h, TurnChanged) and not (game is not None and game.game_over):
+            out.append(t("turn", player=h.player))
+        elif isinstance(h, GameOver):
+            if len(h.winners) == 1:
+                out.append(t("winner", player=h.winners[0]))
+            else:
+                out.append(t("winners", players=i18n.names_list(lang, h.winners)))
+    return out
+
+
+def number_word(lang: str, count: int) -> str:
+    """Small counts as words ("two"): espeak says digits well, but a word reads the same
+    in the log and the tests; larger counts stay digits."""
+    key = f"voice.number_{count}"
+    return i18n.tr(lang, key) if 1 <= count <= 4 else str(count)
+
+
+def render(text: str, lang: str, engine: str = "espeak-ng",
+           timeout: float = RENDER_SECONDS) -> bytes:
+    """``text`` spoken in ``lang`` as a WAV file's bytes. Raises OSError or
+    subprocess.SubprocessError when the engine is missing or fails."""
+    fd, path = tempfile.mkstemp(prefix="companion-voice-", suffix=".wav")
+    os.close(fd)
+    try:
+        subprocess.run([engine, "-v", VOICES.get(lang, "en"), "-s", str(SPEED), "-w", path,
+                        "--", text], check=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(path, "rb") as fh:
+            return fh.read()
+    finally:
+        os.unlink(path)
+
+
+class Voice(Worker):
+    """The table-loop subscriber that speaks; see the module docstring.
+
+    ``play(wav_bytes)`` receives each rendered sentence (normally
+    ``SoundPlayer.play_speech``). ``language`` is read when an update arrives.
+    """
+
+    thread_name = "voice"
+
+    def __init__(self, play: Callable[[bytes], None], language: str = "en",
+                 engine: str = "espeak-ng", enabled: bool = True):
+        self.play = play
+        self.language = language
+        self.engine = engine
+        self.enabled = enabled          # the settings screen turns it on and off
+        self.spoken: list[str] = []     # sentences handed to the sound thread (newest last)
+        self.state = "idle"             # idle -> ready | silent
+        self._cond = threading.Condition()
+        self._queue: list[tuple[int, str, str]] = []     # (turn, lang, text)
+        self._turn = 0
+        self._stopping = False
+        self._thread: Optional[threading.Thread] = None
+
+    # --- the table loop's thread: only queue ------------------------------------------
+
+    def __call__(self, update: Update) -> None:
+        if not self.enabled or self.state == "silent":
+            return
+        phrases = phrases_for(update, self.language)
+        if not phrases:
+            return
+        with self._cond:
+            if any(isinstance(h, TurnChanged) for h in update.happened):
+                self._turn += 1
+                # what was still waiting belongs to a turn that is over
+                self._queue = [q for q in self._queue if q[0] == self._turn]
+            self._queue += [(self._turn, self.language, p) for p in phrases]
+            self._cond.notify()
+
+    def attach(self, loop) -> "Voice":
+        loop.subscribe(self)
+        return self
+
+    # --- the voice's own thread ---------------------------------------------------------
+
+    def close(self) -> None:
+        self.stop()
+
+    def wait_spoken(self, count: int, timeout: float = 10.0) -> bool:
+        """Wait until ``count`` sentences were handed on (tests)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: len(self.spoken) >= count
+                                       or self.state == "silent", timeout)
+
+    def check_engine(self) -> bool:
+        """Whether the speech engine is there; warns once and goes silent if not."""
+        if self.state == "idle":
+            if shutil.which(self.engine) is None:
+                self._silence("%s was not found. Install it (Raspberry Pi OS / Debian: sudo apt "
+                              "install espeak-ng) or set [voice] enabled = false.", self.engine)
+            else:
+                self.state = "ready"
+        return self.state == "ready"
+
+    def _silence(self, message: str, *args) -> None:
+        log.warning("no voice: " + message + " The table carries on without it.", *args)
+        with self._cond:
+            self.state = "silent"
+            self._queue.clear()
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        if not self.check_engine():
+            return
+        while True:
+            with self._cond:
+                while not self._queue and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+                _, lang, text = self._queue.pop(0)
+            try:
+                wav = render(text, lang, self.engine)
+            except (OSError, subprocess.SubprocessError) as exc:
+                detail = getattr(exc, "stderr", b"") or b""
+                self._silence("%s failed (%s%s).", self.engine, exc,
+                              ": " + detail.decode(errors="replace").strip() if detail else "")
+                return
+            self.play(wav)
+            with self._cond:
+                self.spoken.append(text)
+                self._cond.notify_all()
+
+
+def build_voice(cfg, sound, language: Optional[str] = None) -> Optional[Voice]:
+    """A voice for ``[voice]`` speaking through ``sound`` (a SoundPlayer), or None when
+    the voice or the sound is off."""
+    v = cfg["voice"]
+    if not v["enabled"] or sound is None or not sound.enabled:
+        return None
+    sound.speech_volume = v["volume"]
+    return Voice(sound.play_speech, language or cfg["game"]["language"], v["engine"])

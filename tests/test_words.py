@@ -1,0 +1,54 @@
+"""Words: plural forms in every language, and the service's log in words with names."""
+import logging
+
+import pytest
+
+from companion import inputs as ev
+from companion.config import LANGUAGES
+from companion.session import Session
+from companion.table import LogSubscriber, TableLoop
+from companion.ui import i18n
+
+PLURALS = ["table.points", "end.points", "end.likes_part", "end.upgrades_part",
+           "end.dislikes_part", "demo.likes", "demo.dislikes", "voice.draws", "voice.dislikes",
+           "happening.orders_moved_down", "happening.dislikes_taken", "wizard.deal_cards"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_counts_take_their_plural_form_in_every_language(lang):
+    for key in PLURALS:
+        assert i18n.has(lang, f"{key}_one") and i18n.has(lang, f"{key}_other"), (lang, key)
+        for n in (1, 2):
+            text = i18n.tr_count(lang, key, n, player="Ana", weight="+1", points="1", number="x")
+            if key.startswith("voice."):      # spoken: "one" in the text, else {number} words
+                assert "Ana" in text and (n == 1 or "x" in text), (lang, key, text)
+            else:
+                assert str(n) in text, (lang, key, text)
+    if lang != "ko":          # Korean has no plural forms: the same word for 1 and 2
+        one, two = (i18n.tr_count(lang, "table.points", n).split()[1] for n in (1, 2))
+        assert one != two, lang
+
+
+def test_english_never_says_1_things():
+    assert i18n.tr_count("en", "table.points", 1) == "1 pt"
+    assert i18n.tr_count("en", "end.points", 1) == "1 point"
+    assert i18n.tr_count("en", "end.dislikes_part", 1, weight="−1", points="−1") \
+        == "1 dislike × −1 = −1"
+    assert i18n.tr_count("en", "demo.likes", 1) == "1 like"
+
+
+def test_the_log_tells_the_game_in_words_in_the_configured_language(caplog):
+    loop = TableLoop(Session())
+    loop.subscribe(LogSubscriber(logging.getLogger("test.words"), language="es"))
+    with caplog.at_level(logging.INFO, logger="test.words"):
+        for e in (ev.TouchAction({"do": "setup", "edition": "original", "start": "Ana",
+                                  "players": ["Ana", "Ben", "Chloe"]}),
+                  ev.SeatTap(0), ev.SeatTap(2), ev.SeatHold(0)):
+            loop.post(e)
+        loop.drain()
+    lines = [r.getMessage() for r in caplog.records]
+    text = "\n".join(lines)
+    assert "{" not in text and "kind" not in text and "_" not in text
+    assert "Nueva partida para Ana, Ben y Chloe. Empieza Ana." in lines
+    assert "Turno de Ben" in lines
+    assert any("Chloe" in line and "Ana" in line for line in lines)     # the refused press
