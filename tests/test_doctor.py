@@ -193,7 +193,7 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
     # the scanner unplugged; a scanner that does not answer; a reader that is not wired
     scanner.close()
     gone = doctor.run_checks(cfg, True, system(root, stopped))
-    assert statuses(gone, "scanner") == {"FAIL"}
+    assert statuses(gone, "scanner") == {"WARN"}        # unplugged: the table plays on
     quiet = Scanner(answer=False)
     Path(cfg).write_text(text.replace(scanner.port, quiet.port))
     try:
