@@ -3,8 +3,6 @@ right FAIL). The Pi is a made-up root folder (/dev, /sys, /proc, /etc files), th
 pty answering ?HELLO in the real protocol, systemctl's answers given as text."""
 import os
 import pty
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -16,7 +14,6 @@ from companion.devices import scanner_protocol as sp
 from companion.journal import Journal
 from companion.ui.fonts import FontFiles
 
-ROOT = Path(__file__).resolve().parent.parent
 NOW = time.mktime((2026, 6, 1, 12, 0, 0, 0, 0, -1))
 HEALTHY_UNIT = {"ActiveState": "active", "LoadState": "loaded", "UnitFileState": "enabled",
                 "StatusText": "Ana's turn, round 2"}
@@ -220,20 +217,18 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
     assert [c.status for c in missing if c.what == "config"] == ["FAIL"]
 
 
-def run_cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT), **(env or {})))
-
-
-def test_config_check_names_the_broken_files_and_a_missing_named_config(tmp_path):
+def test_config_check_names_the_broken_files_and_a_missing_named_config(tmp_path, capsys,
+                                                                        monkeypatch):
+    from companion import cli
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[catalog]\npaths = ["{tmp_path}/cards.toml"]\n'
                    f'[journal]\npath = "{tmp_path}/journal.db"\n', encoding="utf-8")
-    r = run_cli("--config", str(cfg), "config", "check")
-    assert r.returncode == 0 and f"{cfg}: OK" in r.stdout
+    assert cli.main(["--config", str(cfg), "config", "check"]) == 0
+    assert f"{cfg}: OK" in capsys.readouterr().out
     (tmp_path / "cards.toml").write_text("[[card]]\ntag = 'A'\n", encoding="utf-8")
-    r = run_cli("--config", str(cfg), "config", "check")
-    assert r.returncode == 2 and "FAIL  catalog" in r.stdout and "cards.toml" in r.stdout
-    r = run_cli("config", "check", env={"COFFEE_COMPANION_CONFIG": str(tmp_path / "gone.toml")})
-    assert r.returncode == 2 and "no such config file" in r.stderr
+    assert cli.main(["--config", str(cfg), "config", "check"]) == 2
+    out = capsys.readouterr().out
+    assert "FAIL  catalog" in out and "cards.toml" in out
+    monkeypatch.setenv("COFFEE_COMPANION_CONFIG", str(tmp_path / "gone.toml"))
+    assert cli.main(["config", "check"]) == 2
+    assert "no such config file" in capsys.readouterr().err

@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion import __version__, logs
+import pytest
+
+from companion import __version__, cli, logs
 from service_helpers import table_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +63,8 @@ def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
         assert any(x.startswith("<4>companion.sound: no sound") for x in lines)
 
 
-def test_version():
-    out = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True,
-                         text=True, cwd=ROOT, timeout=30)
-    assert out.returncode == 0 and out.stdout.strip() == f"coffee-companion {__version__}"
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"coffee-companion {__version__}"
