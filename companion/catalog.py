@@ -52,8 +52,9 @@ def _check(path: str, n: int, raw: dict) -> CardInfo:
     if not isinstance(drink, str):
         raise CatalogError(f"{where}: 'drink' must be a text")
     edition = raw.get("edition", "original")
-    if edition not in EDITIONS:
-        raise CatalogError(f"{where}: edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+    if not isinstance(edition, str) or edition not in EDITIONS:
+        given = repr(edition) if isinstance(edition, str) else f"a {type(edition).__name__}"
+        raise CatalogError(f"{where}: edition must be one of {', '.join(EDITIONS)}, not {given[:40]}")
     recipe = raw.get("recipe", [])
     allowed = EDITIONS[edition].ingredients
     if not isinstance(recipe, list) or not 2 <= len(recipe) <= 4:
@@ -93,6 +94,8 @@ class Catalog:
             raise CatalogError(f"{path}: no such catalog file") from None
         except tomllib.TOMLDecodeError as exc:
             raise CatalogError(f"{path}: not valid TOML ({exc})") from None
+        except RecursionError:
+            raise CatalogError(f"{path}: not a card catalog (values nested too deeply)") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise CatalogError(f"{path}: cannot be read ({exc})") from None
         cards = data.get("card", [])
@@ -111,13 +114,19 @@ class Catalog:
         return cls(out)
 
     @classmethod
-    def load_many(cls, paths: Iterable[str]) -> "Catalog":
-        """Merge catalogs (later files win); missing files are skipped."""
+    def load_many(cls, paths: Iterable[str], on_error=None) -> "Catalog":
+        """Merge catalogs (later files win); missing files are skipped. With ``on_error``,
+        a file that cannot be read is reported to it (a CatalogError) and skipped."""
         merged = cls()
         for p in paths:
             p = os.path.expanduser(p)
             if os.path.exists(p):
-                merged.cards.update(cls.load(p).cards)
+                try:
+                    merged.cards.update(cls.load(p).cards)
+                except CatalogError as exc:
+                    if on_error is None:
+                        raise
+                    on_error(exc)
         return merged
 
     @classmethod

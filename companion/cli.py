@@ -85,12 +85,18 @@ def load_config(args, required: bool = False):
     return config.load(path, required=required or named)
 
 
-def load_catalog(cfg, without: frozenset = frozenset()):
-    """The user's catalogs (but the files in ``without``), plus the bundled example one
-    when the config asks."""
+def load_catalog(cfg, warn=None):
+    """The user's catalogs, plus the bundled example one when the config asks.
+
+    A catalog file that cannot be read never stops the companion: ``warn`` (default:
+    a line on standard error) is told, and its cards are simply unknown. Recorded
+    games do not depend on the catalog, which only names cards and marks new
+    completions as specialties."""
     from .catalog import Catalog
-    cat = Catalog.load_many([p for p in cfg["catalog"]["paths"]
-                             if os.path.expanduser(p) not in without])
+    if warn is None:
+        def warn(problem):
+            print(f"catalog warning: {problem}; its cards are not used", file=sys.stderr)
+    cat = Catalog.load_many(cfg["catalog"]["paths"], on_error=warn)
     if cfg["catalog"]["example"]:
         cat = Catalog([*Catalog.example().cards.values(), *cat.cards.values()])
     return cat

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import reprlib
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -173,38 +174,46 @@ def defaults() -> Config:
     return Config({s: {k.name: k.default for k in keys} for s, keys in SCHEMA.items()})
 
 
+def _short(value: Any) -> str:
+    """A value as a message can show it: a few levels and characters at most."""
+    return reprlib.repr(value)
+
+
 def _problem(key: Key, value: Any) -> Optional[str]:
     def number(v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
     t = key.type
     if t == "str" and not isinstance(value, str):
-        return f"must be a text in quotes, not {value!r}"
+        return f"must be a text in quotes, not {_short(value)}"
     if t == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
-        return f"must be a whole number, not {value!r}"
+        return f"must be a whole number, not {_short(value)}"
     if t == "float" and not number(value):
-        return f"must be a number, not {value!r}"
+        return f"must be a number, not {_short(value)}"
     if t == "bool" and not isinstance(value, bool):
-        return f"must be true or false, not {value!r}"
+        return f"must be true or false, not {_short(value)}"
     if t.startswith("list"):
         if not isinstance(value, list):
-            return f"must be a list like [..], not {value!r}"
+            return f"must be a list like [..], not {_short(value)}"
         item = t[5:-1]
         for v in value:
             if item == "int" and not (isinstance(v, int) and not isinstance(v, bool)):
-                return f"must list whole numbers, not {v!r}"
+                return f"must list whole numbers, not {_short(v)}"
             if item == "str" and not isinstance(v, str):
-                return f"must list texts in quotes, not {v!r}"
+                return f"must list texts in quotes, not {_short(v)}"
     items = value if isinstance(value, list) else [value]
     for v in items:
         if key.allowed and v not in key.allowed:
-            return f"must be one of {', '.join(map(str, key.allowed))}, not {v!r}"
+            return f"must be one of {', '.join(map(str, key.allowed))}, not {_short(v)}"
         if number(v) and key.min is not None and not key.min <= v <= key.max:
-            return f"must be from {key.min:g} to {key.max:g}, not {v!r}"
+            return f"must be from {key.min:g} to {key.max:g}, not {_short(v)}"
     return None
 
 
 def _cross_checks(cfg: Config) -> list[str]:
     out = []
+    if not cfg["journal"]["path"].strip():
+        out.append("[journal] path: give the journal's file; an empty path would keep no "
+                   "record of the games")
     pins = cfg["seats"]["pins"]
     if not 2 <= len(pins) <= 4:
         out.append(f"[seats] pins: give 2 to 4 pins (one per seat), not {len(pins)}")
@@ -234,6 +243,8 @@ def load(path: Optional[str] = None, required: bool = False) -> Config:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{path}: not valid TOML ({exc})"]) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: not a configuration (values nested too deeply)"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([f"{path}: cannot be read ({exc})"]) from None
     problems = []

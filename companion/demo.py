@@ -6,6 +6,11 @@ it to end the turn, and use the touchscreen's actions to upgrade or spend
 tokens. Every input goes through the table loop, the engine and a journal,
 exactly as in the live service. The terminal shows each turn and the ranking.
 
+With ``expansion="cake_time"`` the bots play Cake Time: the starting player's
+box draw of 4 upgrade tiles (from the seeded dice), a cake on a drawn card
+whenever the deck's back would show one (the 30 cake-backed cards' share of
+the deck), cake cards played now and then before completing an order.
+
 ``run`` plays in the terminal at full speed (no screen needed). ``run_screen``
 opens the touchscreen (pygame) and lets the bots play at a watchable pace on
 their own thread, pressing simulated seat buttons (gpiozero mock pins) when
@@ -25,8 +30,9 @@ from . import inputs as ev
 from .catalog import Catalog
 from .exports import PlayLink
 from .journal import Journal
-from .rules.editions import EDITIONS, UPGRADE_TILES, VARIANTS
-from .rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
+from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
+from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                               CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
 from .rules.turn import is_stalled
@@ -35,6 +41,7 @@ from .table import TableLoop, Update
 from .ui import i18n
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
+CAKE_NOTES = (CakePlaced, CakeCardGained, CakeCardPlayed, CakesReturned)
 
 
 class Bots:
@@ -47,6 +54,22 @@ class Bots:
         # press(seat, hold, taps): a seat button; by default the input events themselves
         self.press = press or (lambda seat, hold, taps=1: self.post(
             ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps)))
+        self.seen_serial = 0          # cards up to this one were checked for a cake
+
+    def answer_cakes(self) -> None:
+        """Cake Time: for each card taken from the deck since the last look, the deck's
+        back may show a cake (the 30 cake-backed cards' share); the table says so."""
+        game = self.loop.table.game
+        new = sorted((c.serial, p.name) for p in game.players for c in p.queue[0]
+                     if c.serial > self.seen_serial)
+        self.seen_serial = game.next_serial - 1
+        if game.expansion is None or game.two_drinks_one_cake:
+            return
+        share = EXPANSIONS[game.expansion].order_cards / box_rules(
+            game.edition, game.expansion).deck_size
+        for _, name in new:
+            if self.rng.random() < share:
+                self.post(ev.TouchAction({"do": "cake", "player": name}))
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
@@ -59,6 +82,8 @@ class Bots:
         game = self.loop.table.game
         me = game.active_player
         seat = game.active
+        if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
+            self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
         if me.likes >= 3 and free and self.rng.random() < 0.6:
             self.post(ev.TouchAction({"do": "activate_upgrade",
@@ -84,7 +109,7 @@ class TerminalPrinter:
 
     #: what a turn's line tells, besides the counts
     NOTES = (OrderCompleted, UpgradeActivated, CardsToDraw, DislikesTaken, ShopClosed,
-             FinalTurnBegins, Stalled)
+             FinalTurnBegins, Stalled) + CAKE_NOTES
 
     def __init__(self, out=sys.stdout, language: str = "en"):
         self.out = out
@@ -133,11 +158,18 @@ class TerminalPrinter:
         self.turn_notes = []
 
 
-def _setup(edition: str, names: list, variant: str, rng: random.Random) -> dict:
+def _setup(edition: str, names: list, variant: str, rng: random.Random,
+           expansion: Optional[str] = None) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
              "start": rng.choice(names), "variant": variant}
-    box = EDITIONS[edition]
-    if box.chooses_upgrade_tiles and VARIANTS[variant].upgrades:
+    box = box_rules(edition, expansion)
+    if expansion is not None:
+        setup["expansion"] = expansion
+    if box.upgrade_draw:
+        # the box's rule: the starting player draws 4 of the tiles, everyone uses them
+        setup["upgrades"] = sorted(rng.sample(box.upgrades, UPGRADE_TILES),
+                                   key=box.upgrades.index)
+    elif box.chooses_upgrade_tiles and VARIANTS[variant].upgrades:
         # the variable setup: each player their own 4 tiles
         setup["upgrades"] = {n: rng.sample(list(box.upgrades), UPGRADE_TILES) for n in names}
     return setup
@@ -159,18 +191,19 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
 
 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
-        variant: str = "standard", db: Optional[str] = None, out=sys.stdout,
-        max_turns: int = 400, language: str = "en") -> int:
+        variant: str = "standard", db: Optional[str] = None, out=None,
+        max_turns: int = 400, language: str = "en", expansion: Optional[str] = None) -> int:
+    out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     with Journal(db) as journal:
         session = Session(journal, catalog)
         loop = TableLoop(session)
         printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
-        setup = _setup(edition, names, variant, rng)
+        setup = _setup(edition, names, variant, rng, expansion)
         loop.post(ev.TouchAction(setup))
         loop.drain()
-        out.write(i18n.tr(language, "demo.start", edition=i18n.tr(language, f"edition.{edition}"),
+        out.write(i18n.tr(language, "demo.start", edition=i18n.tr(language, f"edition.{expansion or edition}"),
                           variant=i18n.tr(language, f"variant.{variant}"),
                           players=i18n.names_list(language, names), start=setup["start"],
                           deck=loop.table.game.deck) + "\n")
@@ -180,6 +213,7 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
             if game.game_over:
                 break
             bots.scan_new_cards()
+            bots.answer_cakes()
             loop.drain()
             bots.play_turn()
             stalled = any(h.kind == "stalled" for u in loop.drain() for h in u.happened)
@@ -256,6 +290,7 @@ class PacedBots(threading.Thread):
                 self.stopping.wait(0.25)
                 continue
             self.bots.scan_new_cards()
+            self.bots.answer_cakes()
             self.bots.play_turn()
 
     def stop(self) -> None:
@@ -338,21 +373,24 @@ def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
 
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
                variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
-               cfg=None, out=sys.stdout, err=sys.stderr, stop_when_over: bool = False,
-               use_buttons: bool = True, web: bool = False) -> int:
+               cfg=None, out=None, err=None, stop_when_over: bool = False,
+               use_buttons: bool = True, web: bool = False,
+               expansion: Optional[str] = None) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests). ``web`` also serves
     the phone view (``[web]`` bind and port), as the service does.
 
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
+    out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     language = cfg["game"]["language"] if cfg is not None else "en"
     try:
         from .ui.app import App, open_display     # first: it keeps pygame's banner quiet
         import pygame
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
-        return run(edition, players, seed, variant, db, out, language=language)
+        return run(edition, players, seed, variant, db, out, language=language,
+                   expansion=expansion)
     from .ui.strip_view import BAND
     display = dict(cfg["display"]) if cfg is not None else {"driver": "", "width": 800,
                                                             "height": 480, "fullscreen": "auto"}
@@ -363,7 +401,8 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     except pygame.error as exc:
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         pygame.quit()
-        return run(edition, players, seed, variant, db, out, language=language)
+        return run(edition, players, seed, variant, db, out, language=language,
+                   expansion=expansion)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     buttons = bots = lights = sound = voice = None
     w, h = window.get_size()
@@ -381,7 +420,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         view = _phone_view(loop, cfg, db, app, len(names), out, links) if web else None
         strip_view, lights, sound, voice = _lights_and_sound(loop, len(names), cfg, app, window)
         app.quit_on_escape = True
-        loop.post(ev.TouchAction(_setup(edition, names, variant, rng)))
+        loop.post(ev.TouchAction(_setup(edition, names, variant, rng, expansion)))
         try:
             buttons = _simulated_buttons(loop, len(names), cfg) if use_buttons else None
             hold = cfg["seats"]["hold_seconds"] if cfg is not None else 1.0

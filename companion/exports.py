@@ -13,8 +13,10 @@ from typing import Optional
 
 from . import bgstats
 from .journal import GameRecord, Journal, JournalError
-from .rules import Table, apply, parse_line
+from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
+from .session import Rebuilt, rebuild
+from .ui.theme import seat_rgb
 
 FORMATS = ("script", "json", "csv", "bgstats")
 MEDIA = {"script": ("text/plain", "jsonl"), "json": ("application/json", "json"),
@@ -28,12 +30,16 @@ class ExportError(ValueError):
     """The game cannot be exported in this format (the message says why)."""
 
 
-def final_state(lines: list[str]) -> dict:
-    """The game's final table, as ``replay --json`` prints it."""
-    table = Table()
-    for line in lines:
-        table = apply(table, parse_line(line)).table
-    return table_json(table)
+def final_state(lines: list[str], specialty_tags: frozenset = NO_SPECIALTIES) -> dict:
+    """The game's final table, as ``replay --json`` prints it (``session.rebuild``, the
+    one replay of a journal's lines)."""
+    return table_json(_replayed(rebuild(lines, specialty_tags)))
+
+
+def _replayed(rebuilt: Rebuilt):
+    if rebuilt.failed_at is not None:
+        raise ExportError(f"the game's {rebuilt.problem}")
+    return rebuilt.table
 
 
 def record(journal: Journal, game_id: int) -> GameRecord:
@@ -46,7 +52,7 @@ def record(journal: Journal, game_id: int) -> GameRecord:
 def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "",
               device: Optional[str] = None) -> str:
     """The BG Stats link of a finished game (``bgstats.NotFinished`` if it runs)."""
-    colours = journal.note(f"seat_colors:{game.id}")
+    colours = seat_rgb(game.seat_colors) if game.seat_colors else None
     setup = json.loads(journal.lines(game.id)[0])
     return bgstats.link(bgstats.play(game.id, game.started_at, game.ended_at, state,
                                      device=device or bgstats.device_id(), colours=colours,
@@ -54,13 +60,22 @@ def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "
 
 
 def render(journal: Journal, game_id: int, fmt: str, source: str = "",
-           location: str = "") -> str:
+           location: str = "", specialty_tags: frozenset = NO_SPECIALTIES) -> str:
+    """``specialty_tags``: the catalog's, only for a journal of schema 1 (its lines do not
+    carry the specialties it gave)."""
     game = record(journal, game_id)
     lines = journal.lines(game_id)
+    rebuilt = rebuild(lines, specialty_tags)
     if fmt == "script":
-        return f"# coffee-companion game {game_id}, exported from {source or journal.path}\n" \
-               + "\n".join(lines) + "\n"
-    state = final_state(lines)
+        head = [f"# coffee-companion game {game_id}, exported from {source or journal.path}"]
+        if game.seat_colors:
+            head.append(f"# seat colours: {', '.join(game.seat_colors)}")
+        if rebuilt.failed_at is not None:      # kept as recorded (a migrated game)
+            head.append(f"# {game.problem or rebuilt.problem}: this script does not replay "
+                        "under table script 1.1")
+            return "\n".join(head + lines) + "\n"
+        return "\n".join(head + rebuilt.lines) + "\n"
+    state = table_json(_replayed(rebuilt))
     if fmt == "json":
         return json.dumps(state, ensure_ascii=False) + "\n"
     if fmt == "csv":

@@ -7,8 +7,9 @@ lights blink the fault pattern, systemd's status line says it, and
 ``coffee-companion doctor`` finds it too. Kinds:
 
 ``config``   the config file is not valid (``ConfigError``): fix it, Try again.
-``catalog``  a card catalog file is broken (``CatalogError``): fix it, or play
-             without that file (in memory only; the file is left as it is).
+``catalog``  a card catalog file is broken (``CatalogError``): the table already
+             plays without it (its cards are unknown); the page says so first: play
+             without that file (the file is left as it is), or fix it and Try again.
 ``journal``  the journal cannot be opened (``JournalError``). When the file is
              really damaged (not a readable coffee-companion journal, and no
              other process holds it), the screen offers to move it aside: renamed

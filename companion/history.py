@@ -1,35 +1,44 @@
-"""``coffee-companion history``: list the journal's games, export one (``exports``)."""
+"""``coffee-companion history``: list the journal's games, export one (``exports``).
+
+An export is the game's lines as the journal recorded them (each with the facts
+that decided it) and the state they rebuild to, through the same ``rebuild`` as
+a resume: ``replay --strict`` of an exported script reaches exactly that state.
+The journal is opened read-only: history can run beside the live companion.
+"""
 from __future__ import annotations
 
 import sys
+from typing import Optional
 
 from . import exports
-from .journal import Journal, JournalError
+from .journal import GameRecord, Journal, JournalError
+from .rules.engine import NO_SPECIALTIES
+from .rules.view import table_json
+from .session import rebuild
 
 
-def run(db: str, export: int | None, fmt: str, out=None, err=None,
-        location: str = "") -> int:
+def run(db: str, export: Optional[int], fmt: str, out=None, err=None,
+        location: str = "", catalog=None) -> int:
+    """``catalog`` (a function giving the card catalog) is called only for a journal of
+    schema 1, whose lines do not carry the specialties the catalog gave them (the
+    companion migrates such a journal when it opens it for writing)."""
     out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     try:
         with Journal(db, readonly=True) as journal:
+            tags = (catalog().specialty_tags if journal.needs_migration and catalog is not None
+                    else NO_SPECIALTIES)
             games = journal.games()
             if export is None:
                 if not games:
                     out.write("no games yet\n")
                 for g in games:
-                    state = "running" if g.ended_at is None else "ended " + g.ended_at
-                    top = ""
-                    if g.ranking:
-                        top = "  winner: " + ", ".join(r["name"] for r in g.ranking
-                                                       if r["place"] == 1)
-                    out.write(f"{g.id:>4}  {g.started_at}  {g.edition:<8} {g.variant:<8} "
-                              f"{', '.join(g.players):<30} {g.actions:>4} actions  "
-                              f"{state}{top}\n")
+                    out.write(_listing(g, journal, tags))
                 return 0
             if export not in {g.id for g in games}:
                 print(f"error: {db} has no game {export}", file=err)
                 return 2
-            text = exports.render(journal, export, fmt, source=db, location=location)
+            text = exports.render(journal, export, fmt, source=db, location=location,
+                                  specialty_tags=tags)
     except exports.ExportError as exc:
         print(f"error: {exc}", file=err)
         return 2
@@ -38,3 +47,21 @@ def run(db: str, export: int | None, fmt: str, out=None, err=None,
         return 2
     out.write(text)
     return 0
+
+
+def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
+    state = "running" if g.ended_at is None else "ended " + g.ended_at
+    ranking = g.ranking
+    note = ""
+    if g.problem:
+        note = f"  ({g.problem})"
+        if g.ended_at is not None and ranking is None:    # the lines are the truth
+            table = rebuild(journal.lines(g.id), tags).table
+            if table.game is not None and table.game.game_over:
+                ranking = table_json(table)["ranking"]
+                note += "; ranking replayed from its lines"
+    top = ""
+    if ranking:
+        top = "  winner: " + ", ".join(r["name"] for r in ranking if r["place"] == 1)
+    return (f"{g.id:>4}  {g.started_at}  {g.edition:<8} {g.variant:<8} "
+            f"{', '.join(g.players):<30} {g.actions:>4} actions  {state}{top}{note}\n")

@@ -66,9 +66,12 @@ class CardScanned:
 
 @dataclass(frozen=True)
 class TouchAction:
-    """A table-script action chosen on the touchscreen, e.g. {"do": "end_turn"}."""
+    """A table-script action chosen on the touchscreen, e.g. {"do": "end_turn"}.
+    A setup from the wizard also names each seat's colour (box colour names, seat order),
+    which the journal records with the game's setup."""
     action: Mapping[str, Any]
     at: float = 0.0
+    seat_colors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

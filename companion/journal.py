@@ -2,10 +2,19 @@
 
 SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a
 power cut. Actions are stored as table-script lines per game (the setup line is
-action 0), so a game is rebuilt by replaying its lines and exported as a table
-script as it is. A second writer is kept out by a lock file beside the journal.
-A damaged, foreign or locked file is reported with its name and never
-overwritten.
+action 0), each with every fact that decided it (a completion's specialty), so a
+game is rebuilt by replaying its lines, without the card catalog, and exported
+as a table script as it is. The seat colours are part of a game's recorded setup.
+
+A second writer is kept out by a lock file beside the journal. When opened, the
+file is checked (SQLite's ``quick_check``, which also finds a truncated file, and
+its schema): a damaged, truncated, foreign, newer or locked file is reported with
+its name and how to move it aside, and nothing is ever written into it. Once the
+table loop has claimed the journal, only the loop's thread may use it.
+
+Schema 1 (before table script 1.1) stored lines without the specialty the
+catalog gave them; such a journal is migrated once (``needs_migration``), by
+the session, after a copy of the file is kept beside it.
 """
 from __future__ import annotations
 
@@ -15,12 +24,14 @@ import fcntl
 import json
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = 2
+RULES = "1.1"                       # the table-script version new games are recorded under
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE games(
@@ -31,7 +42,10 @@ CREATE TABLE games(
     setup TEXT NOT NULL,            -- the setup line
     started_at TEXT NOT NULL,       -- ISO 8601, UTC
     ended_at TEXT,                  -- NULL while the game runs
-    ranking TEXT                    -- JSON ranking once over
+    ranking TEXT,                   -- JSON ranking once over
+    seat_colors TEXT,               -- JSON list of colour names, seat order (NULL: the box's)
+    rules TEXT NOT NULL DEFAULT '1.1',  -- table-script version the game was recorded under
+    problem TEXT                    -- why a game migrated from schema 1 does not replay
 );
 CREATE TABLE actions(
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -62,6 +76,20 @@ class GameRecord:
     ended_at: Optional[str]
     ranking: Optional[list]
     actions: int
+    seat_colors: Optional[list] = None
+    rules: str = RULES
+    problem: Optional[str] = None       # unreplayable (migrated) game, or an unreadable field
+
+
+def _json_or_problem(text: Optional[str], what: str, problems: list):
+    """A stored JSON column; a damaged one is noted, not raised (the lines are the truth)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        problems.append(f"its stored {what} is damaged")
+        return None
 
 
 FULL_BELOW_BYTES = 256 * 1024
@@ -104,18 +132,23 @@ class Journal:
         self._batch = False
         self._game_id: Optional[int] = None
         self._seq = 0
+        self._owner: Optional[int] = None     # thread ident once claimed (the table loop)
+        self.schema = SCHEMA_VERSION
         if readonly and not os.path.exists(self.path):
             raise JournalError(f"{self.path}: no such journal")
         if not readonly:
             self._take_lock()
+        self._durable = durable
+        side = [self.path + s for s in ("-wal", "-shm") if not os.path.exists(self.path + s)]
         try:
-            self.db = self._connect(durable)
-            self._check_or_create()
+            self._open()
         except sqlite3.DatabaseError as exc:
-            self.close()
+            self._close_refused(side)
+            if "not a database" in str(exc) or "malformed" in str(exc):
+                raise self._refuse(f"is damaged, truncated or not a journal ({exc})") from None
             raise JournalError(self._explain(exc)) from None
         except JournalError:
-            self.close()
+            self._close_refused(side)
             raise
 
     # --- opening -----------------------------------------------------------------
@@ -138,50 +171,150 @@ class Journal:
                                "(stop the other one first; the journal was not touched)") from None
         self._lock_fd = fd
 
-    def _connect(self, durable: bool) -> sqlite3.Connection:
-        if self.readonly:
+    def _connect(self, readonly: bool) -> sqlite3.Connection:
+        if readonly:
             uri = "file:" + os.path.abspath(self.path) + "?mode=ro"
             if not os.access(os.path.dirname(os.path.abspath(self.path)), os.W_OK):
                 # a read-only disk or folder: SQLite cannot make the WAL's shared-memory
                 # file there, and nobody can change the journal there either
                 uri += "&immutable=1"
-            db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
-                                 isolation_level=None, check_same_thread=False)
+            return sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
+                                   isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                               check_same_thread=False)
+
+    def _open(self) -> None:
+        """Check an existing file through a read-only connection (closing it writes
+        nothing, unlike a writer's last close, which checkpoints); only a sound journal
+        of ours, or a new one, is then opened for writing. (The file itself is never
+        opened outside SQLite: closing any descriptor of it would drop the locks SQLite
+        holds on it in this process.) A truncated file is one SQLite finds malformed."""
+        if os.path.exists(self.path):
+            self.db = self._connect(readonly=True)
+            new = self._inspect()
+            if self.readonly:
+                if new:
+                    raise JournalError(f"{self.path} is empty: it holds no games")
+                return
+            self.db.close()
+            self._check_writable()
         else:
-            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                                 check_same_thread=False)
-        self._durable = durable
-        return db
+            new = True
+        self.db = self._connect(readonly=False)
+        self._set_modes()
+        if new:
+            self._create()
 
     def _set_modes(self) -> None:
         """WAL and full sync, set only once the file is known to be ours (or new):
         switching to WAL rewrites the header, and a foreign file stays untouched."""
         if not self.readonly:
-            self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL" if self._durable else "PRAGMA synchronous=OFF")
+            self.db.execute("PRAGMA journal_mode=WAL")
 
-    def _check_or_create(self) -> None:
+    def move_aside_hint(self) -> str:
+        """The shell command that moves this journal (and its WAL) out of the way."""
+        files = [f for f in (self.path, self.path + "-wal") if os.path.exists(f)]
+        return " && ".join(f"mv {f} {f.replace(self.path, self.path + '.damaged', 1)}"
+                           for f in files or [self.path])
+
+    def _refuse(self, what: str) -> JournalError:
+        return JournalError(f"{self.path} {what}; nothing was written to it. Move it aside "
+                            f"to start a new journal: {self.move_aside_hint()}")
+
+    def _quick_check(self) -> None:
+        rows = self.db.execute("PRAGMA quick_check(3)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            raise self._refuse("is damaged (SQLite quick_check: "
+                               + "; ".join(str(r[0]) for r in rows) + ")")
+
+    def _create(self) -> None:
+        with self._transaction():
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    self.db.execute(stmt)
+            self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _inspect(self) -> bool:
+        """Refuse a damaged, foreign or newer file; True when it holds nothing yet."""
+        self._quick_check()
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
-            if self.readonly:
-                raise JournalError(f"{self.path} is empty: it holds no games")
-            self._set_modes()
-            with self._transaction():
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        self.db.execute(stmt)
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            return
+            return True
         if not {"meta", "games", "actions"} <= tables:
             raise JournalError(f"{self.path} is an SQLite file but not a coffee-companion "
                                "journal; choose another path (this file was not changed)")
         row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None or row[0] != SCHEMA_VERSION:
-            raise JournalError(f"{self.path} has journal schema {row[0] if row else '?'}, "
-                               f"this companion reads schema {SCHEMA_VERSION}")
-        self._set_modes()
-        if not self.readonly:
-            self._check_writable()
+        schema = row[0] if row else None
+        if schema not in {str(v) for v in range(1, SCHEMA_VERSION + 1)}:
+            if isinstance(schema, str) and schema.isdigit():
+                raise JournalError(
+                    f"{self.path} was written by a newer coffee-companion (journal schema "
+                    f"{schema}; this one reads up to {SCHEMA_VERSION}); nothing was written "
+                    f"to it. Update the companion, or move it aside to start a new journal: "
+                    f"{self.move_aside_hint()}")
+            raise self._refuse(f"has no readable schema version ({schema!r})")
+        self.schema = int(schema)
+        return False
+
+    @property
+    def needs_migration(self) -> bool:
+        """Written by schema 1: its lines lack the specialty the catalog gave them."""
+        return self.schema < SCHEMA_VERSION
+
+    def keep_copy(self) -> str:
+        """Copy the whole journal beside it (before a migration); returns the copy's path."""
+        n, target = 1, f"{self.path}.schema{self.schema}"
+        while os.path.exists(target):
+            n += 1
+            target = f"{self.path}.schema{self.schema}.{n}"
+        try:
+            copy = sqlite3.connect(target)
+            with copy:
+                self.db.backup(copy)
+            copy.close()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+        return target
+
+    def migrate(self, games: dict[int, dict]) -> None:
+        """Schema 1 -> 2 in one transaction. ``games``: id -> {"lines": resolved lines,
+        "rules": version, "problem": text or None, "seat_colors": names or None}."""
+        try:
+            with self._transaction():
+                for column in ("seat_colors TEXT", "rules TEXT NOT NULL DEFAULT '1.1'",
+                               "problem TEXT"):
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {column}")
+                for game_id, g in games.items():
+                    self.db.execute("UPDATE games SET rules=?, problem=?, seat_colors=? "
+                                    "WHERE id=?",
+                                    (g["rules"], g["problem"],
+                                     None if g["seat_colors"] is None
+                                     else json.dumps(g["seat_colors"]), game_id))
+                    for seq, line in enumerate(g["lines"]):
+                        self.db.execute("UPDATE actions SET line=? WHERE game_id=? AND seq=?",
+                                        (line, game_id, seq))
+                self.db.execute("DELETE FROM meta WHERE key LIKE 'note:seat_colors:%'")
+                self.db.execute("UPDATE meta SET value=? WHERE key='schema'",
+                                (str(SCHEMA_VERSION),))
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('migrated_from', ?)",
+                                (json.dumps({"schema": self.schema, "at": _iso(self.clock())}),))
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(self._explain(exc)) from None
+        self.schema = SCHEMA_VERSION
+
+    # --- one owner -----------------------------------------------------------------
+
+    def claim(self) -> None:
+        """From now on only the calling thread (the table loop's) may use the journal."""
+        self._owner = threading.get_ident()
+
+    def release(self) -> None:
+        self._owner = None
+
+    def _mine(self) -> None:
+        if self._owner is not None and threading.get_ident() != self._owner:
+            raise RuntimeError(f"{self.path} belongs to the table loop's thread: ask the loop")
 
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)
@@ -206,6 +339,14 @@ class Journal:
             return (f"{self.path} cannot be opened for writing ({msg}): check that its folder "
                     "exists and can be written")
         return f"{self.path}: {msg}"
+
+    def _close_refused(self, created: list) -> None:
+        """Close a refused journal and remove the empty side files SQLite made for it."""
+        self.close()
+        for f in created:
+            with contextlib.suppress(OSError):
+                if os.path.getsize(f) == 0 or f.endswith("-shm"):
+                    os.remove(f)
 
     def _check_writable(self) -> None:
         """SQLite opens a file it may not write read-only without a word; say so at
@@ -233,6 +374,7 @@ class Journal:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
+        self._mine()
         if self._batch:
             yield
             return
@@ -248,6 +390,7 @@ class Journal:
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """Group many records in one transaction (a replay into a scratch journal)."""
+        self._mine()
         self.db.execute("BEGIN IMMEDIATE")
         self._batch = True
         try:
@@ -261,22 +404,27 @@ class Journal:
         self.db.execute("COMMIT")
 
     def record(self, line: str, *, new_game: Optional[dict] = None,
-               game_over: Optional[list] = None, reopened: bool = False) -> None:
+               game_over: Optional[list] = None, reopened: bool = False,
+               seat_colors: Optional[list] = None,
+               progress: Optional[tuple[str, Any]] = None) -> None:
         """Store one accepted action durably; raise JournalError if it could not be.
 
-        ``new_game``: the setup action (starts a games row). ``game_over``: the
-        ranking, when this action ended the game (or changed a final ranking).
-        ``reopened``: the action (an undo) made a finished game run again.
+        ``new_game``: the setup action (starts a games row), with its ``seat_colors``
+        (colour names). ``game_over``: the ranking, when this action ended the game (or
+        changed a final ranking). ``reopened``: the action (an undo) made a finished game
+        run again. ``progress``: (key, JSON value) kept in the same transaction (how far
+        a ``replay --db`` got).
         """
         now = _iso(self.clock())
         try:
             with self._transaction():
                 if new_game is not None:
                     cur = self.db.execute(
-                        "INSERT INTO games(edition, variant, players, setup, started_at)"
-                        " VALUES (?,?,?,?,?)",
+                        "INSERT INTO games(edition, variant, players, setup, started_at,"
+                        " seat_colors, rules) VALUES (?,?,?,?,?,?,?)",
                         (new_game["edition"], new_game.get("variant", "standard"),
-                         json.dumps(new_game["players"], ensure_ascii=False), line, now))
+                         json.dumps(new_game["players"], ensure_ascii=False), line, now,
+                         None if not seat_colors else json.dumps(list(seat_colors)), RULES))
                     game_id, seq = cur.lastrowid, 0
                 else:
                     if self._game_id is None:
@@ -289,27 +437,31 @@ class Journal:
                 elif reopened:
                     self.db.execute("UPDATE games SET ended_at=NULL, ranking=NULL WHERE id=?",
                                     (game_id,))
+                if progress is not None:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    (progress[0], json.dumps(progress[1], ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
             if _busy(exc):
                 raise JournalBusy(self._explain(exc)) from None
             raise JournalError(self._explain(exc)) from None
         self._game_id, self._seq = game_id, seq
 
-    def set_note(self, key: str, value) -> None:
-        """Keep a small JSON value beside the games (e.g. a game's seat colours)."""
+    def set_meta(self, key: str, value) -> None:
         try:
             with self._transaction():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                (f"note:{key}", json.dumps(value, ensure_ascii=False)))
+                                (key, json.dumps(value, ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
 
-    def note(self, key: str, default=None):
+    def meta(self, key: str, default=None):
+        """A small JSON value kept beside the games (e.g. a replay's progress)."""
+        self._mine()
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"note:{key}",)).fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
-        return default if row is None else json.loads(row[0])
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            return default if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise JournalError(f"{self.path}: the stored value {key!r} is unreadable ({exc})") from None
 
     @property
     def current_game_id(self) -> Optional[int]:
@@ -320,6 +472,7 @@ class Journal:
 
     def latest_game(self) -> Optional[tuple[int, list[str]]]:
         """The last game's id and its lines (setup first), to resume it."""
+        self._mine()
         try:
             row = self.db.execute("SELECT max(id) FROM games").fetchone()
             if row[0] is None:
@@ -331,6 +484,7 @@ class Journal:
         return row[0], lines
 
     def lines(self, game_id: int) -> list[str]:
+        self._mine()
         try:
             rows = self.db.execute("SELECT seq, line FROM actions WHERE game_id=? ORDER BY seq",
                                    (game_id,)).fetchall()
@@ -341,21 +495,41 @@ class Journal:
                                "the journal is damaged")
         return [r[1] for r in rows]
 
-    def games(self) -> list[GameRecord]:
+    def games(self, where: str = "", args: tuple = (), limit: int = -1) -> list[GameRecord]:
+        """The games, oldest first (``where``/``limit``: the newest ``limit`` matching)."""
+        self._mine()
+        extra = ("g.seat_colors, g.rules, g.problem" if self.schema >= 2
+                 else "NULL, '1', NULL")
         try:
             rows = self.db.execute(
                 "SELECT g.id, g.edition, g.variant, g.players, g.started_at, g.ended_at,"
-                " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id)"
-                " FROM games g ORDER BY g.id").fetchall()
+                " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id), "
+                + extra + f" FROM games g {where} ORDER BY g.id DESC LIMIT ?",
+                (*args, limit)).fetchall()[::-1]
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
-        return [GameRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5],
-                           json.loads(r[6]) if r[6] else None, r[7]) for r in rows]
+        out = []
+        for r in rows:
+            problems = [r[10]] if r[10] else []
+            players = _json_or_problem(r[3], "player list", problems)
+            ranking = _json_or_problem(r[6], "ranking", problems)
+            colours = _json_or_problem(r[8], "seat colours", problems)
+            if not (isinstance(players, list) and all(isinstance(n, str) for n in players)):
+                players = [] if players is None else ["?"]
+            out.append(GameRecord(r[0], r[1], r[2], players, r[4], r[5],
+                                  ranking if isinstance(ranking, list) else None, r[7],
+                                  colours if isinstance(colours, list) else None, r[9],
+                                  "; ".join(problems) or None))
+        return out
+
+    def game(self, game_id: int) -> Optional[GameRecord]:
+        found = self.games("WHERE g.id = ?", (game_id,))
+        return found[0] if found else None
 
     def recent_names(self, limit: int = 12) -> list[str]:
         """Player names of recent games, newest first, without repeats."""
         seen: list[str] = []
-        for g in reversed(self.games()):
+        for g in reversed(self.games(limit=limit)):
             for n in g.players:
                 if n not in seen:
                     seen.append(n)

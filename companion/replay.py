@@ -3,76 +3,111 @@
 Reads a table script (spec: ../shared/specs/table-script.md) line by line
 through the same session (engine + journal) as the live service. Kept free of
 pygame and hardware imports so it starts fast.
+
+The script is read line by line, never whole: a line longer than ``MAX_LINE``
+bytes is rejected without being kept in memory. With ``--db`` every accepted
+line is stored with how far the script got (keyed by the script's SHA-256, in
+the same transaction), so running the same command again after an interruption
+continues where it stopped instead of playing the script a second time.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
-from typing import BinaryIO, Optional
+from typing import BinaryIO, Iterator, Optional
 
 from .journal import Journal, JournalError
 from .rules import Rejection
 from .rules.view import table_json
-from .session import Session
+from .session import Session, migrate
+
+MAX_LINE = 64 * 1024        # bytes; a table-script line is a few hundred at most
+_CHUNK = 1 << 16
 
 
-def read_lines(stream: BinaryIO):
-    """Yield (line number, text or None if not UTF-8); numbers count physical lines."""
-    data = stream.read()
-    if data.startswith(b"\xef\xbb\xbf"):       # a UTF-8 byte-order mark is not part of line 1
-        data = data[3:]
-    for n, raw in enumerate(data.split(b"\n"), 1):
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[tuple[int, object]]:
+    """Yield (line number, text), or (number, Rejection) for a line that is not UTF-8 or is
+    longer than ``limit`` bytes; numbers count physical lines, from 1."""
+    n = 0
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):       # skip the rest, a chunk at a time
+                raw = stream.readline(_CHUNK)
+            yield n, Rejection("line_too_long", {"limit": limit})
+            continue
+        if n == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not text
+            raw = raw[3:]
         try:
-            yield n, raw.decode("utf-8").rstrip("\r")
+            yield n, raw.rstrip(b"\n").decode("utf-8").rstrip("\r")
         except UnicodeDecodeError:
-            yield n, None
+            yield n, Rejection("bad_text", {})
+
+
+def _open_script(script: str, stdin: Optional[BinaryIO]):
+    """The script as a seekable binary file and its SHA-256 (standard input is spooled)."""
+    if script == "-":
+        source = stdin if stdin is not None else sys.stdin.buffer
+        fh = tempfile.SpooledTemporaryFile(max_size=4 << 20)
+        shutil.copyfileobj(source, fh, _CHUNK)
+    else:
+        fh = open(script, "rb")
+    digest = hashlib.sha256()
+    fh.seek(0)
+    for chunk in iter(lambda: fh.read(_CHUNK), b""):
+        digest.update(chunk)
+    fh.seek(0)
+    return fh, digest.hexdigest()
 
 
 def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=None,
-        out=sys.stdout, err=sys.stderr) -> int:
+        out=None, err=None, stdin: Optional[BinaryIO] = None, migration_catalog=None) -> int:
+    """``migration_catalog``: a function giving the catalog to migrate a --db journal of
+    the previous version with (default: ``catalog``)."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     try:
-        if script == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(script, "rb") as fh:
-                data = fh.read()
+        fh, digest = _open_script(script, stdin)
     except OSError as exc:
         print(f"cannot read {script}: {exc.strerror or exc}", file=err)
         return 2
     scratch = None
     try:
-        if db is None:
-            scratch = tempfile.TemporaryDirectory(prefix="coffee-replay-")
-            journal = Journal(os.path.join(scratch.name, "journal.db"), durable=False)
-        else:
-            journal = Journal(db)
+        with fh:
+            if db is None:
+                scratch = tempfile.TemporaryDirectory(prefix="coffee-replay-")
+                journal = Journal(os.path.join(scratch.name, "journal.db"), durable=False)
+            else:
+                journal = Journal(db)
+            try:
+                if journal.needs_migration and migration_catalog is not None:
+                    migrate(journal, migration_catalog())
+                session = Session(journal, catalog)
+                if scratch is not None:
+                    with journal.batch():
+                        rejected = _apply(session, fh, strict, err, None)
+                else:
+                    rejected = _apply(session, fh, strict, err, f"replay:{digest}")
+            finally:
+                journal.close()
     except JournalError as exc:
         print(f"error: {exc}", file=err)
         return 2
-    rejected = []
-    try:
-        session = Session(journal, catalog)
-        import io
-        with (journal.batch() if scratch is not None else _nothing()):
-            for n, text in read_lines(io.BytesIO(data)):
-                if text is None:
-                    outcome = Rejection("bad_text", {})
-                else:
-                    outcome = session.apply_line(text)
-                if isinstance(outcome, Rejection):
-                    if strict:
-                        print(f"line {n}: {outcome.text}", file=err)
-                        return 1
-                    rejected.append({"line": n, "reason": outcome.text})
-    except JournalError as exc:
-        print(f"error: {exc}", file=err)
+    except OSError as exc:
+        print(f"cannot read {script}: {exc.strerror or exc}", file=err)
         return 2
     finally:
-        journal.close()
         if scratch is not None:
             scratch.cleanup()
+    if rejected is None:
+        return 1
     state = table_json(session.table, rejected)
     if as_json:
         out.write(json.dumps(state, ensure_ascii=False) + "\n")
@@ -81,12 +116,36 @@ def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=Non
     return 0
 
 
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
+def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: Optional[str]):
+    """Apply the script's lines; the rejected ones, or None when --strict stopped."""
+    done = session.journal.meta(key) if key else None
+    skip = done["line"] if isinstance(done, dict) else 0
+    rejected = list(done["rejected"]) if isinstance(done, dict) else []
+    if isinstance(done, dict) and done.get("complete"):
+        print(f"note: this script was already replayed into {session.journal.path}; "
+              "nothing was applied again", file=err)
+        return rejected
+    if skip:
+        print(f"note: continuing an interrupted replay into {session.journal.path} "
+              f"after line {skip}", file=err)
+    last = skip
+    for n, text in read_lines(fh):
+        if n <= skip:
+            continue
+        last = n
+        if isinstance(text, Rejection):
+            outcome = text
+        else:
+            progress = (key, {"line": n, "rejected": rejected}) if key else None
+            outcome = session.apply_line(text, progress=progress)
+        if isinstance(outcome, Rejection):
+            if strict:
+                print(f"line {n}: {outcome.text}", file=err)
+                return None
+            rejected.append({"line": n, "reason": outcome.text})
+    if key:
+        session.journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
+    return rejected
 
 
 def describe(state: dict) -> str:
@@ -95,15 +154,17 @@ def describe(state: dict) -> str:
     if state["edition"] is None:
         lines.append("No game was set up.")
     else:
-        head = f"{state['edition']} ({state['variant']}), turn {state['turn']}, " \
+        edition = state["edition"] + (f" + {state['expansion']}" if state.get("expansion") else "")
+        head = f"{edition} ({state['variant']}), turn {state['turn']}, " \
                f"deck {state['deck']}, shop {state['token'].upper()}"
         lines.append(head + (", game over" if state["game_over"] else
                              f", {state['active']} to play"))
         for p in state["players"]:
             q = " | ".join(",".join(t or "?" for t in pos) or "-" for pos in p["queue"])
+            cakes = f"  cake cards {p['cake_cards']}" if "cake_cards" in p else ""
             lines.append(f"  {p['name']:<12} score {p['score']:>3}  likes {p['likes']}  "
                          f"dislikes {p['dislikes']}  tokens {p['cookies']}  "
-                         f"upgrades {len(p['upgrades'])}  queue [{q}]")
+                         f"upgrades {len(p['upgrades'])}{cakes}  queue [{q}]")
         for r in state["ranking"]:
             lines.append(f"  #{r['place']} {r['name']} ({r['score']})")
     for r in state["rejected"]:

@@ -29,13 +29,13 @@ import threading
 from typing import Any, Callable, Optional
 
 from . import faults, logs
-from .catalog import CatalogError
 from .cli import load_catalog
 from .config import Config, ConfigError
 from .journal import Journal, JournalError
 from .notify import Notifier
 from .session import Session
 from .table import LogSubscriber, TableLoop, Update
+from .ui.theme import seat_rgb
 
 log = logging.getLogger("companion.service")
 
@@ -80,16 +80,16 @@ def status_line(table) -> str:
 
 
 class Service:
-    def __init__(self, cfg, headless: bool = False, notifier: Optional[Notifier] = None,
-                 skip_catalogs: frozenset = frozenset()):
+    def __init__(self, cfg, headless: bool = False, notifier: Optional[Notifier] = None):
         self.cfg = cfg
         self.headless = headless
         self.notifier = notifier or Notifier()
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
+        self.catalog_problems: list = []     # broken catalog files, for the screen
         try:
-            self.session = Session(self.journal, load_catalog(cfg, without=skip_catalogs))
-        except BaseException:             # a broken catalog, a game that does not replay
+            self.session = Session(self.journal, self._catalog())
+        except BaseException:             # a game that does not replay: the fault page
             self.journal.close()          # (the lock goes too: Try again can open it)
             raise
         paths = cfg["catalog"]["paths"]
@@ -108,6 +108,15 @@ class Service:
         self.screen_on = False
         self._close_screen: Optional[Callable[[], None]] = None
         self._stopped = False
+
+    def _catalog(self):
+        """The catalogs; a file that cannot be read is left out (its cards are unknown,
+        recorded games do not need them) and kept in ``catalog_problems``."""
+        def problem(exc) -> None:
+            log.warning("card catalog: %s; its cards are not used (recorded games do not "
+                        "need them)", exc)
+            self.catalog_problems.append(exc)
+        return load_catalog(self.cfg, warn=problem)
 
     def _watch(self, loop: TableLoop) -> None:
         """systemd: WATCHDOG=1 from the table loop's own thread, STATUS= on each change."""
@@ -155,26 +164,19 @@ class Service:
             self.lights.set_brightness(settings.brightness)
             self.lights.set_turn_timer(settings.turn_timer)
 
-    def remember_seat_colors(self, colors: list) -> None:
-        """The running game's seat colours go to the lights and into the journal, so
-        a restart after a power cut shows the same colours (loop thread)."""
-        if self.lights is not None:
+    def show_seat_colors(self, names) -> None:
+        """The running game's seat colours (names, recorded with its setup) on the lights;
+        seats without a player keep their box colour."""
+        if self.lights is not None and names:
             from .lights.patterns import DEFAULT_SEAT_COLORS
-            # seats without a player keep their box colour
-            self.lights.set_seat_colors(list(colors) + list(DEFAULT_SEAT_COLORS[len(colors):]))
-        game_id = self.journal.current_game_id
-        if game_id is not None:
-            try:
-                self.journal.set_note(f"seat_colors:{game_id}", [list(c) for c in colors])
-            except JournalError as exc:
-                log.warning("seat colours not kept: %s", exc)
+            self.lights.set_seat_colors(list(names) + list(DEFAULT_SEAT_COLORS[len(names):]))
 
-    def saved_seat_colors(self) -> Optional[list]:
-        game_id = self.journal.current_game_id
-        if game_id is None:
-            return None
-        colors = self.journal.note(f"seat_colors:{game_id}")
-        return [tuple(c) for c in colors] if colors else None
+    def _new_seat_colors(self, update) -> None:
+        """Subscriber (loop thread, whose session it is): a new game's colours."""
+        if any(h.kind == "game_started" for h in update.happened):
+            self.show_seat_colors(self.session.seat_colors)
+            if self.web is not None and self.session.seat_colors:
+                self.web.live.set_colours(seat_rgb(self.session.seat_colors))
 
     def start_web(self) -> None:
         """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
@@ -183,7 +185,8 @@ class Service:
             return
         from .web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
-                         devices=self.device_status, colours=self.saved_seat_colors(),
+                         devices=self.device_status,
+                         colours=seat_rgb(self.session.seat_colors) or None,
                          play_link=self.play_link)
         if _optional("phone view", view.start):
             self.web = view
@@ -241,6 +244,8 @@ class Service:
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
         self.start_outputs()
+        self.show_seat_colors(self.session.seat_colors)
+        self.loop.subscribe(self._new_seat_colors)
         self.start_web()
         self.loop.start()
         self.start_inputs()
@@ -265,7 +270,7 @@ class Service:
         surface = self._open_screen(self.cfg["display"])
         if surface is None:
             return False
-        if not self._fonts_ok(surface):
+        if not self._fonts_ok(surface) or not self._catalog_ok(surface):
             return True
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
@@ -278,19 +283,9 @@ class Service:
         app.set_language(settings.language)
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
-        saved = self.saved_seat_colors()
+        saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
-            app.seat_colors = saved
-            if self.lights is not None:
-                self.remember_seat_colors(saved)
-
-        def keep_seat_colors(update) -> None:
-            # the wizard sets app.seat_colors before it posts the setup
-            if any(h.kind == "game_started" for h in update.happened):
-                self.remember_seat_colors(list(app.seat_colors))
-                if self.web is not None:
-                    self.web.live.set_colours(list(app.seat_colors))
-        self.loop.subscribe(keep_seat_colors)
+            app.seat_colors = seat_rgb(saved)
         self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
 
         def close_screen() -> None:
@@ -359,6 +354,23 @@ class Service:
                 return True
             fonts.set_book(None)          # Try again: look for fonts afresh
 
+    def _catalog_ok(self, surface) -> bool:
+        """A broken catalog file is shown on the fault page first: play without it, or
+        fix it and Try again. False: stop was asked there."""
+        while self.catalog_problems:
+            fault = faults.catalog_fault(self.cfg, self.catalog_problems[0])
+            self._show_fault(fault)
+            choice = fault_page(fault, surface, self.cfg, self.notifier, self.stopping)
+            self._show_fault(None)
+            if choice is None:
+                return False
+            if choice == faults.SKIP_CATALOG_FILE:
+                log.warning("playing without the broken catalog %s", fault.path)
+                return True
+            self.catalog_problems.clear()         # Try again: read the catalogs afresh
+            self.session.catalog = self._catalog()
+        return True
+
     def _wait_for_signal(self) -> None:
         log.info("companion running headless; stop with SIGTERM")
         while not self.stopping.wait(3600):
@@ -419,7 +431,7 @@ def fault_page(fault, surface, cfg: Optional[Config], notifier: Notifier,
 
 
 def _start(load: Callable[[], Config], config_path: Optional[str], headless: bool,
-           notifier: Notifier, skip_catalogs: frozenset):
+           notifier: Notifier):
     """(config, Service, None) when the table can start, else (config or None, None,
     the StartupFault)."""
     try:
@@ -427,11 +439,9 @@ def _start(load: Callable[[], Config], config_path: Optional[str], headless: boo
     except ConfigError as exc:
         return None, None, faults.config_fault(exc, config_path)
     try:
-        return cfg, Service(cfg, headless, notifier, skip_catalogs), None
+        return cfg, Service(cfg, headless, notifier), None
     except JournalError as exc:
         return cfg, None, faults.journal_fault(os.path.expanduser(cfg["journal"]["path"]), exc)
-    except CatalogError as exc:
-        return cfg, None, faults.catalog_fault(cfg, exc)
 
 
 def main(cfg, headless: bool = False, log_level: Optional[str] = None,
@@ -454,7 +464,6 @@ class Startup:
         self.headless = headless
         self.notifier = notifier or Notifier()
         self.stopping = threading.Event()
-        self.skip_catalogs: frozenset = frozenset()
         self.lights = None
         self.surface = None
         self._old_signals: dict = {}
@@ -465,7 +474,7 @@ class Startup:
         try:
             while not self.stopping.is_set():
                 cfg, svc, fault = _start(self.load, self.config_path, self.headless,
-                                         self.notifier, self.skip_catalogs)
+                                         self.notifier)
                 if fault is None:
                     break
                 if fault != shown:
@@ -494,9 +503,6 @@ class Startup:
         def act(choice: str) -> None:
             if choice == faults.MOVE_JOURNAL_ASIDE:
                 faults.move_journal_aside(fault.path)
-            elif choice == faults.SKIP_CATALOG_FILE:
-                log.warning("playing without the broken catalog %s", fault.path)
-                self.skip_catalogs = self.skip_catalogs | {fault.path}
         fault_page(fault, surface, cfg, self.notifier, self.stopping, self.config_path, act)
         return True
 

@@ -6,22 +6,113 @@ returned for anyone to react to. A journal that cannot save turns the action
 into a rejection ("storage_failed"): nothing changes, nothing is half-done.
 A journal another program holds locked raises ``JournalBusy`` instead (also
 with nothing changed): the table loop pauses and applies the action later.
+
+The card catalog is consulted once, when an action happens: the line is stored
+with the specialty it decided, so ``rebuild`` (the one way a game is rebuilt from
+its lines: resume, ``history``, ``replay --db``, the migration of an older
+journal) needs no catalog, and a later catalog edit never changes a recorded game.
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+import logging
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Union
 
 from .catalog import Catalog
 from .journal import Journal, JournalBusy, JournalError
 from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
+from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
 from .rules.scoring import ranking
 
 Outcome = Union[Accepted, Rejection]
+log = logging.getLogger("companion.session")
+
+SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")   # the box's meeple colours
 
 
 def _ranking_json(game) -> list:
     return [r.__dict__ for r in ranking(game)]
+
+
+@dataclass
+class Rebuilt:
+    """A game rebuilt from its lines: the table, the lines as recorded (each with the
+    facts that decided it), and where it stopped if a line was refused."""
+    table: Table
+    lines: list = field(default_factory=list)
+    failed_at: Optional[int] = None          # index of the line that could not be replayed
+    rejection: Optional[Rejection] = None
+
+    @property
+    def problem(self) -> Optional[str]:
+        if self.failed_at is None:
+            return None
+        return f"action {self.failed_at} cannot be replayed ({self.rejection})"
+
+
+def rebuild(lines: Iterable[str], specialty_tags: frozenset = NO_SPECIALTIES) -> Rebuilt:
+    """Replay a game's stored lines from an empty table.
+
+    ``specialty_tags`` is empty for a journal of this version (the lines carry their
+    specialties); only a schema-1 journal, whose lines do not, is rebuilt with a catalog.
+    """
+    out = Rebuilt(Table())
+    for n, line in enumerate(lines):
+        action = parse_line(line)
+        if action is None:
+            action = reject("bad_json", error="an empty line")
+        outcome = action if isinstance(action, Rejection) else apply(out.table, action,
+                                                                     specialty_tags)
+        if isinstance(outcome, Rejection):
+            out.failed_at, out.rejection = n, outcome
+            return out
+        out.table = outcome.table
+        out.lines.append(to_line(outcome.action))
+    return out
+
+
+def migrate(journal: Journal, catalog: Catalog) -> None:
+    """Bring a schema-1 journal to this version, once: each game is replayed with the
+    catalog of today (as the old companion did at every start) and its lines are stored
+    with the specialties that decided them; the seat colours kept as side notes become
+    part of each game's setup. A copy of the file is kept first, and a game that no
+    longer replays under table script 1.1 is kept as it was, marked, never altered."""
+    copy = journal.keep_copy()
+    games = {}
+    for g in journal.games():
+        lines = journal.lines(g.id)
+        rebuilt = rebuild(lines, catalog.specialty_tags)
+        problem = rebuilt.problem
+        game = rebuilt.table.game
+        if problem is None and g.ranking is not None and (
+                game is None or not game.game_over or _ranking_json(game) != g.ranking):
+            problem = "it ends differently under table script 1.1"
+        games[g.id] = {"lines": lines if problem else rebuilt.lines,
+                       "rules": "1" if problem else "1.1",
+                       "problem": problem and f"recorded under table script 1: {problem}",
+                       "seat_colors": _colour_names(journal.meta(f"note:seat_colors:{g.id}"))}
+    journal.migrate(games)
+    log.warning("%s: migrated from journal schema 1 (a copy of the old file is %s); "
+                "%d game(s), %d kept as recorded under table script 1", journal.path, copy,
+                len(games), sum(1 for g in games.values() if g["problem"]))
+
+
+# The screen's RGB seat colours as schema 1 kept them: the shades of that version, and
+# today's (companion.ui.theme.SEAT_COLORS, whose red and green were tuned since).
+SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
+                    (240, 190, 20): "yellow"}
+
+
+def _colour_names(rgbs) -> Optional[list]:
+    """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
+    from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
+    by_rgb = {**SCHEMA1_SEAT_RGB,
+              **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES)}}
+    if not isinstance(rgbs, list):
+        return None
+    names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]
+    return names if all(names) else None
 
 
 class Session:
@@ -29,58 +120,80 @@ class Session:
         self.journal = journal
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
+        self.seat_colors: tuple = ()      # colour names of the current game's seats, if chosen
+        self.recent_names: tuple = ()     # players of recent games, newest first (the wizard)
         if journal is not None:
+            if journal.needs_migration:
+                migrate(journal, self.catalog)
             self._resume()
 
     def _resume(self) -> None:
-        """Rebuild the last game of the journal by replaying its lines."""
+        """Rebuild the last game of the journal by replaying its lines (no catalog)."""
+        self.recent_names = tuple(self.journal.recent_names(12))
         latest = self.journal.latest_game()
         if latest is None:
             return
         game_id, lines = latest
-        table = Table()
-        for n, line in enumerate(lines):
-            action = parse_line(line)
-            outcome = action if isinstance(action, Rejection) else apply(
-                table, action, self.catalog.specialty_tags)
-            if isinstance(outcome, Rejection) or action is None:
-                raise JournalError(f"{self.journal.path}: game {game_id} action {n} "
-                                   f"cannot be replayed ({outcome}); the journal was left as it is")
-            table = outcome.table
-        self.table = table
+        record = self.journal.game(game_id)
+        if record is not None and record.rules != "1.1":
+            log.warning("%s: game %s was recorded under table script %s and is not resumed "
+                        "(%s); it stays in the journal", self.journal.path, game_id,
+                        record.rules, record.problem)
+            return
+        rebuilt = rebuild(lines)
+        if rebuilt.failed_at is not None:
+            raise JournalError(
+                f"{self.journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
+                f"to the journal. Move it aside to start a new one: "
+                f"{self.journal.move_aside_hint()}")
+        self.table = rebuilt.table
+        self.seat_colors = tuple(record.seat_colors or ()) if record is not None else ()
 
     @property
     def game_id(self) -> Optional[int]:
         """The journal's number for the current game (None without a journal or game)."""
         return None if self.journal is None else self.journal.current_game_id
 
-    def apply(self, action: dict) -> Outcome:
+    def apply(self, action: dict, seat_colors: tuple = (), progress=None) -> Outcome:
+        """Apply one validated action. ``seat_colors``: colour names chosen for a setup.
+        ``progress``: (key, value) stored with the line (``replay --db``)."""
+        if action["do"] == "setup":                 # the players' seats only
+            seat_colors = tuple(seat_colors)[:len(action["players"])]
+        if not set(seat_colors) <= set(SEAT_COLOUR_NAMES) or len(set(seat_colors)) < len(seat_colors):
+            log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
+            seat_colors = ()
         before = self.table.game
         outcome = apply(self.table, action, self.catalog.specialty_tags)
         if isinstance(outcome, Rejection):
             return outcome
         after = outcome.table.game
+        new_game = action if action["do"] == "setup" else None
         if self.journal is not None:
-            new_game = action if action["do"] == "setup" else None
             over = after is not None and after.game_over and (
                 new_game is None and (before is None or not before.game_over
                                       or action["do"] in ("correct", "redo")))
             reopened = (before is not None and before.game_over and after is not None
                         and not after.game_over)
             try:
-                self.journal.record(to_line(action), new_game=new_game,
+                self.journal.record(to_line(outcome.action), new_game=new_game,
                                     game_over=_ranking_json(after) if over else None,
-                                    reopened=reopened)
+                                    reopened=reopened, seat_colors=list(seat_colors),
+                                    progress=progress)
             except JournalBusy:
                 raise                # nothing changed: the table loop waits and tries again
             except JournalError as exc:
                 return reject("storage_failed", error=str(exc))
+        if new_game is not None:
+            self.seat_colors = tuple(seat_colors)
+            names = list(action["players"])
+            self.recent_names = tuple(names + [n for n in self.recent_names
+                                               if n not in names])[:12]
         self.table = outcome.table
         return outcome
 
-    def apply_line(self, text: str) -> Optional[Outcome]:
+    def apply_line(self, text: str, progress=None) -> Optional[Outcome]:
         """A raw table-script line: None for blank/comment lines."""
         action = parse_line(text)
         if action is None or isinstance(action, Rejection):
             return action
-        return self.apply(action)
+        return self.apply(action, progress=progress)

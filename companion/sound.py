@@ -21,6 +21,7 @@ cue                    when
 ``scanner_lost``       the card scanner was disconnected
 ``timer_warning``      the optional turn timer entered its last quarter
 ``timer_end``          the turn timer ran out
+``cake_card``          a player gained a cake card (Cake Time)
 =====================  ====================================================
 
 ``SoundPlayer`` is the table-loop subscriber. Called on the loop thread, it
@@ -66,8 +67,9 @@ import companion
 
 from .inputs import SeatTap
 from .logs import native_stderr_quiet
-from .rules.happenings import (CardIdentified, CardsToDraw, DislikesTaken, FinalTurnBegins,
-                               GameOver, OrderCompleted, ShopClosed, TurnChanged)
+from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, DislikesTaken,
+                               FinalTurnBegins, GameOver, OrderCompleted, ShopClosed,
+                               TurnChanged)
 from .table import DeviceStatusChanged, Update
 from .turn_timer import TurnClock
 from .worker import Worker
@@ -77,7 +79,7 @@ log = logging.getLogger("companion.sound")
 #: Every cue id; the same set as ``CUES`` in companion/sounds/make_sounds.py (a test checks).
 CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
            "shop_closed", "final_turn", "game_over", "winner", "rejected", "card_scanned",
-           "scanner_lost", "timer_warning", "timer_end")
+           "scanner_lost", "timer_warning", "timer_end", "cake_card")
 
 SURGE_SPACING = 0.15    # seconds between two surge ticks
 CUE_GAP = 0.05          # silence after a cue before the next cue of the same update
@@ -101,6 +103,8 @@ def cues_for(update: Update) -> list[str]:
             out.append("specialty" if h.specialty else "order_completed")
         elif isinstance(h, CardIdentified):
             out.append("card_scanned")
+        elif isinstance(h, CakeCardGained):
+            out.append("cake_card")
         elif isinstance(h, CardsToDraw):
             out += ["surge_tick"] * sum(count for _, count in h.draws)
         elif isinstance(h, DislikesTaken):

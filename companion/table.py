@@ -177,20 +177,28 @@ class TableLoop:
     # --- running -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Handle inputs until a ``Stop`` arrives or :meth:`halt` is called."""
-        while not self._halt.is_set():
-            event = self._next_input()
-            if event is None:
-                continue
-            if isinstance(event, ev.Stop) or self._halt.is_set():
-                if not isinstance(event, ev.Stop):
+        """Handle inputs until a ``Stop`` arrives or :meth:`halt` is called. The journal
+        is this thread's alone meanwhile: anything else that needs it asks the loop."""
+        journal = self.session.journal
+        if journal is not None:
+            journal.claim()
+        try:
+            while not self._halt.is_set():
+                event = self._next_input()
+                if event is None:
+                    continue
+                if isinstance(event, ev.Stop) or self._halt.is_set():
+                    if not isinstance(event, ev.Stop):
+                        self._drop(event)
+                    return
+                try:
+                    self.handle(event)
+                except Halted:
                     self._drop(event)
-                return
-            try:
-                self.handle(event)
-            except Halted:
-                self._drop(event)
-                return
+                    return
+        finally:
+            if journal is not None:
+                journal.release()
 
     def _next_input(self) -> Any:
         """The next input; with a heartbeat, None when it is time for the next beat."""
@@ -320,6 +328,9 @@ class TableLoop:
             if isinstance(action, Rejection):
                 return Update(event, self.table, dict(event.action), rejection=action,
                               posted_at=posted, applied_at=self.clock())
+            if event.seat_colors and action["do"] == "setup":
+                outcome = self.session.apply(action, seat_colors=tuple(event.seat_colors))
+                return self._update(event, action, outcome, None, posted)
             return self._apply(event, action, posted)
         if isinstance(event, ev.ScriptLine):
             outcome = self.session.apply_line(event.text)

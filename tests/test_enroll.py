@@ -42,6 +42,21 @@ def test_one_tag_from_the_command_line(monkeypatch, capsys, setup):
         capsys.readouterr().out
 
 
+def test_ctrl_c_right_after_a_save_still_counts_that_card(monkeypatch, capsys, setup):
+    conf, cards = setup
+    real_save = Catalog.save
+
+    def save_then_ctrl_c(self, path):          # the user's Ctrl-C lands just after the write
+        real_save(self, path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Catalog, "save", save_then_ctrl_c)
+    assert enroll(monkeypatch, conf, "Mocha\ncoffee chocolate milk\ny\n",
+                  "--tag", "CR0002") == 130
+    assert "Stopped. 1 card(s) saved" in capsys.readouterr().out
+    assert Catalog.load(str(cards)).get("CR0002").drink == "Mocha"
+
+
 def test_wrong_answers_are_asked_again(monkeypatch, capsys, setup):
     conf, cards = setup
     answers = "\n".join([

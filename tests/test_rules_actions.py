@@ -97,7 +97,9 @@ def test_junior_closes_when_a_queue_empties_and_has_no_surge_or_flow():
     assert t.game.deck == deck and queue_sizes(t.game, "Ana") == [2, 2, 2, 1]
     assert queue_sizes(t.game, "Ben") == [2, 2, 2, 2]
     t, _ = play(END, END, table=t)  # Ben, Chloe
-    t, h = play(*[DONE] * 7, table=t)
+    t, h = play(*[DONE] * 3, END, END, END, *[DONE] * 3, END, END, END, table=t)
+    assert t.game.token == "open"            # at most 3 orders a turn (table script 1.1)
+    t, h = play(DONE, table=t)
     assert t.game.token == "closed" and h[-1].kind == "shop_closed" and h[-1].reason == "orders_done"
     t, h = play(END, END, table=t)     # Ana, Ben, then Chloe is last
     assert h[-1].kind == "final_turn_begins"

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from companion.journal import Journal
 from companion.rules import Rejection, Table, apply, parse_action
-from companion.rules.editions import EDITIONS, WINTER_UPGRADES
+from companion.rules.editions import CAKE_TIME_UPGRADES, WINTER_UPGRADES
+from companion.rules.happenings import CakePlaced, CakesReturned, OrderCompleted
 from companion.rules.state import stack_items
 from companion.session import Session
 
@@ -23,6 +24,14 @@ setups = st.builds(
         **({"ristretto_start": True} if ristretto else {})},
     st.sampled_from(["original", "winter"]), st.integers(2, 4), st.integers(0, 3),
     st.sampled_from([None, None, "junior"]), st.booleans())
+
+cake_setups = st.builds(
+    lambda n, start, ristretto, longer, two, tiles: {
+        "do": "setup", "edition": "original", "players": NAMES[:n], "start": NAMES[start % n],
+        "expansion": "cake_time", "ristretto_start": ristretto, "longer_game": longer,
+        "two_drinks_one_cake": two, **({"upgrades": tiles} if tiles else {})},
+    st.integers(2, 4), st.integers(0, 3), st.booleans(), st.booleans(), st.booleans(),
+    st.sampled_from([None, ["break_time", "storage", "double_destination", "double_corners"]]))
 
 actions = st.one_of(
     setups,
@@ -43,8 +52,26 @@ actions = st.one_of(
     st.just({"do": "end_turn", "extra": 1}),         # unknown key
 )
 
+# Cake Time: the same actions plus cakes, cake cards and Break Time.
+cake_actions = st.one_of(
+    actions, cake_setups, *[st.just({"do": "end_turn"})] * 6,
+    st.just({"do": "complete"}), st.just({"do": "complete"}),
+    st.builds(lambda n: {"do": "cake", "player": NAMES[n]}, st.integers(0, 3)),
+    st.builds(lambda n, s: {"do": "cake", "player": NAMES[n], "slot": s},
+              st.integers(0, 3), st.integers(1, 4)),
+    st.builds(lambda n, t: {"do": "cake", "player": NAMES[n], "card": t},
+              st.integers(0, 3), st.sampled_from(TAGS)),
+    st.just({"do": "play_cake_card"}),
+    st.builds(lambda u: {"do": "activate_upgrade", "upgrade": u},
+              st.sampled_from(CAKE_TIME_UPGRADES)),
+    st.builds(lambda n, v: {"do": "correct", "player": NAMES[n], "cake_cards": v},
+              st.integers(0, 3), st.integers(0, 3)),
+)
+
 sequences = st.lists(actions, min_size=1, max_size=60).map(
     lambda xs: [{"do": "setup", "edition": "original", "players": NAMES[:3]}] + xs)
+cake_sequences = st.tuples(cake_setups, st.lists(cake_actions, min_size=25, max_size=60)).map(
+    lambda t: [t[0]] + t[1])
 
 
 def positions(game):
@@ -52,11 +79,25 @@ def positions(game):
             for c in pos}
 
 
+def cakes_on_cards(game):
+    return 0 if game is None else sum(p.cakes() for p in game.players)
+
+
+def cakes_moved(happened):
+    """Cakes put on cards minus cakes back to the supply, by what the engine reported."""
+    placed = sum(isinstance(h, CakePlaced) for h in happened)
+    back = sum(h.cake for h in happened if isinstance(h, OrderCompleted))
+    back += sum(h.count for h in happened if isinstance(h, CakesReturned))
+    return placed - back
+
+
 def check_invariants(game):
-    e = EDITIONS[game.edition]
     if not game.corrected:
-        assert game.total_cards() == e.deck_size          # cards are conserved
+        assert game.total_cards() == game.rules.deck_size   # cards are conserved
         assert game.deck >= 0
+    if game.expansion is None:                             # no cakes outside Cake Time
+        assert cakes_on_cards(game) == 0 and all(p.cake_cards == 0 for p in game.players)
+    assert all(p.cake_cards >= 0 for p in game.players)
     like, up, dis = WEIGHTS[game.edition]
     from companion.rules.view import table_json
     view = table_json(Table(game))
@@ -68,18 +109,26 @@ def check_invariants(game):
         assert 0 <= game.active < len(game.players)
 
 
+def untouched(table):
+    """What an action must leave as it was: the game, the stacks, the snapshots on top."""
+    tops = [stack[0] for stack in (table.undo, table.redo) if stack is not None]
+    return (copy.deepcopy(table.game), copy.deepcopy(tops), table.undo, table.redo)
+
+
 def run(seq):
     """Apply a sequence checking the step properties; returns the final table and accepted list."""
     table = Table()
     accepted = []
     for raw in seq:
         action = parse_action(raw)
-        before = copy.deepcopy(table)
+        # the stacks are immutable tuples: a copy of the games they can reach next is enough
+        # (a deep copy of the whole history at every step made long games quadratic)
+        before = untouched(table)
         out = action if isinstance(action, Rejection) else apply(table, action)
         if isinstance(out, Rejection):
-            assert table == before                       # a rejected action changes nothing
+            assert untouched(table) == before            # a rejected action changes nothing
             continue
-        assert table == before                           # the input table was not mutated
+        assert untouched(table) == before                # the input table was not mutated
         new = out.table
         do = action["do"]
         accepted.append(action)
@@ -96,6 +145,9 @@ def run(seq):
                 if s in old and old[s][0] == name:
                     assert i == old[s][1] + (1 if name == active and table.game.variant != "junior" else 0)
         if do not in ("setup", "undo", "redo"):
+            # a cake is on exactly one card or in the supply: every move is reported
+            assert cakes_on_cards(new.game) == cakes_on_cards(table.game) + \
+                cakes_moved(out.happened)
             undone = apply(new, {"do": "undo"})
             assert not isinstance(undone, Rejection)
             assert undone.table.game == table.game        # undo restores the exact state
@@ -109,8 +161,14 @@ def test_step_properties(seq):
     run(seq)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cake_sequences)
+def test_cake_time_step_properties(seq):
+    run(seq)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sequences)
+@given(st.one_of(sequences, cake_sequences))
 def test_replaying_the_journal_gives_the_live_state(seq):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "j.db")

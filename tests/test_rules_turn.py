@@ -55,13 +55,14 @@ def test_deck_short_partial_draws_in_order_and_closes():
     assert g.deck == 0 and g.token == "closed" and g.closed_reason == "deck_empty"
 
 
-def test_deck_reaching_exactly_zero_does_not_close():
-    t, _ = play(setup(FOUR and "original", FOUR), {"do": "correct", "deck": 4}, DONE, DONE, END)
-    assert t.game.deck == 0 and t.game.token == "open"
-    # the next surge cannot be covered: closed, nobody draws
-    t, h = play(DONE, END, table=t)
-    assert t.game.token == "closed"
-    assert next(x for x in h if isinstance(x, CardsToDraw)).draws == ()
+def test_deck_reaching_exactly_zero_closes():
+    # Table script 1.1 (version 1 kept the shop open here): a surge that takes the deck's
+    # last card closes the shop; 001_5bfe135d7e6cd15b.txt "Objective".
+    t, h = play(setup(FOUR and "original", FOUR), {"do": "correct", "deck": 4}, DONE, DONE, END)
+    assert t.game.deck == 0 and t.game.token == "closed" and t.game.closed_reason == "deck_empty"
+    draws = next(x for x in h if isinstance(x, CardsToDraw))
+    assert draws.draws == (("Ben", 2), ("Chloe", 2)) and not draws.short
+    assert kinds(h).index("cards_to_draw") < kinds(h).index("shop_closed")
 
 
 def test_flow_of_time_moves_orders_and_turns_position_4_into_dislikes():
@@ -96,11 +97,43 @@ def test_five_dislikes_close_the_shop():
     assert closed.reason == "five_dislikes" and closed.player == "Ana"
 
 
-def test_two_player_empty_deck_closes_instead_of_drawing():
-    t, _ = play(setup(players=["Ana", "Ben"]), {"do": "correct", "deck": 1}, END)
-    assert t.game.deck == 0 and t.game.token == "open"
-    t, h = play(END, table=t)
-    assert t.game.token == "closed" and "shop_closed" in kinds(h)
+def test_two_player_surge_of_the_last_cards_closes_before_the_flow_of_time():
+    t, h = play(setup(players=["Ana", "Ben"]), {"do": "correct", "deck": 2}, DONE, DONE, END)
+    k = kinds(h)
+    assert k.index("cards_to_draw") < k.index("shop_closed") < k.index("orders_moved_down")
+
+
+def test_two_player_draw_of_the_last_card_closes():
+    # Table script 1.1; 000_200d524ddef1b49d.txt "Reglas para partidas de 2 jugadores":
+    # the end is triggered even when the cards run out during the draw.
+    t, h = play(setup(players=["Ana", "Ben"]), {"do": "correct", "deck": 1}, END)
+    assert t.game.deck == 0 and t.game.token == "closed"
+    assert kinds(h).index("cards_to_draw") < kinds(h).index("shop_closed")
+    t, h = play(END, table=t)           # Ben's draw finds the deck empty: game over
+    assert t.game.game_over and "cards_to_draw" not in kinds(h)
+
+
+def test_correcting_the_deck_to_zero_closes_a_running_game_but_not_junior():
+    t, h = play(setup(players=["Ana", "Ben", "Chloe"]), {"do": "correct", "deck": 0})
+    assert t.game.token == "closed" and kinds(h)[-2:] == ["corrected", "shop_closed"]
+    t, h = play(setup("winter", ["Ana", "Ben"], variant="junior"), {"do": "correct", "deck": 0})
+    assert t.game.token == "open" and kinds(h)[-1] == "corrected"
+    assert rejected(t, {"do": "correct", "player": "Ana", "dislikes": 0}).code == \
+        "junior_no_dislikes"
+
+
+def test_at_most_three_orders_a_turn_in_every_variant():
+    two = play(setup(players=["Ana", "Ben"]), END, END)[0]         # Ana drew a 4th card
+    four = play(setup("winter", FOUR), END, END, DONE, DONE, END, END)[0]   # Chloe's surge
+    junior = play(setup("winter", ["Ana", "Ben", "Chloe"], variant="junior"))[0]
+    for t in (two, four, junior):
+        assert t.game.active_player.name == "Ana" and t.game.active_player.order_count() >= 4
+        t, _ = play(DONE, DONE, DONE, table=t)
+        r = rejected(t, DONE)
+        assert r.code == "three_orders" and r.text == \
+            "Ana has already completed 3 orders this turn: one per cup"
+        t, _ = play({"do": "undo"}, DONE, table=t)         # undo frees a cup
+        assert t.game.completed_this_turn == 3
 
 
 def test_final_round_ends_after_the_seat_before_the_starting_player():
@@ -202,8 +235,9 @@ def test_turn_counter_and_turn_changed():
 
 
 def test_stall_is_reported_when_every_queue_is_empty():
-    t, _ = play(setup(players=["Ana", "Ben", "Chloe"]), {"do": "correct", "deck": 0})
+    t, _ = play(setup(players=["Ana", "Ben", "Chloe"]))
     # nobody completes anything: cards fall off as dislikes until every queue is empty
+    # (the deck still holds cards, so only the stall can say nothing more will happen)
     stalled = False
     for _ in range(20):
         t, h = play(END, table=t)

@@ -104,18 +104,24 @@ def test_an_unusable_journal_folder_is_a_clear_error(tmp_path, cfg):
 def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
     svc = Service(cfg, headless=True)
     rec = Recorder()
-    svc.loop.subscribe(rec)
     svc.start_outputs()
+    shown = []
+    set_colors = svc.lights.set_seat_colors
+    svc.lights.set_seat_colors = lambda c: (shown.append(list(c)), set_colors(c))
+    svc.loop.subscribe(svc._new_seat_colors)
+    svc.loop.subscribe(rec)                       # after it: rec sees the update last
     svc.loop.start()
     try:
         svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
-                                      "players": ["Ana", "Ben", "Chloe"]}))
+                                      "players": ["Ana", "Ben", "Chloe"]},
+                                     seat_colors=("green", "red", "yellow")))
         rec.wait_for(lambda u: u.accepted)
-        svc.remember_seat_colors([(39, 160, 82), (214, 48, 49), (240, 190, 20)])
+        assert shown[-1][:3] == ["green", "red", "yellow"]
     finally:
         svc.shutdown()
     again = Service(cfg, headless=True)
     try:
-        assert again.saved_seat_colors() == [(39, 160, 82), (214, 48, 49), (240, 190, 20)]
+        assert again.session.seat_colors == ("green", "red", "yellow")
+        assert again.journal.games()[-1].seat_colors == ["green", "red", "yellow"]
     finally:
         again.shutdown()

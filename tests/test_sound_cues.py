@@ -74,7 +74,7 @@ def test_cue_ids_are_the_generated_wavs():
     spec = importlib.util.spec_from_file_location("make_sounds", SOUNDS / "make_sounds.py")
     make_sounds = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_sounds)
-    assert set(CUE_IDS) == set(make_sounds.CUES) and len(CUE_IDS) == 15
+    assert set(CUE_IDS) == set(make_sounds.CUES) and len(CUE_IDS) == 16
     assert default_folder() == SOUNDS
     assert all((SOUNDS / (c + ".wav")).is_file() for c in CUE_IDS)
 
@@ -158,7 +158,7 @@ def test_cues_play_on_the_real_mixer_one_after_another(players):
     updates(ev.SeatHold(0), loop=loop)
     assert p.tick(0.0) == pytest.approx(p.sounds["tap"].get_length() + CUE_GAP)
     assert p.state == "playing" and pygame.mixer.get_init() is not None
-    assert len(p.sounds) == 15
+    assert len(p.sounds) == len(CUE_IDS) == 16
     assert p.sounds["winner"].get_volume() == pytest.approx(0.5, abs=0.01)
     assert pygame.mixer.get_busy()               # the taps are sounding
     wake = p.tick(0.2)

@@ -56,7 +56,7 @@ def cue_samples():
 
 
 def test_cue_ids_are_file_stems_with_descriptions():
-    assert len(CUES) == 15
+    assert len(CUES) == 16
     for cue, description in CUES.items():
         assert cue.isidentifier() and cue == cue.lower()
         assert description.strip() and "\n" not in description

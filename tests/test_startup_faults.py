@@ -189,21 +189,47 @@ def test_journal_damage_is_told_from_other_journal_problems(tmp_path):
         assert not faults.journal_damaged(good)
 
 
-def test_play_without_the_broken_catalog_file(tmp_path):
+def test_a_broken_catalog_file_is_shown_and_the_table_plays_without_it(tmp_path):
     good, broken = tmp_path / "good.toml", tmp_path / "broken.toml"
     Catalog.example().save(str(good))
     broken.write_text("[[card]]\ntag = 'X1'\n", encoding="utf-8")
     cfg = config.load(write_config(tmp_path), required=True)
     cfg["catalog"]["paths"] = [str(broken), str(good)]
-    fault = faults.catalog_fault(cfg, Exception("whatever the loader said"))
-    assert fault.path == str(broken) and fault.action == faults.SKIP_CATALOG_FILE
-    svc = Service(cfg, headless=True, skip_catalogs=frozenset({fault.path}))
+    svc = Service(cfg, headless=True)
     try:
-        assert len(svc.session.catalog) == len(Catalog.example())
+        assert len(svc.session.catalog) == len(Catalog.example())      # the good file's
+        assert len(svc.catalog_problems) == 1
+        fault = faults.catalog_fault(cfg, svc.catalog_problems[0])   # what the page shows
+        assert fault.path == str(broken) and fault.action == faults.SKIP_CATALOG_FILE
         assert svc.loop.catalog_path == str(broken)    # enroll still writes to the first file
     finally:
         svc.shutdown()
     assert broken.read_text(encoding="utf-8") == "[[card]]\ntag = 'X1'\n"
+
+
+def test_the_screen_shows_a_broken_catalog_first_then_plays_without_it(
+        tmp_path, notify_socket, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    sock_path, sock = notify_socket
+    (tmp_path / "cards.toml").write_text("[[card]]\ntag = 'X1'\n", encoding="utf-8")
+    cfg = config.load(write_config(tmp_path), required=True)
+    svc = Service(cfg, notifier=Notifier({"NOTIFY_SOCKET": sock_path}))
+    seen: dict = {}
+
+    def person():
+        try:
+            seen["fault"] = wait_ready(sock)
+            tap("fault.action", faults.catalog_fault(cfg, svc.catalog_problems[0]))
+            seen["table"] = wait_ready(sock)
+        finally:
+            svc.stopping.set()
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+    helper = threading.Thread(target=person)
+    helper.start()
+    assert svc.run() == 0
+    helper.join(10)
+    assert "STATUS=fault: a card catalog is broken" in seen["fault"]
+    assert "STATUS=waiting for a new game" in seen["table"]
 
 
 def test_a_missing_font_is_a_fault_only_where_the_screen_needs_it():

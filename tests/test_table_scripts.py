@@ -1,6 +1,6 @@
 """The rules engine checked against the table-script contract, through the real CLI.
 
-Contract: /work/shared/specs/table-script.md ("Table script, version 1").
+Contract: /work/shared/specs/table-script.md ("Table script, version 1.1"; Cake Time aside).
 
 Every ``tests/scripts/NAME.jsonl`` is a table script whose comment lines say what it
 checks; ``tests/scripts/NAME.expected.json`` is the expected ``--json`` output, computed
@@ -12,9 +12,10 @@ by hand from the spec (not recorded from the engine):
 * any other object is a SUBSET: every key it has must match (recursively for objects;
   lists must have the same length and match item by item); a ``"_doc"`` key is ignored.
 
-Each script runs once as ``python -m companion replay SCRIPT --json`` (all in parallel,
-so the module stays fast); a few also run through standard input (``-``), ``--strict``,
-``--db`` and ``--config``, and an unreadable file must give exit status 2.
+Each script runs once as ``coffee-companion replay SCRIPT --json``, in this process (so
+coverage counts replay.py; ``tests/inprocess.py``); a few also run through standard input
+(``-``), ``--strict``, ``--db`` and ``--config``, an unreadable file must give exit status 2,
+and one runs as a real ``python -m companion`` subprocess.
 
 Where the engine disagrees with the spec the test keeps the spec's answer and is marked
 ``xfail(strict=True)`` with the reason (see ``ENGINE_BUGS``).
@@ -25,10 +26,11 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from inprocess import cli
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -66,13 +68,16 @@ def _env() -> dict:
     return env
 
 
-def replay(*args: str, stdin: bytes | None = None,
-           config: Path | None = None) -> subprocess.CompletedProcess:
-    """``coffee-companion [--config C] replay ARGS`` as a subprocess (bytes in, text out)."""
+def replay(*args: str, stdin: bytes | None = None, config: Path | None = None):
+    """``coffee-companion [--config C] replay ARGS`` in this process (bytes in, text out)."""
     head = ["--config", str(config)] if config is not None else []
-    proc = subprocess.run([sys.executable, "-m", "companion", *head, "replay", *args],
-                          input=stdin if stdin is not None else b"", cwd=ROOT, env=_env(),
-                          capture_output=True, timeout=60)
+    return cli(*head, "replay", *args, stdin=stdin if stdin is not None else b"")
+
+
+def replay_subprocess(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    """The same through ``python -m companion``: the real entry point."""
+    proc = subprocess.run([sys.executable, "-m", "companion", "replay", *args],
+                          input=stdin, cwd=ROOT, env=_env(), capture_output=True, timeout=60)
     return subprocess.CompletedProcess(proc.args, proc.returncode,
                                        proc.stdout.decode("utf-8"),
                                        proc.stderr.decode("utf-8", "replace"))
@@ -134,7 +139,7 @@ def assert_state(actual: dict, expected: dict) -> None:
         assert_subset(normalised(actual), normalised(expected))
 
 
-def assert_ok(proc: subprocess.CompletedProcess) -> dict:
+def assert_ok(proc) -> dict:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     return json.loads(proc.stdout)
@@ -148,16 +153,15 @@ def config_path(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def results(config_path) -> dict[str, subprocess.CompletedProcess]:
-    """Every script (with --json) and every checkpoint prefix (through stdin), in parallel."""
+def results(config_path) -> dict:
+    """Every script (with --json) and every checkpoint prefix (through stdin)."""
     def one(key: str):
         if "@L" in key:
             name, lines = split_checkpoint(key)
             return key, replay("-", "--json", stdin=prefix(name, lines))
         config = config_path if key in CATALOG_SCRIPTS else None
         return key, replay(str(SCRIPTS / f"{key}.jsonl"), "--json", config=config)
-    with ThreadPoolExecutor(max_workers=max(4, 2 * (os.cpu_count() or 2))) as pool:
-        return dict(pool.map(one, NAMES + CHECKPOINTS))
+    return dict(map(one, NAMES + CHECKPOINTS))
 
 
 def _params(keys):
@@ -198,7 +202,7 @@ def test_checkpoint_through_stdin(checkpoint, results):
 # --- the command line: stdin, --strict, --db, --config, unreadable files ----------------
 
 def test_whole_script_through_stdin_equals_the_file():
-    state = assert_ok(replay("-", "--json", stdin=script_bytes("setup_ristretto_4p")))
+    state = assert_ok(replay_subprocess("-", "--json", stdin=script_bytes("setup_ristretto_4p")))
     assert_state(state, load_expected("setup_ristretto_4p"))
 
 

@@ -21,7 +21,7 @@ OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 # Texts that are deliberately the same as in English.
 SAME_EVERYWHERE = {
     "language.en", "language.es", "language.pt", "language.it", "language.ko",  # endonyms
-    "edition.original", "edition.winter",      # box titles
+    "edition.original", "edition.winter", "edition.cake_time",   # box titles
     "keyboard.latin", "keyboard.hangul", "keyboard.accents", "keyboard.done", "button.ok",
     "settings.seconds",                        # "{seconds} s": the SI unit
 }
@@ -135,6 +135,14 @@ SAMPLES = [
     hp.Corrected("Ana", "likes", 3, 4),
     hp.Corrected("Ana", "cookies", 0, 2),
     hp.Corrected(None, "deck", 10, 9),
+    hp.Corrected("Ana", "cake_cards", 1, 2),
+    hp.CakePlaced("Ana", 1, None, "table"),
+    hp.CakePlaced("Ana", 1, "04A1", "two_drinks_one_cake"),
+    hp.CakeCardGained("Ana", "cake", 2),
+    hp.CakeCardGained("Ana", "break_time", 1),
+    hp.CakeCardPlayed("Ana", 0),
+    hp.CakesReturned("Ana", 1),
+    hp.CakesReturned("Ana", 2),
     hp.Stalled("all_queues_empty"),
     hp.Undone({"do": "end_turn"}),
     hp.Redone({"do": "complete"}),

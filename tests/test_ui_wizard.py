@@ -104,6 +104,9 @@ def test_two_player_original_with_ristretto_start():
     assert game is not None and game.ristretto_start and game.players[game.start].name == "Ana"
     assert app.seat_colors[:2] == [RGB["blue"], RGB["red"]]
     assert sorted(map(tuple, app.seat_colors)) == sorted(theme.SEAT_COLORS)
+    # the colours are part of the recorded setup, by name, through the table loop
+    setup = next(e for e in app._own if isinstance(e, TouchAction))
+    assert setup.seat_colors == ("blue", "red") and app.loop.session.seat_colors == ("blue", "red")
 
 
 def test_four_player_winter_with_each_players_upgrades_chaos_board_and_random_start():

@@ -19,6 +19,8 @@ def _players(value: str):
 def add_arguments(p):
     p.add_argument("--edition", choices=("original", "winter"), default="original")
     p.add_argument("--variant", choices=("standard", "junior"), default="standard")
+    p.add_argument("--expansion", choices=("cake_time",),
+                   help="play with an expansion of the original game (Cake Time)")
     p.add_argument("--players", type=_players, default=3,
                    help="2-4, or names separated by commas (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the same seed plays the same game")
@@ -53,26 +55,31 @@ def main(args) -> int:
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
         return 2
+    if args.expansion is not None and args.edition != "original":
+        print("error: Cake Time expands the original game (leave out --edition winter)",
+              file=sys.stderr)
+        return 2
+    x = {"expansion": args.expansion}
     from ..cli import load_config
     cfg = load_config(args)
     lang = cfg["game"]["language"]
     if args.headless and not args.web:
         return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
-                        language=lang)
+                        language=lang, **x)
     if args.web:
         from ..ui.app import display_available
         if args.headless or not display_available(driver=cfg["display"]["driver"]):
             cfg["display"]["driver"] = "dummy"        # the phones are the screen
         return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
-                               args.speed, cfg, web=True)
+                               args.speed, cfg, web=True, **x)
     if not args.screen:
         try:
             from ..ui.app import display_available
         except ImportError:        # no pygame here: the terminal demo needs none
             return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
-                            language=lang)
+                            language=lang, **x)
         if not display_available(driver=cfg["display"]["driver"]):
             return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
-                            language=lang)
+                            language=lang, **x)
     return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
-                           args.speed, cfg)
+                           args.speed, cfg, **x)

@@ -57,7 +57,8 @@ def main(args) -> int:
         return enrollment.run(tags)
     except KeyboardInterrupt:
         enrollment.say("")
-        enrollment.say(f"Stopped. {enrollment.saved} card(s) saved to {path}; the file is complete.")
+        enrollment.say(f"Stopped. {enrollment.saved_in_file()} card(s) saved to {path}; "
+                       "the file is complete.")
         return 130
     finally:
         if reader is not None:
@@ -75,11 +76,22 @@ class Enrollment:
         self.ask = ask or (lambda prompt: input(prompt))
         self.say = say or (lambda text: print(text, flush=True))
         self.saved = 0
+        self.answered: list = []          # every card whose questions were answered, in order
         self.own = self._load()           # a catalog we cannot read stops us here, untouched
 
     def _load(self):
         from ..catalog import Catalog
         return Catalog.load(self.path) if os.path.exists(self.path) else Catalog()
+
+    def saved_in_file(self) -> int:
+        """How many of this session's cards the file holds now (after a Ctrl-C that may have
+        landed between a save and its count)."""
+        from ..catalog import CatalogError
+        try:
+            on_disk = self._load()
+        except (OSError, CatalogError):    # unreadable now: what was counted stands
+            return self.saved
+        return sum(1 for card in self.answered if on_disk.get(card.tag) == card)
 
     def run(self, tags) -> int:
         self.say(f"Enrolling {self.edition} cards into {self.path} "
@@ -117,6 +129,7 @@ class Enrollment:
             ingredient_list(self.ingredients, self.edition))
         specialty = self.ask_until("  Specialty order (yellow ribbon)? [y/N] ", yes_no(False))
         card = CardInfo(tag, drink, recipe, specialty, self.edition)
+        self.answered.append(card)        # before saving: Ctrl-C may land right after the save
         self.own = self._load().with_card(card)   # re-read: keep what others saved meanwhile
         self.own.save(self.path)
         self.saved += 1

@@ -14,7 +14,9 @@ def main(args) -> int:
     import os
 
     from .. import history
-    from ..cli import load_config
+    from ..cli import load_catalog, load_config
     cfg = load_config(args)
     db = args.db or os.path.expanduser(cfg["journal"]["path"])
-    return history.run(db, args.export, args.format, location=cfg["bgstats"]["location"])
+    # the catalog matters only for a journal of the previous version (schema 1)
+    return history.run(db, args.export, args.format, location=cfg["bgstats"]["location"],
+                       catalog=lambda: load_catalog(cfg))

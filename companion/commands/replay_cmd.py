@@ -13,4 +13,7 @@ def main(args) -> int:
     from .. import replay
     from ..cli import load_catalog, load_config
     catalog = load_catalog(load_config(args)) if args.config else None
-    return replay.run(args.script, args.json, args.strict, args.db, catalog)
+    # a --db journal of the previous version is migrated with the installation's catalog
+    # (the one its games were played with), even when the script itself uses none
+    return replay.run(args.script, args.json, args.strict, args.db, catalog,
+                      migration_catalog=lambda: load_catalog(load_config(args)))

@@ -44,13 +44,14 @@ from typing import Any, Callable, Optional, Sequence
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
 from ..draw_prompt import pending_draws
-from ..rules.happenings import CardsToDraw, GameOver, GameStarted, OrderCompleted, TurnChanged
+from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStarted,
+                                OrderCompleted, TurnChanged)
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
-from .patterns import (DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS, TAKEN_SECONDS, DrawPrompt,
-                       LightContext, Lights, Style, draws_left, fault, frame_from_lights,
-                       render)
+from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
+                       TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left, fault,
+                       frame_from_lights, render)
 
 log = logging.getLogger("companion.lights")
 
@@ -106,6 +107,7 @@ class LightsController(Worker):
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
         self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
+        self.cake_cards: dict[int, float] = {}     # seat -> when it gained a cake card
         self.scanner_lost_since: Optional[float] = None
         self.paused_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
@@ -231,7 +233,7 @@ class LightsController(Worker):
     def context(self) -> LightContext:
         return LightContext(self.turns.timer, dict(self.draws), dict(self.flashes),
                             self.scanner_lost_since, self.game_over_since, self.paused_since,
-                            dict(self.taken))
+                            dict(self.taken), cake_cards=dict(self.cake_cards))
 
     def _show(self, frame: list) -> None:
         if self.strip is None:
@@ -293,6 +295,10 @@ class LightsController(Worker):
                 seat = game.seat_of(h.player)
                 if seat is not None:
                     self.taken[seat] = (h.position, at)
+            elif isinstance(h, CakeCardGained) and game is not None:
+                seat = game.seat_of(h.player)
+                if seat is not None:
+                    self.cake_cards[seat] = at
             elif isinstance(h, TablePaused):
                 self.paused_since = at
             elif isinstance(h, TableResumed):
@@ -346,6 +352,9 @@ class LightsController(Worker):
         for seat, (_, started) in list(self.taken.items()):
             if now >= started + TAKEN_SECONDS:
                 del self.taken[seat]
+        for seat, gained in list(self.cake_cards.items()):
+            if now >= gained + CAKE_STEP * CAKE_STEPS:
+                del self.cake_cards[seat]
         for seat, prompt in list(self.draws.items()):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:

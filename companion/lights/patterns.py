@@ -22,6 +22,10 @@ What the table sees, from the bottom layer up:
   bright (shared wins share it); everyone else is dim;
 * draw prompt: seats that must draw cards blink white until the cards are
   scanned, the prompt is dismissed, or it times out;
+* Cake Time: the draw prompt blinks white / cake pink instead of white / the
+  seat's colour, so the seat checks the deck's back for a cake (not under "two
+  drinks, one cake", where the companion places cakes itself); a cake card
+  gained flashes the seat pink / its colour briefly;
 * rejected input: the seat's segment flashes (off / bright) briefly;
 * an order completed: that seat's segment shows which position was taken for a
   moment: the segment in four quarters, position 1 at the left, the taken
@@ -51,6 +55,7 @@ RED: Color = (255, 0, 0)
 AMBER: Color = (255, 96, 0)
 MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
+CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
 #: The seat colours of the box, by name.
 NAMED_COLORS: dict[str, Color] = {
@@ -147,6 +152,16 @@ class LightContext:
     game_over_since: Optional[float] = None
     paused_since: Optional[float] = None
     taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
+    cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
+
+
+CAKE_STEP = 0.15            # a cake card gained: pink / own steps of this many seconds ...
+CAKE_STEPS = 6              # ... this many of them (0.9 s), starting pink
+
+
+def asks_for_cakes(game) -> bool:
+    """Cake Time without "two drinks, one cake": drawn cards may need a cake."""
+    return game is not None and game.expansion is not None and not game.two_drinks_one_cake
 
 
 @dataclass(frozen=True)
@@ -253,20 +268,18 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                 step = _step(now, prompt.since, DRAW_BLINK)
                 if step % 2 == 0:
                     px = [WHITE] * n
+                elif asks_for_cakes(game):
+                    px = [CAKE] * n
                 due.add(prompt.since + (step + 1) * DRAW_BLINK)
                 due.add(prompt.until)
         taken = context.taken.get(seat)
         if taken is not None and taken[1] <= now < taken[1] + TAKEN_SECONDS:
             px = _position(taken[0], n)
             due.add(taken[1] + TAKEN_SECONDS)
-        started = context.flashes.get(seat)
-        if started is not None:
-            step = _step(now, started, FLASH_STEP)
-            if 0 <= step < FLASH_STEPS:
-                px = [OFF if step % 2 == 0 else own] * n
-                due.add(started + (step + 1) * FLASH_STEP)
-            elif step < 0:
-                due.add(started)
+        if seat < players and not game.game_over:
+            px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
+                        now, due)
+        px = _flash(px, OFF, own, context.flashes.get(seat), FLASH_STEP, FLASH_STEPS, now, due)
         if context.scanner_lost_since is not None:
             step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
             px[0] = MAGENTA if step % 2 == 0 else BLUE
@@ -285,6 +298,21 @@ def fault(now: float, style: Style = Style()) -> Lights:
     step = _step(now, 0.0, FAULT_BLINK)
     px = RED if step % 2 == 0 else OFF
     return Lights(tuple((px,) * n for n in style.lengths), False, (step + 1) * FAULT_BLINK)
+
+
+def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,
+           steps: int, now: float, due: _Due) -> list:
+    """``steps`` steps of ``length`` seconds from ``since``, the whole segment ``first``,
+    ``second``, ``first``, ...; before and after, ``px`` as it was."""
+    if since is None:
+        return px
+    step = _step(now, since, length)
+    if step < 0:
+        due.add(since)
+    elif step < steps:
+        due.add(since + (step + 1) * length)
+        return [first if step % 2 == 0 else second] * len(px)
+    return px
 
 
 def _winning_seats(game) -> tuple:

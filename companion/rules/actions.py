@@ -19,19 +19,26 @@ _STR, _INT, _BOOL, _LIST, _UPGRADES = "a text", "a whole number", "true or false
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "setup": {"edition": (_STR, True), "players": (_LIST, True), "start": (_STR, False),
               "variant": (_STR, False), "upgrades": (_UPGRADES, False),
-              "ristretto_start": (_BOOL, False)},
+              "ristretto_start": (_BOOL, False), "expansion": (_STR, False),
+              "longer_game": (_BOOL, False), "two_drinks_one_cake": (_BOOL, False)},
     "complete": {"slot": (_INT, False), "card": (_STR, False), "specialty": (_BOOL, False)},
     "activate_upgrade": {"upgrade": (_STR, True)},
     "spend_cookies": {"count": (_INT, True)},
     "end_turn": {},
-    "scan": {"tag": (_STR, True)},
+    "scan": {"tag": (_STR, True), "specialty": (_BOOL, False)},
     "correct": {"player": (_STR, False), "likes": (_INT, False), "dislikes": (_INT, False),
-                "cookies": (_INT, False), "deck": (_INT, False)},
+                "cookies": (_INT, False), "cake_cards": (_INT, False), "deck": (_INT, False)},
+    "cake": {"player": (_STR, True), "slot": (_INT, False), "card": (_STR, False)},
+    "play_cake_card": {},
     "undo": {},
     "redo": {},
 }
 
 UNDOABLE = frozenset(SCHEMA) - {"setup", "undo", "redo"}
+
+# Sane limits for what a table can hold (a script line is a record of a real table).
+MAX_NUMBER = 10_000        # any count: likes, dislikes, cookies, deck, tokens spent
+MAX_TEXT = {"tag": 128, "card": 128, "players": 40, "start": 40, "player": 40}
 
 
 def _type_ok(kind: str, value: Any) -> bool:
@@ -69,23 +76,48 @@ def parse_action(obj: Any) -> Union[Action, Rejection]:
     for key, (_, required) in keys.items():
         if required and key not in obj:
             return reject("missing_key", do=do, key=key)
-    problem = _value_problem(do, obj)
+    problem = _limits(obj) or _value_problem(do, obj)
     if problem:
         return problem
     return dict(obj)
 
 
+def _limits(obj: dict) -> Union[Rejection, None]:
+    """Text that is not Unicode text, a number beyond any table, a name or tag too long."""
+    for key, value in obj.items():
+        for v in _leaves(value):
+            if isinstance(v, str):
+                bad = next((c for c in v if 0xD800 <= ord(c) <= 0xDFFF), None)
+                if bad is not None:
+                    return reject("not_text", key=key, char=f"\\u{ord(bad):04x}")
+                if key in MAX_TEXT and len(v) > MAX_TEXT[key]:
+                    return reject("too_long", key=key, limit=MAX_TEXT[key])
+            elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
+                return reject("too_big", key=key, limit=MAX_NUMBER)
+    return None
+
+
+def _leaves(value: Any) -> list:
+    """A value's scalars: itself, a list's items, an object's keys and values (the
+    upgrades object maps names to lists); deeper values are refused by the setup."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        return [*value, *(x for v in value.values() for x in (v if isinstance(v, list) else [v]))]
+    return [value]
+
+
 def _value_problem(do: str, a: dict) -> Union[Rejection, None]:
-    if do == "complete" and "slot" in a and not 1 <= a["slot"] <= 4:
+    if do in ("complete", "cake") and "slot" in a and not 1 <= a["slot"] <= 4:
         return reject("bad_value", key="slot", problem="must be a position from 1 to 4")
-    if do == "complete" and "card" in a and not a["card"]:
+    if do in ("complete", "cake") and "card" in a and not a["card"]:
         return reject("bad_value", key="card", problem="must not be empty")
     if do == "spend_cookies" and a["count"] < 1:
         return reject("bad_value", key="count", problem="must be 1 or more")
     if do == "scan" and not a["tag"].strip():
         return reject("bad_value", key="tag", problem="must not be empty")
     if do == "correct":
-        for key in ("likes", "dislikes", "cookies", "deck"):
+        for key in ("likes", "dislikes", "cookies", "cake_cards", "deck"):
             if key in a and a[key] < 0:
                 return reject("bad_value", key=key, problem="cannot be negative")
     return None
@@ -99,7 +131,9 @@ def parse_line(text: str) -> Union[Action, Rejection, None]:
     try:
         obj = json.loads(stripped)
     except (ValueError, RecursionError) as exc:
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "unreadable"
+        msg = (exc.msg if isinstance(exc, json.JSONDecodeError) else
+               "nested too deeply" if isinstance(exc, RecursionError) else
+               "a number with too many digits")
         return reject("bad_json", error=msg)
     return parse_action(obj)
 

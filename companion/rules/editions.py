@@ -5,10 +5,14 @@ Sources (cited, not copied):
   Portuguese ``002_...``, Italian ``004_...``.
 - winter: English Winter rulebook ``001_5bfe135d7e6cd15b.txt`` (Setup step 2 and 3,
   Scoring, Upgrades, 2 Player Rules, Junior Barista Variant).
+- cake_time (expansion of the original): Korean article ``003_bd6ac3bea59314d4.txt``,
+  "3. 확장: 케이크 타임" (구성물, 준비, 진행, 추가되는 업그레이드, 선택 규칙).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Optional
 
 ORIGINAL_UPGRADES = ("double_meeples", "diagonal_movement", "double_corners", "double_specialties")
 WINTER_UPGRADES = ORIGINAL_UPGRADES + ("double_destination", "jump")
@@ -35,6 +39,14 @@ class Edition:
     meeples: tuple = ()                  # (colour, meeples of that colour in the box)
     board_chaos: bool = False            # the "Main board chaos!" random layout exists
     specialty_mark: str = "ribbon"       # how the board marks specialty squares
+    expansions: tuple[str, ...] = ()     # expansions that can join this edition
+    # Filled in by an expansion (see ``box_rules``); the plain editions leave them empty.
+    expansion: Optional[str] = None
+    starting_cake_cards: int = 0         # cake cards each player takes at setup
+    upgrade_draw: bool = False           # the box's rule: the starting player draws 4 at random
+    longer_game_removed: Optional[dict] = None   # player count -> removed, "longer game"
+    cake_when_position_1_holds: tuple[int, ...] = ()  # "two drinks, one cake"
+    break_time_most_completed: int = 0   # Break Time pays with this many completions or fewer
 
     @property
     def chooses_upgrade_tiles(self) -> bool:
@@ -61,6 +73,7 @@ EDITIONS: dict[str, Edition] = {
         # Spanish rulebook, Contenido: 6 meeples (2 red, 2 blue, 1 green, 1 yellow)
         meeples=(("red", 2), ("blue", 2), ("green", 1), ("yellow", 1)),
         specialty_mark="ribbon",
+        expansions=("cake_time",),
     ),
     "winter": Edition(
         id="winter", title="Coffee Rush: Winter", year=2025,
@@ -77,6 +90,79 @@ EDITIONS: dict[str, Edition] = {
         board_chaos=True, specialty_mark="snowflake",
     ),
 }
+
+
+CAKE_TIME_UPGRADES = ("break_time", "double_destination", "storage")
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What an expansion adds to its edition's box (applied by ``box_rules``)."""
+    id: str
+    title: str
+    year: int
+    edition: str                         # the edition it expands
+    order_cards: int                     # its own order cards, shuffled into the deck
+    removed_by_players: dict             # base order cards returned to the box unseen
+    upgrades: tuple[str, ...]            # upgrade tiles it adds
+    meeples: tuple                       # (colour, meeples it adds)
+    starting_cake_cards: int
+    upgrade_draw: bool
+    cake_when_position_1_holds: tuple[int, ...]
+    break_time_most_completed: int
+    cake_cards_in_box: int               # the box's contents (the rules do not limit them)
+    cakes_in_box: int
+
+
+EXPANSIONS: dict[str, Expansion] = {
+    # 003_bd6ac3bea59314d4.txt, "3. 확장: 케이크 타임"
+    "cake_time": Expansion(
+        id="cake_time", title="Coffee Rush: Cake Time", year=2024, edition="original",
+        # 구성물: 30 expansion order cards; 준비: 30/20/10 base cards out for 2/3/4 players
+        order_cards=30, removed_by_players={2: 30, 3: 20, 4: 10},
+        # 구성물: 12 tiles (3 per colour); 추가되는 업그레이드: 브레이크타임, 도착점×2, 창고
+        upgrades=CAKE_TIME_UPGRADES,
+        # 개요: a green and a yellow meeple, so 2-player games can also play yellow or green
+        meeples=(("green", 1), ("yellow", 1)),
+        # 준비: every player takes 1 cake card; the starting player draws 4 of the 7 tiles
+        starting_cake_cards=1, upgrade_draw=True,
+        # 선택 규칙 "음료 2잔에 케이크 1접시": a cake when position 1 reaches 2, 4 or 6 cards
+        cake_when_position_1_holds=(2, 4, 6),
+        # 브레이크타임: no order or just one completed in the turn
+        break_time_most_completed=1,
+        cake_cards_in_box=60, cakes_in_box=32,
+    ),
+}
+
+# The optional rules of an expansion, in the wizard's order (선택 규칙).
+EXPANSION_OPTIONS: dict[str, tuple[str, ...]] = {
+    "cake_time": ("two_drinks_one_cake", "longer_game"),
+}
+
+
+@lru_cache(maxsize=None)
+def box_rules(edition: str, expansion: Optional[str] = None) -> Edition:
+    """The edition's facts with an expansion's added: the box on the table."""
+    base = EDITIONS[edition]
+    if expansion is None:
+        return base
+    x = EXPANSIONS[expansion]
+    meeples = dict(base.meeples)
+    for colour, n in x.meeples:
+        meeples[colour] = meeples.get(colour, 0) + n
+    return replace(
+        base, title=x.title, year=x.year,
+        deck_size=base.deck_size + x.order_cards,
+        removed_by_players=dict(x.removed_by_players),
+        # 선택 규칙 "더 긴 게임": every base card stays in the deck
+        longer_game_removed={n: 0 for n in x.removed_by_players},
+        upgrades=base.upgrades + x.upgrades,
+        meeples=tuple(meeples.items()),
+        expansions=(), expansion=x.id,
+        starting_cake_cards=x.starting_cake_cards, upgrade_draw=x.upgrade_draw,
+        cake_when_position_1_holds=x.cake_when_position_1_holds,
+        break_time_most_completed=x.break_time_most_completed,
+    )
 
 
 @dataclass(frozen=True)
@@ -104,3 +190,6 @@ POSITIONS = 4            # order queue positions 1..4
 DISLIKES_TO_CLOSE = 5    # a player with this many dislikes closes the shop
 UPGRADE_COST = 3         # likes discarded to activate an upgrade
 UPGRADE_TILES = 4        # tiles on each player board
+# A player has three cups and each completed order empties one: at most 3 orders a turn
+# (000_200d524ddef1b49d.txt "Preparación" step 3 and "Elaborar los pedidos"; spec 1.1 `complete`).
+CUPS = 3

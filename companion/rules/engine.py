@@ -6,25 +6,30 @@ Spec: ../shared/specs/table-script.md, "Rules the engine applies".
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Union
 
+from . import cakes
 from .actions import UNDOABLE, Action
-from .editions import UPGRADE_COST, VARIANTS
+from .editions import CUPS, UPGRADE_COST, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
                          RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
                          UpgradeActivated)
 from .rejections import Rejection, reject, tokens_word
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Card, Game, Table, push
+from .state import Game, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
 @dataclass(frozen=True)
 class Accepted:
+    """An accepted action: the new table, what happened, and the action as it must be
+    recorded: with every fact that decided it (a completion the card catalog made a
+    specialty carries ``"specialty": true``), so it replays the same without the catalog."""
     table: Table
     happened: tuple[Happening, ...]
+    action: Action = None
 
 
 Outcome = Union[Accepted, Rejection]
@@ -42,7 +47,7 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     if do == "undo":
         return _undo(table)
     if do == "redo":
-        return _redo(table, specialty_tags)
+        return _redo(table)
     game = table.game
     if game is None:
         return reject("no_game")
@@ -56,9 +61,18 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     stalled_before = is_stalled(game)
     if do != "end_turn" and not stalled_before and is_stalled(g):
         result.append(Stalled("all_queues_empty"))
+    recorded = _as_recorded(action, result)
     # Any accepted action other than setup/undo/redo can be undone and clears redo.
-    new = Table(g, push(table.undo, (game, action)) if do in UNDOABLE else table.undo, None)
-    return Accepted(new, tuple(result))
+    new = Table(g, push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo, None)
+    return Accepted(new, tuple(result), recorded)
+
+
+def _as_recorded(action: Action, happened: list) -> Action:
+    """The action with the specialty that decided its completion written into it."""
+    if action.get("specialty") is not True and any(
+            isinstance(h, OrderCompleted) and h.specialty for h in happened):
+        return {**action, "specialty": True}
+    return action
 
 
 def _setup(table: Table, a: Action) -> Outcome:
@@ -68,25 +82,28 @@ def _setup(table: Table, a: Action) -> Outcome:
     if isinstance(started, Rejection):
         return started
     game, happened = started
-    return Accepted(Table(game, None, None), (happened,))
+    return Accepted(Table(game, None, None), (happened,), a)
 
 
 def _undo(table: Table) -> Outcome:
     if table.undo is None:
         return reject("nothing_to_undo")
     (before, action), rest = table.undo
-    return Accepted(Table(before, rest, push(table.redo, action)), (Undone(action),))
+    return Accepted(Table(before, rest, push(table.redo, action)), (Undone(action),),
+                    {"do": "undo"})
 
 
-def _redo(table: Table, specialty_tags: frozenset) -> Outcome:
+def _redo(table: Table) -> Outcome:
     if table.redo is None:
         return reject("nothing_to_redo")
     action, rest = table.redo
-    again = apply(Table(table.game, table.undo, None), action, specialty_tags)
+    # The undone action was kept as recorded (its specialty resolved): no catalog now, so
+    # a redo does what the journal's replay of "redo" does.
+    again = apply(Table(table.game, table.undo, None), action)
     if isinstance(again, Rejection):      # cannot happen: same state, same action
         return again
     return Accepted(Table(again.table.game, again.table.undo, rest),
-                    (Redone(action),) + again.happened)
+                    (Redone(action),) + again.happened, {"do": "redo"})
 
 
 # --- the actions of a running game: each changes the clone ``g`` in place ---------
@@ -95,6 +112,8 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
     me = g.active_player
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
+    if g.completed_this_turn >= CUPS:
+        return reject("three_orders", player=me.name)
     slot, tag = a.get("slot"), a.get("card")
     if slot is not None and not me.queue[slot - 1]:
         return reject("slot_empty", player=me.name, slot=slot)
@@ -112,10 +131,11 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
     me.likes += 1
     g.completed_this_turn += 1
     specialty = bool(a.get("specialty")) or (card.tag is not None and card.tag in specialty_tags)
-    out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty)]
+    out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty, card.cake)]
     if specialty:
         me.cookies += 1
         out.append(TokensGained(me.name, 1, "specialty"))
+    cakes.completed(me, card, out)
     if VARIANTS[g.variant].close_when_queue_empty and me.order_count() == 0:
         close_shop(g, "orders_done", me.name, out)
     return out
@@ -163,7 +183,10 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
     tag = a["tag"]
     me = g.active_player
     if me.find(tag) is not None:
-        return _complete(g, {"do": "complete", "card": tag}, specialty_tags)
+        completion = {"do": "complete", "card": tag}
+        if "specialty" in a:
+            completion["specialty"] = a["specialty"]
+        return _complete(g, completion, specialty_tags)
     for p in g.players:
         if p.find(tag) is not None:
             return reject("scan_other_queue", tag=tag, owner=p.name, player=me.name)
@@ -174,24 +197,29 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
     if not waiting:
         return reject("scan_nothing_waiting", tag=tag)
     serial, owner, i, j = min(waiting, key=lambda w: w[0])
-    owner.queue[i][j] = Card(serial, tag)
+    owner.queue[i][j] = replace(owner.queue[i][j], tag=tag)
     g.used_tags = g.used_tags | {tag}
     return [CardIdentified(owner.name, i + 1, tag)]
 
 
 def _correct(g: Game, a: Action, _tags):
     out: list[Happening] = []
+    rules = VARIANTS[g.variant]
     if "deck" in a:
         if len(a) > 2:
             return reject("correct_deck_alone")
         out.append(Corrected(None, "deck", g.deck, a["deck"]))
         g.deck = a["deck"]
     else:
-        fields = [f for f in ("likes", "dislikes", "cookies") if f in a]
+        fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
         if fields and "player" not in a:
             return reject("correct_no_player", fields=", ".join(fields))
         if not fields:
             return reject("correct_nothing")
+        if "cake_cards" in fields and g.expansion is None:
+            return reject("not_cake_time")
+        if "dislikes" in a and not rules.flow_of_time:
+            return reject("junior_no_dislikes")
         seat = g.seat_of(a["player"])
         if seat is None:
             return reject("unknown_player", player=a["player"])
@@ -205,6 +233,8 @@ def _correct(g: Game, a: Action, _tags):
         out.append(RankingChanged(ranked, winners(ranked)))
     else:
         check_dislikes(g, out)
+        if "deck" in a and g.deck == 0 and rules.order_surge:
+            close_shop(g, "deck_empty", None, out)     # the deck ran out (spec 1.1)
     return out
 
 
@@ -215,4 +245,6 @@ _STEPS: dict[str, Callable] = {
     "end_turn": _end_turn,
     "scan": _scan,
     "correct": _correct,
+    "cake": lambda g, a, _tags: cakes.put_cake(g, a),
+    "play_cake_card": lambda g, a, _tags: cakes.play_cake_card(g, a),
 }

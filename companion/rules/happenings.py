@@ -25,6 +25,7 @@ class GameStarted(Happening):
     start: str
     deck: int
     deal: tuple[tuple[str, int, int], ...]   # (player, position 1-4, cards), in deal order
+    expansion: Optional[str] = None          # "cake_time" or None
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class OrderCompleted(Happening):
     position: int
     tag: Optional[str]
     specialty: bool
+    cake: bool = False   # the order carried a cake (back to the supply)
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,39 @@ class UpgradeActivated(Happening):
     kind: ClassVar[str] = "upgrade_activated"
     player: str
     upgrade: str
+
+
+@dataclass(frozen=True)
+class CakePlaced(Happening):
+    """A cake was put on an order (Cake Time)."""
+    kind: ClassVar[str] = "cake_placed"
+    player: str
+    position: int
+    tag: Optional[str]
+    by: str              # "table" (the deck's back showed a cake) or "two_drinks_one_cake"
+
+
+@dataclass(frozen=True)
+class CakeCardGained(Happening):
+    kind: ClassVar[str] = "cake_card_gained"
+    player: str
+    reason: str          # "cake" (a caked order completed) or "break_time"
+    total: int
+
+
+@dataclass(frozen=True)
+class CakeCardPlayed(Happening):
+    kind: ClassVar[str] = "cake_card_played"
+    player: str
+    left: int
+
+
+@dataclass(frozen=True)
+class CakesReturned(Happening):
+    """Cakes on missed orders went back to the supply (no cake card)."""
+    kind: ClassVar[str] = "cakes_returned"
+    player: str
+    count: int
 
 
 @dataclass(frozen=True)
@@ -139,7 +174,7 @@ class RankingChanged(Happening):
 class Corrected(Happening):
     kind: ClassVar[str] = "corrected"
     player: Optional[str]
-    field: str           # "likes", "dislikes", "cookies" or "deck"
+    field: str           # "likes", "dislikes", "cookies", "cake_cards" or "deck"
     before: int
     after: int
 

@@ -12,6 +12,7 @@ ENGLISH: dict[str, str] = {
     # reading a line
     "bad_json": "this line is not valid JSON ({error})",
     "bad_text": "this line is not valid UTF-8 text",
+    "line_too_long": "this line is longer than {limit} bytes: not a table-script line",
     "not_object": "a line must be a JSON object with a \"do\" key",
     "missing_do": "the line has no \"do\" key saying what happened",
     "unknown_action": "\"{do}\" is not an action the companion knows",
@@ -19,6 +20,9 @@ ENGLISH: dict[str, str] = {
     "missing_key": "{do} needs \"{key}\"",
     "wrong_type": "\"{key}\" must be {expected}",
     "bad_value": "\"{key}\" {problem}",
+    "too_big": "\"{key}\" must be at most {limit}",
+    "too_long": "\"{key}\" is longer than {limit} characters",
+    "not_text": "\"{key}\" holds {char}, which is not a character (a lone surrogate)",
     # game flow
     "no_game": "no game is running: start one with setup first",
     "game_running": "a game is already running: finish it before a new setup",
@@ -40,11 +44,15 @@ ENGLISH: dict[str, str] = {
     "upgrade_unknown": "\"{upgrade}\" is not an upgrade of {edition}",
     "upgrade_twice": "the upgrade tile {upgrade} is listed twice",
     "upgrade_players": "upgrade tiles must be given for exactly the players: {players}",
+    "bad_expansion": "\"{expansion}\" is not an expansion (cake_time)",
+    "expansion_not_original": "Cake Time expands the original game only",
+    "option_needs_cake_time": "the option {option} needs the Cake Time expansion",
     # complete
     "queue_empty": "{player} has no orders to complete",
     "slot_empty": "{player} has no order in position {slot}",
     "card_not_in_queue": "card {card} is not in {player}'s order queue",
     "card_not_in_slot": "card {card} is not in position {slot} of {player}'s queue",
+    "three_orders": "{player} has already completed 3 orders this turn: one per cup",
     # upgrades
     "upgrade_in_junior": "upgrades are not used in the Junior variant",
     "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing orders or spending {tokens}",
@@ -52,6 +60,12 @@ ENGLISH: dict[str, str] = {
     "upgrade_needs_likes": "{player} needs 3 likes to upgrade (has {likes})",
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
     "upgrade_active": "{player}'s {upgrade} upgrade is already active",
+    # Cake Time
+    "not_cake_time": "cakes and cake cards belong to the Cake Time expansion",
+    "cake_already": "card {card} of {player} already has a cake",
+    "cake_no_free_order": "every order of {player} in position {slot} already has a cake",
+    "no_cake_card": "{player} has no cake card to play",
+    "cake_card_too_late": "{player} can only play a cake card before completing an order",
     # tokens
     "not_enough_tokens": "{player} has {have} {tokens}, not {count}",
     # scan
@@ -63,6 +77,7 @@ ENGLISH: dict[str, str] = {
     "correct_deck_alone": "the deck count is corrected on its own line, without a player",
     "correct_nothing": "say which counts to correct: likes, dislikes, cookies or deck",
     "correct_no_player": "say whose {fields} to correct: add \"player\"",
+    "junior_no_dislikes": "the Junior variant has no dislikes to correct",
     # undo / redo
     "nothing_to_undo": "there is nothing to undo",
     "nothing_to_redo": "there is nothing to redo",

@@ -3,13 +3,17 @@
 Rulebooks: Winter p.2-3 Setup steps 2, 3, 4, 6 (cards removed by player count,
 one cookie each, 4 of the upgrade tiles, the deal); Spanish original,
 Preparación (the deal) and its Ristretto/Espresso start; Winter Junior Barista
-Variant (two cards in every position, no upgrades).
+Variant (two cards in every position, no upgrades); Cake Time, 003_... "3. 확장:
+케이크 타임" 준비 and 선택 규칙 (the deck per player count, a cake card each, seven
+upgrade tiles, the two optional rules).
 """
 from __future__ import annotations
 
 from typing import Union
 
-from .editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES, VARIANTS
+from .cakes import arrived_in_position_1
+from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES, \
+    UPGRADE_TILES, VARIANTS, box_rules
 from .happenings import GameStarted
 from .rejections import Rejection, reject
 from .state import Card, Game, Player, empty_queue
@@ -41,10 +45,28 @@ def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejectio
     return out
 
 
+def _expansion(a: dict, edition) -> Union[str, None, Rejection]:
+    expansion = a.get("expansion")
+    if expansion is not None:
+        if expansion not in EXPANSIONS:
+            return reject("bad_expansion", expansion=expansion)
+        if expansion not in edition.expansions:
+            return reject("expansion_not_original")
+    options = EXPANSION_OPTIONS.get(expansion, ())
+    for option in ("longer_game", "two_drinks_one_cake"):
+        if a.get(option) and option not in options:
+            return reject("option_needs_cake_time", option=option)
+    return expansion
+
+
 def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
     edition = EDITIONS.get(a["edition"])
     if edition is None:
         return reject("bad_edition", edition=a["edition"])
+    expansion = _expansion(a, edition)
+    if isinstance(expansion, Rejection):
+        return expansion
+    edition = box_rules(edition.id, expansion)
     names = a["players"]
     if not 2 <= len(names) <= 4:
         return reject("player_count", count=len(names))
@@ -72,12 +94,15 @@ def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
 
     n = len(names)
     start = names.index(start_name)
-    players = [Player(name, empty_queue(), tiles[name], cookies=edition.starting_tokens)
+    players = [Player(name, empty_queue(), tiles[name], cookies=edition.starting_tokens,
+                      cake_cards=edition.starting_cake_cards)
                for name in names]
-    removed = edition.removed_by_players.get(n, 0)
+    longer = a.get("longer_game", False)
+    removed = (edition.longer_game_removed if longer else edition.removed_by_players).get(n, 0)
     game = Game(edition=edition.id, variant=variant, players=players, start=start,
                 active=start, deck=edition.deck_size - removed, removed=removed,
-                ristretto_start=ristretto)
+                ristretto_start=ristretto, expansion=expansion, longer_game=longer,
+                two_drinks_one_cake=a.get("two_drinks_one_cake", False))
     clockwise = [(start + i) % n for i in range(n)]
     deal: list[tuple[int, int, bool]] = []   # (seat, position index, from the deck)
     if ristretto:
@@ -97,8 +122,10 @@ def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
         game.next_serial += 1
         if from_deck:
             game.deck -= 1
+        if pos == 0:
+            arrived_in_position_1(game, seat, None)
     happened = GameStarted(edition.id, variant, tuple(names), start_name, game.deck,
-                           _grouped(deal, names))
+                           _grouped(deal, names), expansion)
     return game, happened
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .editions import EDITIONS, POSITIONS, Edition
+from .editions import POSITIONS, Edition, box_rules
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,11 @@ class Card:
     ``serial`` counts the cards dealt or drawn in this game, from 1, in the
     order they left the deck (the order in which scans identify them).
     ``tag`` is what the scanner read, or None while the card is not identified.
+    ``cake``: a cake sits on the card (Cake Time).
     """
     serial: int
     tag: Optional[str] = None
+    cake: bool = False
 
 
 @dataclass
@@ -34,10 +36,16 @@ class Player:
     cookies: int = 0                   # rush tokens (original) or cookies (winter)
     upgrades: tuple[str, ...] = ()     # activated upgrade ids, in activation order
     discarded_likes: int = 0           # likes paid for upgrades (out of play)
+    cake_cards: int = 0                # cake cards in hand (Cake Time)
 
     def clone(self) -> "Player":
         return Player(self.name, [list(p) for p in self.queue], self.tiles, self.likes,
-                      self.dislikes, self.cookies, self.upgrades, self.discarded_likes)
+                      self.dislikes, self.cookies, self.upgrades, self.discarded_likes,
+                      self.cake_cards)
+
+    def cakes(self) -> int:
+        """Cakes on this player's orders."""
+        return sum(c.cake for p in self.queue for c in p)
 
     def order_count(self) -> int:
         return sum(len(p) for p in self.queue)
@@ -75,6 +83,9 @@ class Game:
     upgraded_this_turn: bool = False
     game_over: bool = False
     corrected: bool = False             # counts were set by hand at least once
+    expansion: Optional[str] = None     # "cake_time" or None
+    longer_game: bool = False           # Cake Time option: every base card in the deck
+    two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
 
     def clone(self) -> "Game":
         g = Game(**{f: getattr(self, f) for f in _GAME_FIELDS})
@@ -83,7 +94,8 @@ class Game:
 
     @property
     def rules(self) -> Edition:
-        return EDITIONS[self.edition]
+        """The box on the table: the edition with its expansion, if any."""
+        return box_rules(self.edition, self.expansion)
 
     @property
     def last_seat(self) -> int:

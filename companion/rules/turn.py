@@ -4,9 +4,15 @@ Spec "end_turn"; Winter rulebook, Gameplay 4.3 Order surge and Final order,
 5 Flow of time and Missed orders, 2 Player Rules; Spanish original,
 "4. Acumulación de pedidos" and "1. Paso del tiempo" (same steps, rush tokens
 for cookies).
+
+The deck running out closes the shop, also when a draw takes exactly its last card
+(spec 1.1; Winter "Objective": the game ends when the order deck runs out; Spanish
+"Reglas para partidas de 2 jugadores": the end can be triggered even when the cards run out during
+"Paso del tiempo").
 """
 from __future__ import annotations
 
+from . import cakes
 from .editions import DISLIKES_TO_CLOSE, VARIANTS
 from .happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver, Happening,
                          OrdersMovedDown, ShopClosed, Stalled, TokensGained, TurnChanged)
@@ -14,13 +20,14 @@ from .scoring import ranking, winners
 from .state import Card, Game
 
 
-def draw(game: Game, seat: int, count: int) -> None:
+def draw(game: Game, seat: int, count: int, out: list[Happening]) -> None:
     """``count`` cards leave the deck and join the end of position 1."""
     position = game.players[seat].queue[0]
     for _ in range(count):
         position.append(Card(game.next_serial))
         game.next_serial += 1
-    game.deck -= count
+        game.deck -= 1
+        cakes.arrived_in_position_1(game, seat, out)
 
 
 def close_shop(game: Game, reason: str, player: str | None, out: list[Happening]) -> None:
@@ -55,32 +62,38 @@ def end_turn(game: Game) -> list[Happening]:
     seat = game.active
     me = game.players[seat]
 
+    # 0. Break Time (Cake Time upgrade), before the surge
+    cakes.break_time(game, out)
+
     # 1. Order surge
     k = game.completed_this_turn
     if rules.order_surge and k > 0:
         receivers = [(seat + 1) % n] if n == 2 else [(seat + 1) % n, (seat + 2) % n]
-        draws, short = [], False
+        draws, short, placed = [], False, []
         for r in receivers:
             take = min(k, game.deck)
             short = short or take < k
             if take:
-                draw(game, r, take)
+                draw(game, r, take, placed)
                 draws.append((game.players[r].name, take))
         if draws or short:
             out.append(CardsToDraw(tuple(draws), "order_surge", short))
-        if short:
+        out.extend(placed)
+        if game.deck == 0:      # ran out, exactly or short: the shop closes (spec 1.1)
             close_shop(game, "deck_empty", None, out)
 
     # 2. Flow of time
     if rules.flow_of_time:
         missed = len(me.queue[3])
         moved = sum(len(p) for p in me.queue[:3])
+        gone = me.queue[3]
         me.queue = [[], me.queue[0], me.queue[1], me.queue[2]]
         if missed:
             me.dislikes += missed
             me.cookies += missed
             out.append(DislikesTaken(me.name, missed, me.dislikes))
             out.append(TokensGained(me.name, missed, "dislike"))
+            cakes.missed(me, gone, out)
         if moved:
             out.append(OrdersMovedDown(me.name, moved))
         check_dislikes(game, out)
@@ -90,8 +103,12 @@ def end_turn(game: Game) -> list[Happening]:
         if game.deck == 0:
             close_shop(game, "deck_empty", None, out)
         else:
-            draw(game, seat, 1)
+            placed = []
+            draw(game, seat, 1, placed)
             out.append(CardsToDraw(((me.name, 1),), "two_player_draw"))
+            out.extend(placed)
+            if game.deck == 0:      # the draw took the last card: the end is triggered
+                close_shop(game, "deck_empty", None, out)
 
     # 4. Game over, or the next player
     if game.token == "closed" and seat == game.last_seat:

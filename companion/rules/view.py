@@ -4,13 +4,28 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .scoring import ranking, score, winners
-from .state import Table
+from .state import Game, Player, Table
+
+
+def _player(g: Game, p: Player) -> dict[str, Any]:
+    out = {
+        "name": p.name,
+        "queue": [[c.tag for c in pos] for pos in p.queue],
+        "likes": p.likes, "dislikes": p.dislikes, "cookies": p.cookies,
+        "upgrades": list(p.upgrades),
+        "score": score(g.edition, p),
+    }
+    if g.expansion is not None:          # spec "Output": Cake Time keys
+        out["cake_cards"] = p.cake_cards
+        out["cakes"] = [[c.cake for c in pos] for pos in p.queue]
+    return out
 
 
 def table_json(table: Table, rejected: Iterable[dict] = ()) -> dict[str, Any]:
     g = table.game
     if g is None:
-        return {"schema": 1, "edition": None, "variant": None, "players": [], "start": None,
+        return {"schema": 1, "edition": None, "variant": None, "expansion": None,
+                "players": [], "start": None,
                 "active": None, "turn": 0, "token": None, "deck": None, "game_over": False,
                 "ranking": [], "winners": [], "rejected": list(rejected)}
     ranked = ranking(g) if g.game_over else ()
@@ -18,13 +33,8 @@ def table_json(table: Table, rejected: Iterable[dict] = ()) -> dict[str, Any]:
         "schema": 1,
         "edition": g.edition,
         "variant": g.variant,
-        "players": [{
-            "name": p.name,
-            "queue": [[c.tag for c in pos] for pos in p.queue],
-            "likes": p.likes, "dislikes": p.dislikes, "cookies": p.cookies,
-            "upgrades": list(p.upgrades),
-            "score": score(g.edition, p),
-        } for p in g.players],
+        "expansion": g.expansion,
+        "players": [_player(g, p) for p in g.players],
         "start": g.players[g.start].name,
         "active": None if g.active is None else g.players[g.active].name,
         "turn": g.turn,

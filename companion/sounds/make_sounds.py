@@ -41,6 +41,7 @@ CUES: Dict[str, str] = {
     "scanner_lost": "the card scanner was disconnected",
     "timer_warning": "the turn timer entered its last quarter",
     "timer_end": "the turn timer ran out",
+    "cake_card": "a player gained a cake card (Cake Time)",
 }
 
 # A partial is (frequency ratio to the note's pitch, amplitude, decay scale).
@@ -279,6 +280,16 @@ def _timer_end() -> Score:
     return s
 
 
+def _cake_card() -> Score:
+    # A sweet "ta-da": a soft pickup into a bell-like major sixth, like a plate set down.
+    s = Score()
+    s.add(0.0, tone(pitch("G5"), 0.10, SOFT, decay=0.08, release=0.03), gain=0.6)
+    s.add(0.09, tone(pitch("E6"), 0.45, BELL, attack=0.003, decay=0.14, release=0.12))
+    s.add(0.09, tone(pitch("C6"), 0.45, SOFT, attack=0.003, decay=0.18, release=0.12),
+          gain=0.35)
+    return s
+
+
 # cue id -> (builder, peak level in dBFS). Frequent cues sit a little lower.
 _BUILDERS: Dict[str, Tuple[Callable[[], Score], float]] = {
     "tap": (_tap, -6.0),
@@ -296,6 +307,7 @@ _BUILDERS: Dict[str, Tuple[Callable[[], Score], float]] = {
     "scanner_lost": (_scanner_lost, -3.0),
     "timer_warning": (_timer_warning, -5.0),
     "timer_end": (_timer_end, -3.0),
+    "cake_card": (_cake_card, -4.0),
 }
 assert set(_BUILDERS) == set(CUES), "every cue needs a builder and a description"
 

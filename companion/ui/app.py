@@ -246,9 +246,10 @@ class App:
     def catalog(self):
         return self.loop.session.catalog
 
-    def post_action(self, action: dict) -> None:
-        """Ask the table loop to apply ``action`` (a table-script action)."""
-        event = ev.TouchAction(dict(action), at=self.clock())
+    def post_action(self, action: dict, seat_colors: tuple = ()) -> None:
+        """Ask the table loop to apply ``action`` (a table-script action); a setup's
+        ``seat_colors`` (colour names) are recorded with it."""
+        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
         self._own.append(event)
         self.loop.post(event)
 

@@ -174,6 +174,8 @@ def _rejection_params(lang: str, code: str, params: dict) -> dict:
         out["problem"] = tr(lang, f"problem.{_PROBLEMS[out['problem']]}")
     if "upgrade" in out and isinstance(out["upgrade"], str):
         out["upgrade"] = upgrade_name(lang, out["upgrade"])
+    if code == "option_needs_cake_time" and has(DEFAULT, f"cake.{out.get('option')}"):
+        out["option"] = tr(lang, f"cake.{out['option']}")
     if code == "bad_variant" and isinstance(out.get("variant"), str):
         key = f"variant.{out['variant']}"
         if has(DEFAULT, key):
@@ -240,6 +242,17 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
                  tokens=token_name(lang, edition, h.count))
     if kind == "upgrade_activated":
         return t("upgrade_activated", player=h.player, upgrade=upgrade_name(lang, h.upgrade))
+    if kind == "cake_placed":
+        if h.by == "two_drinks_one_cake":
+            return t("cake_placed_rule", player=h.player)
+        return t("cake_placed", player=h.player, position=h.position)
+    if kind == "cake_card_gained":
+        key = "cake_card_gained_break_time" if h.reason == "break_time" else "cake_card_gained"
+        return t(key, player=h.player, total=h.total)
+    if kind == "cake_card_played":
+        return t("cake_card_played", player=h.player, left=h.left)
+    if kind == "cakes_returned":
+        return tr_count(lang, "happening.cakes_returned", h.count, player=h.player)
     if kind == "cards_to_draw":
         if h.reason == "two_player_draw":
             text = t("two_player_draw", player=h.draws[0][0] if h.draws else "")
@@ -307,4 +320,5 @@ HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens
                    "dislikes_taken", "shop_closed", "final_turn_begins", "turn_changed",
                    "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
                    "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
-                   "device_status", "table_paused", "table_resumed")
+                   "device_status", "table_paused", "table_resumed", "cake_placed",
+                   "cake_card_gained", "cake_card_played", "cakes_returned")

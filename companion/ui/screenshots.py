@@ -19,10 +19,11 @@ from typing import Callable, Iterable, Optional
 
 SIZES = [(800, 480), (1024, 600)]
 SAMPLE = "sample_game.jsonl"
+CAKE_SAMPLE = "sample_cake_game.jsonl"      # a Cake Time mid-game for the "cake" scenes
 
 
-def sample_script() -> list[str]:
-    return resources.files("companion.ui").joinpath(SAMPLE).read_text(encoding="utf-8").splitlines()
+def sample_script(name: str = SAMPLE) -> list[str]:
+    return resources.files("companion.ui").joinpath(name).read_text(encoding="utf-8").splitlines()
 
 
 def _init_pygame() -> None:
@@ -220,6 +221,39 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "fault-journal": (_fault_journal, False),
 }
 
+def _cake_table(app):
+    """Cake Time: the table answered the cake question for Ben's new card, then the
+    draw prompt went away: cakes on orders, cake cards, the Cake card button."""
+    tap_widget(app, "ban.cake.1")
+    tap_widget(app, "ban.cake.done")
+    app.screen._dismiss_draws()
+
+
+def _cake_break_time(app):
+    """Cake Time: Ana's turn comes round again; her Break Time would pay."""
+    _cake_table(app)
+    act(app, {"do": "end_turn"})
+    tap_widget(app, "ban.cake.done")
+    act(app, {"do": "end_turn"})
+    tap_widget(app, "ban.cake.done")
+    app.screen._dismiss_draws()
+
+
+def _cake_fix(app):
+    _cake_table(app)
+    tap_widget(app, "ft.fix")
+    tap_widget(app, "dlg.ok")
+    tap_widget(app, "fix.1.cake_cards.plus")
+
+
+# Scenes of the Cake Time sample (their file names contain "cake").
+CAKE_SCENES: dict[str, Callable] = {
+    "table-cake": _cake_table,
+    "table-cake-draws": _draws,
+    "table-cake-break-time": _cake_break_time,
+    "fix-cake": _cake_fix,
+}
+
 OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
 
@@ -265,6 +299,7 @@ def render_all(outdir: str, script: Optional[list[str]] = None,
         for size in sizes:
             w, h = size
             jobs = [(name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
+            jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
             _, probe_app = make_app(lines, size, lang)
             for other in OTHER_SCREENS:
                 for name, prep in _other_screen_states(probe_app, other):
@@ -272,7 +307,9 @@ def render_all(outdir: str, script: Optional[list[str]] = None,
             for name, fn, from_script in jobs:
                 if wanted is not None and name not in wanted:
                     continue
-                _, app = make_app(lines if from_script else [], size, lang)
+                start = sample_script(from_script) if isinstance(from_script, str) else \
+                    lines if from_script else []
+                _, app = make_app(start, size, lang)
                 fn(app)
                 app.screen.invalidate()
                 app.screen.draw(app.surface)

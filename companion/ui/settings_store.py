@@ -111,7 +111,7 @@ class SettingsStore:
                 data = tomllib.load(fh)
         except FileNotFoundError:
             return s
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             log.warning("%s: cannot read the screen settings (%s); using the config file's",
                         self.path, exc)
             return s

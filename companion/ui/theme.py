@@ -12,6 +12,13 @@ from __future__ import annotations
 SEAT_COLORS = [(200, 40, 40), (36, 113, 214), (30, 190, 140), (240, 190, 20)]
 SEAT_COLOR_NAMES = ["red", "blue", "green", "yellow"]
 
+
+def seat_rgb(names) -> list:
+    """Seat colour names (as the journal records them) as these RGB colours."""
+    rgb = dict(zip(SEAT_COLOR_NAMES, SEAT_COLORS))
+    return [rgb[n] for n in names]
+
+
 BACKGROUND = (28, 24, 22)          # espresso dark: high contrast for light text
 PANEL = (48, 42, 38)
 PANEL_DIM = (40, 35, 32)

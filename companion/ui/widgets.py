@@ -529,7 +529,8 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
 @dataclass(eq=False)
 class Stat(Widget):
     """An icon and a number side by side: likes, dislikes, tokens, upgrades."""
-    icon: str = "like"           # "like", "dislike", "rush_token", "cookie", "upgrade"
+    icon: str = "like"           # "like", "dislike", "rush_token", "cookie", "upgrade",
+    #                              "cake_card"
     value: str = "0"
     size: int = 26
     color: Color = theme.TEXT
@@ -541,6 +542,9 @@ class Stat(Widget):
             draw_like(surface, icon.inflate(-2, -4), self.icon == "like")
         elif self.icon == "upgrade":
             draw_upgrade_icon(surface, icon.inflate(-4, -6))
+        elif self.icon == "cake_card":
+            from .cakes import draw_cake_card      # cakes.py builds on this module
+            draw_cake_card(surface, icon.inflate(-2, -2))
         else:
             draw_token_icon(surface, self.icon, icon.inflate(-4, -4))
         box = pygame.Rect(icon.right + 2, r.y, r.right - icon.right - 2, r.h)

@@ -70,11 +70,12 @@ class JournalReader:
                 if g.ended_at is not None and g.ranking:
                     key = (g.id, g.ended_at)           # a finished game replays only once
                     if key not in self._links:
-                        state = exports.final_state(journal.lines(g.id))
                         try:
+                            state = exports.final_state(journal.lines(g.id))
                             self._links[key] = exports.play_link(journal, g, state,
                                                                  self.location)
-                        except bgstats.NotFinished as exc:      # the replay disagrees
+                        except (bgstats.NotFinished, exports.ExportError) as exc:
+                            # the replay disagrees, or a migrated game no longer replays
                             log.warning("game %d has no BG Stats link: %s", g.id, exc)
                             continue
                     links[g.id] = self._links[key]

@@ -36,6 +36,9 @@ def setup_of(game) -> dict:
         action["upgrades"] = {p.name: list(p.tiles) for p in game.players}
     if game.ristretto_start:
         action["ristretto_start"] = True
+    if game.expansion is not None:       # Cake Time and its optional rules
+        action.update(expansion=game.expansion, longer_game=game.longer_game,
+                      two_drinks_one_cake=game.two_drinks_one_cake)
     return action
 
 

@@ -1,4 +1,4 @@
-"""Fix mode: set likes, dislikes, tokens and the deck count by hand.
+"""Fix mode: set likes, dislikes, tokens (and cake cards) and the deck count by hand.
 
 Reached only through a guard ("Correct the counts?" then a confirm), because
 it overrides what the companion counted. Nothing changes until SAVE: then
@@ -19,6 +19,11 @@ from ..widgets import Button, Label, Widget, stepper_buttons
 from .base import Screen
 
 FIELDS = ("likes", "dislikes", "cookies")
+CAKE_FIELDS = FIELDS + ("cake_cards",)      # Cake Time
+
+
+def fields_of(game) -> tuple[str, ...]:
+    return CAKE_FIELDS if game.expansion is not None else FIELDS
 
 
 class FixScreen(Screen):
@@ -42,7 +47,7 @@ class FixScreen(Screen):
         game = self.app.table.game
         out = []
         for p in game.players:
-            changed = {f: self.edits[(p.name, f)] for f in FIELDS
+            changed = {f: self.edits[(p.name, f)] for f in fields_of(game)
                        if (p.name, f) in self.edits and self.edits[(p.name, f)] != getattr(p, f)}
             if changed:
                 out.append({"do": "correct", "player": p.name, **changed})
@@ -75,13 +80,18 @@ class FixScreen(Screen):
         title, heads, body, footer = rows(screen, [m.bar - m.px(8), m.px(40), 1.0, m.bar], m.gap)
         out: list[Widget] = [Label("fix.title", title, text=self.t("fix.title"), size=m.huge,
                                    bold=True, color=theme.WARNING, align="left")]
-        spec = [0.25, 0.25, 0.25, 0.25]
+        fields = fields_of(game)
+        spec = [1.0] * (len(fields) + 1)
         token = game.rules.token
         words = ["", self.t("table.likes"), self.t("table.dislikes"), tokens_name(token)]
+        if game.expansion is not None:
+            words.append(self.t("cake.cards"))
         for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words)):
             out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
                              color=theme.TEXT_DIM, lines=2, min_size=m.px(13)))
         step_h = max(m.target, min(m.px(64), (body.h - n * m.gap) // (n + 1)))
+        if len(fields) > len(FIELDS):      # narrower columns: keep room for two digits
+            step_h = max(m.target, min(step_h, cols(body, spec, m.gap)[1].w * 3 // 8))
         lines = rows(body, [1.0] * (n + 1), m.gap)
         for seat, (p, line) in enumerate(zip(game.players, lines)):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -89,7 +99,7 @@ class FixScreen(Screen):
             out.append(Label(f"fix.name{seat}", cells[0], text=p.name, size=m.big, bold=True,
                              color=theme.readable_on(color), background=color, radius=10,
                              pad=m.px(6), lines=2, min_size=m.px(14)))
-            for f, cell in zip(FIELDS, cells[1:]):
+            for f, cell in zip(fields, cells[1:]):
                 r = pygame.Rect(cell.x, cell.centery - step_h // 2, cell.w, step_h)
                 out += stepper_buttons(f"fix.{seat}.{f}", r, self.value(p, f), 0, 99,
                                        lambda d, p=p, f=f: self.change(p, f, d), m.big)
@@ -97,7 +107,8 @@ class FixScreen(Screen):
         out.append(Label("fix.deck", deck_line[0], text=self.t("fix.deck"), size=m.big, bold=True,
                          background=theme.PANEL, radius=10, pad=m.px(6), lines=2,
                          min_size=m.px(14)))
-        r = pygame.Rect(deck_line[1].x, deck_line[1].centery - step_h // 2, deck_line[1].w, step_h)
+        deck_box = deck_line[1].union(deck_line[2]) if len(fields) > len(FIELDS) else deck_line[1]
+        r = pygame.Rect(deck_box.x, deck_box.centery - step_h // 2, deck_box.w, step_h)
         out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,
                                lambda d: self.change(None, "deck", d), m.big)
         cancel, save = cols(footer, [1.0, 1.0], m.gap)

@@ -2,8 +2,8 @@
 
 Steps (only those that apply to the chosen box are shown):
 
-1. edition: Coffee Rush or Coffee Rush: Winter; for Winter, standard or the
-   Junior Barista variant;
+1. the box: Coffee Rush, Coffee Rush + Cake Time or Coffee Rush: Winter; for
+   Winter, standard or the Junior Barista variant;
 2. players: 2, 3 or 4;
 3. names, clockwise around the table (seat 1 = the first seat button): recent
    players from the journal as quick picks, the on-screen keyboard for new ones;
@@ -12,18 +12,24 @@ Steps (only those that apply to the chosen box are shown):
 5. starting player: chosen, or picked at random with a short show (seats light
    up in turn and settle on the one the seeded ``random.Random`` chose);
 6. upgrade tiles (Winter, not Junior): 4 of the 6, the same for everyone or
-   each player's own (Variable upgrades); options (original): the Ristretto
-   start (optional rule) and the box's four upgrade tiles;
+   each player's own (Variable upgrades); Cake Time: the box's rule (the
+   starting player draws 4 of the 7 at random, the companion draws them with
+   its seeded ``random.Random`` and the setup line records them, so a replay
+   never draws again) or each player's own choice; options (original): the
+   Ristretto start (optional rule) and the box's four upgrade tiles; Cake Time
+   adds its two optional rules, "two drinks, one cake" and "longer game";
 7. main board (Winter): as in the rulebook, or "Main board chaos!" from a
    seed shown on screen (``ui/board.py``);
 8. the deal: cards per player and position, computed by the pure engine from
    the very setup action that will be posted (``rules.setup.start_game``);
+   Cake Time: the deck to build and a cake card for everyone;
 9. meeple placement: counterclockwise from the player to the right of the
    starting player; two players place two each, alternating, the other player
    first (Winter rulebook, Setup 7 and 2 Player Rules; Spanish rulebook,
    Preparación 6 and partidas de 2 jugadores).
 
-START posts the table-script ``setup`` action as a ``TouchAction`` and gives
+START posts the table-script ``setup`` action as a ``TouchAction`` with the
+seat colours (names, recorded in the journal with the game's setup) and gives
 the chosen seat colours to the App (``app.seat_colors``; ``on_done(action,
 colours)`` if given). ``WizardModel`` holds the choices and builds the action
 without pygame, so it can be tested on its own.
@@ -36,12 +42,14 @@ from typing import Any, Callable, Optional, Union
 import pygame
 
 from ...rules import Rejection, apply, parse_action
-from ...rules.editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES
+from ...rules.editions import (EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES,
+                               UPGRADE_TILES, Edition, box_rules)
 from ...rules.happenings import GameStarted
 from ...rules.setup import start_game
 from ...rules.state import Game
 from .. import theme
 from ..board import Board, chaos_board, draw_board, new_seed, printed_board
+from ..cakes import CAKE_PINK, cake_badge
 from ..chips import Chip, Swatch
 from ..i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_name
 from ..keyboard import KeyboardScreen
@@ -51,6 +59,7 @@ from ..widgets import Button, Custom, Label, Widget
 from .base import Screen
 
 COLOURS = ("red", "blue", "green", "yellow")
+BOXES = (("original", None), ("original", "cake_time"), ("winter", None))   # the edition step
 COLOUR_RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS))
 MAX_NAME = 16
 
@@ -62,12 +71,15 @@ class WizardModel:
 
     def __init__(self, edition: str = "original", rng: Optional[random.Random] = None):
         self.edition = edition if edition in EDITIONS else "original"
+        self.expansion: Optional[str] = None
+        self.options: dict[str, bool] = {}            # the expansion's optional rules
+        self.drawn_tiles: Optional[list[str]] = None  # the box's random 4 (Cake Time)
         self.variant = "standard"
         self.count = 4
         self.names = [""] * 4
         self.colours = list(COLOURS)
         self.start: Optional[int] = None
-        self.upgrade_mode = "shared"                  # "shared" or "each"
+        self.upgrade_mode = "shared"                  # "shared", "draw" (Cake Time) or "each"
         self.shared_tiles = list(ORIGINAL_UPGRADES)
         self.player_tiles = [list(ORIGINAL_UPGRADES) for _ in range(4)]
         self.ristretto = False
@@ -77,13 +89,28 @@ class WizardModel:
 
     # --- choices ----------------------------------------------------------------------
 
-    def set_edition(self, edition: str) -> None:
+    @property
+    def box(self) -> Edition:
+        """The box on the table: the edition with its expansion's additions."""
+        return box_rules(self.edition, self.expansion)
+
+    def set_edition(self, edition: str, expansion: Optional[str] = None) -> None:
         self.edition = edition
+        if expansion is not None and EXPANSIONS[expansion].edition != edition:
+            expansion = None
+        if expansion != self.expansion:
+            self.options = {o: False for o in EXPANSION_OPTIONS.get(expansion, ())}
+            self.drawn_tiles = None
+        self.expansion = expansion
+        if self.box.upgrade_draw:
+            self.upgrade_mode = "draw" if self.upgrade_mode != "each" else "each"
+        elif self.upgrade_mode == "draw":
+            self.upgrade_mode = "shared"
         if self.variant not in EDITIONS[edition].variants:
             self.variant = "standard"
         if not EDITIONS[edition].ristretto_start:
             self.ristretto = False
-        allowed = set(EDITIONS[edition].upgrades)
+        allowed = set(self.box.upgrades)
         self.shared_tiles = [u for u in self.shared_tiles if u in allowed]
         self.player_tiles = [[u for u in tiles if u in allowed] for tiles in self.player_tiles]
         self.fix_colours()
@@ -114,7 +141,7 @@ class WizardModel:
     def offered_colours(self) -> tuple[str, ...]:
         """The colours the box can equip (original, 2 players: red and blue only, the
         colours with two meeples each)."""
-        return EDITIONS[self.edition].colours_for(self.count)
+        return self.box.colours_for(self.count)
 
     def fix_colours(self) -> None:
         """Every seat in play gets a different offered colour (keeping choices made)."""
@@ -143,9 +170,17 @@ class WizardModel:
     @property
     def chooses_tiles(self) -> bool:
         """Winter: 4 of the 6 tiles; the original game always plays its four."""
-        return EDITIONS[self.edition].chooses_upgrade_tiles and self.uses_upgrades
+        return self.box.chooses_upgrade_tiles and self.uses_upgrades
+
+    def draw_tiles(self) -> list[str]:
+        """The box's rule (Cake Time): the starting player draws 4 of the 7 tiles at random."""
+        order = self.box.upgrades
+        self.drawn_tiles = sorted(self.rng.sample(order, UPGRADE_TILES), key=order.index)
+        return self.drawn_tiles
 
     def tiles_of(self, seat: Optional[int]) -> list[str]:
+        if seat is None and self.upgrade_mode == "draw":
+            return self.drawn_tiles if self.drawn_tiles is not None else self.draw_tiles()
         return self.shared_tiles if seat is None else self.player_tiles[seat]
 
     def toggle_tile(self, seat: Optional[int], upgrade: str) -> None:
@@ -172,7 +207,7 @@ class WizardModel:
         out = ["edition", "players", "names", "colours", "start"]
         if self.chooses_tiles:
             out.append("upgrades")
-        if EDITIONS[self.edition].ristretto_start:
+        if self.box.ristretto_start or self.options:
             out.append("options")
         if EDITIONS[self.edition].board_chaos:
             out.append("board")
@@ -186,13 +221,13 @@ class WizardModel:
         if step == "start" and self.start is None:
             return "wizard.start_needed", {}
         if step == "upgrades":
-            holders = [None] if self.upgrade_mode == "shared" else list(self.seats)
+            holders = [None] if self.upgrade_mode != "each" else list(self.seats)
             for seat in holders:
                 if len(self.tiles_of(seat)) != UPGRADE_TILES:
                     who = self.players[seat] if seat is not None else ""
                     return ("wizard.upgrades_need" if who else "wizard.upgrades_choose",
                             {"player": who, "count": UPGRADE_TILES,
-                             "total": len(EDITIONS[self.edition].upgrades)})
+                             "total": len(self.box.upgrades)})
         if step in ("deal", "meeples"):
             started = self.preview()
             if isinstance(started, Rejection):
@@ -208,16 +243,19 @@ class WizardModel:
                    "start": players[self.start if self.start is not None else 0],
                    "variant": self.variant}
         if self.chooses_tiles:
-            order = EDITIONS[self.edition].upgrades      # tiles in the rulebook's order
+            order = self.box.upgrades      # tiles in the rulebook's order
 
             def tiles(chosen: list[str]) -> list[str]:
                 return [u for u in order if u in chosen]
-            if self.upgrade_mode == "shared":
-                a["upgrades"] = tiles(self.shared_tiles)
+            if self.upgrade_mode != "each":
+                a["upgrades"] = tiles(self.tiles_of(None))
             else:
                 a["upgrades"] = {players[s]: tiles(self.player_tiles[s]) for s in self.seats}
         if EDITIONS[self.edition].ristretto_start:
             a["ristretto_start"] = self.ristretto
+        if self.expansion is not None:
+            a["expansion"] = self.expansion
+            a.update(self.options)
         return a
 
     def preview(self) -> Union[tuple[Game, GameStarted], Rejection]:
@@ -268,7 +306,9 @@ class WizardScreen(Screen):
         md = self.model
         if not isinstance(last, dict) or last.get("edition") not in EDITIONS:
             return
-        md.set_edition(last["edition"])
+        expansion = last.get("expansion") if last.get("expansion") in EXPANSIONS else None
+        md.set_edition(last["edition"], expansion)
+        md.options.update({o: last[o] for o in md.options if isinstance(last.get(o), bool)})
         if last.get("variant") in EDITIONS[md.edition].variants:
             md.variant = last["variant"]
         players = last.get("players")
@@ -324,7 +364,7 @@ class WizardScreen(Screen):
             return
         colours = self.model.seat_colours()
         self.app.seat_colors = [COLOUR_RGB[c] for c in colours]
-        self.app.post_action(action)
+        self.app.post_action(action, seat_colors=tuple(colours[:len(action["players"])]))
         self.app.pop(self)
         if self.on_done is not None:
             self.on_done(action, colours)
@@ -447,11 +487,13 @@ class WizardScreen(Screen):
         winter = md.edition == "winter"
         big, variant_row, hint_row = rows(body, [1.0, m.target + m.px(10), m.px(52)], m.gap)
         out: list[Widget] = []
-        for ed, cell in zip(("original", "winter"), cols(big, [1.0, 1.0], m.gap)):
-            out.append(Chip(f"wz.edition.{ed}", cell, text=self.t(f"edition.{ed}"), size=m.huge,
-                            on=md.edition == ed, lines=2,
-                            on_color=(46, 120, 200) if ed == "winter" else theme.PRIMARY,
-                            on_tap=self._set(lambda ed=ed: md.set_edition(ed))))
+        for (ed, x), cell in zip(BOXES, cols(big, [1.0] * len(BOXES), m.gap)):
+            key = x or ed
+            out.append(Chip(f"wz.edition.{key}", cell, text=self.t(f"edition.{key}"),
+                            size=m.huge, on=(md.edition, md.expansion) == (ed, x), lines=3,
+                            on_color=(46, 120, 200) if ed == "winter" else
+                            CAKE_PINK if x else theme.PRIMARY,
+                            on_tap=self._set(lambda ed=ed, x=x: md.set_edition(ed, x))))
         if winter:
             label, choices = cols(variant_row, [0.35, 1.0], m.gap)
             out.append(Label("wz.variant_label", label, text=self.t("wizard.variant_title"),
@@ -524,7 +566,8 @@ class WizardScreen(Screen):
         lang = language()
         offered = md.offered_colours()
         two_original = len(offered) == 2
-        parts = rows(body, [1.0, m.px(40)] if two_original else [1.0], m.gap)
+        two_cake = md.count == 2 and md.expansion is not None
+        parts = rows(body, [1.0, m.px(40)] if two_original or two_cake else [1.0], m.gap)
         out: list[Widget] = []
         for seat, row in zip(md.seats, rows(parts[0], [1.0] * md.count, m.gap)):
             name_box, swatches = cols(row, [0.34, 1.0], m.gap)
@@ -535,10 +578,11 @@ class WizardScreen(Screen):
                                   on=md.colours[seat] == colour, enabled=colour in offered,
                                   text=colour_name(lang, colour), size=m.body,
                                   on_tap=self._set(lambda s=seat, c=colour: md.set_colour(s, c))))
-        if two_original:
+        if two_original or two_cake:
             out.append(Label("wz.colours_hint", parts[1],
-                             text=self.t("wizard.colours_two_original"),
-                             size=m.small, color=theme.TEXT_DIM))
+                             text=self.t("cake.colours_two" if two_cake
+                                         else "wizard.colours_two_original"),
+                             size=m.small, color=theme.TEXT_DIM, lines=2))
         return out
 
     def _start(self, body: pygame.Rect) -> list[Widget]:
@@ -568,11 +612,17 @@ class WizardScreen(Screen):
         m, md = self.m, self.model
         lang = language()
         each = md.upgrade_mode == "each"
+        drawn = md.upgrade_mode == "draw"
         specs = [m.target + m.px(4)] + ([m.target] if each else []) + [1.0, m.px(34)]
+        if drawn:
+            specs[-1] = m.px(52)
         parts = rows(body, specs, m.gap)
         out: list[Widget] = []
-        for mode, cell in zip(("shared", "each"), cols(parts[0], [1.0, 1.0], m.gap)):
-            out.append(Chip(f"wz.tiles.{mode}", cell, text=self.t(f"wizard.upgrades_{mode}"),
+        modes = (("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each")) \
+            if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
+                                         ("each", "wizard.upgrades_each"))
+        for (mode, words), cell in zip(modes, cols(parts[0], [1.0, 1.0], m.gap)):
+            out.append(Chip(f"wz.tiles.{mode}", cell, text=self.t(words),
                             size=m.body, on=md.upgrade_mode == mode,
                             on_tap=self._set(lambda mode=mode: setattr(md, "upgrade_mode", mode))))
         seat: Optional[int] = None
@@ -586,22 +636,28 @@ class WizardScreen(Screen):
                                 on_color=theme.mix(self._seat_rgb(s), theme.PANEL, 0.3),
                                 on_tap=self._set(lambda s=s: setattr(self, "tile_seat", s))))
         tiles = md.tiles_of(seat)
-        all_tiles = EDITIONS[md.edition].upgrades
+        all_tiles = md.box.upgrades
         full = len(tiles) >= UPGRADE_TILES
         for u, cell in zip(all_tiles, grid(parts[-2], len(all_tiles), 3, m.gap)):
             on = u in tiles
             out.append(Chip(f"wz.tile.{u}", cell, text=upgrade_name(lang, u), size=m.body,
-                            on=on, enabled=on or not full, lines=2,
-                            on_color=(120, 86, 190),
-                            on_tap=self._set(lambda u=u, s=seat: md.toggle_tile(s, u))))
-        status = self.t("wizard.upgrades_choose", count=UPGRADE_TILES, total=len(all_tiles))
-        status += "  ·  " + self.t("wizard.upgrades_chosen", chosen=len(tiles),
-                                   count=UPGRADE_TILES)
+                            on=on, enabled=on or not (full or drawn), lines=2,
+                            on_color=(120, 86, 190), on_tap=None if drawn else
+                            self._set(lambda u=u, s=seat: md.toggle_tile(s, u))))
+        if drawn:             # the box's rule: the companion drew for the starting player
+            status = self.t("cake.upgrades_drawn", player=md.players[md.start or 0])
+        else:
+            status = self.t("wizard.upgrades_choose", count=UPGRADE_TILES, total=len(all_tiles))
+            status += "  ·  " + self.t("wizard.upgrades_chosen", chosen=len(tiles),
+                                       count=UPGRADE_TILES)
         out.append(Label("wz.tiles_status", parts[-1], text=status, size=m.small,
-                         color=theme.TEXT_DIM, align="left"))
+                         color=theme.TEXT if drawn else theme.TEXT_DIM, align="left",
+                         lines=2 if drawn else 1))
         return out
 
     def _options(self, body: pygame.Rect) -> list[Widget]:
+        if self.model.options:
+            return self._expansion_options(body)
         m, md = self.m, self.model
         lang = language()
         toggle_row, hint_row, info_row, tiles_row = rows(
@@ -625,6 +681,28 @@ class WizardScreen(Screen):
                                                          min(cell.h, m.px(80))),
                             text=upgrade_name(lang, u), size=m.body, lines=2,
                             color=theme.mix((120, 86, 190), theme.PANEL, 0.45)))
+        return out
+
+    def _expansion_options(self, body: pygame.Rect) -> list[Widget]:
+        """The Ristretto start and the expansion's optional rules: a switch and a hint each."""
+        m, md = self.m, self.model
+        toggles = [("ristretto", "wizard.ristretto", "wizard.ristretto_hint", md.ristretto,
+                    lambda: setattr(md, "ristretto", not md.ristretto))]
+        for o in md.options:
+            toggles.append((o, f"cake.{o}", f"cake.{o}_hint", md.options[o],
+                            lambda o=o: md.options.update({o: not md.options[o]})))
+        out: list[Widget] = []
+        for key, (name, title, hint, on, flip) in zip(
+                range(len(toggles)), toggles):
+            block = rows(body, [1.0] * len(toggles), m.gap)[key]
+            top, hint_row = rows(block, [m.target, 1.0], 2)
+            name_box, switch_box = cols(top, [1.0, 0.4], m.gap)
+            out += [Label(f"wz.{name}_label", name_box, text=self.t(title), size=m.big,
+                          bold=True, align="left"),
+                    Chip(f"wz.{name}", switch_box, text=self.t("word.on" if on else "word.off"),
+                         size=m.big, on=on, on_color=theme.OK, on_tap=self._set(flip)),
+                    Label(f"wz.{name}_hint", hint_row, text=self.t(hint), size=m.small,
+                          color=theme.TEXT_DIM, lines=2, align="left", valign="top")]
         return out
 
     def _board(self, body: pygame.Rect) -> list[Widget]:
@@ -661,23 +739,30 @@ class WizardScreen(Screen):
         if isinstance(started, Rejection):
             return []
         game, happened = started
-        edition = EDITIONS[md.edition]
+        edition = md.box
         notes_top: list[str] = []
-        removed = edition.removed_by_players.get(md.count, 0)
-        if removed:
+        removed = game.removed - (edition.ristretto_cards - md.count if md.ristretto else 0)
+        if md.expansion is not None:     # the deck to build (003_..., 준비; 선택 규칙)
+            notes_top.append(self.t("cake.deal_build", count=removed) if removed
+                             else self.t("cake.deal_build_longer"))
+        elif removed:
             notes_top.append(self.t("wizard.deal_removed", count=removed))
         notes: list[str] = []
         if md.ristretto:
             notes.append(self.t("wizard.deal_ristretto"))
         if edition.starting_tokens:
             notes.append(self.t("wizard.deal_tokens", token=token_name(language(), md.edition, 1)))
+        if edition.starting_cake_cards:
+            notes += [self.t("cake.deal_cake_cards"), self.t("cake.deal_cakes")]
         notes.append(self.t("wizard.deal_deck", count=game.deck))
-        specs = ([m.px(34)] if notes_top else []) + [1.0, m.px(30) * len(notes)]
+        top_h = m.px(34) * (2 if md.expansion else 1)
+        specs = ([top_h] if notes_top else []) + [1.0, m.px(26 if md.expansion else 30)
+                                                  * len(notes)]
         parts = rows(body, specs, m.gap)
         out: list[Widget] = []
         if notes_top:
             out.append(Label("wz.deal_removed", parts[0], text=notes_top[0], size=m.body,
-                             color=theme.WARNING, bold=True, align="left"))
+                             color=theme.WARNING, bold=True, align="left", lines=2))
         table = parts[-2]
         order = [(md.start + k) % md.count for k in range(md.count)]
         lines = rows(table, [1.0] * (md.count + 1), max(2, m.gap // 2))
@@ -695,10 +780,14 @@ class WizardScreen(Screen):
             for p in range(4):
                 n = len(game.players[seat].queue[p])
                 face = theme.CARD if n else theme.PANEL_DIM
+                cakes = sum(c.cake for c in game.players[seat].queue[p])
                 out.append(Label(f"wz.deal.{seat}.{p}", cells[p + 1],
                                  text=tr_count(language(), "wizard.deal_cards", n) if n else "–",
                                  size=m.body, bold=bool(n), background=face, radius=8,
+                                 pad=cells[p + 1].h * 3 // 5 if cakes else 0,
                                  color=theme.TEXT_DARK if n else theme.TEXT_DIM))
+                if cakes:        # "two drinks, one cake" caps dealt cards at once
+                    out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cells[p + 1], cakes, "left"))
         for k, (note, box) in enumerate(zip(notes, rows(parts[-1], [1.0] * len(notes), 0))):
             out.append(Label(f"wz.dealnote.{k}", box, text=note, size=m.small,
                              color=theme.TEXT_DIM, align="left"))
@@ -735,16 +824,18 @@ class WizardScreen(Screen):
             def prepare():
                 md = self.model
                 md.rng = random.Random(2025)
-                md.set_edition(edition)
+                md.set_edition(edition, more.get("expansion"))
+                md.options.update(more.get("options", {}))
                 md.variant = more.get("variant", "standard")
                 md.set_count(count)
                 for s in range(count):
                     md.names[s] = names[s]
                 md.start = more.get("start", 1)
                 md.ristretto = more.get("ristretto", False)
-                md.upgrade_mode = more.get("mode", "shared")
+                md.upgrade_mode = more.get("mode", "draw" if md.box.upgrade_draw else "shared")
                 if md.upgrade_mode == "each":
-                    md.player_tiles[1] = ["jump", "diagonal_movement", "double_destination"]
+                    md.player_tiles[1] = ["break_time" if md.expansion else "jump",
+                                          "diagonal_movement", "double_destination"]
                 md.board_mode = more.get("board", "printed")
                 self.recent = names + (["Emma", "Félix", "João", "Nicolò", "Zoë"]
                                        if not korean else ["Ana", "João", "도윤"])
@@ -767,7 +858,18 @@ class WizardScreen(Screen):
                 ("deal", at("deal", count=3)),
                 ("deal-ristretto", at("deal", "original", ristretto=True)),
                 ("meeples", at("meeples", "original")),
-                ("meeples-2p", at("meeples", count=2, board="chaos"))]
+                ("meeples-2p", at("meeples", count=2, board="chaos")),
+                ("cake-edition", at("edition", "original", expansion="cake_time")),
+                ("cake-colours-2p", at("colours", "original", 2, expansion="cake_time")),
+                ("cake-upgrades", at("upgrades", "original", 3, expansion="cake_time")),
+                ("cake-upgrades-each", at("upgrades", "original", 3, expansion="cake_time",
+                                          mode="each")),
+                ("cake-options", at("options", "original", expansion="cake_time",
+                                    options={"two_drinks_one_cake": True})),
+                ("cake-deal", at("deal", "original", 3, expansion="cake_time",
+                                 options={"two_drinks_one_cake": True})),
+                ("cake-deal-longer", at("deal", "original", 2, expansion="cake_time",
+                                        ristretto=True, options={"longer_game": True}))]
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -781,14 +883,7 @@ def _config(app: Any, section: str, key: str, default: Any) -> Any:
 
 
 def _recent_names(app: Any) -> list[str]:
-    """Names of recent games from the journal (newest first), or none without a journal."""
-    journal = getattr(getattr(getattr(app, "loop", None), "session", None), "journal", None)
-    if journal is None:
-        return []
-    try:
-        return list(journal.recent_names(12))
-    except Exception:          # a damaged journal must not keep a game from starting
-        import logging
-        logging.getLogger("companion.ui").warning("cannot read recent names from the journal",
-                                                  exc_info=True)
-        return []
+    """Names of recent games (newest first), as the table loop's session keeps them: the
+    journal is the loop's alone, so the screen never reads it."""
+    session = getattr(getattr(app, "loop", None), "session", None)
+    return list(getattr(session, "recent_names", ()))

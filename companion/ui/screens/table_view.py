@@ -37,9 +37,10 @@ from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, 
                        draw_seat_token,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
+from .cake_table import CakeTable
 
 
-class TableView(Screen):
+class TableView(CakeTable, Screen):
     def __init__(self, app: Any):
         super().__init__(app)
         self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
@@ -96,6 +97,7 @@ class TableView(Screen):
                 self.toast(self.t("table.its_turn", player=refused.active), near=near)
             else:
                 self.toast(self.rejection_text(update.rejection), near=near)
+        self.cake_update(update)
         for h in update.happened:
             if isinstance(h, GameStarted):
                 self.dialog, self.unknown_tags = None, []
@@ -227,6 +229,7 @@ class TableView(Screen):
                            lay.others[0].right - lay.active.x if lay.others else lay.active.w,
                            lay.active.h)
         out += self._banners(game, body)
+        out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
         return out
 
@@ -380,6 +383,8 @@ class TableView(Screen):
         items = [("like", p.likes), ("dislike", p.dislikes), (token, p.cookies)]
         if game.variant != "junior":
             items.append(("upgrade", len(p.upgrades)))
+        if game.expansion is not None:
+            items.append(("cake_card", p.cake_cards))
         out = []
         for (icon, value), r in zip(items, cols(rect, [1.0] * len(items), self.m.px(4))):
             color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
@@ -429,8 +434,8 @@ class TableView(Screen):
         table = self.app.table
         running = not game.game_over and game.active is not None
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
-        small, end = cols(rect, [0.66, 0.34], m.gap)
-        slots = cols(small, [1.0] * 5, m.gap)
+        small, end = cols(rect, [0.72, 0.28] if game.expansion else [0.66, 0.34], m.gap)
+        slots = cols(small, [1.0] * (6 if game.expansion else 5), m.gap)
         labels = [self.t("button.undo"), self.t("button.redo"),
                   self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
         size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
@@ -448,7 +453,9 @@ class TableView(Screen):
         if running and self.can_spend():
             out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
                               color=(150, 104, 50), on_tap=lambda: self._open("spend")))
-        out.append(Button("ft.fix", slots[4], text=labels[4], size=size,
+        if game.expansion:
+            out += self.cake_card_button(game, slots[4], size)
+        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
                           on_tap=lambda: self._open("fix_guard")))
         if running:
             out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
