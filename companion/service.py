@@ -340,35 +340,35 @@ class Service:
     def _fonts_ok(self, surface) -> bool:
         """A missing font is shown on the fault page first; False: stop was asked there."""
         from .ui import fonts
-        while True:
-            fault = faults.font_fault(self.cfg["game"]["language"], fonts.book().files)
-            if fault is None:
-                return True
-            self._show_fault(fault)
-            choice = fault_page(fault, surface, self.cfg, self.notifier, self.stopping)
-            self._show_fault(None)
-            if choice is None:
-                return False
-            if choice == faults.CONTINUE:
-                log.warning("continuing without the font: %s", fault.detail)
-                return True
-            fonts.set_book(None)          # Try again: look for fonts afresh
+        return self._fault_first(
+            surface, lambda: faults.font_fault(self.cfg["game"]["language"], fonts.book().files),
+            retry=lambda: fonts.set_book(None))          # look for fonts afresh
 
     def _catalog_ok(self, surface) -> bool:
         """A broken catalog file is shown on the fault page first: play without it, or
         fix it and Try again. False: stop was asked there."""
-        while self.catalog_problems:
-            fault = faults.catalog_fault(self.cfg, self.catalog_problems[0])
+        def find():
+            return (faults.catalog_fault(self.cfg, self.catalog_problems[0])
+                    if self.catalog_problems else None)
+
+        def retry() -> None:                              # read the catalogs afresh
+            self.catalog_problems.clear()
+            self.session.catalog = self._catalog()
+        return self._fault_first(surface, find, retry)
+
+    def _fault_first(self, surface, find: Callable[[], Any], retry: Callable[[], None]) -> bool:
+        """While ``find()`` reports a fault, show its page before the table: its safe action
+        goes on to the table, Try again calls ``retry`` and looks again. False: a stop."""
+        while (fault := find()) is not None:
             self._show_fault(fault)
             choice = fault_page(fault, surface, self.cfg, self.notifier, self.stopping)
             self._show_fault(None)
             if choice is None:
                 return False
-            if choice == faults.SKIP_CATALOG_FILE:
-                log.warning("playing without the broken catalog %s", fault.path)
+            if choice != faults.RETRY:
+                log.warning("going on despite: %s", fault.status())
                 return True
-            self.catalog_problems.clear()         # Try again: read the catalogs afresh
-            self.session.catalog = self._catalog()
+            retry()
         return True
 
     def _wait_for_signal(self) -> None:

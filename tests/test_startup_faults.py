@@ -82,6 +82,23 @@ def tap(name, fault, size=(800, 480)):
         pygame.event.post(pygame.event.Event(kind, pos=pos, button=1, touch=False))
 
 
+def with_a_person(run, person, stopping: threading.Event) -> int:
+    """``run()`` the service here (the main thread, as pygame wants) while ``person()``
+    watches and taps on another thread; then stop it."""
+    def act():
+        try:
+            person()
+        finally:
+            stopping.set()
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+    helper = threading.Thread(target=act)
+    helper.start()
+    try:
+        return run()
+    finally:
+        helper.join(10)
+
+
 def test_a_tap_on_the_page_chooses_its_action():
     fault = FAULTS["catalog"]
     page = FaultPage(fault, pygame.Surface((800, 480)), "it", on_display=False)
@@ -145,18 +162,11 @@ def test_start_a_new_journal_moves_the_damaged_one_aside_and_the_table_starts(
     seen: dict = {}
 
     def person():
-        try:
-            seen["fault"] = wait_ready(sock)
-            seen["lights"] = startup.lights.fault
-            tap("fault.action", faults.journal_fault(journal, OSError()))
-            seen["table"] = wait_ready(sock)
-        finally:
-            startup.stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-    helper = threading.Thread(target=person)
-    helper.start()
-    assert startup.run() == 0
-    helper.join(10)
+        seen["fault"] = wait_ready(sock)
+        seen["lights"] = startup.lights.fault
+        tap("fault.action", faults.journal_fault(journal, OSError()))
+        seen["table"] = wait_ready(sock)
+    assert with_a_person(startup.run, person, startup.stopping) == 0
     assert "STATUS=fault: the game journal cannot be opened" in seen["fault"]
     assert seen["lights"] is True
     assert "STATUS=waiting for a new game" in seen["table"]
@@ -217,17 +227,10 @@ def test_the_screen_shows_a_broken_catalog_first_then_plays_without_it(
     seen: dict = {}
 
     def person():
-        try:
-            seen["fault"] = wait_ready(sock)
-            tap("fault.action", faults.catalog_fault(cfg, svc.catalog_problems[0]))
-            seen["table"] = wait_ready(sock)
-        finally:
-            svc.stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-    helper = threading.Thread(target=person)
-    helper.start()
-    assert svc.run() == 0
-    helper.join(10)
+        seen["fault"] = wait_ready(sock)
+        tap("fault.action", faults.catalog_fault(cfg, svc.catalog_problems[0]))
+        seen["table"] = wait_ready(sock)
+    assert with_a_person(svc.run, person, svc.stopping) == 0
     assert "STATUS=fault: a card catalog is broken" in seen["fault"]
     assert "STATUS=waiting for a new game" in seen["table"]
 
