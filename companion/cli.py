@@ -24,6 +24,7 @@ COMMANDS = {
     "labels": "companion.commands.labels_cmd",
     "enroll": "companion.commands.enroll_cmd",
     "doctor": "companion.commands.doctor_cmd",
+    "cafe": "companion.commands.cafe_cmd",
 }
 
 

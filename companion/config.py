@@ -20,6 +20,7 @@ from typing import Any, Optional
 from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
+TOPIC_WORD = r"[A-Za-z0-9_-]{1,64}"     # one MQTT topic level, no wildcards or slashes
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Key:
     allowed: tuple = ()           # allowed values (for str and list items)
     min: Optional[float] = None
     max: Optional[float] = None
+    secret: bool = False          # never printed by `config show` (a password)
+    pattern: str = ""             # a regular expression the whole text must match
 
 
 SCHEMA: dict[str, list[Key]] = {
@@ -129,6 +132,31 @@ SCHEMA: dict[str, list[Key]] = {
         Key("fullscreen", "str", "auto", "Fullscreen: auto (on the Pi), on or off.",
             ("auto", "on", "off")),
     ],
+    "mqtt": [
+        Key("host", "str", "",
+            "MQTT broker (the café's Mosquitto) this table reports to; empty = off."),
+        Key("port", "int", 1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535),
+        Key("tls", "bool", False, "Connect with TLS (the system's certificate store)."),
+        Key("ca_file", "str", "", "With TLS: a CA certificate file for a private broker; "
+            "empty = the system's store."),
+        Key("username", "str", "", "Broker user name; empty = anonymous."),
+        Key("password", "str", "", "Broker password (never shown by `config show`).",
+            secret=True),
+        Key("venue", "str", "cafe", "The café's name in topics (letters, digits, - and _).",
+            pattern=TOPIC_WORD),
+        Key("table", "str", "table-1",
+            "This table's name in topics (letters, digits, - and _).", pattern=TOPIC_WORD),
+        Key("discovery_prefix", "str", "",
+            "Home Assistant MQTT discovery prefix (usually homeassistant); empty = off."),
+    ],
+    "cafe": [
+        Key("database", "str", "~/.local/share/coffee-companion/cafe.db",
+            "The hub's database: an SQLite file, or a database URL such as "
+            "postgresql+psycopg://user:pass@host/cafe."),
+        Key("bind", "str", "127.0.0.1",
+            "Address the floor page listens on (0.0.0.0 = the whole café network)."),
+        Key("port", "int", 8090, "Port of the floor page and leaderboard.", min=1, max=65535),
+    ],
     "web": [
         Key("enabled", "bool", True,
             "Serve the phone view (live table, history, companion page, JSON API) on the "
@@ -200,6 +228,8 @@ def _problem(key: Key, value: Any) -> Optional[str]:
                 return f"must list whole numbers, not {_short(v)}"
             if item == "str" and not isinstance(v, str):
                 return f"must list texts in quotes, not {_short(v)}"
+    if key.pattern and isinstance(value, str) and not re.fullmatch(key.pattern, value):
+        return f"must be 1 to 64 letters, digits, - or _, not {_short(value)}"
     items = value if isinstance(value, list) else [value]
     for v in items:
         if key.allowed and v not in key.allowed:
@@ -300,6 +330,15 @@ def toml_value(v: Any) -> str:
     return repr(v)
 
 
+def _shown(key: Key, value: Any) -> Any:
+    """A secret as stars; a password inside a URL (user:pass@host) as stars."""
+    if key.secret:
+        return "********" if value else ""
+    if isinstance(value, str):
+        return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1********@", value)
+    return value
+
+
 def show(cfg: Config) -> str:
     """The effective configuration as TOML, each key with its meaning and origin."""
     out = [f"# effective configuration ({cfg.path or 'defaults only'})"]
@@ -308,7 +347,7 @@ def show(cfg: Config) -> str:
         for k in keys:
             origin = "from file" if f"{section}.{k.name}" in cfg.from_file else "default"
             out.append(f"# {k.meaning} ({origin})")
-            out.append(f"{k.name} = {toml_value(cfg.values[section][k.name])}")
+            out.append(f"{k.name} = {toml_value(_shown(k, cfg.values[section][k.name]))}")
     return "\n".join(out) + "\n"
 
 

@@ -468,6 +468,11 @@ class Journal:
         """The game the last record or resume was about."""
         return self._game_id
 
+    @property
+    def current_seq(self) -> Optional[int]:
+        """The sequence number of the last action recorded or resumed (setup = 0)."""
+        return None if self._game_id is None else self._seq
+
     # --- reading -----------------------------------------------------------------
 
     def latest_game(self) -> Optional[tuple[int, list[str]]]:

@@ -146,6 +146,12 @@ class Service:
             sound.attach(self.loop)
             self.outputs.append(sound.start())
         self.lights, self.sound = lights, sound
+        from .mqtt.publisher import build_publisher
+        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.session,
+                                                         self.journal.path))
+        if mqtt is not None:
+            mqtt.attach(self.loop)
+            self.outputs.append(mqtt.start())
         from .voice import build_voice
         self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
         if self.voice is not None:

@@ -75,3 +75,21 @@ def test_config_check_and_show_cli(tmp_path):
     assert "Traceback" not in r.stderr
     r = run_cli("--config", str(tmp_path / "missing.toml"), "config", "check")
     assert r.returncode == 2 and "no such config file" in r.stderr
+
+
+def test_mqtt_password_and_database_password_never_show(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[mqtt]\nhost = "broker.lan"\npassword = "s3cret"\n'
+                    '[cafe]\ndatabase = "postgresql+psycopg://hub:pw9@db.lan/cafe"\n')
+    shown = config.show(config.load(str(path), required=True))
+    assert "s3cret" not in shown and "pw9" not in shown
+    assert 'password = "********"' in shown
+    assert 'database = "postgresql+psycopg://hub:********@db.lan/cafe"' in shown
+
+
+def test_a_table_name_that_cannot_be_a_topic_level_is_refused(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[mqtt]\ntable = "tables/+"\n')
+    with pytest.raises(config.ConfigError) as err:
+        config.load(str(path), required=True)
+    assert "[mqtt] table must be 1 to 64 letters, digits, - or _" in str(err.value)

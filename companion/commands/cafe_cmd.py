@@ -1,0 +1,55 @@
+HELP = "the café hub: every table of a venue on one floor page and a monthly leaderboard"
+
+
+def add_arguments(p):
+    p.add_argument("--bind", help="address of the pages (default: [cafe] bind)")
+    p.add_argument("--port", type=int, help="port of the pages (default: [cafe] port)")
+    p.add_argument("--log-level", default="info",
+                   choices=("debug", "info", "warning", "error"))
+
+
+def main(args) -> int:
+    import logging
+    import signal
+    import sys
+    import threading
+
+    from ..cafe.hub import Hub
+    from ..cafe.store import Store, StoreError
+    from ..cafe.web import build_app
+    from ..cli import load_config
+    from ..web.server import BackgroundServer
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    cfg = load_config(args)
+    mqtt, cafe = cfg["mqtt"], cfg["cafe"]
+    if not mqtt["host"]:
+        print("the hub needs the broker: set [mqtt] host (and venue) in the config "
+              "(see docs/mqtt.md)", file=sys.stderr)
+        return 2
+    try:
+        store = Store(cafe["database"])
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    hub = Hub(mqtt, store).start()
+    app = build_app(hub, cfg["game"]["language"])
+    server = BackgroundServer(app, args.bind or cafe["bind"], args.port or cafe["port"],
+                              name="café floor page")
+    server.on_stop(app.state.notifier.close)
+    try:
+        if not server.start():
+            print(f"error: {server.error}", file=sys.stderr)
+            return 2
+        print(f"café hub for venue {hub.venue}: floor {server.url}/  "
+              f"leaderboard {server.url}/leaderboard", flush=True)
+        stopping = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stopping.set())
+        while not stopping.wait(3600):
+            pass
+        return 0
+    finally:
+        server.stop()
+        hub.close()
+        store.close()
