@@ -49,11 +49,11 @@ def busy_game(token="open", game_over=False) -> Game:
     serial = iter(range(1, 1000))
     players = []
     for seat in range(SEATS):
-        queue = [[Card(next(serial), None if seat % 2 else "T%d" % i) for i in range(3)],
-                 [Card(next(serial), "U%d%d" % (seat, i)) for i in range(2)],
-                 [Card(next(serial), "V%d" % seat)],
-                 [Card(next(serial), "W%d%d" % (seat, i)) for i in range(seat)]]
-        players.append(Player("P%d" % seat, queue, TILES, likes=seat * 2))
+        queue = [[Card(next(serial), None if seat % 2 else f"T{i}") for i in range(3)],
+                 [Card(next(serial), f"U{seat}{i}") for i in range(2)],
+                 [Card(next(serial), f"V{seat}")],
+                 [Card(next(serial), f"W{seat}{i}") for i in range(seat)]]
+        players.append(Player(f"P{seat}", queue, TILES, likes=seat * 2))
     return Game("original", "standard", players, start=0, active=None if game_over else 1,
                 deck=30, removed=0, token=token, game_over=game_over)
 
@@ -75,8 +75,8 @@ def situations():
 def bench_frames(repeat: int = 5000) -> None:
     style = Style(SEATS, LEDS)
     positions = [s.positions() for s in contiguous_segments(SEATS, LEDS)]
-    print("1. one frame, %d seats x %d LEDs (render + place on the strip), target <= 0.5 ms"
-          % (SEATS, LEDS))
+    print(f"1. one frame, {SEATS} seats x {LEDS} LEDs (render + place on the strip), "
+          "target <= 0.5 ms")
     for name, (game, ctx) in situations().items():
         samples = []
         for i in range(repeat):
@@ -87,12 +87,12 @@ def bench_frames(repeat: int = 5000) -> None:
         samples.sort()
         mean, p99 = statistics.fmean(samples), samples[int(len(samples) * 0.99)]
         ok = "OK" if p99 <= 0.0005 else "OVER TARGET"
-        print("   %-38s mean %6.3f ms   p99 %6.3f ms   %s" % (name, mean * 1e3, p99 * 1e3, ok))
+        print(f"   {name:<38s} mean {mean * 1e3:6.3f} ms   p99 {p99 * 1e3:6.3f} ms   {ok}")
 
 
 def thread_cpu(thread) -> float:
     """CPU seconds (user + system) one thread has used, from /proc (Linux)."""
-    with open("/proc/self/task/%d/stat" % thread.native_id) as fh:
+    with open(f"/proc/self/task/{thread.native_id}/stat") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -113,16 +113,16 @@ def bench_idle(seconds: float) -> None:
         loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                                   "players": ["Ana", "Ben", "Cy", "Dee"]}))
         for i in range(9):
-            loop.post(ev.CardScanned("C%d" % i))
+            loop.post(ev.CardScanned(f"C{i}"))
         loop.post(ev.SeatTap(0))
         loop.post(ev.SeatTap(2))                      # not your turn: a flash
         loop.post(ev.SeatHold(0))                     # surge: draw prompts
         for i in range(4):
-            loop.post(ev.CardScanned("N%d" % i))
+            loop.post(ev.CardScanned(f"N{i}"))
         sound.wait_played(9 + 2 + 1 + 4 + 4 + 1, timeout=30)
         assert lights.wait_idle(10), "the lights never went idle"
         time.sleep(0.5)                                # let the last cues finish sounding
-        print("2. idle table for %.0f s: lights thread, sound thread, table loop" % seconds)
+        print(f"2. idle table for {seconds:.0f} s: lights thread, sound thread, table loop")
         threads = {"lights": lights._thread, "sound": sound._thread, "table loop": loop._thread}
         cpu0 = {k: thread_cpu(t) for k, t in threads.items()}
         writes0, renders0, played0 = lights.writes, lights.frames_rendered, len(sound.played)
@@ -130,12 +130,12 @@ def bench_idle(seconds: float) -> None:
         time.sleep(seconds)
         proc = time.process_time() - proc0
         cpu = {k: thread_cpu(t) - cpu0[k] for k, t in threads.items()}
-        print("   strip writes %d, frames drawn %d, cues played %d"
-              % (lights.writes - writes0, lights.frames_rendered - renders0,
-                 len(sound.played) - played0))
-        print("   CPU seconds: " + ", ".join("%s %.3f" % kv for kv in cpu.items())
-              + ", whole process %.3f  (/proc resolution %.3f s)"
-              % (proc, 1 / os.sysconf("SC_CLK_TCK")))
+        print(f"   strip writes {lights.writes - writes0}, "
+              f"frames drawn {lights.frames_rendered - renders0}, "
+              f"cues played {len(sound.played) - played0}")
+        tick = 1 / os.sysconf("SC_CLK_TCK")
+        print("   CPU seconds: " + ", ".join(f"{k} {v:.3f}" for k, v in cpu.items())
+              + f", whole process {proc:.3f}  (/proc resolution {tick:.3f} s)")
 
         span = min(seconds, 5.0)
         lights.style = dataclasses.replace(lights.style, sweep=True)
@@ -144,8 +144,8 @@ def bench_idle(seconds: float) -> None:
         cpu0, writes0 = thread_cpu(lights._thread), lights.writes
         time.sleep(span)
         used = thread_cpu(lights._thread) - cpu0
-        print("3. active seat's sweep on: %.1f strip writes/s, lights thread CPU %.2f %% of "
-              "one core" % ((lights.writes - writes0) / span, 100 * used / span))
+        print(f"3. active seat's sweep on: {(lights.writes - writes0) / span:.1f} strip "
+              f"writes/s, lights thread CPU {100 * used / span:.2f} % of one core")
 
         loop.post(ev.TouchAction({"do": "correct", "player": "Ana", "dislikes": 5}))
         time.sleep(0.5)
@@ -153,9 +153,9 @@ def bench_idle(seconds: float) -> None:
         writes0 = lights.writes
         time.sleep(span)
         used = thread_cpu(lights._thread) - cpu0
-        print("4. shop closed (amber breath, %d fps cap): %.1f strip writes/s, lights thread "
-              "CPU %.1f %% of one core" % (lights.fps, (lights.writes - writes0) / span,
-                                            100 * used / span))
+        print(f"4. shop closed (amber breath, {int(lights.fps)} fps cap): "
+              f"{(lights.writes - writes0) / span:.1f} strip writes/s, lights thread "
+              f"CPU {100 * used / span:.1f} % of one core")
     finally:
         loop.stop()
         lights.close()

@@ -61,8 +61,8 @@ def bit_flips(trials: int, seed: int) -> None:
                     if isinstance(got, sp.Scan) and got.uid != uid:
                         false_cards += 1
             row += [passed, false_cards]
-        print("| %d | %d (%.1e) | %d | %d (%.1e) | %d |" % (
-            bits, row[0], row[0] / trials, row[1], row[2], row[2] / trials, row[3]))
+        print(f"| {bits} | {row[0]} ({row[0] / trials:.1e}) | {row[1]} | "
+              f"{row[2]} ({row[2] / trials:.1e}) | {row[3]} |")
 
 
 def noise(megabytes: int, seed: int) -> None:

@@ -82,7 +82,8 @@ def main() -> None:
 
     loop = TableLoop(Session(None, Catalog()))
     app = App(loop, surface=pygame.Surface(size))
-    for layout, keys in (("latin", "qwertyuiopasdfghjkl"), ("hangul", "ㅂㅈㄷㄱㅅㅁㄴㅇㄹㅎㅏㅓㅗㅜㅣ")):
+    for layout, keys in (("latin", "qwertyuiopasdfghjkl"),
+                         ("hangul", "ㅂㅈㄷㄱㅅㅁㄴㅇㄹㅎㅏㅓㅗㅜㅣ")):
         kb = KeyboardScreen(app, max_len=10 ** 6, layout=layout)
         app.push(kb)
         app.draw()

@@ -81,7 +81,7 @@ def tap_to_page(app, view, phones, seen, cond, taps):
         seq = view.live.latest.seq
         assert seq > seq0
         with cond:
-            ok = cond.wait_for(lambda: all(seen.get(p, 0) >= seq for p in phones), 5.0)
+            ok = cond.wait_for(lambda seq=seq: all(seen.get(p, 0) >= seq for p in phones), 5.0)
         if not ok:
             raise SystemExit("a phone did not receive an update within 5 s")
         pages += [(p.received[seq] - t0) * 1000 for p in phones]

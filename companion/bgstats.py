@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
-from datetime import datetime, timezone
-from typing import Any, Optional, Sequence
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Sequence
 from urllib.parse import quote
 
 import segno
@@ -46,7 +47,7 @@ OPTION_NAMES = {"ristretto_start": "Ristretto start", "longer_game": "longer gam
 # seat 1 first by default; games saved before the red and green were tuned for colour-blind
 # players keep the old shades in the journal, so those are named too
 DEFAULT_COLOURS = [tuple(c) for c in SEAT_COLORS]
-COLOUR_NAMES = {**dict(zip(DEFAULT_COLOURS, ("Red", "Blue", "Green", "Yellow"))),
+COLOUR_NAMES = {**dict(zip(DEFAULT_COLOURS, ("Red", "Blue", "Green", "Yellow"), strict=True)),
                 (214, 48, 49): "Red", (39, 160, 82): "Green"}
 
 
@@ -69,22 +70,22 @@ def utc(iso: str) -> datetime:
     """A journal time (ISO 8601 with offset) as an aware UTC datetime."""
     t = datetime.fromisoformat(iso)
     if t.tzinfo is None:
-        t = t.replace(tzinfo=timezone.utc)
-    return t.astimezone(timezone.utc)
+        t = t.replace(tzinfo=UTC)
+    return t.astimezone(UTC)
 
 
-def colour_names(colours: Optional[Sequence], count: int) -> list[str]:
+def colour_names(colours: Sequence | None, count: int) -> list[str]:
     """Seat colours (RGB, as the screen keeps them) as names; the box's by default."""
     rgb = [tuple(c) for c in colours] if colours else []
     rgb += DEFAULT_COLOURS[len(rgb):]
-    return [COLOUR_NAMES.get(c, "#%02x%02x%02x" % c) for c in rgb[:count]]
+    return [COLOUR_NAMES.get(c, "#{:02x}{:02x}{:02x}".format(*c)) for c in rgb[:count]]
 
 
 def _player_id(name: str) -> str:
     return "p-" + hashlib.sha256(name.casefold().encode()).hexdigest()[:8]
 
 
-def board(state: dict, setup: Optional[dict] = None) -> str:
+def board(state: dict, setup: dict | None = None) -> str:
     """Edition · variant · expansion · options, e.g. "Coffee Rush · Standard · Cake Time"."""
     setup = setup or {}
     parts = [EDITION_NAMES.get(state["edition"], state["edition"]),
@@ -96,9 +97,9 @@ def board(state: dict, setup: Optional[dict] = None) -> str:
     return " · ".join(parts)
 
 
-def play(game_id: int, started_at: str, ended_at: Optional[str], state: dict, *,
-         device: str, colours: Optional[Sequence] = None, location: str = "",
-         setup: Optional[dict] = None) -> dict[str, Any]:
+def play(game_id: int, started_at: str, ended_at: str | None, state: dict, *,
+         device: str, colours: Sequence | None = None, location: str = "",
+         setup: dict | None = None) -> dict[str, Any]:
     """The BG Stats play of one finished game.
 
     ``state`` is the game's final table as ``replay --json`` prints it
@@ -147,6 +148,6 @@ def link(play_: dict) -> str:
     return LINK + quote(data, safe="-_.!~*'():,")
 
 
-def qr(url: str) -> "segno.QRCode":
+def qr(url: str) -> segno.QRCode:
     """The link as a QR code: low error correction, so the modules stay big."""
     return segno.make_qr(url, error="l", boost_error=False)

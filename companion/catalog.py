@@ -20,7 +20,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from .rules.editions import EDITIONS
 
@@ -54,7 +54,8 @@ def _check(path: str, n: int, raw: dict) -> CardInfo:
     edition = raw.get("edition", "original")
     if not isinstance(edition, str) or edition not in EDITIONS:
         given = repr(edition) if isinstance(edition, str) else f"a {type(edition).__name__}"
-        raise CatalogError(f"{where}: edition must be one of {', '.join(EDITIONS)}, not {given[:40]}")
+        raise CatalogError(f"{where}: edition must be one of {', '.join(EDITIONS)}, "
+                           f"not {given[:40]}")
     recipe = raw.get("recipe", [])
     allowed = EDITIONS[edition].ingredients
     if not isinstance(recipe, list) or not 2 <= len(recipe) <= 4:
@@ -75,7 +76,7 @@ class Catalog:
         for c in cards:
             self.cards[c.tag] = c
 
-    def get(self, tag: Optional[str]) -> Optional[CardInfo]:
+    def get(self, tag: str | None) -> CardInfo | None:
         return None if tag is None else self.cards.get(tag)
 
     @property
@@ -86,7 +87,7 @@ class Catalog:
         return len(self.cards)
 
     @classmethod
-    def load(cls, path: str) -> "Catalog":
+    def load(cls, path: str) -> Catalog:
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
@@ -114,7 +115,7 @@ class Catalog:
         return cls(out)
 
     @classmethod
-    def load_many(cls, paths: Iterable[str], on_error=None) -> "Catalog":
+    def load_many(cls, paths: Iterable[str], on_error=None) -> Catalog:
         """Merge catalogs (later files win); missing files are skipped. With ``on_error``,
         a file that cannot be read is reported to it (a CatalogError) and skipped."""
         merged = cls()
@@ -130,11 +131,11 @@ class Catalog:
         return merged
 
     @classmethod
-    def example(cls) -> "Catalog":
+    def example(cls) -> Catalog:
         with resources.as_file(resources.files("companion.data") / EXAMPLE) as p:
             return cls.load(str(p))
 
-    def with_card(self, card: CardInfo) -> "Catalog":
+    def with_card(self, card: CardInfo) -> Catalog:
         return Catalog([*self.cards.values(), card])
 
     def save(self, path: str) -> None:

@@ -12,7 +12,11 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:             # each command imports what it needs, when it runs
+    from .catalog import Catalog
+    from .config import Config
 
 COMMANDS = {
     "replay": "companion.commands.replay_cmd",
@@ -53,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .catalog import CatalogError
     from .config import ConfigError
@@ -77,7 +81,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
 
 
-def load_config(args, required: bool = False):
+def load_config(args, required: bool = False) -> Config:
     """The configuration named by --config or $COFFEE_COMPANION_CONFIG (either must
     exist), else the default file."""
     from . import config
@@ -86,7 +90,7 @@ def load_config(args, required: bool = False):
     return config.load(path, required=required or named)
 
 
-def load_catalog(cfg, warn=None):
+def load_catalog(cfg: Config, warn=None) -> Catalog:
     """The user's catalogs, plus the bundled example one when the config asks.
 
     A catalog file that cannot be read never stops the companion: ``warn`` (default:
@@ -97,8 +101,8 @@ def load_catalog(cfg, warn=None):
     if warn is None:
         def warn(problem):
             print(f"catalog warning: {problem}; its cards are not used", file=sys.stderr)
-    cat = Catalog.load_many(cfg["catalog"]["paths"], on_error=warn)
-    if cfg["catalog"]["example"]:
+    cat = Catalog.load_many(cfg.catalog.paths, on_error=warn)
+    if cfg.catalog.example:
         cat = Catalog([*Catalog.example().cards.values(), *cat.cards.values()])
     return cat
 

@@ -14,8 +14,8 @@ import os
 import re
 import reprlib
 import tomllib
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
 
@@ -25,155 +25,217 @@ TOPIC_WORD = r"[A-Za-z0-9_-]{1,64}"     # one MQTT topic level, no wildcards or 
 
 @dataclass(frozen=True)
 class Key:
+    """One setting as the schema declares it (read from a section's fields)."""
     name: str
     type: str                     # "str", "int", "float", "bool", "list[int]", "list[str]"
     default: Any
     meaning: str
     allowed: tuple = ()           # allowed values (for str and list items)
-    min: Optional[float] = None
-    max: Optional[float] = None
+    min: float | None = None
+    max: float | None = None
     secret: bool = False          # never printed by `config show` (a password)
     pattern: str = ""             # a regular expression the whole text must match
 
 
-SCHEMA: dict[str, list[Key]] = {
-    "game": [
-        Key("language", "str", "en", "Language of the screen and messages.", LANGUAGES),
-        Key("edition", "str", "original", "Edition offered first by the setup wizard.",
-            ("original", "winter")),
-        Key("turn_timer", "int", 0, "Seconds per turn for the optional pace timer; 0 = off.",
-            min=0, max=600),
-    ],
-    "journal": [
-        Key("path", "str", "~/.local/share/coffee-companion/journal.db",
-            "The game journal (SQLite). Every accepted action is saved here before it shows."),
-    ],
-    "catalog": [
-        Key("paths", "list[str]", ["~/.config/coffee-companion/cards.toml"],
-            "Card catalogs (TOML), later files win. The first is where `enroll` writes."),
-        Key("example", "bool", False,
-            "Also load the bundled EXAMPLE catalog (made-up cards, for trying the companion)."),
-    ],
-    "seats": [
-        Key("driver", "str", "gpio", "Seat buttons: real GPIO pins, simulated (mock pins) or none.",
-            ("gpio", "simulated", "none")),
-        Key("pins", "list[int]", [17, 27, 22, 23],
-            "BCM GPIO pin of each seat's button, seat 1 first (2 to 4 pins).", min=2, max=27),
-        Key("undo_pin", "int", 24, "BCM GPIO pin of the shared UNDO button; -1 = none.",
-            min=-1, max=27),
-        Key("hold_seconds", "float", 1.0, "A seat press this long ends the turn.",
-            min=0.3, max=5.0),
-        Key("redo_hold_seconds", "float", 2.0, "An UNDO press this long is a redo.",
-            min=0.5, max=10.0),
-        Key("bounce_ms", "int", 30, "Contact bounce shorter than this is ignored.",
-            min=0, max=500),
-        Key("multi_tap_ms", "int", 300,
-            "Seat taps this close together count as one double (triple...) tap: a double "
-            "tap completes the order after the oldest one, a triple tap the one after that. "
-            "A single tap waits this long to be sure; 0 = off (taps act at once).",
-            min=0, max=1000),
-    ],
-    "scanner": [
-        Key("port", "str", "",
-            "Serial port or pyserial URL of the card scanner (e.g. /dev/serial/by-id/..., "
-            "loop://, socket://host:port); empty = no scanner."),
-        Key("baudrate", "int", 115200, "Serial speed of the scanner.", min=1200, max=3000000),
-        Key("repeat_window", "float", 1.5,
-            "The same tag read again within this many seconds counts once.", min=0.0, max=30.0),
-        Key("max_line", "int", 128, "Longer lines from the scanner are dropped.",
-            min=16, max=4096),
-        Key("reconnect_max_seconds", "float", 10.0,
-            "Longest wait between attempts to reopen a lost scanner.", min=0.5, max=300.0),
-        Key("mode", "str", "protocol",
-            "protocol: our Pico NFC scanner (only valid protocol lines count); plain: a "
-            "QR/barcode module (a bare line counts if it matches plain_pattern).",
-            ("protocol", "plain")),
-        Key("plain_pattern", "str", DEFAULT_PLAIN_PATTERN,
-            "In plain mode, the shape of a card's code (a Python regular expression matched "
-            "in full): by default the tags `labels` prints (CR0001) and NFC UIDs in hex."),
-    ],
-    "pixels": [
-        Key("driver", "str", "neopixel", "Light strip: a real NeoPixel strip, simulated or none.",
-            ("neopixel", "simulated", "none")),
-        Key("pin", "str", "D10",
-            "Data pin (board name). D10 (SPI MOSI) works without root; D18 (PWM) needs root.",
-            ("D10", "D12", "D18", "D21")),
-        Key("segment_length", "int", 16, "LEDs per seat segment.", min=1, max=300),
-        Key("first_pixel", "int", 0, "Index of the first LED of seat 1's segment.",
-            min=0, max=1000),
-        Key("reverse", "bool", False, "Segments run against the strip's direction."),
-        Key("brightness", "float", 0.3,
-            "Brightness cap 0-1 (power budget: LEDs x 60 mA x cap).", min=0.0, max=1.0),
-        Key("fps", "int", 30, "Animation frames per second while something moves.",
-            min=1, max=30),
-        Key("active_sweep", "bool", True,
-            "A dark gap runs along the active seat's LEDs (4 steps a second), so whose turn "
-            "it is shows by motion, not by colour alone."),
-    ],
-    "sound": [
-        Key("enabled", "bool", True, "Play sound cues."),
-        Key("volume", "float", 0.7, "Volume 0-1.", min=0.0, max=1.0),
-        Key("folder", "str", "", "Folder of cue WAV files; empty = the bundled sounds."),
-    ],
-    "voice": [
-        Key("enabled", "bool", True,
-            "Speak the table's moments (whose turn, order surges, dislikes, the shop "
-            "closing, the winner) in the screen's language, with espeak-ng."),
-        Key("volume", "float", 0.8, "Voice volume 0-1.", min=0.0, max=1.0),
-        Key("engine", "str", "espeak-ng",
-            "The speech program (Raspberry Pi OS / Debian: sudo apt install espeak-ng)."),
-    ],
-    "display": [
-        Key("driver", "str", "",
-            "SDL video driver: empty = automatic; kmsdrm on Raspberry Pi OS Lite; "
-            "x11, wayland, or dummy (no screen)."),
-        Key("width", "int", 800, "Screen width in pixels.", min=320, max=3840),
-        Key("height", "int", 480, "Screen height in pixels.", min=240, max=2160),
-        Key("fullscreen", "str", "auto", "Fullscreen: auto (on the Pi), on or off.",
-            ("auto", "on", "off")),
-    ],
-    "mqtt": [
-        Key("host", "str", "",
-            "MQTT broker (the café's Mosquitto) this table reports to; empty = off."),
-        Key("port", "int", 1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535),
-        Key("tls", "bool", False, "Connect with TLS (the system's certificate store)."),
-        Key("ca_file", "str", "", "With TLS: a CA certificate file for a private broker; "
-            "empty = the system's store."),
-        Key("username", "str", "", "Broker user name; empty = anonymous."),
-        Key("password", "str", "", "Broker password (never shown by `config show`).",
-            secret=True),
-        Key("venue", "str", "cafe", "The café's name in topics (letters, digits, - and _).",
-            pattern=TOPIC_WORD),
-        Key("table", "str", "table-1",
-            "This table's name in topics (letters, digits, - and _).", pattern=TOPIC_WORD),
-        Key("discovery_prefix", "str", "",
-            "Home Assistant MQTT discovery prefix (usually homeassistant); empty = off."),
-    ],
-    "cafe": [
-        Key("database", "str", "~/.local/share/coffee-companion/cafe.db",
-            "The hub's database: an SQLite file, or a database URL such as "
-            "postgresql+psycopg://user:pass@host/cafe."),
-        Key("bind", "str", "127.0.0.1",
-            "Address the floor page listens on (0.0.0.0 = the whole café network)."),
-        Key("port", "int", 8090, "Port of the floor page and leaderboard.", min=1, max=65535),
-    ],
-    "web": [
-        Key("enabled", "bool", True,
-            "Serve the phone view (live table, history, companion page, JSON API) on the "
-            "network while the service runs. The demo serves it only with `demo --web`."),
-        Key("bind", "str", "0.0.0.0",
-            "Address to listen on: 0.0.0.0 = every network, 127.0.0.1 = this device only."),
-        Key("port", "int", 8080, "TCP port of the phone view (below 1024 needs extra rights; "
-            "0 = any free port, for tests).", min=0, max=65535),
-        Key("mdns", "bool", True,
-            "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\")."),
-    ],
-    "bgstats": [
-        Key("location", "str", "",
-            "Where the games are played, sent to BG Stats with each play (e.g. the café's "
-            "name); empty = none."),
-    ],
+def setting(default: Any, meaning: str, allowed: tuple = (), *, min: float | None = None,
+            max: float | None = None, secret: bool = False, pattern: str = "") -> Any:
+    """A section's field: its default, meaning and allowed values (one schema entry)."""
+    info = {"meaning": meaning, "allowed": allowed, "min": min, "max": max, "secret": secret,
+            "pattern": pattern}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=info)
+    return field(default=default, metadata=info)
+
+
+# --- the schema: one frozen dataclass per section, one field per key -------------------
+# ``Config.seats`` (and so on) is the typed view of a section; ``SCHEMA`` lists its keys.
+
+@dataclass(frozen=True)
+class GameSettings:
+    language: str = setting("en", "Language of the screen and messages.", LANGUAGES)
+    edition: str = setting("original", "Edition offered first by the setup wizard.",
+                           ("original", "winter"))
+    turn_timer: int = setting(0, "Seconds per turn for the optional pace timer; 0 = off.",
+                              min=0, max=600)
+
+
+@dataclass(frozen=True)
+class JournalSettings:
+    path: str = setting(
+        "~/.local/share/coffee-companion/journal.db",
+        "The game journal (SQLite). Every accepted action is saved here before it shows.")
+
+
+@dataclass(frozen=True)
+class CatalogSettings:
+    paths: list[str] = setting(
+        ["~/.config/coffee-companion/cards.toml"],
+        "Card catalogs (TOML), later files win. The first is where `enroll` writes.")
+    example: bool = setting(
+        False, "Also load the bundled EXAMPLE catalog (made-up cards, for trying the companion).")
+
+
+@dataclass(frozen=True)
+class SeatsSettings:
+    driver: str = setting("gpio", "Seat buttons: real GPIO pins, simulated (mock pins) or none.",
+                          ("gpio", "simulated", "none"))
+    pins: list[int] = setting([17, 27, 22, 23],
+                              "BCM GPIO pin of each seat's button, seat 1 first (2 to 4 pins).",
+                              min=2, max=27)
+    undo_pin: int = setting(24, "BCM GPIO pin of the shared UNDO button; -1 = none.",
+                            min=-1, max=27)
+    hold_seconds: float = setting(1.0, "A seat press this long ends the turn.",
+                                  min=0.3, max=5.0)
+    redo_hold_seconds: float = setting(2.0, "An UNDO press this long is a redo.",
+                                       min=0.5, max=10.0)
+    bounce_ms: int = setting(30, "Contact bounce shorter than this is ignored.", min=0, max=500)
+    multi_tap_ms: int = setting(
+        300,
+        "Seat taps this close together count as one double (triple...) tap: a double "
+        "tap completes the order after the oldest one, a triple tap the one after that. "
+        "A single tap waits this long to be sure; 0 = off (taps act at once).",
+        min=0, max=1000)
+
+
+@dataclass(frozen=True)
+class ScannerSettings:
+    port: str = setting(
+        "",
+        "Serial port or pyserial URL of the card scanner (e.g. /dev/serial/by-id/..., "
+        "loop://, socket://host:port); empty = no scanner.")
+    baudrate: int = setting(115200, "Serial speed of the scanner.", min=1200, max=3000000)
+    repeat_window: float = setting(
+        1.5, "The same tag read again within this many seconds counts once.", min=0.0, max=30.0)
+    max_line: int = setting(128, "Longer lines from the scanner are dropped.", min=16, max=4096)
+    reconnect_max_seconds: float = setting(
+        10.0, "Longest wait between attempts to reopen a lost scanner.", min=0.5, max=300.0)
+    mode: str = setting(
+        "protocol",
+        "protocol: our Pico NFC scanner (only valid protocol lines count); plain: a "
+        "QR/barcode module (a bare line counts if it matches plain_pattern).",
+        ("protocol", "plain"))
+    plain_pattern: str = setting(
+        DEFAULT_PLAIN_PATTERN,
+        "In plain mode, the shape of a card's code (a Python regular expression matched "
+        "in full): by default the tags `labels` prints (CR0001) and NFC UIDs in hex.")
+
+
+@dataclass(frozen=True)
+class PixelsSettings:
+    driver: str = setting("neopixel", "Light strip: a real NeoPixel strip, simulated or none.",
+                          ("neopixel", "simulated", "none"))
+    pin: str = setting(
+        "D10", "Data pin (board name). D10 (SPI MOSI) works without root; D18 (PWM) needs root.",
+        ("D10", "D12", "D18", "D21"))
+    segment_length: int = setting(16, "LEDs per seat segment.", min=1, max=300)
+    first_pixel: int = setting(0, "Index of the first LED of seat 1's segment.",
+                               min=0, max=1000)
+    reverse: bool = setting(False, "Segments run against the strip's direction.")
+    brightness: float = setting(0.3, "Brightness cap 0-1 (power budget: LEDs x 60 mA x cap).",
+                                min=0.0, max=1.0)
+    fps: int = setting(30, "Animation frames per second while something moves.", min=1, max=30)
+    active_sweep: bool = setting(
+        True,
+        "A dark gap runs along the active seat's LEDs (4 steps a second), so whose turn "
+        "it is shows by motion, not by colour alone.")
+
+
+@dataclass(frozen=True)
+class SoundSettings:
+    enabled: bool = setting(True, "Play sound cues.")
+    volume: float = setting(0.7, "Volume 0-1.", min=0.0, max=1.0)
+    folder: str = setting("", "Folder of cue WAV files; empty = the bundled sounds.")
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    enabled: bool = setting(
+        True,
+        "Speak the table's moments (whose turn, order surges, dislikes, the shop "
+        "closing, the winner) in the screen's language, with espeak-ng.")
+    volume: float = setting(0.8, "Voice volume 0-1.", min=0.0, max=1.0)
+    engine: str = setting(
+        "espeak-ng", "The speech program (Raspberry Pi OS / Debian: sudo apt install espeak-ng).")
+
+
+@dataclass(frozen=True)
+class DisplaySettings:
+    driver: str = setting(
+        "",
+        "SDL video driver: empty = automatic; kmsdrm on Raspberry Pi OS Lite; "
+        "x11, wayland, or dummy (no screen).")
+    width: int = setting(800, "Screen width in pixels.", min=320, max=3840)
+    height: int = setting(480, "Screen height in pixels.", min=240, max=2160)
+    fullscreen: str = setting("auto", "Fullscreen: auto (on the Pi), on or off.",
+                              ("auto", "on", "off"))
+
+
+@dataclass(frozen=True)
+class MqttSettings:
+    host: str = setting(
+        "", "MQTT broker (the café's Mosquitto) this table reports to; empty = off.")
+    port: int = setting(1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535)
+    tls: bool = setting(False, "Connect with TLS (the system's certificate store).")
+    ca_file: str = setting("", "With TLS: a CA certificate file for a private broker; "
+                               "empty = the system's store.")
+    username: str = setting("", "Broker user name; empty = anonymous.")
+    password: str = setting("", "Broker password (never shown by `config show`).", secret=True)
+    venue: str = setting("cafe", "The café's name in topics (letters, digits, - and _).",
+                         pattern=TOPIC_WORD)
+    table: str = setting("table-1", "This table's name in topics (letters, digits, - and _).",
+                         pattern=TOPIC_WORD)
+    discovery_prefix: str = setting(
+        "", "Home Assistant MQTT discovery prefix (usually homeassistant); empty = off.")
+
+
+@dataclass(frozen=True)
+class CafeSettings:
+    database: str = setting(
+        "~/.local/share/coffee-companion/cafe.db",
+        "The hub's database: an SQLite file, or a database URL such as "
+        "postgresql+psycopg://user:pass@host/cafe.")
+    bind: str = setting("127.0.0.1",
+                        "Address the floor page listens on (0.0.0.0 = the whole café network).")
+    port: int = setting(8090, "Port of the floor page and leaderboard.", min=1, max=65535)
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    enabled: bool = setting(
+        True,
+        "Serve the phone view (live table, history, companion page, JSON API) on the "
+        "network while the service runs. The demo serves it only with `demo --web`.")
+    bind: str = setting(
+        "0.0.0.0", "Address to listen on: 0.0.0.0 = every network, 127.0.0.1 = this device only.")
+    port: int = setting(8080, "TCP port of the phone view (below 1024 needs extra rights; "
+                              "0 = any free port, for tests).", min=0, max=65535)
+    mdns: bool = setting(
+        True, "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\").")
+
+
+@dataclass(frozen=True)
+class BgstatsSettings:
+    location: str = setting(
+        "",
+        "Where the games are played, sent to BG Stats with each play (e.g. the café's "
+        "name); empty = none.")
+
+
+SECTIONS: dict[str, type] = {
+    "game": GameSettings, "journal": JournalSettings, "catalog": CatalogSettings,
+    "seats": SeatsSettings, "scanner": ScannerSettings, "pixels": PixelsSettings,
+    "sound": SoundSettings, "voice": VoiceSettings, "display": DisplaySettings,
+    "mqtt": MqttSettings, "cafe": CafeSettings, "web": WebSettings, "bgstats": BgstatsSettings,
 }
+
+
+def _keys(section: type) -> list[Key]:
+    default = section()
+    return [Key(f.name, str(f.type), getattr(default, f.name), **f.metadata)
+            for f in fields(section)]
+
+
+SCHEMA: dict[str, list[Key]] = {name: _keys(cls) for name, cls in SECTIONS.items()}
 
 
 class ConfigError(Exception):
@@ -187,11 +249,64 @@ class ConfigError(Exception):
 @dataclass
 class Config:
     values: dict[str, dict[str, Any]]
-    path: Optional[str] = None
+    path: str | None = None
     from_file: set = field(default_factory=set)   # "section.key" set by the file
 
     def __getitem__(self, section: str) -> dict[str, Any]:
         return self.values[section]
+
+    # The typed view of each section (read when asked: ``values`` may still change)
+    @property
+    def game(self) -> GameSettings:
+        return GameSettings(**self.values["game"])
+
+    @property
+    def journal(self) -> JournalSettings:
+        return JournalSettings(**self.values["journal"])
+
+    @property
+    def catalog(self) -> CatalogSettings:
+        return CatalogSettings(**self.values["catalog"])
+
+    @property
+    def seats(self) -> SeatsSettings:
+        return SeatsSettings(**self.values["seats"])
+
+    @property
+    def scanner(self) -> ScannerSettings:
+        return ScannerSettings(**self.values["scanner"])
+
+    @property
+    def pixels(self) -> PixelsSettings:
+        return PixelsSettings(**self.values["pixels"])
+
+    @property
+    def sound(self) -> SoundSettings:
+        return SoundSettings(**self.values["sound"])
+
+    @property
+    def voice(self) -> VoiceSettings:
+        return VoiceSettings(**self.values["voice"])
+
+    @property
+    def display(self) -> DisplaySettings:
+        return DisplaySettings(**self.values["display"])
+
+    @property
+    def mqtt(self) -> MqttSettings:
+        return MqttSettings(**self.values["mqtt"])
+
+    @property
+    def cafe(self) -> CafeSettings:
+        return CafeSettings(**self.values["cafe"])
+
+    @property
+    def web(self) -> WebSettings:
+        return WebSettings(**self.values["web"])
+
+    @property
+    def bgstats(self) -> BgstatsSettings:
+        return BgstatsSettings(**self.values["bgstats"])
 
     def get(self, dotted: str) -> Any:
         section, key = dotted.split(".", 1)
@@ -199,7 +314,8 @@ class Config:
 
 
 def defaults() -> Config:
-    return Config({s: {k.name: k.default for k in keys} for s, keys in SCHEMA.items()})
+    return Config({s: {k.name: list(k.default) if isinstance(k.default, list) else k.default
+                       for k in keys} for s, keys in SCHEMA.items()})
 
 
 def _short(value: Any) -> str:
@@ -207,7 +323,7 @@ def _short(value: Any) -> str:
     return reprlib.repr(value)
 
 
-def _problem(key: Key, value: Any) -> Optional[str]:
+def _problem(key: Key, value: Any) -> str | None:
     def number(v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
     t = key.type
@@ -258,7 +374,7 @@ def _cross_checks(cfg: Config) -> list[str]:
     return out
 
 
-def load(path: Optional[str] = None, required: bool = False) -> Config:
+def load(path: str | None = None, required: bool = False) -> Config:
     """Read and validate a config file; a missing optional file gives the defaults."""
     cfg = defaults()
     if path is None:
@@ -309,7 +425,7 @@ def load(path: Optional[str] = None, required: bool = False) -> Config:
     return cfg
 
 
-def default_path() -> Optional[str]:
+def default_path() -> str | None:
     """$COFFEE_COMPANION_CONFIG, else /etc/coffee-companion/config.toml if present,
     else ~/.config/coffee-companion/config.toml."""
     env = os.environ.get("COFFEE_COMPANION_CONFIG")

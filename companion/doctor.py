@@ -22,12 +22,16 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from . import config as config_mod
 from .catalog import Catalog, CatalogError
 from .config import Config, ConfigError
 from .journal import Journal, JournalError
+
+if TYPE_CHECKING:
+    from .ui.fonts import FontFiles
 
 SERVICE = "coffee-companion.service"
 SERVICE_USER = "coffee"
@@ -58,7 +62,7 @@ def fail(what: str, found: str, fix: str) -> Check:
     return Check("FAIL", what, found, fix)
 
 
-def _run(cmd: list[str]) -> Optional[str]:
+def _run(cmd: list[str]) -> str | None:
     """A command's output, or None when it is missing or fails."""
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=10, check=False)
@@ -67,7 +71,7 @@ def _run(cmd: list[str]) -> Optional[str]:
     return out.stdout.strip() if out.returncode == 0 else None
 
 
-def _gpio_lines(chip: str) -> Optional[dict[int, str]]:
+def _gpio_lines(chip: str) -> dict[int, str] | None:
     """Which lines of ``chip`` are in use, and by whom (None: cannot tell here)."""
     try:
         import gpiod          # optional: the [pi] extra installs it; off a Pi it is absent
@@ -90,7 +94,7 @@ def _read(path: str) -> str:
         return ""
 
 
-def _fonts():
+def _fonts() -> FontFiles:
     from .ui.fonts import find_font_files
     return find_font_files()
 
@@ -98,10 +102,10 @@ def _fonts():
 class System:
     """The machine doctor looks at. ``root`` prefixes /dev, /sys, /proc and /etc."""
 
-    def __init__(self, root: str = "/", run: Callable[[list[str]], Optional[str]] = _run,
+    def __init__(self, root: str = "/", run: Callable[[list[str]], str | None] = _run,
                  now: Callable[[], float] = time.time,
-                 gpio_lines: Callable[[str], Optional[dict]] = _gpio_lines,
-                 fonts: Callable[[], object] = _fonts, user: str = SERVICE_USER):
+                 gpio_lines: Callable[[str], dict | None] = _gpio_lines,
+                 fonts: Callable[[], FontFiles] = _fonts, user: str = SERVICE_USER):
         self.root = root
         self.run = run
         self.now = now
@@ -112,7 +116,7 @@ class System:
     def path(self, p: str) -> str:
         return os.path.join(self.root, p.lstrip("/"))
 
-    def which(self, program: str) -> Optional[str]:
+    def which(self, program: str) -> str | None:
         """The program's path, looked for in the root's /usr/bin and /bin (or as given)."""
         if os.path.isabs(program):
             return program if os.access(self.path(program), os.X_OK) else None
@@ -148,15 +152,16 @@ class System:
         return out
 
     def has_user(self) -> bool:
-        return any(line.split(":")[0] == self.user for line in self.read("/etc/passwd").splitlines())
+        users = self.read("/etc/passwd").splitlines()
+        return any(line.split(":")[0] == self.user for line in users)
 
-    def unit(self, prop: str) -> Optional[str]:
+    def unit(self, prop: str) -> str | None:
         return self.run(["systemctl", "show", "--value", "-p", prop, SERVICE])
 
 
 # --- the checks -----------------------------------------------------------------------------
 
-def check_config(path: Optional[str], named: bool) -> tuple[Config, list[Check]]:
+def check_config(path: str | None, named: bool) -> tuple[Config, list[Check]]:
     """The config file: there (when named), valid. Returns the config (defaults if broken)."""
     if path is None or not os.path.exists(path):
         if named:
@@ -290,8 +295,9 @@ def check_scanner(cfg: Config, system: System, probe_seconds: float = 2.0) -> li
         return [ok("scanner", "no scanner configured")]
     if "://" not in port and not os.path.exists(port):
         return [warn("scanner", f"{port} is not there: the scanner is not plugged in, or "
-                     "the udev rule is missing (the table plays on without it)", "plug it in (a data USB cable); install "
-                     "hardware/99-coffee-scanner.rules (install.sh does); ls -l " + port)]
+                     "the udev rule is missing (the table plays on without it)",
+                     "plug it in (a data USB cable); install hardware/99-coffee-scanner.rules "
+                     "(install.sh does); ls -l " + port)]
     if system.unit("ActiveState") == "active":
         return [ok("scanner", f"{port} is there (the running service has it open; stop the "
                    "service to test the protocol)")]
@@ -482,7 +488,7 @@ def check_clock(cfg: Config, system: System) -> list[Check]:
     return out
 
 
-def run_checks(config_path: Optional[str], named: bool, system: System,
+def run_checks(config_path: str | None, named: bool, system: System,
                scanner_seconds: float = 2.0) -> list[Check]:
     cfg, checks = check_config(config_path, named)
     for group in (check_files(cfg), check_pins(cfg, system), check_spi(cfg, system),

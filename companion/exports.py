@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Optional
 
 from . import bgstats
 from .journal import GameRecord, Journal, JournalError
@@ -50,7 +49,7 @@ def record(journal: Journal, game_id: int) -> GameRecord:
 
 
 def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "",
-              device: Optional[str] = None) -> str:
+              device: str | None = None) -> str:
     """The BG Stats link of a finished game (``bgstats.NotFinished`` if it runs)."""
     colours = seat_rgb(game.seat_colors) if game.seat_colors else None
     setup = json.loads(journal.lines(game.id)[0])
@@ -114,7 +113,7 @@ class PlayLink:
 
     def __init__(self, session, location: str = ""):
         self.session, self.location = session, location
-        self.link: Optional[str] = None
+        self.link: str | None = None
         self.refresh()
 
     def __call__(self, update) -> None:

@@ -30,7 +30,6 @@ import sqlite3
 import time
 import tomllib
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .catalog import Catalog, CatalogError
 from .config import LANGUAGES, Config, ConfigError
@@ -50,8 +49,8 @@ RETRY = "retry"
 class StartupFault:
     kind: str                       # config, catalog, journal, font, display
     detail: str                     # the technical message (file names), for the log too
-    path: Optional[str] = None      # the file concerned
-    action: Optional[str] = None    # the safe touch action, if any
+    path: str | None = None      # the file concerned
+    action: str | None = None    # the safe touch action, if any
     params: dict = field(default_factory=dict)   # for the screen's words
 
     @property
@@ -80,7 +79,7 @@ SUMMARY = {
 
 # --- building a fault from what went wrong -----------------------------------------------
 
-def config_fault(exc: ConfigError, path: Optional[str]) -> StartupFault:
+def config_fault(exc: ConfigError, path: str | None) -> StartupFault:
     return StartupFault("config", "\n".join(exc.problems), path,
                         params={"path": path or "the config file"})
 
@@ -140,7 +139,7 @@ def _locked(path: str) -> bool:
         os.close(fd)
 
 
-def font_fault(language: str, files) -> Optional[StartupFault]:
+def font_fault(language: str, files) -> StartupFault | None:
     """A missing font the screen needs (``files``: ``ui.fonts.FontFiles``)."""
     from .ui.fonts import INSTALL_COMMAND
     if files.latin is None:
@@ -160,7 +159,7 @@ def display_fault(driver: str, detail: str) -> StartupFault:
 
 # --- the safe actions -------------------------------------------------------------------
 
-def move_journal_aside(path: str, now: Optional[float] = None) -> str:
+def move_journal_aside(path: str, now: float | None = None) -> str:
     """Rename the damaged journal (and its -wal/-shm) to ``<name>.damaged-<UTC time>``;
     returns the new name. The files are only renamed: nothing in them changes."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if now is None else now))
@@ -177,7 +176,7 @@ def move_journal_aside(path: str, now: Optional[float] = None) -> str:
     return target
 
 
-def screen_language(cfg: Optional[Config], config_path: Optional[str] = None) -> str:
+def screen_language(cfg: Config | None, config_path: str | None = None) -> str:
     """The configured language, even from a config file that does not validate."""
     if cfg is not None:
         return cfg["game"]["language"]

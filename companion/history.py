@@ -8,7 +8,6 @@ The journal is opened read-only: history can run beside the live companion.
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from . import exports
 from .journal import GameRecord, Journal, JournalError
@@ -17,7 +16,7 @@ from .rules.view import table_json
 from .session import rebuild
 
 
-def run(db: str, export: Optional[int], fmt: str, out=None, err=None,
+def run(db: str, export: int | None, fmt: str, out=None, err=None,
         location: str = "", catalog=None) -> int:
     """``catalog`` (a function giving the card catalog) is called only for a journal of
     schema 1, whose lines do not carry the specialties the catalog gave them (the

@@ -7,7 +7,8 @@ place where they turn into game actions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any
+from collections.abc import Mapping
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,8 @@ class Press:
     in flight (down, its gesture not yet given) as this one began.
     """
     began: float
-    turn: Optional[int] = None
-    active: Optional[int] = None
+    turn: int | None = None
+    active: int | None = None
     overlapped: bool = False
 
 
@@ -32,7 +33,7 @@ class SeatTap:
     ``count`` quick taps in a row step on: 2 = the order after the oldest, and so on."""
     seat: int          # 0-based seat index, clockwise, seat 0 = first player in setup
     at: float = 0.0    # monotonic time of the press, for latency measurements
-    press: Optional[Press] = None   # from the buttons; None from the screen or a script
+    press: Press | None = None   # from the buttons; None from the screen or a script
     count: int = 1     # quick taps in a row (a double tap: 2)
 
 
@@ -41,7 +42,7 @@ class SeatHold:
     """A long press of a seat button: end that seat's turn."""
     seat: int
     at: float = 0.0
-    press: Optional[Press] = None
+    press: Press | None = None
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class EnrollRequest:
 class DismissDraws:
     """The table saw the "X draws 2" prompt (or drew by hand): stop showing it.
     ``seat`` is 0-based, or None for every seat."""
-    seat: Optional[int] = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Optional
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Callable, Iterator
 
 SCHEMA_VERSION = 2
 RULES = "1.1"                       # the table-script version new games are recorded under
@@ -73,15 +74,15 @@ class GameRecord:
     variant: str
     players: list[str]
     started_at: str
-    ended_at: Optional[str]
-    ranking: Optional[list]
+    ended_at: str | None
+    ranking: list | None
     actions: int
-    seat_colors: Optional[list] = None
+    seat_colors: list | None = None
     rules: str = RULES
-    problem: Optional[str] = None       # unreplayable (migrated) game, or an unreadable field
+    problem: str | None = None       # unreplayable (migrated) game, or an unreadable field
 
 
-def _json_or_problem(text: Optional[str], what: str, problems: list):
+def _json_or_problem(text: str | None, what: str, problems: list):
     """A stored JSON column; a damaged one is noted, not raised (the lines are the truth)."""
     if text is None:
         return None
@@ -96,7 +97,7 @@ FULL_BELOW_BYTES = 256 * 1024
 """Less free space than this where the journal lives counts as a full disk."""
 
 
-def _free_bytes(path: str) -> Optional[int]:
+def _free_bytes(path: str) -> int | None:
     try:
         st = os.statvfs(os.path.dirname(os.path.abspath(path)))
     except OSError:
@@ -118,7 +119,7 @@ def _busy(exc: sqlite3.DatabaseError) -> bool:
 
 
 def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
 
 
 class Journal:
@@ -128,11 +129,11 @@ class Journal:
         self.busy_timeout = busy_timeout    # how long a write waits for another program's lock
         self.clock = clock
         self.readonly = readonly
-        self._lock_fd: Optional[int] = None
+        self._lock_fd: int | None = None
         self._batch = False
-        self._game_id: Optional[int] = None
+        self._game_id: int | None = None
         self._seq = 0
-        self._owner: Optional[int] = None     # thread ident once claimed (the table loop)
+        self._owner: int | None = None     # thread ident once claimed (the table loop)
         self.schema = SCHEMA_VERSION
         if readonly and not os.path.exists(self.path):
             raise JournalError(f"{self.path}: no such journal")
@@ -161,8 +162,9 @@ class Journal:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-                raise JournalError(_read_only(self.path, exc.strerror)) from None
-            raise JournalError(f"{self.path}: cannot create its lock file ({exc.strerror})") from None
+                raise JournalError(_read_only(self.path, exc.strerror or str(exc))) from None
+            raise JournalError(
+                f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -209,7 +211,7 @@ class Journal:
         """WAL and full sync, set only once the file is known to be ours (or new):
         switching to WAL rewrites the header, and a foreign file stays untouched."""
         if not self.readonly:
-            self.db.execute("PRAGMA synchronous=FULL" if self._durable else "PRAGMA synchronous=OFF")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if self._durable else 'OFF'}")
             self.db.execute("PRAGMA journal_mode=WAL")
 
     def move_aside_hint(self) -> str:
@@ -238,7 +240,8 @@ class Journal:
     def _inspect(self) -> bool:
         """Refuse a damaged, foreign or newer file; True when it holds nothing yet."""
         self._quick_check()
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {r[0] for r in
+                  self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             return True
         if not {"meta", "games", "actions"} <= tables:
@@ -359,12 +362,12 @@ class Journal:
         if db is not None:
             with contextlib.suppress(sqlite3.Error):
                 db.close()
-            self.db = None
+            del self.db                     # closed: no connection to use by mistake
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -403,10 +406,10 @@ class Journal:
         self._batch = False
         self.db.execute("COMMIT")
 
-    def record(self, line: str, *, new_game: Optional[dict] = None,
-               game_over: Optional[list] = None, reopened: bool = False,
-               seat_colors: Optional[list] = None,
-               progress: Optional[tuple[str, Any]] = None) -> None:
+    def record(self, line: str, *, new_game: dict | None = None,
+               game_over: list | None = None, reopened: bool = False,
+               seat_colors: list | None = None,
+               progress: tuple[str, Any] | None = None) -> None:
         """Store one accepted action durably; raise JournalError if it could not be.
 
         ``new_game``: the setup action (starts a games row), with its ``seat_colors``
@@ -461,21 +464,22 @@ class Journal:
             row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             return default if row is None else json.loads(row[0])
         except (sqlite3.DatabaseError, ValueError) as exc:
-            raise JournalError(f"{self.path}: the stored value {key!r} is unreadable ({exc})") from None
+            raise JournalError(
+                f"{self.path}: the stored value {key!r} is unreadable ({exc})") from None
 
     @property
-    def current_game_id(self) -> Optional[int]:
+    def current_game_id(self) -> int | None:
         """The game the last record or resume was about."""
         return self._game_id
 
     @property
-    def current_seq(self) -> Optional[int]:
+    def current_seq(self) -> int | None:
         """The sequence number of the last action recorded or resumed (setup = 0)."""
         return None if self._game_id is None else self._seq
 
     # --- reading -----------------------------------------------------------------
 
-    def latest_game(self) -> Optional[tuple[int, list[str]]]:
+    def latest_game(self) -> tuple[int, list[str]] | None:
         """The last game's id and its lines (setup first), to resume it."""
         self._mine()
         try:
@@ -527,7 +531,7 @@ class Journal:
                                   "; ".join(problems) or None))
         return out
 
-    def game(self, game_id: int) -> Optional[GameRecord]:
+    def game(self, game_id: int) -> GameRecord | None:
         found = self.games("WHERE g.id = ?", (game_id,))
         return found[0] if found else None
 

@@ -29,7 +29,7 @@ import math
 import os
 import zlib
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 import segno
@@ -102,7 +102,8 @@ def read_tags(path: str) -> list[str]:
             lines = fh.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise LabelError(f"{path}: cannot be read ({exc})") from None
-    tags, seen = [], {}
+    tags: list[str] = []
+    seen: dict[str, int] = {}
     for n, line in enumerate(lines, 1):
         tag = line.strip()
         if not tag or tag.startswith("#"):
@@ -134,7 +135,7 @@ class Grid:
     top: float        # mm from the top edge to the grid
 
     @classmethod
-    def for_paper(cls, paper: Paper) -> "Grid":
+    def for_paper(cls, paper: Paper) -> Grid:
         cols = int((paper.width_mm - 2 * MARGIN_MM) // CELL_W_MM)
         rows = int((paper.height_mm - 2 * MARGIN_MM) // CELL_H_MM)
         return cls(paper, cols, rows, (paper.width_mm - cols * CELL_W_MM) / 2,
@@ -270,7 +271,8 @@ def _page_content(stickers: Sequence[Sticker], paper: Paper) -> bytes:
     k, page_h = PT_PER_MM, paper.height_mm
     ops = ["0.15 0.15 0.15 RG", f"{_n(0.15 * k)} w"]
     for x1, y1, x2, y2 in Grid.for_paper(paper).cut_lines():
-        ops.append(f"{_n(x1 * k)} {_n((page_h - y1) * k)} m {_n(x2 * k)} {_n((page_h - y2) * k)} l S")
+        ops.append(f"{_n(x1 * k)} {_n((page_h - y1) * k)} m "
+                   f"{_n(x2 * k)} {_n((page_h - y2) * k)} l S")
     ops.append("0 g")
     for s in stickers:
         for x, y, w, h in s.squares:

@@ -21,7 +21,8 @@ import logging
 import os
 import sys
 import threading
-from typing import Iterator, Optional, TextIO
+from typing import TextIO
+from collections.abc import Iterator
 
 #: logging level -> syslog priority (sd-daemon.h: SD_ERR "<3>" ... SD_DEBUG "<7>")
 PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6,
@@ -37,27 +38,25 @@ class JournalFormatter(logging.Formatter):
         return "\n".join(f"<{prio}>{line}" for line in text.splitlines())
 
 
-def under_journald(stream: TextIO = sys.stderr, env: Optional[dict] = None) -> bool:
+def under_journald(stream: TextIO = sys.stderr, env: dict | None = None) -> bool:
     """Whether ``stream`` is connected to the systemd journal ($JOURNAL_STREAM = dev:inode)."""
-    env = os.environ if env is None else env
+    environ = os.environ if env is None else env
     try:
-        dev, ino = (int(x) for x in env.get("JOURNAL_STREAM", "").split(":"))
+        dev, ino = (int(x) for x in environ.get("JOURNAL_STREAM", "").split(":"))
         st = os.fstat(stream.fileno())
     except (ValueError, OSError, AttributeError):
         return False
     return (st.st_dev, st.st_ino) == (dev, ino)
 
 
-def setup(level: Optional[str] = None, stream: TextIO = sys.stderr,
-          env: Optional[dict] = None) -> logging.Handler:
+def setup(level: str | None = None, stream: TextIO = sys.stderr,
+          env: dict | None = None) -> logging.Handler:
     """Log to ``stream`` from ``level`` (debug, info, warning, error) up. The log writes to
     its own duplicate of ``stream``'s descriptor, so ``native_stderr_quiet`` never hides it."""
     journald = under_journald(stream, env)
-    try:
+    with contextlib.suppress(OSError, AttributeError, ValueError):   # not a real file: as is
         stream = os.fdopen(os.dup(stream.fileno()), "w", buffering=1, encoding="utf-8",
                            errors="backslashreplace")
-    except (OSError, AttributeError, ValueError):
-        pass                          # not a real file (tests): log to it as it is
     handler = logging.StreamHandler(stream)
     if journald:
         handler.setFormatter(JournalFormatter("%(message)s"))

@@ -16,22 +16,22 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 log = logging.getLogger("companion.notify")
 
 
 class Notifier:
-    def __init__(self, env: Optional[Mapping[str, str]] = None):
+    def __init__(self, env: Mapping[str, str] | None = None):
         env = os.environ if env is None else env
         address = env.get("NOTIFY_SOCKET", "")
-        self.address: Optional[str] = None
+        self.address: str | None = None
         if address.startswith("@"):
             self.address = "\0" + address[1:]
         elif address.startswith("/"):
             self.address = address
         self.watchdog_seconds = _watchdog_seconds(env)
-        self._sock: Optional[socket.socket] = None
+        self._sock: socket.socket | None = None
         self._status = ""
         self._warned = False
 
@@ -70,7 +70,7 @@ class Notifier:
         self.send("STOPPING=1", "STATUS=stopping")
 
     @property
-    def ping_every(self) -> Optional[float]:
+    def ping_every(self) -> float | None:
         """How often to send WATCHDOG=1: half of WatchdogSec, as systemd advises."""
         return self.watchdog_seconds / 2 if self.watchdog_seconds else None
 
@@ -80,7 +80,7 @@ class Notifier:
             self._sock = None
 
 
-def _watchdog_seconds(env: Mapping[str, str]) -> Optional[float]:
+def _watchdog_seconds(env: Mapping[str, str]) -> float | None:
     """WatchdogSec from $WATCHDOG_USEC, if it is meant for this process ($WATCHDOG_PID)."""
     try:
         usec = int(env.get("WATCHDOG_USEC", "0"))

@@ -18,18 +18,20 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import BinaryIO, Iterator, Optional
+from collections.abc import Iterator
+from typing import IO, BinaryIO
 
 from .journal import Journal, JournalError
 from .rules import Rejection
 from .rules.view import table_json
-from .session import Session, migrate
+from .session import Outcome, Session, migrate
 
 MAX_LINE = 64 * 1024        # bytes; a table-script line is a few hundred at most
 _CHUNK = 1 << 16
 
 
-def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[tuple[int, object]]:
+def read_lines(stream: BinaryIO, limit: int = MAX_LINE
+               ) -> Iterator[tuple[int, str | Rejection]]:
     """Yield (line number, text), or (number, Rejection) for a line that is not UTF-8 or is
     longer than ``limit`` bytes; numbers count physical lines, from 1."""
     n = 0
@@ -51,14 +53,15 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[tuple[int, o
             yield n, Rejection("bad_text", {})
 
 
-def _open_script(script: str, stdin: Optional[BinaryIO]):
+def _open_script(script: str, stdin: BinaryIO | None):
     """The script as a seekable binary file and its SHA-256 (standard input is spooled)."""
     if script == "-":
         source = stdin if stdin is not None else sys.stdin.buffer
-        fh = tempfile.SpooledTemporaryFile(max_size=4 << 20)
+        # returned open, like the file below: the caller closes it
+        fh: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=4 << 20)  # noqa: SIM115
         shutil.copyfileobj(source, fh, _CHUNK)
     else:
-        fh = open(script, "rb")
+        fh = open(script, "rb")  # noqa: SIM115
     digest = hashlib.sha256()
     fh.seek(0)
     for chunk in iter(lambda: fh.read(_CHUNK), b""):
@@ -67,8 +70,8 @@ def _open_script(script: str, stdin: Optional[BinaryIO]):
     return fh, digest.hexdigest()
 
 
-def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=None,
-        out=None, err=None, stdin: Optional[BinaryIO] = None, migration_catalog=None) -> int:
+def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
+        out=None, err=None, stdin: BinaryIO | None = None, migration_catalog=None) -> int:
     """``migration_catalog``: a function giving the catalog to migrate a --db journal of
     the previous version with (default: ``catalog``)."""
     out = out if out is not None else sys.stdout
@@ -116,19 +119,23 @@ def run(script: str, as_json: bool, strict: bool, db: Optional[str], catalog=Non
     return 0
 
 
-def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: Optional[str]):
-    """Apply the script's lines; the rejected ones, or None when --strict stopped."""
-    done = session.journal.meta(key) if key else None
+def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
+    """Apply the script's lines; the rejected ones, or None when --strict stopped.
+
+    ``key``: where a replay into a journal keeps its place (None: nothing to resume)."""
+    journal = session.journal if key else None
+    done = journal.meta(key) if journal is not None and key else None
     skip = done["line"] if isinstance(done, dict) else 0
     rejected = list(done["rejected"]) if isinstance(done, dict) else []
-    if isinstance(done, dict) and done.get("complete"):
-        print(f"note: this script was already replayed into {session.journal.path}; "
+    if journal is not None and isinstance(done, dict) and done.get("complete"):
+        print(f"note: this script was already replayed into {journal.path}; "
               "nothing was applied again", file=err)
         return rejected
-    if skip:
-        print(f"note: continuing an interrupted replay into {session.journal.path} "
+    if journal is not None and skip:
+        print(f"note: continuing an interrupted replay into {journal.path} "
               f"after line {skip}", file=err)
     last = skip
+    outcome: Outcome | None
     for n, text in read_lines(fh):
         if n <= skip:
             continue
@@ -143,8 +150,8 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: Optional[str]
                 print(f"line {n}: {outcome.text}", file=err)
                 return None
             rejected.append({"line": n, "reason": outcome.text})
-    if key:
-        session.journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
+    if journal is not None and key:
+        journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
     return rejected
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from collections.abc import Iterable
 
 from .catalog import Catalog
 from .journal import Journal, JournalBusy, JournalError
@@ -25,7 +25,7 @@ from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
 from .rules.scoring import ranking
 
-Outcome = Union[Accepted, Rejection]
+Outcome = Accepted | Rejection
 log = logging.getLogger("companion.session")
 
 SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")   # the box's meeple colours
@@ -41,11 +41,11 @@ class Rebuilt:
     facts that decided it), and where it stopped if a line was refused."""
     table: Table
     lines: list = field(default_factory=list)
-    failed_at: Optional[int] = None          # index of the line that could not be replayed
-    rejection: Optional[Rejection] = None
+    failed_at: int | None = None          # index of the line that could not be replayed
+    rejection: Rejection | None = None
 
     @property
-    def problem(self) -> Optional[str]:
+    def problem(self) -> str | None:
         if self.failed_at is None:
             return None
         return f"action {self.failed_at} cannot be replayed ({self.rejection})"
@@ -104,11 +104,11 @@ SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82):
                     (240, 190, 20): "yellow"}
 
 
-def _colour_names(rgbs) -> Optional[list]:
+def _colour_names(rgbs) -> list | None:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
     from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
-    by_rgb = {**SCHEMA1_SEAT_RGB,
-              **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES)}}
+    by_rgb: dict[tuple, str] = {**SCHEMA1_SEAT_RGB,
+              **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES, strict=True)}}
     if not isinstance(rgbs, list):
         return None
     names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]
@@ -116,7 +116,7 @@ def _colour_names(rgbs) -> Optional[list]:
 
 
 class Session:
-    def __init__(self, journal: Optional[Journal] = None, catalog: Optional[Catalog] = None):
+    def __init__(self, journal: Journal | None = None, catalog: Catalog | None = None):
         self.journal = journal
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
@@ -125,32 +125,32 @@ class Session:
         if journal is not None:
             if journal.needs_migration:
                 migrate(journal, self.catalog)
-            self._resume()
+            self._resume(journal)
 
-    def _resume(self) -> None:
+    def _resume(self, journal: Journal) -> None:
         """Rebuild the last game of the journal by replaying its lines (no catalog)."""
-        self.recent_names = tuple(self.journal.recent_names(12))
-        latest = self.journal.latest_game()
+        self.recent_names = tuple(journal.recent_names(12))
+        latest = journal.latest_game()
         if latest is None:
             return
         game_id, lines = latest
-        record = self.journal.game(game_id)
+        record = journal.game(game_id)
         if record is not None and record.rules != "1.1":
             log.warning("%s: game %s was recorded under table script %s and is not resumed "
-                        "(%s); it stays in the journal", self.journal.path, game_id,
+                        "(%s); it stays in the journal", journal.path, game_id,
                         record.rules, record.problem)
             return
         rebuilt = rebuild(lines)
         if rebuilt.failed_at is not None:
             raise JournalError(
-                f"{self.journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
+                f"{journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
                 f"to the journal. Move it aside to start a new one: "
-                f"{self.journal.move_aside_hint()}")
+                f"{journal.move_aside_hint()}")
         self.table = rebuilt.table
         self.seat_colors = tuple(record.seat_colors or ()) if record is not None else ()
 
     @property
-    def game_id(self) -> Optional[int]:
+    def game_id(self) -> int | None:
         """The journal's number for the current game (None without a journal or game)."""
         return None if self.journal is None else self.journal.current_game_id
 
@@ -159,7 +159,8 @@ class Session:
         ``progress``: (key, value) stored with the line (``replay --db``)."""
         if action["do"] == "setup":                 # the players' seats only
             seat_colors = tuple(seat_colors)[:len(action["players"])]
-        if not set(seat_colors) <= set(SEAT_COLOUR_NAMES) or len(set(seat_colors)) < len(seat_colors):
+        if (not set(seat_colors) <= set(SEAT_COLOUR_NAMES)
+                or len(set(seat_colors)) < len(seat_colors)):
             log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
             seat_colors = ()
         before = self.table.game
@@ -191,7 +192,7 @@ class Session:
         self.table = outcome.table
         return outcome
 
-    def apply_line(self, text: str, progress=None) -> Optional[Outcome]:
+    def apply_line(self, text: str, progress=None) -> Outcome | None:
         """A raw table-script line: None for blank/comment lines."""
         action = parse_line(text)
         if action is None or isinstance(action, Rejection):

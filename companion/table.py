@@ -23,7 +23,8 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, ClassVar
+from collections.abc import Callable
 
 from . import inputs as ev
 from .catalog import Catalog, CardInfo, CatalogError
@@ -43,8 +44,8 @@ class NotYourTurn(Happening):
     (``overlapped``) another seat's button was being pressed at that moment."""
     kind: ClassVar[str] = "not_your_turn"
     seat: int
-    player: Optional[str]
-    active: Optional[str]
+    player: str | None
+    active: str | None
     overlapped: bool = False
 
 
@@ -88,7 +89,7 @@ class TableResumed(Happening):
 class DrawsDismissed(Happening):
     """The draw prompt was dismissed (screen and lights stop showing it)."""
     kind: ClassVar[str] = "draws_dismissed"
-    seat: Optional[int] = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -96,10 +97,10 @@ class Update:
     """What one input did: the action tried, what happened or why not, the table after."""
     event: Any
     table: Table
-    action: Optional[dict] = None
+    action: dict | None = None
     happened: tuple = ()
-    rejection: Optional[Rejection] = None
-    seat: Optional[int] = None
+    rejection: Rejection | None = None
+    seat: int | None = None
     posted_at: float = 0.0
     applied_at: float = 0.0
 
@@ -129,7 +130,7 @@ def complete_action(player, slot: int) -> dict:
     return action
 
 
-def stepped_slot(player, taps: int) -> Optional[int]:
+def stepped_slot(player, taps: int) -> int | None:
     """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
     position with cards), each further tap the next order towards position 1;
     more taps than orders stop at the newest. None for an empty queue."""
@@ -139,13 +140,13 @@ def stepped_slot(player, taps: int) -> Optional[int]:
 
 class TableLoop:
     def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
-                 catalog_path: Optional[str] = None):
+                 catalog_path: str | None = None):
         self.session = session
         self.clock = clock
         self.catalog_path = catalog_path
-        self.inputs: "queue.Queue[Any]" = queue.Queue()
+        self.inputs: queue.Queue[Any] = queue.Queue()
         self.subscribers: list[Subscriber] = []
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._halt = threading.Event()
         self.paused = False            # another program holds the journal's lock
         self.dropped = 0               # inputs never applied because the loop was halted
@@ -168,7 +169,7 @@ class TableLoop:
     def table(self) -> Table:
         return self.session.table
 
-    def turn_now(self) -> tuple[Optional[int], Optional[int]]:
+    def turn_now(self) -> tuple[int | None, int | None]:
         """(turn number, active seat) of the table as last applied; (None, None)
         without a game. Any thread may ask (the buttons stamp presses with it)."""
         game = self.session.table.game
@@ -263,7 +264,7 @@ class TableLoop:
 
     def drain(self) -> list[Update]:
         """Handle every input already queued, on this thread (tests, demo)."""
-        out = []
+        out: list[Update] = []
         while True:
             try:
                 event = self.inputs.get_nowait()
@@ -333,8 +334,7 @@ class TableLoop:
                 return self._update(event, action, outcome, None, posted)
             return self._apply(event, action, posted)
         if isinstance(event, ev.ScriptLine):
-            outcome = self.session.apply_line(event.text)
-            return self._update(event, None, outcome, None, posted)
+            return self._update(event, None, self.session.apply_line(event.text), None, posted)
         if isinstance(event, ev.DeviceStatus):
             return Update(event, self.table,
                           happened=(DeviceStatusChanged(event.device, event.status, event.detail),),
@@ -378,7 +378,7 @@ class TableLoop:
                 else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
-    def _apply(self, event, action: dict, posted: float, seat: Optional[int] = None) -> Update:
+    def _apply(self, event, action: dict, posted: float, seat: int | None = None) -> Update:
         return self._update(event, action, self.session.apply(action), seat, posted)
 
     def _update(self, event, action, outcome, seat, posted) -> Update:
@@ -420,7 +420,7 @@ class LogSubscriber:
     """Writes what happened to the log in words, in ``language``, with the players'
     names (the service's journal in systemd): one line per happening or refusal."""
 
-    def __init__(self, logger: logging.Logger = log, language: str = "en"):
+    def __init__(self, logger: logging.Logger = log, language: str = i18n.DEFAULT):
         self.log = logger
         self.language = language
 

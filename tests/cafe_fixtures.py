@@ -79,10 +79,9 @@ class Mosquitto:
         except OSError:
             return False
 
-    def start(self) -> "Mosquitto":
-        log = open(os.path.join(self.folder, "mosquitto.log"), "ab")
-        self.proc = subprocess.Popen([self.exe, "-c", self.conf], stdout=log, stderr=log)
-        log.close()
+    def start(self) -> Mosquitto:
+        with open(os.path.join(self.folder, "mosquitto.log"), "ab") as log:
+            self.proc = subprocess.Popen([self.exe, "-c", self.conf], stdout=log, stderr=log)
         if not wait_until(self._accepts, 5.0):
             self.stop()
             raise RuntimeError("mosquitto did not start")
@@ -157,7 +156,7 @@ class PostgreSQL:
     def url(self) -> str:
         return f"postgresql+psycopg://cafe@127.0.0.1:{self.port}/postgres"
 
-    def start(self) -> "PostgreSQL":
+    def start(self) -> PostgreSQL:
         data = os.path.join(self.folder, "data")
         subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "-A", "trust",
                                        "-U", "cafe", "--no-sync"],

@@ -14,7 +14,8 @@ from tests.test_lights_controller import Clock, make, post, table_loop
 STYLE = Style(seat_count=4, segment_length=4)
 R, B, G = (255, 0, 0), (0, 0, 255), (0, 255, 0)
 r, b, g = (51, 0, 0), (0, 0, 51), (0, 51, 0)
-O, W = (0, 0, 0), (255, 255, 255)
+# one-letter colours keep a frame's LEDs in aligned columns (O is off)
+O, W = (0, 0, 0), (255, 255, 255)  # noqa: E741
 CAKE3 = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Cy"],
          "expansion": "cake_time"}
 

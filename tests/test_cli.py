@@ -75,9 +75,11 @@ def test_history_of_a_damaged_journal_is_a_clear_error(tmp_path):
 
 
 def test_replay_does_not_import_pygame_or_hardware():
-    code = ("import sys, io; from companion import cli; sys.stdin = io.TextIOWrapper(io.BytesIO(b''));"
+    code = ("import sys, io; from companion import cli;"
+            "sys.stdin = io.TextIOWrapper(io.BytesIO(b''));"
             "cli.main(['replay', '-', '--json']);"
-            "bad = [m for m in ('pygame', 'gpiozero', 'serial', 'neopixel', 'board') if m in sys.modules];"
+            "bad = [m for m in ('pygame', 'gpiozero', 'serial', 'neopixel', 'board')"
+            " if m in sys.modules];"
             "sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                        env=dict(os.environ, PYTHONPATH=ROOT))

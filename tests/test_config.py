@@ -23,6 +23,24 @@ def test_defaults_come_from_the_schema():
             assert config._problem(k, k.default) is None, f"default of {section}.{k.name} invalid"
 
 
+def test_each_section_has_a_typed_view_of_its_values(tmp_path):
+    cfg = config.load(write(tmp_path, '[seats]\npins = [5, 6]\nhold_seconds = 2\n'))
+    assert cfg.seats.pins == [5, 6] and cfg.seats.hold_seconds == 2.0
+    assert cfg.scanner.baudrate == 115200 and cfg.game.language == "en"
+    for section, cls in config.SECTIONS.items():
+        view = getattr(cfg, section)
+        assert isinstance(view, cls)
+        assert {k.name: getattr(view, k.name) for k in config.SCHEMA[section]} == cfg[section]
+    cfg["display"]["driver"] = "dummy"                  # the view reads the values when asked
+    assert cfg.display.driver == "dummy"
+
+
+def test_a_default_list_is_not_shared_between_configs():
+    one, two = config.defaults(), config.defaults()
+    one["seats"]["pins"].append(5)
+    assert two["seats"]["pins"] == [17, 27, 22, 23] == config.SeatsSettings().pins
+
+
 def test_values_from_a_file_override_defaults(tmp_path):
     cfg = config.load(write(tmp_path, '[seats]\npins = [5, 6]\nhold_seconds = 2\n'))
     assert cfg["seats"]["pins"] == [5, 6] and cfg["seats"]["hold_seconds"] == 2.0
@@ -55,7 +73,8 @@ def test_every_problem_is_reported_at_once(tmp_path):
 
 def test_docs_file_is_generated_from_the_schema():
     with open(os.path.join(ROOT, "docs", "configuration.md"), encoding="utf-8") as fh:
-        assert fh.read() == config.docs(), "run: coffee-companion config docs > docs/configuration.md"
+        assert fh.read() == config.docs(), \
+            "run: coffee-companion config docs > docs/configuration.md"
 
 
 def run_cli(*args):

@@ -1,4 +1,5 @@
-"""``coffee-companion enroll``: answers from stdin, tags from --tag, the keyboard or a pty scanner."""
+"""``coffee-companion enroll``: answers from stdin, tags from --tag, the keyboard or a pty
+scanner."""
 import builtins
 import io
 import os
@@ -177,6 +178,7 @@ class Scanner(threading.Thread):
         os.symlink(os.ttyname(self.slave), link)
         self.cards, self.scans = cards, scans
         self.error = None
+        self.cancelled = threading.Event()
 
     def run(self):
         try:
@@ -192,9 +194,13 @@ class Scanner(threading.Thread):
                 while wait_for not in (self.cards.read_text() if self.cards.exists() else ""):
                     assert time.monotonic() < deadline, f"{wait_for} never saved"
                     time.sleep(0.01)
-            os.kill(os.getpid(), signal.SIGINT)          # the user presses Ctrl-C
         except BaseException as exc:                     # report in the test, not here
             self.error = exc
+        finally:
+            # The user presses Ctrl-C; also when this fake scanner failed, so that enroll,
+            # waiting for a scan, never waits forever (unless the test has moved on).
+            if not self.cancelled.is_set():
+                os.kill(os.getpid(), signal.SIGINT)
 
     def close(self):
         os.close(self.master)
@@ -214,6 +220,7 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
                       "coffee chocolate milk\ny\n")
     finally:
         scanner.join(10)
+        scanner.cancelled.set()
         scanner.close()
     assert scanner.error is None
     assert code == 130

@@ -248,10 +248,9 @@ def game_on(path):
 def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
     path = small_disk / "journal.db"
     game_on(path)
-    with open(small_disk / "photos", "wb") as fh:           # fill it up
-        with pytest.raises(OSError):
-            fh.write(b"\0" * (512 << 10))
-            fh.flush()
+    with open(small_disk / "photos", "wb") as fh, pytest.raises(OSError):    # fill it up
+        fh.write(b"\0" * (512 << 10))
+        fh.flush()
     from companion.journal import JournalError
     with pytest.raises(JournalError) as exc:
         Journal(str(path))

@@ -138,8 +138,8 @@ def test_frame_matches_the_worked_example():
 def test_frame_shortens_an_over_long_detail_instead_of_failing():
     line = scanproto.frame("ERROR", 65535, ["reader_not_responding", "z" * 200])
     assert len(line) == scanproto.MAX_LINE + 1
-    assert host.decode_line(line.encode()) == Error(65535, "reader_not_responding",
-                                                    "z" * (80 - len("$ERROR,65535,reader_not_responding,*CCCC")))
+    detail = "z" * (80 - len("$ERROR,65535,reader_not_responding,*CCCC"))
+    assert host.decode_line(line.encode()) == Error(65535, "reader_not_responding", detail)
 
 
 def test_clean_field_removes_protocol_characters():
@@ -164,7 +164,7 @@ def test_request_reader_lines_and_overflow():
 
 
 def test_host_and_firmware_agree_on_the_request_and_limits():
-    assert host.HELLO_REQUEST == (scanproto.HELLO_REQUEST + "\n").encode()
+    assert (scanproto.HELLO_REQUEST + "\n").encode() == host.HELLO_REQUEST
     assert host.MAX_LINE == scanproto.MAX_LINE
     assert host.SEQ_MAX == scanproto.SEQ_MAX
     assert host.PROTOCOL_VERSION == scanproto.PROTOCOL_VERSION
@@ -546,7 +546,8 @@ def test_usb_serial_accepts_a_bytes_stdin():
 
 def load_main():
     with micropython_env():
-        spec = importlib.util.spec_from_file_location("scanner_main_under_test", FIRMWARE / "main.py")
+        spec = importlib.util.spec_from_file_location("scanner_main_under_test",
+                                                      FIRMWARE / "main.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     return module

@@ -50,7 +50,7 @@ def test_uses_only_micropython_features(source):
             names = []
         for name in names:
             assert name.split(".")[0] in LOCAL | MICROPYTHON_BUILTINS, \
-                "%s imports %s, which the Pico does not have" % (source.name, name)
-        assert not isinstance(node, ast.JoinedStr), "%s: no f-strings on the Pico" % source.name
+                f"{source.name} imports {name}, which the Pico does not have"
+        assert not isinstance(node, ast.JoinedStr), f"{source.name}: no f-strings on the Pico"
         assert not isinstance(node, (ast.AnnAssign, ast.Match)), \
-            "%s line %d: keep to plain MicroPython syntax" % (source.name, node.lineno)
+            f"{source.name} line {node.lineno}: keep to plain MicroPython syntax"

@@ -327,9 +327,8 @@ def test_a_journal_whose_last_game_cannot_be_replayed_is_named_and_left_alone(tm
     db.commit()
     db.close()
     before = files_of(path)
-    with Journal(str(path)) as j:
-        with pytest.raises(JournalError) as err:
-            Session(j)
+    with Journal(str(path)) as j, pytest.raises(JournalError) as err:
+        Session(j)
     assert "game 1 action 5 cannot be replayed" in str(err.value)
     assert f"mv {path} {path}.damaged" in str(err.value)
     assert files_of(path) == before
@@ -381,8 +380,9 @@ def test_a_huge_line_is_rejected_without_being_kept_whole(tmp_path):
         fh.write(SETUP.encode())
         fh.write(b'{"do": "scan", "tag": "' + b"x" * (3 * replay_mod.MAX_LINE) + b'"}\n')
         fh.write(b'{"do": "complete"}\n')
-    read = [(n, len(t) if isinstance(t, str) else t.code)
-            for n, t in replay_mod.read_lines(open(path, "rb"))]
+    with open(path, "rb") as fh:
+        read = [(n, len(t) if isinstance(t, str) else t.code)
+                for n, t in replay_mod.read_lines(fh)]
     assert read == [(1, len(SETUP) - 1), (2, "line_too_long"), (3, 18)]
     state = json.loads(cli("replay", str(path), "--json").stdout)
     assert state["rejected"] == [{"line": 2, "reason": "this line is longer than 65536 bytes: "

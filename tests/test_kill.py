@@ -40,8 +40,8 @@ def game_lines(rng, count=240):
         lines.append(json.dumps({"do": "correct", "deck": rng.randint(3, 12)}))
         for _ in range(40):
             for _ in range(rng.randint(0, 2)):
-                lines.append(rng.choice(['{"do": "complete"}',
-                                         '{"do": "scan", "tag": "EXO%03d"}' % rng.randint(1, 12)]))
+                scan = f'{{"do": "scan", "tag": "EXO{rng.randint(1, 12):03d}"}}'
+                lines.append(rng.choice(['{"do": "complete"}', scan]))
             lines.append('{"do": "end_turn"}')
             if rng.random() < 0.1:
                 lines.append('{"do": "undo"}')

@@ -18,7 +18,8 @@ def segno_modules(tag):
     """Dark modules (row, col) of the reference QR code, quiet zone offset included."""
     m = segno.make(tag, error="m", micro=False).matrix
     q = labels.QUIET_ZONE
-    return {(r + q, c + q) for r, row in enumerate(m) for c, v in enumerate(row) if v}, len(m) + 2 * q
+    dark = {(r + q, c + q) for r, row in enumerate(m) for c, v in enumerate(row) if v}
+    return dark, len(m) + 2 * q
 
 
 # ---------------------------------------------------------------- tags
@@ -132,7 +133,7 @@ def test_svg_page_draws_each_qr_code_module_for_module():
     assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
         "210mm", "297mm", "0 0 210 297")
     assert [s[0] for s in stickers] == tags[:35] == [s[1] for s in stickers]
-    for tag, _, dark, (x, y, module) in stickers:
+    for tag, _, dark, (_x, _y, module) in stickers:
         expected, size = segno_modules(tag)
         assert dark == expected
         assert module * size == pytest.approx(labels.QR_MM, abs=1e-3)

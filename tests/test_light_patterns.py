@@ -19,7 +19,8 @@ from tests.rules_helpers import END, play, setup
 
 R, B, G, Y = (255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 200, 0)
 r, b, g, y = (51, 0, 0), (0, 0, 51), (0, 51, 0), (51, 40, 0)
-O, W, A, M, X = (0, 0, 0), (255, 255, 255), (255, 96, 0), (255, 0, 255), (255, 0, 0)
+# one-letter colours keep a frame's LEDs in aligned columns (O is off)
+O, W, A, M, X = (0, 0, 0), (255, 255, 255), (255, 96, 0), (255, 0, 255), (255, 0, 0)  # noqa: E741
 BLUE = (0, 0, 255)
 
 STYLE = Style(seat_count=4, segment_length=4)
@@ -36,8 +37,8 @@ def table_game(players=3, active=0, start=0, fourth=None, token="open", game_ove
         if queues is not None:
             queue = [[Card(next(serial), t) for t in pos] for pos in queues[seat]]
         else:
-            queue = [[Card(next(serial), "T%d" % seat)], [], [],
-                     [Card(next(serial), "U%d%d" % (seat, i))
+            queue = [[Card(next(serial), f"T{seat}")], [], [],
+                     [Card(next(serial), f"U{seat}{i}")
                       for i in range((fourth or {}).get(seat, 0))]]
         ps.append(Player(NAMES[seat], queue, TILES, likes=(likes or {}).get(seat, 0)))
     return Game("original", "standard", ps, start=start,
@@ -233,7 +234,7 @@ def test_seats_that_must_draw_blink_white_until_their_cards_are_scanned():
     assert off.next_change == 11.0
     # the scanner identifies the oldest unidentified cards first: scan them all
     for i in range(8):
-        table, _ = play({"do": "scan", "tag": "S%d" % i}, table=table)
+        table, _ = play({"do": "scan", "tag": f"S{i}"}, table=table)
     done = render(table.game, ctx, 11.0, STYLE)
     assert seats(done) == [[r] * 4, [B] * 4, [g] * 4, [O] * 4]
     assert done.next_change is None

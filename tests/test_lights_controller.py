@@ -25,7 +25,8 @@ from tests.test_pixels import TEST_PIN, fresh_blinka, wire  # noqa: F401  (fixtu
 
 R, B, G, Y = (255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 200, 0)
 r, b, g, y = (51, 0, 0), (0, 0, 51), (0, 51, 0), (51, 40, 0)
-O, W, A, X = (0, 0, 0), (255, 255, 255), (255, 96, 0), (255, 0, 0)
+# one-letter colours keep a frame's LEDs in aligned columns (O is off)
+O, W, A, X = (0, 0, 0), (255, 255, 255), (255, 96, 0), (255, 0, 0)  # noqa: E741
 SETUP3 = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Cy"]}
 
 
@@ -74,7 +75,7 @@ def seat_frames(strip, seats=4, length=4):
 
 
 def scan_deal(loop, count=7):
-    post(loop, *[ev.CardScanned("D%d" % i) for i in range(count)])
+    post(loop, *[ev.CardScanned(f"D{i}") for i in range(count)])
 
 
 # --- the real neopixel library: bytes on the wire ------------------------------

@@ -18,7 +18,8 @@ from companion.table import TableLoop
 
 R, B = (255, 0, 0), (0, 0, 255)
 r, b = (51, 0, 0), (0, 0, 51)
-O, W, M = (0, 0, 0), (255, 255, 255), (255, 0, 255)
+# one-letter colours keep a frame's LEDs in aligned columns (O is off)
+O, W, M = (0, 0, 0), (255, 255, 255), (255, 0, 255)  # noqa: E741
 AMBER_RED = (153, 48, 0)      # dim red half-way to amber (the shop-closed breath at its top)
 
 
@@ -31,7 +32,7 @@ STEPS = [
     (0.0, [line('{"do": "setup", "edition": "original", "players": ["Ana", "Ben"]}')],
      [R] * 4, [b] * 4, []),
     # the 5 dealt cards pass over the scanner
-    (10.0, [line('{"do": "scan", "tag": "C%d"}' % i) for i in range(1, 6)],
+    (10.0, [line(f'{{"do": "scan", "tag": "C{i}"}}') for i in range(1, 6)],
      [R] * 4, [b] * 4, ["card_scanned"] * 5),
     # Ben presses his button on Ana's turn: his segment flashes (dark first), buzz
     (20.0, [ev.SeatTap(1)], [R] * 4, [O] * 4, ["rejected"]),
@@ -98,7 +99,7 @@ def test_a_scripted_game_lights_and_sounds_at_every_step(table):
         loop.drain()
         lights.tick(t)
         assert [list(strip.current[:4]), list(strip.current[4:])] == [ana, ben], \
-            "lights after step %d (t=%s)" % (i, t)
+            f"lights after step {i} (t={t})"
         # play this step's cues: everything due before the next step
         until = STEPS[i + 1][0] if i + 1 < len(STEPS) else t + 60
         before = len(sound.played)
@@ -106,7 +107,7 @@ def test_a_scripted_game_lights_and_sounds_at_every_step(table):
         while wake is not None and wake < until:
             wake = sound.tick(wake)
         played = [c for _, c in list(sound.played)[before:]]
-        assert played == cues, "cues after step %d (t=%s)" % (i, t)
+        assert played == cues, f"cues after step {i} (t={t})"
     assert sound.state == "playing"
     assert loop.table.game.game_over
     assert lights.tick(200.0) is None and sound.tick(200.0) is None   # all quiet now

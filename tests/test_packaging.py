@@ -41,9 +41,9 @@ print(json.dumps({"at": companion.__file__,
                   "cards": len(Catalog.example())}))
 """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n"
-                          + probe], capture_output=True, text=True, cwd=tmp_path, env=env,
-                         timeout=60, check=True)
+    code = f"import sys; sys.path.insert(0, {str(site)!r})\n" + probe
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, env=env, timeout=60, check=True)
     got = json.loads(out.stdout)
     assert got["at"].startswith(str(site))                 # the installed copy, not this tree
     assert got["cues"] == sorted(CUE_IDS)

@@ -60,7 +60,8 @@ def test_activate_upgrade_rules_in_the_spec_order():
     t2, h = play({"do": "activate_upgrade", "upgrade": "jump"}, table=t)
     ana = player(t2.game, "Ana")
     assert ana.likes == 4 and ana.upgrades == ("jump",) and ana.discarded_likes == 3
-    assert rejected(t2, {"do": "activate_upgrade", "upgrade": "double_meeples"}).code == "upgrade_once"
+    again = {"do": "activate_upgrade", "upgrade": "double_meeples"}
+    assert rejected(t2, again).code == "upgrade_once"
     # after completing an order, or spending cookies, it is too late this turn
     t3, _ = play(DONE, table=t)
     assert rejected(t3, {"do": "activate_upgrade", "upgrade": "jump"}).code == "upgrade_too_late"
@@ -100,7 +101,8 @@ def test_junior_closes_when_a_queue_empties_and_has_no_surge_or_flow():
     t, h = play(*[DONE] * 3, END, END, END, *[DONE] * 3, END, END, END, table=t)
     assert t.game.token == "open"            # at most 3 orders a turn (table script 1.1)
     t, h = play(DONE, table=t)
-    assert t.game.token == "closed" and h[-1].kind == "shop_closed" and h[-1].reason == "orders_done"
+    assert t.game.token == "closed"
+    assert h[-1].kind == "shop_closed" and h[-1].reason == "orders_done"
     t, h = play(END, END, table=t)     # Ana, Ben, then Chloe is last
     assert h[-1].kind == "final_turn_begins"
     t, h = play(END, table=t)

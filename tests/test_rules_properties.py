@@ -101,7 +101,7 @@ def check_invariants(game):
     like, up, dis = WEIGHTS[game.edition]
     from companion.rules.view import table_json
     view = table_json(Table(game))
-    for p, shown in zip(game.players, view["players"]):
+    for p, shown in zip(game.players, view["players"], strict=False):
         assert shown["score"] == p.likes * like + len(p.upgrades) * up + p.dislikes * dis
     if game.game_over:
         assert game.active is None and view["ranking"]
@@ -143,7 +143,8 @@ def run(seq):
             active = table.game.active_player.name
             for s, (name, i) in now.items():
                 if s in old and old[s][0] == name:
-                    assert i == old[s][1] + (1 if name == active and table.game.variant != "junior" else 0)
+                    moved = name == active and table.game.variant != "junior"
+                    assert i == old[s][1] + (1 if moved else 0)
         if do not in ("setup", "undo", "redo"):
             # a cake is on exactly one card or in the supply: every move is reported
             assert cakes_on_cards(new.game) == cakes_on_cards(table.game) + \

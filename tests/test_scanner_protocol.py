@@ -146,7 +146,7 @@ def test_unknown_type_with_valid_checksum():
 
 def test_too_long_protocol_line():
     body = "ERROR,1,x," + "y" * 80
-    line = "$%s*%02X" % (body, crc8(body.encode()))
+    line = f"${body}*{crc8(body.encode()):02X}"
     result = decode_line(line)
     assert isinstance(result, TooLong)
     assert result.length == len(line) and result.limit == sp.MAX_LINE
@@ -436,7 +436,8 @@ def test_stream_reports_the_gap_left_by_a_damaged_line():
 
 def test_stream_counts_over_long_lines_and_unknown_types():
     stream = ScannerStream(max_line=40)
-    stream.feed(b"$" + b"Z" * 60 + b"\n" + encode_line("BATTERY", 1, ["80"]) + encode(Scan(2, "04A1B2C3")))
+    stream.feed(b"$" + b"Z" * 60 + b"\n" + encode_line("BATTERY", 1, ["80"])
+                + encode(Scan(2, "04A1B2C3")))
     assert stream.counts["too_long"] == 1
     assert stream.counts["unknown_type"] == 1
     assert stream.tracker.last_seq == 2 and stream.tracker.total_missed == 0

@@ -262,7 +262,7 @@ def close_garbage_reader():
 def test_random_garbage_never_stops_the_reader_nor_makes_a_scan(tmp_path_factory, junk):
     g = garbage_reader(tmp_path_factory)
     g["n"] += 1
-    tag = "%08X" % g["n"]
+    tag = "{:08X}".format(g["n"])
     g["end"].write(junk + b"\n" + encode(Scan(g["n"] % 65535 + 1, tag)))
     scan = g["events"].scan()
     assert scan.tag == tag                     # the good line after the junk, and nothing else
@@ -361,8 +361,8 @@ def test_reconnect_waits_grow_and_are_capped(tmp_path, events, readers):
                      first_retry=0.01, reconnect_max=0.08)
     assert "does not exist (scanner unplugged?)" in events.status("lost").detail
     eventually(lambda: len(attempts) >= 8)
-    gaps = [b - a for a, b in zip(attempts, attempts[1:])]
-    for gap, wanted in zip(gaps, [0.01, 0.02, 0.04, 0.08, 0.08, 0.08, 0.08]):
+    gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
+    for gap, wanted in zip(gaps, [0.01, 0.02, 0.04, 0.08, 0.08, 0.08, 0.08], strict=False):
         assert gap >= wanted * 0.95
     assert reader.status == "lost" and len([e for e in events.drain()
                                             if isinstance(e, ev.DeviceStatus)]) == 1
@@ -439,7 +439,8 @@ def test_unsupported_firmware_is_reported_and_its_scans_ignored(end, events, rea
 def test_the_nfc_chip_failing_inside_the_box_is_reported_on_change(end, events, readers):
     connected(end, events, readers)
     end.write(encode(Error(1, "reader_not_responding", "no_answer"))
-              + encode(Heartbeat(2, 4, "not_responding")) + encode(Heartbeat(3, 6, "not_responding")))
+              + encode(Heartbeat(2, 4, "not_responding"))
+              + encode(Heartbeat(3, 6, "not_responding")))
     down = events.status("not_responding")
     assert "(no_answer)" in down.detail and "wiring" in down.detail
     end.write(encode(Error(4, "reader_reinitialised", "recovered")) + encode(Heartbeat(5, 8, "ok")))
@@ -512,7 +513,7 @@ def test_drop_log_is_rate_limited(caplog):
         "scanner: 3 more bad lines dropped in the last 60 s", "bad line 8"]
 
 
-# ---------------------------------------------------------------- firmware -> pty -> reader -> table
+# --------------------------------------------------------------- firmware -> pty -> reader -> table
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware" / "scanner"
@@ -582,7 +583,8 @@ def test_firmware_to_pty_to_reader_to_table_loop(end):
         assert game.players[0].queue[0][0].tag == "04A1B2C3D4E5F6"   # card 1, Ana's first queue
 
         put("DEADBEEF")
-        u = rec.wait_for(lambda u: isinstance(u.event, ev.CardScanned) and u.event.tag == "DEADBEEF")
+        u = rec.wait_for(lambda u: isinstance(u.event, ev.CardScanned)
+                         and u.event.tag == "DEADBEEF")
         assert u.happened[0] == CardIdentified("Ana", 1, "DEADBEEF")
         assert loop.table.game.players[0].queue[0][1].tag == "DEADBEEF"   # card 2
 
@@ -688,10 +690,10 @@ def test_eight_megabytes_without_a_line_end_are_one_dropped_line(end, events, re
 def test_a_line_split_at_every_boundary_is_one_scan(end, events, readers):
     connected(end, events, readers)
     for cut in range(1, len(encode(Scan(1, "04A1B2C3")))):
-        line = encode(Scan(cut, "%08X" % cut))
+        line = encode(Scan(cut, f"{cut:08X}"))
         end.write(line[:cut])
         end.write(line[cut:])
-        assert events.scan().tag == "%08X" % cut
+        assert events.scan().tag == f"{cut:08X}"
 
 
 def test_every_one_and_two_bit_flip_of_a_scan_line_is_no_card(end, events, readers):

@@ -42,7 +42,7 @@ def read_wav(path):
         params = wav.getparams()
         frames = wav.readframes(params.nframes)
     count = len(frames) // 2
-    samples = [v / 32768.0 for v in struct.unpack("<%dh" % count, frames)]
+    samples = [v / 32768.0 for v in struct.unpack(f"<{count}h", frames)]
     return params, samples
 
 
@@ -74,8 +74,8 @@ def test_regenerating_gives_byte_identical_files(tmp_path):
         fresh = (tmp_path / (cue + ".wav")).read_bytes()
         committed = (SOUNDS_DIR / (cue + ".wav")).read_bytes()
         assert fresh == committed, (
-            "%s.wav differs from make_sounds.py output: run "
-            "`python companion/sounds/make_sounds.py` and commit the WAVs" % cue)
+            f"{cue}.wav differs from make_sounds.py output: run "
+            "`python companion/sounds/make_sounds.py` and commit the WAVs")
 
 
 def test_script_rejects_extra_arguments(tmp_path):
@@ -95,9 +95,9 @@ def test_format_duration_and_level(cue):
     assert params.comptype == "NONE"
     low, high = duration_bounds(cue)
     seconds = params.nframes / params.framerate
-    assert low <= seconds <= high, "%s lasts %.3f s" % (cue, seconds)
+    assert low <= seconds <= high, f"{cue} lasts {seconds:.3f} s"
     peak = max(abs(v) for v in samples)
-    assert dbfs(peak) <= -1.0, "%s peaks at %.2f dBFS" % (cue, dbfs(peak))
+    assert dbfs(peak) <= -1.0, f"{cue} peaks at {dbfs(peak):.2f} dBFS"
     # Audible: not a silent or near-silent file.
     assert dbfs(peak) >= -12.0
 
@@ -128,7 +128,7 @@ def semitone_spectrogram(samples):
     padded = list(samples) + [0.0] * max(0, FRAME - len(samples))
     rows = []
     for start in range(0, len(padded) - FRAME + 1, HOP):
-        frame = [a * w for a, w in zip(padded[start:start + FRAME], _HANN)]
+        frame = [a * w for a, w in zip(padded[start:start + FRAME], _HANN, strict=False)]
         row = []
         for coeff in _COEFFS:
             s1 = s2 = 0.0
@@ -151,7 +151,7 @@ def spectral_distance(a, b):
         if na == 0.0 or nb == 0.0:
             total += 0.0 if na == nb else 1.0
         else:
-            total += 1.0 - sum(x * y for x, y in zip(a[i], b[i])) / (na * nb)
+            total += 1.0 - sum(x * y for x, y in zip(a[i], b[i], strict=False)) / (na * nb)
     return total / max(len(a), len(b))
 
 
@@ -186,7 +186,7 @@ def test_cues_are_pairwise_distinct(cue_samples, spectrograms):
     for a, b in itertools.combinations(sorted(CUES), 2):
         distance = spectral_distance(spectrograms[a], spectrograms[b])
         if distance < 0.3:
-            too_close.append("%s~%s (%.2f)" % (a, b, distance))
+            too_close.append(f"{a}~{b} ({distance:.2f})")
     assert not too_close, "cues sound alike: " + ", ".join(too_close)
 
 
@@ -194,8 +194,8 @@ def test_cues_differ_in_length_or_main_pitch(cue_samples, spectrograms):
     signatures = {}
     for cue, samples in cue_samples.items():
         signature = (round(len(samples) / SAMPLE_RATE, 2), dominant_note(spectrograms[cue]))
-        assert signature not in signatures, "%s and %s share length and pitch %r" % (
-            cue, signatures.get(signature), signature)
+        assert signature not in signatures, \
+            f"{cue} and {signatures.get(signature)} share length and pitch {signature!r}"
         signatures[signature] = cue
 
 

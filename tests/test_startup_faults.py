@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pygame
 import pytest
@@ -287,8 +288,8 @@ def test_move_aside_keeps_the_wal_with_its_journal(tmp_path):
     (tmp_path / "journal.db-wal").write_bytes(b"w" * 10)
     target = faults.move_journal_aside(str(path), now=0)
     assert target.endswith(".damaged-19700101-000000")
-    assert open(target, "rb").read() == b"x" * 10
-    assert open(target + "-wal", "rb").read() == b"w" * 10
+    assert Path(target).read_bytes() == b"x" * 10
+    assert Path(target + "-wal").read_bytes() == b"w" * 10
     assert not path.exists() and not (tmp_path / "journal.db-wal").exists()
 
 

@@ -116,8 +116,8 @@ def test_toasts_and_the_draw_prompt_never_cover_whose_turn_it_is(lang):
 def test_long_names_are_shortened_never_cut():
     from companion import inputs as ev
     names = ["Maximiliano Fernández", "Anne-Sophie Delacroix-Martin", "Bartholomew", "Lu"]
-    setup = ('{"do": "setup", "edition": "original", "start": "Maximiliano Fernández", '
-             '"players": %s}' % str(names).replace("'", '"'))
+    setup = ('{{"do": "setup", "edition": "original", "start": "Maximiliano Fernández", '
+             '"players": {}}}'.format(str(names).replace("'", '"')))
     loop, app = make_app([setup], (800, 480), "en")
     loop.post(ev.TouchAction({"do": "complete"}))
     loop.post(ev.TouchAction({"do": "end_turn"}))

@@ -33,7 +33,7 @@ def test_a_seat_that_is_not_active_changes_nothing_and_is_told():
     loop.post(ev.SeatHold(1))
     ups = loop.drain()
     assert loop.table is before
-    for u, seat, name in zip(ups, (2, 1), ("Chloe", "Ben")):
+    for u, seat, name in zip(ups, (2, 1), ("Chloe", "Ben"), strict=False):
         assert u.seat == seat and not u.accepted
         assert u.rejection.text == f"{name} is not the active player"
         assert isinstance(u.happened[0], NotYourTurn) and u.happened[0].active == "Ana"

@@ -125,7 +125,7 @@ def assert_subset(actual, expected, where="state"):
     elif isinstance(expected, list):
         assert isinstance(actual, list) and len(actual) == len(expected), \
             f"{where}: expected {expected!r}, got {actual!r}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=False)):
             assert_subset(a, e, f"{where}[{i}]")
     else:
         assert actual == expected and type(actual) is type(expected), \

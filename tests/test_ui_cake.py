@@ -103,7 +103,7 @@ def test_the_wizard_and_the_table_by_touch_play_the_cake_time_script():
 
 def widget_colour(name: str):
     from companion.ui import theme
-    return dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS))[name]
+    return dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS, strict=False))[name]
 
 
 def test_no_cake_question_under_two_drinks_one_cake():

@@ -78,9 +78,9 @@ def test_a_refused_input_says_nothing():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_espeak_ng_renders_each_language_to_a_wav(lang):
     text = phrases_for(moments()["surge"], lang)[0]
-    wav = wave.open(io.BytesIO(render(text, lang)))
-    seconds = wav.getnframes() / wav.getframerate()
-    assert wav.getsampwidth() == 2 and 0.8 < seconds < 8, (lang, seconds)
+    with wave.open(io.BytesIO(render(text, lang))) as wav:
+        seconds = wav.getnframes() / wav.getframerate()
+        assert wav.getsampwidth() == 2 and 0.8 < seconds < 8, (lang, seconds)
     assert VOICES[lang]
 
 

@@ -19,7 +19,7 @@ import logging
 import queue
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..mqtt import topics
 from ..mqtt import connection
@@ -40,11 +40,11 @@ class Hub:
         self.store = store
         self.clock = clock
         self.listeners: list[Listener] = []
-        self.lags: "collections.deque[float]" = collections.deque(maxlen=20000)
+        self.lags: collections.deque[float] = collections.deque(maxlen=20000)
         self.counts: collections.Counter = collections.Counter()
         self.connected = threading.Event()
-        self._inbox: "queue.Queue" = queue.Queue()
-        self._writer: Optional[threading.Thread] = None
+        self._inbox: queue.Queue = queue.Queue()
+        self._writer: threading.Thread | None = None
         self._closing = False
         c = make_client(settings, f"coffee-rush-hub-{self.venue}", reconnect_min,
                         clean_session=False, manual_ack=True)
@@ -58,7 +58,7 @@ class Hub:
     def subscribe(self, fn: Listener) -> None:
         self.listeners.append(fn)
 
-    def start(self) -> "Hub":
+    def start(self) -> Hub:
         self._writer = threading.Thread(target=self._write_loop, name="hub-writer", daemon=True)
         self._writer.start()
         connection.start(self.client, self.settings)
@@ -113,17 +113,17 @@ class Hub:
             if stop:
                 return
 
-    def handle(self, topic_name: str, payload: bytes) -> Optional[str]:
+    def handle(self, topic_name: str, payload: bytes) -> str | None:
         """Keep one message now; what it was (tests, and the ``counts``)."""
         return self.handle_batch([(topic_name, payload, 0, 0, self.clock())])[0]
 
-    def handle_batch(self, batch: list[tuple]) -> list[Optional[str]]:
+    def handle_batch(self, batch: list[tuple]) -> list[str | None]:
         """Parse, store in one transaction, then acknowledge and tell the watchers."""
         latest_state = {}
         for i, (topic_name, *_rest) in enumerate(batch):
             if topic_name.endswith("/state"):
                 latest_state[topic_name] = i
-        kinds: list[Optional[str]] = []
+        kinds: list[str | None] = []
         items, where_of = [], []
         for i, (topic_name, payload, _mid, _qos, at) in enumerate(batch):
             item, kind = self._parse(topic_name, payload, at)
@@ -136,8 +136,8 @@ class Hub:
         stored = self.store.write(self.venue, items) if items else []
         now = self.clock()
         changed = set()
-        for i, item, outcome in zip(where_of, items, stored):
-            if item[0] == "result":
+        for i, item, outcome in zip(where_of, items, stored, strict=True):
+            if item[0] == "result" and outcome is not None:     # a result's outcome is a word
                 kinds[i] = outcome
                 self.counts["results_" + outcome] += 1
                 if outcome != "duplicate":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from .. import inputs as ev
 from ..demo import Bots, _prepare, _setup
@@ -23,7 +23,7 @@ from ..table import TableLoop, Update
 
 class SimulatedTable:
     def __init__(self, folder: str, settings: dict, seed: int = 1, players: int = 3,
-                 edition: str = "original", expansion: Optional[str] = None,
+                 edition: str = "original", expansion: str | None = None,
                  durable: bool = True,
                  reconnect_min: float = 1.0, publish: bool = True):
         self.settings = settings
@@ -36,7 +36,7 @@ class SimulatedTable:
         self.journal = Journal(self.journal_path, durable=durable)
         self.session = Session(self.journal, catalog)
         self.loop = TableLoop(self.session)
-        self.publisher: Optional[MqttPublisher] = None
+        self.publisher: MqttPublisher | None = None
         if publish:
             self.publisher = MqttPublisher(settings, self.journal_path, self.session,
                                            reconnect_min=reconnect_min)
@@ -45,7 +45,7 @@ class SimulatedTable:
         self.loop.subscribe(self._measure)
         self._applied = threading.Event()
         self._stopping = threading.Event()
-        self._bots_thread: Optional[threading.Thread] = None
+        self._bots_thread: threading.Thread | None = None
 
     def _measure(self, u: Update) -> None:
         at = getattr(u.event, "at", 0.0)
@@ -53,7 +53,7 @@ class SimulatedTable:
             self.latencies.append(time.monotonic() - at)
         self._applied.set()
 
-    def start(self) -> "SimulatedTable":
+    def start(self) -> SimulatedTable:
         if self.publisher is not None:
             self.publisher.start()
         return self
@@ -75,7 +75,7 @@ class SimulatedTable:
 
     # --- one whole game on the caller's thread (tests) ------------------------------------
 
-    def play_game(self, max_turns: int = 400, until: Optional[Callable] = None) -> None:
+    def play_game(self, max_turns: int = 400, until: Callable | None = None) -> None:
         """Set up and play a game to its end, or until ``until(game)`` holds (then
         ``finish_game`` carries on)."""
         self.loop.post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng,
@@ -85,10 +85,10 @@ class SimulatedTable:
         self._bots = self._new_bots(self.loop.post)
         self.finish_game(max_turns, until)
 
-    def finish_game(self, max_turns: int = 400, until: Optional[Callable] = None) -> None:
+    def finish_game(self, max_turns: int = 400, until: Callable | None = None) -> None:
         for _ in range(max_turns):
             game = self.loop.table.game
-            if game.game_over or is_stalled(game):
+            if game is None or game.game_over or is_stalled(game):
                 return
             if until is not None and until(game):
                 return
@@ -122,7 +122,7 @@ class SimulatedTable:
                 bots = self._new_bots(post, press)
                 while not self._stopping.is_set():
                     game = self.loop.table.game
-                    if game.game_over or is_stalled(game):
+                    if game is None or game.game_over or is_stalled(game):
                         break
                     bots.scan_new_cards()
                     bots.play_turn()

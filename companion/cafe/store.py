@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 from datetime import datetime
-from typing import Optional
 
 from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine,
                         event, select, update)
@@ -86,12 +85,12 @@ class Store:
 
     # --- writing (the hub's writer thread) ------------------------------------------------
 
-    def write(self, venue: str, items: list[tuple]) -> list[Optional[str]]:
+    def write(self, venue: str, items: list[tuple]) -> list[str | None]:
         """Keep a batch of messages in one transaction, in their order. Items are
         ("state", table, state, at), ("status", table, text, at) or
         ("result", table, payload, digest, at); returns, per item, what it was for
         results ("new", "duplicate" or "corrected") and None for the others."""
-        out: list[Optional[str]] = []
+        out: list[str | None] = []
         with self.engine.begin() as conn:
             for item in items:
                 kind, name = item[0], item[1]
@@ -145,7 +144,7 @@ class Store:
                  "state": json.loads(r.state) if r.state else None,
                  "received_at": r.received_at} for r in rows]
 
-    def results_of(self, venue: str, month: Optional[str] = None) -> list[dict]:
+    def results_of(self, venue: str, month: str | None = None) -> list[dict]:
         query = select(results.c.payload).where(results.c.venue == venue)
         if month:
             query = query.where(results.c.month == month)

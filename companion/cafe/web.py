@@ -15,11 +15,12 @@ tells the page after every change, at most a few times a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from datetime import datetime
 from importlib import resources
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -28,7 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from ..config import LANGUAGES
-from ..ui.i18n import tr
+from ..ui.i18n import DEFAULT, tr
 from .hub import Hub
 from .leaderboard import standings
 
@@ -50,7 +51,8 @@ HEAD = """<!doctype html>
 <script>
 const W = {{WORDS}};
 const say = (key, params={}) => (W[key] || key).replace(/\\{(\\w+)\\}/g, (_, k) => params[k] ?? "");
-const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
+const esc = s => String(s).replace(/[&<>"']/g,
+  c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
 </script>
 """
 
@@ -79,19 +81,17 @@ class Notifier:
     """Wakes the open streams from the hub's MQTT thread."""
 
     def __init__(self):
-        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.waiters: set[asyncio.Queue] = set()
         self.closing = False
 
     def changed(self, what: str, _table: str) -> None:          # any thread
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            try:
+            with contextlib.suppress(RuntimeError):        # the loop closed meanwhile
                 loop.call_soon_threadsafe(self._wake, what)
-            except RuntimeError:
-                pass
 
-    def _wake(self, what: Optional[str]) -> None:
+    def _wake(self, what: str | None) -> None:
         for q in list(self.waiters):
             q.put_nowait(what)
 
@@ -100,7 +100,7 @@ class Notifier:
         self._wake(None)
 
 
-def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.time):
+def build_app(hub: Hub, language: str = DEFAULT, clock: Callable[[], float] = time.time):
     store, venue = hub.store, hub.venue
     notifier = Notifier()
     hub.subscribe(notifier.changed)
@@ -110,7 +110,7 @@ def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.
         return {"venue": venue, "now": now,
                 "tables": [floor_card(r, now) for r in store.floor(venue)]}
 
-    def board(month: Optional[str]) -> dict:
+    def board(month: str | None) -> dict:
         month = month or datetime.now().strftime("%Y-%m")
         months = store.months(venue)
         return {"venue": venue, "month": month,
@@ -158,7 +158,7 @@ def build_app(hub: Hub, language: str = "en", clock: Callable[[], float] = time.
                 while not notifier.closing:
                     try:
                         what = await asyncio.wait_for(q.get(), KEEPALIVE)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
                     if what is None:

@@ -33,7 +33,7 @@ def main(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hub = Hub(mqtt, store).start()
-    app = build_app(hub, cfg["game"]["language"])
+    app = build_app(hub, cfg.game.language)
     server = BackgroundServer(app, args.bind or cafe["bind"], args.port or cafe["port"],
                               name="café floor page")
     server.on_stop(app.state.notifier.close)

@@ -40,14 +40,14 @@ def add_arguments(p):
 def main(args) -> int:
     from ..cli import load_config
     cfg = load_config(args)
-    path = os.path.expanduser(args.catalog or cfg["catalog"]["paths"][0])
-    edition = args.edition or cfg["game"]["edition"]
+    path = os.path.expanduser(args.catalog or cfg.catalog.paths[0])
+    edition = args.edition or cfg.game.edition
     enrollment = Enrollment(path, edition)
     reader = None
     try:
         if args.tag:
             tags = iter(args.tag)
-        elif cfg["scanner"]["port"] and not args.keyboard:
+        elif cfg.scanner.port and not args.keyboard:
             from ..devices.scanner import ScannerReader
             events: queue.Queue = queue.Queue()
             reader = ScannerReader.from_config(cfg, events.put).start()
@@ -124,8 +124,9 @@ class Enrollment:
             if not self.ask_until("  Replace it? [y/N] ", yes_no(False)):
                 return False
         drink = self.ask_until("  Drink name: ", drink_name)
+        choices = ", ".join(f"{n} {i}" for n, i in enumerate(self.ingredients, 1))
         recipe = self.ask_until(
-            f"  Ingredients, 2 to 4 ({', '.join(f'{n} {i}' for n, i in enumerate(self.ingredients, 1))}): ",
+            f"  Ingredients, 2 to 4 ({choices}): ",
             ingredient_list(self.ingredients, self.edition))
         specialty = self.ask_until("  Specialty order (yellow ribbon)? [y/N] ", yes_no(False))
         card = CardInfo(tag, drink, recipe, specialty, self.edition)

@@ -16,7 +16,7 @@ def main(args) -> int:
     from .. import history
     from ..cli import load_catalog, load_config
     cfg = load_config(args)
-    db = args.db or os.path.expanduser(cfg["journal"]["path"])
+    db = args.db or os.path.expanduser(cfg.journal.path)
     # the catalog matters only for a journal of the previous version (schema 1)
-    return history.run(db, args.export, args.format, location=cfg["bgstats"]["location"],
+    return history.run(db, args.export, args.format, location=cfg.bgstats.location,
                        catalog=lambda: load_catalog(cfg))

@@ -1,4 +1,5 @@
-HELP = "replay a table script headlessly (../shared/specs/table-script.md)"
+HELP = ("replay a table script headlessly (the format: docs/table-script.md in the "
+        "companion's source)")
 
 
 def add_arguments(p):

@@ -62,11 +62,14 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from companion import inputs as ev
+from companion.config import Config, SeatsSettings
 
 log = logging.getLogger("companion.buttons")
+_SEATS = SeatsSettings()            # the config schema's defaults ([seats])
 
 TAP_SECONDS = 0.12
 """How long :meth:`Buttons.press` holds a simulated button down by default."""
@@ -78,7 +81,7 @@ UNDO = "undo"
 """The name of the shared UNDO button where a seat number would go."""
 
 Post = Callable[[Any], None]
-TurnNow = Callable[[], tuple[Optional[int], Optional[int]]]
+TurnNow = Callable[[], tuple[int | None, int | None]]
 """Returns the table's (turn number, active seat) now, e.g. ``TableLoop.turn_now``."""
 
 
@@ -106,7 +109,8 @@ class PressClassifier:
     clock; a time earlier than one already seen counts as that time.
     """
 
-    def __init__(self, hold_seconds: float = 1.0, bounce_seconds: float = 0.03,
+    def __init__(self, hold_seconds: float = _SEATS.hold_seconds,
+                 bounce_seconds: float = _SEATS.bounce_ms / 1000,
                  multi_tap_seconds: float = 0.0):
         if hold_seconds <= 0 or bounce_seconds < 0 or multi_tap_seconds < 0:
             raise ValueError("hold_seconds must be positive and bounce_seconds not negative")
@@ -117,13 +121,13 @@ class PressClassifier:
         self.multi_tap_seconds = multi_tap_seconds
         self.taps = 0                  # taps counted so far in this row
         self.taps_at = 0.0             # when the row's first tap was released
-        self.taps_due: Optional[float] = None
+        self.taps_due: float | None = None
         self.contact_closed = False    # the raw level, as last reported
         self.down = False              # debounced: the button counts as pressed
         self.down_since = 0.0
         self.confirmed = False         # the press outlasted its bounce window
         self.spent = False             # this press already gave its gesture
-        self.quiet_until: Optional[float] = None   # bounce window: edges only record the level
+        self.quiet_until: float | None = None   # bounce window: edges only record the level
         self.now = float("-inf")
         self.chatter = 0               # bounce trains that were forgotten
 
@@ -162,7 +166,7 @@ class PressClassifier:
         self.now = now
         return out
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         """When :meth:`poll` must next run for a gesture to come out on time, or None.
 
         That is only ever a hold threshold: the end of a bounce window can
@@ -186,7 +190,7 @@ class PressClassifier:
         return self.down or self.quiet_until is not None
 
     # -- the state machine
-    def _due(self) -> Optional[tuple[float, str]]:
+    def _due(self) -> tuple[float, str] | None:
         due = []
         if self.quiet_until is not None:
             due.append((self.quiet_until, "quiet"))
@@ -251,10 +255,12 @@ class Buttons:
     """
 
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
-                 hold_seconds: float = 1.0, redo_hold_seconds: float = 2.0,
-                 bounce_ms: int = 30, multi_tap_ms: int = 0, driver: str = "gpio",
+                 hold_seconds: float = _SEATS.hold_seconds,
+                 redo_hold_seconds: float = _SEATS.redo_hold_seconds,
+                 bounce_ms: int = _SEATS.bounce_ms, multi_tap_ms: int = 0,
+                 driver: str = _SEATS.driver,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
-                 turn_now: Optional[TurnNow] = None):
+                 turn_now: TurnNow | None = None):
         if driver not in ("gpio", "simulated", "none"):
             raise ValueError(f"unknown button driver {driver!r}")
         self.post = post
@@ -281,16 +287,16 @@ class Buttons:
         self._releases: list[tuple[float, int, Any]] = []   # simulated fingers lifting
         self._release_n = 0
         self._closing = False
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._timer_wakes_at = math.inf          # what the timer thread sleeps until
 
     @classmethod
-    def from_config(cls, cfg, post: Post, clock: Callable[[], float] = time.monotonic,
-                    pin_factory: Any = None, turn_now: Optional[TurnNow] = None) -> "Buttons":
-        s = cfg["seats"]
-        return cls(post, s["pins"], s["undo_pin"], hold_seconds=s["hold_seconds"],
-                   redo_hold_seconds=s["redo_hold_seconds"], bounce_ms=s["bounce_ms"],
-                   multi_tap_ms=s["multi_tap_ms"], driver=s["driver"],
+    def from_config(cls, cfg: Config, post: Post, clock: Callable[[], float] = time.monotonic,
+                    pin_factory: Any = None, turn_now: TurnNow | None = None) -> Buttons:
+        s = cfg.seats
+        return cls(post, s.pins, s.undo_pin, hold_seconds=s.hold_seconds,
+                   redo_hold_seconds=s.redo_hold_seconds, bounce_ms=s.bounce_ms,
+                   multi_tap_ms=s.multi_tap_ms, driver=s.driver,
                    pin_factory=pin_factory, clock=clock, turn_now=turn_now)
 
     # -- life cycle
@@ -319,7 +325,7 @@ class Buttons:
                                   {"driver": self.driver, "seats": len(self.pins)}))
         return True
 
-    def start(self) -> "Buttons":
+    def start(self) -> Buttons:
         """Open the pins and start the timer thread (holds, bounce windows)."""
         if self.open() and self._thread is None:
             self._thread = threading.Thread(target=self._run, name="buttons-timer", daemon=True)
@@ -370,7 +376,7 @@ class Buttons:
         self.press(UNDO, seconds)
 
     # -- time
-    def poll(self, now: Optional[float] = None) -> None:
+    def poll(self, now: float | None = None) -> None:
         """Decide whatever is due at ``now`` (default: the clock): holds, ends of
         bounce windows, simulated releases. The timer thread calls this; tests
         with an injected clock call it after moving the clock."""
@@ -385,7 +391,7 @@ class Buttons:
             if device is not None and not self._closing:
                 device.pin.drive_high()
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         with self._cond:
             return self._next_deadline()
 
@@ -400,7 +406,7 @@ class Buttons:
             factory = self.pin_factory = MockFactory()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            for name, number in zip(self._names, self._pin_numbers):
+            for name, number in zip(self._names, self._pin_numbers, strict=True):
                 button = DigitalInputDevice(number, pull_up=True, bounce_time=None,
                                             pin_factory=factory)
                 self.devices[name] = button
@@ -452,6 +458,7 @@ class Buttons:
 
     def _emit(self, name: Any, gestures: list[Gesture]) -> None:
         for g in gestures:
+            event: ev.UndoTap | ev.UndoHold | ev.SeatTap | ev.SeatHold
             if name == UNDO:
                 event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
             else:
@@ -467,7 +474,7 @@ class Buttons:
         if deadline is not None and deadline < self._timer_wakes_at:
             self._cond.notify_all()
 
-    def _next_deadline(self) -> Optional[float]:
+    def _next_deadline(self) -> float | None:
         times = [t for t in (c.next_deadline() for c in self.classifiers.values())
                  if t is not None]
         if self._releases:

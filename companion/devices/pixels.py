@@ -22,17 +22,21 @@ the usual layout of equal segments side by side.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
+from itertools import pairwise
 
-Color = Tuple[int, int, int]
+from companion.config import PixelsSettings
+
+Color = tuple[int, int, int]
 Frame = Sequence[Color]
 
 OFF: Color = (0, 0, 0)
 
+_PIXELS = PixelsSettings()          # the config schema's defaults ([pixels])
 #: GPIO10 (SPI0 MOSI): works without root once SPI is enabled (raspi-config).
 #: "D18"/"D12" (PWM) and "D21" (PCM) also work but need root. See hardware/leds.md.
-DEFAULT_PIN = "D10"
+DEFAULT_PIN = _PIXELS.pin
 
 
 class PixelStripError(RuntimeError):
@@ -42,7 +46,7 @@ class PixelStripError(RuntimeError):
 def _check_brightness(brightness: float) -> float:
     value = float(brightness)
     if not 0.0 <= value <= 1.0:
-        raise ValueError("pixel brightness must be between 0 and 1, got %r" % (brightness,))
+        raise ValueError(f"pixel brightness must be between 0 and 1, got {brightness!r}")
     return value
 
 
@@ -50,23 +54,22 @@ def _check_color(color: Sequence[int], where: str) -> Color:
     try:
         r, g, b = color
     except (TypeError, ValueError):
-        raise ValueError("%s: a color is an (r, g, b) triple, got %r" % (where, color)) from None
+        raise ValueError(f"{where}: a color is an (r, g, b) triple, got {color!r}") from None
     for channel in (r, g, b):
         if isinstance(channel, bool) or not isinstance(channel, int) or not 0 <= channel <= 255:
-            raise ValueError("%s: color channels are integers 0-255, got %r" % (where, color))
+            raise ValueError(f"{where}: color channels are integers 0-255, got {color!r}")
     return (r, g, b)
 
 
-def normalize_frame(frame: Frame, pixel_count: int) -> Tuple[Color, ...]:
+def normalize_frame(frame: Frame, pixel_count: int) -> tuple[Color, ...]:
     """``frame`` as a tuple of validated ``(r, g, b)`` tuples of length ``pixel_count``."""
     colors = tuple(frame)
     if len(colors) != pixel_count:
-        raise ValueError("frame has %d colors but the strip has %d pixels"
-                         % (len(colors), pixel_count))
-    return tuple(_check_color(c, "pixel %d" % i) for i, c in enumerate(colors))
+        raise ValueError(f"frame has {len(colors)} colors but the strip has {pixel_count} pixels")
+    return tuple(_check_color(c, f"pixel {i}") for i, c in enumerate(colors))
 
 
-def scale_frame(frame: Iterable[Color], brightness: float) -> Tuple[Color, ...]:
+def scale_frame(frame: Iterable[Color], brightness: float) -> tuple[Color, ...]:
     """Each channel times ``brightness``, truncated: what the LEDs receive."""
     return tuple((int(r * brightness), int(g * brightness), int(b * brightness))
                  for r, g, b in frame)
@@ -81,11 +84,11 @@ class PixelStrip(ABC):
 
     def __init__(self, pixel_count: int, brightness: float = 1.0) -> None:
         if isinstance(pixel_count, bool) or not isinstance(pixel_count, int) or pixel_count < 1:
-            raise ValueError("a pixel strip needs at least one pixel, got %r" % (pixel_count,))
+            raise ValueError(f"a pixel strip needs at least one pixel, got {pixel_count!r}")
         self.pixel_count = pixel_count
         self.brightness = _check_brightness(brightness)
         self.writes = 0
-        self._last: Optional[Tuple[Color, ...]] = None
+        self._last: tuple[Color, ...] | None = None
         self._closed = False
 
     def show(self, frame: Frame) -> bool:
@@ -108,7 +111,7 @@ class PixelStrip(ABC):
             self.brightness = value
             self._last = None
 
-    def blank(self) -> Tuple[Color, ...]:
+    def blank(self) -> tuple[Color, ...]:
         """An all-off frame of the right length."""
         return (OFF,) * self.pixel_count
 
@@ -122,17 +125,17 @@ class PixelStrip(ABC):
             self._closed = True
             self._release()
 
-    def __enter__(self) -> "PixelStrip":
+    def __enter__(self) -> PixelStrip:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     @abstractmethod
-    def _write(self, colors: Tuple[Color, ...]) -> None:
+    def _write(self, colors: tuple[Color, ...]) -> None:
         """Send one validated, unscaled frame to the pixels."""
 
-    def _release(self) -> None:
+    def _release(self) -> None:  # noqa: B027 - an optional hook: most strips hold nothing
         """Free hardware resources; nothing to do by default."""
 
 
@@ -145,14 +148,14 @@ class SimulatedStrip(PixelStrip):
 
     def __init__(self, pixel_count: int, brightness: float = 1.0) -> None:
         super().__init__(pixel_count, brightness)
-        self.frames: List[Tuple[Color, ...]] = []
+        self.frames: list[tuple[Color, ...]] = []
 
     @property
-    def current(self) -> Tuple[Color, ...]:
+    def current(self) -> tuple[Color, ...]:
         """What the strip shows now (scaled); all off before the first frame."""
         return self.frames[-1] if self.frames else self.blank()
 
-    def _write(self, colors: Tuple[Color, ...]) -> None:
+    def _write(self, colors: tuple[Color, ...]) -> None:
         self.frames.append(scale_frame(colors, self.brightness))
 
 
@@ -165,7 +168,7 @@ class NeoPixelStrip(PixelStrip):
     """
 
     def __init__(self, pixel_count: int, pin: str = DEFAULT_PIN,
-                 brightness: float = 0.3) -> None:
+                 brightness: float = _PIXELS.brightness) -> None:
         super().__init__(pixel_count, brightness)
         self.pin_name = pin
         try:
@@ -173,15 +176,15 @@ class NeoPixelStrip(PixelStrip):
             import neopixel
         except (ImportError, NotImplementedError, RuntimeError) as exc:
             raise PixelStripError(
-                "cannot drive the LED strip here (%s: %s); on a Raspberry Pi install "
-                "adafruit-circuitpython-neopixel and rpi-ws281x, or use the simulated strip"
-                % (type(exc).__name__, exc)) from exc
+                f"cannot drive the LED strip here ({type(exc).__name__}: {exc}); on a Raspberry "
+                "Pi install adafruit-circuitpython-neopixel and rpi-ws281x, or use the simulated "
+                "strip") from exc
         board_pin = getattr(board, pin, None)
         if board_pin is None:
             raise PixelStripError(
-                "this board (%s) has no pin named %r; the LED data line is normally "
-                "on 'D10' (GPIO10, SPI MOSI) or 'D18' (GPIO18, PWM, needs root)"
-                % (getattr(board, "board_id", "unknown"), pin))
+                f"this board ({getattr(board, 'board_id', 'unknown')}) has no pin named {pin!r}; "
+                "the LED data line is normally on 'D10' (GPIO10, SPI MOSI) or 'D18' (GPIO18, "
+                "PWM, needs root)")
         self._pixels = neopixel.NeoPixel(board_pin, pixel_count, brightness=self.brightness,
                                          auto_write=False, pixel_order=neopixel.GRB)
 
@@ -189,7 +192,7 @@ class NeoPixelStrip(PixelStrip):
         super().set_brightness(brightness)
         self._pixels.brightness = self.brightness     # the library scales each write
 
-    def _write(self, colors: Tuple[Color, ...]) -> None:
+    def _write(self, colors: tuple[Color, ...]) -> None:
         self._pixels[:] = list(colors)
         self._pixels.show()
 
@@ -219,17 +222,17 @@ class Segment:
         """One past the segment's highest strip position."""
         return self.start + self.length
 
-    def positions(self) -> List[int]:
+    def positions(self) -> list[int]:
         """Strip positions for the seat's colors, first color first."""
         span = list(range(self.start, self.end))
         return span[::-1] if self.reversed else span
 
     def describe(self) -> str:
-        return "seat %d (start %d, length %d)" % (self.seat, self.start, self.length)
+        return f"seat {self.seat} (start {self.start}, length {self.length})"
 
 
 def contiguous_segments(seat_count: int, length: int, first_pixel: int = 0,
-                        reversed: bool = False) -> List[Segment]:
+                        reversed: bool = False) -> list[Segment]:
     """Equal back-to-back segments: seat 0 from ``first_pixel``, then seat 1...
 
     The simple layout of the ``[pixels]`` config (segment_length, first_pixel,
@@ -241,10 +244,10 @@ def contiguous_segments(seat_count: int, length: int, first_pixel: int = 0,
 
 def _leds(start: int, end: int) -> str:
     """'LEDs 12-15', or 'LED 15' for a single one (``end`` exclusive)."""
-    return "LED %d" % start if end - start == 1 else "LEDs %d-%d" % (start, end - 1)
+    return f"LED {start}" if end - start == 1 else f"LEDs {start}-{end - 1}"
 
 
-def validate_segments(segments: Iterable[Segment], pixel_count: int) -> List[Segment]:
+def validate_segments(segments: Iterable[Segment], pixel_count: int) -> list[Segment]:
     """Check a seat layout against a strip; return the segments sorted by start.
 
     Raises ``ValueError`` naming the seat and the LED numbers for: a negative
@@ -252,37 +255,35 @@ def validate_segments(segments: Iterable[Segment], pixel_count: int) -> List[Seg
     twice, and two segments sharing LEDs.
     """
     segments = list(segments)
-    by_seat = {}
+    by_seat: dict[int, Segment] = {}
     for seg in segments:
         if seg.start < 0:
-            raise ValueError("pixel segment for %s starts before the first LED; LED "
-                             "positions count from 0 at the end wired to the Pi"
-                             % seg.describe())
+            raise ValueError(f"pixel segment for {seg.describe()} starts before the first LED; LED "
+                             "positions count from 0 at the end wired to the Pi")
         if seg.length < 1:
-            raise ValueError("pixel segment for %s is empty; give the number of LEDs "
-                             "in front of that seat" % seg.describe())
+            raise ValueError(f"pixel segment for {seg.describe()} is empty; give the number of "
+                             "LEDs in front of that seat")
         if seg.end > pixel_count:
-            raise ValueError("pixel segment for %s runs past the end of the %d-pixel strip"
-                             % (seg.describe(), pixel_count))
+            raise ValueError(f"pixel segment for {seg.describe()} runs past the end of the "
+                             f"{pixel_count}-pixel strip")
         if seg.seat in by_seat:
-            raise ValueError("seat %d has two pixel segments (start %d and start %d); "
-                             "give each seat one segment"
-                             % (seg.seat, by_seat[seg.seat].start, seg.start))
+            raise ValueError(f"seat {seg.seat} has two pixel segments (start "
+                             f"{by_seat[seg.seat].start} and start {seg.start}); "
+                             "give each seat one segment")
         by_seat[seg.seat] = seg
     ordered = sorted(segments, key=lambda s: s.start)
-    for before, after in zip(ordered, ordered[1:]):
+    for before, after in pairwise(ordered):
         if after.start < before.end:
             raise ValueError(
-                "pixel segments for seat %d (%s) and seat %d (%s) overlap at %s; "
-                "each LED can belong to one seat only"
-                % (before.seat, _leds(before.start, before.end), after.seat,
-                   _leds(after.start, after.end),
-                   _leds(after.start, min(before.end, after.end))))
+                f"pixel segments for seat {before.seat} ({_leds(before.start, before.end)}) "
+                f"and seat {after.seat} ({_leds(after.start, after.end)}) overlap at "
+                f"{_leds(after.start, min(before.end, after.end))}; "
+                "each LED can belong to one seat only")
     return ordered
 
 
 def map_segments(segments: Iterable[Segment], seat_colors: Mapping[int, Sequence[Color]],
-                 pixel_count: int, fill: Color = OFF) -> List[Color]:
+                 pixel_count: int, fill: Color = OFF) -> list[Color]:
     """Build a whole-strip frame from per-seat color lists.
 
     ``seat_colors[seat]`` lists exactly ``length`` colors for that seat's
@@ -295,13 +296,13 @@ def map_segments(segments: Iterable[Segment], seat_colors: Mapping[int, Sequence
     for seat, colors in seat_colors.items():
         seg = by_seat.get(seat)
         if seg is None:
-            raise ValueError("colors given for seat %d, which has no pixel segment "
-                             "(segments exist for seats %s)"
-                             % (seat, ", ".join(str(s) for s in sorted(by_seat)) or "none"))
+            seats = ", ".join(str(s) for s in sorted(by_seat)) or "none"
+            raise ValueError(f"colors given for seat {seat}, which has no pixel segment "
+                             f"(segments exist for seats {seats})")
         colors = list(colors)
         if len(colors) != seg.length:
-            raise ValueError("seat %d's segment has %d LEDs but %d colors were given"
-                             % (seat, seg.length, len(colors)))
-        for position, color in zip(seg.positions(), colors):
-            frame[position] = _check_color(color, "seat %d" % seat)
+            raise ValueError(f"seat {seat}'s segment has {seg.length} LEDs but {len(colors)} "
+                             "colors were given")
+        for position, color in zip(seg.positions(), colors, strict=True):
+            frame[position] = _check_color(color, f"seat {seat}")
     return frame

@@ -5,8 +5,9 @@ reader speaking protocol v2, or v1 with old firmware, or a plain QR/barcode
 module) sends a line over USB serial. Which kind is attached is the
 configuration's choice (``[scanner] mode``), never guessed from the line:
 in "protocol" mode only valid protocol lines count; in "plain" mode a plain
-line counts too if it has the shape of a tag (``[scanner] plain_pattern``). This thread owns that port. Framing and decoding are the codec's
-job (:mod:`companion.devices.scanner_protocol`); this module decides what the
+line counts too if it has the shape of a tag (``[scanner] plain_pattern``). This thread
+owns that port. Framing and decoding are the codec's job
+(:mod:`companion.devices.scanner_protocol`); this module decides what the
 decoded lines *mean* for the table, the way pyserial's
 ``serial.threaded.LineReader`` keeps framing apart from handling:
 
@@ -48,19 +49,23 @@ CPU.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import serial
 
 from companion import inputs as ev
+from companion.config import Config, ScannerSettings
 from companion.devices import scanner_protocol as sp
 
 log = logging.getLogger("companion.scanner")
+_SCANNER = ScannerSettings()        # the config schema's defaults ([scanner])
 
 Post = Callable[[Any], None]
 
@@ -86,7 +91,7 @@ class DropLog:
 
     def __init__(self, clock: Callable[[], float], burst: int = 5, window: float = 60.0):
         self.clock, self.burst, self.window = clock, burst, window
-        self._start = None
+        self._start: float | None = None
         self._logged = 0
         self._hidden = 0
 
@@ -112,13 +117,15 @@ class ScannerReader:
     ``lost_after`` and ``first_retry`` exist so tests can be quick.
     """
 
-    def __init__(self, url: str, post: Post, *, baudrate: int = 115200,
-                 repeat_window: float = 1.5, max_line: int = 128,
-                 reconnect_max: float = 10.0, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, url: str, post: Post, *, baudrate: int = _SCANNER.baudrate,
+                 repeat_window: float = _SCANNER.repeat_window,
+                 max_line: int = _SCANNER.max_line,
+                 reconnect_max: float = _SCANNER.reconnect_max_seconds,
+                 clock: Callable[[], float] = time.monotonic,
                  read_timeout: float = READ_TIMEOUT_S, lost_after: float = sp.LOST_AFTER_S,
                  first_retry: float = FIRST_RETRY_S,
                  open_port: Callable[..., Any] = serial.serial_for_url,
-                 plain_pattern: Optional[str] = None):
+                 plain_pattern: str | None = None):
         self.url = url
         self.post = post
         self.baudrate = baudrate
@@ -134,28 +141,28 @@ class ScannerReader:
         self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
                        "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0,
                        "echoes": 0, "bad_lines": 0}
-        self.status: Optional[str] = None      # the last status posted
-        self.firmware: Optional[sp.Hello] = None
-        self.native_id: Optional[int] = None   # the thread's id, for CPU measurements
+        self.status: str | None = None      # the last status posted
+        self.firmware: sp.Hello | None = None
+        self.native_id: int | None = None   # the thread's id, for CPU measurements
         self._drop_log = DropLog(clock)
         self._stop = threading.Event()
         self._port: Any = None
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._ever_open = False
         self._expects_heartbeat = False         # it spoke the protocol on this port
         self._unsupported = False
-        self._reader_ok: Optional[bool] = None
+        self._reader_ok: bool | None = None
         self._awaiting_back = False
         self._heard_at = 0.0
-        self._last_tag: Optional[str] = None
+        self._last_tag: str | None = None
         self._last_tag_at = 0.0
 
     @classmethod
-    def from_config(cls, cfg, post: Post, **kw: Any) -> "ScannerReader":
-        s = cfg["scanner"]
-        kw.setdefault("plain_pattern", s["plain_pattern"] if s["mode"] == "plain" else None)
-        return cls(s["port"], post, baudrate=s["baudrate"], repeat_window=s["repeat_window"],
-                   max_line=s["max_line"], reconnect_max=s["reconnect_max_seconds"], **kw)
+    def from_config(cls, cfg: Config, post: Post, **kw: Any) -> ScannerReader:
+        s = cfg.scanner
+        kw.setdefault("plain_pattern", s.plain_pattern if s.mode == "plain" else None)
+        return cls(s.port, post, baudrate=s.baudrate, repeat_window=s.repeat_window,
+                   max_line=s.max_line, reconnect_max=s.reconnect_max_seconds, **kw)
 
     @property
     def enabled(self) -> bool:
@@ -163,7 +170,7 @@ class ScannerReader:
         return bool(self.url)
 
     # -- life cycle
-    def start(self) -> "ScannerReader":
+    def start(self) -> ScannerReader:
         if self.enabled and self._thread is None:
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="scanner-reader", daemon=True)
@@ -175,10 +182,8 @@ class ScannerReader:
         self._stop.set()
         port = self._port
         if port is not None and hasattr(port, "cancel_read"):
-            try:
-                port.cancel_read()            # wake a blocking read at once
-            except Exception:
-                pass
+            with contextlib.suppress(Exception):   # wake a blocking read at once, if it can
+                port.cancel_read()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 from companion.inputs import CardScanned
 
@@ -137,8 +137,8 @@ class PlainScan:
     code: str
 
 
-FramedMessage = Union[Hello, Scan, Heartbeat, Error]
-Message = Union[Hello, Scan, Heartbeat, Error, PlainScan]
+FramedMessage = Hello | Scan | Heartbeat | Error
+Message = Hello | Scan | Heartbeat | Error | PlainScan
 
 
 # --------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class UnknownType(DecodeFailure):
     seq: int = 0
 
 
-DecodeResult = Union[Message, DecodeFailure]
+DecodeResult = Message | DecodeFailure
 
 
 # --------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def crc8(data: bytes) -> int:
 
 def _check_field(text: str) -> None:
     if not all(0x20 <= ord(ch) <= 0x7E and ch not in _FIELD_FORBIDDEN for ch in text):
-        raise ValueError("field %r must be printable ASCII without '$', '*' or ','" % text)
+        raise ValueError(f"field {text!r} must be printable ASCII without '$', '*' or ','")
 
 
 def encode_line(kind: str, seq: int, fields: Sequence[str] = (),
@@ -219,18 +219,18 @@ def encode_line(kind: str, seq: int, fields: Sequence[str] = (),
     """Build one protocol line, terminator included: ``$KIND,SEQ,F1,F2*CCCC\\n``
     (v2; ``version=1`` gives the old ``*CC`` with a CRC-8)."""
     if not _KIND.match(kind):
-        raise ValueError("type must be 1-12 uppercase letters: %r" % kind)
+        raise ValueError(f"type must be 1-12 uppercase letters: {kind!r}")
     if not 0 <= seq <= SEQ_MAX:
-        raise ValueError("sequence number out of range: %r" % seq)
+        raise ValueError(f"sequence number out of range: {seq!r}")
     for field in fields:
         _check_field(field)
     body = ",".join([kind, str(seq), *fields])
     if version == 1:
-        line = "$%s*%02X" % (body, crc8(body.encode("ascii")))
+        line = "${}*{:02X}".format(body, crc8(body.encode("ascii")))
     else:
-        line = "$%s*%04X" % (body, crc16(body.encode("ascii")))
+        line = "${}*{:04X}".format(body, crc16(body.encode("ascii")))
     if len(line) > MAX_LINE:
-        raise ValueError("line longer than %d bytes: %r" % (MAX_LINE, line))
+        raise ValueError(f"line longer than {MAX_LINE} bytes: {line!r}")
     return line.encode("ascii") + b"\n"
 
 
@@ -249,7 +249,7 @@ def encode(message: FramedMessage, version: int = PROTOCOL_VERSION) -> bytes:
     if isinstance(message, Error):
         fields = [message.code, message.detail] if message.detail else [message.code]
         return encode_line("ERROR", message.seq, fields, version)
-    raise TypeError("not a protocol message: %r" % (message,))
+    raise TypeError(f"not a protocol message: {message!r}")
 
 
 # --------------------------------------------------------------------------
@@ -263,7 +263,7 @@ def _to_bytes(line: bytes | bytearray | str) -> bytes:
 
 
 def decode_line(line: bytes | bytearray | str, *, allow_plain: bool = True,
-                allow_v1: bool = True, plain_pattern: "re.Pattern[str] | None" = None,
+                allow_v1: bool = True, plain_pattern: re.Pattern[str] | None = None,
                 ) -> DecodeResult:
     """Decode one line (terminator already removed, e.g. by :class:`LineFramer`).
 
@@ -338,7 +338,7 @@ def _decode_frame(raw: bytes, allow_v1: bool = True) -> DecodeResult:
         return Malformed(raw, "expected TYPE,SEQ at the start")
     kind, seq, fields = parts[0], int(parts[1]), parts[2:]
     if seq > SEQ_MAX:
-        return Malformed(raw, "sequence number above %d" % SEQ_MAX)
+        return Malformed(raw, f"sequence number above {SEQ_MAX}")
     decoder = _DECODERS.get(kind)
     if decoder is None:
         return UnknownType(raw, "unknown message type", kind, seq)
@@ -361,7 +361,7 @@ def _hello(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
     if not (_TOKEN.match(firmware) and _TOKEN.match(reader)):
         return Malformed(raw, "HELLO firmware/reader must be short tokens")
     if status not in READER_STATUSES:
-        return Malformed(raw, "unknown reader status %r" % status)
+        return Malformed(raw, f"unknown reader status {status!r}")
     return Hello(seq, int(protocol), firmware, reader, status)
 
 
@@ -375,7 +375,7 @@ def _heartbeat(raw: bytes, seq: int, fields: list[str]) -> DecodeResult:
     if len(fields) < 2 or not _DIGITS.match(fields[0]):
         return Malformed(raw, "HEARTBEAT needs uptime seconds and reader status")
     if fields[1] not in READER_STATUSES:
-        return Malformed(raw, "unknown reader status %r" % fields[1])
+        return Malformed(raw, f"unknown reader status {fields[1]!r}")
     return Heartbeat(seq, int(fields[0]), fields[1])
 
 
@@ -544,7 +544,7 @@ class ScannerStream:
     """
 
     def __init__(self, max_line: int = MAX_PLAIN_CODE, max_gap: int = 1000,
-                 plain_pattern: "str | re.Pattern[str] | None" = None) -> None:
+                 plain_pattern: str | re.Pattern[str] | None = None) -> None:
         self.framer = LineFramer(max_line)
         self.tracker = SequenceTracker(max_gap)
         self.plain_pattern = (re.compile(plain_pattern) if isinstance(plain_pattern, str)

@@ -16,7 +16,8 @@ def make_client(settings: dict, client_id: str, reconnect_min: float = 1.0,
         c.username_pw_set(settings["username"], settings["password"] or None)
     if settings["tls"]:
         c.tls_set(ca_certs=settings["ca_file"] or None)
-    c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)
+    # paho annotates the delays as int, but waits with floats: a test's short delay works
+    c.reconnect_delay_set(min_delay=reconnect_min, max_delay=30)  # type: ignore[arg-type]
     return c
 
 

@@ -26,7 +26,8 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
@@ -46,8 +47,8 @@ RESULT_KINDS = frozenset({"game_over", "ranking_changed", "undone", "redone", "c
 class _Seen:
     """An update as the loop handed it, with the journal's position at that moment."""
     update: Update
-    game_id: Optional[int]
-    seq: Optional[int]
+    game_id: int | None
+    seq: int | None
     at: float
 
 
@@ -72,7 +73,7 @@ class AckFile:
             log.warning("%s is unreadable (%s): every finished game is sent again; "
                         "the hub keeps each one once", path, exc)
 
-    def get(self, game_id: int) -> Optional[str]:
+    def get(self, game_id: int) -> str | None:
         return self.acked.get(str(game_id))
 
     def mark(self, game_id: int, digest: str) -> None:
@@ -96,7 +97,7 @@ class MqttPublisher:
 
     def __init__(self, settings: dict, journal_path: str, session,
                  clock: Callable[[], float] = time.time, reconnect_min: float = 1.0,
-                 client: Optional[mqtt.Client] = None):
+                 client: mqtt.Client | None = None):
         self.settings = settings
         self.venue, self.name = settings["venue"], settings["table"]
         self.journal_path = journal_path
@@ -106,15 +107,15 @@ class MqttPublisher:
         self.counts = {"events": 0, "events_skipped": 0, "states": 0, "results": 0,
                        "results_acked": 0}
         self.connected = threading.Event()
-        self._inbox: "queue.Queue[Any]" = queue.Queue()
-        self._thread: Optional[threading.Thread] = None
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
         self._pending: dict[int, tuple[int, str]] = {}      # mid -> (game id, version)
-        self._acks_in: "collections.deque[int]" = collections.deque()   # PUBACKs (paho's thread)
+        self._acks_in: collections.deque[int] = collections.deque()   # PUBACKs (paho's thread)
         self._latest = _Seen(Update(None, session.table), session.game_id,
                              self._seq(), clock())
         self._devices: dict[str, str] = {}
-        self._started: dict[int, Optional[str]] = {}
-        self._reader: Optional[Journal] = None
+        self._started: dict[int, str | None] = {}
+        self._reader: Journal | None = None
         self._closing = False
         self._stopping = threading.Event()
         self.client = client or self._client(reconnect_min)
@@ -166,7 +167,7 @@ class MqttPublisher:
     def attach(self, loop) -> None:
         loop.subscribe(self)
 
-    def _seq(self) -> Optional[int]:
+    def _seq(self) -> int | None:
         journal = self.session.journal
         return None if journal is None else journal.current_seq
 
@@ -175,7 +176,7 @@ class MqttPublisher:
 
     # --- running -----------------------------------------------------------------------
 
-    def start(self) -> "MqttPublisher":
+    def start(self) -> MqttPublisher:
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
         self._thread.start()
         connection.start(self.client, self.settings)
@@ -256,7 +257,7 @@ class MqttPublisher:
 
     # --- results from the journal -------------------------------------------------------
 
-    def _journal(self) -> Optional[Journal]:
+    def _journal(self) -> Journal | None:
         """A read-only connection of our own (the loop owns the writing one)."""
         if self._reader is None:
             try:
@@ -265,7 +266,7 @@ class MqttPublisher:
                 log.warning("MQTT: cannot read the journal for results: %s", exc)
         return self._reader
 
-    def _started_at(self, game_id: Optional[int]) -> Optional[str]:
+    def _started_at(self, game_id: int | None) -> str | None:
         if game_id is None:
             return None
         if game_id not in self._started:
@@ -295,7 +296,7 @@ class MqttPublisher:
             log.warning("MQTT: results wait: %s", exc)
         self._take_acks()                      # a PUBACK may have beaten us to it
 
-    def _expansion(self, journal: Journal, game_id: int) -> Optional[str]:
+    def _expansion(self, journal: Journal, game_id: int) -> str | None:
         """The expansion in the game's setup line (the journal keeps it there); None
         for a game whose lines cannot be read (its result still counts)."""
         try:
@@ -346,7 +347,7 @@ def discovery_configs(prefix: str, venue: str, name: str) -> list[tuple[str, dic
             for key, label, template, icon in sensors]
 
 
-def build_publisher(cfg, session, journal_path: str) -> Optional[MqttPublisher]:
+def build_publisher(cfg, session, journal_path: str) -> MqttPublisher | None:
     """The publisher the config asks for, or None when ``[mqtt] host`` is empty."""
     if not cfg["mqtt"]["host"]:
         return None

@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import queue
-from datetime import datetime, timezone
-from typing import Any, Optional
+from datetime import datetime, UTC
+from typing import Any
 
 from ..rules.state import Table
 from ..rules.view import table_json
@@ -35,7 +35,7 @@ def venue_filter(venue: str) -> str:
     return f"{ROOT}/{venue}/+/+"
 
 
-def split(topic_name: str) -> Optional[tuple[str, str, str]]:
+def split(topic_name: str) -> tuple[str, str, str] | None:
     """(venue, table, leaf) of one of our topics, else None."""
     parts = topic_name.split("/")
     if len(parts) != 4 or parts[0] != ROOT:
@@ -44,7 +44,7 @@ def split(topic_name: str) -> Optional[tuple[str, str, str]]:
 
 
 def iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
 
 
 def dumps(payload: Any) -> bytes:
@@ -52,8 +52,8 @@ def dumps(payload: Any) -> bytes:
                       default=list).encode("utf-8")
 
 
-def state_payload(table: Table, *, venue: str, name: str, game_id: Optional[int],
-                  seq: Optional[int], started_at: Optional[str], devices: dict,
+def state_payload(table: Table, *, venue: str, name: str, game_id: int | None,
+                  seq: int | None, started_at: str | None, devices: dict,
                   updated_at: float) -> dict:
     """The retained state: the replay's JSON plus what the floor page needs."""
     state = table_json(table)
@@ -81,12 +81,12 @@ def state_payload(table: Table, *, venue: str, name: str, game_id: Optional[int]
     return state
 
 
-def event_payload(update, *, game_id: Optional[int], seq: Optional[int], at: float) -> dict:
+def event_payload(update, *, game_id: int | None, seq: int | None, at: float) -> dict:
     return {"game": game_id, "seq": seq, "at": iso(at), "action": update.action,
             "happened": [h.as_dict() for h in update.happened]}
 
 
-def result_payload(record, *, venue: str, name: str, expansion: Optional[str]) -> dict:
+def result_payload(record, *, venue: str, name: str, expansion: str | None) -> dict:
     """One finished game from the journal's games row (``journal.GameRecord``) and its
     setup line (the expansion played, e.g. ``cake_time``, or None)."""
     ranking = list(record.ranking or [])
@@ -101,7 +101,7 @@ def result_payload(record, *, venue: str, name: str, expansion: Optional[str]) -
     }
 
 
-def next_batch(inbox: "queue.Queue") -> list:
+def next_batch(inbox: queue.Queue) -> list:
     """Wait for the next item of a worker's inbox, then take all that wait behind it
     (a burst is handled, and stored or published, as one)."""
     batch = [inbox.get()]

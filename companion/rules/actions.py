@@ -7,14 +7,14 @@ their types (spec: ../shared/specs/table-script.md, "File format" and
 from __future__ import annotations
 
 import json
-from typing import Any, Union
+from typing import Any
 
 from .rejections import Rejection, reject
 
 Action = dict  # {"do": ..., **keys}; validated by parse_action
 
-# Per action: key -> (python type test name, required)
-_STR, _INT, _BOOL, _LIST, _UPGRADES = "a text", "a whole number", "true or false", "a list", "a list or an object"
+# Per action: key -> (kind of value, required); a kind is an id (locale section "value")
+_STR, _INT, _BOOL, _LIST, _UPGRADES = "text", "whole_number", "bool", "list", "list_or_object"
 
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "setup": {"edition": (_STR, True), "players": (_LIST, True), "start": (_STR, False),
@@ -55,7 +55,7 @@ def _type_ok(kind: str, value: Any) -> bool:
     raise AssertionError(kind)
 
 
-def parse_action(obj: Any) -> Union[Action, Rejection]:
+def parse_action(obj: Any) -> Action | Rejection:
     """Check an already-decoded JSON value; return the action or a rejection."""
     if not isinstance(obj, dict):
         return reject("not_object")
@@ -82,7 +82,7 @@ def parse_action(obj: Any) -> Union[Action, Rejection]:
     return dict(obj)
 
 
-def _limits(obj: dict) -> Union[Rejection, None]:
+def _limits(obj: dict) -> Rejection | None:
     """Text that is not Unicode text, a number beyond any table, a name or tag too long."""
     for key, value in obj.items():
         for v in _leaves(value):
@@ -107,23 +107,23 @@ def _leaves(value: Any) -> list:
     return [value]
 
 
-def _value_problem(do: str, a: dict) -> Union[Rejection, None]:
+def _value_problem(do: str, a: dict) -> Rejection | None:
     if do in ("complete", "cake") and "slot" in a and not 1 <= a["slot"] <= 4:
-        return reject("bad_value", key="slot", problem="must be a position from 1 to 4")
+        return reject("bad_value", key="slot", problem="position")
     if do in ("complete", "cake") and "card" in a and not a["card"]:
-        return reject("bad_value", key="card", problem="must not be empty")
+        return reject("bad_value", key="card", problem="empty")
     if do == "spend_cookies" and a["count"] < 1:
-        return reject("bad_value", key="count", problem="must be 1 or more")
+        return reject("bad_value", key="count", problem="one_or_more")
     if do == "scan" and not a["tag"].strip():
-        return reject("bad_value", key="tag", problem="must not be empty")
+        return reject("bad_value", key="tag", problem="empty")
     if do == "correct":
         for key in ("likes", "dislikes", "cookies", "cake_cards", "deck"):
             if key in a and a[key] < 0:
-                return reject("bad_value", key=key, problem="cannot be negative")
+                return reject("bad_value", key=key, problem="negative")
     return None
 
 
-def parse_line(text: str) -> Union[Action, Rejection, None]:
+def parse_line(text: str) -> Action | Rejection | None:
     """One physical line: None for blank or comment lines, else action or rejection."""
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):

@@ -9,15 +9,14 @@ supply is not counted.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from .happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                          Happening)
-from .rejections import reject
+from .rejections import Rejection, reject
 from .state import Card, Game, Player
 
 
-def arrived_in_position_1(game: Game, seat: int, out: Optional[list[Happening]]) -> None:
+def arrived_in_position_1(game: Game, seat: int, out: list[Happening] | None) -> None:
     """A card just joined the end of position 1 (deal or draw).
 
     "Two drinks, one cake": when position 1 then holds 2, 4 or 6 cards, the
@@ -32,7 +31,7 @@ def arrived_in_position_1(game: Game, seat: int, out: Optional[list[Happening]])
             out.append(CakePlaced(p.name, 1, position[-1].tag, "two_drinks_one_cake"))
 
 
-def put_cake(g: Game, a: dict):
+def put_cake(g: Game, a: dict) -> list[Happening] | Rejection:
     """``cake``: the table put a cake on one of ``player``'s orders (진행, 1st point)."""
     if g.expansion is None:
         return reject("not_cake_time")
@@ -63,11 +62,10 @@ def put_cake(g: Game, a: dict):
     return [CakePlaced(p.name, pos + 1, card.tag, "table")]
 
 
-def play_cake_card(g: Game, _a: dict):
-    """``play_cake_card``: before the active player completes an order (진행, 3rd point)."""
+def play_cake_card(g: Game, me: Player) -> list[Happening] | Rejection:
+    """``play_cake_card``: before the active player ``me`` completes an order (진행, 3rd point)."""
     if g.expansion is None:
         return reject("not_cake_time")
-    me = g.active_player
     if me.cake_cards < 1:
         return reject("no_cake_card", player=me.name)
     if g.completed_this_turn:
@@ -90,9 +88,8 @@ def missed(me: Player, cards: list[Card], out: list[Happening]) -> None:
         out.append(CakesReturned(me.name, cakes))
 
 
-def break_time(g: Game, out: list[Happening]) -> None:
-    """Break Time at the end of the turn, before the surge (추가되는 업그레이드)."""
-    me = g.active_player
+def break_time(g: Game, me: Player, out: list[Happening]) -> None:
+    """Break Time at the end of ``me``'s turn, before the surge (추가되는 업그레이드)."""
     if "break_time" in me.upgrades and g.completed_this_turn <= g.rules.break_time_most_completed:
         me.cake_cards += 1
         out.append(CakeCardGained(me.name, "break_time", me.cake_cards))

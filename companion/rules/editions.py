@@ -10,9 +10,8 @@ Sources (cited, not copied):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Optional
+from dataclasses import dataclass, field, replace
+from functools import cache
 
 ORIGINAL_UPGRADES = ("double_meeples", "diagonal_movement", "double_corners", "double_specialties")
 WINTER_UPGRADES = ORIGINAL_UPGRADES + ("double_destination", "jump")
@@ -41,10 +40,11 @@ class Edition:
     specialty_mark: str = "ribbon"       # how the board marks specialty squares
     expansions: tuple[str, ...] = ()     # expansions that can join this edition
     # Filled in by an expansion (see ``box_rules``); the plain editions leave them empty.
-    expansion: Optional[str] = None
+    expansion: str | None = None
     starting_cake_cards: int = 0         # cake cards each player takes at setup
     upgrade_draw: bool = False           # the box's rule: the starting player draws 4 at random
-    longer_game_removed: Optional[dict] = None   # player count -> removed, "longer game"
+    # player count -> removed, "longer game" (an expansion's option)
+    longer_game_removed: dict[int, int] = field(default_factory=dict)
     cake_when_position_1_holds: tuple[int, ...] = ()  # "two drinks, one cake"
     break_time_most_completed: int = 0   # Break Time pays with this many completions or fewer
 
@@ -140,8 +140,8 @@ EXPANSION_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-@lru_cache(maxsize=None)
-def box_rules(edition: str, expansion: Optional[str] = None) -> Edition:
+@cache
+def box_rules(edition: str, expansion: str | None = None) -> Edition:
     """The edition's facts with an expansion's added: the box on the table."""
     base = EDITIONS[edition]
     if expansion is None:

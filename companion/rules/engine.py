@@ -7,7 +7,7 @@ Spec: ../shared/specs/table-script.md, "Rules the engine applies".
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Union
+from collections.abc import Callable
 
 from . import cakes
 from .actions import UNDOABLE, Action
@@ -15,10 +15,10 @@ from .editions import CUPS, UPGRADE_COST, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
                          RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
                          UpgradeActivated)
-from .rejections import Rejection, reject, tokens_word
+from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Game, Table, push
+from .state import Game, Player, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -29,10 +29,10 @@ class Accepted:
     specialty carries ``"specialty": true``), so it replays the same without the catalog."""
     table: Table
     happened: tuple[Happening, ...]
-    action: Action = None
+    action: Action
 
 
-Outcome = Union[Accepted, Rejection]
+Outcome = Accepted | Rejection
 NO_SPECIALTIES: frozenset = frozenset()
 
 
@@ -51,11 +51,14 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     game = table.game
     if game is None:
         return reject("no_game")
-    if game.game_over and do != "correct":
-        return reject("game_over")
-    step = _STEPS[do]
     g = game.clone()
-    result = step(g, action, specialty_tags)
+    result: list[Happening] | Rejection
+    if do == "correct":
+        result = _correct(g, action)
+    elif game.game_over or g.active is None:        # only a game over has no active player
+        return reject("game_over")
+    else:
+        result = _STEPS[do](g, g.players[g.active], action, specialty_tags)
     if isinstance(result, Rejection):
         return result
     stalled_before = is_stalled(game)
@@ -67,7 +70,7 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     return Accepted(new, tuple(result), recorded)
 
 
-def _as_recorded(action: Action, happened: list) -> Action:
+def _as_recorded(action: Action, happened: list[Happening]) -> Action:
     """The action with the specialty that decided its completion written into it."""
     if action.get("specialty") is not True and any(
             isinstance(h, OrderCompleted) and h.specialty for h in happened):
@@ -107,9 +110,13 @@ def _redo(table: Table) -> Outcome:
 
 
 # --- the actions of a running game: each changes the clone ``g`` in place ---------
+# ``me`` is the active player of ``g``: a running game always has one.
 
-def _complete(g: Game, a: Action, specialty_tags: frozenset):
-    me = g.active_player
+Step = Callable[[Game, Player, Action, frozenset], "list[Happening] | Rejection"]
+
+
+def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
+              ) -> list[Happening] | Rejection:
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
     if g.completed_this_turn >= CUPS:
@@ -141,10 +148,10 @@ def _complete(g: Game, a: Action, specialty_tags: frozenset):
     return out
 
 
-def _activate_upgrade(g: Game, a: Action, _tags):
-    me = g.active_player
+def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
+                      ) -> list[Happening] | Rejection:
     u = a["upgrade"]
-    tokens = tokens_word(g.rules.token)
+    tokens = token_id(g.rules.token)
     if not VARIANTS[g.variant].upgrades:
         return reject("upgrade_in_junior")
     if g.completed_this_turn or g.spent_this_turn:
@@ -164,29 +171,29 @@ def _activate_upgrade(g: Game, a: Action, _tags):
     return [UpgradeActivated(me.name, u)]
 
 
-def _spend_cookies(g: Game, a: Action, _tags):
-    me = g.active_player
+def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
+                   ) -> list[Happening] | Rejection:
     count = a["count"]
     if count > me.cookies:
         return reject("not_enough_tokens", player=me.name, have=me.cookies, count=count,
-                      tokens=tokens_word(g.rules.token, me.cookies))
+                      tokens=token_id(g.rules.token, me.cookies))
     me.cookies -= count
     g.spent_this_turn = True
     return [TokensSpent(me.name, count)]
 
 
-def _end_turn(g: Game, _a: Action, _tags):
-    return end_turn(g)
+def _end_turn(g: Game, me: Player, _a: Action, _tags: frozenset) -> list[Happening]:
+    return end_turn(g, g.players.index(me))
 
 
-def _scan(g: Game, a: Action, specialty_tags: frozenset):
+def _scan(g: Game, me: Player, a: Action, specialty_tags: frozenset
+          ) -> list[Happening] | Rejection:
     tag = a["tag"]
-    me = g.active_player
     if me.find(tag) is not None:
         completion = {"do": "complete", "card": tag}
         if "specialty" in a:
             completion["specialty"] = a["specialty"]
-        return _complete(g, completion, specialty_tags)
+        return _complete(g, me, completion, specialty_tags)
     for p in g.players:
         if p.find(tag) is not None:
             return reject("scan_other_queue", tag=tag, owner=p.name, player=me.name)
@@ -202,7 +209,8 @@ def _scan(g: Game, a: Action, specialty_tags: frozenset):
     return [CardIdentified(owner.name, i + 1, tag)]
 
 
-def _correct(g: Game, a: Action, _tags):
+def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
+    """``correct``: also after the game is over (then the ranking is recomputed)."""
     out: list[Happening] = []
     rules = VARIANTS[g.variant]
     if "deck" in a:
@@ -213,7 +221,7 @@ def _correct(g: Game, a: Action, _tags):
     else:
         fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
         if fields and "player" not in a:
-            return reject("correct_no_player", fields=", ".join(fields))
+            return reject("correct_no_player", fields=tuple(fields))
         if not fields:
             return reject("correct_nothing")
         if "cake_cards" in fields and g.expansion is None:
@@ -238,13 +246,12 @@ def _correct(g: Game, a: Action, _tags):
     return out
 
 
-_STEPS: dict[str, Callable] = {
+_STEPS: dict[str, Step] = {
     "complete": _complete,
     "activate_upgrade": _activate_upgrade,
     "spend_cookies": _spend_cookies,
     "end_turn": _end_turn,
     "scan": _scan,
-    "correct": _correct,
-    "cake": lambda g, a, _tags: cakes.put_cake(g, a),
-    "play_cake_card": lambda g, a, _tags: cakes.play_cake_card(g, a),
+    "cake": lambda g, _me, a, _tags: cakes.put_cake(g, a),
+    "play_cake_card": lambda g, me, _a, _tags: cakes.play_cake_card(g, me),
 }

@@ -6,14 +6,14 @@ Each happening is a small frozen record with a ``kind`` and ``as_dict()``.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 
 class Happening:
     kind: ClassVar[str] = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **asdict(self)}  # type: ignore[arg-type]
+        return {"kind": self.kind, **asdict(self)}  # type: ignore[call-overload]  # subclasses are dataclasses
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class GameStarted(Happening):
     start: str
     deck: int
     deal: tuple[tuple[str, int, int], ...]   # (player, position 1-4, cards), in deal order
-    expansion: Optional[str] = None          # "cake_time" or None
+    expansion: str | None = None          # "cake_time" or None
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class OrderCompleted(Happening):
     kind: ClassVar[str] = "order_completed"
     player: str
     position: int
-    tag: Optional[str]
+    tag: str | None
     specialty: bool
     cake: bool = False   # the order carried a cake (back to the supply)
 
@@ -74,7 +74,7 @@ class CakePlaced(Happening):
     kind: ClassVar[str] = "cake_placed"
     player: str
     position: int
-    tag: Optional[str]
+    tag: str | None
     by: str              # "table" (the deck's back showed a cake) or "two_drinks_one_cake"
 
 
@@ -129,7 +129,7 @@ class DislikesTaken(Happening):
 class ShopClosed(Happening):
     kind: ClassVar[str] = "shop_closed"
     reason: str          # "deck_empty", "five_dislikes" or "orders_done" (junior)
-    player: Optional[str] = None
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ class RankingChanged(Happening):
 @dataclass(frozen=True)
 class Corrected(Happening):
     kind: ClassVar[str] = "corrected"
-    player: Optional[str]
+    player: str | None
     field: str           # "likes", "dislikes", "cookies", "cake_cards" or "deck"
     before: int
     after: int

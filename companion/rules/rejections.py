@@ -1,12 +1,18 @@
-"""Rejections: a code and parameters (for translation) plus an English text.
+"""Rejections: a code and parameters, never words; the engine's English text.
 
-The English templates live here, keyed by code, so every message a player can
-see is in one place and a translation catalog can mirror these keys.
+A rejection's parameters are names the table typed (players, card tags, keys of a
+line), numbers, or ids of game things (an upgrade, a token's word form, a value
+kind). ``CODED`` says which parameters are ids and in which section of the locale
+files (``companion/ui/locales/*.toml``) their words are: every language's screen text
+comes from there. The English templates and words below are the engine's own text
+(``Rejection.text``): what ``replay`` reports and the logs say.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from .editions import EDITIONS, EXPANSIONS
 
 ENGLISH: dict[str, str] = {
     # reading a line
@@ -55,7 +61,8 @@ ENGLISH: dict[str, str] = {
     "three_orders": "{player} has already completed 3 orders this turn: one per cup",
     # upgrades
     "upgrade_in_junior": "upgrades are not used in the Junior variant",
-    "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing orders or spending {tokens}",
+    "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing "
+                        "orders or spending {tokens}",
     "upgrade_once": "{player} has already activated an upgrade this turn",
     "upgrade_needs_likes": "{player} needs 3 likes to upgrade (has {likes})",
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
@@ -81,6 +88,38 @@ ENGLISH: dict[str, str] = {
     # undo / redo
     "nothing_to_undo": "there is nothing to undo",
     "nothing_to_redo": "there is nothing to redo",
+    # seats
+    "empty_seat": "nobody sits at seat {seat}",
+}
+
+
+# Parameters holding an id (or a tuple of ids, said as a list), per code: parameter ->
+# locale section (``value.whole_number``).
+CODED: dict[str, dict[str, str]] = {
+    "correct_no_player": {"fields": "field"},
+    "wrong_type": {"expected": "value"},
+    "bad_value": {"problem": "problem"},
+    "bad_variant": {"variant": "variant", "edition": "edition"},
+    "upgrade_unknown": {"upgrade": "upgrade", "edition": "edition"},
+    "upgrade_not_tile": {"upgrade": "upgrade"},
+    "upgrade_active": {"upgrade": "upgrade"},
+    "upgrade_twice": {"upgrade": "upgrade"},
+    "upgrade_too_late": {"tokens": "token"},
+    "not_enough_tokens": {"tokens": "token"},
+    "option_needs_cake_time": {"option": "cake"},
+}
+
+# The engine's English words for those ids (an id without a word here reads as itself:
+# the engine's text has always named upgrades, variants and options by their ids).
+ENGLISH_WORDS: dict[str, dict[str, str]] = {
+    "value": {"text": "a text", "whole_number": "a whole number", "bool": "true or false",
+              "list": "a list", "list_or_object": "a list or an object"},
+    "problem": {"position": "must be a position from 1 to 4", "empty": "must not be empty",
+                "one_or_more": "must be 1 or more", "negative": "cannot be negative"},
+    "token": {"rush_token_one": "rush token", "rush_token_other": "rush tokens",
+              "cookie_one": "cookie", "cookie_other": "cookies"},
+    "edition": {**{e.id: e.title for e in EDITIONS.values()},
+                **{x.id: x.title for x in EXPANSIONS.values()}},
 }
 
 
@@ -91,7 +130,15 @@ class Rejection:
 
     @property
     def text(self) -> str:
-        return ENGLISH[self.code].format(**self.params)
+        """The engine's English sentence (lower case first: a CLI puts "line 3: " before it)."""
+        words = {}
+        for name, section in CODED.get(self.code, {}).items():
+            value, english = self.params.get(name), ENGLISH_WORDS.get(section, {})
+            if isinstance(value, str):
+                words[name] = english.get(value, value)
+            elif isinstance(value, tuple):
+                words[name] = ", ".join(english.get(v, str(v)) for v in value)
+        return ENGLISH[self.code].format(**{**self.params, **words})
 
     def __str__(self) -> str:
         return self.text
@@ -103,13 +150,7 @@ def reject(code: str, **params: Any) -> Rejection:
     return Rejection(code, params)
 
 
-TOKEN_WORDS = {"rush_token": ("rush token", "rush tokens"), "cookie": ("cookie", "cookies")}
-
-
-def tokens_word(token: str, count: int = 2) -> str:
-    one, many = TOKEN_WORDS[token]
-    return one if count == 1 else many
-
-ENGLISH.update({
-    "empty_seat": "nobody sits at seat {seat}",
-})
+def token_id(token: str, count: int = 2) -> str:
+    """The id of a token's word, singular or plural: ``"cookie_one"``, ``"rush_token_other"``
+    (the locale key ``token.<id>``)."""
+    return f"{token}_{'one' if count == 1 else 'other'}"

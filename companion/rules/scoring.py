@@ -2,6 +2,8 @@
 Spanish rulebook, Fin de la partida)."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 from .editions import EDITIONS
 from .happenings import RankEntry
 from .state import Game, Player
@@ -31,7 +33,7 @@ def winners(ranked: tuple[RankEntry, ...]) -> tuple[str, ...]:
 def tie_break(ranked: tuple[RankEntry, ...]) -> list[tuple[str, str, str]]:
     """Why neighbours with equal scores are ordered: (better, worse, "likes"/"cookies"/"shared")."""
     out = []
-    for a, b in zip(ranked, ranked[1:]):
+    for a, b in pairwise(ranked):
         if a.score != b.score:
             continue
         if a.likes != b.likes:

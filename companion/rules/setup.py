@@ -9,7 +9,6 @@ upgrade tiles, the two optional rules).
 """
 from __future__ import annotations
 
-from typing import Union
 
 from .cakes import arrived_in_position_1
 from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES, \
@@ -19,7 +18,7 @@ from .rejections import Rejection, reject
 from .state import Card, Game, Player, empty_queue
 
 
-def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejection]:
+def _tiles(edition, names: list[str], given) -> dict[str, tuple] | Rejection:
     if given is None:
         return {n: ORIGINAL_UPGRADES for n in names}
     if isinstance(given, dict):
@@ -37,7 +36,7 @@ def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejectio
             return reject("upgrade_count", count=len(ids))
         for u in ids:
             if not isinstance(u, str) or u not in edition.upgrades:
-                return reject("upgrade_unknown", upgrade=u, edition=edition.title)
+                return reject("upgrade_unknown", upgrade=u, edition=edition.expansion or edition.id)
         if len(set(ids)) != len(ids):
             dup = next(u for u in ids if ids.count(u) > 1)
             return reject("upgrade_twice", upgrade=dup)
@@ -45,21 +44,21 @@ def _tiles(edition, names: list[str], given) -> Union[dict[str, tuple], Rejectio
     return out
 
 
-def _expansion(a: dict, edition) -> Union[str, None, Rejection]:
+def _expansion(a: dict, edition) -> str | None | Rejection:
     expansion = a.get("expansion")
     if expansion is not None:
         if expansion not in EXPANSIONS:
             return reject("bad_expansion", expansion=expansion)
         if expansion not in edition.expansions:
             return reject("expansion_not_original")
-    options = EXPANSION_OPTIONS.get(expansion, ())
+    options = EXPANSION_OPTIONS.get(expansion, ()) if expansion is not None else ()
     for option in ("longer_game", "two_drinks_one_cake"):
         if a.get(option) and option not in options:
             return reject("option_needs_cake_time", option=option)
     return expansion
 
 
-def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
+def start_game(a: dict) -> tuple[Game, GameStarted] | Rejection:
     edition = EDITIONS.get(a["edition"])
     if edition is None:
         return reject("bad_edition", edition=a["edition"])
@@ -81,7 +80,7 @@ def start_game(a: dict) -> Union[tuple[Game, GameStarted], Rejection]:
         return reject("unknown_start", name=start_name)
     variant = a.get("variant", "standard")
     if variant not in edition.variants:
-        return reject("bad_variant", variant=variant, edition=edition.title)
+        return reject("bad_variant", variant=variant, edition=edition.expansion or edition.id)
     rules = VARIANTS[variant]
     if "upgrades" in a and not rules.upgrades:
         return reject("junior_upgrades")

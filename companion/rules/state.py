@@ -7,7 +7,7 @@ undo snapshots for free.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .editions import POSITIONS, Edition, box_rules
 
@@ -22,7 +22,7 @@ class Card:
     ``cake``: a cake sits on the card (Cake Time).
     """
     serial: int
-    tag: Optional[str] = None
+    tag: str | None = None
     cake: bool = False
 
 
@@ -38,7 +38,7 @@ class Player:
     discarded_likes: int = 0           # likes paid for upgrades (out of play)
     cake_cards: int = 0                # cake cards in hand (Cake Time)
 
-    def clone(self) -> "Player":
+    def clone(self) -> Player:
         return Player(self.name, [list(p) for p in self.queue], self.tiles, self.likes,
                       self.dislikes, self.cookies, self.upgrades, self.discarded_likes,
                       self.cake_cards)
@@ -50,7 +50,7 @@ class Player:
     def order_count(self) -> int:
         return sum(len(p) for p in self.queue)
 
-    def find(self, tag: str) -> Optional[int]:
+    def find(self, tag: str) -> int | None:
         """Position index (0-based) holding the card with this tag, or None."""
         for i, position in enumerate(self.queue):
             for card in position:
@@ -69,13 +69,13 @@ class Game:
     variant: str
     players: list[Player]
     start: int                          # seat of the starting player
-    active: Optional[int]               # seat of the active player; None once over
+    active: int | None               # seat of the active player; None once over
     deck: int                           # cards left in the order deck
     removed: int                        # cards out of the game at setup
     ristretto_start: bool = False
     turn: int = 1
     token: str = "open"                 # the starting player token: "open" / "closed"
-    closed_reason: Optional[str] = None
+    closed_reason: str | None = None
     next_serial: int = 1
     used_tags: frozenset = frozenset()  # every tag identified in this game
     completed_this_turn: int = 0
@@ -83,11 +83,11 @@ class Game:
     upgraded_this_turn: bool = False
     game_over: bool = False
     corrected: bool = False             # counts were set by hand at least once
-    expansion: Optional[str] = None     # "cake_time" or None
+    expansion: str | None = None     # "cake_time" or None
     longer_game: bool = False           # Cake Time option: every base card in the deck
     two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         g = Game(**{f: getattr(self, f) for f in _GAME_FIELDS})
         g.players = [p.clone() for p in self.players]
         return g
@@ -102,14 +102,14 @@ class Game:
         """The seat just before the starting player: they take the final turn."""
         return (self.start - 1) % len(self.players)
 
-    def seat_of(self, name: str) -> Optional[int]:
+    def seat_of(self, name: str) -> int | None:
         for i, p in enumerate(self.players):
             if p.name == name:
                 return i
         return None
 
     @property
-    def active_player(self) -> Optional[Player]:
+    def active_player(self) -> Player | None:
         return None if self.active is None else self.players[self.active]
 
     def total_cards(self) -> int:
@@ -129,16 +129,16 @@ class Table:
     ``undo`` is a linked list of (game before, action) pairs, newest first:
     ``(entry, rest)`` or None. ``redo`` likewise holds undone actions.
     """
-    game: Optional[Game] = None
-    undo: Optional[tuple] = None
-    redo: Optional[tuple] = None
+    game: Game | None = None
+    undo: tuple | None = None
+    redo: tuple | None = None
 
 
-def push(stack: Optional[tuple], item: Any) -> tuple:
+def push(stack: tuple | None, item: Any) -> tuple:
     return (item, stack)
 
 
-def stack_items(stack: Optional[tuple]) -> list:
+def stack_items(stack: tuple | None) -> list:
     out = []
     while stack is not None:
         out.append(stack[0])

@@ -55,21 +55,23 @@ def is_stalled(game: Game) -> bool:
             and all(p.order_count() == 0 for p in game.players))
 
 
-def end_turn(game: Game) -> list[Happening]:
+def end_turn(game: Game, seat: int) -> list[Happening]:
+    """The active player (at ``seat``) ends the turn."""
     out: list[Happening] = []
     rules = VARIANTS[game.variant]
     n = len(game.players)
-    seat = game.active
     me = game.players[seat]
 
     # 0. Break Time (Cake Time upgrade), before the surge
-    cakes.break_time(game, out)
+    cakes.break_time(game, me, out)
 
     # 1. Order surge
     k = game.completed_this_turn
     if rules.order_surge and k > 0:
         receivers = [(seat + 1) % n] if n == 2 else [(seat + 1) % n, (seat + 2) % n]
-        draws, short, placed = [], False, []
+        draws: list[tuple[str, int]] = []
+        placed: list[Happening] = []
+        short = False
         for r in receivers:
             take = min(k, game.deck)
             short = short or take < k
@@ -117,13 +119,13 @@ def end_turn(game: Game) -> list[Happening]:
         ranked = ranking(game)
         out.append(GameOver(ranked, winners(ranked)))
         return out
-    game.active = (seat + 1) % n
+    nxt_seat = game.active = (seat + 1) % n
     game.turn += 1
     game.completed_this_turn = 0
     game.spent_this_turn = game.upgraded_this_turn = False
-    nxt = game.players[game.active].name
+    nxt = game.players[nxt_seat].name
     out.append(TurnChanged(nxt, me.name, game.turn))
-    if game.token == "closed" and game.active == game.last_seat:
+    if game.token == "closed" and nxt_seat == game.last_seat:
         out.append(FinalTurnBegins(nxt))
     if is_stalled(game):
         out.append(Stalled("all_queues_empty"))

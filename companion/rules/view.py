@@ -1,7 +1,8 @@
 """The state as the spec's JSON output (spec "Output", schema 1)."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .scoring import ranking, score, winners
 from .state import Game, Player, Table

@@ -51,9 +51,9 @@ SCREENS: dict[str, tuple[str, str]] = {
     "table": ("companion.ui.screens.table_view", "TableView"),
     "end": ("companion.ui.screens.end", "EndScreen"),
     "fix": ("companion.ui.screens.fix", "FixScreen"),
-    "wizard": ("companion.ui.screens.wizard", "WizardScreen"),
+    "wizard": ("companion.ui.screens.setup_wizard", "WizardScreen"),
     "settings": ("companion.ui.screens.settings", "SettingsScreen"),
-    "keyboard": ("companion.ui.screens.keyboard", "KeyboardScreen"),
+    "keyboard": ("companion.ui.keyboard", "KeyboardScreen"),
     "enroll": ("companion.ui.screens.enroll", "EnrollScreen"),
 }
 

@@ -26,8 +26,8 @@ import logging
 import os
 import subprocess
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 import pygame
 
@@ -56,7 +56,7 @@ def has_hangul(text: str) -> bool:
 
 # --- finding font files -----------------------------------------------------------------
 
-def _run(cmd: Sequence[str]) -> Optional[str]:
+def _run(cmd: Sequence[str]) -> str | None:
     try:
         out = subprocess.run(list(cmd), capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
@@ -71,13 +71,13 @@ def _readable(path: str) -> bool:
 @dataclass(frozen=True)
 class FontFiles:
     """Font files found on this machine (None = use pygame's default font)."""
-    latin: Optional[str] = None
-    latin_bold: Optional[str] = None
-    hangul: Optional[str] = None
-    hangul_bold: Optional[str] = None
+    latin: str | None = None
+    latin_bold: str | None = None
+    hangul: str | None = None
+    hangul_bold: str | None = None
 
 
-def _pick(files: list[str], preferred: Sequence[str]) -> Optional[str]:
+def _pick(files: list[str], preferred: Sequence[str]) -> str | None:
     by_name = {os.path.basename(f): f for f in files}
     for name in preferred:
         if name in by_name:
@@ -87,7 +87,7 @@ def _pick(files: list[str], preferred: Sequence[str]) -> Optional[str]:
 
 def find_font_files(fc_match: str = "fc-match", fc_list: str = "fc-list") -> FontFiles:
     """Ask fontconfig for a Latin and a Korean font (regular and bold)."""
-    def match(pattern: str) -> Optional[str]:
+    def match(pattern: str) -> str | None:
         out = _run([fc_match, "-f", "%{file}", pattern])
         path = (out or "").strip()
         return path if _readable(path) else None
@@ -112,14 +112,14 @@ def find_font_files(fc_match: str = "fc-match", fc_list: str = "fc-list") -> Fon
 class _Face:
     """One font file at one size: the pygame font, and a glyph-coverage check."""
 
-    def __init__(self, path: Optional[str], size: int, bold: bool):
+    def __init__(self, path: str | None, size: int, bold: bool):
         self.path = path
         if path is None:
             self.font = pygame.font.Font(None, round(size * 1.3))   # the default runs small
             self.font.set_bold(bold)
         else:
             self.font = pygame.font.Font(path, size)
-        self._coverage: Optional[object] = None
+        self._coverage: object | None = None
         self._size = size
         self._known: dict[str, bool] = {}
 
@@ -220,7 +220,7 @@ class ChainFont:
 
 # --- the font book ------------------------------------------------------------------------
 
-_books: "weakref.WeakSet[FontBook]" = weakref.WeakSet()
+_books: weakref.WeakSet[FontBook] = weakref.WeakSet()
 
 
 _hooked = False
@@ -245,7 +245,7 @@ class FontBook:
     """Finds the font files once, then hands out cached fonts per (size, bold)."""
 
     def __init__(self, fc_match: str = "fc-match", fc_list: str = "fc-list",
-                 files: Optional[FontFiles] = None, logger: logging.Logger = log):
+                 files: FontFiles | None = None, logger: logging.Logger = log):
         self.fc_match = fc_match
         self.fc_list = fc_list
         self._files = files
@@ -285,19 +285,16 @@ class FontBook:
         if got is None:
             _hook_quit()
             f = self.files
-            faces = [self._face(f.latin_bold if bold else f.latin, size, bold)]
             hangul = f.hangul_bold if bold else f.hangul
-            if hangul is not None:
-                face = self._face(hangul, size, bold)
-                if face is not None:
-                    faces.append(face)
-            faces = [x for x in faces if x is not None] or [_Face(None, size, bold)]
+            found = [self._face(f.latin_bold if bold else f.latin, size, bold),
+                     self._face(hangul, size, bold) if hangul is not None else None]
+            faces = [x for x in found if x is not None] or [_Face(None, size, bold)]
             missing = self.warn_missing_hangul if len(faces) == 1 else None
             got = ChainFont(faces, on_missing=missing)
             self._cache[key] = got
         return got
 
-    def _face(self, path: Optional[str], size: int, bold: bool) -> Optional[_Face]:
+    def _face(self, path: str | None, size: int, bold: bool) -> _Face | None:
         try:
             return _Face(path, size, bold)
         except (pygame.error, OSError, FileNotFoundError) as exc:
@@ -308,7 +305,7 @@ class FontBook:
         self._cache.clear()
 
 
-_book: Optional[FontBook] = None
+_book: FontBook | None = None
 
 
 def book() -> FontBook:
@@ -318,7 +315,7 @@ def book() -> FontBook:
     return _book
 
 
-def set_book(new: Optional[FontBook]) -> None:
+def set_book(new: FontBook | None) -> None:
     """Use ``new`` from now on (tests: a book whose discovery fails)."""
     global _book
     _book = new

@@ -27,14 +27,15 @@ from __future__ import annotations
 import logging
 import string
 import tomllib
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from ..config import LANGUAGES
 from ..rules.editions import EDITIONS
 from ..rules.rejections import ENGLISH as ENGLISH_REJECTIONS
-from ..rules.rejections import TOKEN_WORDS, Rejection
+from ..rules.rejections import CODED, Rejection
 
 log = logging.getLogger("companion.ui.i18n")
 
@@ -57,7 +58,7 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """Every key -> template of one language (read once, then cached)."""
     if lang not in LANGUAGES:
@@ -86,7 +87,7 @@ class _Params(dict):
         return "{" + key + "}"
 
 
-def _normal(lang: Optional[str]) -> str:
+def _normal(lang: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
@@ -155,31 +156,20 @@ def names_list(lang: str, names: Iterable[str]) -> str:
 
 # --- rejections ----------------------------------------------------------------------
 
-_TOKEN_WORD_IDS = {word: (token, n) for token, (one, many) in TOKEN_WORDS.items()
-                   for word, n in ((one, 1), (many, 2))}
-_EXPECTED = {"a text": "text", "a whole number": "whole_number", "true or false": "bool",
-             "a list": "list", "a list or an object": "list_or_object"}
-_PROBLEMS = {"must be a position from 1 to 4": "position", "must not be empty": "empty",
-             "must be 1 or more": "one_or_more", "cannot be negative": "negative"}
-
-
 def _rejection_params(lang: str, code: str, params: dict) -> dict:
+    """The parameters that are ids (``rejections.CODED``) in ``lang``'s words; an id the
+    locale files do not name reads as itself."""
+    def word(section: str, value: str) -> str:
+        key = f"{section}.{value}"
+        return tr(lang, key) if has(DEFAULT, key) else value
+
     out = dict(params)
-    if "tokens" in out and out["tokens"] in _TOKEN_WORD_IDS:
-        token, n = _TOKEN_WORD_IDS[out["tokens"]]
-        out["tokens"] = tr(lang, f"token.{token}_{'one' if n == 1 else 'other'}")
-    if code == "wrong_type" and out.get("expected") in _EXPECTED:
-        out["expected"] = tr(lang, f"value.{_EXPECTED[out['expected']]}")
-    if code == "bad_value" and out.get("problem") in _PROBLEMS:
-        out["problem"] = tr(lang, f"problem.{_PROBLEMS[out['problem']]}")
-    if "upgrade" in out and isinstance(out["upgrade"], str):
-        out["upgrade"] = upgrade_name(lang, out["upgrade"])
-    if code == "option_needs_cake_time" and has(DEFAULT, f"cake.{out.get('option')}"):
-        out["option"] = tr(lang, f"cake.{out['option']}")
-    if code == "bad_variant" and isinstance(out.get("variant"), str):
-        key = f"variant.{out['variant']}"
-        if has(DEFAULT, key):
-            out["variant"] = tr(lang, key)
+    for name, section in CODED.get(code, {}).items():
+        value = out.get(name)
+        if isinstance(value, str):
+            out[name] = word(section, value)
+        elif isinstance(value, tuple):
+            out[name] = tr(lang, "word.list_separator").join(word(section, v) for v in value)
     return out
 
 

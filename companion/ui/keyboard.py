@@ -19,14 +19,16 @@ A hardware keyboard works too (TEXTINPUT / backspace / return events).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import pygame
 
 from . import theme
 from .layout import cols, inset, rows
 from .screens.base import Screen
+from .text import language
 from .widgets import Button, Fill, Label, Widget
 
 # --- Hangul composition -----------------------------------------------------------------
@@ -150,7 +152,7 @@ class Keyboard:
     text: str = ""
     max_len: int = 20
     layout: str = "latin"            # "latin", "accents" or "hangul"
-    shift: Optional[bool] = None     # None = automatic (capital at the start of a word)
+    shift: bool | None = None     # None = automatic (capital at the start of a word)
     hangul: HangulComposer = field(default_factory=HangulComposer)
     too_long: bool = False           # the last key was refused: the text is full
 
@@ -258,7 +260,8 @@ class Keyboard:
             return fn
 
         key_size = max(size, round(bands[0].h * (0.55 if self.layout == "hangul" else 0.48)))
-        for r, (band, line) in enumerate(zip(bands, lines)):
+        # one band more than letter rows: the last holds the action keys
+        for r, (band, line) in enumerate(zip(bands, lines, strict=False)):
             cells = cols(band, [1.0] * 10, gap)
             keys = list(line)
             offset = (10 - len(keys)) / 2
@@ -292,7 +295,7 @@ class Keyboard:
                           color=theme.PRIMARY, on_tap=on_done))
         return out
 
-    def key_name(self, label: str, prefix: str = "kb") -> Optional[str]:
+    def key_name(self, label: str, prefix: str = "kb") -> str | None:
         """The widget name of the key showing ``label`` now (tests, scripted input)."""
         for r, line in enumerate(self.rows()):
             for c, key in enumerate(line):
@@ -302,7 +305,7 @@ class Keyboard:
 
 
 def field_widgets(name: str, rect: pygame.Rect, text: str, placeholder: str, size: int,
-                  on_tap: Optional[Callable[[], None]] = None, caret: bool = False,
+                  on_tap: Callable[[], None] | None = None, caret: bool = False,
                   active: bool = False) -> list[Widget]:
     """A text field: a light box with the text (or a dim placeholder)."""
     face = theme.CARD if text else theme.mix(theme.CARD, theme.PANEL, 0.35)
@@ -324,8 +327,8 @@ class KeyboardScreen(Screen):
     is false."""
 
     def __init__(self, app: Any, title: str = "", text: str = "",
-                 on_done: Optional[Callable[[str], None]] = None, max_len: int = 20,
-                 layout: Optional[str] = None, allow_empty: bool = False,
+                 on_done: Callable[[str], None] | None = None, max_len: int = 20,
+                 layout: str | None = None, allow_empty: bool = False,
                  placeholder: str = ""):
         super().__init__(app)
         self.title = title
@@ -333,7 +336,6 @@ class KeyboardScreen(Screen):
         self.allow_empty = allow_empty
         self.placeholder = placeholder
         if layout is None:
-            from .text import language
             layout = "hangul" if language() == "ko" else "latin"
         self.keyboard = Keyboard(text=text, max_len=max_len, layout=layout)
 

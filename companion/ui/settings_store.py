@@ -15,14 +15,17 @@ with ``settings.subscribe(fn)`` and applies the values to sound and lights.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Optional
+from typing import Any
 
 from ..config import LANGUAGES, SCHEMA, toml_value
+from .text import language
 
 log = logging.getLogger("companion.ui.settings")
 
@@ -50,7 +53,7 @@ class Settings:
     def values(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
 
-    def subscribe(self, fn: Callable[["Settings", str], None]) -> None:
+    def subscribe(self, fn: Callable[[Settings, str], None]) -> None:
         """``fn(settings, name)`` is called after each change."""
         self._listeners.append(fn)
 
@@ -103,7 +106,7 @@ class SettingsStore:
     def __init__(self, path: str):
         self.path = path
 
-    def load(self, base: Optional[Settings] = None) -> Settings:
+    def load(self, base: Settings | None = None) -> Settings:
         """The saved settings over ``base`` (config values); problems are logged."""
         s = base if base is not None else Settings()
         try:
@@ -125,7 +128,7 @@ class SettingsStore:
             setattr(s, name, got)
         return s
 
-    def save(self, settings: Settings) -> Optional[str]:
+    def save(self, settings: Settings) -> str | None:
         """Write atomically; None when saved, else the reason (for the screen)."""
         folder = os.path.dirname(self.path) or "."
         lines = ["# Settings changed on the touchscreen (coffee-companion). Safe to delete."]
@@ -145,10 +148,8 @@ class SettingsStore:
             return exc.strerror or str(exc)
         finally:
             if tmp is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(tmp)
-                except OSError:
-                    pass
         return None
 
 
@@ -171,7 +172,6 @@ def settings_for(app: Any) -> Settings:
             store = None
     s = store.load(base) if store is not None else base
     if store is None:
-        from .text import language
         s.language = language()
     app.settings = s
     app.settings_store = store

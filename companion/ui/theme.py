@@ -73,3 +73,31 @@ def readable_on(color: tuple) -> tuple:
 
 def mix(a: tuple, b: tuple, t: float) -> tuple:
     return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3]))
+
+
+# --- the setup wizard (sizes in design px for ``Metrics.px``, at 800x480) -----------------
+WINTER_BLUE = (46, 120, 200)         # the Winter box's chip, "Main board chaos!"
+UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile
+WINTER_SQUARE = (200, 225, 245)      # the icy tint of a Winter board square
+SNOWFLAKE = (40, 110, 200)           # a snowflake square's mark
+WIZARD_STEP_COUNT_W = 90             # "Step 3 of 9"
+WIZARD_SIDE_GAP = 14                 # between a step's list and its board or chips
+WIZARD_HEADING_H = 34                # a heading or status line above or below chips
+WIZARD_HINT_H = 52                   # a two-line hint
+WIZARD_NOTE_H = 40                   # a hint under the colours
+WIZARD_ROW_PAD = 10                  # a row of chips: a touch target and this much
+WIZARD_TOOLS_PAD = 6                 # the names' keyboard and clear buttons
+WIZARD_TAB_PAD = 4                   # the upgrade modes
+WIZARD_SWITCH_PAD = 16               # the Ristretto switch
+WIZARD_SWITCH_HINT_H = 56
+WIZARD_INFO_H = 36
+WIZARD_TILE_MAX_H = 80               # the original game's four tiles
+WIZARD_BOARD_CHIP_PAD = 8            # printed / chaos / seed
+WIZARD_COUNT_INSET = (20, 30)        # the player count tiles' margin (x, y)
+WIZARD_COUNT_GAP = 18
+WIZARD_COUNT_DIGIT = 96              # "2", "3", "4"
+WIZARD_COUNT_UNIT_H = 36
+WIZARD_CHIP_EDGE = 4                 # inside a selected chip's outline
+WIZARD_DEAL_LINE_H = 30              # a note under the deal
+WIZARD_CAKE_DEAL_LINE_H = 26         # ... with Cake Time's longer notes
+WIZARD_MEEPLE_HINT_LINE_H = 30

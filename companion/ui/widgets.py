@@ -39,7 +39,7 @@ _looked_for_fonts = False
 
 
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """A font of ``size`` px covering every screen language (via ``ui.fonts`` when present)."""
+    """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
     global _get_font, _looked_for_fonts
     size = max(6, int(size))
     if not pygame.font.get_init():      # fonts made before a pygame.quit() are dead: forget them
@@ -47,22 +47,16 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
         _font_cache.clear()
         _render_cache.clear()
         if _get_font is not None:
-            try:
-                from .fonts import set_book
-                set_book(None)          # the font book's fonts died with pygame.font too
-            except ImportError:
-                pass
+            from .fonts import set_book
+            set_book(None)              # the font book's fonts died with pygame.font too
     key = (size, bold)
     f = _font_cache.get(key)
     if f is not None:
         return f
     if not _looked_for_fonts:
         _looked_for_fonts = True
-        try:
-            from .fonts import get_font
-            _get_font = get_font
-        except ImportError:
-            _get_font = None
+        from .fonts import get_font
+        _get_font = get_font
     f = None
     if _get_font is not None:
         try:

@@ -26,7 +26,8 @@ import os
 import re
 import socket
 import time
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -46,6 +47,9 @@ from .live import LiveTable, LogTail, Snapshot
 from .pairing import BUSY, LOCKED, OK, Pairing
 from .server import BackgroundServer
 
+if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
+    from .mdns import Announcer
+
 log = logging.getLogger("companion.web")
 MAX_LINE = 4096
 HEARTBEAT = 20.0                     # s between keep-alive comments on an idle stream
@@ -56,7 +60,7 @@ SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$"
 class JournalReader:
     """The history's own read-only view of the journal (one place, for one owner)."""
 
-    def __init__(self, path: Optional[str], location: str = ""):
+    def __init__(self, path: str | None, location: str = ""):
         self.path, self.location = path, location
         self._links: dict[tuple[int, str], str] = {}     # (game, ended_at) -> BG Stats link
 
@@ -95,10 +99,10 @@ def redacted(text: str) -> str:
 class PhoneView:
     """Everything the web side needs, built once by the service or the demo."""
 
-    def __init__(self, loop: Any, cfg: Any, journal_path: Optional[str] = None,
-                 pairing: Optional[Pairing] = None,
-                 devices: Optional[Callable[[], dict[str, str]]] = None,
-                 colours: Optional[list] = None, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, loop: Any, cfg: Any, journal_path: str | None = None,
+                 pairing: Pairing | None = None,
+                 devices: Callable[[], dict[str, str]] | None = None,
+                 colours: list | None = None, clock: Callable[[], float] = time.monotonic,
                  play_link: Any = None):
         self.cfg = cfg
         self.live = LiveTable(loop, colours, play_link)
@@ -108,14 +112,14 @@ class PhoneView:
         self.clock = clock
         self.started = clock()
         self.log_tail = LogTail()
-        self.server: Optional[BackgroundServer] = None
-        self.announcer = None
+        self.server: BackgroundServer | None = None
+        self.announcer: Announcer | None = None
         self.app = build_app(self)
 
     # --- running -----------------------------------------------------------------------
 
-    def start(self, host: Optional[str] = None, port: Optional[int] = None,
-              mdns: Optional[bool] = None) -> bool:
+    def start(self, host: str | None = None, port: int | None = None,
+              mdns: bool | None = None) -> bool:
         web = self.cfg["web"]
         self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
                                        web["port"] if port is None else port,
@@ -132,11 +136,11 @@ class PhoneView:
         return True
 
     @property
-    def url(self) -> Optional[str]:
+    def url(self) -> str | None:
         return self.server.url if self.server is not None and self.server.running else None
 
     @property
-    def public_url(self) -> Optional[str]:
+    def public_url(self) -> str | None:
         """The address phones type: the host's .local name (mDNS) and the port."""
         if self.server is None or not self.server.running:
             return None
@@ -200,7 +204,7 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == request.headers.get("host", "")
 
 
-async def _capped_body(request: Request, limit: int) -> Optional[bytes]:
+async def _capped_body(request: Request, limit: int) -> bytes | None:
     """The request's body, or None as soon as it is longer than ``limit`` bytes (a
     huge upload is never held in memory)."""
     declared = request.headers.get("content-length", "")
@@ -219,7 +223,7 @@ def build_app(view: PhoneView) -> Starlette:
     html_cache: dict[tuple[int, str], str] = {}
     json_cache: dict[int, str] = {}
 
-    def event_json(snap: Snapshot, lang: Optional[str]) -> str:
+    def event_json(snap: Snapshot, lang: str | None) -> str:
         key = (snap.seq, lang or "")
         text = html_cache.get(key)
         if text is None:
@@ -257,7 +261,7 @@ def build_app(view: PhoneView) -> Starlette:
                 while True:
                     try:
                         snap = await asyncio.wait_for(client.queue.get(), HEARTBEAT)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
                     if snap is None:                  # the server is stopping
@@ -306,7 +310,7 @@ def build_app(view: PhoneView) -> Starlette:
         log.info("phone %s: %s", _client(request), text)
         try:
             update = await live.post_action(dict(parsed), _client(request))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return answer(504, "web.no_answer")
         state = json.loads(event_json(live.latest, None))["table"]
         if update.rejection is not None:

@@ -21,7 +21,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .. import inputs as ev
 from ..draw_prompt import pending_draws
@@ -38,10 +38,10 @@ class Snapshot:
     draws: tuple = ()                  # ((player, count), ...) the table still has to draw
     draws_short: bool = False
     happened: tuple = ()               # the engine's happenings of this update
-    rejection: Optional[Any] = None
+    rejection: Any | None = None
     colours: tuple = ()                # RGB per seat
     drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
-    bgstats: Optional[str] = None      # the finished game's BG Stats link
+    bgstats: str | None = None      # the finished game's BG Stats link
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
 
@@ -56,8 +56,8 @@ class Snapshot:
 
 @dataclass(eq=False)
 class Client:
-    queue: "asyncio.Queue[Snapshot]"
-    lang: Optional[str] = None
+    queue: asyncio.Queue[Snapshot]
+    lang: str | None = None
     since: float = field(default_factory=time.monotonic)
 
 
@@ -67,7 +67,7 @@ class LiveTable:
 
     QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
 
-    def __init__(self, loop: Any, colours: Optional[list] = None, play_link: Any = None):
+    def __init__(self, loop: Any, colours: list | None = None, play_link: Any = None):
         self.loop = loop
         self.play_link = play_link          # exports.PlayLink, subscribed before this
         self.colours = tuple(tuple(c) for c in (colours or ()))
@@ -75,11 +75,11 @@ class LiveTable:
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
-        self._hidden_turn: Optional[int] = None  # the turn whose prompt was dismissed
+        self._hidden_turn: int | None = None  # the turn whose prompt was dismissed
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
                                bgstats=play_link.link if play_link is not None else None)
-        self.aio: Optional[asyncio.AbstractEventLoop] = None
+        self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
         self._lock = threading.Lock()
@@ -159,7 +159,7 @@ class LiveTable:
                 self.clients.discard(client)
                 client.queue = _closed_queue()
 
-    def listen(self, lang: Optional[str] = None) -> Client:
+    def listen(self, lang: str | None = None) -> Client:
         client = Client(asyncio.Queue(self.QUEUE), lang)
         self.clients.add(client)
         return client
@@ -196,7 +196,7 @@ def _resolve(fut: asyncio.Future, value: Any) -> None:
         fut.set_result(value)
 
 
-def _closed_queue() -> "asyncio.Queue":
+def _closed_queue() -> asyncio.Queue:
     q: asyncio.Queue = asyncio.Queue(1)
     q.put_nowait(None)
     return q

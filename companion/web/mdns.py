@@ -16,7 +16,10 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from typing import Optional
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
+    from zeroconf import ServiceInfo, Zeroconf
 
 log = logging.getLogger("companion.web")
 SERVICE = "_http._tcp.local."
@@ -38,12 +41,12 @@ def addresses(bind: str) -> list[str]:
 
 class Announcer:
     def __init__(self, port: int, bind: str = "0.0.0.0", name: str = NAME,
-                 interfaces: Optional[list[str]] = None):
+                 interfaces: list[str] | None = None):
         self.port, self.bind, self.name = port, bind, name
         self.interfaces = interfaces
-        self.zc = None
-        self.info = None
-        self._thread: Optional[threading.Thread] = None
+        self.zc: Zeroconf | None = None
+        self.info: ServiceInfo | None = None
+        self._thread: threading.Thread | None = None
         self.registered = threading.Event()
 
     def start(self) -> None:
@@ -58,12 +61,12 @@ class Announcer:
                 log.warning("phone view not announced on the LAN: no network address yet")
                 return
             host = socket.gethostname().split(".")[0]
-            self.info = ServiceInfo(SERVICE, f"{self.name}.{SERVICE}", port=self.port,
-                                    parsed_addresses=ips, server=f"{host}.local.",
-                                    properties={"path": "/", "api": "/api/table"})
-            self.zc = Zeroconf(interfaces=self.interfaces or InterfaceChoice.All)
-            self.zc.register_service(self.info, allow_name_change=True)
-            log.info("phone view announced as \"%s\" (%s)", self.info.name.split("._")[0],
+            info = self.info = ServiceInfo(SERVICE, f"{self.name}.{SERVICE}", port=self.port,
+                                           parsed_addresses=ips, server=f"{host}.local.",
+                                           properties={"path": "/", "api": "/api/table"})
+            zc = self.zc = Zeroconf(interfaces=self.interfaces or InterfaceChoice.All)
+            zc.register_service(info, allow_name_change=True)
+            log.info("phone view announced as \"%s\" (%s)", info.name.split("._")[0],
                      ", ".join(ips))
             self.registered.set()
         except Exception as exc:  # noqa: BLE001 - no multicast must not disturb the table
@@ -74,7 +77,7 @@ class Announcer:
             self._thread.join(5.0)
         if self.zc is not None:
             try:
-                if self.registered.is_set():
+                if self.registered.is_set() and self.info is not None:
                     self.zc.unregister_service(self.info)
                 self.zc.close()
             except Exception as exc:  # noqa: BLE001

@@ -9,7 +9,8 @@ server-sent events and post actions with the pairing code.
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Iterable, Optional
+from typing import Any
+from collections.abc import Iterable
 
 from .. import __version__
 from ..config import LANGUAGES
@@ -46,16 +47,19 @@ justify-content:space-between;gap:.5rem}.seat .pts{font-size:1.5rem}
 .queue{display:grid;grid-template-columns:repeat(4,1fr);gap:.3rem}.pos{background:#221d1a;
 border-radius:.4rem;padding:.25rem;min-height:2.6rem;text-align:center;font-size:.75rem;color:var(--dim)}
 .pos.p4{box-shadow:inset 0 0 0 2px #e64628}.card{display:inline-block;min-width:1.2rem;
-background:var(--card);color:#181412;border-radius:.25rem;margin:.1rem;padding:0 .2rem;font-weight:700}
+background:var(--card);color:#181412;border-radius:.25rem;margin:.1rem;padding:0 .2rem;
+font-weight:700}
 .card.unknown{background:#ded4c4}
 .card.cake::after{content:"";display:inline-block;width:.6rem;height:.6rem;border-radius:50%;
 background:#e0609a;margin-left:.2rem;vertical-align:middle}
-.upg{font-size:.8rem;color:var(--dim)}ol.rank{font-size:1.15rem}ol.rank .won{color:var(--warn);font-weight:800}
+.upg{font-size:.8rem;color:var(--dim)}ol.rank{font-size:1.15rem}
+ol.rank .won{color:var(--warn);font-weight:800}
 .news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news li{margin:.15rem 0}
 .ctl{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
 .ctl summary{font-weight:700;cursor:pointer}.ctl input,.ctl button{font:inherit;padding:.55rem;
 border-radius:.4rem;border:1px solid var(--line);margin:.2rem 0}.ctl input{width:100%;
-background:#181412;color:var(--text)}.ctl button{background:#564c44;color:var(--text);min-width:6rem}
+background:#181412;color:var(--text)}
+.ctl button{background:#564c44;color:var(--text);min-width:6rem}
 .ctl .row{display:flex;flex-wrap:wrap;gap:.4rem}#msg{min-height:1.4rem;font-weight:700}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
 padding:.45rem;border-bottom:1px solid var(--line);vertical-align:top}
@@ -110,7 +114,7 @@ def page(lang: str, here: str, title: str, body: str, script: str = "") -> str:
 
 
 def _rgb(c) -> str:
-    return "#%02x%02x%02x" % tuple(c)
+    return "#{:02x}{:02x}{:02x}".format(*tuple(c))
 
 
 def live_fragment(lang: str, snap) -> str:
@@ -123,7 +127,8 @@ def live_fragment(lang: str, snap) -> str:
     n = len(state["players"])
     out = ['<div class="bar">']
     if not state["game_over"]:
-        out.append(f'<b>{t(lang, "web.turn", turn=state["turn"], round=(state["turn"] - 1) // n + 1)}</b>')
+        turn = t(lang, "web.turn", turn=state["turn"], round=(state["turn"] - 1) // n + 1)
+        out.append(f'<b>{turn}</b>')
     sign = state["token"]
     out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>')
     out.append(f'<span>{t(lang, "table.deck", count=state["deck"])}</span>')
@@ -165,8 +170,9 @@ def live_fragment(lang: str, snap) -> str:
                       if "cake_cards" in p else "") + '</div>')
         out.append('<div class="queue">')
         cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
-        for i, (pos, caked) in enumerate(zip(p["queue"], cakes), 1):
-            cards = "".join(_card(lang, snap, tag, cake) for tag, cake in zip(pos, caked))
+        for i, (pos, caked) in enumerate(zip(p["queue"], cakes, strict=True), 1):
+            cards = "".join(_card(lang, snap, tag, cake)
+                            for tag, cake in zip(pos, caked, strict=True))
             out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
                        f'{i}<br>{cards}</div>')
         out.append("</div>")
@@ -185,7 +191,7 @@ def live_fragment(lang: str, snap) -> str:
     return "".join(out)
 
 
-def _card(lang: str, snap, tag: Optional[str], cake: bool) -> str:
+def _card(lang: str, snap, tag: str | None, cake: bool) -> str:
     """One order card: its drink (or tag) when identified, "?" until scanned; a dot
     when a cake sits on it (Cake Time)."""
     kind = "card" + ("" if tag else " unknown") + (" cake" if cake else "")
@@ -197,7 +203,8 @@ def _card(lang: str, snap, tag: Optional[str], cake: bool) -> str:
 def live_page(lang: str, snap) -> str:
     buttons = "".join(f'<button type="button" data-do="{do}">{t(lang, key)}</button>'
                       for do, key in (("undo", "button.undo"), ("redo", "button.redo"),
-                                      ("complete", "web.complete"), ("end_turn", "button.end_turn")))
+                                      ("complete", "web.complete"),
+                                      ("end_turn", "button.end_turn")))
     control = (f'<details class="ctl"><summary>{t(lang, "web.control")}</summary>'
                f'<p>{t(lang, "web.code_hint")}</p>'
                f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
@@ -249,13 +256,14 @@ def duration(seconds: float) -> str:
 
 
 def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines: list[str],
-                   config_text: str, url: Optional[str] = None) -> str:
+                   config_text: str, url: str | None = None) -> str:
     rows = "".join(f'<dt>{t(lang, _device_key(name))}</dt>'
                    f'<dd data-device="{escape(name)}">{t(lang, "web.device_" + status)}</dd>'
                    for name, status in devices.items())
     body = (f'<h1>{t(lang, "web.companion")}</h1><dl>'
             f'<dt>{t(lang, "web.version")}</dt><dd id="version">{escape(__version__)}</dd>'
-            f'<dt>{t(lang, "web.uptime_label")}</dt><dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
+            f'<dt>{t(lang, "web.uptime_label")}</dt>'
+            f'<dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
             + (f'<dt>{t(lang, "web.address")}</dt><dd>{escape(url)}</dd>' if url else "")
             + f'</dl><h2>{t(lang, "web.devices")}</h2><dl id="devices">{rows}</dl>'
             f'<h2>{t(lang, "web.log", count=len(log_lines))}</h2>'

@@ -19,7 +19,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 OK, WRONG, LOCKED, BUSY = "ok", "wrong", "locked", "busy"
 

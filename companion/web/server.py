@@ -15,10 +15,12 @@ Used by the phone view (``companion.web.app``) and the café hub.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import threading
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import uvicorn
 
@@ -52,13 +54,13 @@ class BackgroundServer:
         self.app, self.host, self.port, self.name = app, host, port, name
         self.grace = grace
         self.log = logger
-        self.server: Optional[uvicorn.Server] = None
-        self.loop: Optional[asyncio.AbstractEventLoop] = None
-        self._thread: Optional[threading.Thread] = None
-        self._sock: Optional[socket.socket] = None
+        self.server: uvicorn.Server | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
         self._stop_callbacks: list[Callable[[], None]] = []
         self._ready = threading.Event()
-        self.error: Optional[str] = None
+        self.error: str | None = None
 
     @property
     def running(self) -> bool:
@@ -88,10 +90,12 @@ class BackgroundServer:
         self.port = self._sock.getsockname()[1]          # the real one when port 0 was asked
         config = uvicorn.Config(self.app, log_level="warning", access_log=False,
                                 lifespan="on", loop="asyncio", http="h11", ws="none",
-                                timeout_graceful_shutdown=self.grace,
+                                # uvicorn annotates int; it waits with a float all the same
+                                timeout_graceful_shutdown=self.grace,  # type: ignore[arg-type]
                                 timeout_keep_alive=30)
         self.server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(self.server, self._sock),
+                                        name=self.name, daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self.error:
             self.log.warning("%s did not start: %s", self.name, self.error or "timed out")
@@ -100,12 +104,12 @@ class BackgroundServer:
         self.log.info("%s listening on %s:%d", self.name, self.host or "*", self.port)
         return True
 
-    def _run(self) -> None:
+    def _run(self, server: uvicorn.Server, sock: socket.socket) -> None:
         async def serve() -> None:
             self.loop = asyncio.get_running_loop()
-            watcher = asyncio.ensure_future(self._watch_started())
+            watcher = asyncio.ensure_future(self._watch_started(server))
             try:
-                await self.server.serve(sockets=[self._sock])
+                await server.serve(sockets=[sock])
             finally:
                 watcher.cancel()
         try:
@@ -116,25 +120,24 @@ class BackgroundServer:
         finally:
             self._ready.set()
 
-    async def _watch_started(self) -> None:
-        while not self.server.started:
+    async def _watch_started(self, server: uvicorn.Server) -> None:
+        while not server.started:
             await asyncio.sleep(0.01)
         self._ready.set()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop serving and join the thread (safe to call twice, or after a failed start)."""
-        if self.server is not None and self.loop is not None and not self.loop.is_closed():
+        server = self.server
+        if server is not None and self.loop is not None and not self.loop.is_closed():
             def close() -> None:
                 for fn in self._stop_callbacks:
                     try:
                         fn()
                     except Exception:  # noqa: BLE001 - a callback must not block the stop
                         self.log.exception("stop callback of %s failed", self.name)
-                self.server.should_exit = True
-            try:
+                server.should_exit = True
+            with contextlib.suppress(RuntimeError):      # the loop closed meanwhile
                 self.loop.call_soon_threadsafe(close)
-            except RuntimeError:          # the loop closed meanwhile
-                pass
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():

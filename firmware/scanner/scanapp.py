@@ -191,10 +191,9 @@ class ScannerApp:
                 self._check_reader(now)
             if self.reader_ok and self._poll.due(now):
                 self._poll_card(now)
-        elif self._retry.due(now):
-            if self._init_reader():
-                self.reader_ok = True
-                self.send_error(ERR_REINITIALISED, "recovered")
+        elif self._retry.due(now) and self._init_reader():
+            self.reader_ok = True
+            self.send_error(ERR_REINITIALISED, "recovered")
         self._show()
 
     def handle_input(self, text):

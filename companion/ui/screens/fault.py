@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import pygame
 
@@ -79,8 +79,8 @@ class FaultPage:
         self.surface = surface
         self.clock = clock
         self.on_display = on_display
-        self.last_touch: Optional[tuple[int, int]] = None
-        self.choice: Optional[str] = None
+        self.last_touch: tuple[int, int] | None = None
+        self.choice: str | None = None
         self.stopping = threading.Event()
         self.screen = FaultScreen(self, fault)
         self.screen.layout(surface.get_size())
@@ -124,7 +124,7 @@ class FaultPage:
     def run(self, started: Callable[[], None] = lambda: None,
             beat: Callable[[], None] = lambda: None, beat_every: float = 10.0,
             should_stop: Callable[[], bool] = lambda: False,
-            poll: float = 0.05) -> Optional[str]:
+            poll: float = 0.05) -> str | None:
         """Show the page until a button is tapped (its action), or ``stop()`` or
         ``should_stop()`` (None)."""
         self.choice = None

@@ -45,7 +45,7 @@ class Pin:
         if not isinstance(pin_id, (int, str)):
             raise TypeError("pin id must be int or str")
         if isinstance(pin_id, str) and pin_id != "LED":
-            raise ValueError("unknown pin name %r" % pin_id)
+            raise ValueError(f"unknown pin name {pin_id!r}")
         self.id = pin_id
         self.mode = mode
         self.pull = pull

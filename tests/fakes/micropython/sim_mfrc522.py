@@ -70,10 +70,10 @@ class Tag:
         if tx_bits == 7 and len(data) == 1:
             return self._short_frame(data[0])
         levels = self.levels()
-        if self.state == "READY" and len(data) == 2 and data[1] == 0x20:
-            if data[0] == (0x93, 0x95, 0x97)[self.level - 1]:
-                part = levels[self.level - 1]
-                return part + bytes([bcc(part)])
+        if (self.state == "READY" and len(data) == 2 and data[1] == 0x20
+                and data[0] == (0x93, 0x95, 0x97)[self.level - 1]):
+            part = levels[self.level - 1]
+            return part + bytes([bcc(part)])
         if self.state == "READY" and len(data) == 9 and data[1] == 0x70:
             part = levels[self.level - 1]
             if (data[0] == (0x93, 0x95, 0x97)[self.level - 1] and data[2:6] == part

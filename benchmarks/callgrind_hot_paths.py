@@ -1,0 +1,179 @@
+"""Instructions per hot path, counted by valgrind's callgrind (repeatable on a noisy machine).
+
+    python benchmarks/callgrind_hot_paths.py            # needs valgrind (Debian: valgrind)
+
+Seconds on a shared build machine say little about a Raspberry Pi; instruction
+counts do not depend on what else the machine is doing. Each hot path runs in
+its own process under ``valgrind --tool=callgrind`` twice, with N and 2N
+repetitions after the same set-up; (I(2N) - I(N)) / N is the cost of one
+repetition, set-up and interpreter start cancelled out. The cold start is a
+whole process, interpreter start included.
+
+The implied time on a Pi assumes, for this kind of code (the CPython
+interpreter, SQLite, SDL's software blits), about 1.0 instruction per cycle on
+a Pi 4 (Cortex-A72, 1.5 GHz: ~1.5e9 instructions/s) and about 0.6 on a
+Pi Zero 2 W (Cortex-A53, 1.0 GHz: ~0.6e9 instructions/s). x86-64 and ARM
+instruction counts differ by a modest factor for interpreter code, so the
+budget is an estimate with that margin, not a measurement on a Pi.
+
+Internally: ``python callgrind_hot_paths.py --path NAME --repeat N`` runs one
+path (what valgrind is given).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+PI4_IPS, PI_ZERO2_IPS = 1.5e9, 0.6e9
+BUDGETS_MS = {"tap_to_frame": 16.0, "scan_to_action": 5.0, "light_frame": 0.5,
+              "cold_start": 1500.0}
+SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"]}
+
+
+# --- the hot paths (each: set-up, then ``repeat`` repetitions) ----------------------------
+
+def tap_to_frame(repeat: int) -> None:
+    """A finger lifts on the oldest order (then on UNDO): action, journal, redraw, display."""
+    import pygame
+
+    from benchmarks.bench_ui import finger, setup
+    with tempfile.TemporaryDirectory() as folder:
+        journal, loop, app = setup((800, 480), folder)
+        loop.stop()                       # drive the loop on this thread: one process, no waits
+        app.screen.draw(app.surface)
+        for i in range(repeat):           # even counts: as many completions as undos
+            widgets = {w.name: w for w in app.screen._widgets}
+            me = app.table.game.active_player
+            slot = next((n for n in range(4) if me.queue[n]), None)
+            name = "ft.undo" if (i % 2 or slot is None) else f"act.pos{slot + 1}"
+            finger(app, widgets[name].rect.center, "down")
+            finger(app, widgets[name].rect.center, "up")
+            loop.drain()
+            app.pump()
+        journal.close()
+        pygame.quit()
+
+
+def scan_to_action(repeat: int) -> None:
+    """A protocol line arrives: framing, decoding, the table loop, the journal (then UNDO)."""
+    from companion import inputs as ev
+    from companion.devices import scanner_protocol as sp
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.table import TableLoop
+    with tempfile.TemporaryDirectory() as folder:
+        journal = Journal(os.path.join(folder, "j.db"))
+        loop = TableLoop(Session(journal))
+        loop.post(ev.TouchAction(SETUP))
+        loop.drain()
+        stream = sp.ScannerStream()
+        seq = 0
+        for n in range(repeat):
+            seq = sp.next_seq(seq)
+            for received in stream.feed(sp.encode(sp.Scan(seq, "%08X" % (0x04000000 + n)))):
+                scanned = sp.card_scanned(received.item)
+                if scanned is not None:
+                    loop.handle(scanned)
+            loop.handle(ev.UndoTap())
+        journal.close()
+
+
+def light_frame(repeat: int) -> None:
+    """One frame of the strip: the pattern for a busy 4-seat table, placed on 64 LEDs."""
+    from benchmarks.bench_lights import LEDS, SEATS, busy_game
+    from companion.devices.pixels import contiguous_segments
+    from companion.lights.patterns import LightContext, Style, frame_from_lights, render
+    game = busy_game()
+    segments = contiguous_segments(SEATS, LEDS)
+    positions = [s.positions() for s in segments]
+    ctx, style = LightContext(), Style()
+    for n in range(repeat):
+        frame_from_lights(render(game, ctx, n * 0.033, style), positions, SEATS * LEDS)
+
+
+def cold_start(_repeat: int) -> None:
+    """Interpreter start to the first frame of the table view, with a journal to resume."""
+    import pygame
+
+    from companion.catalog import Catalog
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.table import TableLoop
+    from companion.ui.app import App
+    with tempfile.TemporaryDirectory() as folder:
+        journal = Journal(os.path.join(folder, "j.db"))
+        Session(journal).apply(SETUP)
+        pygame.display.init()
+        pygame.font.init()
+        surface = pygame.display.set_mode((800, 480))
+        app = App(TableLoop(Session(journal, Catalog())), surface=surface)
+        app.draw()
+        journal.close()
+
+
+PATHS = {"tap_to_frame": (tap_to_frame, 20), "scan_to_action": (scan_to_action, 50),
+         "light_frame": (light_frame, 200), "cold_start": (cold_start, 0)}
+
+
+# --- measuring -------------------------------------------------------------------------------
+
+def instructions(path: str, repeat: int, folder: str) -> int:
+    out = os.path.join(folder, f"cg.{path}.{repeat}.%p")
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--trace-children=no",
+           sys.executable, os.path.abspath(__file__), "--path", path, "--repeat", str(repeat)]
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"{path} failed under valgrind:\n{done.stderr[-2000:]}")
+    total = 0
+    for name in glob.glob(out.replace("%p", "*")):
+        with open(name) as fh:
+            for line in fh:
+                m = re.match(r"(?:summary|totals):\s+(\d+)", line)
+                if m:
+                    total = max(total, int(m.group(1)))
+    return total
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--path", choices=sorted(PATHS))
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.path:                                   # one run, under valgrind
+        PATHS[args.path][0](args.repeat)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (Debian: sudo apt install valgrind)", file=sys.stderr)
+        return 2
+    import platform
+    print(f"{platform.machine()}, Python {platform.python_version()}; instructions counted by "
+          f"callgrind; Pi 4 at {PI4_IPS:.1e} instr/s, Pi Zero 2 W at {PI_ZERO2_IPS:.1e} instr/s")
+    print(f"{'hot path':<16} {'instructions':>14} {'Pi 4':>10} {'Zero 2 W':>10} {'budget':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        for path, (_fn, n) in PATHS.items():
+            if n:
+                one = (instructions(path, 2 * n, folder) - instructions(path, n, folder)) / n
+            else:
+                one = instructions(path, 1, folder)
+            pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
+            budget = BUDGETS_MS[path]
+            verdict = "OK" if zero <= budget else ("Pi 4 only" if pi4 <= budget else "OVER")
+            print(f"{path:<16} {one:14,.0f} {pi4:8.2f}ms {zero:8.2f}ms {budget:7.1f}ms  {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""The choices of a new game's setup without a screen: meeple order, the deal preview,
+Cake Time's upgrade draw, the main board (printed and Winter's board chaos)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from companion import board as boards
+from companion.rules.editions import EDITIONS, UPGRADE_TILES, box_rules
+from companion.setup_choices import SetupChoices, draw_upgrades, meeple_order
+
+
+# --- the model on its own ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("count, start, order", [
+    (4, 0, [3, 2, 1, 0]), (4, 2, [1, 0, 3, 2]), (3, 1, [0, 2, 1]), (2, 0, [1, 0, 1, 0]),
+    (2, 1, [0, 1, 0, 1]),
+])
+def test_meeple_placement_order(count, start, order):
+    md = SetupChoices("winter")
+    md.set_count(count)
+    md.start = start
+    assert md.meeple_order() == order
+
+
+def test_deal_preview_matches_the_engines_game_started():
+    md = SetupChoices("winter")
+    md.set_count(3)
+    md.names[:3] = ["A", "B", "C"]
+    md.start = 1
+    game, started = md.preview()
+    assert started.deal == (("B", 1, 2), ("B", 2, 1), ("C", 1, 1), ("C", 2, 1), ("A", 1, 1),
+                            ("A", 2, 1))
+    assert game.deck == 90 - 10 - 7
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+def test_printed_board_is_the_one_in_the_seeds_readme():
+    b = boards.printed_board("original")
+    assert b.cells[0] == ("ice", "caramel", "steam", "coffee")
+    assert b.cells[3] == ("milk", "ice", "chocolate", "steam")
+    assert {b.at(r, c) for r, c in boards.SPECIAL_SQUARES} == {"caramel", "water", "tea",
+                                                                 "chocolate"}
+    assert [b.at(r, c) for r, c in boards.CORNERS] == ["ice", "coffee", "milk", "steam"]
+    w = boards.printed_board("winter")
+    assert w.at(0, 1) == "fruit" and "caramel" not in str(w.cells)
+
+
+@pytest.mark.parametrize("seed", [1000, 1234, 5555, 9999, 42])
+def test_chaos_board_respects_the_snowflake_squares_and_the_tiles(seed):
+    b = boards.chaos_board(seed)
+    special = [b.at(r, c) for r, c in boards.SPECIAL_SQUARES]
+    assert sorted(special) == sorted(EDITIONS["winter"].specialty_ingredients)
+    others = [ing for r, c, ing in b.squares() if (r, c) not in boards.SPECIAL_SQUARES]
+    assert Counter(others) == Counter({"coffee": 3, "milk": 3, "steam": 3, "ice": 3})
+    assert b.seed == seed and b.edition == "winter"
+
+
+def test_chaos_board_is_reproducible_by_seed():
+    assert boards.chaos_board(2354) == boards.chaos_board(2354)
+    layouts = {boards.chaos_board(s).cells for s in range(1000, 1040)}
+    assert len(layouts) > 30          # different seeds, different boards
+
+
+def test_seeds_come_from_the_injected_random_source():
+    assert boards.new_seed(random.Random(9)) == random.Random(9).randint(1000, 9999)
+
+
+# --- randomness only where a choice asks for it ----------------------------------------------
+
+class CountingRandom(random.Random):
+    """A seeded random source that counts the draws taken from it."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
+def test_meeple_order_is_a_function_of_count_and_start():
+    assert meeple_order(4, 1) == [0, 3, 2, 1]
+    assert meeple_order(2, 1) == [0, 1, 0, 1]
+
+
+def test_cake_time_upgrade_draw_takes_four_of_seven_in_the_rulebooks_order():
+    upgrades = box_rules("original", "cake_time").upgrades
+    assert len(upgrades) == 7
+    drawn = draw_upgrades(upgrades, random.Random(5))
+    assert len(drawn) == UPGRADE_TILES and len(set(drawn)) == UPGRADE_TILES
+    assert drawn == sorted(drawn, key=upgrades.index)
+    assert drawn == draw_upgrades(upgrades, random.Random(5))       # same seed, same tiles
+
+
+def cake_time_choices(rng: random.Random) -> SetupChoices:
+    md = SetupChoices("original", rng)
+    md.set_edition("original", "cake_time")
+    md.set_count(3)
+    md.names[:3] = ["Ana", "Ben", "Chloe"]
+    md.start = 1
+    return md
+
+
+def test_the_upgrade_tiles_are_drawn_once_when_the_wizard_reaches_them():
+    rng = CountingRandom(2)
+    md = cake_time_choices(rng)
+    assert md.upgrade_mode == "draw" and md.drawn_tiles is None
+    md.enter("start")
+    assert rng.draws == 0 and md.tiles_of(None) == []        # looking draws nothing
+    md.enter("upgrades")
+    drawn = md.tiles_of(None)
+    assert len(drawn) == UPGRADE_TILES and rng.draws > 0
+    taken = rng.draws
+    for step in ("upgrades", "options", "deal", "meeples"):
+        md.enter(step)
+        md.problem(step)
+        md.action()
+    assert rng.draws == taken and md.tiles_of(None) == drawn
+    assert md.action()["upgrades"] == drawn
+
+
+def test_each_players_own_tiles_draw_nothing_and_choosing_the_draw_again_draws_once():
+    rng = CountingRandom(3)
+    md = cake_time_choices(rng)
+    md.set_upgrade_mode("each")
+    md.enter("upgrades")
+    assert rng.draws == 0
+    md.set_upgrade_mode("draw")
+    drawn, taken = md.tiles_of(None), rng.draws
+    md.set_upgrade_mode("each")
+    md.set_upgrade_mode("draw")
+    assert md.tiles_of(None) == drawn and rng.draws == taken
+
+
+def test_the_board_rolls_its_seed_when_chaos_is_chosen_and_showing_it_rolls_nothing():
+    rng = CountingRandom(4)
+    md = SetupChoices("winter", rng)
+    assert md.board() == boards.printed_board("winter") and rng.draws == 0
+    md.set_board_mode("chaos")
+    seed, taken = md.seed, rng.draws
+    assert seed is not None and taken > 0
+    assert md.board() == md.board() == boards.chaos_board(seed)
+    md.set_board_mode("printed")
+    md.set_board_mode("chaos")
+    assert md.seed == seed and rng.draws == taken        # the same layout comes back
+    md.roll_seed()
+    assert md.board() == boards.chaos_board(md.seed)
