@@ -4,8 +4,8 @@
 * ``cues`` -- a pure function from one table-loop update to the cue ids it calls
   for, in order.
 * ``player`` -- the table-loop subscriber whose own thread owns ``pygame.mixer``:
-  it loads the WAVs (the repository's ``sounds/`` folder unless ``[sound] folder``
-  says otherwise), plays each update's cues at their times, the turn timer's cues,
+  it loads the WAVs (``companion/sounds/`` unless ``[sound] folder`` says
+  otherwise), plays each update's cues at their times, the turn timer's cues,
   and the voice's sentences.
 """
 from .cues import CUE_IDS, cues_for

@@ -1,8 +1,8 @@
 """Which sound cues an update calls for: pure, so it is tested without audio.
 
 ``cues_for(update)`` maps one table-loop ``Update`` to the cue ids to play, in
-order (the ids are the WAV file stems in ``sounds/``, see
-``sounds/make_sounds.py``):
+order (the ids are the WAV file stems in ``companion/sounds/``, see
+``companion/sounds/make_sounds.py``):
 
 =====================  ====================================================
 cue                    when
@@ -32,7 +32,7 @@ from ..rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, Dis
                                 TurnChanged)
 from ..table import DeviceStatusChanged, Update
 
-#: Every cue id; the same set as ``CUES`` in sounds/make_sounds.py (a test checks).
+#: Every cue id; the same set as ``CUES`` in companion/sounds/make_sounds.py (a test checks).
 CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
            "shop_closed", "final_turn", "game_over", "winner", "rejected", "card_scanned",
            "scanner_lost", "timer_warning", "timer_end", "cake_card")

@@ -46,6 +46,7 @@ from collections.abc import Callable
 import companion
 
 from ..config import SoundSettings, VoiceSettings
+from ..logs import native_stderr_quiet
 
 from ..table import Update
 from ..turn_timer import TurnClock
@@ -60,8 +61,8 @@ TIMER_TAG = "timer"
 
 
 def default_folder() -> Path:
-    """The repository's ``sounds/`` folder, beside the ``companion`` package."""
-    return Path(companion.__file__).resolve().parent.parent / "sounds"
+    """The bundled cues: ``companion/sounds/`` (package data, so in the wheel too)."""
+    return Path(companion.__file__).resolve().parent / "sounds"
 
 
 class SoundPlayer(Worker):
@@ -306,7 +307,8 @@ class SoundPlayer(Worker):
         self.mixer_thread = threading.current_thread().name
         if not self.folder.is_dir():
             log.warning("no sound cues: the folder %s does not exist; set [sound] folder to "
-                        "the folder with the cue WAV files (the repository's sounds/ folder) "
+                        "the folder with the cue WAV files (the bundled companion/sounds/ "
+                        "folder) "
                         "or [sound] enabled = false. The table carries on silently.",
                         self.folder)
             return
@@ -314,7 +316,8 @@ class SoundPlayer(Worker):
         try:
             import pygame
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+                with native_stderr_quiet():       # libasound's own chatter; we say it once
+                    pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
             log.warning("no sound: the audio output cannot be opened (%s). Check the speaker "
@@ -333,7 +336,7 @@ class SoundPlayer(Worker):
             self.sounds[cue] = sound
         if missing:
             log.warning("sound cues missing or unreadable in %s: %s (regenerate them with "
-                        "python sounds/make_sounds.py); the other cues still play",
+                        "python companion/sounds/make_sounds.py); the other cues still play",
                         self.folder, ", ".join(missing))
         self.state = "playing" if self.sounds else "silent"
         if self.state == "playing":
