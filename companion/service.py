@@ -26,7 +26,7 @@ import logging
 import os
 import signal
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from . import faults, logs
@@ -37,6 +37,14 @@ from .notify import Notifier
 from .session import Session
 from .table import LogSubscriber, TableLoop, Update
 from .seat_colours import every_seat, screen_rgb as seat_rgb
+
+if TYPE_CHECKING:                        # pygame loads with the screen, not before
+    from .catalog import Catalog
+    from .lights.controller import LightsController
+    from .sound import SoundPlayer
+    from .ui.app import App
+    from .voice import Voice
+    from .web.app import PhoneView
 
 log = logging.getLogger("companion.service")
 
@@ -81,7 +89,10 @@ def status_line(table) -> str:
 
 
 class Service:
-    def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None):
+    def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
+                 catalog: Catalog | None = None):
+        """``catalog``: the cards to know instead of ``[catalog]`` (the demo's example
+        catalog)."""
         self.cfg = cfg
         self.headless = headless
         self.notifier = notifier or Notifier()
@@ -89,7 +100,8 @@ class Service:
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
         self.catalog_problems: list = []     # broken catalog files, for the screen
         try:
-            self.session = Session(self.journal, self._catalog())
+            self.session = Session(self.journal,
+                                   catalog if catalog is not None else self._catalog())
         except BaseException:             # a game that does not replay: the fault page
             self.journal.close()          # (the lock goes too: Try again can open it)
             raise
@@ -104,10 +116,13 @@ class Service:
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
-        self.lights = self.sound = self.voice = None
-        self.web = None                      # the phone view (companion.web), when served
+        self.lights: LightsController | None = None
+        self.sound: SoundPlayer | None = None
+        self.voice: Voice | None = None
+        self.web: PhoneView | None = None    # the phone view (companion.web), when served
         self.screen_on = False
-        self._close_screen: Callable[[], None] | None = None
+        self.app: App | None = None          # the touchscreen, once it is up
+        self._old_signals: dict = {}
         self._stopped = False
 
     def _catalog(self):
@@ -239,8 +254,11 @@ class Service:
             self.stopping.set()
             if handler is not None:
                 handler()
+        if threading.current_thread() is not threading.main_thread():
+            return                           # only the main thread may; a caller's own stop
         for sig in STOP_SIGNALS:
-            signal.signal(sig, stop)
+            old = signal.signal(sig, stop)
+            self._old_signals.setdefault(sig, old)    # put back by shutdown()
 
     def run(self) -> int:
         self.on_stop_signal()
@@ -267,23 +285,36 @@ class Service:
     def _screen(self) -> bool:
         """Run the touchscreen on this (main) thread; False when there is no display."""
         try:
-            import pygame
-
-            from .ui.app import App
+            surface = self.open_window()
         except ImportError as exc:
             log.warning("no touchscreen: %s", exc)
             return False
-        surface = self._open_screen(self.cfg["display"])
         if surface is None:
             return False
         if not self._fonts_ok(surface) or not self._catalog_ok(surface):
             return True
+        self.app = self.build_app(surface)
+        self.on_stop_signal(self.app.request_stop)
+        self.run_app(self.app)
+        return True
+
+    def open_window(self):
+        """The surface the touchscreen draws on, or None to run without one."""
+        return self._open_screen(self.cfg["display"])
+
+    def run_app(self, app: App) -> None:
+        """The touchscreen's main loop, until the window closes or a stop."""
+        app.run(should_stop=self.stopping.is_set, started=self.ready)
+
+    def build_app(self, surface) -> App:
+        """The touchscreen on ``surface``, wired to the table and the outputs' settings."""
+        from .ui.app import App
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
-        app.play_links = self.play_link
+        app.play_links = self.play_link      # type: ignore[assignment]  # App says None
         if self.web is not None:             # Settings shows the phones' pairing code
-            app.pairing, app.web_url = self.web.pairing, self.web.public_url
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
         self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
@@ -292,26 +323,12 @@ class Service:
         saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
             app.seat_colors = seat_rgb(saved)
-        self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
-
-        def close_screen() -> None:
-            # only the display and fonts: the sound thread owned the mixer until now
-            pygame.display.quit()
-            pygame.font.quit()
-            # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
-            from .ui import fonts, widgets
-            widgets.reset_fonts()
-            fonts.set_book(None)
-        self._close_screen = close_screen      # last, by shutdown(): after loop and outputs
-        app.run(should_stop=self.stopping.is_set, started=self.ready)
-        return True
+        return app
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
         (a driver named) but missing is a fault: the lights blink it, the log and
         systemd's status say it, and the screen opens as soon as it appears."""
-        import pygame
-
         from .ui.app import display_available, open_display
         driver = os.environ.get("SDL_VIDEODRIVER", "") or display["driver"]
         shown = None
@@ -324,7 +341,7 @@ class Service:
                         log.warning("the display is there now: the touchscreen opens")
                         self._show_fault(None)
                     return surface
-                except pygame.error as exc:
+                except RuntimeError as exc:          # pygame.error
                     problem = f"the display could not open ({exc})"
             if not driver or driver == "dummy":
                 log.info("%s: running without the touchscreen", problem)
@@ -396,12 +413,15 @@ class Service:
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
         for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
-        if self._close_screen is not None:
-            _optional("closing the screen", self._close_screen)
+        if self.app is not None:             # last: the sound thread owned the mixer till now
+            _optional("closing the screen", self.app.close)
         if loop_ended:
             self.journal.close()
         else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole
             log.error("the journal is left open: the table loop is still busy")
+        for sig, old in self._old_signals.items():
+            signal.signal(sig, old)
+        self._old_signals = {}
         log.info("companion stopped")
 
 
@@ -514,8 +534,6 @@ class Startup:
 
     def _surface(self, cfg):
         if self.surface is None:
-            import pygame
-
             from .config import defaults
             from .ui.app import display_available, open_display
             display = (cfg or defaults())["display"]
@@ -523,7 +541,7 @@ class Startup:
                 return None
             try:
                 self.surface = open_display(display)
-            except pygame.error as exc:
+            except RuntimeError as exc:              # pygame.error
                 log.error("the display could not open to show the fault: %s", exc)
                 return None
         return self.surface

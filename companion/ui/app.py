@@ -421,8 +421,12 @@ class App:
         self._wake.set()
 
     def close(self) -> None:
-        """Close the window (last, after the outputs: the sound thread owned the mixer
-        until then). Fonts stay initialised: they hold no device. Safe to call twice."""
+        """Close the window and the fonts, not the mixer (the sound thread owned it until
+        now; call this after the outputs). Safe to call twice."""
         self.running = False
-        if pygame.display.get_init():
-            pygame.display.quit()
+        pygame.display.quit()
+        pygame.font.quit()
+        # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
+        from . import fonts, widgets
+        widgets.reset_fonts()
+        fonts.set_book(None)
