@@ -99,6 +99,7 @@ class LightsController(Worker):
         self.pixel_count = strip.pixel_count
         #: The configured brightness is a power-budget cap: set_brightness stays below it.
         self.brightness_cap = strip.brightness
+        self.segments = list(segments)     # the seats' stretches of the strip, seat 0 first
         self.positions = [seg.positions() for seg in segments]
         self.style = Style(len(segments), tuple(s.length for s in segments),
                            tuple(seat_colors)[:len(segments)], sweep)
