@@ -367,6 +367,11 @@ class DemoService(Service):
     def open_window(self):
         return self.window.table
 
+    def start_inputs(self) -> None:
+        """Later, in ``run_app``: the screen then sees the buttons' status, and the game
+        starts once the screen follows the table."""
+
+
     def run_app(self, app: App) -> None:
         """The game begins once the screen follows the table; the bots then play (on the
         simulated buttons when there are any) until the window closes."""
@@ -374,6 +379,7 @@ class DemoService(Service):
         if self.lights is not None and self.lights.strip is not None:
             self.window.show_strip(self.lights.strip, self.lights.segments,     # type: ignore[arg-type]
                                    app.seat_colors[:len(self.lights.segments)])
+        super().start_inputs()
         self.loop.post(ev.TouchAction(self.setup))
         bots = PacedBots(self.loop, self.rng, self.tags, self.pace, self._buttons(),
                          self.cfg.seats.hold_seconds)

@@ -311,7 +311,7 @@ class Service:
         from .ui.app import App
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
-                  config=self.cfg)
+                  config=self.cfg, on_display=True)   # the display, or the demo's part of it
         app.play_links = self.play_link      # type: ignore[assignment]  # App says None
         if self.web is not None:             # Settings shows the phones' pairing code
             app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
