@@ -176,27 +176,30 @@ class Voice(Worker):
             self._queue.clear()
             self._cond.notify_all()
 
-    def _run(self) -> None:
-        if not self.check_engine():
-            return
-        while True:
-            with self._cond:
-                while not self._queue and not self._stopping:
-                    self._cond.wait()
-                if self._stopping:
-                    return
-                _, lang, text = self._queue.pop(0)
-            try:
-                wav = render(text, lang, self.engine)
-            except (OSError, subprocess.SubprocessError) as exc:
-                detail = getattr(exc, "stderr", b"") or b""
-                self._silence("%s failed (%s%s).", self.engine, exc,
-                              ": " + detail.decode(errors="replace").strip() if detail else "")
-                return
-            self.play(wav)
-            with self._cond:
-                self.spoken.append(text)
-                self._cond.notify_all()
+    def _begin(self) -> bool:
+        return self.check_engine()
+
+    def _has_work(self) -> bool:
+        return bool(self._queue)
+
+    def tick(self, now: float | None = None) -> float | None:
+        """Render the next sentence waiting and hand it to the sound thread."""
+        with self._cond:
+            if not self._queue or self.state == "silent":
+                return None
+            _, lang, text = self._queue.pop(0)
+        try:
+            wav = render(text, lang, self.engine)
+        except (OSError, subprocess.SubprocessError) as exc:
+            detail = getattr(exc, "stderr", b"") or b""
+            self._silence("%s failed (%s%s).", self.engine, exc,
+                          ": " + detail.decode(errors="replace").strip() if detail else "")
+            return None
+        self.play(wav)
+        with self._cond:
+            self.spoken.append(text)
+            self._cond.notify_all()
+        return None
 
 
 def build_voice(cfg, sound, language: str | None = None) -> Voice | None:

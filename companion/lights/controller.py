@@ -191,29 +191,13 @@ class LightsController(Worker):
             except Exception as exc:  # the strip is going away anyway
                 log.warning("could not switch the LED strip off: %s", exc)
 
-    def _run(self) -> None:
-        while True:
-            try:
-                wake = self.tick()
-            except Exception as exc:      # a bug must not kill the lights thread
-                wake = None
-                if type(exc) not in self._errors_logged:
-                    self._errors_logged.add(type(exc))
-                    log.exception("the lights failed to draw a frame")
-            with self._cond:
-                while not self._inbox and not self._stopping:
-                    if wake is None:
-                        self._asleep = True
-                        self._cond.notify_all()
-                        self._cond.wait()
-                        self._asleep = False
-                    else:
-                        left = wake - self.clock()
-                        if left <= 0:
-                            break
-                        self._cond.wait(left)
-                if self._stopping:
-                    return
+    def _has_work(self) -> bool:
+        return bool(self._inbox)
+
+    def _failed(self, exc: Exception) -> None:
+        if type(exc) not in self._errors_logged:     # once per kind: it may fail every frame
+            self._errors_logged.add(type(exc))
+            log.exception("the lights failed to draw a frame")
 
     def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, draw the picture at ``now``; return when to draw

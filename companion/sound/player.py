@@ -163,27 +163,14 @@ class SoundPlayer(Worker):
         else:
             self._shutdown()
 
-    def _run(self) -> None:
-        try:
-            while True:
-                try:
-                    wake = self.tick()
-                except Exception:          # a bug must not kill the sound thread
-                    log.exception("the sound cues failed")
-                    wake = None
-                with self._cond:
-                    while not self._inbox and not self._stopping:
-                        if wake is None:
-                            self._cond.wait()
-                        else:
-                            left = wake - self.clock()
-                            if left <= 0:
-                                break
-                            self._cond.wait(left)
-                    if self._stopping:
-                        return
-        finally:
-            self._shutdown()
+    def _has_work(self) -> bool:
+        return bool(self._inbox)
+
+    def _failed(self, exc: Exception) -> None:
+        log.exception("the sound cues failed")
+
+    def _finish(self) -> None:
+        self._shutdown()                   # the mixer closes on the thread that opened it
 
     def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, play every cue due by ``now``; return when the
