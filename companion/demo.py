@@ -40,6 +40,7 @@ from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, Cakes
                                CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
+from .rules.state import Game, Table
 from .rules.turn import is_stalled
 from .service import Service
 from .table import TableLoop, Update
@@ -51,6 +52,13 @@ if TYPE_CHECKING:                        # pygame loads with the screen
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 CAKE_NOTES = (CakePlaced, CakeCardGained, CakeCardPlayed, CakesReturned)
+
+
+def _started(table: Table) -> Game:
+    """The game the bots play (they only ever act once the demo's setup was applied)."""
+    if table.game is None:
+        raise RuntimeError("the demo's bots act only in a started game")
+    return table.game
 
 
 class Bots:
@@ -68,7 +76,7 @@ class Bots:
     def answer_cakes(self) -> None:
         """Cake Time: for each card taken from the deck since the last look, the deck's
         back may show a cake (the 30 cake-backed cards' share); the table says so."""
-        game = self.loop.table.game
+        game = _started(self.loop.table)
         new = sorted((c.serial, p.name) for p in game.players for c in p.queue[0]
                      if c.serial > self.seen_serial)
         self.seen_serial = game.next_serial - 1
@@ -82,15 +90,16 @@ class Bots:
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
-        game = self.loop.table.game
+        game = _started(self.loop.table)
         waiting = sum(1 for p in game.players for pos in p.queue for c in pos if c.tag is None)
         for _ in range(min(waiting, len(self.tags))):
             self.post(ev.CardScanned(self.tags.pop(0), source="demo"))
 
     def play_turn(self) -> None:
-        game = self.loop.table.game
-        me = game.active_player
-        seat = game.active
+        game = _started(self.loop.table)
+        me, seat = game.active_player, game.active
+        if me is None or seat is None:       # over: nobody's turn
+            return
         if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
             self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
@@ -101,7 +110,7 @@ class Bots:
             self.post(ev.TouchAction({"do": "spend_cookies",
                                       "count": self.rng.randint(1, me.cookies)}))
         urgent = len(me.queue[3]) + len(me.queue[2])
-        done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + (urgent > 2))
+        done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + int(urgent > 2))
         filled = sum(1 for pos in me.queue if pos)
         for i in range(done):
             # now and then the newer order first: a double tap steps past the oldest
@@ -137,7 +146,7 @@ class TerminalPrinter:
                 self.turn_notes.append(i18n.happening_text(self.lang, h, edition))
             elif isinstance(h, TurnChanged):
                 self._flush(h.previous, h.turn - 1, u)
-            elif isinstance(h, GameOver):
+            elif isinstance(h, GameOver) and game is not None:
                 self._flush(None, game.turn, u)
                 self._ranking(h, edition)
 
@@ -154,7 +163,7 @@ class TerminalPrinter:
         self.out.write(i18n.happening_text(self.lang, h, edition) + "\n")
 
     def _flush(self, who: str | None, turn: int, u: Update) -> None:
-        game = u.table.game
+        game = _started(u.table)
         if who is None:
             who = game.players[game.last_seat].name
         p = next(p for p in game.players if p.name == who)
