@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from . import config as config_mod
 from . import inputs as ev
 from .catalog import Catalog
+from .devices.pixels import SimulatedStrip
 from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                                CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
@@ -385,8 +386,9 @@ class DemoService(Service):
         """The game begins once the screen follows the table; the bots then play (on the
         simulated buttons when there are any) until the window closes."""
         app.quit_on_escape = True
-        if self.lights is not None and self.lights.strip is not None:
-            self.window.show_strip(self.lights.strip, self.lights.segments,     # type: ignore[arg-type]
+        strip = self.lights.strip if self.lights is not None else None
+        if isinstance(strip, SimulatedStrip) and self.lights is not None:   # the strip to show
+            self.window.show_strip(strip, self.lights.segments,
                                    app.seat_colors[:len(self.lights.segments)])
         super().start_inputs()
         self.loop.post(ev.TouchAction(self.setup))
