@@ -4,8 +4,8 @@ Each scene starts from a table script (the built-in ``sample_game.jsonl``, a
 mid-game with EXAMPLE catalog tags, or the caller's own script), played
 through a real table loop and App, then takes the steps a table would (a
 rejected touch, the shop closing, a tie at the end, ...) by posting inputs,
-never by editing state. Screens of the setup wizard, settings, keyboard and
-enroll are rendered when their modules exist; a screen class may offer
+never by editing state. The screens of the setup wizard, settings, keyboard and
+enroll are rendered too; a screen class may offer
 ``screenshot_states()`` -> [(suffix, callable)] to be rendered in each of its
 states (e.g. each wizard step).
 
@@ -247,12 +247,10 @@ OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
 
 def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
-    """UI-B's screen ``name`` as (file name, prepare(app)) pairs: one per state its
+    """Screen ``name`` as (file name, prepare(app)) pairs: one per state its
     ``screenshot_states()`` lists, or just the screen as it opens."""
-    from .app import screen_class
-    cls = screen_class(name)
-    if cls is None:
-        return []
+    from .app import SCREENS
+    cls = SCREENS[name]
     kwargs = {"tag": "04A1B2C3D4"} if name == "enroll" else {}
     try:
         probe = cls(app, **kwargs)

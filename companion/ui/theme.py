@@ -57,6 +57,11 @@ INGREDIENTS = {
 }
 
 MIN_TARGET = 48          # smallest touch target, px (at any screen size)
+
+# How long the table view's toasts stay up, s
+TOAST_SHOP_CLOSED_S = 6.0            # why the shop closed
+TOAST_GARBLED_S = 8.0                # noise on a device's line
+TOAST_UNTIL_RESUMED_S = 24 * 3600    # the journal is busy: until it is free again
 DESIGN_HEIGHT = 480
 
 

@@ -110,10 +110,9 @@ class EndScreen(Screen):
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
                    ("end.fix", self.t("button.fix"), theme.BUTTON, self._fix),
-                   ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch)]
-        if self.app.has_screen("wizard"):
-            buttons.append(("end.new", self.t("button.new_game"), theme.OK,
-                            lambda: self.app.open("wizard")))
+                   ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch),
+                   ("end.new", self.t("button.new_game"), theme.OK,
+                    lambda: self.app.open("wizard"))]
         specs = [0.8, 0.8, 1.2, 1.2][:len(buttons)]
         for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap)):
             out.append(Button(name, r, text=words, size=m.big if r.w > m.px(170) else m.body,

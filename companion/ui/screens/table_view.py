@@ -10,8 +10,8 @@ accept them), fix, and the big END TURN button.
 
 Banners over the panels: cards to draw after an order surge (until the new
 cards are scanned or the banner is tapped away) and the stall warning.
-Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard, and
-"enroll this card?" for a tag no catalog knows.
+Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard. (A card no
+catalog knows opens the enroll screen: ``App``'s routes.)
 
 Nothing here decides a rule: legality is asked of the pure engine
 (``companion.rules.apply`` on the current table), and every tap becomes a
@@ -19,7 +19,7 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import pygame
 
@@ -43,9 +43,8 @@ from .cake_table import CakeTable
 class TableView(CakeTable, Screen):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
+        self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard"
         self.spend_count = 1
-        self.unknown_tags: list[str] = []
         self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
         self._draws: Optional[PendingDraws] = None
@@ -91,55 +90,71 @@ class TableView(CakeTable, Screen):
             self.drop_stale_toasts()
             self._taken = None       # the position marked last turn is history now
         if update.rejection is not None:
-            near = self.app.last_touch if self.app.is_own(update) else None
-            refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
-            if refused is not None and refused.active and not refused.overlapped:
-                self.toast(self.t("table.its_turn", player=refused.active), near=near)
-            else:
-                self.toast(self.rejection_text(update.rejection), near=near)
+            self._refused(update)
         self.cake_update(update)
         for h in update.happened:
-            if isinstance(h, GameStarted):
-                self.dialog, self.unknown_tags = None, []
-            elif h.kind == "draws_dismissed" and game is not None:
-                self._hidden_draws = game.turn
-            elif h.kind == "order_completed" and game is not None:
-                # mark the position taken, so a wrong one (a seat button's guess) is undone
-                # at once
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
-            elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
-                self.unknown_tags.append(h.tag)
-            elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
-                self.unknown_tags.remove(h.tag)
-            elif h.kind == "shop_closed":
-                self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
-                           kind="warning", seconds=6.0)
-            elif h.kind == "table_paused":     # shown until the journal is free again
-                self.toast(self.t("happening.table_paused"), kind="warning", seconds=24 * 3600)
-            elif h.kind == "table_resumed":
-                paused = self.t("happening.table_paused")
-                self._toasts = [n for n in self._toasts if n.text != paused]
-                self.toast(self.t("happening.table_resumed"), kind="info")
-            elif h.kind == "device_status" and h.status == "garbled":
-                self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
-                           seconds=8.0)
-            elif h.kind == "device_status":
-                name = self.t(f"device.{h.device}")
-                bad = _device_bad(h.status)
-                self.toast(self.t("device.lost" if bad else "device.back", device=name),
-                           kind="warning" if bad else "info")
+            react = self._REACTIONS.get(h.kind)
+            if react is not None:
+                react(self, h, game)
         if game is None or game.game_over or game.active is None:
             if self.dialog in ("upgrade", "spend"):
                 self.dialog = None
-        if self.unknown_tags:
-            if self.app.has_screen("enroll"):
-                # the enroll screen asks itself ("not now" / save): hand the tag over
-                if not any(type(s).__name__ == "EnrollScreen" for s in self.app.stack):
-                    self.app.open("enroll", tag=self.unknown_tags.pop(0))
-            elif self.dialog is None:
-                self.dialog = "enroll"
+
+    def _refused(self, update) -> None:
+        """A toast near the finger that was refused: whose turn it is, or why not."""
+        near = self.app.last_touch if self.app.is_own(update) else None
+        refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+        if refused is not None and refused.active and not refused.overlapped:
+            self.toast(self.t("table.its_turn", player=refused.active), near=near)
+        else:
+            self.toast(self.rejection_text(update.rejection), near=near)
+
+    def _on_game_started(self, h, game) -> None:
+        self.dialog = None
+
+    def _on_draws_dismissed(self, h, game) -> None:
+        if game is not None:
+            self._hidden_draws = game.turn
+
+    def _on_order_completed(self, h, game) -> None:
+        # mark the position taken, so a wrong one (a seat button's guess) is undone at once
+        seat = game.seat_of(h.player) if game is not None else None
+        if seat is not None:
+            self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
+
+    def _on_shop_closed(self, h, game) -> None:
+        self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
+                   kind="warning", seconds=theme.TOAST_SHOP_CLOSED_S)
+
+    def _on_table_paused(self, h, game) -> None:     # shown until the journal is free again
+        self.toast(self.t("happening.table_paused"), kind="warning",
+                   seconds=theme.TOAST_UNTIL_RESUMED_S)
+
+    def _on_table_resumed(self, h, game) -> None:
+        paused = self.t("happening.table_paused")
+        self._toasts = [n for n in self._toasts if n.text != paused]
+        self.toast(self.t("happening.table_resumed"), kind="info")
+
+    def _on_device_status(self, h, game) -> None:
+        if h.status == "garbled":
+            self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
+                       seconds=theme.TOAST_GARBLED_S)
+            return
+        name = self.t(f"device.{h.device}")
+        bad = _device_bad(h.status)
+        self.toast(self.t("device.lost" if bad else "device.back", device=name),
+                   kind="warning" if bad else "info")
+
+    #: what the table view does with a happening, by its kind
+    _REACTIONS: dict[str, Callable[[TableView, Any, Any], None]] = {
+        "game_started": _on_game_started,
+        "draws_dismissed": _on_draws_dismissed,
+        "order_completed": _on_order_completed,
+        "shop_closed": _on_shop_closed,
+        "table_paused": _on_table_paused,
+        "table_resumed": _on_table_resumed,
+        "device_status": _on_device_status,
+    }
 
     # --- what the engine would accept -------------------------------------------------------
 
@@ -193,15 +208,7 @@ class TableView(CakeTable, Screen):
 
     def _fix(self) -> None:
         self._open(None)
-        from .fix import FixScreen
-        self.app.push(FixScreen(self.app))
-
-    def _enroll_close(self, enroll: bool) -> None:
-        tag = self.unknown_tags.pop(0) if self.unknown_tags else None
-        self.dialog = "enroll" if self.unknown_tags else None
-        self.changed()
-        if enroll and tag is not None:
-            self.app.open("enroll", tag=tag)
+        self.app.open("fix")
 
     def _dismiss_draws(self) -> None:
         """Hide the prompt at once and tell the table loop, so the lights stop too."""
@@ -242,11 +249,9 @@ class TableView(CakeTable, Screen):
             Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
         ]
-        buttons = []
-        if self.app.has_screen("wizard"):
-            buttons.append(("nogame.new", "button.new_game", theme.PRIMARY, "wizard"))
-        if self.app.has_screen("settings"):     # the language, before the wizard's words
-            buttons.append(("nogame.settings", "button.settings", theme.BUTTON, "settings"))
+        buttons = [("nogame.new", "button.new_game", theme.PRIMARY, "wizard"),
+                   # the language, before the wizard's words
+                   ("nogame.settings", "button.settings", theme.BUTTON, "settings")]
         row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
         for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
                                                                  m.gap)):
@@ -257,7 +262,6 @@ class TableView(CakeTable, Screen):
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
-        has_settings = self.app.has_screen("settings")
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
         players = len(game.players)
         turn_words = self.t("table.turn_round", turn=game.turn,
@@ -273,8 +277,7 @@ class TableView(CakeTable, Screen):
         specs += [1.0, sign_w]
         if devices:      # side by side; stacked while the final round needs the room
             specs.append(round(rect.h * (0.5 if closing else 0.62 * len(devices))))
-        if has_settings:
-            specs.append(max(m.target, inner.h))
+        specs.append(max(m.target, inner.h))       # the settings button
         if not closing:
             info_w = max(text_width(turn_words, m.body, True), text_width(deck_words, m.body))
             specs[0] = max(rect.w * 20 // 100, min(rect.w * 36 // 100, info_w + m.px(8)))
@@ -308,9 +311,8 @@ class TableView(CakeTable, Screen):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=_device_painter(d, status)))
-        if has_settings:
-            out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
-                              on_tap=lambda: self.app.open("settings")))
+        out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
+                          on_tap=lambda: self.app.open("settings")))
         return out
 
     def _cards(self, player) -> list[tuple]:
@@ -562,16 +564,6 @@ class TableView(CakeTable, Screen):
             out += self._message_box(self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
                                       ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
-        elif self.dialog == "enroll" and self.unknown_tags:
-            tag = self.unknown_tags[0]
-            buttons = [("dlg.later", self.t("button.later"), lambda: self._enroll_close(False),
-                        theme.BUTTON)]
-            if self.app.has_screen("enroll"):
-                buttons.append(("dlg.ok", self.t("button.enroll"),
-                                lambda: self._enroll_close(True), theme.PRIMARY))
-            out[0] = Shade("dlg.shade", m.rect)
-            out += self._message_box(self.t("enroll.title", tag=tag), self.t("enroll.body"),
-                                     buttons)
         else:
             return []
         return out
