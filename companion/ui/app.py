@@ -27,13 +27,15 @@ one place that says which happening opens or closes which screen.
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import os
 import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable, Mapping
 
 import pygame
 
@@ -101,14 +103,15 @@ def on_raspberry_pi() -> bool:
         return False
 
 
-def display_available(env: Optional[dict] = None, driver: str = "") -> bool:
+def display_available(env: Mapping[str, str] | None = None, driver: str = "") -> bool:
     """Whether a window can open here: a desktop session (X11/Wayland), or a
     Linux console with a DRM device (kmsdrm, as on Raspberry Pi OS Lite).
 
     ``driver`` is ``[display] driver`` from the config; SDL_VIDEODRIVER=dummy
     means no screen.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     driver = env.get("SDL_VIDEODRIVER", "") or driver
     if driver == "dummy":
         return False
@@ -155,11 +158,11 @@ class App:
     colour of each seat (red, blue, green, yellow unless the wizard chose others).
     """
 
-    def __init__(self, loop: Any, surface: Optional[pygame.Surface] = None,
+    def __init__(self, loop: Any, surface: pygame.Surface | None = None,
                  size: tuple[int, int] = (800, 480), language: str = "en",
                  clock: Callable[[], float] = time.monotonic,
-                 seat_colors: Optional[list] = None, config: Any = None,
-                 on_display: Optional[bool] = None):
+                 seat_colors: list | None = None, config: Any = None,
+                 on_display: bool | None = None):
         if not pygame.font.get_init():
             pygame.font.init()
         self.loop = loop
@@ -170,20 +173,20 @@ class App:
                            else pygame.display.get_init()
                            and self.surface is pygame.display.get_surface())
         self.seat_colors: list = list(seat_colors or theme.SEAT_COLORS)
-        self.table = loop.table
+        self.table: Any = loop.table            # the table as the last update left it
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
         self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll
-        self.last_setup: Optional[dict] = None      # the setup action of the running game
-        self.last_touch: Optional[tuple[int, int]] = None
+        self.last_setup: dict | None = None      # the setup action of the running game
+        self.last_touch: tuple[int, int] | None = None
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
         self.pairing = None                        # the phone view's pairing code (Settings)
-        self.web_url: Optional[str] = None         # where phones open the table
+        self.web_url: str | None = None         # where phones open the table
         self.play_links = None                     # BG Stats link of a finished game (end screen)
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
-        self._updates: "queue.Queue[Any]" = queue.Queue()
+        self._updates: queue.Queue[Any] = queue.Queue()
         self._wake = threading.Event()             # set by the loop thread on each update
         self._last_input = 0.0
         self.idle_poll = 0.020                     # s between SDL pumps on an idle screen
@@ -217,7 +220,7 @@ class App:
         screen.layout(self.size)
         return screen
 
-    def pop(self, screen: Optional[Screen] = None) -> None:
+    def pop(self, screen: Screen | None = None) -> None:
         """Close the top screen (or ``screen`` wherever it is); the home screen stays."""
         if screen is None:
             if len(self.stack) > 1:
@@ -269,10 +272,8 @@ class App:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
         self._updates.put(update)
         self._wake.set()
-        try:
+        with contextlib.suppress(pygame.error):   # no display yet (screenshots, shutting down)
             pygame.event.post(pygame.event.Event(UPDATE_EVENT))
-        except pygame.error:          # no display yet (screenshots, shutting down)
-            pass
 
     def process_updates(self) -> int:
         """Hand every queued update to the screens (main thread). Returns how many."""
@@ -366,14 +367,14 @@ class App:
         if deadline is not None and self.clock() >= deadline:
             self.screen.tick(self.clock())
 
-    def wait_timeout_ms(self) -> Optional[int]:
+    def wait_timeout_ms(self) -> int | None:
         """How long the main loop may sleep: None = until an event arrives."""
         deadline = self.screen.next_deadline()
         if deadline is None:
             return None
         return max(1, int((deadline - self.clock()) * 1000) + 1)
 
-    def wait_events(self, timeout_ms: Optional[int] = None) -> list:
+    def wait_events(self, timeout_ms: int | None = None) -> list:
         """Sleep until SDL has events, the table loop has an update, or ``timeout_ms``.
 
         Why not ``pygame.event.wait()``: pygame 2 implements it as a loop that

@@ -15,13 +15,13 @@ places the table view's parts for 2 to 4 players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import pygame
 
 from .theme import MIN_TARGET
 
-Spec = Union[int, float]
+Spec = int | float
 
 
 def _cut(total: int, specs: Sequence[Spec], gap: int) -> list[tuple[int, int]]:
@@ -78,7 +78,7 @@ class Metrics:
     height: int
 
     @classmethod
-    def of(cls, size: tuple[int, int]) -> "Metrics":
+    def of(cls, size: tuple[int, int]) -> Metrics:
         return cls(int(size[0]), int(size[1]))
 
     def px(self, design: float) -> int:

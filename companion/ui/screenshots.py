@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 SIZES = [(800, 480), (1024, 600)]
 SAMPLE = "sample_game.jsonl"
@@ -271,9 +271,9 @@ def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
     return [(f"{name}-{suffix}" if suffix else name, prepare(suffix)) for suffix in suffixes]
 
 
-def render_all(outdir: str, script: Optional[list[str]] = None,
+def render_all(outdir: str, script: list[str] | None = None,
                sizes: Iterable[tuple[int, int]] = SIZES, languages: Iterable[str] = ("en",),
-               only: Optional[Iterable[str]] = None, log: Callable[[str], None] = lambda s: None
+               only: Iterable[str] | None = None, log: Callable[[str], None] = lambda s: None
                ) -> list[str]:
     """Write every scene at every size in every language; return the file names."""
     _init_pygame()
@@ -285,7 +285,9 @@ def render_all(outdir: str, script: Optional[list[str]] = None,
     for lang in languages:
         for size in sizes:
             w, h = size
-            jobs = [(name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
+            # (scene, prepare(app), start from: the script (True), nothing, or a sample)
+            jobs: list[tuple[str, Callable, bool | str]] = [
+                (name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
             jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
             _, probe_app = make_app(lines, size, lang)
             for other in OTHER_SCREENS:

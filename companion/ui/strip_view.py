@@ -7,7 +7,7 @@ main thread and only when the strip shows a new frame.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pygame
 
@@ -24,10 +24,10 @@ class StripView:
         self.segments = list(segments)
         self.rect = pygame.Rect(rect)
         self.seat_colors = list(seat_colors)
-        self._shown: Optional[tuple] = None
+        self._shown: tuple | None = None
         self.draws = 0
 
-    def draw(self, surface: pygame.Surface) -> Optional[pygame.Rect]:
+    def draw(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Paint the strip if its frame changed; the dirty rect, or None."""
         frame = self.strip.current
         if frame == self._shown:

@@ -15,7 +15,7 @@ SEAT_COLOR_NAMES = ["red", "blue", "green", "yellow"]
 
 def seat_rgb(names) -> list:
     """Seat colour names (as the journal records them) as these RGB colours."""
-    rgb = dict(zip(SEAT_COLOR_NAMES, SEAT_COLORS))
+    rgb = dict(zip(SEAT_COLOR_NAMES, SEAT_COLORS, strict=True))
     return [rgb[n] for n in names]
 
 
@@ -77,12 +77,13 @@ def readable_on(color: tuple) -> tuple:
 
 
 def mix(a: tuple, b: tuple, t: float) -> tuple:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3]))
+    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3], strict=True))
 
 
 # --- the setup wizard (sizes in design px for ``Metrics.px``, at 800x480) -----------------
 WINTER_BLUE = (46, 120, 200)         # the Winter box's chip, "Main board chaos!"
-UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile
+UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile (and the table's upgrade buttons)
+SPEND_BROWN = (150, 104, 50)         # the table's "spend tokens" button
 WINTER_SQUARE = (200, 225, 245)      # the icy tint of a Winter board square
 SNOWFLAKE = (40, 110, 200)           # a snowflake square's mark
 WIZARD_STEP_COUNT_W = 90             # "Step 3 of 9"

@@ -17,7 +17,8 @@ Legality is asked of the engine (``TableView.accepts``); every tap becomes a
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -25,6 +26,7 @@ from .. import theme
 from ..cakes import CAKE_PINK, cake_badge, draw_cake
 from ..layout import cols, inset, rows
 from ..widgets import Button, Custom, Fill, Label, Widget
+from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
@@ -32,7 +34,12 @@ _KEEP_ASKING = {"cake_placed", "card_identified", "unknown_card", "card_enrolled
                 "device_status", "draws_dismissed"}
 
 
-class CakeTable:
+class CakeTable(Screen):
+    """The Cake Time part of ``TableView`` (which answers ``accepts``)."""
+
+    if TYPE_CHECKING:
+        def accepts(self, action: dict) -> bool: ...
+
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
 
@@ -131,12 +138,12 @@ class CakeTable:
         specs = [1.0] * len(names) + [0.7]
         cells = cols(chips, specs, m.gap)
         seats = {p.name: i for i, p in enumerate(game.players)}
-        for name, cell in zip(names, cells):
+        for name, cell in zip(names, cells, strict=False):
             seat = seats.get(name, 0)
             colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
             out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
-                              color=colour, on_tap=lambda name=name: self.app.post_action(
-                                  {"do": "cake", "player": name})))
+                              color=colour, on_tap=partial(self.app.post_action,
+                                                           {"do": "cake", "player": name})))
         out.append(Button("ban.cake.done", cells[-1], text=self.t("cake.done"), size=m.body,
                           on_tap=self._cake_done))
         return out

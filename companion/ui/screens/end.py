@@ -13,6 +13,8 @@ shows it on the whole screen, for phones further away.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import functools
 from typing import Any
 
@@ -91,7 +93,8 @@ class EndScreen(Screen):
             out.append(Label("end.winner", who, text=self.t("end.shared", players=join_names(
                 list(won))), size=m.big, bold=True, color=theme.TEXT_DARK,
                 background=theme.SPECIALTY, radius=12, pad=m.px(10)))
-        for i, (entry, r) in enumerate(zip(ranked, rows(board, [1.0] * len(ranked), m.gap))):
+        lines = rows(board, [1.0] * len(ranked), m.gap)
+        for i, (entry, r) in enumerate(zip(ranked, lines, strict=True)):
             out += self._row(game, i, entry, r)
         y = notes.y
         token = tokens_lower(game.rules.token)
@@ -114,7 +117,7 @@ class EndScreen(Screen):
                    ("end.new", self.t("button.new_game"), theme.OK,
                     lambda: self.app.open("wizard"))]
         specs = [0.8, 0.8, 1.2, 1.2][:len(buttons)]
-        for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap)):
+        for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap), strict=True):
             out.append(Button(name, r, text=words, size=m.big if r.w > m.px(170) else m.body,
                               color=color, on_tap=fn))
         return out
@@ -160,7 +163,7 @@ class EndScreen(Screen):
         square = pygame.Rect(0, 0, side, side)
         square.midtop = code_box.midtop
         return [Custom("end.qr", square, data=link,
-                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text),
+                       paint_fn=partial(paint_qr, text=link),
                        on_tap=lambda: self.app.push(QrScreen(self.app, link))),
                 Label("end.qr_caption", caption, text="BG Stats", size=m.small,
                       color=theme.TEXT_DIM)]
@@ -186,7 +189,7 @@ class QrScreen(Screen):
         close = lambda: self.app.pop(self)      # noqa: E731
         return [Button("qr.back", m.rect, text="", color=(255, 255, 255), on_tap=close),
                 Custom("qr.code", square, data=self.link, on_tap=close,
-                       paint_fn=lambda s, r, text=self.link: paint_qr(s, r, text))]
+                       paint_fn=partial(paint_qr, text=self.link))]
 
 
 @functools.lru_cache(maxsize=4)

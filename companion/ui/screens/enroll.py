@@ -9,7 +9,8 @@ loop, which adds the card to the catalog (and the catalog file).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 from ...inputs import EnrollRequest
 from ...rules.editions import EDITIONS
@@ -27,7 +28,7 @@ MAX_DRINK = 24
 
 
 class EnrollScreen(Screen):
-    def __init__(self, app: Any, tag: str = "", edition: Optional[str] = None,
+    def __init__(self, app: Any, tag: str = "", edition: str | None = None,
                  drink: str = "", recipe: tuple = (), specialty: bool = False):
         super().__init__(app)
         self.tag = tag
@@ -71,7 +72,7 @@ class EnrollScreen(Screen):
                                      on_done=typed, max_len=MAX_DRINK))
 
     @property
-    def problem(self) -> Optional[str]:
+    def problem(self) -> str | None:
         if not self.drink.strip():
             return self.t("enroll.need_drink")
         if not MIN_RECIPE <= len(self.recipe) <= MAX_RECIPE:
@@ -127,7 +128,8 @@ class EnrollScreen(Screen):
                           enabled=bool(self.recipe), on_tap=self.clear))
         # the edition's eight ingredients
         full = len(self.recipe) >= MAX_RECIPE
-        for ing, cell in zip(self.ingredients, grid(picker, len(self.ingredients), 4, m.gap)):
+        cells = grid(picker, len(self.ingredients), 4, m.gap)
+        for ing, cell in zip(self.ingredients, cells, strict=True):
             count = self.recipe.count(ing)
             out.append(Chip(f"en.ing.{ing}", cell, text=ingredient_name(lang, ing), size=m.body,
                             icon=ing, on=count > 0,
@@ -161,7 +163,7 @@ class EnrollScreen(Screen):
 
 
 def _config_edition(app: Any) -> str:
-    cfg = getattr(app, "config", None)
+    cfg: Any = getattr(app, "config", None)
     try:
         return cfg["game"]["edition"]
     except (KeyError, TypeError):

@@ -7,7 +7,10 @@ install (the same one the log names).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from functools import partial
+
+from typing import Any
+from collections.abc import Callable
 
 import pygame
 
@@ -99,7 +102,7 @@ class SettingsScreen(Screen):
         labels = ["settings.language", "settings.volume", "settings.brightness",
                   "settings.turn_timer"]
         controls = []
-        for i, (row, key) in enumerate(zip(body, labels)):
+        for i, (row, key) in enumerate(zip(body, labels, strict=False)):
             if i == 0:      # five languages need the whole width: the label goes above
                 label_box, control = rows(inset(row, m.gap, m.gap // 2), [m.px(22), 1.0],
                                           m.gap // 2)
@@ -164,7 +167,7 @@ class SettingsScreen(Screen):
         pad = max(6, cells[0].h // 6)
         size = common_size([language_name(x) for x in LANGUAGES], cells[0].w - 2 * pad - 4,
                            m.body, bold=True)
-        for lang, cell in zip(LANGUAGES, cells):
+        for lang, cell in zip(LANGUAGES, cells, strict=False):
             chosen = lang == self.settings.language
             out.append(Button(f"set.lang.{lang}", cell, text=language_name(lang), size=size,
                               color=theme.PRIMARY if chosen else theme.BUTTON,
@@ -195,7 +198,7 @@ class SettingsScreen(Screen):
         value, color = meter
         bar_box, text_box = cols(inset(middle, m.gap, m.px(8)), [1.0, m.px(90)], m.gap)
         out.append(Custom(f"set.{name}.meter", bar_box, data=(value, color),
-                          paint_fn=lambda s, r, v=value, c=color: _level(s, r, v, c)))
+                          paint_fn=partial(_level, value=value, color=color)))
         out.append(Label(f"set.{name}.value", text_box, text=shown, size=m.body, bold=True,
                          align="right"))
         return out

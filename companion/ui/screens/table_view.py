@@ -19,7 +19,10 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from functools import partial
+
+from typing import Any
+from collections.abc import Callable
 
 import pygame
 
@@ -36,20 +39,19 @@ from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
                        draw_seat_token,
                        common_size, stepper_buttons, text_width)
-from .base import Screen
 from .cake_table import CakeTable
 
 
-class TableView(CakeTable, Screen):
+class TableView(CakeTable):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard"
+        self.dialog: str | None = None       # "upgrade", "spend", "fix_guard"
         self.spend_count = 1
-        self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
+        self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
-        self._draws: Optional[PendingDraws] = None
-        self._name_banner: Optional[pygame.Rect] = None   # whose turn: toasts keep off it
-        self._taken: Optional[tuple] = None    # (seat, position, until): just completed
+        self._draws: PendingDraws | None = None
+        self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
+        self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
@@ -58,7 +60,7 @@ class TableView(CakeTable, Screen):
     #: how long a completed position stays marked
     TAKEN_SECONDS = 2.0
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         toast = super().next_deadline()
         taken = self._taken[2] if self._taken is not None else None
         return min((t for t in (toast, taken) if t is not None), default=None)
@@ -73,7 +75,7 @@ class TableView(CakeTable, Screen):
         return self._taken is not None and self._taken[:2] == (seat, position)
 
     @property
-    def pending(self) -> Optional[PendingDraws]:
+    def pending(self) -> PendingDraws | None:
         """The draws due now (from the table itself, so a restart shows them again),
         unless the prompt was tapped away this turn."""
         table = self.app.table
@@ -96,9 +98,9 @@ class TableView(CakeTable, Screen):
             react = self._REACTIONS.get(h.kind)
             if react is not None:
                 react(self, h, game)
-        if game is None or game.game_over or game.active is None:
-            if self.dialog in ("upgrade", "spend"):
-                self.dialog = None
+        if (game is None or game.game_over or game.active is None) \
+                and self.dialog in ("upgrade", "spend"):
+            self.dialog = None      # nothing to upgrade or spend now
 
     def _refused(self, update) -> None:
         """A toast near the finger that was refused: whose turn it is, or why not."""
@@ -186,7 +188,7 @@ class TableView(CakeTable, Screen):
     def complete(self, slot: int) -> None:
         self.app.post_action(complete_action(self.app.table.game.active_player, slot))
 
-    def _open(self, dialog: Optional[str]) -> None:
+    def _open(self, dialog: str | None) -> None:
         self.dialog = dialog
         if dialog == "spend":
             self.spend_count = 1
@@ -254,9 +256,9 @@ class TableView(CakeTable, Screen):
                    ("nogame.settings", "button.settings", theme.BUTTON, "settings")]
         row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
         for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
-                                                                 m.gap)):
+                                                                 m.gap), strict=True):
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
-                              on_tap=lambda screen=screen: self.app.open(screen)))
+                              on_tap=partial(self.app.open, screen)))
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -303,15 +305,15 @@ class TableView(CakeTable, Screen):
                              color=theme.TEXT_DIM, align="left"))
         out.append(OpenSign("hdr.sign", sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
-        rest = iter(rest)
+        more = iter(rest)
         if devices:
-            dev_rect = next(rest)
+            dev_rect = next(more)
             split = rows if closing else cols
-            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices))):
+            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=_device_painter(d, status)))
-        out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
+        out.append(Button("hdr.settings", next(more), text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
 
@@ -362,7 +364,7 @@ class TableView(CakeTable, Screen):
                          color=fg, align="right"))
         slots = cols(cards, [1.0] * 4, m.gap)
         pending = self.pending
-        for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
+        for i, (r, cs) in enumerate(zip(slots, self._cards(me), strict=False)):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
@@ -387,8 +389,9 @@ class TableView(CakeTable, Screen):
             items.append(("upgrade", len(p.upgrades)))
         if game.expansion is not None:
             items.append(("cake_card", p.cake_cards))
-        out = []
-        for (icon, value), r in zip(items, cols(rect, [1.0] * len(items), self.m.px(4))):
+        out: list[Widget] = []
+        cells = cols(rect, [1.0] * len(items), self.m.px(4))
+        for (icon, value), r in zip(items, cells, strict=True):
             color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
             out.append(Stat(f"{prefix}.{icon}", r, icon=icon, value=str(value), size=size,
                             color=color))
@@ -417,7 +420,8 @@ class TableView(CakeTable, Screen):
                          text=fitting_name(p.name, name_box.w, m.px(14)), min_size=m.px(14)))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
                          align="right", min_size=m.px(18)))
-        for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
+        slots = cols(cards, [1.0] * 4, m.px(4))
+        for i, (r, cs) in enumerate(zip(slots, self._cards(p), strict=False)):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
@@ -451,10 +455,10 @@ class TableView(CakeTable, Screen):
         ]
         if running and self.legal_upgrades():
             out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
-                              color=(120, 86, 190), on_tap=lambda: self._open("upgrade")))
+                              color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
             out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
-                              color=(150, 104, 50), on_tap=lambda: self._open("spend")))
+                              color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
         if game.expansion:
             out += self.cake_card_button(game, slots[4], size)
         out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
@@ -536,9 +540,9 @@ class TableView(CakeTable, Screen):
             title, body, buttons = rows(inner, [m.px(56), 1.0, m.target], m.gap)
             out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
                              size=m.body, bold=True, lines=2))
-            for u, r in zip(ups, grid(body, len(ups), 2, m.gap)):
+            for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
                 out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
-                                  color=(120, 86, 190), on_tap=lambda u=u: self._upgrade(u)))
+                                  color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
             out.append(Button("dlg.cancel", centered(buttons, m.px(220), buttons.h),
                               text=self.t("button.cancel"), size=m.body, on_tap=close))
         elif self.dialog == "spend" and me is not None:
@@ -579,7 +583,7 @@ class TableView(CakeTable, Screen):
         out.append(Label("dlg.body", b_rect, text=body, size=m.body, lines=3,
                          color=theme.TEXT_DIM))
         for (name, words, fn, color), r in zip(buttons, cols(btn_rect, [1.0] * len(buttons),
-                                                             m.gap)):
+                                                             m.gap), strict=True):
             out.append(Button(name, r, text=words, size=m.body, color=color, on_tap=fn))
         return out
 
