@@ -14,7 +14,8 @@ import pytest  # noqa: E402
 from companion.config import LANGUAGES  # noqa: E402
 from companion.ui import screenshots, widgets  # noqa: E402
 from companion.ui.app import SCREENS  # noqa: E402
-from companion.ui.layout import Metrics, cols, rows, table_layout  # noqa: E402
+from companion.ui.layout import Metrics, cols, rows  # noqa: E402
+from companion.ui.table_layout import table_layout  # noqa: E402
 from companion.ui.theme import MIN_TARGET  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

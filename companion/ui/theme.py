@@ -1,8 +1,7 @@
-"""Colours and type sizes of the touchscreen.
+"""Colours and sizes of the touchscreen.
 
-Type sizes scale with the screen height so the layout reads the same at
-800x480 (the Raspberry Pi 7" panel) and at 1280x800: ``scale(size)`` gives a
-size in pixels for a size designed at 480 px height.
+Sizes are design pixels at 800x480 (the Raspberry Pi 7" panel); ``layout.Metrics.px``
+scales them to the screen, so the layout reads the same at 1280x800.
 """
 from __future__ import annotations
 
@@ -41,7 +40,6 @@ BUTTON_PRESSED = (130, 116, 104)
 BUTTON_DISABLED = (60, 54, 50)
 PRIMARY = (244, 166, 35)
 TOAST = (252, 246, 232)
-SHADE = (0, 0, 0, 150)             # behind dialogs
 
 # Ingredient icon colours and the letter drawn inside (readable without colour vision).
 INGREDIENTS = {
@@ -62,13 +60,6 @@ MIN_TARGET = 48          # smallest touch target, px (at any screen size)
 TOAST_SHOP_CLOSED_S = 6.0            # why the shop closed
 TOAST_GARBLED_S = 8.0                # noise on a device's line
 TOAST_UNTIL_RESUMED_S = 24 * 3600    # the journal is busy: until it is free again
-DESIGN_HEIGHT = 480
-
-
-def scale(size: float, height: int) -> int:
-    """A size designed for a 480 px tall screen, for a screen ``height`` px tall."""
-    return max(1, round(size * height / DESIGN_HEIGHT))
-
 
 def readable_on(color: tuple) -> tuple:
     """Dark or light text, whichever reads better on ``color``."""
@@ -107,3 +98,66 @@ WIZARD_CHIP_EDGE = 4                 # inside a selected chip's outline
 WIZARD_DEAL_LINE_H = 30              # a note under the deal
 WIZARD_CAKE_DEAL_LINE_H = 26         # ... with Cake Time's longer notes
 WIZARD_MEEPLE_HINT_LINE_H = 30
+
+# --- the table view (sizes in design px for ``Metrics.px``, at 800x480; table_layout.py) --
+TABLE_HEADER_PAD_X = 6               # inside the top bar
+TABLE_HEADER_PAD_Y = 3
+TABLE_SIGN_PAD = 12                  # the OPEN/CLOSED board around its word
+TABLE_INFO_PAD = 8                   # turn and deck, beside their words
+TABLE_DETAIL_MIN = 10                # the final round's second line, smallest type
+TABLE_ACTIVE_PAD = 8                 # inside the active player's panel ...
+TABLE_ACTIVE_PAD_MIN = 6             # ... in screen px at least
+TABLE_ACTIVE_BORDER = 5              # its seat-colour border (4 screen px at least)
+TABLE_ACTIVE_BANNER_H = 58           # whose turn
+TABLE_ACTIVE_STATS_H = 44            # likes, dislikes, tokens ... (40 screen px at least)
+TABLE_ACTIVE_STATS_MIN = 40
+TABLE_ACTIVE_HINT_H = 22             # "tap a card when an order is done"
+TABLE_ACTIVE_ROW_GAP = 5
+TABLE_BANNER_PAD_X = 6               # inside the name banner
+TABLE_BANNER_PAD_Y = 4
+TABLE_BANNER_GAP = 4                 # between token, name and score
+TABLE_SCORE_PAD = 4                  # a score's box beside its words
+TABLE_OTHER_PAD_X = 6                # inside a compact panel
+TABLE_OTHER_PAD_Y = 4
+TABLE_OTHER_BORDER = 3               # (2 screen px at least)
+TABLE_STRIPE_W = 8                   # the seat-colour stripe (6 screen px at least)
+TABLE_STRIPE_MIN = 6
+TABLE_OTHER_STRIPE_GAP = 6
+TABLE_OTHER_NAME_MIN = 30            # the name line: 30 % of the panel within these
+TABLE_OTHER_NAME_MAX = 40
+TABLE_OTHER_STATS_MIN = 22           # the counts: 25 % of the panel within these
+TABLE_OTHER_STATS_MAX = 30
+TABLE_OTHER_ROW_GAP = 3
+TABLE_OTHER_SLOT_GAP = 4
+TABLE_OTHER_NAME_MIN_TYPE = 14       # a compact panel's name, smallest type
+TABLE_OTHER_SCORE_MIN_TYPE = 18
+TABLE_STAT_GAP = 4                   # between the counts
+TABLE_BANNER_H = 96                  # the stall warning
+TABLE_BANNER_TEXT_PAD = 12
+TABLE_DRAW_PAD = 6                   # the draw prompt's words in the hint line
+TABLE_DRAW_BADGE_INSET = 2           # "+2" inside the positions it covers
+TABLE_NOGAME_BOX = (560, 260)        # "no game yet" and its buttons
+TABLE_NOGAME_BUTTON_W = 300
+TABLE_NOGAME_BUTTON_PAD = 8
+DIALOG_UPGRADE_W = 600               # pick an upgrade: the box grows by a row of two
+DIALOG_UPGRADE_BASE_H = 150
+DIALOG_UPGRADE_ROW_H = 70
+DIALOG_UPGRADE_TITLE_H = 56
+DIALOG_UPGRADE_CANCEL_W = 220
+DIALOG_SPEND_BOX = (560, 300)        # count the tokens to spend
+DIALOG_SPEND_TITLE_H = 60
+DIALOG_SPEND_HINT_H = 30
+DIALOG_SPEND_STEPPER = (260, 64)
+DIALOG_MESSAGE_BOX = (600, 280)      # a question with two answers
+DIALOG_MESSAGE_TITLE_H = 50
+DIALOG_PAD = 14                      # inside a dialog (a message box: 16)
+DIALOG_MESSAGE_PAD = 16
+CAKE_QUESTION_H = 92                 # "cake on the deck's back?" (a target and 40 at least)
+CAKE_QUESTION_EXTRA = 40
+CAKE_QUESTION_PAD = (8, 5)
+CAKE_QUESTION_LINE_H = 28
+CAKE_QUESTION_ROW_GAP = 3
+CAKE_QUESTION_ICON_GAP = 6
+CAKE_QUESTION_MIN_TYPE = 12
+CAKE_BREAK_TIME_PAD = 4
+CAKE_BREAK_TIME_MIN_TYPE = 10

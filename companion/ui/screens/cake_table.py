@@ -25,6 +25,7 @@ import pygame
 from .. import theme
 from ..cakes import CAKE_PINK, cake_badge, draw_cake
 from ..layout import cols, inset, rows
+from ..table_layout import banner_rect
 from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
 
@@ -114,26 +115,29 @@ class CakeTable(Screen):
         r = hint.rect.inflate(0, 4)
         return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
                       bold=True, color=theme.TEXT_DARK, background=CAKE_PINK, radius=8,
-                      pad=m.px(4), min_size=m.px(10))]
+                      pad=m.px(theme.CAKE_BREAK_TIME_PAD),
+                      min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
         """"Cake on the deck's back?": a chip per player who just took cards."""
         m = self.m
-        h = max(m.target + m.px(40), m.px(92))
+        h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
         bottom = body.bottom
         banners = [w.rect for w in built if w.name.startswith("ban.") and w.rect.w > body.w // 2]
         if banners:
             bottom = min(r.y for r in banners) - m.gap
-        r = pygame.Rect(body.x, bottom - h, body.w, h)
+        r = banner_rect(m, body, h, bottom)
         out: list[Widget] = [Fill("ban.cake.bg", r, color=theme.mix(CAKE_PINK, theme.PANEL, 0.2),
                                   radius=12, border=3, border_color=CAKE_PINK, blocks=True)]
-        inner = inset(r, m.px(8), m.px(5))
-        line, chips = rows(inner, [m.px(28), 1.0], m.px(3))
-        icon, words = cols(line, [line.h, 1.0], m.px(6))
+        inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
+        line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
+                           m.px(theme.CAKE_QUESTION_ROW_GAP))
+        icon, words = cols(line, [line.h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
         out.append(Custom("ban.cake.icon", icon, data="cake", paint_fn=draw_cake))
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
-                         size=m.body, bold=True, align="left", min_size=m.px(12)))
+                         size=m.body, bold=True, align="left",
+                         min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
         names = list(self.cake_offer)
         specs = [1.0] * len(names) + [0.7]
         cells = cols(chips, specs, m.gap)

@@ -34,7 +34,10 @@ from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from ...table import complete_action
 from .. import theme
-from ..layout import centered, cols, grid, inset, rows, table_layout
+from ..layout import centered, cols, grid, inset, rows
+from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
+                            footer_layout, header_layout, other_head_split, other_panel_layout,
+                            table_layout)
 from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
                        draw_seat_token,
@@ -234,9 +237,7 @@ class TableView(CakeTable):
         for i, rect in enumerate(lay.others):
             out += self._other_panel(game, (active + 1 + i) % n, rect)
         out += self._footer(game, lay.footer)
-        body = pygame.Rect(lay.active.x, lay.active.y,
-                           lay.others[0].right - lay.active.x if lay.others else lay.active.w,
-                           lay.active.h)
+        body = lay.body
         out += self._banners(game, body)
         out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
@@ -244,8 +245,9 @@ class TableView(CakeTable):
 
     def _no_game(self) -> list[Widget]:
         m = self.m
-        box = centered(m.rect, m.px(560), m.px(260))
-        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(8)], m.gap)
+        box = centered(m.rect, *map(m.px, theme.TABLE_NOGAME_BOX))
+        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)],
+                                   m.gap)
         out: list[Widget] = [
             Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
             Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
@@ -254,7 +256,7 @@ class TableView(CakeTable):
         buttons = [("nogame.new", "button.new_game", theme.PRIMARY, "wizard"),
                    # the language, before the wizard's words
                    ("nogame.settings", "button.settings", theme.BUTTON, "settings")]
-        row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
+        row = centered(button, m.px(theme.TABLE_NOGAME_BUTTON_W) * len(buttons) + m.gap, button.h)
         for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
                                                                  m.gap), strict=True):
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
@@ -271,21 +273,12 @@ class TableView(CakeTable):
         deck_words = self.t("table.deck", count=game.deck)
         closing = game.token == "closed" and not game.game_over
         sign_words = self.t("word.open" if game.token == "open" else "word.closed")
-        inner = inset(rect, m.px(6), m.px(3))
-        # the sign's board leaves a fifth of the bar for its string and half its height
-        # of margin around the word, which is drawn at the must-read size
-        sign_w = text_width(sign_words, m.must, True) + inner.h * 4 // 5 // 2 + m.px(12)
-        specs: list = [] if closing else [0]
-        specs += [1.0, sign_w]
-        if devices:      # side by side; stacked while the final round needs the room
-            specs.append(round(rect.h * (0.5 if closing else 0.62 * len(devices))))
-        specs.append(max(m.target, inner.h))       # the settings button
-        if not closing:
-            info_w = max(text_width(turn_words, m.body, True), text_width(deck_words, m.body))
-            specs[0] = max(rect.w * 20 // 100, min(rect.w * 36 // 100, info_w + m.px(8)))
-        parts = cols(inner, specs, m.gap)
-        if closing:      # the final round takes the room of the turn and deck counts
-            message, sign, rest = parts[0], parts[1], parts[2:]
+        info_w = 0 if closing else max(text_width(turn_words, m.body, True),
+                                       text_width(deck_words, m.body))
+        lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
+                            len(devices))
+        message = lay.message
+        if lay.info is None:      # the final round takes the room of the turn and deck counts
             last = game.players[game.last_seat].name
             big = self.t("table.last_turn" if game.active == game.last_seat
                          else "table.final_round")
@@ -295,25 +288,22 @@ class TableView(CakeTable):
             out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
                              color=theme.WARNING, align="left", min_size=m.must))
             out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
-                             align="left", tight=True, min_size=m.px(10)))
+                             align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN)))
         else:
-            info, message, sign, rest = parts[0], parts[1], parts[2], parts[3:]
-            top, bottom = rows(info, [1.0, 1.0])
+            top, bottom = rows(lay.info, [1.0, 1.0])
             out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
                              align="left"))
             out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
                              color=theme.TEXT_DIM, align="left"))
-        out.append(OpenSign("hdr.sign", sign, is_open=game.token == "open", size=m.must,
+        out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
-        more = iter(rest)
-        if devices:
-            dev_rect = next(more)
+        if lay.devices is not None:
             split = rows if closing else cols
-            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices)), strict=True):
+            for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=_device_painter(d, status)))
-        out.append(Button("hdr.settings", next(more), text="⚙", size=m.big,
+        out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
 
@@ -335,24 +325,17 @@ class TableView(CakeTable):
         running = not game.game_over and game.active is not None
         out: list[Widget] = [
             Fill("act.bg", rect, color=theme.mix(theme.PANEL, color, 0.18), radius=14,
-                 border=max(4, m.px(5)), border_color=color),
+                 border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
-        inner = inset(rect, max(6, m.px(8)))
-        banner_h = max(m.px(58), m.target)
-        stat_h = max(m.px(44), 40)
-        hint_h = m.target if self.pending is not None else m.px(22)   # tap to hide
-        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
+        lay = active_panel_layout(m, rect, prompt=self.pending is not None)
+        banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
-        inner_banner = inset(banner, m.px(6), m.px(4))
         points = t_count("table.points", score(game.edition, me))
         # the score gives way to "Ben's turn" in full, if that is enough
         for score_size in (m.big, m.body, m.big):
-            score_w = min(inner_banner.w * 28 // 100,
-                          text_width(points, score_size, True) + m.px(4))
-            token, name_box, score_box = cols(inner_banner,
-                                              [inner_banner.h * 4 // 5, 1.0, score_w],
-                                              m.px(4))
+            score_w = text_width(points, score_size, True) + m.px(theme.TABLE_SCORE_PAD)
+            token, name_box, score_box = active_banner_split(m, lay.banner_inner, score_w)
             words = self._turn_words(me.name, name_box)
             if words == self.t("table.turn_of", player=me.name):
                 break
@@ -362,7 +345,7 @@ class TableView(CakeTable):
                          align="left", min_size=m.must, tight=True))
         out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
                          color=fg, align="right"))
-        slots = cols(cards, [1.0] * 4, m.gap)
+        slots = lay.slots
         pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me), strict=False)):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
@@ -390,7 +373,7 @@ class TableView(CakeTable):
         if game.expansion is not None:
             items.append(("cake_card", p.cake_cards))
         out: list[Widget] = []
-        cells = cols(rect, [1.0] * len(items), self.m.px(4))
+        cells = cols(rect, [1.0] * len(items), self.m.px(theme.TABLE_STAT_GAP))
         for (icon, value), r in zip(items, cells, strict=True):
             color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
             out.append(Stat(f"{prefix}.{icon}", r, icon=icon, value=str(value), size=size,
@@ -403,25 +386,21 @@ class TableView(CakeTable):
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
         pre = f"p{seat}"
         out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
-                                  border=max(2, m.px(3)), border_color=color)]
-        inner = inset(rect, m.px(6), m.px(4))
-        stripe = pygame.Rect(inner.x, inner.y, max(6, m.px(8)), inner.h)
-        out.append(Fill(f"{pre}.stripe", stripe, color=color, radius=4))
-        inner = pygame.Rect(stripe.right + m.px(6), inner.y, inner.right - stripe.right - m.px(6),
-                            inner.h)
-        name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
-        stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
-        head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
+                                  border=max(2, m.px(theme.TABLE_OTHER_BORDER)),
+                                  border_color=color)]
+        lay = other_panel_layout(m, rect)
+        cards, stats = lay.cards, lay.stats
+        out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
-        score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
-        token, name_box, score_box = cols(head, [head.h, 1.0, score_w], m.gap)
+        score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
+        token, name_box, score_box = other_head_split(m, lay.head, score_w)
         out.append(self._seat_token(f"{pre}.seat", token, seat, color))
+        name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
-                         text=fitting_name(p.name, name_box.w, m.px(14)), min_size=m.px(14)))
+                         text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
-                         align="right", min_size=m.px(18)))
-        slots = cols(cards, [1.0] * 4, m.px(4))
-        for i, (r, cs) in enumerate(zip(slots, self._cards(p), strict=False)):
+                         align="right", min_size=m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE)))
+        for i, (r, cs) in enumerate(zip(lay.slots, self._cards(p), strict=False)):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
@@ -440,8 +419,8 @@ class TableView(CakeTable):
         table = self.app.table
         running = not game.game_over and game.active is not None
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
-        small, end = cols(rect, [0.72, 0.28] if game.expansion else [0.66, 0.34], m.gap)
-        slots = cols(small, [1.0] * (6 if game.expansion else 5), m.gap)
+        lay = footer_layout(m, rect, cake_time=game.expansion is not None)
+        slots, end = lay.slots, lay.end
         labels = [self.t("button.undo"), self.t("button.redo"),
                   self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
         size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
@@ -472,13 +451,11 @@ class TableView(CakeTable):
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = []
-        h = max(m.target, m.px(96))
-        at = body.bottom - h
         if is_stalled(game):
-            r = pygame.Rect(body.x, at, body.w, h)
+            r = banner_rect(m, body, max(m.target, m.px(theme.TABLE_BANNER_H)))
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
-                             background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
-            at -= h + m.gap
+                             background=theme.DANGER, radius=12,
+                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
         return out
 
     @staticmethod
@@ -499,7 +476,8 @@ class TableView(CakeTable):
     def _draw_badge(self, name: str, rect: pygame.Rect, count: int) -> Widget:
         """"+2" in big type where a seat's drawn cards will go."""
         m = self.m
-        return Label(name, inset(rect, m.px(2)), text=f"+{count}", size=m.must, bold=True,
+        return Label(name, inset(rect, m.px(theme.TABLE_DRAW_BADGE_INSET)), text=f"+{count}",
+                     size=m.must, bold=True,
                      color=theme.TEXT_DARK, background=theme.WARNING, radius=10,
                      min_size=m.must)
 
@@ -512,10 +490,12 @@ class TableView(CakeTable):
                 for p, n in pending.draws)
             if pending.short:
                 who = (who + ". " if who else "") + self.t("table.draw_short")
-            if text_width(who, round(m.body * 0.6), True) <= rect.w - 2 * m.px(6):
+            room = rect.w - 2 * m.px(theme.TABLE_DRAW_PAD)
+            if text_width(who, round(m.body * 0.6), True) <= room:
                 break
         return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
-                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8, pad=m.px(6),
+                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8,
+                      pad=m.px(theme.TABLE_DRAW_PAD),
                       on_tap=self._dismiss_draws)]
 
     def keep_clear(self) -> list[pygame.Rect]:
@@ -533,31 +513,39 @@ class TableView(CakeTable):
         me = game.active_player
         if self.dialog == "upgrade" and me is not None:
             ups = self.legal_upgrades()
-            box = centered(m.rect, m.px(600), m.px(150) + len(ups) // 2 * m.px(70) + m.px(70))
+            box = centered(m.rect, m.px(theme.DIALOG_UPGRADE_W),
+                           m.px(theme.DIALOG_UPGRADE_BASE_H)
+                           + (len(ups) // 2 + 1) * m.px(theme.DIALOG_UPGRADE_ROW_H))
             out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
                             border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(14))
-            title, body, buttons = rows(inner, [m.px(56), 1.0, m.target], m.gap)
+            inner = inset(box, m.px(theme.DIALOG_PAD))
+            title, body, buttons = rows(inner, [m.px(theme.DIALOG_UPGRADE_TITLE_H), 1.0, m.target],
+                                        m.gap)
             out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
                              size=m.body, bold=True, lines=2))
             for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
                 out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
                                   color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
-            out.append(Button("dlg.cancel", centered(buttons, m.px(220), buttons.h),
+            cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
+            out.append(Button("dlg.cancel", cancel,
                               text=self.t("button.cancel"), size=m.body, on_tap=close))
         elif self.dialog == "spend" and me is not None:
             token = game.rules.token
-            box = centered(m.rect, m.px(560), m.px(300))
+            box = centered(m.rect, *map(m.px, theme.DIALOG_SPEND_BOX))
             out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
                             border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(14))
-            title, hint, step, buttons = rows(inner, [m.px(60), m.px(30), 1.0, m.target], m.gap)
+            inner = inset(box, m.px(theme.DIALOG_PAD))
+            title, hint, step, buttons = rows(inner, [m.px(theme.DIALOG_SPEND_TITLE_H),
+                                                      m.px(theme.DIALOG_SPEND_HINT_H), 1.0,
+                                                      m.target], m.gap)
             out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
                              text=self.t("spend.title", player=me.name,
                                          tokens=tokens_lower(token))))
             out.append(Label("dlg.hint", hint, text=self.t("spend.hint"), size=m.small,
                              color=theme.TEXT_DIM))
-            out += stepper_buttons("dlg.count", centered(step, m.px(260), max(m.target, m.px(64))),
+            step_w, step_h = theme.DIALOG_SPEND_STEPPER
+            out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
+                                                         max(m.target, m.px(step_h))),
                                    self.spend_count, 1, me.cookies, self._spend_change, m.huge)
             cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
             out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
@@ -574,11 +562,12 @@ class TableView(CakeTable):
 
     def _message_box(self, title: str, body: str, buttons: list) -> list[Widget]:
         m = self.m
-        box = centered(m.rect, m.px(600), m.px(280))
+        box = centered(m.rect, *map(m.px, theme.DIALOG_MESSAGE_BOX))
         out: list[Widget] = [Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
                                   border_color=theme.PANEL_LINE, blocks=True)]
-        inner = inset(box, m.px(16))
-        t_rect, b_rect, btn_rect = rows(inner, [m.px(50), 1.0, m.target], m.gap)
+        inner = inset(box, m.px(theme.DIALOG_MESSAGE_PAD))
+        t_rect, b_rect, btn_rect = rows(inner, [m.px(theme.DIALOG_MESSAGE_TITLE_H), 1.0, m.target],
+                                        m.gap)
         out.append(Label("dlg.title", t_rect, text=title, size=m.big, bold=True))
         out.append(Label("dlg.body", b_rect, text=body, size=m.body, lines=3,
                          color=theme.TEXT_DIM))
