@@ -27,14 +27,27 @@ COMMANDS = {
     "screenshots": "companion.commands.screenshots_cmd",
     "labels": "companion.commands.labels_cmd",
     "enroll": "companion.commands.enroll_cmd",
+    "doctor": "companion.commands.doctor_cmd",
     "cafe": "companion.commands.cafe_cmd",
 }
+
+
+def version() -> str:
+    """The installed package's version (the one pip knows), else the source tree's."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("coffee-rush-companion")
+    except PackageNotFoundError:
+        from . import __version__
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coffee-companion",
                                 description="Coffee Rush table companion.")
     p.add_argument("--config", help="config file (TOML); see `coffee-companion config docs`")
+    p.add_argument("--version", action="version", version=f"coffee-companion {version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in COMMANDS.items():
         mod = importlib.import_module(module)
@@ -69,10 +82,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load_config(args, required: bool = False) -> Config:
-    """The configuration named by --config (required to exist), else the default file."""
+    """The configuration named by --config or $COFFEE_COMPANION_CONFIG (either must
+    exist), else the default file."""
     from . import config
     path = args.config or config.default_path()
-    return config.load(path, required=required or bool(args.config))
+    named = bool(args.config or os.environ.get("COFFEE_COMPANION_CONFIG"))
+    return config.load(path, required=required or named)
 
 
 def load_catalog(cfg: Config, warn=None) -> Catalog:

@@ -28,10 +28,13 @@ import signal
 import threading
 from typing import Any, Callable, Optional
 
+from . import faults, logs
 from .cli import load_catalog
+from .config import Config, ConfigError
 from .journal import Journal, JournalError
+from .notify import Notifier
 from .session import Session
-from .table import LogSubscriber, TableLoop
+from .table import LogSubscriber, TableLoop, Update
 from .ui.theme import seat_rgb
 
 log = logging.getLogger("companion.service")
@@ -64,21 +67,37 @@ def _optional(what: str, build: Callable[[], Any]) -> Any:
         return None
 
 
+def status_line(table) -> str:
+    """What `systemctl status` shows while the table runs, in words."""
+    game = table.game
+    if game is None:
+        return "waiting for a new game (start one on the touchscreen)"
+    if game.game_over:
+        return "game over: " + ", ".join(p.name for p in game.players)
+    rnd = (game.turn - 1) // len(game.players) + 1
+    closed = ", shop closed: final round" if game.token == "closed" else ""
+    return f"{game.active_player.name}'s turn, round {rnd}{closed}"
+
+
 class Service:
-    def __init__(self, cfg, headless: bool = False):
+    def __init__(self, cfg, headless: bool = False, notifier: Optional[Notifier] = None):
         self.cfg = cfg
         self.headless = headless
+        self.notifier = notifier or Notifier()
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
-        catalog = load_catalog(cfg, warn=lambda problem: log.warning(
-            "card catalog: %s; its cards are not used (recorded games do not need them)",
-            problem))
-        self.session = Session(self.journal, catalog)
+        self.catalog_problems: list = []     # broken catalog files, for the screen
+        try:
+            self.session = Session(self.journal, self._catalog())
+        except BaseException:             # a game that does not replay: the fault page
+            self.journal.close()          # (the lock goes too: Try again can open it)
+            raise
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
         self.log_words = LogSubscriber(language=cfg["game"]["language"])
         self.loop.subscribe(self.log_words)
+        self._watch(self.loop)
         from .exports import PlayLink
         self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
@@ -89,6 +108,31 @@ class Service:
         self.screen_on = False
         self._close_screen: Optional[Callable[[], None]] = None
         self._stopped = False
+
+    def _catalog(self):
+        """The catalogs; a file that cannot be read is left out (its cards are unknown,
+        recorded games do not need them) and kept in ``catalog_problems``."""
+        def problem(exc) -> None:
+            log.warning("card catalog: %s; its cards are not used (recorded games do not "
+                        "need them)", exc)
+            self.catalog_problems.append(exc)
+        return load_catalog(self.cfg, warn=problem)
+
+    def _watch(self, loop: TableLoop) -> None:
+        """systemd: WATCHDOG=1 from the table loop's own thread, STATUS= on each change."""
+        if not self.notifier.enabled:
+            return
+        if self.notifier.ping_every:
+            loop.heartbeat = self.notifier.watchdog
+            loop.heartbeat_every = self.notifier.ping_every
+
+        def status(update: Update) -> None:
+            self.notifier.status(status_line(update.table))
+        loop.subscribe(status)
+
+    def ready(self) -> None:
+        """The journal is resumed and the screen is up (or there is none by choice)."""
+        self.notifier.ready(status_line(self.loop.table))
 
     def start_outputs(self) -> None:
         from .lights.controller import build_lights
@@ -214,6 +258,7 @@ class Service:
         try:
             if not self.headless and self._screen():
                 return 0
+            self.ready()
             self._wait_for_signal()
             return 0
         finally:
@@ -224,19 +269,15 @@ class Service:
         try:
             import pygame
 
-            from .ui.app import App, display_available, open_display
+            from .ui.app import App
         except ImportError as exc:
             log.warning("no touchscreen: %s", exc)
             return False
-        display = self.cfg["display"]
-        if not display_available(driver=display["driver"]):
-            log.info("no display found: running without the touchscreen")
+        surface = self._open_screen(self.cfg["display"])
+        if surface is None:
             return False
-        try:
-            surface = open_display(display)
-        except pygame.error as exc:
-            log.warning("the touchscreen could not open (%s): running without it", exc)
-            return False
+        if not self._fonts_ok(surface) or not self._catalog_ok(surface):
+            return True
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg)
@@ -257,8 +298,83 @@ class Service:
             # only the display and fonts: the sound thread owned the mixer until now
             pygame.display.quit()
             pygame.font.quit()
+            # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
+            from .ui import fonts, widgets
+            widgets.reset_fonts()
+            fonts.set_book(None)
         self._close_screen = close_screen      # last, by shutdown(): after loop and outputs
-        app.run(should_stop=self.stopping.is_set)
+        app.run(should_stop=self.stopping.is_set, started=self.ready)
+        return True
+
+    def _open_screen(self, display: dict):
+        """The display surface; None to run without one. A display that is configured
+        (a driver named) but missing is a fault: the lights blink it, the log and
+        systemd's status say it, and the screen opens as soon as it appears."""
+        import pygame
+
+        from .ui.app import display_available, open_display
+        driver = os.environ.get("SDL_VIDEODRIVER", "") or display["driver"]
+        shown = None
+        while not self.stopping.is_set():
+            problem = "no display device found"
+            if display_available(driver=display["driver"]):
+                try:
+                    surface = open_display(display)
+                    if shown is not None:
+                        log.warning("the display is there now: the touchscreen opens")
+                        self._show_fault(None)
+                    return surface
+                except pygame.error as exc:
+                    problem = f"the display could not open ({exc})"
+            if not driver or driver == "dummy":
+                log.info("%s: running without the touchscreen", problem)
+                return None
+            if shown is None:
+                shown = faults.display_fault(driver, problem)
+                self._show_fault(shown)
+                self.notifier.ready(shown.status())
+            self.stopping.wait(DISPLAY_RETRY_SECONDS)
+        return None
+
+    def _show_fault(self, fault) -> None:
+        if fault is not None:
+            log.error("%s", fault.status())
+            self.notifier.status(fault.status())
+        if self.lights is not None:
+            self.lights.show_fault(fault is not None)
+
+    def _fonts_ok(self, surface) -> bool:
+        """A missing font is shown on the fault page first; False: stop was asked there."""
+        from .ui import fonts
+        return self._fault_first(
+            surface, lambda: faults.font_fault(self.cfg["game"]["language"], fonts.book().files),
+            retry=lambda: fonts.set_book(None))          # look for fonts afresh
+
+    def _catalog_ok(self, surface) -> bool:
+        """A broken catalog file is shown on the fault page first: play without it, or
+        fix it and Try again. False: stop was asked there."""
+        def find():
+            return (faults.catalog_fault(self.cfg, self.catalog_problems[0])
+                    if self.catalog_problems else None)
+
+        def retry() -> None:                              # read the catalogs afresh
+            self.catalog_problems.clear()
+            self.session.catalog = self._catalog()
+        return self._fault_first(surface, find, retry)
+
+    def _fault_first(self, surface, find: Callable[[], Any], retry: Callable[[], None]) -> bool:
+        """While ``find()`` reports a fault, show its page before the table: its safe action
+        goes on to the table, Try again calls ``retry`` and looks again. False: a stop."""
+        while (fault := find()) is not None:
+            self._show_fault(fault)
+            choice = fault_page(fault, surface, self.cfg, self.notifier, self.stopping)
+            self._show_fault(None)
+            if choice is None:
+                return False
+            if choice != faults.RETRY:
+                log.warning("going on despite: %s", fault.status())
+                return True
+            retry()
         return True
 
     def _wait_for_signal(self) -> None:
@@ -272,6 +388,7 @@ class Service:
         if self._stopped:
             return
         self._stopped = True
+        self.notifier.stopping()
         if self.web is not None:             # no phone can post while the rest stops
             _optional("closing the phone view", self.web.close)
         for device in self.inputs:
@@ -288,7 +405,152 @@ class Service:
         log.info("companion stopped")
 
 
-def main(cfg, headless: bool = False, log_level: Optional[str] = None) -> int:
-    logging.basicConfig(level=(log_level or "INFO").upper(),
-                        format="%(levelname)s %(name)s: %(message)s")
-    return Service(cfg, headless).run()
+DISPLAY_RETRY_SECONDS = 5.0
+
+
+def fault_page(fault, surface, cfg: Optional[Config], notifier: Notifier,
+               stopping: threading.Event, config_path: Optional[str] = None,
+               act: Callable[[str], None] = lambda _choice: None) -> Optional[str]:
+    """Show ``fault`` on ``surface`` until a safe action works (returns it) or a stop
+    (None). ``act(choice)`` carries the action out; an OSError it raises is shown
+    on the page and the page stays."""
+    from .ui import fonts
+    from .ui.screens.fault import FaultPage
+    language = faults.screen_language(cfg, config_path)
+    if language == "ko" and fonts.book().files.hangul is None:
+        language = "en"                   # Korean cannot be drawn without its font
+    page = FaultPage(fault, surface, language)
+
+    def started() -> None:
+        notifier.ready(fault.status())
+    while True:
+        choice = page.run(started=started, beat=notifier.watchdog,
+                          beat_every=notifier.ping_every or 10.0, should_stop=stopping.is_set)
+        if choice is None:
+            return None
+        try:
+            act(choice)
+            return choice
+        except OSError as exc:
+            log.error("%s failed: %s", choice, exc)
+            page.failed(f"{exc.strerror or exc}")
+
+
+def _start(load: Callable[[], Config], config_path: Optional[str], headless: bool,
+           notifier: Notifier):
+    """(config, Service, None) when the table can start, else (config or None, None,
+    the StartupFault)."""
+    try:
+        cfg = load()
+    except ConfigError as exc:
+        return None, None, faults.config_fault(exc, config_path)
+    try:
+        return cfg, Service(cfg, headless, notifier), None
+    except JournalError as exc:
+        return cfg, None, faults.journal_fault(os.path.expanduser(cfg["journal"]["path"]), exc)
+
+
+def main(cfg, headless: bool = False, log_level: Optional[str] = None,
+         config_path: Optional[str] = None) -> int:
+    """`coffee-companion run`. ``cfg``: the Config, or a function that loads it (so a
+    broken config file at ``config_path`` is a fault on the screen, and Try again reads
+    it again)."""
+    logs.setup(log_level)
+    load = cfg if callable(cfg) else (lambda: cfg)
+    return Startup(load, headless, config_path=config_path).run()
+
+
+class Startup:
+    """Start the table; while a start-up fault stops it, show the fault and wait."""
+
+    def __init__(self, load: Callable[[], Config], headless: bool = False,
+                 notifier: Optional[Notifier] = None, config_path: Optional[str] = None):
+        self.load = load
+        self.config_path = config_path
+        self.headless = headless
+        self.notifier = notifier or Notifier()
+        self.stopping = threading.Event()
+        self.lights = None
+        self.surface = None
+        self._old_signals: dict = {}
+
+    def run(self) -> int:
+        shown = None
+        self._catch_signals()
+        try:
+            while not self.stopping.is_set():
+                cfg, svc, fault = _start(self.load, self.config_path, self.headless,
+                                         self.notifier)
+                if fault is None:
+                    break
+                if fault != shown:
+                    log.error("%s", fault.status())
+                    self.notifier.status(fault.status())
+                    shown = fault
+                self._fault_lights(cfg)
+                if self.headless or not self._show(fault, cfg):
+                    # no screen to show it on: the lights, the log and systemd's status
+                    # say it; try again now and then (the file may be fixed meanwhile)
+                    self.notifier.ready(fault.status())
+                    self.stopping.wait(DISPLAY_RETRY_SECONDS)
+            else:
+                return 0
+        finally:
+            self._close_fault_lights()
+            self._restore_signals()
+        return svc.run()
+
+    def _show(self, fault, cfg) -> bool:
+        """The fault page until a way out is chosen; False when there is no screen."""
+        surface = self._surface(cfg)
+        if surface is None:
+            return False
+
+        def act(choice: str) -> None:
+            if choice == faults.MOVE_JOURNAL_ASIDE:
+                faults.move_journal_aside(fault.path)
+        fault_page(fault, surface, cfg, self.notifier, self.stopping, self.config_path, act)
+        return True
+
+    def _surface(self, cfg):
+        if self.surface is None:
+            import pygame
+
+            from .config import defaults
+            from .ui.app import display_available, open_display
+            display = (cfg or defaults())["display"]
+            if not display_available(driver=display["driver"]):
+                return None
+            try:
+                self.surface = open_display(display)
+            except pygame.error as exc:
+                log.error("the display could not open to show the fault: %s", exc)
+                return None
+        return self.surface
+
+    def _fault_lights(self, cfg) -> None:
+        if self.lights is None:
+            from .config import defaults
+            from .lights.controller import build_lights
+            self.lights = _optional("lights", lambda: build_lights(cfg or defaults()))
+            if self.lights is not None:
+                self.lights.show_fault()
+                self.lights.start()
+
+    def _close_fault_lights(self) -> None:
+        if self.lights is not None:
+            _optional("closing the fault lights", self.lights.close)
+            self.lights = None
+
+    # The service's own signal handling (Service) starts with the table; until then a
+    # SIGTERM, SIGINT or SIGHUP ends the fault page and the process cleanly.
+    def _catch_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread() or self._old_signals:
+            return
+        for sig in STOP_SIGNALS:
+            self._old_signals[sig] = signal.signal(sig, lambda *_: self.stopping.set())
+
+    def _restore_signals(self) -> None:
+        for sig, old in self._old_signals.items():
+            signal.signal(sig, old)
+        self._old_signals = {}

@@ -1,8 +1,8 @@
 """Sound cues: which cues an update calls for, and the player that plays them.
 
 ``cues_for(update)`` is pure: it maps one table-loop ``Update`` to the cue
-ids to play, in order (the ids are the WAV file stems in ``sounds/``, see
-``sounds/make_sounds.py``):
+ids to play, in order (the ids are the WAV file stems in ``companion/sounds/``, see
+``companion/sounds/make_sounds.py``):
 
 =====================  ====================================================
 cue                    when
@@ -66,6 +66,7 @@ from typing import Callable, Optional
 import companion
 
 from .inputs import SeatTap
+from .logs import native_stderr_quiet
 from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, DislikesTaken,
                                FinalTurnBegins, GameOver, OrderCompleted, ShopClosed,
                                TurnChanged)
@@ -75,7 +76,7 @@ from .worker import Worker
 
 log = logging.getLogger("companion.sound")
 
-#: Every cue id; the same set as ``CUES`` in sounds/make_sounds.py (a test checks).
+#: Every cue id; the same set as ``CUES`` in companion/sounds/make_sounds.py (a test checks).
 CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
            "shop_closed", "final_turn", "game_over", "winner", "rejected", "card_scanned",
            "scanner_lost", "timer_warning", "timer_end", "cake_card")
@@ -86,8 +87,8 @@ TIMER_TAG = "timer"
 
 
 def default_folder() -> Path:
-    """The repository's ``sounds/`` folder, beside the ``companion`` package."""
-    return Path(companion.__file__).resolve().parent.parent / "sounds"
+    """The bundled cues: ``companion/sounds/`` (package data, so in the wheel too)."""
+    return Path(companion.__file__).resolve().parent / "sounds"
 
 
 def cues_for(update: Update) -> list[str]:
@@ -363,7 +364,7 @@ class SoundPlayer(Worker):
         self.mixer_thread = threading.current_thread().name
         if not self.folder.is_dir():
             log.warning("no sound cues: the folder %s does not exist; set [sound] folder to "
-                        "the folder with the cue WAV files (the repository's sounds/ folder) "
+                        "the folder with the cue WAV files (the bundled companion/sounds/ folder) "
                         "or [sound] enabled = false. The table carries on silently.",
                         self.folder)
             return
@@ -371,7 +372,8 @@ class SoundPlayer(Worker):
         try:
             import pygame
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+                with native_stderr_quiet():       # libasound's own chatter; we say it once
+                    pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
             log.warning("no sound: the audio output cannot be opened (%s). Check the speaker "
@@ -390,7 +392,7 @@ class SoundPlayer(Worker):
             self.sounds[cue] = sound
         if missing:
             log.warning("sound cues missing or unreadable in %s: %s (regenerate them with "
-                        "python sounds/make_sounds.py); the other cues still play",
+                        "python companion/sounds/make_sounds.py); the other cues still play",
                         self.folder, ", ".join(missing))
         self.state = "playing" if self.sounds else "silent"
         if self.state == "playing":

@@ -150,6 +150,12 @@ class TableLoop:
         self._halt = threading.Event()
         self.paused = False            # another program holds the journal's lock
         self.dropped = 0               # inputs never applied because the loop was halted
+        #: called on the loop's own thread between inputs, at least every
+        #: ``heartbeat_every`` seconds (the systemd watchdog): an input whose handling
+        #: never returns stops the calls (a pause for the journal's lock does not).
+        self.heartbeat: Optional[Callable[[], None]] = None
+        self.heartbeat_every = 10.0
+        self._next_beat = 0.0
 
     # --- for any thread --------------------------------------------------------------
 
@@ -179,7 +185,9 @@ class TableLoop:
             journal.claim()
         try:
             while not self._halt.is_set():
-                event = self.inputs.get()
+                event = self._next_input()
+                if event is None:
+                    continue
                 if isinstance(event, ev.Stop) or self._halt.is_set():
                     if not isinstance(event, ev.Stop):
                         self._drop(event)
@@ -192,6 +200,27 @@ class TableLoop:
         finally:
             if journal is not None:
                 journal.release()
+
+    def _next_input(self) -> Any:
+        """The next input; with a heartbeat, None when it is time for the next beat."""
+        if self.heartbeat is None:
+            return self.inputs.get()
+        self._beat()
+        try:
+            return self.inputs.get(timeout=max(0.0, self._next_beat - time.monotonic()))
+        except queue.Empty:
+            return None
+
+    def _beat(self) -> None:
+        """Call the heartbeat if it is due (on the loop's thread)."""
+        now = time.monotonic()             # real time: liveness, not game time
+        if self.heartbeat is None or now < self._next_beat:
+            return
+        self._next_beat = now + self.heartbeat_every
+        try:
+            self.heartbeat()
+        except Exception:
+            log.exception("the heartbeat failed")
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="table-loop", daemon=True)
@@ -248,6 +277,7 @@ class TableLoop:
         """Apply one input and tell every subscriber. While another program holds
         the journal's lock this waits (paused), trying again every
         ``RETRY_PAUSED_S``; :meth:`halt` ends the wait with :class:`Halted`."""
+        log.debug("input: %s", event)        # --log-level debug: every press, scan, touch
         while True:
             try:
                 update = self._handle(event)
@@ -261,6 +291,7 @@ class TableLoop:
                                       applied_at=self.clock()))
                 if self._halt.wait(RETRY_PAUSED_S):
                     raise Halted() from None
+                self._beat()               # waiting on purpose: still alive
             except Exception as exc:  # a bug must not stop the table: report it, keep going
                 log.exception("input %r failed", event)
                 update = Update(event, self.table,

@@ -26,7 +26,7 @@ from companion.sound import (CUE_IDS, CUE_GAP, SURGE_SPACING, SoundPlayer, build
                              cues_for, default_folder)
 from companion.table import TableLoop, Update
 
-SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+SOUNDS = Path(__file__).resolve().parent.parent / "companion" / "sounds"
 SETUP3 = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Cy"]}
 
 

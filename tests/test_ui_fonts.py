@@ -32,7 +32,7 @@ def korean_font_installed() -> bool:
 
 
 def pixels(surface: pygame.Surface) -> bytes:
-    return pygame.image.tobytes(surface, "RGBA")
+    return pygame.image.tostring(surface, "RGBA")   # tobytes is 2.1.3+; Debian has 2.1.2
 
 
 needs_korean = pytest.mark.skipif(not korean_font_installed(),

@@ -16,6 +16,13 @@ def main(args) -> int:
     cfg = load_config(args)
     if args.action == "show":
         sys.stdout.write(config.show(cfg))
-    else:
-        print(f"{cfg.path or 'defaults'}: OK")
+        return 0
+    from ..doctor import check_files, exit_status, report
+    checks = check_files(cfg)                 # the catalogs, journal and disk it names
+    print(report(checks))
+    if exit_status(checks):
+        print(f"{cfg.path or 'defaults'}: the settings are valid, but a file they name is not",
+              file=sys.stderr)
+        return 2
+    print(f"{cfg.path or 'defaults'}: OK")
     return 0

@@ -50,7 +50,7 @@ from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
 from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
-                       TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left,
+                       TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left, fault,
                        frame_from_lights, render)
 
 log = logging.getLogger("companion.lights")
@@ -112,6 +112,7 @@ class LightsController(Worker):
         self.paused_since: Optional[float] = None
         self.game_over_since: Optional[float] = None
         self.last: Optional[Lights] = None
+        self.fault = False                 # a start-up fault: the fault pattern, not the game
         self.frames_rendered = 0
         # hand-over from other threads
         self._cond = threading.Condition()
@@ -147,6 +148,10 @@ class LightsController(Worker):
     def set_turn_timer(self, seconds: float) -> None:
         """Change the turn timer (0 = off); the current turn starts a fresh timer."""
         self._put("turn_timer", float(seconds))
+
+    def show_fault(self, on: bool = True) -> None:
+        """Blink the start-up fault pattern (``on``) or go back to showing the table."""
+        self._put("fault", bool(on))
 
     def attach(self, loop) -> "LightsController":
         """Subscribe to a ``TableLoop`` and show its table as it is now."""
@@ -214,7 +219,8 @@ class LightsController(Worker):
         for item in received:
             self._take(item)
         self._prune(now)
-        lights = render(self.game, self.context(), now, self.style)
+        lights = (fault(now, self.style) if self.fault
+                  else render(self.game, self.context(), now, self.style))
         self.last = lights
         self.frames_rendered += 1
         self._show(frame_from_lights(lights, self.positions, self.pixel_count))
@@ -257,6 +263,8 @@ class LightsController(Worker):
         elif item.what == "turn_timer":
             self.turns = TurnClock(item.value)
             self.turns.observe(self.game, item.at)
+        elif item.what == "fault":
+            self.fault = item.value
         elif item.what == "table":
             self.game = item.value.game
             self.turns.observe(self.game, item.at)

@@ -80,6 +80,7 @@ PULSE_PERIOD = 1.0          # final turn: one pulse of the last seat, seconds
 PULSE_LOW = 0.3             # the pulse goes down to this brightness
 MARQUEE_STEP = 0.125        # game over: the winner's marquee moves 8 LEDs a second
 MARQUEE_SPACING = 4         # one white LED in every 4
+FAULT_BLINK = 1.0           # start-up fault: red / dark halves of this length, every LED
 CELEBRATE_SECONDS = 20.0    # then the winner's segment stays bright
 SWEEP_STEP = 0.25           # the active seat's dark gap moves one LED this often
 TAKEN_SECONDS = 1.5         # how long a completed position shows on the seat's LEDs
@@ -289,6 +290,14 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
             due.add(context.paused_since + (step + 1) * PAUSE_BLINK)
         seats.append(tuple(px))
     return Lights(tuple(seats), animating, due.at)
+
+
+def fault(now: float, style: Style = Style()) -> Lights:
+    """The table cannot start (a fault page is on the screen, or there is no screen):
+    every LED of every segment blinks red, a second on, a second off."""
+    step = _step(now, 0.0, FAULT_BLINK)
+    px = RED if step % 2 == 0 else OFF
+    return Lights(tuple((px,) * n for n in style.lengths), False, (step + 1) * FAULT_BLINK)
 
 
 def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,

@@ -68,6 +68,21 @@ SCREENS: dict[str, type[Screen]] = {
 }
 
 
+POINTER_EVENTS = (pygame.FINGERDOWN, pygame.FINGERUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+
+
+def pointer_of(event: pygame.event.Event, size: tuple[int, int]) -> Pointer | None:
+    """A finger or main mouse button going down or up, in window pixels (else None)."""
+    t = event.type
+    if t in (pygame.FINGERDOWN, pygame.FINGERUP):
+        w, h = size
+        pos = (min(w - 1, max(0, round(event.x * w))), min(h - 1, max(0, round(event.y * h))))
+        return Pointer("down" if t == pygame.FINGERDOWN else "up", pos, "finger")
+    if getattr(event, "touch", False) or event.button != 1:
+        return None                     # SDL's copy of a touch, or not the main button
+    return Pointer("down" if t == pygame.MOUSEBUTTONDOWN else "up", tuple(event.pos), "mouse")
+
+
 def _game_over(table: Any) -> bool:
     return table.game is not None and table.game.game_over
 
@@ -115,6 +130,8 @@ def display_available(env: Mapping[str, str] | None = None, driver: str = "") ->
     driver = env.get("SDL_VIDEODRIVER", "") or driver
     if driver == "dummy":
         return False
+    if driver == "offscreen":         # SDL draws into memory: tests and benchmarks
+        return True
     if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         return True
     drm = any(os.path.exists(f"/dev/dri/card{i}") for i in range(3))
@@ -322,15 +339,10 @@ class App:
             self.process_updates()
         elif t == pygame.QUIT:
             self.running = False
-        elif t in (pygame.FINGERDOWN, pygame.FINGERUP):
-            w, h = self.size
-            pos = (min(w - 1, max(0, round(event.x * w))), min(h - 1, max(0, round(event.y * h))))
-            self._pointer(Pointer("down" if t == pygame.FINGERDOWN else "up", pos, "finger"))
-        elif t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            if getattr(event, "touch", False) or event.button != 1:
-                return                  # SDL's copy of a touch, or not the main button
-            kind = "down" if t == pygame.MOUSEBUTTONDOWN else "up"
-            self._pointer(Pointer(kind, tuple(event.pos), "mouse"))
+        elif t in POINTER_EVENTS:
+            p = pointer_of(event, self.size)
+            if p is not None:
+                self._pointer(p)
         elif t == pygame.WINDOWSIZECHANGED:
             self.resize(self.size)
         elif t == pygame.WINDOWEXPOSED:
@@ -419,8 +431,11 @@ class App:
         self.tick()
         self.draw()
 
-    def run(self, should_stop: Callable[[], bool] = lambda: False) -> None:
-        """The main loop, until the window closes or ``should_stop()``."""
+    def run(self, should_stop: Callable[[], bool] = lambda: False,
+            started: Callable[[], None] = lambda: None) -> None:
+        """The main loop, until the window closes or ``should_stop()``; ``started()`` once
+        the first frame is on the display (the service then tells systemd it is ready)."""
         self.draw()
+        started()
         while self.running and not should_stop():
             self.step()

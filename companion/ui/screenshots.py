@@ -195,6 +195,16 @@ def _nogame(app):
     pass
 
 
+def _fault_journal(app):
+    """The start-up fault page for a damaged journal (companion/faults.py)."""
+    from .. import faults
+    from .screens.fault import FaultScreen
+    path = "/var/lib/coffee-companion/journal.db"
+    app.push(FaultScreen(app, faults.StartupFault(
+        "journal", f"{path} is damaged or not a journal (file is not a database); it was "
+        "left as it is", path, faults.MOVE_JOURNAL_ASIDE, {"path": path})))
+
+
 SCENES: dict[str, tuple[Callable, bool]] = {
     # name: (scene, starts from the script?)
     "table": (_table, True),
@@ -208,6 +218,7 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "fix": (_fix, True),
     "end-tie": (_end_tie, True),
     "nogame": (_nogame, False),
+    "fault-journal": (_fault_journal, False),
 }
 
 def _cake_table(app):

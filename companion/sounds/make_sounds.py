@@ -6,7 +6,7 @@ no timestamps go in, so running the script twice gives byte-identical files.
 
 Usage::
 
-    python sounds/make_sounds.py [OUTDIR]     # default: the folder of this script
+    python companion/sounds/make_sounds.py [OUTDIR]     # default: the folder of this script
 
 Importing this module has no side effects; code and tests use ``CUES`` (cue id
 -> one-line description), ``synthesize(cue)`` and ``write_all(outdir)``.
@@ -340,7 +340,7 @@ def write_all(outdir: Path) -> List[Path]:
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) > 1:
-        print("usage: python sounds/make_sounds.py [OUTDIR]", file=sys.stderr)
+        print("usage: python companion/sounds/make_sounds.py [OUTDIR]", file=sys.stderr)
         return 2
     outdir = Path(argv[0]) if argv else Path(__file__).resolve().parent
     for path in write_all(outdir):

@@ -1,0 +1,213 @@
+#!/bin/sh
+# One command from a fresh Raspberry Pi OS (Bookworm, Lite or desktop, 64- or 32-bit) to a
+# running Coffee Rush companion:
+#
+#     sudo ./install.sh                 install, or upgrade in place (run it again any time)
+#     sudo ./install.sh --no-start      everything but starting the service
+#     sudo ./install.sh --uninstall     remove the service, the program and the udev rule
+#                                       (your journal and config are kept; it says where)
+#
+# What it does, in order (each step prints a line): apt packages (a compiler only when a Pi
+# library has no wheel for this machine), the `coffee` service user in the groups that exist
+# here, the program in a venv at /opt/coffee-companion/venv on Debian's python3-pygame,
+# /etc/coffee-companion/config.toml (kept if you already have one), the scanner's udev rule,
+# SPI for the LED strip in config.txt, the systemd unit, then it starts the service.
+# Then: `coffee-companion doctor` says what is still missing.
+set -eu
+
+PREFIX=/opt/coffee-companion
+VENV=$PREFIX/venv
+ETC=/etc/coffee-companion
+STATE=/var/lib/coffee-companion
+UNIT=/etc/systemd/system/coffee-companion.service
+RULE=/etc/udev/rules.d/99-coffee-scanner.rules
+USER_NAME=coffee
+GROUPS_WANTED="gpio spi dialout video render input audio"
+SRC=$(cd "$(dirname "$0")" && pwd)
+MARK="# coffee-companion: LED strip on SPI (install.sh)"
+
+say() { printf '\033[1m==>\033[0m %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+START=yes
+ACTION=install
+for arg in "$@"; do
+    case $arg in
+        --uninstall) ACTION=uninstall ;;
+        --no-start) START=no ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option $arg (try --help)" ;;
+    esac
+done
+
+[ "$(id -u)" = 0 ] || die "run it as root: sudo $0 $*"
+
+# systemd is PID 1 on a real Pi; in a chroot (the arm64 check) units are enabled, not started
+systemd_up() { [ -d /run/systemd/system ]; }
+
+uninstall() {
+    if systemd_up; then
+        systemctl disable --now coffee-companion.service 2>/dev/null || true
+    else
+        systemctl disable coffee-companion.service 2>/dev/null || true
+    fi
+    rm -f "$UNIT" && say "removed the service $UNIT"
+    systemd_up && systemctl daemon-reload
+    rm -f "$RULE" && say "removed the udev rule $RULE"
+    command -v udevadm >/dev/null && udevadm control --reload 2>/dev/null || true
+    rm -rf "$PREFIX" && say "removed the program $PREFIX"
+    rm -f /usr/local/bin/coffee-companion
+    say "kept your games in $STATE and your settings in $ETC (delete them yourself if you want)"
+    say "kept the user $USER_NAME and the SPI lines in config.txt"
+}
+
+if [ "$ACTION" = uninstall ]; then
+    uninstall
+    exit 0
+fi
+
+# --- what machine is this -----------------------------------------------------------------
+. /etc/os-release
+[ "${VERSION_CODENAME:-}" = bookworm ] \
+    || say "warning: made for Raspberry Pi OS / Debian Bookworm, this is ${PRETTY_NAME:-unknown}"
+ARCH=$(uname -m)
+case $ARCH in
+    aarch64|armv7l|armv6l|x86_64) ;;
+    *) die "this machine is $ARCH; the companion supports Raspberry Pi (aarch64, armv7l, armv6l) and x86_64" ;;
+esac
+MODEL=$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || echo "not a Raspberry Pi")
+say "installing on $MODEL ($ARCH, ${PRETTY_NAME:-unknown})"
+case $MODEL in
+    "Raspberry Pi 5"*) EXTRA=pi5 ;;
+    *) EXTRA=pi ;;
+esac
+
+# --- apt ----------------------------------------------------------------------------------
+APT="python3 python3-venv python3-pip python3-pygame fonts-dejavu-core fonts-nanum fontconfig
+     espeak-ng alsa-utils udev ca-certificates"
+say "apt packages: $(echo $APT | tr '\n' ' ')"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $APT >/dev/null
+
+# --- the program ----------------------------------------------------------------------------
+mkdir -p "$PREFIX"
+if [ ! -x "$VENV/bin/python" ]; then
+    say "venv $VENV (sees Debian's python3-pygame: its SDL draws on the console with kmsdrm)"
+    python3 -m venv --system-site-packages "$VENV"
+else
+    say "venv $VENV already there: upgrading in place"
+fi
+PIP="$VENV/bin/pip --disable-pip-version-check -q"
+CONSTRAINTS=$SRC/constraints/pi.txt
+# A Pi library without a wheel for this machine (rpi-ws281x on arm64) builds from source:
+# only then the compiler and Python headers are installed.
+if [ "$EXTRA" = pi5 ]; then NATIVE="lgpio"; else NATIVE="rpi-ws281x lgpio"; fi
+case $ARCH in
+    aarch64|armv7l|armv6l)
+        WHEELS=$(mktemp -d)
+        # shellcheck disable=SC2086
+        if ! $PIP download --only-binary=:all: --no-deps -c "$CONSTRAINTS" -d "$WHEELS" $NATIVE \
+                >/dev/null 2>&1; then
+            say "no ready-made wheel for $NATIVE on $ARCH: installing gcc, python3-dev, swig, liblgpio-dev to build it"
+            apt-get install -y -qq --no-install-recommends gcc libc6-dev python3-dev swig \
+                >/dev/null
+            apt-get install -y -qq --no-install-recommends liblgpio-dev >/dev/null 2>&1 || true
+        fi
+        rm -rf "$WHEELS"
+        TARGET="$SRC[$EXTRA]" ;;
+    *) TARGET="$SRC" ;;   # a PC: no Pi libraries (simulated buttons and lights)
+esac
+say "installing coffee-rush-companion from $SRC ($EXTRA extras pinned by constraints/pi.txt)"
+$PIP install --upgrade -c "$CONSTRAINTS" "$TARGET"
+ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
+cp "$SRC/README.md" "$PREFIX/README.md"
+say "installed $("$VENV/bin/coffee-companion" --version)"
+
+# --- the service user -------------------------------------------------------------------------
+GROUPS_FOUND=""
+for g in $GROUPS_WANTED; do
+    getent group "$g" >/dev/null && GROUPS_FOUND="$GROUPS_FOUND${GROUPS_FOUND:+,}$g"
+done
+if ! id "$USER_NAME" >/dev/null 2>&1; then
+    useradd --system --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin \
+        --user-group "$USER_NAME"
+    say "created the service user $USER_NAME"
+fi
+[ -n "$GROUPS_FOUND" ] && usermod -a -G "$GROUPS_FOUND" "$USER_NAME"
+say "user $USER_NAME is in: $(id -nG "$USER_NAME" | tr ' ' ',')"
+MISSING=""
+for g in $GROUPS_WANTED; do
+    getent group "$g" >/dev/null || MISSING="$MISSING $g"
+done
+[ -z "$MISSING" ] || say "groups not on this system (fine off a Pi):$MISSING"
+install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$STATE"
+
+# --- config ---------------------------------------------------------------------------------
+install -d -m 0755 "$ETC"
+if [ -f "$ETC/config.toml" ]; then
+    say "kept your $ETC/config.toml (the shipped one is $SRC/systemd/config.toml)"
+else
+    install -m 0644 "$SRC/systemd/config.toml" "$ETC/config.toml"
+    say "wrote $ETC/config.toml"
+fi
+"$VENV/bin/coffee-companion" --config "$ETC/config.toml" config check \
+    || say "warning: fix $ETC/config.toml (the service shows the problem on the screen)"
+
+# --- udev rule for the scanner ------------------------------------------------------------------
+install -m 0644 "$SRC/hardware/99-coffee-scanner.rules" "$RULE"
+if udevadm control --reload 2>/dev/null; then
+    udevadm trigger --subsystem-match=tty --action=add 2>/dev/null || true
+    say "udev rule $RULE installed and applied (/dev/coffee-scanner appears with the Pico)"
+else
+    say "udev rule $RULE installed (udev is not running here: it applies at the next boot)"
+fi
+
+# --- SPI for the LED strip ------------------------------------------------------------------------
+REBOOT=no
+CONFIG_TXT=""
+for f in /boot/firmware/config.txt /boot/config.txt; do
+    [ -f "$f" ] && { CONFIG_TXT=$f; break; }
+done
+if [ -z "$CONFIG_TXT" ]; then
+    say "no config.txt (not a Raspberry Pi): SPI left alone"
+elif grep -qF "$MARK" "$CONFIG_TXT"; then
+    say "SPI already set up in $CONFIG_TXT"
+else
+    # dtparam=spi=on and enable_uart=1 (locks the core clock) as hardware/leds.md explains;
+    # the core clock pinned so the strip's timing does not drift
+    case $MODEL in
+        "Raspberry Pi 4"*|"Raspberry Pi 400"*) CORE="core_freq=500
+core_freq_min=500" ;;
+        "Raspberry Pi 5"*) CORE="" ;;
+        *) CORE="core_freq=250" ;;
+    esac
+    cp "$CONFIG_TXT" "$CONFIG_TXT.before-coffee-companion"
+    printf '\n%s\n[all]\ndtparam=spi=on\nenable_uart=1\n%s\n' "$MARK" "$CORE" >> "$CONFIG_TXT"
+    REBOOT=yes
+    say "enabled SPI in $CONFIG_TXT (a copy of the old file is beside it): reboot once"
+fi
+
+# --- the service ------------------------------------------------------------------------------
+install -m 0644 "$SRC/systemd/coffee-companion.service" "$UNIT"
+systemctl enable coffee-companion.service 2>/dev/null \
+    || ln -sf "$UNIT" /etc/systemd/system/multi-user.target.wants/coffee-companion.service
+say "service $UNIT installed and enabled (starts at every boot)"
+if ! systemd_up; then
+    say "systemd is not running here (a chroot?): the service starts at the next boot"
+elif [ "$START" = no ]; then
+    systemctl daemon-reload
+    say "not started (--no-start): sudo systemctl start coffee-companion"
+else
+    systemctl daemon-reload
+    systemctl restart coffee-companion.service
+    say "service (re)started: $(systemctl is-active coffee-companion.service)"
+fi
+
+if systemd_up && [ "$(systemctl get-default)" = graphical.target ]; then
+    say "a desktop starts at boot and would hold the screen: for the companion to own it,"
+    say "    sudo systemctl set-default multi-user.target && sudo reboot"
+fi
+say "done. Check it: coffee-companion doctor   (and: journalctl -u coffee-companion -f)"
+[ "$REBOOT" = no ] || say "reboot now for SPI (the LED strip): sudo reboot"

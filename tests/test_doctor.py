@@ -1,0 +1,234 @@
+"""`coffee-companion doctor` on a simulated healthy Pi (all OK), then on each broken one (the
+right FAIL). The Pi is a made-up root folder (/dev, /sys, /proc, /etc files), the scanner a
+pty answering ?HELLO in the real protocol, systemctl's answers given as text."""
+import os
+import pty
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import config, doctor
+from companion.devices import scanner_protocol as sp
+from companion.journal import Journal
+from companion.ui.fonts import FontFiles
+
+NOW = time.mktime((2026, 6, 1, 12, 0, 0, 0, 0, -1))
+HEALTHY_UNIT = {"ActiveState": "active", "LoadState": "loaded", "UnitFileState": "enabled",
+                "StatusText": "Ana's turn, round 2"}
+
+
+class Scanner:
+    """The Pico's side of a pty: answers ?HELLO like the firmware."""
+
+    def __init__(self, reader_status="ok", answer=True):
+        self.master, slave = pty.openpty()
+        self.port = os.ttyname(slave)
+        os.close(slave)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, args=(reader_status, answer),
+                                       daemon=True)
+        self.thread.start()
+
+    def _serve(self, reader_status, answer):
+        framer = sp.LineFramer()
+        import select
+        while not self.stop.is_set():
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(self.master, 256)
+            except OSError:              # EIO: nobody has the port open (yet)
+                self.stop.wait(0.02)
+                continue
+            for line in framer.feed(data):
+                if line.strip().upper() == b"?HELLO" and answer:
+                    os.write(self.master, sp.encode(sp.Hello(1, 1, "0.1.0", "MFRC522",
+                                                             reader_status)))
+
+    def close(self):
+        if not self.stop.is_set():
+            self.stop.set()
+            self.thread.join(2)
+            os.close(self.master)
+
+
+def make_pi(root: Path, tmp_path: Path, port: str) -> str:
+    """A Raspberry Pi as doctor sees it, and a config for it; returns the config path."""
+    for dev in ("dev/gpiochip0", "dev/spidev0.0", "dev/dri/card0"):
+        (root / dev).parent.mkdir(parents=True, exist_ok=True)
+        (root / dev).write_text("")
+    (root / "usr/bin").mkdir(parents=True)
+    (root / "usr/bin/espeak-ng").write_text("#!/bin/sh\n")
+    (root / "usr/bin/espeak-ng").chmod(0o755)
+    dsi = root / "sys/class/drm/card0-DSI-1"
+    dsi.mkdir(parents=True)
+    (dsi / "status").write_text("connected\n")
+    (dsi / "modes").write_text("800x480\n")
+    hdmi = root / "sys/class/drm/card0-HDMI-A-1"
+    hdmi.mkdir(parents=True)
+    (hdmi / "status").write_text("disconnected\n")
+    (root / "proc/asound").mkdir(parents=True)
+    (root / "proc/asound/cards").write_text(
+        " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
+    (root / "proc/device-tree").mkdir(parents=True)
+    (root / "proc/device-tree/model").write_text("Raspberry Pi 4 Model B Rev 1.5\0")
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/passwd").write_text("root:x:0:0::/root:/bin/bash\n"
+                                     "coffee:x:998:998::/var/lib/coffee-companion:/bin/false\n")
+    (root / "etc/group").write_text("".join(
+        f"{g}:x:{n}:coffee\n" for n, g in enumerate(
+            ["gpio", "spi", "dialout", "video", "render", "input", "audio"], 990))
+        + "coffee:x:998:\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    with Journal(str(state / "journal.db")):
+        pass
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f"""
+[journal]
+path = "{state}/journal.db"
+[catalog]
+paths = ["{state}/cards.toml"]
+[scanner]
+port = "{port}"
+[display]
+driver = "kmsdrm"
+""", encoding="utf-8")
+    return str(cfg)
+
+
+def system(root, unit=None, lines=None, fonts=None, ntp="yes", now=NOW):
+    unit = dict(HEALTHY_UNIT, **(unit or {}))
+
+    def run(cmd):
+        if cmd[0] == "systemctl":
+            return unit.get(cmd[-2])
+        if cmd[0] == "timedatectl":
+            return ntp
+        return None
+    return doctor.System(str(root), run=run, now=lambda: now,
+                         gpio_lines=lambda chip: {} if lines is None else lines,
+                         fonts=lambda: fonts or FontFiles("DejaVuSans.ttf", "DejaVuSans-Bold.ttf",
+                                                          "NanumGothic.ttf", "NanumGothicBold.ttf"))
+
+
+@pytest.fixture
+def pi(tmp_path):
+    scanner = Scanner()
+    root = tmp_path / "root"
+    cfg = make_pi(root, tmp_path, scanner.port)
+    yield root, cfg, scanner
+    scanner.close()
+
+
+def statuses(checks, what):
+    return {c.status for c in checks if c.what == what}
+
+
+def test_a_healthy_pi_is_all_ok(pi):
+    root, cfg, _ = pi
+    # the service is stopped so that doctor can talk to the scanner itself
+    checks = doctor.run_checks(cfg, True, system(root, {"ActiveState": "active"}))
+    assert all(c.status == "OK" for c in checks), doctor.report(checks)
+    assert doctor.exit_status(checks) == 0
+    found = doctor.report(checks)
+    assert "DSI-1 800x480" in found and "vc4-hdmi" in found
+    stopped = doctor.run_checks(cfg, True, system(root, {"ActiveState": "inactive"}))
+    assert "scanner firmware 0.1.0, protocol 1, reader MFRC522 ok" in doctor.report(stopped)
+
+
+def broken(root: Path, cfg: str, what: str):
+    """Break one thing; return the system to check it with (or None for the default)."""
+    if what == "config":
+        Path(cfg).write_text(Path(cfg).read_text() + "[sound]\nvolume = 'loud'\n")
+    elif what == "catalog":
+        Path(cfg).parent.joinpath("state/cards.toml").write_text("[[card]]\ntag = 1\n")
+    elif what == "journal":
+        Path(cfg).parent.joinpath("state/journal.db").write_bytes(b"SQLite format 3\0" + b"x" * 900)
+    elif what == "gpio":
+        return system(root, {"ActiveState": "inactive"}, lines={17: "python3"})
+    elif what == "spi":
+        (root / "dev/spidev0.0").unlink()
+    elif what == "display":
+        (root / "sys/class/drm/card0-DSI-1/status").write_text("disconnected\n")
+    elif what == "fonts":
+        return system(root, fonts=FontFiles(None, None, "NanumGothic.ttf", None))
+    elif what == "user":
+        (root / "etc/group").write_text((root / "etc/group").read_text()
+                                        .replace("spi:x:991:coffee", "spi:x:991:"))
+    elif what == "service":
+        return system(root, {"ActiveState": "failed"})
+    elif what == "clock":
+        return system(root, now=time.mktime((1970, 1, 1, 0, 0, 10, 0, 0, -1)))
+    return None
+
+
+@pytest.mark.parametrize("what", ["config", "catalog", "journal", "gpio", "spi", "display",
+                                  "fonts", "user", "service", "clock"])
+def test_each_broken_part_is_the_one_fail(pi, what):
+    root, cfg, _ = pi
+    sysm = broken(root, cfg, what) or system(root)
+    checks = doctor.run_checks(cfg, True, sysm)
+    failed = {c.what for c in checks if c.status == "FAIL"}
+    # pins held by another program show while the service is stopped (and that FAILs too)
+    assert failed == ({what, "service"} if what == "gpio" else {what}), doctor.report(checks)
+    assert all(c.fix for c in checks if c.status != "OK")
+    assert doctor.exit_status(checks) == 1
+
+
+def test_more_things_a_helper_would_ask(pi, tmp_path):
+    root, cfg, scanner = pi
+    stopped = {"ActiveState": "inactive"}
+    # the strip on SPI and a seat button on the SPI clock pin
+    text = Path(cfg).read_text()
+    Path(cfg).write_text(text + "[seats]\npins = [17, 11]\n")
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert any(c.status == "FAIL" and "GPIO11, the SPI SCLK" in c.found for c in checks)
+    Path(cfg).write_text(text)
+    # the scanner unplugged; a scanner that does not answer; a reader that is not wired
+    scanner.close()
+    gone = doctor.run_checks(cfg, True, system(root, stopped))
+    assert statuses(gone, "scanner") == {"WARN"}        # unplugged: the table plays on
+    quiet = Scanner(answer=False)
+    Path(cfg).write_text(text.replace(scanner.port, quiet.port))
+    try:
+        checks = doctor.check_scanner(config.load(cfg), system(root, stopped),
+                                      probe_seconds=0.3)
+        assert checks[0].status == "WARN" and "?HELLO" in checks[0].found
+    finally:
+        quiet.close()
+    # no speech program: a WARN (the table plays on, silently)
+    (root / "usr/bin/espeak-ng").unlink()
+    voice = [c for c in doctor.run_checks(cfg, True, system(root)) if c.what == "voice"]
+    assert [c.status for c in voice] == ["WARN"] and "apt install espeak-ng" in voice[0].fix
+    # a desktop holding the screen
+    desktop = system(root)
+    plain_run = desktop.run
+    desktop.run = lambda cmd: "active" if cmd[-1] == "display-manager" else plain_run(cmd)
+    assert statuses(doctor.check_display(config.load(cfg), desktop), "display") == {"FAIL"}
+    # a start-up fault the running service reports
+    checks = doctor.run_checks(cfg, True, system(
+        root, {"StatusText": "fault: the game journal cannot be opened: ..."}))
+    assert any(c.what == "service" and c.status == "FAIL" for c in checks)
+    # the named config file is not there
+    missing = doctor.run_checks(str(tmp_path / "nope.toml"), True, system(root))
+    assert [c.status for c in missing if c.what == "config"] == ["FAIL"]
+
+
+def test_config_check_names_the_broken_files_and_a_missing_named_config(tmp_path, capsys,
+                                                                        monkeypatch):
+    from companion import cli
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[catalog]\npaths = ["{tmp_path}/cards.toml"]\n'
+                   f'[journal]\npath = "{tmp_path}/journal.db"\n', encoding="utf-8")
+    assert cli.main(["--config", str(cfg), "config", "check"]) == 0
+    assert f"{cfg}: OK" in capsys.readouterr().out
+    (tmp_path / "cards.toml").write_text("[[card]]\ntag = 'A'\n", encoding="utf-8")
+    assert cli.main(["--config", str(cfg), "config", "check"]) == 2
+    out = capsys.readouterr().out
+    assert "FAIL  catalog" in out and "cards.toml" in out
+    monkeypatch.setenv("COFFEE_COMPANION_CONFIG", str(tmp_path / "gone.toml"))
+    assert cli.main(["config", "check"]) == 2
+    assert "no such config file" in capsys.readouterr().err

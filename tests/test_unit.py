@@ -1,0 +1,77 @@
+"""The systemd unit: valid for systemd (`systemd-analyze verify`), hardened to an exposure
+of 3.0 or less (`systemd-analyze security`), and watched (Type=notify, WatchdogSec)."""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "coffee-companion.service"
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(
+    ANALYZE is None, reason="systemd-analyze is not installed (Debian: the systemd package, "
+    "which .ci/run installs); it does not exist off Linux")
+
+
+def unit_settings() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in UNIT.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, value = line.split("=", 1)
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+@needs_analyze
+def test_systemd_analyze_verify_finds_nothing(tmp_path):
+    # an image of the installed Pi: the unit where install.sh puts it, its ExecStart
+    # program, and systemd's own units (verify follows the dependencies)
+    exe = tmp_path / "opt/coffee-companion/venv/bin/coffee-companion"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    (tmp_path / "etc/systemd/system").mkdir(parents=True)
+    shutil.copy(UNIT, tmp_path / "etc/systemd/system" / UNIT.name)
+    shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system",
+                    symlinks=True)
+    out = subprocess.run([ANALYZE, "verify", f"--root={tmp_path}", UNIT.name],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.strip() == "" and out.stdout.strip() == "", out.stderr + out.stdout
+
+
+@needs_analyze
+def test_the_unit_is_hardened_to_exposure_3_or_less():
+    out = subprocess.run([ANALYZE, "security", "--offline=yes", "--no-pager", str(UNIT)],
+                         capture_output=True, text=True, timeout=60)
+    m = re.search(r"Overall exposure level for coffee-companion\.service: (\d+\.\d)", out.stdout)
+    assert m, out.stdout + out.stderr
+    assert float(m.group(1)) <= 3.0, out.stdout
+
+
+def test_the_unit_is_watched_and_keeps_the_hardware_reachable():
+    s = unit_settings()
+    assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
+    assert int(s["WatchdogSec"][0]) > 0 and s["Restart"] == ["always"]
+    # lgpio's notification pipes go to the service's own folder, not root's
+    assert "LG_WD=/var/lib/coffee-companion" in s["Environment"]
+    assert s["WorkingDirectory"] == ["/var/lib/coffee-companion"]
+    assert s["StateDirectory"] == ["coffee-companion"]
+    # the real /dev (a scanner plugged in later appears), only the devices the table uses
+    assert "PrivateDevices" not in s and s["DevicePolicy"] == ["closed"]
+    allowed = {v.split()[0] for v in s["DeviceAllow"]}
+    assert {"char-gpiochip", "char-spi", "char-ttyACM", "char-drm", "char-input",
+            "char-alsa"} <= allowed
+    assert "AF_INET" in s["RestrictAddressFamilies"][0]          # the LAN page
+    assert s["User"] == ["coffee"]
+    assert s["ExecStart"] == ["/opt/coffee-companion/venv/bin/coffee-companion run"]
+
+
+def test_install_sh_puts_the_unit_and_program_where_the_unit_expects_them():
+    script = (ROOT / "install.sh").read_text(encoding="utf-8")
+    assert "VENV=$PREFIX/venv" in script and "PREFIX=/opt/coffee-companion" in script
+    assert "systemd/coffee-companion.service" in script
+    assert os.access(ROOT / "install.sh", os.X_OK)
