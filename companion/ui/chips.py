@@ -53,7 +53,7 @@ class Chip(Widget):
         if not self.enabled:
             face = theme.BUTTON_DISABLED
         if self.pressed and self.enabled:
-            face = theme.mix(face, (255, 255, 255), 0.3)
+            face = theme.mix(face, theme.WHITE, 0.3)
         radius = max(6, min(r.h // 4, 14))
         pygame.draw.rect(surface, face, r, border_radius=radius)
         if self.on:

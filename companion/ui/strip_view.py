@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import pygame
 
 from ..devices.pixels import Segment, SimulatedStrip
+from . import theme
 
 BAND = 30                        # px of window height the strip needs
-BACKGROUND = (18, 16, 14)
+BACKGROUND = theme.STRIP_BACKGROUND
 
 
 class StripView:
@@ -43,9 +44,9 @@ class StripView:
             radius = max(2, min(int(step / 2) - 1, self.rect.height // 2 - 5))
             y = self.rect.top + self.rect.height // 2 - 2
             for k, pos in enumerate(seg.positions()):
-                color = frame[pos] if frame else (0, 0, 0)
+                color = frame[pos] if frame else theme.BLACK
                 x = int(left + step * (k + 0.5))
-                pygame.draw.circle(surface, (40, 38, 36), (x, y), radius + 1)
+                pygame.draw.circle(surface, theme.STRIP_LED_RIM, (x, y), radius + 1)
                 if any(color):
                     pygame.draw.circle(surface, _visible(color), (x, y), radius)
             if i < len(self.seat_colors):

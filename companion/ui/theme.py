@@ -41,6 +41,26 @@ BUTTON_DISABLED = (60, 54, 50)
 PRIMARY = (244, 166, 35)
 TOAST = (252, 246, 232)
 
+WHITE = (255, 255, 255)            # a pressed face's highlight, the QR code's paper
+BLACK = (0, 0, 0)                  # shadows, veils, the QR code's modules
+UNKNOWN_INGREDIENT = (128, 128, 128)
+
+# Icons: the cookie, the rush token, an upgrade tile, a cake card, a light strip
+COOKIE = (200, 140, 70)
+COOKIE_EDGE = (120, 74, 34)
+COOKIE_CHIP = (80, 46, 24)
+RUSH_TOKEN = (250, 200, 40)
+RUSH_TOKEN_EDGE = (150, 100, 10)
+RUSH_TOKEN_BOLT = (110, 60, 0)
+UPGRADE_ICON = (150, 110, 220)
+CAKE_PINK = (226, 110, 160)        # icing; also the Cake Time chips and the lights' cue
+CAKE_SPONGE = (246, 214, 150)
+CAKE_CHERRY = (200, 30, 50)
+CAKE_PLATE = (250, 250, 245)
+CAKE_CARD_FACE = (255, 236, 244)
+STRIP_BACKGROUND = (18, 16, 14)    # the simulated light strip (strip_view.py)
+STRIP_LED_RIM = (40, 38, 36)
+
 # Ingredient icon colours and the letter drawn inside (readable without colour vision).
 INGREDIENTS = {
     "coffee": ((92, 58, 36), "Co"),

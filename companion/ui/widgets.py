@@ -377,7 +377,7 @@ class Button(Widget):
     def paint(self, surface):
         face = self.color if self.enabled else theme.BUTTON_DISABLED
         if self.pressed and self.enabled:
-            face = theme.mix(face, (255, 255, 255), 0.3)
+            face = theme.mix(face, theme.WHITE, 0.3)
         pygame.draw.rect(surface, face, self.rect, border_radius=self.radius)
         if self.outline is not None:
             pygame.draw.rect(surface, self.outline, self.rect, max(2, self.rect.h // 20),
@@ -400,7 +400,7 @@ class Shade(Widget):
 
     def paint(self, surface):
         veil = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        veil.fill((0, 0, 0, self.alpha))
+        veil.fill((*theme.BLACK, self.alpha))
         surface.blit(veil, self.rect)
 
 
@@ -415,7 +415,7 @@ class Toast(Widget):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
         shadow = self.rect.move(3, 4)
-        pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=14)
+        pygame.draw.rect(surface, theme.BLACK, shadow, border_radius=14)
         pygame.draw.rect(surface, face, self.rect, border_radius=14)
         pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)
         pad = max(8, self.rect.h // 8)
@@ -449,7 +449,7 @@ class OpenSign(Widget):
 def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
                     radius: int, letters: str | None = None) -> None:
     """An ingredient token: a coloured disc with the ingredient's initials."""
-    color, _ = theme.INGREDIENTS.get(ingredient, ((128, 128, 128), "?"))
+    color, _ = theme.INGREDIENTS.get(ingredient, (theme.UNKNOWN_INGREDIENT, "?"))
     pygame.draw.circle(surface, color, center, radius)
     pygame.draw.circle(surface, theme.TEXT_DARK, center, radius, max(1, radius // 8))
     if radius >= 9:
@@ -464,17 +464,17 @@ def draw_token_icon(surface: pygame.Surface, token: str, rect: pygame.Rect) -> N
     c = rect.center
     r = max(4, min(rect.w, rect.h) // 2 - 1)
     if token == "cookie":
-        pygame.draw.circle(surface, (200, 140, 70), c, r)
-        pygame.draw.circle(surface, (120, 74, 34), c, r, max(1, r // 6))
+        pygame.draw.circle(surface, theme.COOKIE, c, r)
+        pygame.draw.circle(surface, theme.COOKIE_EDGE, c, r, max(1, r // 6))
         for dx, dy in ((-0.35, -0.3), (0.3, -0.2), (-0.1, 0.35), (0.35, 0.3), (-0.4, 0.15)):
-            pygame.draw.circle(surface, (80, 46, 24), (c[0] + round(dx * r), c[1] + round(dy * r)),
-                               max(1, r // 6))
+            pygame.draw.circle(surface, theme.COOKIE_CHIP,
+                               (c[0] + round(dx * r), c[1] + round(dy * r)), max(1, r // 6))
     else:
-        pygame.draw.circle(surface, (250, 200, 40), c, r)
-        pygame.draw.circle(surface, (150, 100, 10), c, r, max(1, r // 6))
+        pygame.draw.circle(surface, theme.RUSH_TOKEN, c, r)
+        pygame.draw.circle(surface, theme.RUSH_TOKEN_EDGE, c, r, max(1, r // 6))
         bolt = [(0.15, -0.75), (-0.35, 0.1), (0.0, 0.1), (-0.15, 0.75), (0.35, -0.1), (0.0, -0.1)]
-        pygame.draw.polygon(surface, (110, 60, 0), [(c[0] + round(x * r), c[1] + round(y * r))
-                                                    for x, y in bolt])
+        pygame.draw.polygon(surface, theme.RUSH_TOKEN_BOLT,
+                            [(c[0] + round(x * r), c[1] + round(y * r)) for x, y in bolt])
 
 
 def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
@@ -505,7 +505,7 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
     """An upgrade tile: a square with an up arrow, filled when activated."""
     r = pygame.Rect(0, 0, min(rect.w, rect.h) - 2, min(rect.w, rect.h) - 2)
     r.center = rect.center
-    color = (150, 110, 220)
+    color = theme.UPGRADE_ICON
     if active:
         pygame.draw.rect(surface, color, r, border_radius=max(2, r.w // 6))
     pygame.draw.rect(surface, theme.TEXT, r, max(1, r.w // 10), border_radius=max(2, r.w // 6))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from .. import theme
-from ..cakes import CAKE_PINK, cake_badge, draw_cake
+from ..cakes import cake_badge, draw_cake
 from ..layout import cols, inset, rows
 from ..table_layout import banner_rect
 from ..widgets import Button, Custom, Fill, Label, Widget
@@ -98,7 +98,7 @@ class CakeTable(Screen):
         if game.game_over or game.active is None or not self.can_play_cake_card():
             return []
         return [Button("ft.cake_card", slot, text=self.t("cake.play"), size=size, lines=2,
-                       color=theme.mix(CAKE_PINK, theme.PANEL, 0.25),
+                       color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.25),
                        on_tap=lambda: self.app.post_action({"do": "play_cake_card"}))]
 
     def _break_time(self, game: Any, built: list[Widget]) -> list[Widget]:
@@ -114,7 +114,7 @@ class CakeTable(Screen):
         m = self.m          # over the hint line: ending the turn now pays
         r = hint.rect.inflate(0, 4)
         return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
-                      bold=True, color=theme.TEXT_DARK, background=CAKE_PINK, radius=8,
+                      bold=True, color=theme.TEXT_DARK, background=theme.CAKE_PINK, radius=8,
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
@@ -127,8 +127,9 @@ class CakeTable(Screen):
         if banners:
             bottom = min(r.y for r in banners) - m.gap
         r = banner_rect(m, body, h, bottom)
-        out: list[Widget] = [Fill("ban.cake.bg", r, color=theme.mix(CAKE_PINK, theme.PANEL, 0.2),
-                                  radius=12, border=3, border_color=CAKE_PINK, blocks=True)]
+        out: list[Widget] = [Fill("ban.cake.bg", r,
+                                  color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
+                                  radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
         inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
         line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
                            m.px(theme.CAKE_QUESTION_ROW_GAP))

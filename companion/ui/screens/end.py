@@ -187,7 +187,7 @@ class QrScreen(Screen):
         square = pygame.Rect(0, 0, side, side)
         square.center = m.rect.center
         close = lambda: self.app.pop(self)      # noqa: E731
-        return [Button("qr.back", m.rect, text="", color=(255, 255, 255), on_tap=close),
+        return [Button("qr.back", m.rect, text="", color=theme.WHITE, on_tap=close),
                 Custom("qr.code", square, data=self.link, on_tap=close,
                        paint_fn=partial(paint_qr, text=self.link))]
 
@@ -202,11 +202,11 @@ def qr_surface(text: str, side: int) -> pygame.Surface:
     modules = [list(row) for row in bgstats.qr(text).matrix_iter(border=2)]
     n = len(modules)
     small = pygame.Surface((n, n))
-    small.fill((255, 255, 255))
+    small.fill(theme.WHITE)
     for y, row in enumerate(modules):
         for x, dark in enumerate(row):
             if dark:
-                small.set_at((x, y), (0, 0, 0))
+                small.set_at((x, y), theme.BLACK)
     return pygame.transform.scale(small, (side, side))     # nearest neighbour: sharp edges
 
 
