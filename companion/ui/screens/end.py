@@ -26,7 +26,7 @@ from ..layout import cols, inset, rows
 from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
-from .table_view import fitting_name
+from .table_panels import fitting_name
 
 
 def setup_of(game) -> dict:

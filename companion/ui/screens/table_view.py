@@ -39,10 +39,11 @@ from ..table_layout import (active_banner_split, active_panel_layout, banner_rec
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
 from ..text import t_count, tokens_lower, upgrade_name
-from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
-                       draw_seat_token,
+from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
 from .cake_table import CakeTable
+from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
+                           name_form, seat_token, short_names, stats_row)
 
 
 class TableView(CakeTable):
@@ -146,7 +147,7 @@ class TableView(CakeTable):
                        seconds=theme.TOAST_GARBLED_S)
             return
         name = self.t(f"device.{h.device}")
-        bad = _device_bad(h.status)
+        bad = device_bad(h.status)
         self.toast(self.t("device.lost" if bad else "device.back", device=name),
                    kind="warning" if bad else "info")
 
@@ -302,7 +303,7 @@ class TableView(CakeTable):
             for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
-                                  paint_fn=_device_painter(d, status)))
+                                  paint_fn=device_painter(d, status)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
@@ -339,7 +340,7 @@ class TableView(CakeTable):
             words = self._turn_words(me.name, name_box)
             if words == self.t("table.turn_of", player=me.name):
                 break
-        out.append(self._seat_token("act.seat", token, seat, color))
+        out.append(seat_token("act.seat", token, seat, color))
         self._name_banner = banner
         out.append(Label("act.name", name_box, text=words, size=m.must, bold=True, color=fg,
                          align="left", min_size=m.must, tight=True))
@@ -354,7 +355,7 @@ class TableView(CakeTable):
                                  highlight=self._just_taken(seat, i + 1)))
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
-            out.append(self._draw_badge("draw.act", slots[0], drawing))
+            out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
         if pending is not None:
             out += self._draw_sentence(pending, hint)
         else:
@@ -362,22 +363,7 @@ class TableView(CakeTable):
             if any(c is None for pos in self._cards(me) for c in pos):
                 words = self.t("table.scan_dealt")
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
-        out += self._stats("act", game, me, stats, m.big)
-        return out
-
-    def _stats(self, prefix: str, game, p, rect: pygame.Rect, size: int) -> list[Widget]:
-        token = game.rules.token
-        items = [("like", p.likes), ("dislike", p.dislikes), (token, p.cookies)]
-        if game.variant != "junior":
-            items.append(("upgrade", len(p.upgrades)))
-        if game.expansion is not None:
-            items.append(("cake_card", p.cake_cards))
-        out: list[Widget] = []
-        cells = cols(rect, [1.0] * len(items), self.m.px(theme.TABLE_STAT_GAP))
-        for (icon, value), r in zip(items, cells, strict=True):
-            color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
-            out.append(Stat(f"{prefix}.{icon}", r, icon=icon, value=str(value), size=size,
-                            color=color))
+        out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
     def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -394,7 +380,7 @@ class TableView(CakeTable):
         points = t_count("table.points", score(game.edition, p))
         score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
         token, name_box, score_box = other_head_split(m, lay.head, score_w)
-        out.append(self._seat_token(f"{pre}.seat", token, seat, color))
+        out.append(seat_token(f"{pre}.seat", token, seat, color))
         name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
                          text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
@@ -404,14 +390,14 @@ class TableView(CakeTable):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
+        out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
         pending = self.pending
         drawing = pending.count_for(p.name) if pending is not None else 0
         if drawing:
             # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
             # (only the active player's counts must stay in view)
             area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
-            out.append(self._draw_badge(f"draw.{pre}", area, drawing))
+            out.append(draw_badge(self.m, f"draw.{pre}", area, drawing))
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -458,11 +444,6 @@ class TableView(CakeTable):
                              pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
         return out
 
-    @staticmethod
-    def _seat_token(name: str, rect: pygame.Rect, seat: int, color) -> Widget:
-        return Custom(name, rect, data=("seat", seat, tuple(color)),
-                      paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color))
-
     def _turn_words(self, name: str, box: pygame.Rect) -> str:
         """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
         form ("Maximiliano's turn", then the name alone, then initials): never cut."""
@@ -473,20 +454,12 @@ class TableView(CakeTable):
                     return words
         return short_names(name)[-1]
 
-    def _draw_badge(self, name: str, rect: pygame.Rect, count: int) -> Widget:
-        """"+2" in big type where a seat's drawn cards will go."""
-        m = self.m
-        return Label(name, inset(rect, m.px(theme.TABLE_DRAW_BADGE_INSET)), text=f"+{count}",
-                     size=m.must, bold=True,
-                     color=theme.TEXT_DARK, background=theme.WARNING, radius=10,
-                     min_size=m.must)
-
     def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
         """Who draws how many, in words, where the hint goes; a tap hides it."""
         m = self.m
         for form in range(3):     # whole names, else first names, else initials
             who = self.t("table.draw_join").join(
-                self.t("table.draw_one", player=_form(p, form), count=n)
+                self.t("table.draw_one", player=name_form(p, form), count=n)
                 for p, n in pending.draws)
             if pending.short:
                 who = (who + ". " if who else "") + self.t("table.draw_short")
@@ -553,74 +526,9 @@ class TableView(CakeTable):
             out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                               color=theme.PRIMARY, on_tap=self._spend_confirm))
         elif self.dialog == "fix_guard":
-            out += self._message_box(self.t("fix.guard_title"), self.t("fix.guard_body"),
+            out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
                                       ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
         else:
             return []
         return out
-
-    def _message_box(self, title: str, body: str, buttons: list) -> list[Widget]:
-        m = self.m
-        box = centered(m.rect, *map(m.px, theme.DIALOG_MESSAGE_BOX))
-        out: list[Widget] = [Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
-                                  border_color=theme.PANEL_LINE, blocks=True)]
-        inner = inset(box, m.px(theme.DIALOG_MESSAGE_PAD))
-        t_rect, b_rect, btn_rect = rows(inner, [m.px(theme.DIALOG_MESSAGE_TITLE_H), 1.0, m.target],
-                                        m.gap)
-        out.append(Label("dlg.title", t_rect, text=title, size=m.big, bold=True))
-        out.append(Label("dlg.body", b_rect, text=body, size=m.body, lines=3,
-                         color=theme.TEXT_DIM))
-        for (name, words, fn, color), r in zip(buttons, cols(btn_rect, [1.0] * len(buttons),
-                                                             m.gap), strict=True):
-            out.append(Button(name, r, text=words, size=m.body, color=color, on_tap=fn))
-        return out
-
-
-def fitting_name(name: str, width: int, size: int) -> str:
-    """The longest form of ``name`` (whole, first name, initials) that fits ``width`` at
-    ``size``: a name is shortened, never cut with an ellipsis."""
-    forms = short_names(name)
-    return next((f for f in forms if text_width(f, size, True) <= width), forms[-1])
-
-
-def _form(name: str, form: int) -> str:
-    forms = short_names(name)
-    return forms[min(form, len(forms) - 1)]
-
-
-def short_names(name: str) -> list[str]:
-    """Ways to write a name, longest first: the whole name, the first name (of
-    "Maximiliano Fernández" or "Anne-Sophie"), then the initials."""
-    words = name.split() if len(name.split()) > 1 else [w for w in name.split("-") if w]
-    out = [name]
-    if len(words) > 1:
-        out.append(words[0])
-    initials = "".join(w[0].upper() for w in words) if len(words) > 1 else name[:2]
-    if initials not in out:
-        out.append(initials)
-    return out
-
-
-def _device_bad(status: str) -> bool:
-    return status not in ("connected", "back", "ok", "ready")
-
-
-def _device_painter(device: str, status: str):
-    def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
-        bad = _device_bad(status)
-        c = rect.center
-        r = max(8, min(rect.w, rect.h) // 2 - 4)
-        pygame.draw.circle(surface, theme.DANGER if bad else theme.OK, c, r)
-        pygame.draw.circle(surface, theme.TEXT, c, r, 2)
-        if device == "scanner":      # a card with a wave
-            card = pygame.Rect(0, 0, r, round(r * 1.3))
-            card.center = c
-            pygame.draw.rect(surface, theme.TEXT, card, 2, border_radius=2)
-            pygame.draw.arc(surface, theme.TEXT, card.inflate(r // 2, r // 2), -0.6, 0.6, 2)
-        else:                        # a round push button
-            pygame.draw.circle(surface, theme.TEXT, c, r // 2, 3)
-        if bad:
-            d = round(r * 0.7)
-            pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
-    return paint
