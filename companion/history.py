@@ -62,5 +62,6 @@ def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
     top = ""
     if ranking:
         top = "  winner: " + ", ".join(r["name"] for r in ranking if r["place"] == 1)
-    return (f"{g.id:>4}  {g.started_at}  {g.edition:<8} {g.variant:<8} "
+    box = g.edition + (f"+{g.expansion}" if g.expansion else "")
+    return (f"{g.id:>4}  {g.started_at}  {box:<8} {g.variant:<8} "
             f"{', '.join(g.players):<30} {g.actions:>4} actions  {state}{top}{note}\n")

@@ -80,6 +80,7 @@ class GameRecord:
     seat_colors: list | None = None
     rules: str = RULES
     problem: str | None = None       # unreplayable (migrated) game, or an unreadable field
+    expansion: str | None = None     # "cake_time", from the recorded setup line
 
 
 def _json_or_problem(text: str | None, what: str, problems: list):
@@ -513,7 +514,7 @@ class Journal:
             rows = self.db.execute(
                 "SELECT g.id, g.edition, g.variant, g.players, g.started_at, g.ended_at,"
                 " g.ranking, (SELECT count(*) FROM actions a WHERE a.game_id = g.id), "
-                + extra + f" FROM games g {where} ORDER BY g.id DESC LIMIT ?",
+                + extra + f", g.setup FROM games g {where} ORDER BY g.id DESC LIMIT ?",
                 (*args, limit)).fetchall()[::-1]
         except sqlite3.DatabaseError as exc:
             raise JournalError(self._explain(exc)) from None
@@ -525,10 +526,13 @@ class Journal:
             colours = _json_or_problem(r[8], "seat colours", problems)
             if not (isinstance(players, list) and all(isinstance(n, str) for n in players)):
                 players = [] if players is None else ["?"]
+            setup = _json_or_problem(r[11], "setup line", problems)
+            expansion = setup.get("expansion") if isinstance(setup, dict) else None
             out.append(GameRecord(r[0], r[1], r[2], players, r[4], r[5],
                                   ranking if isinstance(ranking, list) else None, r[7],
                                   colours if isinstance(colours, list) else None, r[9],
-                                  "; ".join(problems) or None))
+                                  "; ".join(problems) or None,
+                                  expansion if isinstance(expansion, str) else None))
         return out
 
     def game(self, game_id: int) -> GameRecord | None:

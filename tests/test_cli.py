@@ -1,3 +1,4 @@
+import io
 import json
 import os
 import subprocess
@@ -102,3 +103,17 @@ def test_demo_plays_a_whole_game_to_a_ranking():
 def test_demo_is_reproducible_by_seed():
     a, b = cli("demo", "--seed", "9"), cli("demo", "--seed", "9")
     assert a.stdout == b.stdout
+
+
+def test_history_lists_a_cake_time_game_with_its_expansion(tmp_path):
+    from companion import history
+    db = str(tmp_path / "j.db")
+    script = tmp_path / "cake.jsonl"
+    script.write_text('{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '
+                      '"expansion": "cake_time"}\n',
+                      encoding="utf-8")
+    assert cli("replay", str(script), "--db", db).returncode == 0
+    out = io.StringIO()
+    assert history.run(db, None, "script", out=out) == 0
+    first = out.getvalue().splitlines()[0]
+    assert "original+cake_time" in first
