@@ -181,3 +181,23 @@ CAKE_QUESTION_ICON_GAP = 6
 CAKE_QUESTION_MIN_TYPE = 12
 CAKE_BREAK_TIME_PAD = 4
 CAKE_BREAK_TIME_MIN_TYPE = 10
+
+# --- the end screen and fix mode (design px) -----------------------------------------------
+END_TIE_LINE_H = 28                  # a tie-break note under the ranking
+END_CORRECTED_LINE_H = 26            # "counts were corrected by hand"
+END_BANNER_PAD = 10                  # the title and the winner banner
+END_BIG_BUTTON_W = 170               # wider buttons take the big type
+END_ROW_PAD = (8, 4)                 # inside a ranking row
+END_POINTS_W = 150
+END_NAME_MIN_TYPE = 18
+END_QR_CAPTION_H = 24
+FIX_TITLE_TRIM = 8                   # the title bar is this much lower than a bar
+FIX_HEADS_H = 40                     # the column heads
+FIX_HEAD_MIN_TYPE = 13
+FIX_STEPPER_MAX_H = 64
+FIX_LABEL_PAD = 6                    # a seat's name and the deck's label
+FIX_LABEL_MIN_TYPE = 14
+# toasts (screens/base.py)
+TOAST_W = 480
+TOAST_H = 92
+TOAST_FINGER_GAP = 24                # above or below the finger that was refused

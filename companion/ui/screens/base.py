@@ -212,7 +212,8 @@ class Screen:
         w, h = self.size
         if not w:
             return out
-        tw, th = min(w - 2 * self.m.margin, self.m.px(480)), self.m.px(92)
+        tw = min(w - 2 * self.m.margin, self.m.px(theme.TOAST_W))
+        th = self.m.px(theme.TOAST_H)
         clear = self.keep_clear()
         below = max((r.bottom for r in clear), default=self.m.bar + self.m.margin)
         screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
@@ -222,8 +223,8 @@ class Screen:
             if note.near is not None:     # above the finger, else below it
                 x, y = note.near
                 spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
-                spots[0].midbottom = (x, y - self.m.px(24) - step)
-                spots[1].midtop = (x, y + self.m.px(24) + step)
+                spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
+                spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
             spots.append(pygame.Rect(0, 0, tw, th))
             spots[-1].midtop = (w // 2, below + self.m.margin + step)
             for r in spots:
