@@ -201,3 +201,22 @@ FIX_LABEL_MIN_TYPE = 14
 TOAST_W = 480
 TOAST_H = 92
 TOAST_FINGER_GAP = 24                # above or below the finger that was refused
+END_ROW_BORDER = (4, 2)              # a ranking row's outline: the winner's, the others'
+# enroll (design px)
+ENROLL_DRINK_ROW_H = 58
+ENROLL_RECIPE_ROW_H = 64
+ENROLL_CLEAR_W = 130
+# the start-up fault page (design px)
+FAULT_BAND_EXTRA = 16                # the title band is a bar and this much
+FAULT_PAD = (16, 10)                 # around the page's body
+FAULT_TITLE_PAD = (16, 6)
+FAULT_HEAD_H = 30                    # "What to do"
+FAULT_DETAILS_H = 84
+FAULT_DETAILS_PAD = 8
+# settings (design px)
+SETTINGS_DONE_W = 170                # the Done button; the pairing code's New
+SETTINGS_LABEL_H = 22                # a label above its control
+SETTINGS_VOICE_W = 190
+SETTINGS_STEPPER_MAX = 64
+SETTINGS_METER_PAD = 8
+SETTINGS_VALUE_W = 90

@@ -131,7 +131,8 @@ class EndScreen(Screen):
         first = entry.place == 1
         out: list[Widget] = [Fill(f"end.row{i}", r, radius=12,
                                   color=theme.mix(theme.PANEL, color, 0.25 if first else 0.1),
-                                  border=max(2, m.px(4 if first else 2)), border_color=color)]
+                                  border=max(2, m.px(theme.END_ROW_BORDER[0 if first else 1])),
+                                  border_color=color)]
         inner = inset(r, *map(m.px, theme.END_ROW_PAD))
         place, mid, pts = cols(inner, [r.h, 1.0, m.px(theme.END_POINTS_W)], m.gap)
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),

@@ -98,7 +98,8 @@ class EnrollScreen(Screen):
         lang = language()
         screen = inset(m.rect, m.margin)
         top, drink_row, recipe_row, picker, bottom = rows(
-            screen, [m.bar, max(m.target, m.px(58)), max(m.target, m.px(64)), 1.0, m.bar], m.gap)
+            screen, [m.bar, max(m.target, m.px(theme.ENROLL_DRINK_ROW_H)),
+                     max(m.target, m.px(theme.ENROLL_RECIPE_ROW_H)), 1.0, m.bar], m.gap)
         title_box, tag_box = cols(top, [1.0, 0.8], m.gap)
         out: list[Widget] = [
             Label("en.title", title_box, text=self.t("enroll.screen_title"), size=m.huge,
@@ -113,7 +114,8 @@ class EnrollScreen(Screen):
         out += field_widgets("en.drink", drink_field, self.drink, self.t("enroll.type_drink"),
                              m.big, on_tap=self.type_drink)
         # the recipe so far: four slots, then Clear
-        recipe_label, slots_box, clear_box = cols(recipe_row, [label_w, 1.0, m.px(130)], m.gap)
+        recipe_label, slots_box, clear_box = cols(
+            recipe_row, [label_w, 1.0, m.px(theme.ENROLL_CLEAR_W)], m.gap)
         out.append(Label("en.recipe_label", recipe_label, text=self.t("enroll.recipe"),
                          size=m.small, bold=True, align="left", lines=2))
         for i, cell in enumerate(cols(slots_box, [1.0] * MAX_RECIPE, m.gap)):
