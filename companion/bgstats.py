@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 import segno
 
-from .ui.theme import SEAT_COLORS
+from .seat_colours import SCREEN_RGB
 
 BGG_ID = 377061                    # Coffee Rush on BoardGameGeek
 GAME_NAME = "Coffee Rush"
@@ -43,10 +43,10 @@ EXPANSION_NAMES = {"cake_time": "Cake Time"}
 # setup options worth a note in the play's board, as the setup line names them
 OPTION_NAMES = {"ristretto_start": "Ristretto start", "longer_game": "longer game",
                 "two_drinks_one_cake": "two drinks, one cake"}
-# the box's player colours as the screen paints them (companion.ui.theme.SEAT_COLORS),
+# the box's player colours as the screen paints them (companion.seat_colours),
 # seat 1 first by default; games saved before the red and green were tuned for colour-blind
 # players keep the old shades in the journal, so those are named too
-DEFAULT_COLOURS = [tuple(c) for c in SEAT_COLORS]
+DEFAULT_COLOURS = list(SCREEN_RGB)
 COLOUR_NAMES = {**dict(zip(DEFAULT_COLOURS, ("Red", "Blue", "Green", "Yellow"), strict=True)),
                 (214, 48, 49): "Red", (39, 160, 82): "Green"}
 

@@ -11,37 +11,55 @@ box draw of 4 upgrade tiles (from the seeded dice), a cake on a drawn card
 whenever the deck's back would show one (the 30 cake-backed cards' share of
 the deck), cake cards played now and then before completing an order.
 
-``run`` plays in the terminal at full speed (no screen needed). ``run_screen``
-opens the touchscreen (pygame) and lets the bots play at a watchable pace on
-their own thread, pressing simulated seat buttons (gpiozero mock pins) when
-``companion.devices.buttons`` is available; the App shows the game exactly as
-at a real table, and a finger or mouse can join in (undo, fix, rematch).
+The demo is the service (``companion.service``, what ``coffee-companion run``
+starts) built from the same configuration with simulated drivers: seat buttons
+on gpiozero mock pins, a simulated LED strip, a journal in a temporary folder
+unless ``db``, the example card catalog, and the bots as one more input adapter
+(they post typed inputs, or press the simulated buttons, like any adapter).
+``run`` plays in the terminal at full speed (no screen needed): the same
+journal, session and table loop, driven input by input. ``run_screen`` runs the
+service with the touchscreen (pygame) in a window with the strip drawn below it,
+the bots playing at a watchable pace on their own thread; a finger or mouse can
+join in (undo, fix, rematch).
 """
 from __future__ import annotations
 
+import copy
 import os
 import random
 import sys
 import tempfile
 import threading
-from typing import Optional
+from typing import TYPE_CHECKING, Any
 
+from . import config as config_mod
 from . import inputs as ev
 from .catalog import Catalog
-from .exports import PlayLink
-from .journal import Journal
+from .devices.pixels import SimulatedStrip
 from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                                CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
                                OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
+from .rules.state import Game, Table
 from .rules.turn import is_stalled
-from .session import Session
+from .service import Service
 from .table import TableLoop, Update
 from .ui import i18n
 
+if TYPE_CHECKING:                        # pygame loads with the screen
+    from .ui.app import App
+    from .ui.demo_window import DemoWindow
+
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 CAKE_NOTES = (CakePlaced, CakeCardGained, CakeCardPlayed, CakesReturned)
+
+
+def _started(table: Table) -> Game:
+    """The game the bots play (they only ever act once the demo's setup was applied)."""
+    if table.game is None:
+        raise RuntimeError("the demo's bots act only in a started game")
+    return table.game
 
 
 class Bots:
@@ -59,7 +77,7 @@ class Bots:
     def answer_cakes(self) -> None:
         """Cake Time: for each card taken from the deck since the last look, the deck's
         back may show a cake (the 30 cake-backed cards' share); the table says so."""
-        game = self.loop.table.game
+        game = _started(self.loop.table)
         new = sorted((c.serial, p.name) for p in game.players for c in p.queue[0]
                      if c.serial > self.seen_serial)
         self.seen_serial = game.next_serial - 1
@@ -73,15 +91,16 @@ class Bots:
 
     def scan_new_cards(self) -> None:
         """Pass freshly dealt or drawn cards over the scanner while example tags last."""
-        game = self.loop.table.game
+        game = _started(self.loop.table)
         waiting = sum(1 for p in game.players for pos in p.queue for c in pos if c.tag is None)
         for _ in range(min(waiting, len(self.tags))):
             self.post(ev.CardScanned(self.tags.pop(0), source="demo"))
 
     def play_turn(self) -> None:
-        game = self.loop.table.game
-        me = game.active_player
-        seat = game.active
+        game = _started(self.loop.table)
+        me, seat = game.active_player, game.active
+        if me is None or seat is None:       # over: nobody's turn
+            return
         if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
             self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
@@ -92,7 +111,7 @@ class Bots:
             self.post(ev.TouchAction({"do": "spend_cookies",
                                       "count": self.rng.randint(1, me.cookies)}))
         urgent = len(me.queue[3]) + len(me.queue[2])
-        done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + (urgent > 2))
+        done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + int(urgent > 2))
         filled = sum(1 for pos in me.queue if pos)
         for i in range(done):
             # now and then the newer order first: a double tap steps past the oldest
@@ -128,7 +147,7 @@ class TerminalPrinter:
                 self.turn_notes.append(i18n.happening_text(self.lang, h, edition))
             elif isinstance(h, TurnChanged):
                 self._flush(h.previous, h.turn - 1, u)
-            elif isinstance(h, GameOver):
+            elif isinstance(h, GameOver) and game is not None:
                 self._flush(None, game.turn, u)
                 self._ranking(h, edition)
 
@@ -144,8 +163,8 @@ class TerminalPrinter:
                            + "\n")
         self.out.write(i18n.happening_text(self.lang, h, edition) + "\n")
 
-    def _flush(self, who: Optional[str], turn: int, u: Update) -> None:
-        game = u.table.game
+    def _flush(self, who: str | None, turn: int, u: Update) -> None:
+        game = _started(u.table)
         if who is None:
             who = game.players[game.last_seat].name
         p = next(p for p in game.players if p.name == who)
@@ -159,7 +178,7 @@ class TerminalPrinter:
 
 
 def _setup(edition: str, names: list, variant: str, rng: random.Random,
-           expansion: Optional[str] = None) -> dict:
+           expansion: str | None = None) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
              "start": rng.choice(names), "variant": variant}
     box = box_rules(edition, expansion)
@@ -175,7 +194,7 @@ def _setup(edition: str, names: list, variant: str, rng: random.Random,
     return setup
 
 
-def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
+def _prepare(edition: str, players: int | list, seed: int, db: str | None):
     """What both demos start from: the seeded dice, the names, a journal path (a
     temporary folder unless ``db``), the EXAMPLE catalog and its shuffled tags."""
     rng = random.Random(seed)
@@ -190,27 +209,53 @@ def _prepare(edition: str, players: int | list, seed: int, db: Optional[str]):
     return rng, names, scratch, db, catalog, tags
 
 
+def demo_config(cfg: config_mod.Config | None, players: int, db: str, web: bool = False,
+                buttons: bool = True) -> config_mod.Config:
+    """The service's configuration for the demo: the given one (or the defaults) with
+    simulated buttons (one per player, while there are pins) and strip, the journal at
+    ``db``, no scanner (the bots pass the cards), no MQTT (a demo's games are not the
+    café's), the phone view only with ``web``."""
+    base = cfg if cfg is not None else config_mod.defaults()
+    out = config_mod.Config(copy.deepcopy(base.values), base.path, set(base.from_file))
+    seats, pixels = out["seats"], out["pixels"]
+    pins = list(seats["pins"])[:players]
+    seats["pins"] = pins
+    seats["driver"] = "simulated" if buttons and len(pins) == players else "none"
+    if pixels["driver"] != "none":
+        pixels["driver"] = "simulated"
+    out["journal"]["path"] = db
+    out["scanner"]["port"] = ""
+    out["mqtt"]["host"] = ""
+    out["web"]["enabled"] = web
+    return out
+
+
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
-        variant: str = "standard", db: Optional[str] = None, out=None,
-        max_turns: int = 400, language: str = "en", expansion: Optional[str] = None) -> int:
+        variant: str = "standard", db: str | None = None, out=None,
+        max_turns: int = 400, language: str = "en", expansion: str | None = None,
+        cfg: config_mod.Config | None = None) -> int:
     out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
-    with Journal(db) as journal:
-        session = Session(journal, catalog)
-        loop = TableLoop(session)
+    service = Service(demo_config(cfg, len(names), db, buttons=False), headless=True,
+                      catalog=catalog)
+    try:
+        loop = service.loop
         printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
         setup = _setup(edition, names, variant, rng, expansion)
         loop.post(ev.TouchAction(setup))
         loop.drain()
-        out.write(i18n.tr(language, "demo.start", edition=i18n.tr(language, f"edition.{expansion or edition}"),
+        game = loop.table.game
+        assert game is not None              # the demo's own setup cannot be refused
+        edition_name = i18n.tr(language, f"edition.{expansion or edition}")
+        out.write(i18n.tr(language, "demo.start", edition=edition_name,
                           variant=i18n.tr(language, f"variant.{variant}"),
                           players=i18n.names_list(language, names), start=setup["start"],
-                          deck=loop.table.game.deck) + "\n")
+                          deck=game.deck) + "\n")
         bots = Bots(loop, rng, tags)
         for _ in range(max_turns):
             game = loop.table.game
-            if game.game_over:
+            if game is None or game.game_over:
                 break
             bots.scan_new_cards()
             bots.answer_cakes()
@@ -222,8 +267,10 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
                 break
         out.write((i18n.tr(language, "demo.journal", path=db) if scratch is None
                    else i18n.tr(language, "demo.journal_temporary")) + "\n")
-    if scratch is not None:
-        scratch.cleanup()
+    finally:
+        service.journal.close()
+        if scratch is not None:
+            scratch.cleanup()
     return 0
 
 
@@ -234,7 +281,8 @@ class PacedBots(threading.Thread):
     applied by the table loop before the next (so the screen can be watched)."""
 
     def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str], pace: float,
-                 buttons=None, hold_seconds: float = 1.0):
+                 buttons: Any = None,
+                 hold_seconds: float = config_mod.SeatsSettings().hold_seconds):
         super().__init__(name="demo-bots", daemon=True)
         self.loop, self.pace, self.buttons = loop, pace, buttons
         self.all_tags = list(tags)
@@ -297,85 +345,77 @@ class PacedBots(threading.Thread):
         self.stopping.set()
         self._applied.set()
 
+    def close(self) -> None:
+        """An input adapter's stop (the service closes its inputs first)."""
+        self.stop()
+        if self.is_alive():
+            self.join(3.0)
 
-def _simulated_buttons(loop: TableLoop, players: int, cfg):
-    """Seat buttons on gpiozero mock pins, pressed by the bots; None if unavailable."""
-    try:
+
+class DemoService(Service):
+    """The service with the demo's window, the bots as an input adapter and the game's
+    lines in the terminal."""
+
+    def __init__(self, cfg: config_mod.Config, catalog: Catalog, window: DemoWindow,
+                 setup: dict, rng: random.Random, tags: list[str], pace: float,
+                 out, language: str, stop_when_over: bool = False):
+        super().__init__(cfg, catalog=catalog)
+        self.window, self.setup, self.out = window, setup, out
+        self.rng, self.tags, self.pace = rng, tags, pace
+        self.stop_when_over = stop_when_over
+        self.loop.subscribe(TerminalPrinter(out, language))
+
+    def start_web(self) -> None:
+        super().start_web()
+        if self.web is not None:
+            self.out.write(f"phone view: {self.web.public_url} (this machine: {self.web.url}); "
+                           f"pairing code {self.web.pairing.shown()}\n")
+
+    def device_status(self) -> dict[str, str]:
+        return dict(super().device_status(), scanner="simulated")     # the bots scan
+
+    def open_window(self):
+        return self.window.table
+
+    def start_inputs(self) -> None:
+        """Later, in ``run_app``: the screen then sees the buttons' status, and the game
+        starts once the screen follows the table."""
+
+
+    def run_app(self, app: App) -> None:
+        """The game begins once the screen follows the table; the bots then play (on the
+        simulated buttons when there are any) until the window closes."""
+        app.quit_on_escape = True
+        strip = self.lights.strip if self.lights is not None else None
+        if isinstance(strip, SimulatedStrip) and self.lights is not None:   # the strip to show
+            self.window.show_strip(strip, self.lights.segments,
+                                   app.seat_colors[:len(self.lights.segments)])
+        super().start_inputs()
+        self.loop.post(ev.TouchAction(self.setup))
+        bots = PacedBots(self.loop, self.rng, self.tags, self.pace, self._buttons(),
+                         self.cfg.seats.hold_seconds)
+        bots.start()
+        self.inputs.append(bots)          # closed first on the way out, like any input
+        self.ready()
+        app.draw()
+        while app.running and not self.stopping.is_set() and not self._over(app):
+            app.step()
+            self.window.draw_strip()
+
+    def _buttons(self) -> Any:
         from .devices.buttons import Buttons
-    except ImportError:
-        return None
-    seats = cfg["seats"] if cfg is not None else {}
-    pins = list(seats.get("pins", [17, 27, 22, 23]))[:players]
-    if len(pins) < players:
-        return None
-    try:
-        buttons = Buttons(loop.post, pins, seats.get("undo_pin", 24),
-                          hold_seconds=seats.get("hold_seconds", 1.0),
-                          redo_hold_seconds=seats.get("redo_hold_seconds", 2.0),
-                          bounce_ms=seats.get("bounce_ms", 30),
-                          multi_tap_ms=seats.get("multi_tap_ms", 300), driver="simulated",
-                          turn_now=loop.turn_now).start()
-    except Exception:          # no gpiozero: the bots post the seat inputs themselves
-        return None
-    return buttons if buttons.simulated else None
+        return next((d for d in self.inputs if isinstance(d, Buttons) and d.simulated), None)
 
-
-def _lights_and_sound(loop: TableLoop, players: int, cfg, app, window):
-    """The simulated strip (drawn under the table), the sound cues and the voice, as
-    the service builds them from config; (strip view, lights, sound, voice), any None."""
-    from . import config as config_mod
-    from .devices.pixels import SimulatedStrip, contiguous_segments
-    from .lights.controller import LightsController
-    from .sound import build_sound
-    from .voice import build_voice
-    import pygame
-
-    from .ui.strip_view import BAND, StripView
-    cfg = cfg if cfg is not None else config_mod.defaults()
-    px = cfg["pixels"]
-    length = min(px["segment_length"], 16)
-    segments = contiguous_segments(players, length)
-    strip = SimulatedStrip(players * length, px["brightness"])
-    lights = LightsController(strip, segments, app.seat_colors[:players], fps=px["fps"],
-                              turn_timer=cfg["game"]["turn_timer"], draw_timeout=8.0,
-                              sweep=px["active_sweep"])
-    lights.attach(loop)
-    lights.start()
-    w, h = window.get_size()
-    view = StripView(strip, segments, pygame.Rect(0, h - BAND, w, BAND),
-                     app.seat_colors[:players])
-    sound = build_sound(cfg)
-    sound.attach(loop)
-    sound.start()
-    voice = build_voice(cfg, sound, cfg["game"]["language"])
-    if voice is not None:
-        voice.attach(loop).start()
-    return view, lights, sound, voice
-
-
-def _phone_view(loop: TableLoop, cfg, db: str, app, players: int, out, links):
-    """The phone view beside the demo's window; None (after one warning) if it cannot."""
-    from . import config as config_mod
-    from .web.app import PhoneView
-    sound_on = cfg is None or cfg["sound"]["enabled"]
-    view = PhoneView(loop, cfg if cfg is not None else config_mod.defaults(), db,
-                     colours=app.seat_colors[:players],
-                     devices=lambda: {"buttons": "simulated", "scanner": "simulated",
-                                      "lights": "simulated", "sound": "ok" if sound_on else "off",
-                                      "screen": "ok"}, play_link=links)
-    if not view.start():
-        return None
-    app.pairing, app.web_url = view.pairing, view.public_url
-    out.write(f"phone view: {view.public_url} (this machine: {view.url}); "
-              f"pairing code {view.pairing.shown()}\n")
-    return view
+    def _over(self, app: App) -> bool:
+        g = app.table.game
+        return self.stop_when_over and g is not None and (g.game_over or is_stalled(g))
 
 
 def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1,
-               variant: str = "standard", db: Optional[str] = None, speed: float = 1.0,
-               cfg=None, out=None, err=None, stop_when_over: bool = False,
-               use_buttons: bool = True, web: bool = False,
-               expansion: Optional[str] = None) -> int:
+               variant: str = "standard", db: str | None = None, speed: float = 1.0,
+               cfg: config_mod.Config | None = None, out=None, err=None,
+               stop_when_over: bool = False, use_buttons: bool = True, web: bool = False,
+               expansion: str | None = None) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests). ``web`` also serves
     the phone view (``[web]`` bind and port), as the service does.
@@ -383,74 +423,27 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     Falls back to the terminal demo, with one line saying why, when no screen opens.
     """
     out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
-    language = cfg["game"]["language"] if cfg is not None else "en"
+    base = cfg if cfg is not None else config_mod.defaults()
+    language = base["game"]["language"]
     try:
-        from .ui.app import App, open_display     # first: it keeps pygame's banner quiet
-        import pygame
+        from .ui.demo_window import open_demo_window   # first: it keeps pygame's banner quiet
+        window = open_demo_window(base["display"])
     except ImportError as exc:
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out, language=language,
-                   expansion=expansion)
-    from .ui.strip_view import BAND
-    display = dict(cfg["display"]) if cfg is not None else {"driver": "", "width": 800,
-                                                            "height": 480, "fullscreen": "auto"}
-    table_size = (display["width"], display["height"])
-    display["height"] += BAND                 # room for the simulated LED strip
-    try:
-        window = open_display(display, "Coffee Rush companion - demo")
-    except pygame.error as exc:
+                   expansion=expansion, cfg=cfg)
+    except RuntimeError as exc:                       # pygame.error: no window here
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
-        pygame.quit()
         return run(edition, players, seed, variant, db, out, language=language,
-                   expansion=expansion)
+                   expansion=expansion, cfg=cfg)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
-    buttons = bots = lights = sound = voice = None
-    w, h = window.get_size()
-    if (w, h) != (table_size[0], table_size[1] + BAND):     # fullscreen: share the screen
-        table_size = (w, h - BAND)
-    surface = window.subsurface(pygame.Rect((0, 0), table_size))
-    with Journal(db) as journal:
-        session = Session(journal, catalog)
-        loop = TableLoop(session)
-        loop.subscribe(TerminalPrinter(out, language))
-        links = PlayLink(session, cfg["bgstats"]["location"] if cfg is not None else "")
-        loop.subscribe(links)
-        app = App(loop, surface=surface, language=language, config=cfg, on_display=True)
-        app.play_links = links
-        view = _phone_view(loop, cfg, db, app, len(names), out, links) if web else None
-        strip_view, lights, sound, voice = _lights_and_sound(loop, len(names), cfg, app, window)
-        app.quit_on_escape = True
-        loop.post(ev.TouchAction(_setup(edition, names, variant, rng, expansion)))
-        try:
-            buttons = _simulated_buttons(loop, len(names), cfg) if use_buttons else None
-            hold = cfg["seats"]["hold_seconds"] if cfg is not None else 1.0
-            bots = PacedBots(loop, rng, tags, 0.6 / max(0.05, speed), buttons, hold)
-            loop.start()
-            bots.start()
-
-            def over() -> bool:
-                g = app.table.game
-                return stop_when_over and g is not None and (g.game_over or is_stalled(g))
-            app.draw()
-            while app.running and not over():
-                app.step()
-                if strip_view is not None:
-                    dirty = strip_view.draw(window)
-                    if dirty is not None:
-                        pygame.display.update(dirty)
-        finally:
-            for output in (voice, lights, sound):
-                if output is not None:
-                    output.close()
-            if bots is not None:
-                bots.stop()
-                bots.join(3.0)
-            if buttons is not None:
-                buttons.close()
-            if view is not None:
-                view.close()
-            loop.stop()
-            pygame.display.quit()        # the window closes; fonts stay valid for the caller
-    if scratch is not None:
-        scratch.cleanup()
+    try:
+        setup = _setup(edition, names, variant, rng, expansion)
+        service = DemoService(demo_config(cfg, len(names), db, web, use_buttons), catalog,
+                              window, setup, rng, tags, 0.6 / max(0.05, speed), out, language,
+                              stop_when_over)
+        service.run()
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     return 0

@@ -13,7 +13,6 @@ nothing about it lives in screen or lights state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .rules import Accepted, Table, apply
 from .rules.happenings import CardsToDraw
@@ -32,7 +31,7 @@ class PendingDraws:
         return sum(n for p, n in self.draws if p == player)
 
 
-def pending_draws(table: Table) -> Optional[PendingDraws]:
+def pending_draws(table: Table) -> PendingDraws | None:
     """The draws due in the current turn, or None once the turn has passed,
     the game is over, or every drawn card has been scanned."""
     game = table.game

@@ -15,7 +15,7 @@ from .journal import GameRecord, Journal, JournalError
 from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
 from .session import Rebuilt, rebuild
-from .ui.theme import seat_rgb
+from .seat_colours import screen_rgb as seat_rgb
 
 FORMATS = ("script", "json", "csv", "bgstats")
 MEDIA = {"script": ("text/plain", "jsonl"), "json": ("application/json", "json"),

@@ -26,7 +26,8 @@ import logging
 import os
 import signal
 import threading
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from . import faults, logs
 from .cli import load_catalog
@@ -35,7 +36,15 @@ from .journal import Journal, JournalError
 from .notify import Notifier
 from .session import Session
 from .table import LogSubscriber, TableLoop, Update
-from .ui.theme import seat_rgb
+from .seat_colours import every_seat, screen_rgb as seat_rgb
+
+if TYPE_CHECKING:                        # pygame loads with the screen, not before
+    from .catalog import Catalog
+    from .lights.controller import LightsController
+    from .sound import SoundPlayer
+    from .ui.app import App
+    from .voice import Voice
+    from .web.app import PhoneView
 
 log = logging.getLogger("companion.service")
 
@@ -80,7 +89,10 @@ def status_line(table) -> str:
 
 
 class Service:
-    def __init__(self, cfg, headless: bool = False, notifier: Optional[Notifier] = None):
+    def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
+                 catalog: Catalog | None = None):
+        """``catalog``: the cards to know instead of ``[catalog]`` (the demo's example
+        catalog)."""
         self.cfg = cfg
         self.headless = headless
         self.notifier = notifier or Notifier()
@@ -88,7 +100,8 @@ class Service:
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
         self.catalog_problems: list = []     # broken catalog files, for the screen
         try:
-            self.session = Session(self.journal, self._catalog())
+            self.session = Session(self.journal,
+                                   catalog if catalog is not None else self._catalog())
         except BaseException:             # a game that does not replay: the fault page
             self.journal.close()          # (the lock goes too: Try again can open it)
             raise
@@ -103,10 +116,13 @@ class Service:
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
-        self.lights = self.sound = self.voice = None
-        self.web = None                      # the phone view (companion.web), when served
+        self.lights: LightsController | None = None
+        self.sound: SoundPlayer | None = None
+        self.voice: Voice | None = None
+        self.web: PhoneView | None = None    # the phone view (companion.web), when served
         self.screen_on = False
-        self._close_screen: Optional[Callable[[], None]] = None
+        self.app: App | None = None          # the touchscreen, once it is up
+        self._old_signals: dict = {}
         self._stopped = False
 
     def _catalog(self):
@@ -174,8 +190,7 @@ class Service:
         """The running game's seat colours (names, recorded with its setup) on the lights;
         seats without a player keep their box colour."""
         if self.lights is not None and names:
-            from .lights.patterns import DEFAULT_SEAT_COLORS
-            self.lights.set_seat_colors(list(names) + list(DEFAULT_SEAT_COLORS[len(names):]))
+            self.lights.set_seat_colors(every_seat(names))
 
     def _new_seat_colors(self, update) -> None:
         """Subscriber (loop thread, whose session it is): a new game's colours."""
@@ -232,15 +247,18 @@ class Service:
         if scanner.enabled:
             self.inputs.append(scanner.start())
 
-    def on_stop_signal(self, handler: Optional[Callable[[], None]] = None) -> None:
+    def on_stop_signal(self, handler: Callable[[], None] | None = None) -> None:
         """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""
         def stop(signum, _frame) -> None:
             log.info("%s: stopping", signal.Signals(signum).name)
             self.stopping.set()
             if handler is not None:
                 handler()
+        if threading.current_thread() is not threading.main_thread():
+            return                           # only the main thread may; a caller's own stop
         for sig in STOP_SIGNALS:
-            signal.signal(sig, stop)
+            old = signal.signal(sig, stop)
+            self._old_signals.setdefault(sig, old)    # put back by shutdown()
 
     def run(self) -> int:
         self.on_stop_signal()
@@ -267,23 +285,36 @@ class Service:
     def _screen(self) -> bool:
         """Run the touchscreen on this (main) thread; False when there is no display."""
         try:
-            import pygame
-
-            from .ui.app import App
+            surface = self.open_window()
         except ImportError as exc:
             log.warning("no touchscreen: %s", exc)
             return False
-        surface = self._open_screen(self.cfg["display"])
         if surface is None:
             return False
         if not self._fonts_ok(surface) or not self._catalog_ok(surface):
             return True
+        self.app = self.build_app(surface)
+        self.on_stop_signal(self.app.request_stop)
+        self.run_app(self.app)
+        return True
+
+    def open_window(self):
+        """The surface the touchscreen draws on, or None to run without one."""
+        return self._open_screen(self.cfg["display"])
+
+    def run_app(self, app: App) -> None:
+        """The touchscreen's main loop, until the window closes or a stop."""
+        app.run(should_stop=self.stopping.is_set, started=self.ready)
+
+    def build_app(self, surface) -> App:
+        """The touchscreen on ``surface``, wired to the table and the outputs' settings."""
+        from .ui.app import App
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
-                  config=self.cfg)
-        app.play_links = self.play_link
+                  config=self.cfg, on_display=True)   # the display, or the demo's part of it
+        app.play_links = self.play_link      # type: ignore[assignment]  # App says None
         if self.web is not None:             # Settings shows the phones' pairing code
-            app.pairing, app.web_url = self.web.pairing, self.web.public_url
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
         self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
@@ -292,26 +323,12 @@ class Service:
         saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
             app.seat_colors = seat_rgb(saved)
-        self.on_stop_signal(lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
-
-        def close_screen() -> None:
-            # only the display and fonts: the sound thread owned the mixer until now
-            pygame.display.quit()
-            pygame.font.quit()
-            # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
-            from .ui import fonts, widgets
-            widgets.reset_fonts()
-            fonts.set_book(None)
-        self._close_screen = close_screen      # last, by shutdown(): after loop and outputs
-        app.run(should_stop=self.stopping.is_set, started=self.ready)
-        return True
+        return app
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
         (a driver named) but missing is a fault: the lights blink it, the log and
         systemd's status say it, and the screen opens as soon as it appears."""
-        import pygame
-
         from .ui.app import display_available, open_display
         driver = os.environ.get("SDL_VIDEODRIVER", "") or display["driver"]
         shown = None
@@ -324,7 +341,7 @@ class Service:
                         log.warning("the display is there now: the touchscreen opens")
                         self._show_fault(None)
                     return surface
-                except pygame.error as exc:
+                except RuntimeError as exc:          # pygame.error
                     problem = f"the display could not open ({exc})"
             if not driver or driver == "dummy":
                 log.info("%s: running without the touchscreen", problem)
@@ -396,21 +413,24 @@ class Service:
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
         for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
-        if self._close_screen is not None:
-            _optional("closing the screen", self._close_screen)
+        if self.app is not None:             # last: the sound thread owned the mixer till now
+            _optional("closing the screen", self.app.close)
         if loop_ended:
             self.journal.close()
         else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole
             log.error("the journal is left open: the table loop is still busy")
+        for sig, old in self._old_signals.items():
+            signal.signal(sig, old)
+        self._old_signals = {}
         log.info("companion stopped")
 
 
 DISPLAY_RETRY_SECONDS = 5.0
 
 
-def fault_page(fault, surface, cfg: Optional[Config], notifier: Notifier,
-               stopping: threading.Event, config_path: Optional[str] = None,
-               act: Callable[[str], None] = lambda _choice: None) -> Optional[str]:
+def fault_page(fault, surface, cfg: Config | None, notifier: Notifier,
+               stopping: threading.Event, config_path: str | None = None,
+               act: Callable[[str], None] = lambda _choice: None) -> str | None:
     """Show ``fault`` on ``surface`` until a safe action works (returns it) or a stop
     (None). ``act(choice)`` carries the action out; an OSError it raises is shown
     on the page and the page stays."""
@@ -436,7 +456,7 @@ def fault_page(fault, surface, cfg: Optional[Config], notifier: Notifier,
             page.failed(f"{exc.strerror or exc}")
 
 
-def _start(load: Callable[[], Config], config_path: Optional[str], headless: bool,
+def _start(load: Callable[[], Config], config_path: str | None, headless: bool,
            notifier: Notifier):
     """(config, Service, None) when the table can start, else (config or None, None,
     the StartupFault)."""
@@ -450,8 +470,8 @@ def _start(load: Callable[[], Config], config_path: Optional[str], headless: boo
         return cfg, None, faults.journal_fault(os.path.expanduser(cfg["journal"]["path"]), exc)
 
 
-def main(cfg, headless: bool = False, log_level: Optional[str] = None,
-         config_path: Optional[str] = None) -> int:
+def main(cfg, headless: bool = False, log_level: str | None = None,
+         config_path: str | None = None) -> int:
     """`coffee-companion run`. ``cfg``: the Config, or a function that loads it (so a
     broken config file at ``config_path`` is a fault on the screen, and Try again reads
     it again)."""
@@ -464,7 +484,7 @@ class Startup:
     """Start the table; while a start-up fault stops it, show the fault and wait."""
 
     def __init__(self, load: Callable[[], Config], headless: bool = False,
-                 notifier: Optional[Notifier] = None, config_path: Optional[str] = None):
+                 notifier: Notifier | None = None, config_path: str | None = None):
         self.load = load
         self.config_path = config_path
         self.headless = headless
@@ -514,8 +534,6 @@ class Startup:
 
     def _surface(self, cfg):
         if self.surface is None:
-            import pygame
-
             from .config import defaults
             from .ui.app import display_available, open_display
             display = (cfg or defaults())["display"]
@@ -523,7 +541,7 @@ class Startup:
                 return None
             try:
                 self.surface = open_display(display)
-            except pygame.error as exc:
+            except RuntimeError as exc:              # pygame.error
                 log.error("the display could not open to show the fault: %s", exc)
                 return None
         return self.surface

@@ -24,11 +24,12 @@ from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
 from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
 from .rules.scoring import ranking
+from .seat_colours import NAMES, SCREEN_RGB
 
 Outcome = Accepted | Rejection
 log = logging.getLogger("companion.session")
 
-SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")   # the box's meeple colours
+SEAT_COLOUR_NAMES = NAMES   # the box's meeple colours (companion.seat_colours)
 
 
 def _ranking_json(game) -> list:
@@ -99,16 +100,15 @@ def migrate(journal: Journal, catalog: Catalog) -> None:
 
 
 # The screen's RGB seat colours as schema 1 kept them: the shades of that version, and
-# today's (companion.ui.theme.SEAT_COLORS, whose red and green were tuned since).
+# today's (companion.seat_colours, whose red and green were tuned since).
 SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
                     (240, 190, 20): "yellow"}
 
 
 def _colour_names(rgbs) -> list | None:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
-    from .ui.theme import SEAT_COLOR_NAMES, SEAT_COLORS
     by_rgb: dict[tuple, str] = {**SCHEMA1_SEAT_RGB,
-              **{tuple(rgb): name for rgb, name in zip(SEAT_COLORS, SEAT_COLOR_NAMES, strict=True)}}
+              **{tuple(rgb): name for rgb, name in zip(SCREEN_RGB, NAMES, strict=True)}}
     if not isinstance(rgbs, list):
         return None
     names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]

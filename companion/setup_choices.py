@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 
 from .board import Board, chaos_board, new_seed, printed_board
+from . import seat_colours
 from .rules import Rejection, parse_action
 from .rules.editions import (EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES,
                              UPGRADE_TILES, Edition, box_rules)
@@ -29,7 +30,7 @@ from .rules.happenings import GameStarted
 from .rules.setup import start_game
 from .rules.state import Game
 
-COLOURS = ("red", "blue", "green", "yellow")     # the meeples' colours, in box order
+COLOURS = seat_colours.NAMES     # the meeples' colours, in box order
 MAX_NAME = 16                                    # letters of a player's name
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
 
 #: The timer warns when this fraction of the turn is left.
 WARNING_FRACTION = 0.25
@@ -50,7 +49,7 @@ class TurnTimer:
         gone = math.floor((now - self.started) * pixels / self.seconds + EPSILON)
         return max(0, min(pixels, pixels - gone))
 
-    def next_step(self, now: float, pixels: int) -> Optional[float]:
+    def next_step(self, now: float, pixels: int) -> float | None:
         """When the bar or the phase next changes after ``now``; None once ended."""
         if self.phase(now) == "ended":
             return None
@@ -61,7 +60,7 @@ class TurnTimer:
         return min(t for t in candidates if t > now)
 
 
-def turn_key(game) -> Optional[tuple]:
+def turn_key(game) -> tuple | None:
     """What identifies "this turn": None when no turn is being played."""
     if game is None or game.game_over or game.active is None:
         return None
@@ -77,8 +76,8 @@ class TurnClock:
 
     def __init__(self, seconds: float = 0):
         self.seconds = float(seconds or 0)
-        self.timer: Optional[TurnTimer] = None
-        self._key: Optional[tuple] = None
+        self.timer: TurnTimer | None = None
+        self._key: tuple | None = None
 
     @property
     def enabled(self) -> bool:

@@ -35,8 +35,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from typing import Callable, Optional
+from collections.abc import Callable
 
+from .config import VoiceSettings
 from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
 from .table import Update
 from .ui import i18n
@@ -88,7 +89,7 @@ def number_word(lang: str, count: int) -> str:
     return i18n.tr(lang, key) if 1 <= count <= 4 else str(count)
 
 
-def render(text: str, lang: str, engine: str = "espeak-ng",
+def render(text: str, lang: str, engine: str = VoiceSettings().engine,
            timeout: float = RENDER_SECONDS) -> bytes:
     """``text`` spoken in ``lang`` as a WAV file's bytes. Raises OSError or
     subprocess.SubprocessError when the engine is missing or fails."""
@@ -114,7 +115,7 @@ class Voice(Worker):
     thread_name = "voice"
 
     def __init__(self, play: Callable[[bytes], None], language: str = "en",
-                 engine: str = "espeak-ng", enabled: bool = True):
+                 engine: str = VoiceSettings().engine, enabled: bool = True):
         self.play = play
         self.language = language
         self.engine = engine
@@ -125,7 +126,7 @@ class Voice(Worker):
         self._queue: list[tuple[int, str, str]] = []     # (turn, lang, text)
         self._turn = 0
         self._stopping = False
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
 
     # --- the table loop's thread: only queue ------------------------------------------
 
@@ -143,7 +144,7 @@ class Voice(Worker):
             self._queue += [(self._turn, self.language, p) for p in phrases]
             self._cond.notify()
 
-    def attach(self, loop) -> "Voice":
+    def attach(self, loop) -> Voice:
         loop.subscribe(self)
         return self
 
@@ -175,30 +176,33 @@ class Voice(Worker):
             self._queue.clear()
             self._cond.notify_all()
 
-    def _run(self) -> None:
-        if not self.check_engine():
-            return
-        while True:
-            with self._cond:
-                while not self._queue and not self._stopping:
-                    self._cond.wait()
-                if self._stopping:
-                    return
-                _, lang, text = self._queue.pop(0)
-            try:
-                wav = render(text, lang, self.engine)
-            except (OSError, subprocess.SubprocessError) as exc:
-                detail = getattr(exc, "stderr", b"") or b""
-                self._silence("%s failed (%s%s).", self.engine, exc,
-                              ": " + detail.decode(errors="replace").strip() if detail else "")
-                return
-            self.play(wav)
-            with self._cond:
-                self.spoken.append(text)
-                self._cond.notify_all()
+    def _begin(self) -> bool:
+        return self.check_engine()
+
+    def _has_work(self) -> bool:
+        return bool(self._queue)
+
+    def tick(self, now: float | None = None) -> float | None:
+        """Render the next sentence waiting and hand it to the sound thread."""
+        with self._cond:
+            if not self._queue or self.state == "silent":
+                return None
+            _, lang, text = self._queue.pop(0)
+        try:
+            wav = render(text, lang, self.engine)
+        except (OSError, subprocess.SubprocessError) as exc:
+            detail = getattr(exc, "stderr", b"") or b""
+            self._silence("%s failed (%s%s).", self.engine, exc,
+                          ": " + detail.decode(errors="replace").strip() if detail else "")
+            return None
+        self.play(wav)
+        with self._cond:
+            self.spoken.append(text)
+            self._cond.notify_all()
+        return None
 
 
-def build_voice(cfg, sound, language: Optional[str] = None) -> Optional[Voice]:
+def build_voice(cfg, sound, language: str | None = None) -> Voice | None:
     """A voice for ``[voice]`` speaking through ``sound`` (a SoundPlayer), or None when
     the voice or the sound is off."""
     v = cfg["voice"]

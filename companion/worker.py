@@ -1,28 +1,62 @@
-"""The thread an output runs on (sound, voice): started once, stopped by a flag.
+"""The one base of the output threads (lights, sound, voice): started once, stopped by a
+flag, driven by ``tick(now)``.
 
-A subclass sets ``_cond`` (a ``threading.Condition``), ``_stopping`` (False) and
-``_thread`` (None) in its ``__init__`` and implements ``_run``, which waits on
-``_cond`` and returns once ``_stopping`` is set. ``start`` and ``stop`` are safe
-to call twice.
+Other threads only hand work over: they append to the subclass's inbox under ``_cond``
+and notify it. The worker's own thread then loops: ``tick()`` does everything due at
+the clock's ``now`` and returns the clock time it wants to run again (None: only when
+new work arrives); in between it sleeps on ``_cond``. Tests call ``tick(now)`` on their
+own thread with the time they choose, and inject ``clock``.
+
+A subclass sets ``clock``, ``_cond`` (a ``threading.Condition``), ``_stopping`` (False)
+and ``_thread`` (None) in its ``__init__``, implements ``tick`` and ``_has_work``, and
+may override ``_begin`` (False: nothing to run, e.g. no speech engine), ``_failed`` (a
+tick raised) and ``_finish`` (the thread's last words, e.g. closing the mixer).
+``start`` and ``stop`` are safe to call twice.
 """
 from __future__ import annotations
 
+import logging
 import threading
-from typing import Optional
+import time
+from collections.abc import Callable
+
+log = logging.getLogger("companion.worker")
 
 
 class Worker:
     thread_name = "worker"
+    clock: Callable[[], float] = time.monotonic
     _cond: threading.Condition
     _stopping: bool
-    _thread: Optional[threading.Thread]
+    _thread: threading.Thread | None
+    _asleep = False                  # the thread waits with nothing due (wait_idle)
+
+    # --- what a subclass provides ---------------------------------------------------------
+
+    def tick(self, now: float | None = None) -> float | None:  # pragma: no cover - abstract
+        """Do what is due at ``now`` (default: the clock's now); when to run again."""
+        raise NotImplementedError
+
+    def _has_work(self) -> bool:  # pragma: no cover - abstract
+        """Whether work was handed over since the last tick (called under ``_cond``)."""
+        raise NotImplementedError
 
     def _wanted(self) -> bool:
         """Whether there is anything to run (e.g. the output is enabled)."""
         return True
 
-    def _run(self) -> None:  # pragma: no cover - every subclass has its own
-        raise NotImplementedError
+    def _begin(self) -> bool:
+        """First thing on the thread; False ends it at once."""
+        return True
+
+    def _failed(self, exc: Exception) -> None:
+        """A tick raised: say so; the thread carries on (a bug must not kill an output)."""
+        log.exception("the %s thread failed", self.thread_name)
+
+    def _finish(self) -> None:
+        """Last thing on the thread, however it ends."""
+
+    # --- the life cycle ---------------------------------------------------------------------
 
     def start(self):
         if self._wanted() and self._thread is None:
@@ -38,3 +72,32 @@ class Worker:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+    def _run(self) -> None:
+        try:
+            if self._begin():
+                self._loop()
+        finally:
+            self._finish()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                wake = self.tick()
+            except Exception as exc:
+                wake = None
+                self._failed(exc)
+            with self._cond:
+                while not self._has_work() and not self._stopping:
+                    if wake is None:
+                        self._asleep = True
+                        self._cond.notify_all()      # wait_idle() may share the condition
+                        self._cond.wait()
+                        self._asleep = False
+                    else:
+                        left = wake - self.clock()
+                        if left <= 0:
+                            break
+                        self._cond.wait(left)
+                if self._stopping:
+                    return

@@ -24,9 +24,10 @@ Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
 loop, which relays a ``draws_dismissed`` happening to every subscriber (so
 screen and lights always agree). Cards scanned after a surge end the prompt
 by themselves, and so does the next turn; a table shown as it is (a resumed
-game) works out the draws still due from the game (``draw_prompt``). The settings screen can call ``set_brightness`` (never
-above the configured cap), ``set_turn_timer`` and ``set_seat_colors``; like
-every call from outside, they only queue work for the lights thread.
+game) works out the draws still due from the game (``draw_prompt``).
+The settings screen can call ``set_brightness`` (never above the configured
+cap), ``set_turn_timer`` and ``set_seat_colors``; like every call from outside,
+they only queue work for the lights thread.
 
 ``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
 None without lights); ``controller.attach(loop)`` subscribes it and shows the
@@ -34,16 +35,19 @@ table as it is; ``controller.start()`` starts the thread.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
 from ..draw_prompt import pending_draws
+from ..rules.state import Game
 from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStarted,
                                 OrderCompleted, TurnChanged)
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
@@ -85,16 +89,17 @@ class LightsController(Worker):
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
-                 turn_timer: float = 0, draw_timeout: Optional[float] = None,
+                 turn_timer: float = 0, draw_timeout: float | None = None,
                  sweep: bool = False, clock: Callable[[], float] = time.monotonic):
         segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
         if [s.seat for s in segments] != list(range(len(segments))):
             raise ValueError("pixel segments must cover seats 0, 1, ... without gaps, got "
                              "seats %s" % [s.seat for s in segments])
-        self.strip: Optional[PixelStrip] = strip
+        self.strip: PixelStrip | None = strip
         self.pixel_count = strip.pixel_count
         #: The configured brightness is a power-budget cap: set_brightness stays below it.
         self.brightness_cap = strip.brightness
+        self.segments = list(segments)     # the seats' stretches of the strip, seat 0 first
         self.positions = [seg.positions() for seg in segments]
         self.style = Style(len(segments), tuple(s.length for s in segments),
                            tuple(seat_colors)[:len(segments)], sweep)
@@ -102,16 +107,16 @@ class LightsController(Worker):
         self.draw_timeout = draw_timeout
         self.clock = clock
         # light context, owned by whichever thread runs tick()
-        self.game = None
+        self.game: Game | None = None
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
         self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
         self.cake_cards: dict[int, float] = {}     # seat -> when it gained a cake card
-        self.scanner_lost_since: Optional[float] = None
-        self.paused_since: Optional[float] = None
-        self.game_over_since: Optional[float] = None
-        self.last: Optional[Lights] = None
+        self.scanner_lost_since: float | None = None
+        self.paused_since: float | None = None
+        self.game_over_since: float | None = None
+        self.last: Lights | None = None
         self.fault = False                 # a start-up fault: the fault pattern, not the game
         self.frames_rendered = 0
         # hand-over from other threads
@@ -119,7 +124,7 @@ class LightsController(Worker):
         self._inbox: list[_Received] = []
         self._stopping = False
         self._asleep = False               # the thread waits for an update, no timeout
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._errors_logged: set = set()
 
     # --- any thread ------------------------------------------------------------------
@@ -142,7 +147,7 @@ class LightsController(Worker):
         ``[pixels] brightness``, which is the power supply's budget."""
         value = float(value)
         if not 0.0 <= value <= 1.0:
-            raise ValueError("brightness must be between 0 and 1, got %r" % (value,))
+            raise ValueError(f"brightness must be between 0 and 1, got {value!r}")
         self._put("brightness", min(value, self.brightness_cap))
 
     def set_turn_timer(self, seconds: float) -> None:
@@ -153,7 +158,7 @@ class LightsController(Worker):
         """Blink the start-up fault pattern (``on``) or go back to showing the table."""
         self._put("fault", bool(on))
 
-    def attach(self, loop) -> "LightsController":
+    def attach(self, loop) -> LightsController:
         """Subscribe to a ``TableLoop`` and show its table as it is now."""
         self.show_table(loop.table)
         loop.subscribe(self)
@@ -186,31 +191,15 @@ class LightsController(Worker):
             except Exception as exc:  # the strip is going away anyway
                 log.warning("could not switch the LED strip off: %s", exc)
 
-    def _run(self) -> None:
-        while True:
-            try:
-                wake = self.tick()
-            except Exception as exc:      # a bug must not kill the lights thread
-                wake = None
-                if type(exc) not in self._errors_logged:
-                    self._errors_logged.add(type(exc))
-                    log.exception("the lights failed to draw a frame")
-            with self._cond:
-                while not self._inbox and not self._stopping:
-                    if wake is None:
-                        self._asleep = True
-                        self._cond.notify_all()
-                        self._cond.wait()
-                        self._asleep = False
-                    else:
-                        left = wake - self.clock()
-                        if left <= 0:
-                            break
-                        self._cond.wait(left)
-                if self._stopping:
-                    return
+    def _has_work(self) -> bool:
+        return bool(self._inbox)
 
-    def tick(self, now: Optional[float] = None) -> Optional[float]:
+    def _failed(self, exc: Exception) -> None:
+        if type(exc) not in self._errors_logged:     # once per kind: it may fail every frame
+            self._errors_logged.add(type(exc))
+            log.exception("the lights failed to draw a frame")
+
+    def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, draw the picture at ``now``; return when to draw
         again (clock time), or None if only a new update can change it."""
         now = self.clock() if now is None else now
@@ -241,12 +230,10 @@ class LightsController(Worker):
         try:
             self.strip.show(frame)
         except Exception as exc:  # hardware gone or never there: carry on without lights
-            log.warning(NO_STRIP.format(detail="%s: %s" % (type(exc).__name__, exc)))
+            log.warning(NO_STRIP.format(detail=f"{type(exc).__name__}: {exc}"))
             strip, self.strip = self.strip, None
-            try:
+            with contextlib.suppress(Exception):
                 strip.close()
-            except Exception:
-                pass
 
     def _set_strip_brightness(self, value: float) -> None:
         if self.strip is not None:
@@ -275,17 +262,14 @@ class LightsController(Worker):
     def _take_update(self, u: Update, at: float) -> None:
         game = u.table.game
         self.game = game
-        drawn: dict[int, int] = {}
+        surged = False
         for h in u.happened:
             if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
                 self.draws.clear()
                 if isinstance(h, GameStarted):
                     self.game_over_since = None
-            elif isinstance(h, CardsToDraw) and game is not None:
-                for name, count in h.draws:
-                    seat = game.seat_of(name)
-                    if seat is not None:
-                        drawn[seat] = drawn.get(seat, 0) + count
+            elif isinstance(h, CardsToDraw):
+                surged = True
             elif isinstance(h, GameOver):
                 self.game_over_since = at
                 self.draws.clear()
@@ -308,23 +292,17 @@ class LightsController(Worker):
                     self.scanner_lost_since = at
                 elif h.status in SCANNER_BACK:
                     self.scanner_lost_since = None
-        for seat, count in drawn.items() if game is not None and not game.game_over else ():
-            # drawn cards join the end of position 1 (rules.turn.draw)
-            cards = game.players[seat].queue[0][-count:]
-            old = self.draws.get(seat)
-            serials = frozenset(c.serial for c in cards if c.tag is None)
-            if old is not None:
-                serials |= old.serials
-            until = None if self.draw_timeout is None else at + self.draw_timeout
-            self.draws[seat] = DrawPrompt(serials, at, until)
+        if surged:                   # who draws which cards: the one model (draw_prompt)
+            self._draws_from(u.table, at)
         if u.rejection is not None and u.seat is not None \
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
 
     def _draws_from(self, table, at: float) -> None:
-        """The draws still due on a table shown as it is (a resumed game): from the game
-        itself (``draw_prompt``), like the screen's prompt."""
+        """The draws still due on ``table``, after a surge or on a table shown as it is (a
+        resumed game): from the game itself (``draw_prompt``), as the screen and the phones
+        show them."""
         pending = pending_draws(table)
         self.draws.clear()
         if pending is None:
@@ -337,7 +315,7 @@ class LightsController(Worker):
                                  for c in pos if c.serial in pending.serials)
                 self.draws[seat] = DrawPrompt(mine, at, until)
 
-    def _dismiss(self, seat: Optional[int]) -> None:
+    def _dismiss(self, seat: int | None) -> None:
         if seat is None:
             self.draws.clear()
         else:
@@ -363,9 +341,9 @@ class LightsController(Worker):
 
 # --- from the configuration --------------------------------------------------
 
-def build_lights(cfg, seat_count: Optional[int] = None,
+def build_lights(cfg, seat_count: int | None = None,
                  seat_colors: Sequence = DEFAULT_SEAT_COLORS,
-                 clock: Callable[[], float] = time.monotonic) -> Optional[LightsController]:
+                 clock: Callable[[], float] = time.monotonic) -> LightsController | None:
     """A controller for ``[pixels]``; None with driver "none" or when the strip
     cannot be driven (one warning an installer can act on, no traceback).
 
@@ -381,16 +359,17 @@ def build_lights(cfg, seat_count: Optional[int] = None,
     if px["driver"] == "simulated":
         strip: PixelStrip = SimulatedStrip(count, px["brightness"])
     else:
-        strip = _open_neopixel(count, px["pin"], px["brightness"])
-        if strip is None:
+        neopixel = _open_neopixel(count, px["pin"], px["brightness"])
+        if neopixel is None:
             return None
+        strip = neopixel
     timeout = None if cfg["scanner"]["port"] else DRAW_PROMPT_WITHOUT_SCANNER
     return LightsController(strip, segments, seat_colors, fps=px["fps"],
                             turn_timer=cfg["game"]["turn_timer"], draw_timeout=timeout,
                             sweep=px["active_sweep"], clock=clock)
 
 
-def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStrip]:
+def _open_neopixel(count: int, pin: str, brightness: float) -> PixelStrip | None:
     # Blinka >= 10 offers to pip-install missing Pi backends on a terminal and
     # waits for an answer on stdin; the table service must never sit on that prompt.
     os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
@@ -403,8 +382,6 @@ def _open_neopixel(count: int, pin: str, brightness: float) -> Optional[PixelStr
     except Exception as exc:         # no Pi, no library, no permission, bad pin, ...
         log.warning(NO_STRIP.format(detail=str(exc) or type(exc).__name__))
         if strip is not None:
-            try:
+            with contextlib.suppress(Exception):
                 strip.close()
-            except Exception:
-                pass
         return None

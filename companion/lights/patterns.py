@@ -42,12 +42,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
+from .. import seat_colours
+from ..config import PixelsSettings
 from ..rules.scoring import ranking, winners
 from ..turn_timer import EPSILON, TurnTimer
 
-Color = Tuple[int, int, int]
+Color = tuple[int, int, int]
 
 OFF: Color = (0, 0, 0)
 WHITE: Color = (255, 255, 255)
@@ -57,16 +59,10 @@ MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
 CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
-#: The seat colours of the box, by name.
-NAMED_COLORS: dict[str, Color] = {
-    "red": (255, 0, 0),
-    "blue": (0, 0, 255),
-    "green": (0, 255, 0),
-    "yellow": (255, 200, 0),
-}
+#: The seat colours of the box on LEDs, by name (companion.seat_colours defines them).
+NAMED_COLORS: dict[str, Color] = seat_colours.LED_BY_NAME
 #: Seat 1 red, seat 2 blue, seat 3 green, seat 4 yellow unless told otherwise.
-DEFAULT_SEAT_COLORS: tuple[Color, ...] = tuple(NAMED_COLORS[n] for n in
-                                               ("red", "blue", "green", "yellow"))
+DEFAULT_SEAT_COLORS: tuple[Color, ...] = seat_colours.LED_RGB
 
 DIM = 0.2                   # a waiting seat's colour, times this
 FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds ...
@@ -92,12 +88,12 @@ def color(value) -> Color:
         try:
             return NAMED_COLORS[value.strip().lower()]
         except KeyError:
-            raise ValueError("unknown seat colour %r; use one of %s or an (r, g, b) triple"
-                             % (value, ", ".join(NAMED_COLORS))) from None
+            raise ValueError(f"unknown seat colour {value!r}; use one of "
+                             f"{', '.join(NAMED_COLORS)} or an (r, g, b) triple") from None
     r, g, b = value
     for v in (r, g, b):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
-            raise ValueError("a seat colour's channels are integers 0-255, got %r" % (value,))
+            raise ValueError(f"a seat colour's channels are integers 0-255, got {value!r}")
     return (r, g, b)
 
 
@@ -110,21 +106,22 @@ class Style:
     ``sweep``: a dark gap runs along the active seat (``[pixels] active_sweep``).
     """
     seat_count: int = 4
-    segment_length: object = 16
+    segment_length: int | Sequence[int] = PixelsSettings().segment_length
     seat_colors: tuple = DEFAULT_SEAT_COLORS
     sweep: bool = False
+    lengths: tuple[int, ...] = field(init=False, repr=False)   # LEDs of each seat
 
-    def __post_init__(self):
-        lengths = (tuple(self.segment_length) if isinstance(self.segment_length, (tuple, list))
-                   else (self.segment_length,) * self.seat_count)
+    def __post_init__(self) -> None:
+        lengths: tuple[int, ...] = (
+            (self.segment_length,) * self.seat_count if isinstance(self.segment_length, int)
+            else tuple(self.segment_length))
         if self.seat_count < 1 or len(lengths) != self.seat_count or min(lengths) < 1:
             raise ValueError("the lights need at least one seat and one LED per seat "
-                             "(got %r seats, segment lengths %r)"
-                             % (self.seat_count, self.segment_length))
+                             f"(got {self.seat_count!r} seats, "
+                             f"segment lengths {self.segment_length!r})")
         colors = tuple(color(c) for c in self.seat_colors)
         if len(colors) < self.seat_count:
-            raise ValueError("%d seats but only %d seat colours"
-                             % (self.seat_count, len(colors)))
+            raise ValueError(f"{self.seat_count} seats but only {len(colors)} seat colours")
         object.__setattr__(self, "seat_colors", colors)
         object.__setattr__(self, "lengths", lengths)
 
@@ -139,18 +136,18 @@ class DrawPrompt:
     """
     serials: frozenset
     since: float
-    until: Optional[float] = None
+    until: float | None = None
 
 
 @dataclass(frozen=True)
 class LightContext:
     """What the lights remember beyond the game itself (kept by the controller)."""
-    timer: Optional[TurnTimer] = None
+    timer: TurnTimer | None = None
     draws: Mapping[int, DrawPrompt] = field(default_factory=dict)   # seat -> prompt
     flashes: Mapping[int, float] = field(default_factory=dict)      # seat -> flash start
-    scanner_lost_since: Optional[float] = None
-    game_over_since: Optional[float] = None
-    paused_since: Optional[float] = None
+    scanner_lost_since: float | None = None
+    game_over_since: float | None = None
+    paused_since: float | None = None
     taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
     cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
 
@@ -174,7 +171,7 @@ class Lights:
     """
     seats: tuple
     animating: bool = False
-    next_change: Optional[float] = None
+    next_change: float | None = None
 
 
 # --- small helpers -----------------------------------------------------------
@@ -220,9 +217,10 @@ class _Due:
     __slots__ = ("now", "at")
 
     def __init__(self, now: float):
-        self.now, self.at = now, None
+        self.now = now
+        self.at: float | None = None
 
-    def add(self, t: Optional[float]) -> None:
+    def add(self, t: float | None) -> None:
         if t is not None and t > self.now and (self.at is None or t < self.at):
             self.at = t
 
@@ -300,7 +298,7 @@ def fault(now: float, style: Style = Style()) -> Lights:
     return Lights(tuple((px,) * n for n in style.lengths), False, (step + 1) * FAULT_BLINK)
 
 
-def _flash(px: list, first: Color, second: Color, since: Optional[float], length: float,
+def _flash(px: list, first: Color, second: Color, since: float | None, length: float,
            steps: int, now: float, due: _Due) -> list:
     """``steps`` steps of ``length`` seconds from ``since``, the whole segment ``first``,
     ``second``, ``first``, ...; before and after, ``px`` as it was."""
@@ -320,7 +318,7 @@ def _winning_seats(game) -> tuple:
     return tuple(i for i, p in enumerate(game.players) if p.name in names)
 
 
-def _active(own: Color, n: int, timer: Optional[TurnTimer], now: float, due: _Due) -> list:
+def _active(own: Color, n: int, timer: TurnTimer | None, now: float, due: _Due) -> list:
     if timer is None:
         return [own] * n
     due.add(timer.next_step(now, n))
@@ -356,7 +354,7 @@ def _pips(px: list, count: int) -> None:
             px[n - 2 - 2 * i] = OFF
 
 
-def _game_over(winner: bool, own: Color, n: int, since: Optional[float], now: float,
+def _game_over(winner: bool, own: Color, n: int, since: float | None, now: float,
                due: _Due) -> list:
     if not winner:
         return [scale(own, DIM)] * n
@@ -372,7 +370,7 @@ def frame_from_lights(lights: Lights, positions: Sequence[Sequence[int]],
     """Place each seat's colours on the strip (``positions[seat]`` from
     ``Segment.positions()``); LEDs outside every segment stay off."""
     frame = [OFF] * pixel_count
-    for seat_positions, colors in zip(positions, lights.seats):
-        for p, c in zip(seat_positions, colors):
+    for seat_positions, colors in zip(positions, lights.seats, strict=False):
+        for p, c in zip(seat_positions, colors, strict=False):
             frame[p] = c
     return frame

@@ -439,3 +439,22 @@ class App:
         started()
         while self.running and not should_stop():
             self.step()
+
+    def request_stop(self) -> None:
+        """Ask the main loop to end, from any thread or a signal handler: ``run`` returns
+        once the step in hand is done."""
+        self.running = False
+        if pygame.display.get_init():
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        self._wake.set()
+
+    def close(self) -> None:
+        """Close the window and the fonts, not the mixer (the sound thread owned it until
+        now; call this after the outputs). Safe to call twice."""
+        self.running = False
+        pygame.display.quit()
+        pygame.font.quit()
+        # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
+        from . import fonts, widgets
+        widgets.reset_fonts()
+        fonts.set_book(None)

@@ -5,17 +5,13 @@ scales them to the screen, so the layout reads the same at 1280x800.
 """
 from __future__ import annotations
 
-# The four player colours of the box, seat 0..3 (the wizard may reorder them). The red
-# and the green are pulled apart in lightness and hue so that they stay distinguishable
-# with deuteranopia and protanopia (colour_vision.py; tests/test_table_glance.py).
-SEAT_COLORS = [(200, 40, 40), (36, 113, 214), (30, 190, 140), (240, 190, 20)]
-SEAT_COLOR_NAMES = ["red", "blue", "green", "yellow"]
+from .. import seat_colours
 
-
-def seat_rgb(names) -> list:
-    """Seat colour names (as the journal records them) as these RGB colours."""
-    rgb = dict(zip(SEAT_COLOR_NAMES, SEAT_COLORS, strict=True))
-    return [rgb[n] for n in names]
+# The seat colours are defined once, in companion.seat_colours; these names stay for the
+# screens that read them from the theme.
+SEAT_COLORS = list(seat_colours.SCREEN_RGB)
+SEAT_COLOR_NAMES = list(seat_colours.NAMES)
+seat_rgb = seat_colours.screen_rgb
 
 
 BACKGROUND = (28, 24, 22)          # espresso dark: high contrast for light text

@@ -13,12 +13,12 @@ from typing import Any
 from collections.abc import Iterable
 
 from .. import __version__
+from ..seat_colours import SCREEN_RGB
 from ..config import LANGUAGES
-from ..ui.theme import SEAT_COLORS
 from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
                        token_name, tr, tr_count, upgrade_name)
 
-SEAT_RGB = list(SEAT_COLORS)          # the touchscreen's seat colours
+SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
 CSS = """
 :root{--bg:#1c1816;--panel:#302a26;--line:#4e4640;--text:#faf6f0;--dim:#c4bab0;

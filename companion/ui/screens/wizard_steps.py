@@ -17,6 +17,7 @@ import pygame
 from ...board import Board
 from ...rules import Rejection
 from ...rules.editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES
+from ... import seat_colours
 from ...setup_choices import COLOURS
 from .. import theme
 from ..board import draw_board
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 #: the boxes of the edition step: (edition, expansion)
 BOXES = (("original", None), ("original", "cake_time"), ("winter", None))
-COLOUR_RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS, strict=True))
+COLOUR_RGB = seat_colours.SCREEN_BY_NAME
 
 TITLES = {"edition": "wizard.edition_title", "players": "wizard.players_title",
           "names": "wizard.names_title", "colours": "wizard.colours_title",

@@ -1,28 +1,6 @@
-"""Sound cues: which cues an update calls for, and the player that plays them.
+"""The player of the sound cues: the thread that owns ``pygame.mixer``.
 
-``cues_for(update)`` is pure: it maps one table-loop ``Update`` to the cue
-ids to play, in order (the ids are the WAV file stems in ``companion/sounds/``, see
-``companion/sounds/make_sounds.py``):
-
-=====================  ====================================================
-cue                    when
-=====================  ====================================================
-``tap``                a seat button tap was accepted (before its result)
-``order_completed``    an order was completed
-``specialty``          ... and it was a specialty order (token gained)
-``card_scanned``       the scanner identified a dealt or drawn card
-``surge_tick``         once per card to draw (order surge, 2-player draw)
-``dislike``            orders fell off position 4 as dislikes
-``shop_closed``        the shop closed
-``final_turn``         the final turn began
-``turn_change``        the turn passed to the next seat
-``game_over``          the game ended, then ``winner`` (the fanfare)
-``rejected``           any rejected input, e.g. a seat that is not active
-``scanner_lost``       the card scanner was disconnected
-``timer_warning``      the optional turn timer entered its last quarter
-``timer_end``          the turn timer ran out
-``cake_card``          a player gained a cake card (Cake Time)
-=====================  ====================================================
+What each update calls for is ``cues.cues_for`` (pure, tested without audio).
 
 ``SoundPlayer`` is the table-loop subscriber. Called on the loop thread, it
 only queues the update and wakes its own thread. That thread is the only one
@@ -53,33 +31,29 @@ thread and returns when it wants to run again (None = only after an update).
 """
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
 import os
 import threading
 import time
+from typing import Any
 from collections import deque
 from pathlib import Path
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import companion
 
-from .inputs import SeatTap
-from .logs import native_stderr_quiet
-from .rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, DislikesTaken,
-                               FinalTurnBegins, GameOver, OrderCompleted, ShopClosed,
-                               TurnChanged)
-from .table import DeviceStatusChanged, Update
-from .turn_timer import TurnClock
-from .worker import Worker
+from ..config import SoundSettings, VoiceSettings
+from ..logs import native_stderr_quiet
 
-log = logging.getLogger("companion.sound")
+from ..table import Update
+from ..turn_timer import TurnClock
+from ..worker import Worker
+from .cues import CUE_IDS, cues_for
 
-#: Every cue id; the same set as ``CUES`` in companion/sounds/make_sounds.py (a test checks).
-CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
-           "shop_closed", "final_turn", "game_over", "winner", "rejected", "card_scanned",
-           "scanner_lost", "timer_warning", "timer_end", "cake_card")
+log = logging.getLogger("companion.sound")   # the name the log has always used
 
 SURGE_SPACING = 0.15    # seconds between two surge ticks
 CUE_GAP = 0.05          # silence after a cue before the next cue of the same update
@@ -91,44 +65,13 @@ def default_folder() -> Path:
     return Path(companion.__file__).resolve().parent / "sounds"
 
 
-def cues_for(update: Update) -> list[str]:
-    """The cue ids one update calls for, in the order they should sound."""
-    if update.rejection is not None:
-        return ["rejected"]
-    out: list[str] = []
-    if isinstance(update.event, SeatTap) and update.accepted:
-        out.append("tap")
-    for h in update.happened:
-        if isinstance(h, OrderCompleted):
-            out.append("specialty" if h.specialty else "order_completed")
-        elif isinstance(h, CardIdentified):
-            out.append("card_scanned")
-        elif isinstance(h, CakeCardGained):
-            out.append("cake_card")
-        elif isinstance(h, CardsToDraw):
-            out += ["surge_tick"] * sum(count for _, count in h.draws)
-        elif isinstance(h, DislikesTaken):
-            out.append("dislike")
-        elif isinstance(h, ShopClosed):
-            out.append("shop_closed")
-        elif isinstance(h, FinalTurnBegins):
-            out.append("final_turn")
-        elif isinstance(h, TurnChanged):
-            out.append("turn_change")
-        elif isinstance(h, GameOver):
-            out += ["game_over", "winner"]
-        elif isinstance(h, DeviceStatusChanged) and h.device == "scanner" \
-                and h.status == "lost":
-            out.append("scanner_lost")
-    return out
-
-
 class SoundPlayer(Worker):
     """Plays the cues for each update; see the module docstring."""
 
     thread_name = "sound"
 
-    def __init__(self, folder: Optional[os.PathLike] = None, volume: float = 0.7,
+    def __init__(self, folder: os.PathLike | None = None,
+                 volume: float = SoundSettings().volume,
                  enabled: bool = True, turn_timer: float = 0,
                  clock: Callable[[], float] = time.monotonic):
         self.folder = Path(folder) if folder else default_folder()
@@ -141,7 +84,7 @@ class SoundPlayer(Worker):
         self.played: deque = deque(maxlen=1000)
         self.sounds: dict = {}             # cue id -> pygame.mixer.Sound
         self.state = "closed"              # closed -> playing | silent | off
-        self.mixer_thread: Optional[str] = None   # name of the thread that opened it
+        self.mixer_thread: str | None = None   # name of the thread that opened it
         self._own_mixer = False
         self._due: list = []               # heap of (time, order, cue, tag)
         self._game = None                  # the game as of the last update
@@ -149,11 +92,11 @@ class SoundPlayer(Worker):
         self._cond = threading.Condition()
         self._inbox: list = []
         self._stopping = False
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self._played_cond = threading.Condition()
-        self.speech_volume = 0.8
+        self.speech_volume = VoiceSettings().volume
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
-        self._speech_channel = None
+        self._speech_channel: Any = None   # pygame.mixer.Channel once the mixer is open
 
     # --- any thread ------------------------------------------------------------------
 
@@ -165,7 +108,7 @@ class SoundPlayer(Worker):
     def play(self, cue: str) -> None:
         """Play one cue now (e.g. from the screen's sound test)."""
         if cue not in CUE_IDS:
-            raise ValueError("unknown sound cue %r" % (cue,))
+            raise ValueError(f"unknown sound cue {cue!r}")
         if self.enabled:
             self._put(("cue", cue))
 
@@ -178,7 +121,7 @@ class SoundPlayer(Worker):
         """Change the volume 0-1 (e.g. from the settings screen)."""
         volume = float(volume)
         if not 0.0 <= volume <= 1.0:
-            raise ValueError("volume must be between 0 and 1, got %r" % (volume,))
+            raise ValueError(f"volume must be between 0 and 1, got {volume!r}")
         if self.enabled:
             self._put(("volume", volume))
         else:
@@ -191,7 +134,7 @@ class SoundPlayer(Worker):
         else:
             self.turns = TurnClock(seconds)
 
-    def attach(self, loop) -> "SoundPlayer":
+    def attach(self, loop) -> SoundPlayer:
         """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
         if self.enabled:
             self._put(("table", loop.table))
@@ -220,29 +163,16 @@ class SoundPlayer(Worker):
         else:
             self._shutdown()
 
-    def _run(self) -> None:
-        try:
-            while True:
-                try:
-                    wake = self.tick()
-                except Exception:          # a bug must not kill the sound thread
-                    log.exception("the sound cues failed")
-                    wake = None
-                with self._cond:
-                    while not self._inbox and not self._stopping:
-                        if wake is None:
-                            self._cond.wait()
-                        else:
-                            left = wake - self.clock()
-                            if left <= 0:
-                                break
-                            self._cond.wait(left)
-                    if self._stopping:
-                        return
-        finally:
-            self._shutdown()
+    def _has_work(self) -> bool:
+        return bool(self._inbox)
 
-    def tick(self, now: Optional[float] = None) -> Optional[float]:
+    def _failed(self, exc: Exception) -> None:
+        log.exception("the sound cues failed")
+
+    def _finish(self) -> None:
+        self._shutdown()                   # the mixer closes on the thread that opened it
+
+    def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, play every cue due by ``now``; return when the
         next cue is due (clock time), or None."""
         if self.state == "closed":
@@ -364,7 +294,8 @@ class SoundPlayer(Worker):
         self.mixer_thread = threading.current_thread().name
         if not self.folder.is_dir():
             log.warning("no sound cues: the folder %s does not exist; set [sound] folder to "
-                        "the folder with the cue WAV files (the bundled companion/sounds/ folder) "
+                        "the folder with the cue WAV files (the bundled companion/sounds/ "
+                        "folder) "
                         "or [sound] enabled = false. The table carries on silently.",
                         self.folder)
             return
@@ -406,10 +337,8 @@ class SoundPlayer(Worker):
         self._due.clear()
         if self._own_mixer:
             import pygame
-            try:
+            with contextlib.suppress(Exception):
                 pygame.mixer.quit()
-            except Exception:
-                pass
             self._own_mixer = False
         self.state = "closed" if self.enabled else "off"
 
