@@ -189,6 +189,19 @@ core_freq_min=500" ;;
     say "enabled SPI in $CONFIG_TXT (a copy of the old file is beside it): reboot once"
 fi
 
+# --- the name phones open: http://coffee-rush.local -------------------------------------------
+# Raspberry Pi OS runs avahi, which answers <hostname>.local. A Pi still named as it came
+# (raspberrypi) is renamed coffee-rush; a name you chose is kept, and said.
+HOST=$(hostname)
+if [ "$HOST" = raspberrypi ] && command -v hostnamectl >/dev/null && systemd_up; then
+    hostnamectl set-hostname coffee-rush
+    sed -i 's/^\(127\.0\.1\.1[[:space:]]\+\)raspberrypi\b/\1coffee-rush/' /etc/hosts
+    HOST=coffee-rush
+    say "renamed this Pi coffee-rush (was raspberrypi): phones open http://coffee-rush.local"
+else
+    say "phones open http://$HOST.local (sudo hostnamectl set-hostname coffee-rush to rename)"
+fi
+
 # --- the service ------------------------------------------------------------------------------
 install -m 0644 "$SRC/systemd/coffee-companion.service" "$UNIT"
 systemctl enable coffee-companion.service 2>/dev/null \

@@ -75,3 +75,17 @@ def test_install_sh_puts_the_unit_and_program_where_the_unit_expects_them():
     assert "VENV=$PREFIX/venv" in script and "PREFIX=/opt/coffee-companion" in script
     assert "systemd/coffee-companion.service" in script
     assert os.access(ROOT / "install.sh", os.X_OK)
+
+
+def test_phones_open_plain_coffee_rush_local_on_a_pi():
+    # the one privilege the unit keeps is port 80, which the shipped Pi config asks for
+    s = unit_settings()
+    assert s["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"]
+    assert s["AmbientCapabilities"] == ["CAP_NET_BIND_SERVICE"]
+    from companion import config
+    pi = config.load(str(ROOT / "systemd" / "config.toml"), required=True)
+    assert pi["web"]["enabled"] and pi["web"]["port"] == 80
+    # install.sh names a Pi that still has Raspberry Pi OS's default name coffee-rush
+    script = (ROOT / "install.sh").read_text(encoding="utf-8")
+    assert 'if [ "$HOST" = raspberrypi ]' in script
+    assert "hostnamectl set-hostname coffee-rush" in script

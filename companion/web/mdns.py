@@ -2,8 +2,9 @@
 
 Phones and laptops that browse for web services (and tools such as
 ``avahi-browse -r _http._tcp``) find the table by name. On a Raspberry Pi whose
-hostname is ``coffee-rush``, avahi already answers ``coffee-rush.local``, so
-``http://coffee-rush.local:8080`` opens the page (README, "The phone view").
+hostname is ``coffee-rush`` (install.sh names a fresh Pi so), avahi already answers
+``coffee-rush.local``, and the Pi's config serves the page on port 80, so
+``http://coffee-rush.local`` opens it (README, "The phone view").
 Installs that prefer avahi for the service too ship
 ``systemd/coffee-rush.avahi-service`` and set ``[web] mdns = false``.
 
