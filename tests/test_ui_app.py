@@ -338,32 +338,8 @@ def test_unknown_card_prompts_to_enroll(display):
     start(loop, app)
     loop.post(ev.CardScanned("04AABBCCDD"))
     settle(loop, app)
-    if app.has_screen("enroll"):          # the enroll screen takes over
-        assert type(app.screen).__name__ == "EnrollScreen"
-        assert getattr(app.screen, "tag", "04AABBCCDD") == "04AABBCCDD"
-        return
-    title = widget(app, "dlg.title")       # else the table view asks and can only wait
-    assert title is not None and "04AABBCCDD" in title.text
-    touch(loop, app, "dlg.later")
-    assert widget(app, "dlg.title") is None
-
-
-def test_without_an_enroll_screen_the_table_view_prompts(display, monkeypatch):
-    from companion.ui import app as app_module
-    real = app_module.screen_class
-    monkeypatch.setattr(app_module, "screen_class",
-                        lambda name: None if name == "enroll" else real(name))
-    loop, app = make(display)
-    start(loop, app)
-    loop.post(ev.CardScanned("04AABBCCDD"))
-    loop.post(ev.CardScanned("04EEFF0011"))
-    settle(loop, app)
-    assert "04AABBCCDD" in widget(app, "dlg.title").text
-    assert widget(app, "dlg.ok") is None          # nothing to enroll with
-    touch(loop, app, "dlg.later")
-    assert "04EEFF0011" in widget(app, "dlg.title").text
-    touch(loop, app, "dlg.later")
-    assert widget(app, "dlg.title") is None
+    assert type(app.screen).__name__ == "EnrollScreen"     # the enroll screen takes over
+    assert getattr(app.screen, "tag", "04AABBCCDD") == "04AABBCCDD"
 
 
 def test_device_status_icons(display):

@@ -20,48 +20,58 @@ for the table loop, and the screen redraws from the ``Update`` that comes back.
 
 Screens: ``show(screen)`` replaces the stack, ``push(screen)`` / ``pop()`` for
 screens on top (dialogs, wizard, fix mode); ``open(name, **kwargs)`` builds a
-screen listed in ``SCREENS`` (those of the setup wizard, settings, keyboard and
-enroll live in their own modules and may be absent).
+screen listed in ``SCREENS``. Screens the table itself calls for (the end screen
+when the game ends, enroll for a card no catalog knows) open by ``ROUTES``, the
+one place that says which happening opens or closes which screen.
 """
 from __future__ import annotations
 
 import collections
-import importlib
+import contextlib
 import logging
 import os
 import queue
 import threading
 import time
-from typing import Any, Callable, Optional
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Callable, Mapping
 
 import pygame
 
 from .. import inputs as ev
 from ..rules.happenings import GameStarted
 from . import text, theme
+from .keyboard import KeyboardScreen
 from .screens.base import Pointer, Screen
+from .screens.end import EndScreen
+from .screens.enroll import EnrollScreen
+from .screens.fix import FixScreen
+from .screens.settings import SettingsScreen
+from .screens.setup_wizard import WizardScreen
+from .screens.table_view import TableView
 
 log = logging.getLogger("companion.ui")
 
 #: the custom event that wakes the main thread when the table loop has an update
 UPDATE_EVENT = pygame.USEREVENT + 7
 
-#: screen name -> (module, class); constructed as Class(app, **kwargs)
-SCREENS: dict[str, tuple[str, str]] = {
-    "table": ("companion.ui.screens.table_view", "TableView"),
-    "end": ("companion.ui.screens.end", "EndScreen"),
-    "fix": ("companion.ui.screens.fix", "FixScreen"),
-    "wizard": ("companion.ui.screens.setup_wizard", "WizardScreen"),
-    "settings": ("companion.ui.screens.settings", "SettingsScreen"),
-    "keyboard": ("companion.ui.keyboard", "KeyboardScreen"),
-    "enroll": ("companion.ui.screens.enroll", "EnrollScreen"),
+#: screen name -> class; built as Class(app, **kwargs)
+SCREENS: dict[str, type[Screen]] = {
+    "table": TableView,
+    "end": EndScreen,
+    "fix": FixScreen,
+    "wizard": WizardScreen,
+    "settings": SettingsScreen,
+    "keyboard": KeyboardScreen,
+    "enroll": EnrollScreen,
 }
 
 
 POINTER_EVENTS = (pygame.FINGERDOWN, pygame.FINGERUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
 
-def pointer_of(event: pygame.event.Event, size: tuple[int, int]) -> Optional[Pointer]:
+def pointer_of(event: pygame.event.Event, size: tuple[int, int]) -> Pointer | None:
     """A finger or main mouse button going down or up, in window pixels (else None)."""
     t = event.type
     if t in (pygame.FINGERDOWN, pygame.FINGERUP):
@@ -73,16 +83,31 @@ def pointer_of(event: pygame.event.Event, size: tuple[int, int]) -> Optional[Poi
     return Pointer("down" if t == pygame.MOUSEBUTTONDOWN else "up", tuple(event.pos), "mouse")
 
 
-def screen_class(name: str) -> Optional[type]:
-    """The class of screen ``name``, or None when its module is not there (yet)."""
-    module, cls = SCREENS[name]
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
-    return getattr(mod, cls, None)
+def _game_over(table: Any) -> bool:
+    return table.game is not None and table.game.game_over
+
+
+@dataclass(frozen=True)
+class Route:
+    """Screen ``screen`` opens when ``opens(app, was_over)`` says so (after the screens
+    took an update in), with the arguments ``kwargs(app)``, unless it is already open;
+    it closes (wherever it is on the stack) when ``closes(app, was_over)`` says so.
+    ``was_over``: whether the game was over before the update."""
+    screen: str
+    opens: Callable[[App, bool], bool]
+    closes: Callable[[App, bool], bool] = lambda app, was_over: False
+    kwargs: Callable[[App], dict] = lambda app: {}
+
+
+#: which screen the table calls for, in this order
+ROUTES: tuple[Route, ...] = (
+    # a card no catalog knows: the enroll screen asks ("not now" / save), one tag at a time
+    Route("enroll", opens=lambda app, was_over: bool(app.unknown_tags),
+          kwargs=lambda app: {"tag": app.unknown_tags.pop(0)}),
+    # the game ends: the end screen; an undo that reopens the game closes it again
+    Route("end", opens=lambda app, was_over: _game_over(app.table) and not was_over,
+          closes=lambda app, was_over: was_over and not _game_over(app.table)),
+)
 
 
 def on_raspberry_pi() -> bool:
@@ -93,14 +118,15 @@ def on_raspberry_pi() -> bool:
         return False
 
 
-def display_available(env: Optional[dict] = None, driver: str = "") -> bool:
+def display_available(env: Mapping[str, str] | None = None, driver: str = "") -> bool:
     """Whether a window can open here: a desktop session (X11/Wayland), or a
     Linux console with a DRM device (kmsdrm, as on Raspberry Pi OS Lite).
 
     ``driver`` is ``[display] driver`` from the config; SDL_VIDEODRIVER=dummy
     means no screen.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     driver = env.get("SDL_VIDEODRIVER", "") or driver
     if driver == "dummy":
         return False
@@ -149,11 +175,11 @@ class App:
     colour of each seat (red, blue, green, yellow unless the wizard chose others).
     """
 
-    def __init__(self, loop: Any, surface: Optional[pygame.Surface] = None,
+    def __init__(self, loop: Any, surface: pygame.Surface | None = None,
                  size: tuple[int, int] = (800, 480), language: str = "en",
                  clock: Callable[[], float] = time.monotonic,
-                 seat_colors: Optional[list] = None, config: Any = None,
-                 on_display: Optional[bool] = None):
+                 seat_colors: list | None = None, config: Any = None,
+                 on_display: bool | None = None):
         if not pygame.font.get_init():
             pygame.font.init()
         self.loop = loop
@@ -164,19 +190,20 @@ class App:
                            else pygame.display.get_init()
                            and self.surface is pygame.display.get_surface())
         self.seat_colors: list = list(seat_colors or theme.SEAT_COLORS)
-        self.table = loop.table
+        self.table: Any = loop.table            # the table as the last update left it
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
-        self.last_setup: Optional[dict] = None      # the setup action of the running game
-        self.last_touch: Optional[tuple[int, int]] = None
+        self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll
+        self.last_setup: dict | None = None      # the setup action of the running game
+        self.last_touch: tuple[int, int] | None = None
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
         self.pairing = None                        # the phone view's pairing code (Settings)
-        self.web_url: Optional[str] = None         # where phones open the table
+        self.web_url: str | None = None         # where phones open the table
         self.play_links = None                     # BG Stats link of a finished game (end screen)
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
-        self._updates: "queue.Queue[Any]" = queue.Queue()
+        self._updates: queue.Queue[Any] = queue.Queue()
         self._wake = threading.Event()             # set by the loop thread on each update
         self._last_input = 0.0
         self.idle_poll = 0.020                     # s between SDL pumps on an idle screen
@@ -185,10 +212,8 @@ class App:
         self._own: collections.deque = collections.deque(maxlen=64)
         text.set_language(language)
         loop.subscribe(self._from_loop)
-        home = screen_class("table")
-        self.show(home(self))
-        if self.table.game is not None and self.table.game.game_over:
-            self.push(screen_class("end")(self))
+        self.show(TableView(self))
+        self._route(was_over=False)
 
     # --- screens --------------------------------------------------------------------------
 
@@ -212,7 +237,7 @@ class App:
         screen.layout(self.size)
         return screen
 
-    def pop(self, screen: Optional[Screen] = None) -> None:
+    def pop(self, screen: Screen | None = None) -> None:
         """Close the top screen (or ``screen`` wherever it is); the home screen stays."""
         if screen is None:
             if len(self.stack) > 1:
@@ -221,15 +246,13 @@ class App:
             self.stack.remove(screen)
         self.screen.layout(self.size)
 
-    def open(self, name: str, **kwargs: Any) -> Optional[Screen]:
-        """Push the screen called ``name`` (see ``SCREENS``); None if it does not exist."""
-        cls = screen_class(name)
-        if cls is None:
-            return None
-        return self.push(cls(self, **kwargs))
+    def open(self, name: str, **kwargs: Any) -> Screen:
+        """Push the screen called ``name`` (see ``SCREENS``)."""
+        return self.push(SCREENS[name](self, **kwargs))
 
-    def has_screen(self, name: str) -> bool:
-        return screen_class(name) is not None
+    def is_open(self, name: str) -> bool:
+        """Whether the screen called ``name`` is anywhere on the stack."""
+        return any(type(s) is SCREENS[name] for s in self.stack)
 
     def set_language(self, lang: str) -> None:
         text.set_language(lang)
@@ -266,10 +289,8 @@ class App:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
         self._updates.put(update)
         self._wake.set()
-        try:
+        with contextlib.suppress(pygame.error):   # no display yet (screenshots, shutting down)
             pygame.event.post(pygame.event.Event(UPDATE_EVENT))
-        except pygame.error:          # no display yet (screenshots, shutting down)
-            pass
 
     def process_updates(self) -> int:
         """Hand every queued update to the screens (main thread). Returns how many."""
@@ -283,24 +304,31 @@ class App:
             self._apply_update(u)
 
     def _apply_update(self, u: Any) -> None:
-        was_over = self.table.game is not None and self.table.game.game_over
+        was_over = _game_over(self.table)
         self.table = u.table
         for h in u.happened:
             if h.kind == "device_status":
                 self.devices[h.device] = h.status
-            elif isinstance(h, GameStarted) and u.action:
-                self.last_setup = dict(u.action)
-        game = u.table.game
-        over = game is not None and game.game_over
+            elif isinstance(h, GameStarted):
+                self.unknown_tags = []
+                if u.action:
+                    self.last_setup = dict(u.action)
+            elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
+                self.unknown_tags.append(h.tag)
+            elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
+                self.unknown_tags.remove(h.tag)
         for s in list(self.stack):
             s.on_update(u)
-        if over and not was_over:
-            if not any(type(s).__name__ == "EndScreen" for s in self.stack):
-                self.push(screen_class("end")(self))
-        elif was_over and not over:
-            ends = [s for s in self.stack if type(s).__name__ == "EndScreen"]
-            for s in ends:
-                self.pop(s)
+        self._route(was_over)
+
+    def _route(self, was_over: bool) -> None:
+        """Open and close the screens the table calls for (``ROUTES``)."""
+        for route in ROUTES:
+            if route.closes(self, was_over):
+                for s in [s for s in self.stack if type(s) is SCREENS[route.screen]]:
+                    self.pop(s)
+            elif not self.is_open(route.screen) and route.opens(self, was_over):
+                self.open(route.screen, **route.kwargs(self))
 
     # --- pygame events ---------------------------------------------------------------------
 
@@ -351,14 +379,14 @@ class App:
         if deadline is not None and self.clock() >= deadline:
             self.screen.tick(self.clock())
 
-    def wait_timeout_ms(self) -> Optional[int]:
+    def wait_timeout_ms(self) -> int | None:
         """How long the main loop may sleep: None = until an event arrives."""
         deadline = self.screen.next_deadline()
         if deadline is None:
             return None
         return max(1, int((deadline - self.clock()) * 1000) + 1)
 
-    def wait_events(self, timeout_ms: Optional[int] = None) -> list:
+    def wait_events(self, timeout_ms: int | None = None) -> list:
         """Sleep until SDL has events, the table loop has an update, or ``timeout_ms``.
 
         Why not ``pygame.event.wait()``: pygame 2 implements it as a loop that

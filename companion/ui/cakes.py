@@ -11,10 +11,7 @@ import pygame
 from . import theme
 from .widgets import Custom, draw_text
 
-CAKE_PINK = (226, 110, 160)         # icing; also the Cake Time chips and the lights' cue
-_SPONGE = (246, 214, 150)
-_CHERRY = (200, 30, 50)
-_PLATE = (250, 250, 245)
+CAKE_PINK = theme.CAKE_PINK         # (the wizard imports it from here)
 
 
 def draw_cake(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -24,15 +21,15 @@ def draw_cake(surface: pygame.Surface, rect: pygame.Rect) -> None:
     box.center = rect.center
     line = max(1, s // 14)
     plate = pygame.Rect(box.x, box.bottom - s // 5, s, s // 5)
-    pygame.draw.ellipse(surface, _PLATE, plate)
+    pygame.draw.ellipse(surface, theme.CAKE_PLATE, plate)
     pygame.draw.ellipse(surface, theme.TEXT_DARK, plate, line)
     body = pygame.Rect(box.x + s // 8, box.y + s * 3 // 8, s * 3 // 4, s * 7 // 16)
-    pygame.draw.rect(surface, _SPONGE, body, border_radius=max(1, s // 12))
+    pygame.draw.rect(surface, theme.CAKE_SPONGE, body, border_radius=max(1, s // 12))
     icing = pygame.Rect(body.x, body.y, body.w, max(2, body.h * 2 // 5))
     pygame.draw.rect(surface, CAKE_PINK, icing, border_top_left_radius=max(1, s // 12),
                      border_top_right_radius=max(1, s // 12))
     pygame.draw.rect(surface, theme.TEXT_DARK, body, line, border_radius=max(1, s // 12))
-    pygame.draw.circle(surface, _CHERRY, (body.centerx, body.y - s // 10), max(2, s // 8))
+    pygame.draw.circle(surface, theme.CAKE_CHERRY, (body.centerx, body.y - s // 10), max(2, s // 8))
     pygame.draw.circle(surface, theme.TEXT_DARK, (body.centerx, body.y - s // 10),
                        max(2, s // 8), max(1, line // 2))
 
@@ -43,7 +40,7 @@ def draw_cake_card(surface: pygame.Surface, rect: pygame.Rect) -> None:
     card = pygame.Rect(0, 0, round(h / 1.4), h)
     card.center = rect.center
     radius = max(2, card.w // 6)
-    pygame.draw.rect(surface, (255, 236, 244), card, border_radius=radius)
+    pygame.draw.rect(surface, theme.CAKE_CARD_FACE, card, border_radius=radius)
     pygame.draw.rect(surface, CAKE_PINK, card, max(2, card.w // 9), border_radius=radius)
     draw_cake(surface, card.inflate(-card.w // 4, -card.h // 3))
 

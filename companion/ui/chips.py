@@ -10,7 +10,6 @@ with ``draw_text`` (so it always fits and is recorded for overflow tests).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import pygame
 
@@ -34,9 +33,9 @@ class Chip(Widget):
     size: int = 20
     on: bool = False
     enabled: bool = True
-    icon: Optional[str] = None          # an ingredient id
-    icon_letters: Optional[str] = None
-    dot: Optional[Color] = None         # a seat colour
+    icon: str | None = None          # an ingredient id
+    icon_letters: str | None = None
+    dot: Color | None = None         # a seat colour
     ribbon: bool = False                # the specialty menu's yellow ribbon
     color: Color = theme.BUTTON
     on_color: Color = theme.PRIMARY
@@ -54,7 +53,7 @@ class Chip(Widget):
         if not self.enabled:
             face = theme.BUTTON_DISABLED
         if self.pressed and self.enabled:
-            face = theme.mix(face, (255, 255, 255), 0.3)
+            face = theme.mix(face, theme.WHITE, 0.3)
         radius = max(6, min(r.h // 4, 14))
         pygame.draw.rect(surface, face, r, border_radius=radius)
         if self.on:

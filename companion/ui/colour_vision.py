@@ -13,7 +13,7 @@ simulations, on their own and as painted on the panel background.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 Color = tuple
 

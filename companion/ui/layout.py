@@ -9,19 +9,19 @@ Two small tools cut a rectangle into pieces:
 - ``grid(rect, count, columns, gap)`` lays out equal cells, row by row.
 
 ``Metrics(size)`` holds the sizes every screen shares (margins, gaps, bar
-heights, type sizes) scaled from the 800x480 design, and ``table_layout``
-places the table view's parts for 2 to 4 players.
+heights, type sizes) scaled from the 800x480 design; ``table_layout.py`` places
+the table view's parts with them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import pygame
 
 from .theme import MIN_TARGET
 
-Spec = Union[int, float]
+Spec = int | float
 
 
 def _cut(total: int, specs: Sequence[Spec], gap: int) -> list[tuple[int, int]]:
@@ -78,7 +78,7 @@ class Metrics:
     height: int
 
     @classmethod
-    def of(cls, size: tuple[int, int]) -> "Metrics":
+    def of(cls, size: tuple[int, int]) -> Metrics:
         return cls(int(size[0]), int(size[1]))
 
     def px(self, design: float) -> int:
@@ -130,33 +130,3 @@ class Metrics:
     @property
     def small(self) -> int:
         return self.px(17)
-
-
-@dataclass(frozen=True)
-class TableLayout:
-    """Where the table view's parts go.
-
-    ``header``: turn, round, the OPEN/CLOSED sign, deck and devices.
-    ``active``: the active player's big panel (cards to tap).
-    ``others``: one compact panel per other player, in seat order after the active one.
-    ``footer``: the action buttons.
-    """
-    header: pygame.Rect
-    active: pygame.Rect
-    others: list[pygame.Rect]
-    footer: pygame.Rect
-
-
-def table_layout(size: tuple[int, int], players: int) -> TableLayout:
-    m = Metrics.of(size)
-    screen = inset(m.rect, m.margin)
-    header, body, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
-    others_n = max(0, players - 1)
-    wide = m.width / max(1, m.height) >= 1.5
-    share = 0.36 if wide else 0.40
-    active, side = cols(body, [1.0 - share, share], m.gap)
-    others = rows(side, [1.0] * others_n, m.gap) if others_n else []
-    if others_n == 1:
-        # two players: the other player's panel is only as tall as it needs to be
-        others = [rows(side, [0.62, 0.38], m.gap)[0]]
-    return TableLayout(header, active, others, footer)

@@ -4,8 +4,8 @@ Each scene starts from a table script (the built-in ``sample_game.jsonl``, a
 mid-game with EXAMPLE catalog tags, or the caller's own script), played
 through a real table loop and App, then takes the steps a table would (a
 rejected touch, the shop closing, a tie at the end, ...) by posting inputs,
-never by editing state. Screens of the setup wizard, settings, keyboard and
-enroll are rendered when their modules exist; a screen class may offer
+never by editing state. The screens of the setup wizard, settings, keyboard and
+enroll are rendered too; a screen class may offer
 ``screenshot_states()`` -> [(suffix, callable)] to be rendered in each of its
 states (e.g. each wizard step).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 SIZES = [(800, 480), (1024, 600)]
 SAMPLE = "sample_game.jsonl"
@@ -258,12 +258,10 @@ OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
 
 def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
-    """UI-B's screen ``name`` as (file name, prepare(app)) pairs: one per state its
+    """Screen ``name`` as (file name, prepare(app)) pairs: one per state its
     ``screenshot_states()`` lists, or just the screen as it opens."""
-    from .app import screen_class
-    cls = screen_class(name)
-    if cls is None:
-        return []
+    from .app import SCREENS
+    cls = SCREENS[name]
     kwargs = {"tag": "04A1B2C3D4"} if name == "enroll" else {}
     try:
         probe = cls(app, **kwargs)
@@ -284,9 +282,9 @@ def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
     return [(f"{name}-{suffix}" if suffix else name, prepare(suffix)) for suffix in suffixes]
 
 
-def render_all(outdir: str, script: Optional[list[str]] = None,
+def render_all(outdir: str, script: list[str] | None = None,
                sizes: Iterable[tuple[int, int]] = SIZES, languages: Iterable[str] = ("en",),
-               only: Optional[Iterable[str]] = None, log: Callable[[str], None] = lambda s: None
+               only: Iterable[str] | None = None, log: Callable[[str], None] = lambda s: None
                ) -> list[str]:
     """Write every scene at every size in every language; return the file names."""
     _init_pygame()
@@ -298,7 +296,9 @@ def render_all(outdir: str, script: Optional[list[str]] = None,
     for lang in languages:
         for size in sizes:
             w, h = size
-            jobs = [(name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
+            # (scene, prepare(app), start from: the script (True), nothing, or a sample)
+            jobs: list[tuple[str, Callable, bool | str]] = [
+                (name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
             jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
             _, probe_app = make_app(lines, size, lang)
             for other in OTHER_SCREENS:

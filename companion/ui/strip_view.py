@@ -7,14 +7,15 @@ main thread and only when the strip shows a new frame.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pygame
 
 from ..devices.pixels import Segment, SimulatedStrip
+from . import theme
 
 BAND = 30                        # px of window height the strip needs
-BACKGROUND = (18, 16, 14)
+BACKGROUND = theme.STRIP_BACKGROUND
 
 
 class StripView:
@@ -24,10 +25,10 @@ class StripView:
         self.segments = list(segments)
         self.rect = pygame.Rect(rect)
         self.seat_colors = list(seat_colors)
-        self._shown: Optional[tuple] = None
+        self._shown: tuple | None = None
         self.draws = 0
 
-    def draw(self, surface: pygame.Surface) -> Optional[pygame.Rect]:
+    def draw(self, surface: pygame.Surface) -> pygame.Rect | None:
         """Paint the strip if its frame changed; the dirty rect, or None."""
         frame = self.strip.current
         if frame == self._shown:
@@ -43,9 +44,9 @@ class StripView:
             radius = max(2, min(int(step / 2) - 1, self.rect.height // 2 - 5))
             y = self.rect.top + self.rect.height // 2 - 2
             for k, pos in enumerate(seg.positions()):
-                color = frame[pos] if frame else (0, 0, 0)
+                color = frame[pos] if frame else theme.BLACK
                 x = int(left + step * (k + 0.5))
-                pygame.draw.circle(surface, (40, 38, 36), (x, y), radius + 1)
+                pygame.draw.circle(surface, theme.STRIP_LED_RIM, (x, y), radius + 1)
                 if any(color):
                     pygame.draw.circle(surface, _visible(color), (x, y), radius)
             if i < len(self.seat_colors):

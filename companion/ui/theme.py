@@ -1,8 +1,7 @@
-"""Colours and type sizes of the touchscreen.
+"""Colours and sizes of the touchscreen.
 
-Type sizes scale with the screen height so the layout reads the same at
-800x480 (the Raspberry Pi 7" panel) and at 1280x800: ``scale(size)`` gives a
-size in pixels for a size designed at 480 px height.
+Sizes are design pixels at 800x480 (the Raspberry Pi 7" panel); ``layout.Metrics.px``
+scales them to the screen, so the layout reads the same at 1280x800.
 """
 from __future__ import annotations
 
@@ -37,7 +36,26 @@ BUTTON_PRESSED = (130, 116, 104)
 BUTTON_DISABLED = (60, 54, 50)
 PRIMARY = (244, 166, 35)
 TOAST = (252, 246, 232)
-SHADE = (0, 0, 0, 150)             # behind dialogs
+
+WHITE = (255, 255, 255)            # a pressed face's highlight, the QR code's paper
+BLACK = (0, 0, 0)                  # shadows, veils, the QR code's modules
+UNKNOWN_INGREDIENT = (128, 128, 128)
+
+# Icons: the cookie, the rush token, an upgrade tile, a cake card, a light strip
+COOKIE = (200, 140, 70)
+COOKIE_EDGE = (120, 74, 34)
+COOKIE_CHIP = (80, 46, 24)
+RUSH_TOKEN = (250, 200, 40)
+RUSH_TOKEN_EDGE = (150, 100, 10)
+RUSH_TOKEN_BOLT = (110, 60, 0)
+UPGRADE_ICON = (150, 110, 220)
+CAKE_PINK = (226, 110, 160)        # icing; also the Cake Time chips and the lights' cue
+CAKE_SPONGE = (246, 214, 150)
+CAKE_CHERRY = (200, 30, 50)
+CAKE_PLATE = (250, 250, 245)
+CAKE_CARD_FACE = (255, 236, 244)
+STRIP_BACKGROUND = (18, 16, 14)    # the simulated light strip (strip_view.py)
+STRIP_LED_RIM = (40, 38, 36)
 
 # Ingredient icon colours and the letter drawn inside (readable without colour vision).
 INGREDIENTS = {
@@ -53,13 +71,11 @@ INGREDIENTS = {
 }
 
 MIN_TARGET = 48          # smallest touch target, px (at any screen size)
-DESIGN_HEIGHT = 480
 
-
-def scale(size: float, height: int) -> int:
-    """A size designed for a 480 px tall screen, for a screen ``height`` px tall."""
-    return max(1, round(size * height / DESIGN_HEIGHT))
-
+# How long the table view's toasts stay up, s
+TOAST_SHOP_CLOSED_S = 6.0            # why the shop closed
+TOAST_GARBLED_S = 8.0                # noise on a device's line
+TOAST_UNTIL_RESUMED_S = 24 * 3600    # the journal is busy: until it is free again
 
 def readable_on(color: tuple) -> tuple:
     """Dark or light text, whichever reads better on ``color``."""
@@ -68,12 +84,13 @@ def readable_on(color: tuple) -> tuple:
 
 
 def mix(a: tuple, b: tuple, t: float) -> tuple:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3]))
+    return tuple(round(x + (y - x) * t) for x, y in zip(a[:3], b[:3], strict=True))
 
 
 # --- the setup wizard (sizes in design px for ``Metrics.px``, at 800x480) -----------------
 WINTER_BLUE = (46, 120, 200)         # the Winter box's chip, "Main board chaos!"
-UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile
+UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile (and the table's upgrade buttons)
+SPEND_BROWN = (150, 104, 50)         # the table's "spend tokens" button
 WINTER_SQUARE = (200, 225, 245)      # the icy tint of a Winter board square
 SNOWFLAKE = (40, 110, 200)           # a snowflake square's mark
 WIZARD_STEP_COUNT_W = 90             # "Step 3 of 9"
@@ -97,3 +114,105 @@ WIZARD_CHIP_EDGE = 4                 # inside a selected chip's outline
 WIZARD_DEAL_LINE_H = 30              # a note under the deal
 WIZARD_CAKE_DEAL_LINE_H = 26         # ... with Cake Time's longer notes
 WIZARD_MEEPLE_HINT_LINE_H = 30
+
+# --- the table view (sizes in design px for ``Metrics.px``, at 800x480; table_layout.py) --
+TABLE_HEADER_PAD_X = 6               # inside the top bar
+TABLE_HEADER_PAD_Y = 3
+TABLE_SIGN_PAD = 12                  # the OPEN/CLOSED board around its word
+TABLE_INFO_PAD = 8                   # turn and deck, beside their words
+TABLE_DETAIL_MIN = 10                # the final round's second line, smallest type
+TABLE_ACTIVE_PAD = 8                 # inside the active player's panel ...
+TABLE_ACTIVE_PAD_MIN = 6             # ... in screen px at least
+TABLE_ACTIVE_BORDER = 5              # its seat-colour border (4 screen px at least)
+TABLE_ACTIVE_BANNER_H = 58           # whose turn
+TABLE_ACTIVE_STATS_H = 44            # likes, dislikes, tokens ... (40 screen px at least)
+TABLE_ACTIVE_STATS_MIN = 40
+TABLE_ACTIVE_HINT_H = 22             # "tap a card when an order is done"
+TABLE_ACTIVE_ROW_GAP = 5
+TABLE_BANNER_PAD_X = 6               # inside the name banner
+TABLE_BANNER_PAD_Y = 4
+TABLE_BANNER_GAP = 4                 # between token, name and score
+TABLE_SCORE_PAD = 4                  # a score's box beside its words
+TABLE_OTHER_PAD_X = 6                # inside a compact panel
+TABLE_OTHER_PAD_Y = 4
+TABLE_OTHER_BORDER = 3               # (2 screen px at least)
+TABLE_STRIPE_W = 8                   # the seat-colour stripe (6 screen px at least)
+TABLE_STRIPE_MIN = 6
+TABLE_OTHER_STRIPE_GAP = 6
+TABLE_OTHER_NAME_MIN = 30            # the name line: 30 % of the panel within these
+TABLE_OTHER_NAME_MAX = 40
+TABLE_OTHER_STATS_MIN = 22           # the counts: 25 % of the panel within these
+TABLE_OTHER_STATS_MAX = 30
+TABLE_OTHER_ROW_GAP = 3
+TABLE_OTHER_SLOT_GAP = 4
+TABLE_OTHER_NAME_MIN_TYPE = 14       # a compact panel's name, smallest type
+TABLE_OTHER_SCORE_MIN_TYPE = 18
+TABLE_STAT_GAP = 4                   # between the counts
+TABLE_BANNER_H = 96                  # the stall warning
+TABLE_BANNER_TEXT_PAD = 12
+TABLE_DRAW_PAD = 6                   # the draw prompt's words in the hint line
+TABLE_DRAW_BADGE_INSET = 2           # "+2" inside the positions it covers
+TABLE_NOGAME_BOX = (560, 260)        # "no game yet" and its buttons
+TABLE_NOGAME_BUTTON_W = 300
+TABLE_NOGAME_BUTTON_PAD = 8
+DIALOG_UPGRADE_W = 600               # pick an upgrade: the box grows by a row of two
+DIALOG_UPGRADE_BASE_H = 150
+DIALOG_UPGRADE_ROW_H = 70
+DIALOG_UPGRADE_TITLE_H = 56
+DIALOG_UPGRADE_CANCEL_W = 220
+DIALOG_SPEND_BOX = (560, 300)        # count the tokens to spend
+DIALOG_SPEND_TITLE_H = 60
+DIALOG_SPEND_HINT_H = 30
+DIALOG_SPEND_STEPPER = (260, 64)
+DIALOG_MESSAGE_BOX = (600, 280)      # a question with two answers
+DIALOG_MESSAGE_TITLE_H = 50
+DIALOG_PAD = 14                      # inside a dialog (a message box: 16)
+DIALOG_MESSAGE_PAD = 16
+CAKE_QUESTION_H = 92                 # "cake on the deck's back?" (a target and 40 at least)
+CAKE_QUESTION_EXTRA = 40
+CAKE_QUESTION_PAD = (8, 5)
+CAKE_QUESTION_LINE_H = 28
+CAKE_QUESTION_ROW_GAP = 3
+CAKE_QUESTION_ICON_GAP = 6
+CAKE_QUESTION_MIN_TYPE = 12
+CAKE_BREAK_TIME_PAD = 4
+CAKE_BREAK_TIME_MIN_TYPE = 10
+
+# --- the end screen and fix mode (design px) -----------------------------------------------
+END_TIE_LINE_H = 28                  # a tie-break note under the ranking
+END_CORRECTED_LINE_H = 26            # "counts were corrected by hand"
+END_BANNER_PAD = 10                  # the title and the winner banner
+END_BIG_BUTTON_W = 170               # wider buttons take the big type
+END_ROW_PAD = (8, 4)                 # inside a ranking row
+END_POINTS_W = 150
+END_NAME_MIN_TYPE = 18
+END_QR_CAPTION_H = 24
+FIX_TITLE_TRIM = 8                   # the title bar is this much lower than a bar
+FIX_HEADS_H = 40                     # the column heads
+FIX_HEAD_MIN_TYPE = 13
+FIX_STEPPER_MAX_H = 64
+FIX_LABEL_PAD = 6                    # a seat's name and the deck's label
+FIX_LABEL_MIN_TYPE = 14
+# toasts (screens/base.py)
+TOAST_W = 480
+TOAST_H = 92
+TOAST_FINGER_GAP = 24                # above or below the finger that was refused
+END_ROW_BORDER = (4, 2)              # a ranking row's outline: the winner's, the others'
+# enroll (design px)
+ENROLL_DRINK_ROW_H = 58
+ENROLL_RECIPE_ROW_H = 64
+ENROLL_CLEAR_W = 130
+# the start-up fault page (design px)
+FAULT_BAND_EXTRA = 16                # the title band is a bar and this much
+FAULT_PAD = (16, 10)                 # around the page's body
+FAULT_TITLE_PAD = (16, 6)
+FAULT_HEAD_H = 30                    # "What to do"
+FAULT_DETAILS_H = 84
+FAULT_DETAILS_PAD = 8
+# settings (design px)
+SETTINGS_DONE_W = 170                # the Done button; the pairing code's New
+SETTINGS_LABEL_H = 22                # a label above its control
+SETTINGS_VOICE_W = 190
+SETTINGS_STEPPER_MAX = 64
+SETTINGS_METER_PAD = 8
+SETTINGS_VALUE_W = 90

@@ -22,47 +22,42 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Iterator, NamedTuple, Optional
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
 
 import pygame
 
 from . import theme
+from .fonts import ChainFont, get_font, set_book
 from .text import ingredient_letters
 
 Color = tuple
 
 # --- fonts ---------------------------------------------------------------------------
 
-_font_cache: dict[tuple[int, bool], pygame.font.Font] = {}
-_get_font: Optional[Callable[..., pygame.font.Font]] = None
-_looked_for_fonts = False
+#: a font of the screen: a chain of faces (``ui.fonts``), or pygame's default font
+Font = ChainFont | pygame.font.Font
+
+_font_cache: dict[tuple[int, bool], Font] = {}
 
 
-def font(size: int, bold: bool = False) -> pygame.font.Font:
+def font(size: int, bold: bool = False) -> Font:
     """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
-    global _get_font, _looked_for_fonts
     size = max(6, int(size))
     if not pygame.font.get_init():      # fonts made before a pygame.quit() are dead: forget them
         pygame.font.init()
         _font_cache.clear()
         _render_cache.clear()
-        if _get_font is not None:
-            from .fonts import set_book
-            set_book(None)              # the font book's fonts died with pygame.font too
+        set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
-    f = _font_cache.get(key)
-    if f is not None:
-        return f
-    if not _looked_for_fonts:
-        _looked_for_fonts = True
-        from .fonts import get_font
-        _get_font = get_font
-    f = None
-    if _get_font is not None:
-        try:
-            f = _get_font(size, bold=bold)
-        except Exception:          # a broken font file must not take the screen down
-            f = None
+    cached = _font_cache.get(key)
+    if cached is not None:
+        return cached
+    f: Font | None
+    try:
+        f = get_font(size, bold=bold)
+    except Exception:          # a broken font file must not take the screen down
+        f = None
     if f is None:
         f = pygame.font.Font(None, round(size * 1.3))   # the default font runs small
         f.set_bold(bold)
@@ -72,12 +67,10 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 
 def reset_fonts() -> None:
     """Forget cached fonts (after a language or font change)."""
-    global _looked_for_fonts
     _font_cache.clear()
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
-    _looked_for_fonts = False
 
 
 # --- text ------------------------------------------------------------------------------
@@ -92,7 +85,7 @@ class TextRecord(NamedTuple):
     bold: bool = False
 
 
-_records: Optional[list[TextRecord]] = None
+_records: list[TextRecord] | None = None
 _owner = ""
 
 
@@ -172,7 +165,7 @@ _fit_cache: dict[tuple, tuple[int, list[str]]] = {}
 
 
 def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
-        min_size: Optional[int] = None, tight: bool = False) -> tuple[int, list[str]]:
+        min_size: int | None = None, tight: bool = False) -> tuple[int, list[str]]:
     """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
     fits ``box`` in at most ``lines`` lines; the lines to draw (remembered).
     ``tight``: one line whose ink (not the font's line box) must fit the height."""
@@ -191,7 +184,7 @@ def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
 
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
-         min_size: Optional[int], tight: bool = False) -> tuple[int, list[str]]:
+         min_size: int | None, tight: bool = False) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     while True:
@@ -232,7 +225,7 @@ def common_size(texts: list[str], width: int, size: int, bold: bool = False,
 
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
               color: Color = theme.TEXT, bold: bool = False, align: str = "center",
-              valign: str = "center", lines: int = 1, min_size: Optional[int] = None,
+              valign: str = "center", lines: int = 1, min_size: int | None = None,
               tight: bool = False) -> pygame.Rect:
     """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect.
 
@@ -258,7 +251,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
     total = line_h * (len(broken) - 1) + f.get_height()
     y = {"top": box.y, "bottom": box.bottom - total}.get(valign, box.y + (box.h - total) // 2)
     y = max(box.y, y)
-    ink = None
+    ink: pygame.Rect | None = None
     for line in broken:
         img = render(line, s, color, bold)
         w = img.get_width()
@@ -267,6 +260,8 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         surface.blit(img, r)
         ink = r if ink is None else ink.union(r)
         y += line_h
+    if ink is None:                 # nothing fitted: no ink, as for an empty text
+        ink = pygame.Rect(box.x, box.y, 0, 0)
     if _records is not None:
         _records.append(TextRecord("\n".join(broken), text, ink, box, _owner, s, bold))
     return ink
@@ -285,7 +280,7 @@ class Widget:
     """
     name: str
     rect: pygame.Rect
-    on_tap: Optional[Callable[[], None]] = field(default=None, compare=False, repr=False)
+    on_tap: Callable[[], None] | None = field(default=None, compare=False, repr=False)
     blocks: bool = field(default=False, compare=False)
     pressed: bool = False
 
@@ -344,10 +339,10 @@ class Label(Widget):
     align: str = "center"
     valign: str = "center"
     lines: int = 1
-    background: Optional[Color] = None
+    background: Color | None = None
     radius: int = 0
     pad: int = 0
-    min_size: Optional[int] = None
+    min_size: int | None = None
     tight: bool = False          # one line placed by its ink (big words in a bar)
 
     def paint(self, surface):
@@ -368,11 +363,11 @@ class Button(Widget):
     text: str = ""
     size: int = 22
     color: Color = theme.BUTTON
-    text_color: Optional[Color] = None
+    text_color: Color | None = None
     enabled: bool = True
     bold: bool = True
     radius: int = 12
-    outline: Optional[Color] = None
+    outline: Color | None = None
     lines: int = 1
 
     @property
@@ -382,7 +377,7 @@ class Button(Widget):
     def paint(self, surface):
         face = self.color if self.enabled else theme.BUTTON_DISABLED
         if self.pressed and self.enabled:
-            face = theme.mix(face, (255, 255, 255), 0.3)
+            face = theme.mix(face, theme.WHITE, 0.3)
         pygame.draw.rect(surface, face, self.rect, border_radius=self.radius)
         if self.outline is not None:
             pygame.draw.rect(surface, self.outline, self.rect, max(2, self.rect.h // 20),
@@ -405,7 +400,7 @@ class Shade(Widget):
 
     def paint(self, surface):
         veil = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        veil.fill((0, 0, 0, self.alpha))
+        veil.fill((*theme.BLACK, self.alpha))
         surface.blit(veil, self.rect)
 
 
@@ -420,7 +415,7 @@ class Toast(Widget):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
         shadow = self.rect.move(3, 4)
-        pygame.draw.rect(surface, (0, 0, 0), shadow, border_radius=14)
+        pygame.draw.rect(surface, theme.BLACK, shadow, border_radius=14)
         pygame.draw.rect(surface, face, self.rect, border_radius=14)
         pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)
         pad = max(8, self.rect.h // 8)
@@ -452,9 +447,9 @@ class OpenSign(Widget):
 
 
 def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
-                    radius: int, letters: Optional[str] = None) -> None:
+                    radius: int, letters: str | None = None) -> None:
     """An ingredient token: a coloured disc with the ingredient's initials."""
-    color, _ = theme.INGREDIENTS.get(ingredient, ((128, 128, 128), "?"))
+    color, _ = theme.INGREDIENTS.get(ingredient, (theme.UNKNOWN_INGREDIENT, "?"))
     pygame.draw.circle(surface, color, center, radius)
     pygame.draw.circle(surface, theme.TEXT_DARK, center, radius, max(1, radius // 8))
     if radius >= 9:
@@ -469,17 +464,17 @@ def draw_token_icon(surface: pygame.Surface, token: str, rect: pygame.Rect) -> N
     c = rect.center
     r = max(4, min(rect.w, rect.h) // 2 - 1)
     if token == "cookie":
-        pygame.draw.circle(surface, (200, 140, 70), c, r)
-        pygame.draw.circle(surface, (120, 74, 34), c, r, max(1, r // 6))
+        pygame.draw.circle(surface, theme.COOKIE, c, r)
+        pygame.draw.circle(surface, theme.COOKIE_EDGE, c, r, max(1, r // 6))
         for dx, dy in ((-0.35, -0.3), (0.3, -0.2), (-0.1, 0.35), (0.35, 0.3), (-0.4, 0.15)):
-            pygame.draw.circle(surface, (80, 46, 24), (c[0] + round(dx * r), c[1] + round(dy * r)),
-                               max(1, r // 6))
+            pygame.draw.circle(surface, theme.COOKIE_CHIP,
+                               (c[0] + round(dx * r), c[1] + round(dy * r)), max(1, r // 6))
     else:
-        pygame.draw.circle(surface, (250, 200, 40), c, r)
-        pygame.draw.circle(surface, (150, 100, 10), c, r, max(1, r // 6))
+        pygame.draw.circle(surface, theme.RUSH_TOKEN, c, r)
+        pygame.draw.circle(surface, theme.RUSH_TOKEN_EDGE, c, r, max(1, r // 6))
         bolt = [(0.15, -0.75), (-0.35, 0.1), (0.0, 0.1), (-0.15, 0.75), (0.35, -0.1), (0.0, -0.1)]
-        pygame.draw.polygon(surface, (110, 60, 0), [(c[0] + round(x * r), c[1] + round(y * r))
-                                                    for x, y in bolt])
+        pygame.draw.polygon(surface, theme.RUSH_TOKEN_BOLT,
+                            [(c[0] + round(x * r), c[1] + round(y * r)) for x, y in bolt])
 
 
 def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
@@ -510,7 +505,7 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
     """An upgrade tile: a square with an up arrow, filled when activated."""
     r = pygame.Rect(0, 0, min(rect.w, rect.h) - 2, min(rect.w, rect.h) - 2)
     r.center = rect.center
-    color = (150, 110, 220)
+    color = theme.UPGRADE_ICON
     if active:
         pygame.draw.rect(surface, color, r, border_radius=max(2, r.w // 6))
     pygame.draw.rect(surface, theme.TEXT, r, max(1, r.w // 10), border_radius=max(2, r.w // 6))
@@ -743,7 +738,7 @@ def cols_of(rect: pygame.Rect, first: int) -> tuple[pygame.Rect, pygame.Rect]:
 class Custom(Widget):
     """A widget painted by a function ``paint_fn(surface, rect)``; ``data`` is its key."""
     data: Any = None
-    paint_fn: Optional[Callable[[pygame.Surface, pygame.Rect], None]] = field(
+    paint_fn: Callable[[pygame.Surface, pygame.Rect], None] | None = field(
         default=None, compare=False, repr=False)
 
     def paint(self, surface):

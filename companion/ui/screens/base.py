@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import pygame
 
@@ -56,7 +56,7 @@ class Pointer:
 @dataclass
 class _ToastNote:
     text: str
-    near: Optional[tuple[int, int]]
+    near: tuple[int, int] | None
     until: float
     kind: str
 
@@ -76,7 +76,7 @@ class Screen:
         self._full = True
         self._changed = True
         self._widgets: list[Widget] = []
-        self._pressed: Optional[str] = None
+        self._pressed: str | None = None
         self._toasts: list[_ToastNote] = []
 
     # --- words ----------------------------------------------------------------------------
@@ -124,7 +124,7 @@ class Screen:
     def needs_draw(self) -> bool:
         return self._changed
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
         return min((n.until for n in self._toasts), default=None)
 
@@ -151,8 +151,8 @@ class Screen:
         self._widgets = ws
         now = {w.name: (tuple(w.rect), w.key()) for w in ws}
         if len(now) != len(ws):
-            seen: set = set()
-            dup = next(w.name for w in ws if w.name in seen or seen.add(w.name))
+            names = [w.name for w in ws]
+            dup = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"two widgets are called {dup!r}")
         if self._full:
             self._full = False
@@ -184,8 +184,8 @@ class Screen:
 
     # --- toasts ---------------------------------------------------------------------------
 
-    def toast(self, text: str, near: Optional[tuple[int, int]] = None, kind: str = "error",
-              seconds: Optional[float] = None) -> None:
+    def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
+              seconds: float | None = None) -> None:
         """Show ``text`` briefly, near ``near`` (a touch position) or at the top."""
         until = self.app.clock() + (seconds or self.TOAST_SECONDS)
         self._toasts = [n for n in self._toasts if n.text != text][-1:]
@@ -208,11 +208,12 @@ class Screen:
         return [n.text for n in self._toasts]
 
     def _toast_widgets(self) -> list[Widget]:
-        out = []
+        out: list[Widget] = []
         w, h = self.size
         if not w:
             return out
-        tw, th = min(w - 2 * self.m.margin, self.m.px(480)), self.m.px(92)
+        tw = min(w - 2 * self.m.margin, self.m.px(theme.TOAST_W))
+        th = self.m.px(theme.TOAST_H)
         clear = self.keep_clear()
         below = max((r.bottom for r in clear), default=self.m.bar + self.m.margin)
         screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
@@ -222,8 +223,8 @@ class Screen:
             if note.near is not None:     # above the finger, else below it
                 x, y = note.near
                 spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
-                spots[0].midbottom = (x, y - self.m.px(24) - step)
-                spots[1].midtop = (x, y + self.m.px(24) + step)
+                spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
+                spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
             spots.append(pygame.Rect(0, 0, tw, th))
             spots[-1].midtop = (w // 2, below + self.m.margin + step)
             for r in spots:
@@ -239,7 +240,7 @@ class Screen:
 
     # --- pointer -> taps ------------------------------------------------------------------
 
-    def widget_at(self, pos: tuple[int, int]) -> Optional[Widget]:
+    def widget_at(self, pos: tuple[int, int]) -> Widget | None:
         """The front-most widget at ``pos`` that takes taps (or blocks them)."""
         ws = self.widgets() if (self._changed or not self._widgets) else self._widgets
         for w in reversed(ws):
@@ -258,7 +259,7 @@ class Screen:
         if pressed is None:
             return
         self.changed()
-        if w is not None and w.name == pressed and w.tappable:
+        if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
             w.on_tap()
 
 

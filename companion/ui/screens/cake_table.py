@@ -17,14 +17,17 @@ Legality is asked of the engine (``TableView.accepts``); every tap becomes a
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from .. import theme
-from ..cakes import CAKE_PINK, cake_badge, draw_cake
+from ..cakes import cake_badge, draw_cake
 from ..layout import cols, inset, rows
+from ..table_layout import banner_rect
 from ..widgets import Button, Custom, Fill, Label, Widget
+from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
@@ -32,7 +35,12 @@ _KEEP_ASKING = {"cake_placed", "card_identified", "unknown_card", "card_enrolled
                 "device_status", "draws_dismissed"}
 
 
-class CakeTable:
+class CakeTable(Screen):
+    """The Cake Time part of ``TableView`` (which answers ``accepts``)."""
+
+    if TYPE_CHECKING:
+        def accepts(self, action: dict) -> bool: ...
+
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
 
@@ -90,7 +98,7 @@ class CakeTable:
         if game.game_over or game.active is None or not self.can_play_cake_card():
             return []
         return [Button("ft.cake_card", slot, text=self.t("cake.play"), size=size, lines=2,
-                       color=theme.mix(CAKE_PINK, theme.PANEL, 0.25),
+                       color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.25),
                        on_tap=lambda: self.app.post_action({"do": "play_cake_card"}))]
 
     def _break_time(self, game: Any, built: list[Widget]) -> list[Widget]:
@@ -106,37 +114,41 @@ class CakeTable:
         m = self.m          # over the hint line: ending the turn now pays
         r = hint.rect.inflate(0, 4)
         return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
-                      bold=True, color=theme.TEXT_DARK, background=CAKE_PINK, radius=8,
-                      pad=m.px(4), min_size=m.px(10))]
+                      bold=True, color=theme.TEXT_DARK, background=theme.CAKE_PINK, radius=8,
+                      pad=m.px(theme.CAKE_BREAK_TIME_PAD),
+                      min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
         """"Cake on the deck's back?": a chip per player who just took cards."""
         m = self.m
-        h = max(m.target + m.px(40), m.px(92))
+        h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
         bottom = body.bottom
         banners = [w.rect for w in built if w.name.startswith("ban.") and w.rect.w > body.w // 2]
         if banners:
             bottom = min(r.y for r in banners) - m.gap
-        r = pygame.Rect(body.x, bottom - h, body.w, h)
-        out: list[Widget] = [Fill("ban.cake.bg", r, color=theme.mix(CAKE_PINK, theme.PANEL, 0.2),
-                                  radius=12, border=3, border_color=CAKE_PINK, blocks=True)]
-        inner = inset(r, m.px(8), m.px(5))
-        line, chips = rows(inner, [m.px(28), 1.0], m.px(3))
-        icon, words = cols(line, [line.h, 1.0], m.px(6))
+        r = banner_rect(m, body, h, bottom)
+        out: list[Widget] = [Fill("ban.cake.bg", r,
+                                  color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
+                                  radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
+        inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
+        line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
+                           m.px(theme.CAKE_QUESTION_ROW_GAP))
+        icon, words = cols(line, [line.h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
         out.append(Custom("ban.cake.icon", icon, data="cake", paint_fn=draw_cake))
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
-                         size=m.body, bold=True, align="left", min_size=m.px(12)))
+                         size=m.body, bold=True, align="left",
+                         min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
         names = list(self.cake_offer)
         specs = [1.0] * len(names) + [0.7]
         cells = cols(chips, specs, m.gap)
         seats = {p.name: i for i, p in enumerate(game.players)}
-        for name, cell in zip(names, cells):
+        for name, cell in zip(names, cells, strict=False):
             seat = seats.get(name, 0)
             colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
             out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
-                              color=colour, on_tap=lambda name=name: self.app.post_action(
-                                  {"do": "cake", "player": name})))
+                              color=colour, on_tap=partial(self.app.post_action,
+                                                           {"do": "cake", "player": name})))
         out.append(Button("ban.cake.done", cells[-1], text=self.t("cake.done"), size=m.body,
                           on_tap=self._cake_done))
         return out

@@ -13,6 +13,8 @@ shows it on the whole screen, for phones further away.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import functools
 from typing import Any
 
@@ -24,7 +26,7 @@ from ..layout import cols, inset, rows
 from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
-from .table_view import fitting_name
+from .table_panels import fitting_name
 
 
 def setup_of(game) -> dict:
@@ -69,7 +71,8 @@ class EndScreen(Screen):
         won = winners(ranked)
         ties = tie_break(ranked)
         screen = inset(m.rect, m.margin)
-        tie_h = m.px(28) * len(ties) + (m.px(26) if game.corrected else 0)
+        tie_h = (m.px(theme.END_TIE_LINE_H) * len(ties)
+                 + (m.px(theme.END_CORRECTED_LINE_H) if game.corrected else 0))
         link = self.play_link()
         title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
         qr_box = None
@@ -86,23 +89,24 @@ class EndScreen(Screen):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
             out.append(Label("end.winner", who, text=self.t("end.winner", player=won[0]),
                              size=m.huge, bold=True, color=theme.readable_on(color),
-                             background=color, radius=12, pad=m.px(10)))
+                             background=color, radius=12, pad=m.px(theme.END_BANNER_PAD)))
         else:
             out.append(Label("end.winner", who, text=self.t("end.shared", players=join_names(
                 list(won))), size=m.big, bold=True, color=theme.TEXT_DARK,
-                background=theme.SPECIALTY, radius=12, pad=m.px(10)))
-        for i, (entry, r) in enumerate(zip(ranked, rows(board, [1.0] * len(ranked), m.gap))):
+                background=theme.SPECIALTY, radius=12, pad=m.px(theme.END_BANNER_PAD)))
+        lines = rows(board, [1.0] * len(ranked), m.gap)
+        for i, (entry, r) in enumerate(zip(ranked, lines, strict=True)):
             out += self._row(game, i, entry, r)
         y = notes.y
         token = tokens_lower(game.rules.token)
         for j, (better, worse, why) in enumerate(ties):
-            r = pygame.Rect(notes.x, y, notes.w, m.px(28))
-            y += m.px(28)
+            r = pygame.Rect(notes.x, y, notes.w, m.px(theme.END_TIE_LINE_H))
+            y += m.px(theme.END_TIE_LINE_H)
             out.append(Label(f"end.tie{j}", r, text=self.t(f"end.tie_{why}", better=better,
                                                            worse=worse, tokens=token),
                              size=m.body, color=theme.WARNING, align="left"))
         if game.corrected:
-            r = pygame.Rect(notes.x, y, notes.w, m.px(26))
+            r = pygame.Rect(notes.x, y, notes.w, m.px(theme.END_CORRECTED_LINE_H))
             out.append(Label("end.corrected", r, text=self.t("end.corrected"), size=m.small,
                              color=theme.TEXT_DIM, align="left"))
         if qr_box is not None:
@@ -110,14 +114,13 @@ class EndScreen(Screen):
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
                    ("end.fix", self.t("button.fix"), theme.BUTTON, self._fix),
-                   ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch)]
-        if self.app.has_screen("wizard"):
-            buttons.append(("end.new", self.t("button.new_game"), theme.OK,
-                            lambda: self.app.open("wizard")))
+                   ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch),
+                   ("end.new", self.t("button.new_game"), theme.OK,
+                    lambda: self.app.open("wizard"))]
         specs = [0.8, 0.8, 1.2, 1.2][:len(buttons)]
-        for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap)):
-            out.append(Button(name, r, text=words, size=m.big if r.w > m.px(170) else m.body,
-                              color=color, on_tap=fn))
+        for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap), strict=True):
+            size = m.big if r.w > m.px(theme.END_BIG_BUTTON_W) else m.body
+            out.append(Button(name, r, text=words, size=size, color=color, on_tap=fn))
         return out
 
     def _row(self, game, i: int, entry, r: pygame.Rect) -> list[Widget]:
@@ -128,14 +131,16 @@ class EndScreen(Screen):
         first = entry.place == 1
         out: list[Widget] = [Fill(f"end.row{i}", r, radius=12,
                                   color=theme.mix(theme.PANEL, color, 0.25 if first else 0.1),
-                                  border=max(2, m.px(4 if first else 2)), border_color=color)]
-        inner = inset(r, m.px(8), m.px(4))
-        place, mid, pts = cols(inner, [r.h, 1.0, m.px(150)], m.gap)
+                                  border=max(2, m.px(theme.END_ROW_BORDER[0 if first else 1])),
+                                  border_color=color)]
+        inner = inset(r, *map(m.px, theme.END_ROW_PAD))
+        place, mid, pts = cols(inner, [r.h, 1.0, m.px(theme.END_POINTS_W)], m.gap)
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),
                          size=m.huge, bold=True, color=theme.SPECIALTY if first else theme.TEXT))
         name, detail = rows(mid, [0.55, 0.45])
-        out.append(Label(f"end.name{i}", name, text=fitting_name(entry.name, name.w, m.px(18)),
-                         size=m.big, bold=True, align="left", min_size=m.px(18)))
+        name_min = m.px(theme.END_NAME_MIN_TYPE)
+        out.append(Label(f"end.name{i}", name, text=fitting_name(entry.name, name.w, name_min),
+                         size=m.big, bold=True, align="left", min_size=name_min))
         parts = []
         for part, n, w, points in breakdown(game, p):
             if part == "upgrades" and game.variant == "junior":
@@ -156,12 +161,12 @@ class EndScreen(Screen):
         """The BG Stats link as a QR code on white, as big as the column allows, with
         its caption; a tap shows it on the whole screen."""
         m = self.m
-        code_box, caption = rows(box, [1.0, m.px(24)])
+        code_box, caption = rows(box, [1.0, m.px(theme.END_QR_CAPTION_H)])
         side = min(code_box.w, code_box.h)
         square = pygame.Rect(0, 0, side, side)
         square.midtop = code_box.midtop
         return [Custom("end.qr", square, data=link,
-                       paint_fn=lambda s, r, text=link: paint_qr(s, r, text),
+                       paint_fn=partial(paint_qr, text=link),
                        on_tap=lambda: self.app.push(QrScreen(self.app, link))),
                 Label("end.qr_caption", caption, text="BG Stats", size=m.small,
                       color=theme.TEXT_DIM)]
@@ -185,9 +190,9 @@ class QrScreen(Screen):
         square = pygame.Rect(0, 0, side, side)
         square.center = m.rect.center
         close = lambda: self.app.pop(self)      # noqa: E731
-        return [Button("qr.back", m.rect, text="", color=(255, 255, 255), on_tap=close),
+        return [Button("qr.back", m.rect, text="", color=theme.WHITE, on_tap=close),
                 Custom("qr.code", square, data=self.link, on_tap=close,
-                       paint_fn=lambda s, r, text=self.link: paint_qr(s, r, text))]
+                       paint_fn=partial(paint_qr, text=self.link))]
 
 
 @functools.lru_cache(maxsize=4)
@@ -200,11 +205,11 @@ def qr_surface(text: str, side: int) -> pygame.Surface:
     modules = [list(row) for row in bgstats.qr(text).matrix_iter(border=2)]
     n = len(modules)
     small = pygame.Surface((n, n))
-    small.fill((255, 255, 255))
+    small.fill(theme.WHITE)
     for y, row in enumerate(modules):
         for x, dark in enumerate(row):
             if dark:
-                small.set_at((x, y), (0, 0, 0))
+                small.set_at((x, y), theme.BLACK)
     return pygame.transform.scale(small, (side, side))     # nearest neighbour: sharp edges
 
 

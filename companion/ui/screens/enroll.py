@@ -9,7 +9,8 @@ loop, which adds the card to the catalog (and the catalog file).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 from ...inputs import EnrollRequest
 from ...rules.editions import EDITIONS
@@ -27,7 +28,7 @@ MAX_DRINK = 24
 
 
 class EnrollScreen(Screen):
-    def __init__(self, app: Any, tag: str = "", edition: Optional[str] = None,
+    def __init__(self, app: Any, tag: str = "", edition: str | None = None,
                  drink: str = "", recipe: tuple = (), specialty: bool = False):
         super().__init__(app)
         self.tag = tag
@@ -71,7 +72,7 @@ class EnrollScreen(Screen):
                                      on_done=typed, max_len=MAX_DRINK))
 
     @property
-    def problem(self) -> Optional[str]:
+    def problem(self) -> str | None:
         if not self.drink.strip():
             return self.t("enroll.need_drink")
         if not MIN_RECIPE <= len(self.recipe) <= MAX_RECIPE:
@@ -97,7 +98,8 @@ class EnrollScreen(Screen):
         lang = language()
         screen = inset(m.rect, m.margin)
         top, drink_row, recipe_row, picker, bottom = rows(
-            screen, [m.bar, max(m.target, m.px(58)), max(m.target, m.px(64)), 1.0, m.bar], m.gap)
+            screen, [m.bar, max(m.target, m.px(theme.ENROLL_DRINK_ROW_H)),
+                     max(m.target, m.px(theme.ENROLL_RECIPE_ROW_H)), 1.0, m.bar], m.gap)
         title_box, tag_box = cols(top, [1.0, 0.8], m.gap)
         out: list[Widget] = [
             Label("en.title", title_box, text=self.t("enroll.screen_title"), size=m.huge,
@@ -112,7 +114,8 @@ class EnrollScreen(Screen):
         out += field_widgets("en.drink", drink_field, self.drink, self.t("enroll.type_drink"),
                              m.big, on_tap=self.type_drink)
         # the recipe so far: four slots, then Clear
-        recipe_label, slots_box, clear_box = cols(recipe_row, [label_w, 1.0, m.px(130)], m.gap)
+        recipe_label, slots_box, clear_box = cols(
+            recipe_row, [label_w, 1.0, m.px(theme.ENROLL_CLEAR_W)], m.gap)
         out.append(Label("en.recipe_label", recipe_label, text=self.t("enroll.recipe"),
                          size=m.small, bold=True, align="left", lines=2))
         for i, cell in enumerate(cols(slots_box, [1.0] * MAX_RECIPE, m.gap)):
@@ -127,7 +130,8 @@ class EnrollScreen(Screen):
                           enabled=bool(self.recipe), on_tap=self.clear))
         # the edition's eight ingredients
         full = len(self.recipe) >= MAX_RECIPE
-        for ing, cell in zip(self.ingredients, grid(picker, len(self.ingredients), 4, m.gap)):
+        cells = grid(picker, len(self.ingredients), 4, m.gap)
+        for ing, cell in zip(self.ingredients, cells, strict=True):
             count = self.recipe.count(ing)
             out.append(Chip(f"en.ing.{ing}", cell, text=ingredient_name(lang, ing), size=m.body,
                             icon=ing, on=count > 0,
@@ -161,7 +165,7 @@ class EnrollScreen(Screen):
 
 
 def _config_edition(app: Any) -> str:
-    cfg = getattr(app, "config", None)
+    cfg: Any = getattr(app, "config", None)
     try:
         return cfg["game"]["edition"]
     except (KeyError, TypeError):

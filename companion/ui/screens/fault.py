@@ -41,13 +41,16 @@ class FaultScreen(Screen):
 
     def build(self) -> list[Widget]:
         m, f = self.m, self.fault
-        band_h = m.bar + m.px(16)
+        band_h = m.bar + m.px(theme.FAULT_BAND_EXTRA)
         band = pygame.Rect(0, 0, m.width, band_h)
-        body = inset(pygame.Rect(0, band_h, m.width, m.height - band_h), m.px(16), m.px(10))
-        head, fix, details, buttons = rows(body, [m.px(30), 1.0, m.px(84), m.target], m.gap)
+        body = inset(pygame.Rect(0, band_h, m.width, m.height - band_h),
+                     *map(m.px, theme.FAULT_PAD))
+        head, fix, details, buttons = rows(body, [m.px(theme.FAULT_HEAD_H), 1.0,
+                                                   m.px(theme.FAULT_DETAILS_H), m.target], m.gap)
         out: list[Widget] = [
             Fill("fault.band", band, color=theme.DANGER),
-            Label("fault.title", inset(band, m.px(16), m.px(6)), text=self.t(f.title_key),
+            Label("fault.title", inset(band, *map(m.px, theme.FAULT_TITLE_PAD)),
+                  text=self.t(f.title_key),
                   size=m.big, bold=True, color=theme.TEXT, align="left", lines=2),
             Label("fault.what", head, text=self.t("fault.what_to_do"), size=m.body, bold=True,
                   color=theme.WARNING, align="left"),
@@ -55,7 +58,7 @@ class FaultScreen(Screen):
                   color=theme.TEXT, align="left", valign="top", lines=6),
             Label("fault.details", details, text=f.detail.replace("\n", "  •  "),
                   size=m.small, color=theme.TEXT_DIM, align="left", valign="top", lines=4,
-                  background=theme.PANEL_DIM, radius=8, pad=m.px(8)),
+                  background=theme.PANEL_DIM, radius=8, pad=m.px(theme.FAULT_DETAILS_PAD)),
         ]
         specs = [1.0, 0.6] if f.action else [0.6]
         cells = cols(buttons, specs, m.gap * 2)

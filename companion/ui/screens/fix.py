@@ -8,6 +8,8 @@ other touch. The engine records them; undo takes them back.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 import pygame
@@ -77,7 +79,8 @@ class FixScreen(Screen):
         m = self.m
         screen = inset(m.rect, m.margin)
         n = len(game.players)
-        title, heads, body, footer = rows(screen, [m.bar - m.px(8), m.px(40), 1.0, m.bar], m.gap)
+        title, heads, body, footer = rows(screen, [m.bar - m.px(theme.FIX_TITLE_TRIM),
+                                                   m.px(theme.FIX_HEADS_H), 1.0, m.bar], m.gap)
         out: list[Widget] = [Label("fix.title", title, text=self.t("fix.title"), size=m.huge,
                                    bold=True, color=theme.WARNING, align="left")]
         fields = fields_of(game)
@@ -86,27 +89,28 @@ class FixScreen(Screen):
         words = ["", self.t("table.likes"), self.t("table.dislikes"), tokens_name(token)]
         if game.expansion is not None:
             words.append(self.t("cake.cards"))
-        for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words)):
+        for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words, strict=False)):
             out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
-                             color=theme.TEXT_DIM, lines=2, min_size=m.px(13)))
-        step_h = max(m.target, min(m.px(64), (body.h - n * m.gap) // (n + 1)))
+                             color=theme.TEXT_DIM, lines=2, min_size=m.px(theme.FIX_HEAD_MIN_TYPE)))
+        step_h = max(m.target, min(m.px(theme.FIX_STEPPER_MAX_H), (body.h - n * m.gap) // (n + 1)))
         if len(fields) > len(FIELDS):      # narrower columns: keep room for two digits
             step_h = max(m.target, min(step_h, cols(body, spec, m.gap)[1].w * 3 // 8))
         lines = rows(body, [1.0] * (n + 1), m.gap)
-        for seat, (p, line) in enumerate(zip(game.players, lines)):
+        for seat, (p, line) in enumerate(zip(game.players, lines, strict=False)):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
             cells = cols(line, spec, m.gap)
             out.append(Label(f"fix.name{seat}", cells[0], text=p.name, size=m.big, bold=True,
                              color=theme.readable_on(color), background=color, radius=10,
-                             pad=m.px(6), lines=2, min_size=m.px(14)))
-            for f, cell in zip(fields, cells[1:]):
+                             pad=m.px(theme.FIX_LABEL_PAD), lines=2,
+                             min_size=m.px(theme.FIX_LABEL_MIN_TYPE)))
+            for f, cell in zip(fields, cells[1:], strict=False):
                 r = pygame.Rect(cell.x, cell.centery - step_h // 2, cell.w, step_h)
                 out += stepper_buttons(f"fix.{seat}.{f}", r, self.value(p, f), 0, 99,
-                                       lambda d, p=p, f=f: self.change(p, f, d), m.big)
+                                       partial(self.change, p, f), m.big)
         deck_line = cols(lines[n], spec, m.gap)
         out.append(Label("fix.deck", deck_line[0], text=self.t("fix.deck"), size=m.big, bold=True,
-                         background=theme.PANEL, radius=10, pad=m.px(6), lines=2,
-                         min_size=m.px(14)))
+                         background=theme.PANEL, radius=10, pad=m.px(theme.FIX_LABEL_PAD), lines=2,
+                         min_size=m.px(theme.FIX_LABEL_MIN_TYPE)))
         deck_box = deck_line[1].union(deck_line[2]) if len(fields) > len(FIELDS) else deck_line[1]
         r = pygame.Rect(deck_box.x, deck_box.centery - step_h // 2, deck_box.w, step_h)
         out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,

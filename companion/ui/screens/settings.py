@@ -7,7 +7,10 @@ install (the same one the log names).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from functools import partial
+
+from typing import Any
+from collections.abc import Callable
 
 import pygame
 
@@ -86,7 +89,7 @@ class SettingsScreen(Screen):
                  + ([m.target] if hint else []))
         parts = rows(screen, specs, m.gap)
         top, body = parts[0], parts[1:5]
-        title_box, done_box = cols(top, [1.0, m.px(170)], m.gap)
+        title_box, done_box = cols(top, [1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
         out: list[Widget] = [
             Label("set.title", title_box, text=self.t("settings.title"), size=m.huge, bold=True,
                   align="left"),
@@ -99,10 +102,10 @@ class SettingsScreen(Screen):
         labels = ["settings.language", "settings.volume", "settings.brightness",
                   "settings.turn_timer"]
         controls = []
-        for i, (row, key) in enumerate(zip(body, labels)):
+        for i, (row, key) in enumerate(zip(body, labels, strict=False)):
             if i == 0:      # five languages need the whole width: the label goes above
-                label_box, control = rows(inset(row, m.gap, m.gap // 2), [m.px(22), 1.0],
-                                          m.gap // 2)
+                label_box, control = rows(inset(row, m.gap, m.gap // 2),
+                                          [m.px(theme.SETTINGS_LABEL_H), 1.0], m.gap // 2)
             else:
                 label_box, control = cols(inset(row, m.gap), [label_w, 1.0], m.gap)
             out.append(Label(f"set.label{i}", label_box, text=self.t(key),
@@ -110,7 +113,7 @@ class SettingsScreen(Screen):
                              lines=1 if i == 0 else 2))
             controls.append(control)
         out += self._languages(controls[0])
-        volume, voice = cols(controls[1], [1.0, m.px(190)], m.gap)
+        volume, voice = cols(controls[1], [1.0, m.px(theme.SETTINGS_VOICE_W)], m.gap)
         out += self._meter("volume", volume, self.settings.volume, theme.OK,
                            f"{round(self.settings.volume * 100)} %")
         on = self.settings.voice
@@ -136,7 +139,8 @@ class SettingsScreen(Screen):
     def _pairing(self, row: pygame.Rect, label_w: int) -> list[Widget]:
         """The phones' pairing code, where to open the table, and "New code" (revokes)."""
         m = self.m
-        label_box, code_box, new_box = cols(inset(row, m.gap), [label_w, 1.0, m.px(170)], m.gap)
+        label_box, code_box, new_box = cols(inset(row, m.gap),
+                                            [label_w, 1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
         code_top, url_box = rows(code_box, [0.62, 0.38])
         out: list[Widget] = [
             Fill("set.row_web", row, color=theme.PANEL, radius=12),
@@ -164,7 +168,7 @@ class SettingsScreen(Screen):
         pad = max(6, cells[0].h // 6)
         size = common_size([language_name(x) for x in LANGUAGES], cells[0].w - 2 * pad - 4,
                            m.body, bold=True)
-        for lang, cell in zip(LANGUAGES, cells):
+        for lang, cell in zip(LANGUAGES, cells, strict=False):
             chosen = lang == self.settings.language
             out.append(Button(f"set.lang.{lang}", cell, text=language_name(lang), size=size,
                               color=theme.PRIMARY if chosen else theme.BUTTON,
@@ -181,7 +185,7 @@ class SettingsScreen(Screen):
     def _stepper(self, name: str, rect: pygame.Rect, shown: str, meter, can_down: bool,
                  can_up: bool) -> list[Widget]:
         m = self.m
-        side = max(m.target, min(rect.h, m.px(64)))
+        side = max(m.target, min(rect.h, m.px(theme.SETTINGS_STEPPER_MAX)))
         minus, middle, plus = cols(rect, [side, 1.0, side], m.gap)
         out: list[Widget] = [
             Button(f"set.{name}.minus", minus, text="−", size=m.big, enabled=can_down,
@@ -193,9 +197,10 @@ class SettingsScreen(Screen):
             out.append(Label(f"set.{name}.value", middle, text=shown, size=m.big, bold=True))
             return out
         value, color = meter
-        bar_box, text_box = cols(inset(middle, m.gap, m.px(8)), [1.0, m.px(90)], m.gap)
+        bar_box, text_box = cols(inset(middle, m.gap, m.px(theme.SETTINGS_METER_PAD)),
+                                   [1.0, m.px(theme.SETTINGS_VALUE_W)], m.gap)
         out.append(Custom(f"set.{name}.meter", bar_box, data=(value, color),
-                          paint_fn=lambda s, r, v=value, c=color: _level(s, r, v, c)))
+                          paint_fn=partial(_level, value=value, color=color)))
         out.append(Label(f"set.{name}.value", text_box, text=shown, size=m.body, bold=True,
                          align="right"))
         return out

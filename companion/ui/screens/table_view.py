@@ -10,8 +10,8 @@ accept them), fix, and the big END TURN button.
 
 Banners over the panels: cards to draw after an order surge (until the new
 cards are scanned or the banner is tapped away) and the stall warning.
-Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard, and
-"enroll this card?" for a tag no catalog knows.
+Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard. (A card no
+catalog knows opens the enroll screen: ``App``'s routes.)
 
 Nothing here decides a rule: legality is asked of the pure engine
 (``companion.rules.apply`` on the current table), and every tap becomes a
@@ -19,7 +19,10 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from functools import partial
+
+from typing import Any
+from collections.abc import Callable
 
 import pygame
 
@@ -31,26 +34,28 @@ from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from ...table import complete_action
 from .. import theme
-from ..layout import centered, cols, grid, inset, rows, table_layout
+from ..layout import centered, cols, grid, inset, rows
+from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
+                            footer_layout, header_layout, other_head_split, other_panel_layout,
+                            table_layout)
 from ..text import t_count, tokens_lower, upgrade_name
-from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Stat, Widget,
-                       draw_seat_token,
+from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
-from .base import Screen
 from .cake_table import CakeTable
+from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
+                           name_form, seat_token, short_names, stats_row)
 
 
-class TableView(CakeTable, Screen):
+class TableView(CakeTable):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.dialog: Optional[str] = None       # "upgrade", "spend", "fix_guard", "enroll"
+        self.dialog: str | None = None       # "upgrade", "spend", "fix_guard"
         self.spend_count = 1
-        self.unknown_tags: list[str] = []
-        self._hidden_draws: Optional[int] = None   # the turn whose draw prompt was tapped away
+        self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
-        self._draws: Optional[PendingDraws] = None
-        self._name_banner: Optional[pygame.Rect] = None   # whose turn: toasts keep off it
-        self._taken: Optional[tuple] = None    # (seat, position, until): just completed
+        self._draws: PendingDraws | None = None
+        self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
+        self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
 
@@ -59,7 +64,7 @@ class TableView(CakeTable, Screen):
     #: how long a completed position stays marked
     TAKEN_SECONDS = 2.0
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         toast = super().next_deadline()
         taken = self._taken[2] if self._taken is not None else None
         return min((t for t in (toast, taken) if t is not None), default=None)
@@ -74,7 +79,7 @@ class TableView(CakeTable, Screen):
         return self._taken is not None and self._taken[:2] == (seat, position)
 
     @property
-    def pending(self) -> Optional[PendingDraws]:
+    def pending(self) -> PendingDraws | None:
         """The draws due now (from the table itself, so a restart shows them again),
         unless the prompt was tapped away this turn."""
         table = self.app.table
@@ -91,55 +96,71 @@ class TableView(CakeTable, Screen):
             self.drop_stale_toasts()
             self._taken = None       # the position marked last turn is history now
         if update.rejection is not None:
-            near = self.app.last_touch if self.app.is_own(update) else None
-            refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
-            if refused is not None and refused.active and not refused.overlapped:
-                self.toast(self.t("table.its_turn", player=refused.active), near=near)
-            else:
-                self.toast(self.rejection_text(update.rejection), near=near)
+            self._refused(update)
         self.cake_update(update)
         for h in update.happened:
-            if isinstance(h, GameStarted):
-                self.dialog, self.unknown_tags = None, []
-            elif h.kind == "draws_dismissed" and game is not None:
-                self._hidden_draws = game.turn
-            elif h.kind == "order_completed" and game is not None:
-                # mark the position taken, so a wrong one (a seat button's guess) is undone
-                # at once
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
-            elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
-                self.unknown_tags.append(h.tag)
-            elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
-                self.unknown_tags.remove(h.tag)
-            elif h.kind == "shop_closed":
-                self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
-                           kind="warning", seconds=6.0)
-            elif h.kind == "table_paused":     # shown until the journal is free again
-                self.toast(self.t("happening.table_paused"), kind="warning", seconds=24 * 3600)
-            elif h.kind == "table_resumed":
-                paused = self.t("happening.table_paused")
-                self._toasts = [n for n in self._toasts if n.text != paused]
-                self.toast(self.t("happening.table_resumed"), kind="info")
-            elif h.kind == "device_status" and h.status == "garbled":
-                self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
-                           seconds=8.0)
-            elif h.kind == "device_status":
-                name = self.t(f"device.{h.device}")
-                bad = _device_bad(h.status)
-                self.toast(self.t("device.lost" if bad else "device.back", device=name),
-                           kind="warning" if bad else "info")
-        if game is None or game.game_over or game.active is None:
-            if self.dialog in ("upgrade", "spend"):
-                self.dialog = None
-        if self.unknown_tags:
-            if self.app.has_screen("enroll"):
-                # the enroll screen asks itself ("not now" / save): hand the tag over
-                if not any(type(s).__name__ == "EnrollScreen" for s in self.app.stack):
-                    self.app.open("enroll", tag=self.unknown_tags.pop(0))
-            elif self.dialog is None:
-                self.dialog = "enroll"
+            react = self._REACTIONS.get(h.kind)
+            if react is not None:
+                react(self, h, game)
+        if (game is None or game.game_over or game.active is None) \
+                and self.dialog in ("upgrade", "spend"):
+            self.dialog = None      # nothing to upgrade or spend now
+
+    def _refused(self, update) -> None:
+        """A toast near the finger that was refused: whose turn it is, or why not."""
+        near = self.app.last_touch if self.app.is_own(update) else None
+        refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+        if refused is not None and refused.active and not refused.overlapped:
+            self.toast(self.t("table.its_turn", player=refused.active), near=near)
+        else:
+            self.toast(self.rejection_text(update.rejection), near=near)
+
+    def _on_game_started(self, h, game) -> None:
+        self.dialog = None
+
+    def _on_draws_dismissed(self, h, game) -> None:
+        if game is not None:
+            self._hidden_draws = game.turn
+
+    def _on_order_completed(self, h, game) -> None:
+        # mark the position taken, so a wrong one (a seat button's guess) is undone at once
+        seat = game.seat_of(h.player) if game is not None else None
+        if seat is not None:
+            self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
+
+    def _on_shop_closed(self, h, game) -> None:
+        self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
+                   kind="warning", seconds=theme.TOAST_SHOP_CLOSED_S)
+
+    def _on_table_paused(self, h, game) -> None:     # shown until the journal is free again
+        self.toast(self.t("happening.table_paused"), kind="warning",
+                   seconds=theme.TOAST_UNTIL_RESUMED_S)
+
+    def _on_table_resumed(self, h, game) -> None:
+        paused = self.t("happening.table_paused")
+        self._toasts = [n for n in self._toasts if n.text != paused]
+        self.toast(self.t("happening.table_resumed"), kind="info")
+
+    def _on_device_status(self, h, game) -> None:
+        if h.status == "garbled":
+            self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
+                       seconds=theme.TOAST_GARBLED_S)
+            return
+        name = self.t(f"device.{h.device}")
+        bad = device_bad(h.status)
+        self.toast(self.t("device.lost" if bad else "device.back", device=name),
+                   kind="warning" if bad else "info")
+
+    #: what the table view does with a happening, by its kind
+    _REACTIONS: dict[str, Callable[[TableView, Any, Any], None]] = {
+        "game_started": _on_game_started,
+        "draws_dismissed": _on_draws_dismissed,
+        "order_completed": _on_order_completed,
+        "shop_closed": _on_shop_closed,
+        "table_paused": _on_table_paused,
+        "table_resumed": _on_table_resumed,
+        "device_status": _on_device_status,
+    }
 
     # --- what the engine would accept -------------------------------------------------------
 
@@ -171,7 +192,7 @@ class TableView(CakeTable, Screen):
     def complete(self, slot: int) -> None:
         self.app.post_action(complete_action(self.app.table.game.active_player, slot))
 
-    def _open(self, dialog: Optional[str]) -> None:
+    def _open(self, dialog: str | None) -> None:
         self.dialog = dialog
         if dialog == "spend":
             self.spend_count = 1
@@ -193,15 +214,7 @@ class TableView(CakeTable, Screen):
 
     def _fix(self) -> None:
         self._open(None)
-        from .fix import FixScreen
-        self.app.push(FixScreen(self.app))
-
-    def _enroll_close(self, enroll: bool) -> None:
-        tag = self.unknown_tags.pop(0) if self.unknown_tags else None
-        self.dialog = "enroll" if self.unknown_tags else None
-        self.changed()
-        if enroll and tag is not None:
-            self.app.open("enroll", tag=tag)
+        self.app.open("fix")
 
     def _dismiss_draws(self) -> None:
         """Hide the prompt at once and tell the table loop, so the lights stop too."""
@@ -225,9 +238,7 @@ class TableView(CakeTable, Screen):
         for i, rect in enumerate(lay.others):
             out += self._other_panel(game, (active + 1 + i) % n, rect)
         out += self._footer(game, lay.footer)
-        body = pygame.Rect(lay.active.x, lay.active.y,
-                           lay.others[0].right - lay.active.x if lay.others else lay.active.w,
-                           lay.active.h)
+        body = lay.body
         out += self._banners(game, body)
         out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
@@ -235,29 +246,27 @@ class TableView(CakeTable, Screen):
 
     def _no_game(self) -> list[Widget]:
         m = self.m
-        box = centered(m.rect, m.px(560), m.px(260))
-        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(8)], m.gap)
+        box = centered(m.rect, *map(m.px, theme.TABLE_NOGAME_BOX))
+        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)],
+                                   m.gap)
         out: list[Widget] = [
             Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
             Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
         ]
-        buttons = []
-        if self.app.has_screen("wizard"):
-            buttons.append(("nogame.new", "button.new_game", theme.PRIMARY, "wizard"))
-        if self.app.has_screen("settings"):     # the language, before the wizard's words
-            buttons.append(("nogame.settings", "button.settings", theme.BUTTON, "settings"))
-        row = centered(button, m.px(300) * len(buttons) + m.gap, button.h)
+        buttons = [("nogame.new", "button.new_game", theme.PRIMARY, "wizard"),
+                   # the language, before the wizard's words
+                   ("nogame.settings", "button.settings", theme.BUTTON, "settings")]
+        row = centered(button, m.px(theme.TABLE_NOGAME_BUTTON_W) * len(buttons) + m.gap, button.h)
         for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
-                                                                 m.gap)):
+                                                                 m.gap), strict=True):
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
-                              on_tap=lambda screen=screen: self.app.open(screen)))
+                              on_tap=partial(self.app.open, screen)))
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
-        has_settings = self.app.has_screen("settings")
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
         players = len(game.players)
         turn_words = self.t("table.turn_round", turn=game.turn,
@@ -265,22 +274,12 @@ class TableView(CakeTable, Screen):
         deck_words = self.t("table.deck", count=game.deck)
         closing = game.token == "closed" and not game.game_over
         sign_words = self.t("word.open" if game.token == "open" else "word.closed")
-        inner = inset(rect, m.px(6), m.px(3))
-        # the sign's board leaves a fifth of the bar for its string and half its height
-        # of margin around the word, which is drawn at the must-read size
-        sign_w = text_width(sign_words, m.must, True) + inner.h * 4 // 5 // 2 + m.px(12)
-        specs: list = [] if closing else [0]
-        specs += [1.0, sign_w]
-        if devices:      # side by side; stacked while the final round needs the room
-            specs.append(round(rect.h * (0.5 if closing else 0.62 * len(devices))))
-        if has_settings:
-            specs.append(max(m.target, inner.h))
-        if not closing:
-            info_w = max(text_width(turn_words, m.body, True), text_width(deck_words, m.body))
-            specs[0] = max(rect.w * 20 // 100, min(rect.w * 36 // 100, info_w + m.px(8)))
-        parts = cols(inner, specs, m.gap)
-        if closing:      # the final round takes the room of the turn and deck counts
-            message, sign, rest = parts[0], parts[1], parts[2:]
+        info_w = 0 if closing else max(text_width(turn_words, m.body, True),
+                                       text_width(deck_words, m.body))
+        lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
+                            len(devices))
+        message = lay.message
+        if lay.info is None:      # the final round takes the room of the turn and deck counts
             last = game.players[game.last_seat].name
             big = self.t("table.last_turn" if game.active == game.last_seat
                          else "table.final_round")
@@ -290,27 +289,23 @@ class TableView(CakeTable, Screen):
             out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
                              color=theme.WARNING, align="left", min_size=m.must))
             out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
-                             align="left", tight=True, min_size=m.px(10)))
+                             align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN)))
         else:
-            info, message, sign, rest = parts[0], parts[1], parts[2], parts[3:]
-            top, bottom = rows(info, [1.0, 1.0])
+            top, bottom = rows(lay.info, [1.0, 1.0])
             out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
                              align="left"))
             out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
                              color=theme.TEXT_DIM, align="left"))
-        out.append(OpenSign("hdr.sign", sign, is_open=game.token == "open", size=m.must,
+        out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
-        rest = iter(rest)
-        if devices:
-            dev_rect = next(rest)
+        if lay.devices is not None:
             split = rows if closing else cols
-            for d, r in zip(devices, split(dev_rect, [1.0] * len(devices))):
+            for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
-                                  paint_fn=_device_painter(d, status)))
-        if has_settings:
-            out.append(Button("hdr.settings", next(rest), text="⚙", size=m.big,
-                              on_tap=lambda: self.app.open("settings")))
+                                  paint_fn=device_painter(d, status)))
+        out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
+                          on_tap=lambda: self.app.open("settings")))
         return out
 
     def _cards(self, player) -> list[tuple]:
@@ -331,43 +326,36 @@ class TableView(CakeTable, Screen):
         running = not game.game_over and game.active is not None
         out: list[Widget] = [
             Fill("act.bg", rect, color=theme.mix(theme.PANEL, color, 0.18), radius=14,
-                 border=max(4, m.px(5)), border_color=color),
+                 border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
-        inner = inset(rect, max(6, m.px(8)))
-        banner_h = max(m.px(58), m.target)
-        stat_h = max(m.px(44), 40)
-        hint_h = m.target if self.pending is not None else m.px(22)   # tap to hide
-        banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h], m.px(5))
+        lay = active_panel_layout(m, rect, prompt=self.pending is not None)
+        banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
-        inner_banner = inset(banner, m.px(6), m.px(4))
         points = t_count("table.points", score(game.edition, me))
         # the score gives way to "Ben's turn" in full, if that is enough
         for score_size in (m.big, m.body, m.big):
-            score_w = min(inner_banner.w * 28 // 100,
-                          text_width(points, score_size, True) + m.px(4))
-            token, name_box, score_box = cols(inner_banner,
-                                              [inner_banner.h * 4 // 5, 1.0, score_w],
-                                              m.px(4))
+            score_w = text_width(points, score_size, True) + m.px(theme.TABLE_SCORE_PAD)
+            token, name_box, score_box = active_banner_split(m, lay.banner_inner, score_w)
             words = self._turn_words(me.name, name_box)
             if words == self.t("table.turn_of", player=me.name):
                 break
-        out.append(self._seat_token("act.seat", token, seat, color))
+        out.append(seat_token("act.seat", token, seat, color))
         self._name_banner = banner
         out.append(Label("act.name", name_box, text=words, size=m.must, bold=True, color=fg,
                          align="left", min_size=m.must, tight=True))
         out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
                          color=fg, align="right"))
-        slots = cols(cards, [1.0] * 4, m.gap)
+        slots = lay.slots
         pending = self.pending
-        for i, (r, cs) in enumerate(zip(slots, self._cards(me))):
+        for i, (r, cs) in enumerate(zip(slots, self._cards(me), strict=False)):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
-            out.append(self._draw_badge("draw.act", slots[0], drawing))
+            out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
         if pending is not None:
             out += self._draw_sentence(pending, hint)
         else:
@@ -375,21 +363,7 @@ class TableView(CakeTable, Screen):
             if any(c is None for pos in self._cards(me) for c in pos):
                 words = self.t("table.scan_dealt")
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
-        out += self._stats("act", game, me, stats, m.big)
-        return out
-
-    def _stats(self, prefix: str, game, p, rect: pygame.Rect, size: int) -> list[Widget]:
-        token = game.rules.token
-        items = [("like", p.likes), ("dislike", p.dislikes), (token, p.cookies)]
-        if game.variant != "junior":
-            items.append(("upgrade", len(p.upgrades)))
-        if game.expansion is not None:
-            items.append(("cake_card", p.cake_cards))
-        out = []
-        for (icon, value), r in zip(items, cols(rect, [1.0] * len(items), self.m.px(4))):
-            color = theme.DANGER if icon == "dislike" and value >= 4 else theme.TEXT
-            out.append(Stat(f"{prefix}.{icon}", r, icon=icon, value=str(value), size=size,
-                            color=color))
+        out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
     def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -398,35 +372,32 @@ class TableView(CakeTable, Screen):
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
         pre = f"p{seat}"
         out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
-                                  border=max(2, m.px(3)), border_color=color)]
-        inner = inset(rect, m.px(6), m.px(4))
-        stripe = pygame.Rect(inner.x, inner.y, max(6, m.px(8)), inner.h)
-        out.append(Fill(f"{pre}.stripe", stripe, color=color, radius=4))
-        inner = pygame.Rect(stripe.right + m.px(6), inner.y, inner.right - stripe.right - m.px(6),
-                            inner.h)
-        name_h = min(m.px(40), max(m.px(30), inner.h * 30 // 100))
-        stat_h = min(m.px(30), max(m.px(22), inner.h * 25 // 100))
-        head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(3))
+                                  border=max(2, m.px(theme.TABLE_OTHER_BORDER)),
+                                  border_color=color)]
+        lay = other_panel_layout(m, rect)
+        cards, stats = lay.cards, lay.stats
+        out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
-        score_w = min(head.w * 45 // 100, text_width(points, m.big, True) + m.px(4))
-        token, name_box, score_box = cols(head, [head.h, 1.0, score_w], m.gap)
-        out.append(self._seat_token(f"{pre}.seat", token, seat, color))
+        score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
+        token, name_box, score_box = other_head_split(m, lay.head, score_w)
+        out.append(seat_token(f"{pre}.seat", token, seat, color))
+        name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
-                         text=fitting_name(p.name, name_box.w, m.px(14)), min_size=m.px(14)))
+                         text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
         out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
-                         align="right", min_size=m.px(18)))
-        for i, (r, cs) in enumerate(zip(cols(cards, [1.0] * 4, m.px(4)), self._cards(p))):
+                         align="right", min_size=m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE)))
+        for i, (r, cs) in enumerate(zip(lay.slots, self._cards(p), strict=False)):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        out += self._stats(pre, game, p, stats, max(m.body, stats.h - 4))
+        out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
         pending = self.pending
         drawing = pending.count_for(p.name) if pending is not None else 0
         if drawing:
             # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
             # (only the active player's counts must stay in view)
             area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
-            out.append(self._draw_badge(f"draw.{pre}", area, drawing))
+            out.append(draw_badge(self.m, f"draw.{pre}", area, drawing))
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
@@ -434,8 +405,8 @@ class TableView(CakeTable, Screen):
         table = self.app.table
         running = not game.game_over and game.active is not None
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
-        small, end = cols(rect, [0.72, 0.28] if game.expansion else [0.66, 0.34], m.gap)
-        slots = cols(small, [1.0] * (6 if game.expansion else 5), m.gap)
+        lay = footer_layout(m, rect, cake_time=game.expansion is not None)
+        slots, end = lay.slots, lay.end
         labels = [self.t("button.undo"), self.t("button.redo"),
                   self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
         size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
@@ -449,10 +420,10 @@ class TableView(CakeTable, Screen):
         ]
         if running and self.legal_upgrades():
             out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
-                              color=(120, 86, 190), on_tap=lambda: self._open("upgrade")))
+                              color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
             out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
-                              color=(150, 104, 50), on_tap=lambda: self._open("spend")))
+                              color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
         if game.expansion:
             out += self.cake_card_button(game, slots[4], size)
         out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
@@ -466,19 +437,12 @@ class TableView(CakeTable, Screen):
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = []
-        h = max(m.target, m.px(96))
-        at = body.bottom - h
         if is_stalled(game):
-            r = pygame.Rect(body.x, at, body.w, h)
+            r = banner_rect(m, body, max(m.target, m.px(theme.TABLE_BANNER_H)))
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
-                             background=theme.DANGER, radius=12, pad=m.px(12), lines=2))
-            at -= h + m.gap
+                             background=theme.DANGER, radius=12,
+                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
         return out
-
-    @staticmethod
-    def _seat_token(name: str, rect: pygame.Rect, seat: int, color) -> Widget:
-        return Custom(name, rect, data=("seat", seat, tuple(color)),
-                      paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color))
 
     def _turn_words(self, name: str, box: pygame.Rect) -> str:
         """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
@@ -490,26 +454,21 @@ class TableView(CakeTable, Screen):
                     return words
         return short_names(name)[-1]
 
-    def _draw_badge(self, name: str, rect: pygame.Rect, count: int) -> Widget:
-        """"+2" in big type where a seat's drawn cards will go."""
-        m = self.m
-        return Label(name, inset(rect, m.px(2)), text=f"+{count}", size=m.must, bold=True,
-                     color=theme.TEXT_DARK, background=theme.WARNING, radius=10,
-                     min_size=m.must)
-
     def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
         """Who draws how many, in words, where the hint goes; a tap hides it."""
         m = self.m
         for form in range(3):     # whole names, else first names, else initials
             who = self.t("table.draw_join").join(
-                self.t("table.draw_one", player=_form(p, form), count=n)
+                self.t("table.draw_one", player=name_form(p, form), count=n)
                 for p, n in pending.draws)
             if pending.short:
                 who = (who + ". " if who else "") + self.t("table.draw_short")
-            if text_width(who, round(m.body * 0.6), True) <= rect.w - 2 * m.px(6):
+            room = rect.w - 2 * m.px(theme.TABLE_DRAW_PAD)
+            if text_width(who, round(m.body * 0.6), True) <= room:
                 break
         return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
-                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8, pad=m.px(6),
+                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8,
+                      pad=m.px(theme.TABLE_DRAW_PAD),
                       on_tap=self._dismiss_draws)]
 
     def keep_clear(self) -> list[pygame.Rect]:
@@ -527,31 +486,39 @@ class TableView(CakeTable, Screen):
         me = game.active_player
         if self.dialog == "upgrade" and me is not None:
             ups = self.legal_upgrades()
-            box = centered(m.rect, m.px(600), m.px(150) + len(ups) // 2 * m.px(70) + m.px(70))
+            box = centered(m.rect, m.px(theme.DIALOG_UPGRADE_W),
+                           m.px(theme.DIALOG_UPGRADE_BASE_H)
+                           + (len(ups) // 2 + 1) * m.px(theme.DIALOG_UPGRADE_ROW_H))
             out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
                             border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(14))
-            title, body, buttons = rows(inner, [m.px(56), 1.0, m.target], m.gap)
+            inner = inset(box, m.px(theme.DIALOG_PAD))
+            title, body, buttons = rows(inner, [m.px(theme.DIALOG_UPGRADE_TITLE_H), 1.0, m.target],
+                                        m.gap)
             out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
                              size=m.body, bold=True, lines=2))
-            for u, r in zip(ups, grid(body, len(ups), 2, m.gap)):
+            for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
                 out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
-                                  color=(120, 86, 190), on_tap=lambda u=u: self._upgrade(u)))
-            out.append(Button("dlg.cancel", centered(buttons, m.px(220), buttons.h),
+                                  color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
+            cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
+            out.append(Button("dlg.cancel", cancel,
                               text=self.t("button.cancel"), size=m.body, on_tap=close))
         elif self.dialog == "spend" and me is not None:
             token = game.rules.token
-            box = centered(m.rect, m.px(560), m.px(300))
+            box = centered(m.rect, *map(m.px, theme.DIALOG_SPEND_BOX))
             out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
                             border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(14))
-            title, hint, step, buttons = rows(inner, [m.px(60), m.px(30), 1.0, m.target], m.gap)
+            inner = inset(box, m.px(theme.DIALOG_PAD))
+            title, hint, step, buttons = rows(inner, [m.px(theme.DIALOG_SPEND_TITLE_H),
+                                                      m.px(theme.DIALOG_SPEND_HINT_H), 1.0,
+                                                      m.target], m.gap)
             out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
                              text=self.t("spend.title", player=me.name,
                                          tokens=tokens_lower(token))))
             out.append(Label("dlg.hint", hint, text=self.t("spend.hint"), size=m.small,
                              color=theme.TEXT_DIM))
-            out += stepper_buttons("dlg.count", centered(step, m.px(260), max(m.target, m.px(64))),
+            step_w, step_h = theme.DIALOG_SPEND_STEPPER
+            out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
+                                                         max(m.target, m.px(step_h))),
                                    self.spend_count, 1, me.cookies, self._spend_change, m.huge)
             cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
             out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
@@ -559,83 +526,9 @@ class TableView(CakeTable, Screen):
             out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                               color=theme.PRIMARY, on_tap=self._spend_confirm))
         elif self.dialog == "fix_guard":
-            out += self._message_box(self.t("fix.guard_title"), self.t("fix.guard_body"),
+            out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
                                       ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
-        elif self.dialog == "enroll" and self.unknown_tags:
-            tag = self.unknown_tags[0]
-            buttons = [("dlg.later", self.t("button.later"), lambda: self._enroll_close(False),
-                        theme.BUTTON)]
-            if self.app.has_screen("enroll"):
-                buttons.append(("dlg.ok", self.t("button.enroll"),
-                                lambda: self._enroll_close(True), theme.PRIMARY))
-            out[0] = Shade("dlg.shade", m.rect)
-            out += self._message_box(self.t("enroll.title", tag=tag), self.t("enroll.body"),
-                                     buttons)
         else:
             return []
         return out
-
-    def _message_box(self, title: str, body: str, buttons: list) -> list[Widget]:
-        m = self.m
-        box = centered(m.rect, m.px(600), m.px(280))
-        out: list[Widget] = [Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
-                                  border_color=theme.PANEL_LINE, blocks=True)]
-        inner = inset(box, m.px(16))
-        t_rect, b_rect, btn_rect = rows(inner, [m.px(50), 1.0, m.target], m.gap)
-        out.append(Label("dlg.title", t_rect, text=title, size=m.big, bold=True))
-        out.append(Label("dlg.body", b_rect, text=body, size=m.body, lines=3,
-                         color=theme.TEXT_DIM))
-        for (name, words, fn, color), r in zip(buttons, cols(btn_rect, [1.0] * len(buttons),
-                                                             m.gap)):
-            out.append(Button(name, r, text=words, size=m.body, color=color, on_tap=fn))
-        return out
-
-
-def fitting_name(name: str, width: int, size: int) -> str:
-    """The longest form of ``name`` (whole, first name, initials) that fits ``width`` at
-    ``size``: a name is shortened, never cut with an ellipsis."""
-    forms = short_names(name)
-    return next((f for f in forms if text_width(f, size, True) <= width), forms[-1])
-
-
-def _form(name: str, form: int) -> str:
-    forms = short_names(name)
-    return forms[min(form, len(forms) - 1)]
-
-
-def short_names(name: str) -> list[str]:
-    """Ways to write a name, longest first: the whole name, the first name (of
-    "Maximiliano Fernández" or "Anne-Sophie"), then the initials."""
-    words = name.split() if len(name.split()) > 1 else [w for w in name.split("-") if w]
-    out = [name]
-    if len(words) > 1:
-        out.append(words[0])
-    initials = "".join(w[0].upper() for w in words) if len(words) > 1 else name[:2]
-    if initials not in out:
-        out.append(initials)
-    return out
-
-
-def _device_bad(status: str) -> bool:
-    return status not in ("connected", "back", "ok", "ready")
-
-
-def _device_painter(device: str, status: str):
-    def paint(surface: pygame.Surface, rect: pygame.Rect) -> None:
-        bad = _device_bad(status)
-        c = rect.center
-        r = max(8, min(rect.w, rect.h) // 2 - 4)
-        pygame.draw.circle(surface, theme.DANGER if bad else theme.OK, c, r)
-        pygame.draw.circle(surface, theme.TEXT, c, r, 2)
-        if device == "scanner":      # a card with a wave
-            card = pygame.Rect(0, 0, r, round(r * 1.3))
-            card.center = c
-            pygame.draw.rect(surface, theme.TEXT, card, 2, border_radius=2)
-            pygame.draw.arc(surface, theme.TEXT, card.inflate(r // 2, r // 2), -0.6, 0.6, 2)
-        else:                        # a round push button
-            pygame.draw.circle(surface, theme.TEXT, c, r // 2, 3)
-        if bad:
-            d = round(r * 0.7)
-            pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
-    return paint

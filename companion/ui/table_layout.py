@@ -1,0 +1,182 @@
+"""Where every part of the table view goes, for 2 to 4 players at any screen size.
+
+Pure geometry: rectangles from the screen size, the player count and (for the
+parts that make room for words) the widths of those words, measured by the
+caller. Nothing here draws or reads the game, so each rectangle can be tested
+at every size (``tests/test_table_layout.py``). The sizes are the theme's
+design pixels (``theme.TABLE_*``), scaled by ``Metrics.px``.
+
+- ``table_layout(size, players)``: header, the active player's panel, one
+  compact panel per other player, the footer.
+- ``header_layout``: turn and deck (or the final round's message), the
+  OPEN/CLOSED sign, the device icons, the settings button.
+- ``active_panel_layout`` / ``other_panel_layout``: banner or name line, the
+  four order positions, the hint line, the counts.
+- ``footer_layout``: the small buttons and END TURN.
+- ``banner_rect``: a banner along the bottom of the panels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from . import theme
+from .layout import Metrics, cols, inset, rows
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where the table view's parts go.
+
+    ``header``: turn, round, the OPEN/CLOSED sign, deck and devices.
+    ``active``: the active player's big panel (cards to tap).
+    ``others``: one compact panel per other player, in seat order after the active one.
+    ``footer``: the action buttons.
+    """
+    header: pygame.Rect
+    active: pygame.Rect
+    others: list[pygame.Rect]
+    footer: pygame.Rect
+
+    @property
+    def body(self) -> pygame.Rect:
+        """The panels together: where banners go."""
+        right = self.others[0].right if self.others else self.active.right
+        return pygame.Rect(self.active.x, self.active.y, right - self.active.x, self.active.h)
+
+
+def table_layout(size: tuple[int, int], players: int) -> TableLayout:
+    m = Metrics.of(size)
+    screen = inset(m.rect, m.margin)
+    header, body, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
+    others_n = max(0, players - 1)
+    wide = m.width / max(1, m.height) >= 1.5
+    share = 0.36 if wide else 0.40
+    active, side = cols(body, [1.0 - share, share], m.gap)
+    others = rows(side, [1.0] * others_n, m.gap) if others_n else []
+    if others_n == 1:
+        # two players: the other player's panel is only as tall as it needs to be
+        others = [rows(side, [0.62, 0.38], m.gap)[0]]
+    return TableLayout(header, active, others, footer)
+
+
+@dataclass(frozen=True)
+class HeaderLayout:
+    """The top bar. ``info`` (turn and deck) is None in the final round, whose
+    ``message`` takes its room; ``devices`` is None without device news."""
+    info: pygame.Rect | None
+    message: pygame.Rect
+    sign: pygame.Rect
+    devices: pygame.Rect | None
+    settings: pygame.Rect
+
+
+def header_layout(m: Metrics, rect: pygame.Rect, closing: bool, sign_words_w: int,
+                  info_words_w: int, devices: int) -> HeaderLayout:
+    """``sign_words_w``: the width of OPEN/CLOSED at the must-read size;
+    ``info_words_w``: of the turn or deck line, whichever is wider (unused while
+    ``closing``, the final round); ``devices``: how many device icons."""
+    inner = inset(rect, m.px(theme.TABLE_HEADER_PAD_X), m.px(theme.TABLE_HEADER_PAD_Y))
+    # the sign's board leaves a fifth of the bar for its string and half its height
+    # of margin around the word, which is drawn at the must-read size
+    sign_w = sign_words_w + inner.h * 4 // 5 // 2 + m.px(theme.TABLE_SIGN_PAD)
+    specs: list[int | float] = [] if closing else [0]
+    specs += [1.0, sign_w]
+    if devices:      # side by side; stacked while the final round needs the room
+        specs.append(round(rect.h * (0.5 if closing else 0.62 * devices)))
+    specs.append(max(m.target, inner.h))       # the settings button
+    if not closing:
+        specs[0] = max(rect.w * 20 // 100,
+                       min(rect.w * 36 // 100, info_words_w + m.px(theme.TABLE_INFO_PAD)))
+    parts = cols(inner, specs, m.gap)
+    info = None if closing else parts.pop(0)
+    message, sign = parts[0], parts[1]
+    dev = parts[2] if devices else None
+    return HeaderLayout(info, message, sign, dev, parts[-1])
+
+
+@dataclass(frozen=True)
+class ActivePanelLayout:
+    """The active player's panel: ``banner`` (seat token, whose turn, score), the
+    four order ``slots``, the ``hint`` line, the ``stats`` (likes, dislikes, ...)."""
+    banner: pygame.Rect
+    banner_inner: pygame.Rect
+    slots: list[pygame.Rect]
+    hint: pygame.Rect
+    stats: pygame.Rect
+
+
+def active_panel_layout(m: Metrics, rect: pygame.Rect, prompt: bool) -> ActivePanelLayout:
+    """``prompt``: the hint line holds the draw prompt, which a finger taps away."""
+    inner = inset(rect, max(theme.TABLE_ACTIVE_PAD_MIN, m.px(theme.TABLE_ACTIVE_PAD)))
+    banner_h = max(m.px(theme.TABLE_ACTIVE_BANNER_H), m.target)
+    stat_h = max(m.px(theme.TABLE_ACTIVE_STATS_H), theme.TABLE_ACTIVE_STATS_MIN)
+    hint_h = m.target if prompt else m.px(theme.TABLE_ACTIVE_HINT_H)
+    banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h],
+                                      m.px(theme.TABLE_ACTIVE_ROW_GAP))
+    banner_inner = inset(banner, m.px(theme.TABLE_BANNER_PAD_X), m.px(theme.TABLE_BANNER_PAD_Y))
+    return ActivePanelLayout(banner, banner_inner, cols(cards, [1.0] * 4, m.gap), hint, stats)
+
+
+def active_banner_split(m: Metrics, banner_inner: pygame.Rect, score_w: int
+                        ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """The active banner's seat token, name and score (``score_w`` wide at most)."""
+    token, name, score = cols(banner_inner,
+                              [banner_inner.h * 4 // 5, 1.0,
+                               min(banner_inner.w * 28 // 100, score_w)],
+                              m.px(theme.TABLE_BANNER_GAP))
+    return token, name, score
+
+
+@dataclass(frozen=True)
+class OtherPanelLayout:
+    """A compact panel: the seat ``stripe``, the ``head`` line (token, name, score),
+    the four order ``slots``, the ``stats``; ``cards`` holds the slots."""
+    stripe: pygame.Rect
+    head: pygame.Rect
+    cards: pygame.Rect
+    slots: list[pygame.Rect]
+    stats: pygame.Rect
+
+
+def other_panel_layout(m: Metrics, rect: pygame.Rect) -> OtherPanelLayout:
+    inner = inset(rect, m.px(theme.TABLE_OTHER_PAD_X), m.px(theme.TABLE_OTHER_PAD_Y))
+    stripe = pygame.Rect(inner.x, inner.y,
+                         max(theme.TABLE_STRIPE_MIN, m.px(theme.TABLE_STRIPE_W)), inner.h)
+    gap = m.px(theme.TABLE_OTHER_STRIPE_GAP)
+    inner = pygame.Rect(stripe.right + gap, inner.y, inner.right - stripe.right - gap, inner.h)
+    name_h = min(m.px(theme.TABLE_OTHER_NAME_MAX), max(m.px(theme.TABLE_OTHER_NAME_MIN),
+                                                        inner.h * 30 // 100))
+    stat_h = min(m.px(theme.TABLE_OTHER_STATS_MAX), max(m.px(theme.TABLE_OTHER_STATS_MIN),
+                                                         inner.h * 25 // 100))
+    head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(theme.TABLE_OTHER_ROW_GAP))
+    slots = cols(cards, [1.0] * 4, m.px(theme.TABLE_OTHER_SLOT_GAP))
+    return OtherPanelLayout(stripe, head, cards, slots, stats)
+
+
+def other_head_split(m: Metrics, head: pygame.Rect, score_w: int
+                     ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """A compact panel's seat token, name and score (``score_w`` wide at most)."""
+    token, name, score = cols(head, [head.h, 1.0, min(head.w * 45 // 100, score_w)], m.gap)
+    return token, name, score
+
+
+@dataclass(frozen=True)
+class FooterLayout:
+    """The small buttons (undo, redo, upgrade, spend, [cake card,] fix) and END TURN."""
+    slots: list[pygame.Rect]
+    end: pygame.Rect
+
+
+def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
+    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.66, 0.34], m.gap)
+    return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
+
+
+def banner_rect(m: Metrics, body: pygame.Rect, height: int, bottom: int | None = None
+                ) -> pygame.Rect:
+    """A banner ``height`` tall across the panels (``body``), its bottom at ``bottom``
+    (the panels' bottom unless given)."""
+    bottom = body.bottom if bottom is None else bottom
+    return pygame.Rect(body.x, bottom - height, body.w, height)

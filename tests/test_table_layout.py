@@ -1,0 +1,84 @@
+"""The table view's layout is pure geometry: every rectangle, at every size and player
+count, without drawing anything."""
+import itertools
+
+import pygame
+import pytest
+
+from companion.ui import theme
+from companion.ui.layout import Metrics
+from companion.ui.table_layout import (active_banner_split, active_panel_layout, banner_rect,
+                                       footer_layout, header_layout, other_head_split,
+                                       other_panel_layout, table_layout)
+
+SIZES = [(800, 480), (1024, 600), (1280, 720), (1280, 800)]
+
+
+def _apart(parts: list[pygame.Rect]) -> bool:
+    return not any(a.colliderect(b) for a, b in itertools.combinations(parts, 2))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_panel_part_is_inside_its_panel_and_apart(size, players):
+    m = Metrics.of(size)
+    lay = table_layout(size, players)
+    assert lay.body.contains(lay.active) and all(lay.body.contains(o) for o in lay.others)
+    act = active_panel_layout(m, lay.active, prompt=False)
+    parts = [act.banner, *act.slots, act.hint, act.stats]
+    assert all(lay.active.contains(p) for p in parts) and _apart(parts)
+    assert act.banner.h >= m.target and act.banner.contains(act.banner_inner)
+    assert max(s.w for s in act.slots) - min(s.w for s in act.slots) <= 1
+    prompting = active_panel_layout(m, lay.active, prompt=True)
+    assert prompting.hint.h == m.target > act.hint.h      # the prompt is a touch target
+    for rect in lay.others:
+        other = other_panel_layout(m, rect)
+        parts = [other.stripe, other.head, *other.slots, other.stats]
+        assert all(rect.contains(p) for p in parts) and _apart(parts)
+        assert all(other.cards.contains(s) for s in other.slots)
+        assert other.stripe.w >= theme.TABLE_STRIPE_MIN
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_banner_lines_give_the_score_only_its_share(size):
+    m = Metrics.of(size)
+    act = active_panel_layout(m, table_layout(size, 4).active, prompt=False)
+    token, name, score = active_banner_split(m, act.banner_inner, 10_000)
+    assert score.w == act.banner_inner.w * 28 // 100 and name.w > score.w
+    assert token.right <= name.x and name.right <= score.x
+    token, name, score = active_banner_split(m, act.banner_inner, 40)
+    assert score.w == 40 and score.right == act.banner_inner.right
+    head = other_panel_layout(m, table_layout(size, 4).others[0]).head
+    _, _, score = other_head_split(m, head, 10_000)
+    assert score.w == head.w * 45 // 100
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("closing", [False, True])
+@pytest.mark.parametrize("devices", [0, 1, 2])
+def test_the_header_makes_room_for_its_words(size, closing, devices):
+    m = Metrics.of(size)
+    rect = table_layout(size, 3).header
+    hdr = header_layout(m, rect, closing, sign_words_w=120, info_words_w=150, devices=devices)
+    parts = [p for p in (hdr.info, hdr.message, hdr.sign, hdr.devices, hdr.settings)
+             if p is not None]
+    assert all(rect.contains(p) for p in parts) and _apart(parts)
+    assert (hdr.info is None) == closing and (hdr.devices is None) == (devices == 0)
+    assert hdr.sign.w > 120 and hdr.settings.w >= m.target
+    assert hdr.settings.right == rect.right - m.px(theme.TABLE_HEADER_PAD_X)
+    if not closing:
+        assert rect.w * 20 // 100 <= hdr.info.w <= rect.w * 36 // 100
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_footer_and_banners(size):
+    m = Metrics.of(size)
+    lay = table_layout(size, 4)
+    for cake_time, buttons in ((False, 5), (True, 6)):
+        ft = footer_layout(m, lay.footer, cake_time)
+        assert len(ft.slots) == buttons and _apart([*ft.slots, ft.end])
+        assert ft.end.right == lay.footer.right and ft.end.w > ft.slots[0].w
+    stall = banner_rect(m, lay.body, 100)
+    assert stall.bottom == lay.body.bottom and stall.w == lay.body.w and stall.h == 100
+    above = banner_rect(m, lay.body, 80, stall.y - m.gap)
+    assert above.bottom == stall.y - m.gap and not above.colliderect(stall)
