@@ -153,7 +153,7 @@ class TableLoop:
         #: called on the loop's own thread between inputs, at least every
         #: ``heartbeat_every`` seconds (the systemd watchdog): an input whose handling
         #: never returns stops the calls (a pause for the journal's lock does not).
-        self.heartbeat: Optional[Callable[[], None]] = None
+        self.heartbeat: Callable[[], None] | None = None
         self.heartbeat_every = 10.0
         self._next_beat = 0.0
 

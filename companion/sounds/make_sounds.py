@@ -18,14 +18,14 @@ import struct
 import sys
 import wave
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
 SAMPLE_RATE = 22050          # Hz, mono
 SAMPLE_WIDTH = 2             # bytes: signed 16-bit PCM
 FULL_SCALE = 32767
 
 #: Cue id (= file stem) -> what the table plays it for.
-CUES: Dict[str, str] = {
+CUES: dict[str, str] = {
     "tap": "a seat button tap was accepted",
     "order_completed": "an order was completed and its card paid out",
     "specialty": "a player gained a specialty token",
@@ -46,7 +46,7 @@ CUES: Dict[str, str] = {
 
 # A partial is (frequency ratio to the note's pitch, amplitude, decay scale).
 # The decay scale shortens the ring of upper partials, as on a real bell.
-Partial = Tuple[float, float, float]
+Partial = tuple[float, float, float]
 Voice = Sequence[Partial]
 
 SINE: Voice = ((1.0, 1.0, 1.0),)
@@ -84,7 +84,7 @@ def _ramp(x: float) -> float:
 
 def tone(freq: float, seconds: float, voice: Voice = SOFT, *, attack: float = 0.006,
          decay: float = 0.0, release: float = 0.03, glide_to: float = 0.0,
-         vibrato: Tuple[float, float] = (0.0, 0.0)) -> List[float]:
+         vibrato: tuple[float, float] = (0.0, 0.0)) -> list[float]:
     """One note, amplitude about 1, starting and ending at exactly zero.
 
     ``decay`` is the exponential time constant in seconds (0 = sustain);
@@ -123,9 +123,9 @@ class Score:
     """
 
     def __init__(self) -> None:
-        self.samples: List[float] = []
+        self.samples: list[float] = []
 
-    def add(self, at: float, note: Sequence[float], gain: float = 1.0) -> "Score":
+    def add(self, at: float, note: Sequence[float], gain: float = 1.0) -> Score:
         start = int(round(at * SAMPLE_RATE))
         missing = start + len(note) - len(self.samples)
         if missing > 0:
@@ -146,7 +146,7 @@ class Score:
         peak = max(abs(v) for v in shaped) or 1.0
         scale = FULL_SCALE * 10.0 ** (peak_dbfs / 20.0) / peak
         ints = [max(-FULL_SCALE, min(FULL_SCALE, int(round(v * scale)))) for v in shaped]
-        return struct.pack("<%dh" % n, *ints)
+        return struct.pack(f"<{n}h", *ints)
 
 
 # --- the cues ---------------------------------------------------------------
@@ -291,7 +291,7 @@ def _cake_card() -> Score:
 
 
 # cue id -> (builder, peak level in dBFS). Frequent cues sit a little lower.
-_BUILDERS: Dict[str, Tuple[Callable[[], Score], float]] = {
+_BUILDERS: dict[str, tuple[Callable[[], Score], float]] = {
     "tap": (_tap, -6.0),
     "order_completed": (_order_completed, -3.0),
     "specialty": (_specialty, -3.0),
@@ -315,7 +315,7 @@ assert set(_BUILDERS) == set(CUES), "every cue needs a builder and a description
 def synthesize(cue: str) -> bytes:
     """The cue's PCM frames: 16-bit signed little-endian mono at SAMPLE_RATE."""
     if cue not in _BUILDERS:
-        raise KeyError("unknown sound cue %r (known: %s)" % (cue, ", ".join(CUES)))
+        raise KeyError(f"unknown sound cue {cue!r} (known: {', '.join(CUES)})")
     build, peak_dbfs = _BUILDERS[cue]
     return build().render(peak_dbfs)
 
@@ -331,7 +331,7 @@ def write_cue(cue: str, outdir: Path) -> Path:
     return path
 
 
-def write_all(outdir: Path) -> List[Path]:
+def write_all(outdir: Path) -> list[Path]:
     """Write every cue in ``CUES`` into ``outdir`` (created if missing)."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
