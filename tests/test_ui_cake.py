@@ -10,6 +10,7 @@ import pytest
 from test_ui_screens import check_targets, check_texts
 from ui_touch import has_widget, make_app, touch, widget
 
+from companion import seat_colours
 from companion.config import LANGUAGES
 from companion.inputs import TouchAction
 from companion.rules import Table, apply, parse_line
@@ -102,8 +103,7 @@ def test_the_wizard_and_the_table_by_touch_play_the_cake_time_script():
 
 
 def widget_colour(name: str):
-    from companion.ui import theme
-    return dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS, strict=False))[name]
+    return seat_colours.SCREEN_BY_NAME[name]
 
 
 def test_no_cake_question_under_two_drinks_one_cake():

@@ -7,13 +7,14 @@ import pytest
 from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
 
 from companion import board as boards
+from companion import seat_colours
 from companion.inputs import TouchAction
 from companion.rules.editions import EDITIONS
-from companion.ui import text, theme
+from companion.ui import text
 from companion.ui.keyboard import HangulComposer, Keyboard, KeyboardScreen
 from companion.ui.screens.setup_wizard import WizardScreen
 
-RGB = dict(zip(theme.SEAT_COLOR_NAMES, theme.SEAT_COLORS, strict=False))
+RGB = seat_colours.SCREEN_BY_NAME
 
 
 @pytest.fixture(autouse=True)
@@ -102,7 +103,7 @@ def test_two_player_original_with_ristretto_start():
     game = app.table.game
     assert game is not None and game.ristretto_start and game.players[game.start].name == "Ana"
     assert app.seat_colors[:2] == [RGB["blue"], RGB["red"]]
-    assert sorted(map(tuple, app.seat_colors)) == sorted(theme.SEAT_COLORS)
+    assert sorted(map(tuple, app.seat_colors)) == sorted(seat_colours.SCREEN_RGB)
     # the colours are part of the recorded setup, by name, through the table loop
     setup = next(e for e in app._own if isinstance(e, TouchAction))
     assert setup.seat_colors == ("blue", "red") and app.loop.session.seat_colors == ("blue", "red")

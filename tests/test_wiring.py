@@ -12,7 +12,7 @@ import pygame  # noqa: E402
 from companion import config, seat_colours  # noqa: E402
 from companion.catalog import Catalog  # noqa: E402
 from companion.demo import demo_config  # noqa: E402
-from companion.lights.patterns import DEFAULT_SEAT_COLORS, NAMED_COLORS, Style  # noqa: E402
+from companion.lights.patterns import Style  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.table import TableLoop  # noqa: E402
 from companion.ui import theme  # noqa: E402
@@ -35,11 +35,11 @@ def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_
 
 
 def test_seat_colours_are_one_table_for_screen_and_leds():
-    assert list(seat_colours.NAMES) == theme.SEAT_COLOR_NAMES
+    assert seat_colours.NAMES == ("red", "blue", "green", "yellow")
     assert theme.seat_rgb(["green", "red"]) == [seat_colours.SCREEN_BY_NAME["green"],
                                                 seat_colours.SCREEN_BY_NAME["red"]]
-    assert DEFAULT_SEAT_COLORS == seat_colours.LED_RGB
-    assert NAMED_COLORS["yellow"] == seat_colours.LED_BY_NAME["yellow"] != theme.SEAT_COLORS[3]
+    assert Style().seat_colors == seat_colours.LED_RGB
+    assert seat_colours.LED_BY_NAME["yellow"] != seat_colours.SCREEN_RGB[3]
     # a 3-player game in its own colours: the empty seat keeps the box's order
     assert seat_colours.every_seat(["green", "red", "yellow"]) == [
         "green", "red", "yellow", "yellow"]

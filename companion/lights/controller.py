@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable, Sequence
 
+from .. import seat_colours
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
 from ..draw_prompt import pending_draws
@@ -53,7 +54,7 @@ from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStart
 from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
-from .patterns import (CAKE_STEP, CAKE_STEPS, DEFAULT_SEAT_COLORS, FLASH_STEP, FLASH_STEPS,
+from .patterns import (CAKE_STEP, CAKE_STEPS, FLASH_STEP, FLASH_STEPS,
                        TAKEN_SECONDS, DrawPrompt, LightContext, Lights, Style, draws_left, fault,
                        frame_from_lights, render)
 
@@ -88,7 +89,7 @@ class LightsController(Worker):
     thread_name = "lights"
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
-                 seat_colors: Sequence = DEFAULT_SEAT_COLORS, fps: int = MAX_FPS,
+                 seat_colors: Sequence = seat_colours.LED_RGB, fps: int = MAX_FPS,
                  turn_timer: float = 0, draw_timeout: float | None = None,
                  sweep: bool = False, clock: Callable[[], float] = time.monotonic):
         segments = sorted(validate_segments(segments, strip.pixel_count), key=lambda s: s.seat)
@@ -342,7 +343,7 @@ class LightsController(Worker):
 # --- from the configuration --------------------------------------------------
 
 def build_lights(cfg, seat_count: int | None = None,
-                 seat_colors: Sequence = DEFAULT_SEAT_COLORS,
+                 seat_colors: Sequence = seat_colours.LED_RGB,
                  clock: Callable[[], float] = time.monotonic) -> LightsController | None:
     """A controller for ``[pixels]``; None with driver "none" or when the strip
     cannot be driven (one warning an installer can act on, no traceback).

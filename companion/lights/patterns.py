@@ -59,10 +59,7 @@ MAGENTA: Color = (255, 0, 255)
 BLUE: Color = (0, 0, 255)
 CAKE: Color = (255, 60, 120)          # the cake's pink icing, saturated for LEDs
 
-#: The seat colours of the box on LEDs, by name (companion.seat_colours defines them).
-NAMED_COLORS: dict[str, Color] = seat_colours.LED_BY_NAME
-#: Seat 1 red, seat 2 blue, seat 3 green, seat 4 yellow unless told otherwise.
-DEFAULT_SEAT_COLORS: tuple[Color, ...] = seat_colours.LED_RGB
+# The seat colours of the box on LEDs: companion.seat_colours (LED_RGB, LED_BY_NAME).
 
 DIM = 0.2                   # a waiting seat's colour, times this
 FLASH_STEP = 0.1            # rejected input: off/on steps of this many seconds ...
@@ -86,10 +83,11 @@ def color(value) -> Color:
     """A seat colour from a name ("red", ...) or an (r, g, b) triple."""
     if isinstance(value, str):
         try:
-            return NAMED_COLORS[value.strip().lower()]
+            return seat_colours.LED_BY_NAME[value.strip().lower()]
         except KeyError:
+            names = ", ".join(seat_colours.LED_BY_NAME)
             raise ValueError(f"unknown seat colour {value!r}; use one of "
-                             f"{', '.join(NAMED_COLORS)} or an (r, g, b) triple") from None
+                             f"{names} or an (r, g, b) triple") from None
     r, g, b = value
     for v in (r, g, b):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
@@ -107,7 +105,7 @@ class Style:
     """
     seat_count: int = 4
     segment_length: int | Sequence[int] = PixelsSettings().segment_length
-    seat_colors: tuple = DEFAULT_SEAT_COLORS
+    seat_colors: tuple = seat_colours.LED_RGB
     sweep: bool = False
     lengths: tuple[int, ...] = field(init=False, repr=False)   # LEDs of each seat
 

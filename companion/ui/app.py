@@ -41,7 +41,8 @@ import pygame
 
 from .. import inputs as ev
 from ..rules.happenings import GameStarted
-from . import text, theme
+from .. import seat_colours
+from . import text
 from .keyboard import KeyboardScreen
 from .screens.base import Pointer, Screen
 from .screens.end import EndScreen
@@ -189,7 +190,7 @@ class App:
         self.on_display = (on_display if on_display is not None
                            else pygame.display.get_init()
                            and self.surface is pygame.display.get_surface())
-        self.seat_colors: list = list(seat_colors or theme.SEAT_COLORS)
+        self.seat_colors: list = list(seat_colors or seat_colours.SCREEN_RGB)
         self.table: Any = loop.table            # the table as the last update left it
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
         self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll

@@ -11,7 +11,6 @@ import pygame
 from . import theme
 from .widgets import Custom, draw_text
 
-CAKE_PINK = theme.CAKE_PINK         # (the wizard imports it from here)
 
 
 def draw_cake(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -26,7 +25,7 @@ def draw_cake(surface: pygame.Surface, rect: pygame.Rect) -> None:
     body = pygame.Rect(box.x + s // 8, box.y + s * 3 // 8, s * 3 // 4, s * 7 // 16)
     pygame.draw.rect(surface, theme.CAKE_SPONGE, body, border_radius=max(1, s // 12))
     icing = pygame.Rect(body.x, body.y, body.w, max(2, body.h * 2 // 5))
-    pygame.draw.rect(surface, CAKE_PINK, icing, border_top_left_radius=max(1, s // 12),
+    pygame.draw.rect(surface, theme.CAKE_PINK, icing, border_top_left_radius=max(1, s // 12),
                      border_top_right_radius=max(1, s // 12))
     pygame.draw.rect(surface, theme.TEXT_DARK, body, line, border_radius=max(1, s // 12))
     pygame.draw.circle(surface, theme.CAKE_CHERRY, (body.centerx, body.y - s // 10), max(2, s // 8))
@@ -41,7 +40,7 @@ def draw_cake_card(surface: pygame.Surface, rect: pygame.Rect) -> None:
     card.center = rect.center
     radius = max(2, card.w // 6)
     pygame.draw.rect(surface, theme.CAKE_CARD_FACE, card, border_radius=radius)
-    pygame.draw.rect(surface, CAKE_PINK, card, max(2, card.w // 9), border_radius=radius)
+    pygame.draw.rect(surface, theme.CAKE_PINK, card, max(2, card.w // 9), border_radius=radius)
     draw_cake(surface, card.inflate(-card.w // 4, -card.h // 3))
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from .. import seat_colours
 from . import theme
 from .widgets import Color, Widget, draw_ingredient, draw_text, text_width
 
@@ -98,7 +99,7 @@ class Chip(Widget):
 @dataclass(eq=False)
 class Swatch(Widget):
     """A colour to pick: a rounded square; a check mark when ``on``; greyed when not offered."""
-    color: Color = theme.SEAT_COLORS[0]
+    color: Color = seat_colours.SCREEN_RGB[0]
     on: bool = False
     enabled: bool = True
     text: str = ""

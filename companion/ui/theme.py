@@ -9,8 +9,6 @@ from .. import seat_colours
 
 # The seat colours are defined once, in companion.seat_colours; these names stay for the
 # screens that read them from the theme.
-SEAT_COLORS = list(seat_colours.SCREEN_RGB)
-SEAT_COLOR_NAMES = list(seat_colours.NAMES)
 seat_rgb = seat_colours.screen_rgb
 
 

@@ -21,7 +21,7 @@ from ... import seat_colours
 from ...setup_choices import COLOURS
 from .. import theme
 from ..board import draw_board
-from ..cakes import CAKE_PINK, cake_badge
+from ..cakes import cake_badge
 from ..chips import Chip, Swatch
 from ..i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_name
 from ..layout import cols, grid, inset, rows
@@ -60,7 +60,7 @@ def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
         out.append(Chip(f"wz.edition.{key}", cell, text=w.t(f"edition.{key}"),
                         size=m.huge, on=(md.edition, md.expansion) == (ed, x), lines=3,
                         on_color=theme.WINTER_BLUE if ed == "winter" else
-                        CAKE_PINK if x else theme.PRIMARY,
+                        theme.CAKE_PINK if x else theme.PRIMARY,
                         on_tap=w.tap(md.set_edition, ed, x)))
     if md.edition == "winter":
         label, choices = cols(variant_row, [0.35, 1.0], m.gap)
