@@ -28,6 +28,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from benchmarks.bench_ui import pct  # noqa: E402
 from companion.catalog import Catalog  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.table import TableLoop  # noqa: E402
@@ -36,11 +37,6 @@ from companion.ui.app import App  # noqa: E402
 from companion.ui.keyboard import KeyboardScreen  # noqa: E402
 from companion.ui.screens.base import Pointer  # noqa: E402
 from companion.ui.screens.setup_wizard import WizardScreen  # noqa: E402
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def tap(app, name):
