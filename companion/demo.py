@@ -169,7 +169,7 @@ class TerminalPrinter:
             who = game.players[game.last_seat].name
         p = next(p for p in game.players if p.name == who)
         lang, n = self.lang, i18n.tr_count
-        notes = "; ".join(self.turn_notes) or i18n.tr(lang, "demo.passes")
+        notes = "; ".join(n.rstrip(".") for n in self.turn_notes) or i18n.tr(lang, "demo.passes")
         counts = i18n.tr(lang, "demo.counts", likes=n(lang, "demo.likes", p.likes),
                          dislikes=n(lang, "demo.dislikes", p.dislikes), deck=game.deck)
         self.out.write(i18n.tr(lang, "demo.turn", turn=turn, player=who, notes=notes,

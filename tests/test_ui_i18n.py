@@ -340,3 +340,12 @@ def test_a_rejection_code_newer_than_the_catalogs_shows_the_engines_words(monkey
     monkeypatch.setitem(rejections.ENGLISH, "brand_new", "the {thing} is new")
     r = reject("brand_new", thing="kettle")
     assert i18n.rejection_text("ko", r) == "The kettle is new"
+
+
+def test_a_surge_into_an_empty_deck_is_said_once():
+    from companion.ui import i18n
+    said = i18n.happening_text("en", hp.CardsToDraw((), "order_surge", short=True), "original")
+    assert said == "Order surge: the deck is empty"
+    short = i18n.happening_text("en", hp.CardsToDraw((("Ana", 2), ("Ben", 1)), "order_surge",
+                                                     short=True), "original")
+    assert short.endswith(". The deck ran out.") and "Ana draws 2" in short

@@ -249,7 +249,7 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
         elif h.draws:
             text = t("order_surge", draws=_draws(lang, h.draws))
         else:
-            text = t("order_surge_none")
+            return t("order_surge_none")          # says the deck is empty already
         return text.rstrip(".") + (". " + t("deck_short") if h.short else "")
     if kind == "orders_moved_down":
         return tr_count(lang, "happening.orders_moved_down", h.cards, player=h.player)
