@@ -428,7 +428,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     try:
         from .ui.demo_window import open_demo_window   # first: it keeps pygame's banner quiet
         window = open_demo_window(base["display"])
-    except ImportError as exc:
+    except ImportError as exc:     # pygame (third-party) missing or broken: the terminal demo
         err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out, language=language,
                    expansion=expansion, cfg=cfg)

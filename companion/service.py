@@ -286,7 +286,7 @@ class Service:
         """Run the touchscreen on this (main) thread; False when there is no display."""
         try:
             surface = self.open_window()
-        except ImportError as exc:
+        except ImportError as exc:     # pygame (third-party) missing or broken on this machine
             log.warning("no touchscreen: %s", exc)
             return False
         if surface is None:
