@@ -425,13 +425,9 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     out, err = out or sys.stdout, err or sys.stderr     # the streams of the moment of the call
     base = cfg if cfg is not None else config_mod.defaults()
     language = base["game"]["language"]
+    from .ui.demo_window import open_demo_window   # first: it keeps pygame's banner quiet
     try:
-        from .ui.demo_window import open_demo_window   # first: it keeps pygame's banner quiet
         window = open_demo_window(base["display"])
-    except ImportError as exc:     # pygame (third-party) missing or broken: the terminal demo
-        err.write(f"no touchscreen: {exc}; playing in the terminal instead\n")
-        return run(edition, players, seed, variant, db, out, language=language,
-                   expansion=expansion, cfg=cfg)
     except RuntimeError as exc:                       # pygame.error: no window here
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out, language=language,

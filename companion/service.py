@@ -284,11 +284,7 @@ class Service:
 
     def _screen(self) -> bool:
         """Run the touchscreen on this (main) thread; False when there is no display."""
-        try:
-            surface = self.open_window()
-        except ImportError as exc:     # pygame (third-party) missing or broken on this machine
-            log.warning("no touchscreen: %s", exc)
-            return False
+        surface = self.open_window()
         if surface is None:
             return False
         if not self._fonts_ok(surface) or not self._catalog_ok(surface):

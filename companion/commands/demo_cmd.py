@@ -73,11 +73,7 @@ def main(args) -> int:
         return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
                                args.speed, cfg, web=True, **x)
     if not args.screen:
-        try:
-            from ..ui.app import display_available
-        except ImportError:        # no pygame here: the terminal demo needs none
-            return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
-                            language=lang, **x)
+        from ..ui.app import display_available
         if not display_available(driver=cfg["display"]["driver"]):
             return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
                             language=lang, **x)
