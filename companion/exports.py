@@ -12,6 +12,7 @@ import json
 
 from . import bgstats
 from .journal import GameRecord, Journal, JournalError
+from .rules.editions import RULES, RULES_VERSIONS
 from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
 from .session import Rebuilt, rebuild
@@ -29,10 +30,11 @@ class ExportError(ValueError):
     """The game cannot be exported in this format (the message says why)."""
 
 
-def final_state(lines: list[str], specialty_tags: frozenset = NO_SPECIALTIES) -> dict:
+def final_state(lines: list[str], specialty_tags: frozenset = NO_SPECIALTIES,
+                rules: str = RULES) -> dict:
     """The game's final table, as ``replay --json`` prints it (``session.rebuild``, the
-    one replay of a journal's lines)."""
-    return table_json(_replayed(rebuild(lines, specialty_tags)))
+    one replay of a journal's lines, under the version ``rules`` it was recorded under)."""
+    return table_json(_replayed(rebuild(lines, specialty_tags, rules)))
 
 
 def _replayed(rebuilt: Rebuilt):
@@ -64,9 +66,11 @@ def render(journal: Journal, game_id: int, fmt: str, source: str = "",
     carry the specialties it gave)."""
     game = record(journal, game_id)
     lines = journal.lines(game_id)
-    rebuilt = rebuild(lines, specialty_tags)
+    rebuilt = rebuild(lines, specialty_tags, game.rules)
     if fmt == "script":
         head = [f"# coffee-companion game {game_id}, exported from {source or journal.path}"]
+        if game.rules in RULES_VERSIONS:    # replays under the rules it was recorded under
+            head.append(f"# table-script {game.rules}")
         if game.seat_colors:
             head.append(f"# seat colours: {', '.join(game.seat_colors)}")
         if rebuilt.failed_at is not None:      # kept as recorded (a migrated game)
@@ -131,8 +135,8 @@ class PlayLink:
         try:
             rec = record(journal, self.session.game_id)
             # the journal's replay, as the history exports it: the same link everywhere
-            self.link = play_link(journal, rec, final_state(journal.lines(rec.id)),
-                                  self.location)
+            state = final_state(journal.lines(rec.id), rules=rec.rules)
+            self.link = play_link(journal, rec, state, self.location)
         except (ExportError, bgstats.NotFinished, JournalError, ValueError) as exc:
             import logging
             logging.getLogger("companion.bgstats").warning("no BG Stats link: %s", exc)

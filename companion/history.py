@@ -55,7 +55,7 @@ def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
     if g.problem:
         note = f"  ({g.problem})"
         if g.ended_at is not None and ranking is None:    # the lines are the truth
-            table = rebuild(journal.lines(g.id), tags).table
+            table = rebuild(journal.lines(g.id), tags, g.rules).table
             if table.game is not None and table.game.game_over:
                 ranking = table_json(table)["ranking"]
                 note += "; ranking replayed from its lines"

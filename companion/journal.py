@@ -31,8 +31,9 @@ from datetime import datetime, UTC
 from typing import Any
 from collections.abc import Callable, Iterator
 
+from .rules.editions import RULES   # the table-script version new games are recorded under
+
 SCHEMA_VERSION = 2
-RULES = "1.1"                       # the table-script version new games are recorded under
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE games(
@@ -409,12 +410,12 @@ class Journal:
 
     def record(self, line: str, *, new_game: dict | None = None,
                game_over: list | None = None, reopened: bool = False,
-               seat_colors: list | None = None,
+               seat_colors: list | None = None, rules: str = RULES,
                progress: tuple[str, Any] | None = None) -> None:
         """Store one accepted action durably; raise JournalError if it could not be.
 
         ``new_game``: the setup action (starts a games row), with its ``seat_colors``
-        (colour names). ``game_over``: the ranking, when this action ended the game (or
+        (colour names), played under the table-script version ``rules``. ``game_over``: the ranking, when this action ended the game (or
         changed a final ranking). ``reopened``: the action (an undo) made a finished game
         run again. ``progress``: (key, JSON value) kept in the same transaction (how far
         a ``replay --db`` got).
@@ -428,7 +429,7 @@ class Journal:
                         " seat_colors, rules) VALUES (?,?,?,?,?,?,?)",
                         (new_game["edition"], new_game.get("variant", "standard"),
                          json.dumps(new_game["players"], ensure_ascii=False), line, now,
-                         None if not seat_colors else json.dumps(list(seat_colors)), RULES))
+                         None if not seat_colors else json.dumps(list(seat_colors)), rules))
                     game_id, seq = cur.lastrowid, 0
                 else:
                     if self._game_id is None:

@@ -9,6 +9,11 @@ bytes is rejected without being kept in memory. With ``--db`` every accepted
 line is stored with how far the script got (keyed by the script's SHA-256, in
 the same transaction), so running the same command again after an interruption
 continues where it stopped instead of playing the script a second time.
+
+Games are played under the current table-script version (``rules.editions.RULES``); a
+comment line ``# table-script 1.1`` (what ``history --export`` writes for a game recorded
+under 1.1) or ``--rules 1.1`` makes the setups after it follow that version, so a game
+recorded then replays to what its table showed.
 """
 from __future__ import annotations
 
@@ -23,6 +28,8 @@ from typing import IO, BinaryIO
 
 from .journal import Journal, JournalError
 from .rules import Rejection
+from .rules.actions import rules_mark
+from .rules.editions import RULES_VERSIONS
 from .rules.view import table_json
 from .session import Outcome, Session, migrate
 
@@ -71,11 +78,17 @@ def _open_script(script: str, stdin: BinaryIO | None):
 
 
 def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
-        out=None, err=None, stdin: BinaryIO | None = None, migration_catalog=None) -> int:
+        out=None, err=None, stdin: BinaryIO | None = None, migration_catalog=None,
+        rules: str | None = None) -> int:
     """``migration_catalog``: a function giving the catalog to migrate a --db journal of
-    the previous version with (default: ``catalog``)."""
+    the previous version with (default: ``catalog``). ``rules``: the table-script version
+    the script's games follow (default the current one; a ``# table-script`` line wins)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
+    if rules is not None and rules not in RULES_VERSIONS:
+        print(f"table script {rules} is not a version this companion knows "
+              f"({', '.join(RULES_VERSIONS)})", file=err)
+        return 2
     try:
         fh, digest = _open_script(script, stdin)
     except OSError as exc:
@@ -93,6 +106,8 @@ def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
                 if journal.needs_migration and migration_catalog is not None:
                     migrate(journal, migration_catalog())
                 session = Session(journal, catalog)
+                if rules is not None:
+                    session.rules = rules
                 if scratch is not None:
                     with journal.batch():
                         rejected = _apply(session, fh, strict, err, None)
@@ -137,9 +152,19 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
     last = skip
     outcome: Outcome | None
     for n, text in read_lines(fh):
+        version = rules_mark(text) if isinstance(text, str) else None
+        if version is not None:         # also before a resumed replay's place: it still holds
+            if version in RULES_VERSIONS:
+                session.rules = version
+            elif n > skip:
+                print(f"line {n}: table script {version} is not a version this companion "
+                      f"knows ({', '.join(RULES_VERSIONS)}); its games follow "
+                      f"{session.rules}", file=err)
         if n <= skip:
             continue
         last = n
+        if version is not None:
+            continue
         if isinstance(text, Rejection):
             outcome = text
         else:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from .catalog import Catalog
 from .journal import Journal, JournalBusy, JournalError
 from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
+from .rules.editions import RULES, RULES_VERSIONS
 from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
 from .rules.scoring import ranking
@@ -52,19 +53,23 @@ class Rebuilt:
         return f"action {self.failed_at} cannot be replayed ({self.rejection})"
 
 
-def rebuild(lines: Iterable[str], specialty_tags: frozenset = NO_SPECIALTIES) -> Rebuilt:
-    """Replay a game's stored lines from an empty table.
+def rebuild(lines: Iterable[str], specialty_tags: frozenset = NO_SPECIALTIES,
+            rules: str = RULES) -> Rebuilt:
+    """Replay a game's stored lines from an empty table, under the table-script version
+    ``rules`` the game was recorded under (``GameRecord.rules``).
 
     ``specialty_tags`` is empty for a journal of this version (the lines carry their
     specialties); only a schema-1 journal, whose lines do not, is rebuilt with a catalog.
     """
     out = Rebuilt(Table())
+    if rules not in RULES_VERSIONS:     # version 1 (a migrated game kept as recorded): the
+        rules = "1.1"                   # nearest this engine still plays
     for n, line in enumerate(lines):
         action = parse_line(line)
         if action is None:
             action = reject("bad_json", error="an empty line")
         outcome = action if isinstance(action, Rejection) else apply(out.table, action,
-                                                                     specialty_tags)
+                                                                     specialty_tags, rules)
         if isinstance(outcome, Rejection):
             out.failed_at, out.rejection = n, outcome
             return out
@@ -83,7 +88,7 @@ def migrate(journal: Journal, catalog: Catalog) -> None:
     games = {}
     for g in journal.games():
         lines = journal.lines(g.id)
-        rebuilt = rebuild(lines, catalog.specialty_tags)
+        rebuilt = rebuild(lines, catalog.specialty_tags, "1.1")
         problem = rebuilt.problem
         game = rebuilt.table.game
         if problem is None and g.ranking is not None and (
@@ -118,6 +123,9 @@ def _colour_names(rgbs) -> list | None:
 class Session:
     def __init__(self, journal: Journal | None = None, catalog: Catalog | None = None):
         self.journal = journal
+        #: the table-script version the next ``setup`` is played under (a replayed script
+        #: may name an older one: ``# table-script 1.1``); a running game keeps its own
+        self.rules = RULES
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
         self.seat_colors: tuple = ()      # colour names of the current game's seats, if chosen
@@ -135,12 +143,12 @@ class Session:
             return
         game_id, lines = latest
         record = journal.game(game_id)
-        if record is not None and record.rules != "1.1":
+        if record is not None and record.rules not in RULES_VERSIONS:
             log.warning("%s: game %s was recorded under table script %s and is not resumed "
                         "(%s); it stays in the journal", journal.path, game_id,
                         record.rules, record.problem)
             return
-        rebuilt = rebuild(lines)
+        rebuilt = rebuild(lines, rules=record.rules if record is not None else RULES)
         if rebuilt.failed_at is not None:
             raise JournalError(
                 f"{journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
@@ -164,7 +172,7 @@ class Session:
             log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
             seat_colors = ()
         before = self.table.game
-        outcome = apply(self.table, action, self.catalog.specialty_tags)
+        outcome = apply(self.table, action, self.catalog.specialty_tags, self.rules)
         if isinstance(outcome, Rejection):
             return outcome
         after = outcome.table.game
@@ -177,6 +185,7 @@ class Session:
                         and not after.game_over)
             try:
                 self.journal.record(to_line(outcome.action), new_game=new_game,
+                                    rules=self.rules,
                                     game_over=_ranking_json(after) if over else None,
                                     reopened=reopened, seat_colors=list(seat_colors),
                                     progress=progress)

@@ -198,3 +198,119 @@ def test_every_rejection_code_has_a_message_without_missing_parameters():
     for code, template in ENGLISH.items():
         names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
         Rejection(code, {n: "x" for n in names}).text  # noqa: B018 - must not raise
+
+
+# --- table script 1.2 --------------------------------------------------------------------
+
+def test_open_tiles_any_of_the_editions_four_at_most_in_the_game():
+    likes = [{"do": "correct", "player": n, "likes": 9} for n in ("Ana", "Ben", "Chloe")]
+    t, _ = play(setup("winter"), *likes, {"do": "activate_upgrade", "upgrade": "jump"}, END,
+                {"do": "activate_upgrade", "upgrade": "double_destination"}, END,
+                {"do": "activate_upgrade", "upgrade": "double_corners"}, END,
+                {"do": "activate_upgrade", "upgrade": "diagonal_movement"}, END)
+    assert t.game.tiles_in_play() == {"jump", "double_destination", "double_corners",
+                                      "diagonal_movement"}
+    rej = rejected(t, {"do": "activate_upgrade", "upgrade": "double_meeples"})
+    assert rej.code == "upgrade_fifth_tile" and "jump" in rej.text
+    t, _ = play({"do": "activate_upgrade", "upgrade": "jump"}, table=t)
+    assert player(t.game, "Ben").upgrades == ("double_destination", "jump")  # in play: fine
+
+
+def test_tiles_named_are_not_capped_by_the_game():
+    tiles = {"Ana": ["jump", "double_destination", "double_corners", "double_meeples"],
+             "Ben": ["diagonal_movement", "double_specialties", "double_corners", "jump"]}
+    t, _ = play(setup("winter", ["Ana", "Ben"], upgrades=tiles),
+                {"do": "correct", "player": "Ana", "likes": 9},
+                {"do": "correct", "player": "Ben", "likes": 9},
+                {"do": "activate_upgrade", "upgrade": "jump"}, END,
+                {"do": "activate_upgrade", "upgrade": "diagonal_movement"}, END,
+                {"do": "activate_upgrade", "upgrade": "double_destination"}, END,
+                {"do": "activate_upgrade", "upgrade": "double_specialties"}, END,
+                {"do": "activate_upgrade", "upgrade": "double_meeples"})
+    assert len(t.game.tiles_in_play()) == 5 and not t.game.open_tiles
+
+
+@pytest.mark.parametrize("spend_first", [True, False])
+def test_tokens_won_this_turn_wait_for_the_next_turn(spend_first):
+    spend = {"do": "spend_cookies", "count": 1}
+    special = {"do": "complete", "specialty": True}
+    t, _ = play(setup("original", ["Ana", "Ben"]), {"do": "correct", "player": "Ana",
+                                                     "cookies": 1})
+    if spend_first:       # the token she had is spent while moving, then a specialty order
+        t, _ = play(spend, special, table=t)
+    else:                 # recorded the other way round: the same token is spendable
+        t, _ = play(special, spend, table=t)
+    assert player(t.game, "Ana").cookies == 1 and t.game.spendable_tokens(
+        player(t.game, "Ana")) == 0
+    rej = rejected(t, spend)
+    assert rej.code == "tokens_won_this_turn" and rej.params["have"] == 0
+    assert "next turn" in rej.text
+    t, _ = play(END, END, spend, table=t)           # her next turn: it is hers to spend
+    assert player(t.game, "Ana").cookies == 0
+
+
+def test_a_1_1_game_spends_this_turns_tokens():
+    from companion.rules import apply
+    out = apply(Table(), setup("original", ["Ana", "Ben"]), rules_version="1.1")
+    t, _ = play({"do": "complete", "specialty": True}, {"do": "spend_cookies", "count": 1},
+                table=out.table)
+    assert player(t.game, "Ana").cookies == 0
+
+
+def test_a_correction_that_removes_the_fifth_dislike_reopens_the_shop():
+    t, h = play(setup(), {"do": "correct", "player": "Ben", "dislikes": 5})
+    assert t.game.token == "closed" and h[-1].kind == "shop_closed"
+    t, h = play({"do": "correct", "player": "Ben", "dislikes": 4}, table=t)
+    assert t.game.token == "open" and t.game.closed_reason is None
+    assert h[-1].kind == "shop_reopened" and h[-1].reason == "five_dislikes"
+    assert h[-1].player == "Ben"
+    # the round is no longer the last: Chloe's turn ends and Ana plays again
+    t, _ = play(END, END, END, table=t)
+    assert not t.game.game_over and t.game.active == 0
+
+
+def test_a_correction_keeps_the_shop_closed_while_a_reason_remains():
+    t, _ = play(setup(), {"do": "correct", "player": "Ben", "dislikes": 5},
+                {"do": "correct", "player": "Chloe", "dislikes": 6},
+                {"do": "correct", "player": "Ben", "dislikes": 0})
+    assert t.game.token == "closed"                  # Chloe still has 6
+    t, _ = play({"do": "correct", "deck": 0}, {"do": "correct", "player": "Chloe",
+                                                "dislikes": 1}, table=t)
+    assert t.game.token == "closed"                  # the deck is still empty
+    t, h = play({"do": "correct", "deck": 3}, table=t)
+    assert t.game.token == "open" and h[-1].kind == "shop_reopened" and h[-1].player is None
+
+
+def test_junior_and_1_1_games_are_not_reopened():
+    t, _ = play(setup("winter", ["Ana", "Ben"], variant="junior"),
+                {"do": "correct", "deck": 0})
+    from companion.rules import apply
+    out = apply(Table(), setup(), rules_version="1.1")
+    t, _ = play({"do": "correct", "player": "Ben", "dislikes": 5},
+                {"do": "correct", "player": "Ben", "dislikes": 0}, table=out.table)
+    assert t.game.token == "closed"
+
+
+def _caked_table():
+    # Ana: position 1 [A1 no cake, A2 cake], position 2 [A3 cake]
+    return play(setup("original", ["Ana", "Ben"], expansion="cake_time"),
+                SCAN("A1"), SCAN("A2"), SCAN("A3"),
+                {"do": "cake", "player": "Ana", "slot": 1},
+                {"do": "cake", "player": "Ana", "card": "A3"})[0]
+
+
+def test_complete_names_the_order_with_or_without_a_cake():
+    t = _caked_table()
+    t2, h = play({"do": "complete", "slot": 1, "cake": True}, table=t)
+    assert h[0].tag == "A2" and h[0].cake and player(t2.game, "Ana").cake_cards == 2
+    t2, h = play({"do": "complete", "slot": 1, "cake": False}, table=t)
+    assert h[0].tag == "A1" and not h[0].cake
+    t2, h = play({"do": "complete", "cake": False}, table=t)    # highest position with one
+    assert h[0].tag == "A1"
+    t2, h = play({"do": "complete", "cake": True}, table=t)
+    assert h[0].tag == "A3"
+    assert rejected(t, {"do": "complete", "slot": 2, "cake": False}).code == "no_uncaked_order"
+    assert rejected(t, {"do": "complete", "card": "A1", "cake": False}).code == \
+        "cake_with_card"
+    plain = play(setup("original", ["Ana", "Ben"]))[0]
+    assert rejected(plain, {"do": "complete", "cake": True}).code == "not_cake_time"

@@ -1,5 +1,6 @@
 import pytest
 
+from companion.rules import Table, apply
 from companion.rules.editions import EDITIONS, ORIGINAL_UPGRADES, WINTER_UPGRADES
 from rules_helpers import play, queue_sizes, rejected, setup, step
 
@@ -57,9 +58,17 @@ def test_ristretto_start(n):
     assert g.total_cards() == 80
 
 
-def test_upgrades_default_to_the_original_four_and_can_be_per_player():
+def test_upgrades_left_out_offer_the_editions_tiles_and_can_be_per_player():
+    # table script 1.2: without "upgrades" any of the edition's tiles (1.1: the original 4)
     t, _ = play(setup("winter", ["Ana", "Ben"]))
+    assert all(p.tiles == WINTER_UPGRADES for p in t.game.players) and t.game.open_tiles
+    t, _ = play(setup("original", ["Ana", "Ben"], expansion="cake_time"))
+    assert len(t.game.players[0].tiles) == 7 and "break_time" in t.game.players[0].tiles
+    t, _ = play(setup("original", ["Ana", "Ben"]))
     assert all(p.tiles == ORIGINAL_UPGRADES for p in t.game.players)
+    old = apply(Table(), setup("winter", ["Ana", "Ben"]), rules_version="1.1")
+    assert all(p.tiles == ORIGINAL_UPGRADES for p in old.table.game.players)
+    assert not old.table.game.open_tiles
     per = {"Ana": list(WINTER_UPGRADES[2:]), "Ben": list(WINTER_UPGRADES[:4])}
     t, _ = play(setup("winter", ["Ana", "Ben"], upgrades=per))
     assert t.game.players[0].tiles == tuple(WINTER_UPGRADES[2:])
@@ -116,3 +125,39 @@ def test_box_facts_the_setup_wizard_reads_from_the_edition_table():
     assert winter.chooses_upgrade_tiles and not original.chooses_upgrade_tiles
     assert winter.board_chaos and not original.board_chaos
     assert original.ristretto_start and not winter.ristretto_start
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_winter_deals_two_to_each_player_then_the_starting_players_extra_card(n):
+    # 001 "Setup" step 6 (table script 1.2): clockwise from the starting player, position 1
+    # then 2 for everyone, then the starting player's second position-1 card
+    names = NAMES[:n]
+    t, h = play(setup("winter", names, start=names[1]))
+    order = [names[(1 + i) % n] for i in range(n)]
+    expected = tuple(x for name in order for x in ((name, 1, 1), (name, 2, 1))) + (
+        (names[1], 1, 1),)
+    assert h[0].deal == expected
+    serials = {p.name: [[c.serial for c in pos] for pos in p.queue] for p in t.game.players}
+    assert serials[names[1]] == [[1, 2 * n + 1], [2], [], []]
+    assert serials[order[1]] == [[3], [4], [], []]
+    old = apply(Table(), setup("winter", names, start=names[1]), rules_version="1.1")
+    assert [[c.serial for c in pos] for pos in old.table.game.players[1].queue] == \
+        [[1, 2], [3], [], []]                  # a 1.1 game keeps the 1.1 deal
+
+
+@pytest.mark.parametrize("cards", [2, 3, 4])
+def test_junior_cards_in_each_position(cards):
+    t, _ = play(setup("winter", ["Ana", "Ben", "Chloe"], variant="junior", junior_cards=cards))
+    g = t.game
+    assert all(queue_sizes(g, p.name) == [cards] * 4 for p in g.players)
+    assert g.deck == 90 - 10 - 3 * 4 * cards and g.total_cards() == 90
+
+
+@pytest.mark.parametrize("action,code", [
+    (setup("winter", variant="junior", junior_cards=1), "bad_junior_cards"),
+    (setup("winter", variant="junior", junior_cards=5), "bad_junior_cards"),
+    (setup("winter", junior_cards=3), "junior_cards_not_junior"),
+    (setup("original", junior_cards=2), "junior_cards_not_junior"),
+])
+def test_junior_cards_rejections(action, code):
+    assert rejected(Table(), action).code == code

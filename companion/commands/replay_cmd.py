@@ -8,6 +8,10 @@ def add_arguments(p):
     p.add_argument("--strict", action="store_true",
                    help="stop with exit status 1 at the first rejected line")
     p.add_argument("--db", help="journal to replay into (default: a temporary one)")
+    p.add_argument("--rules", metavar="VERSION",
+                   help="the table-script version the script's games follow (default the "
+                        "current one, 1.2; a '# table-script 1.1' line in the script does "
+                        "the same from that line on)")
 
 
 def main(args) -> int:
@@ -17,4 +21,5 @@ def main(args) -> int:
     # a --db journal of the previous version is migrated with the installation's catalog
     # (the one its games were played with), even when the script itself uses none
     return replay.run(args.script, args.json, args.strict, args.db, catalog,
-                      migration_catalog=lambda: load_catalog(load_config(args)))
+                      migration_catalog=lambda: load_catalog(load_config(args)),
+                      rules=args.rules)

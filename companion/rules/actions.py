@@ -7,6 +7,7 @@ their types (spec: ../shared/specs/table-script.md, "File format" and
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .rejections import Rejection, reject
@@ -20,8 +21,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "setup": {"edition": (_STR, True), "players": (_LIST, True), "start": (_STR, False),
               "variant": (_STR, False), "upgrades": (_UPGRADES, False),
               "ristretto_start": (_BOOL, False), "expansion": (_STR, False),
-              "longer_game": (_BOOL, False), "two_drinks_one_cake": (_BOOL, False)},
-    "complete": {"slot": (_INT, False), "card": (_STR, False), "specialty": (_BOOL, False)},
+              "longer_game": (_BOOL, False), "two_drinks_one_cake": (_BOOL, False),
+              "junior_cards": (_INT, False)},
+    "complete": {"slot": (_INT, False), "card": (_STR, False), "specialty": (_BOOL, False),
+                 "cake": (_BOOL, False)},
     "activate_upgrade": {"upgrade": (_STR, True)},
     "spend_cookies": {"count": (_INT, True)},
     "end_turn": {},
@@ -136,6 +139,16 @@ def parse_line(text: str) -> Action | Rejection | None:
                "a number with too many digits")
         return reject("bad_json", error=msg)
     return parse_action(obj)
+
+
+_RULES_MARK = re.compile(r"^\s*#\s*table-script\s+(\d+\.\d+)\s*$")
+
+
+def rules_mark(text: str) -> str | None:
+    """The version a comment line ``# table-script 1.1`` names (the rules the games set up
+    after it are played under), else None. Any other line says nothing."""
+    m = _RULES_MARK.match(text)
+    return m.group(1) if m else None
 
 
 def to_line(action: Action) -> str:

@@ -47,6 +47,10 @@ class Edition:
     longer_game_removed: dict[int, int] = field(default_factory=dict)
     cake_when_position_1_holds: tuple[int, ...] = ()  # "two drinks, one cake"
     break_time_most_completed: int = 0   # Break Time pays with this many completions or fewer
+    # The book's standard deal: "start_first" (the starting player's three cards, then each
+    # other player) or "two_each_then_extra" (two to everyone from the starting player, then
+    # the starting player's extra card: Winter, 001 "Setup" step 6).
+    deal_order: str = "start_first"
 
     @property
     def chooses_upgrade_tiles(self) -> bool:
@@ -88,6 +92,7 @@ EDITIONS: dict[str, Edition] = {
         # Winter rulebook, Components: 8 meeples (2 per colour); Variable Setup
         meeples=(("red", 2), ("blue", 2), ("green", 2), ("yellow", 2)),
         board_chaos=True, specialty_mark="snowflake",
+        deal_order="two_each_then_extra",
     ),
 }
 
@@ -193,3 +198,32 @@ UPGRADE_TILES = 4        # tiles on each player board
 # A player has three cups and each completed order empties one: at most 3 orders a turn
 # (000_200d524ddef1b49d.txt "Preparación" step 3 and "Elaborar los pedidos"; spec 1.1 `complete`).
 CUPS = 3
+
+
+@dataclass(frozen=True)
+class RulesVersion:
+    """What a table-script version decides where the versions read the books differently.
+
+    A game is played, and always replayed, under the version it was recorded under (the
+    journal keeps it per game; ``setup`` takes it from the session, never from the line),
+    so a game recorded under 1.1 keeps showing what the table saw then.
+    """
+    id: str
+    book_deal_order: bool        # each edition deals as its own book (Winter: two each, then one)
+    open_tiles: bool             # no ``upgrades`` named: any of the edition's tiles, 4 at most
+    correction_reopens: bool     # a correction that removes every reason to close re-opens
+    spend_waits_for_next_turn: bool   # a token won by this turn's orders is not spent this turn
+
+
+RULES_VERSIONS: dict[str, RulesVersion] = {
+    "1.1": RulesVersion("1.1", book_deal_order=False, open_tiles=False,
+                        correction_reopens=False, spend_waits_for_next_turn=False),
+    # table-script 1.2, "Changes from version 1.1": Winter's deal (001 "Setup" step 6), the
+    # edition's tiles when none are named, re-opening by correction, tokens spent while moving
+    # (000 "Mover el peón", 001 "Gameplay", 003 "2.2").
+    "1.2": RulesVersion("1.2", book_deal_order=True, open_tiles=True,
+                        correction_reopens=True, spend_waits_for_next_turn=True),
+}
+RULES = "1.2"            # the table-script version new games are recorded under
+
+JUNIOR_CARDS = (2, 4)    # cards in each position in a Junior game: default 2, at most 4

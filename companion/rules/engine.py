@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from . import cakes
 from .actions import UNDOABLE, Action
-from .editions import CUPS, UPGRADE_COST, VARIANTS
+from .editions import CUPS, DISLIKES_TO_CLOSE, RULES, UPGRADE_COST, UPGRADE_TILES, VARIANTS
 from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, Redone,
-                         RankingChanged, Stalled, TokensGained, TokensSpent, Undone,
-                         UpgradeActivated)
+                         RankingChanged, ShopReopened, Stalled, TokensGained, TokensSpent,
+                         Undone, UpgradeActivated)
 from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
@@ -36,14 +36,17 @@ Outcome = Accepted | Rejection
 NO_SPECIALTIES: frozenset = frozenset()
 
 
-def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTIES) -> Outcome:
+def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTIES,
+          rules_version: str = RULES) -> Outcome:
     """Apply one validated action (see ``actions.parse_action``).
 
     ``specialty_tags``: tags the card catalog marks as specialty-menu orders.
+    ``rules_version``: the table-script version a ``setup`` starts its game under (a
+    running game keeps the version it was started under).
     """
     do = action["do"]
     if do == "setup":
-        return _setup(table, action)
+        return _setup(table, action, rules_version)
     if do == "undo":
         return _undo(table)
     if do == "redo":
@@ -78,10 +81,10 @@ def _as_recorded(action: Action, happened: list[Happening]) -> Action:
     return action
 
 
-def _setup(table: Table, a: Action) -> Outcome:
+def _setup(table: Table, a: Action, rules_version: str) -> Outcome:
     if table.game is not None and not table.game.game_over:
         return reject("game_running")
-    started = start_game(a)
+    started = start_game(a, rules_version)
     if isinstance(started, Rejection):
         return started
     game, happened = started
@@ -124,7 +127,12 @@ def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
     slot, tag = a.get("slot"), a.get("card")
     if slot is not None and not me.queue[slot - 1]:
         return reject("slot_empty", player=me.name, slot=slot)
-    if tag is not None:
+    if "cake" in a:
+        picked = _caked_or_not(g, me, slot, tag, a["cake"])
+        if isinstance(picked, Rejection):
+            return picked
+        pos, card = picked
+    elif tag is not None:
         pos = me.find(tag)
         if slot is not None and pos != slot - 1:
             return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
@@ -141,11 +149,28 @@ def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
     out: list[Happening] = [OrderCompleted(me.name, pos + 1, card.tag, specialty, card.cake)]
     if specialty:
         me.cookies += 1
+        g.tokens_won_this_turn += 1
         out.append(TokensGained(me.name, 1, "specialty"))
     cakes.completed(me, card, out)
     if VARIANTS[g.variant].close_when_queue_empty and me.order_count() == 0:
         close_shop(g, "orders_done", me.name, out)
     return out
+
+
+def _caked_or_not(g: Game, me: Player, slot: int | None, tag: str | None, cake: bool):
+    """``complete`` with ``cake`` (1.2, Cake Time): the first order of ``slot`` with (or
+    without) a cake, else of the highest position holding one; (position index, card)."""
+    if g.expansion is None:
+        return reject("not_cake_time")
+    if tag is not None:
+        return reject("cake_with_card")
+    positions = [slot - 1] if slot is not None else [i for i in reversed(range(4))]
+    for pos in positions:
+        card = next((c for c in me.queue[pos] if c.cake == cake), None)
+        if card is not None:
+            return pos, card
+    return reject("no_caked_order" if cake else "no_uncaked_order", player=me.name,
+                  slot=slot or 0)
 
 
 def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
@@ -164,6 +189,9 @@ def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
         return reject("upgrade_not_tile", upgrade=u, player=me.name)
     if u in me.upgrades:
         return reject("upgrade_active", upgrade=u, player=me.name)
+    in_play = g.tiles_in_play()
+    if g.open_tiles and u not in in_play and len(in_play) >= UPGRADE_TILES:
+        return reject("upgrade_fifth_tile", upgrade=u, tiles=tuple(sorted(in_play)))
     me.likes -= UPGRADE_COST
     me.discarded_likes += UPGRADE_COST
     me.upgrades += (u,)
@@ -177,6 +205,10 @@ def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
     if count > me.cookies:
         return reject("not_enough_tokens", player=me.name, have=me.cookies, count=count,
                       tokens=token_id(g.rules.token, me.cookies))
+    may = g.spendable_tokens(me)
+    if count > may:       # 1.2: tokens are spent while moving, before any order is completed
+        return reject("tokens_won_this_turn", player=me.name, have=may, count=count,
+                      won=g.tokens_won_this_turn, tokens=token_id(g.rules.token, may))
     me.cookies -= count
     g.spent_this_turn = True
     return [TokensSpent(me.name, count)]
@@ -243,7 +275,26 @@ def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
         check_dislikes(g, out)
         if "deck" in a and g.deck == 0 and rules.order_surge:
             close_shop(g, "deck_empty", None, out)     # the deck ran out (spec 1.1)
+        _reopen_if_no_reason(g, out)
     return out
+
+
+def _reopen_if_no_reason(g: Game, out: list[Happening]) -> None:
+    """A correction is a miscount put right (1.2): in a running standard game, once the
+    deck holds cards and nobody has 5 dislikes, a closed token turns back to open and the
+    round is no longer the last."""
+    if (g.token != "closed" or not g.version.correction_reopens
+            or not VARIANTS[g.variant].order_surge or g.deck == 0
+            or any(p.dislikes >= DISLIKES_TO_CLOSE for p in g.players)):
+        return
+    out.append(ShopReopened(g.closed_reason or "", _removed_reason_player(g, out)))
+    g.token = "open"
+    g.closed_reason = None
+
+
+def _removed_reason_player(g: Game, out: list[Happening]) -> str | None:
+    """Whose count the correction changed (the player named in the correction)."""
+    return next((h.player for h in out if isinstance(h, Corrected) and h.player), None)
 
 
 _STEPS: dict[str, Step] = {

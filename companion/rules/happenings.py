@@ -133,6 +133,16 @@ class ShopClosed(Happening):
 
 
 @dataclass(frozen=True)
+class ShopReopened(Happening):
+    """A correction took away every reason the shop had closed (table script 1.2): the
+    token is open again and the round is no longer the last. ``reason``: why it had
+    closed; ``player``: whose corrected count removed it (None for the deck)."""
+    kind: ClassVar[str] = "shop_reopened"
+    reason: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
 class FinalTurnBegins(Happening):
     kind: ClassVar[str] = "final_turn_begins"
     player: str

@@ -53,12 +53,17 @@ ENGLISH: dict[str, str] = {
     "bad_expansion": "\"{expansion}\" is not an expansion (cake_time)",
     "expansion_not_original": "Cake Time expands the original game only",
     "option_needs_cake_time": "the option {option} needs the Cake Time expansion",
+    "junior_cards_not_junior": "junior_cards belongs to the Junior variant only",
+    "bad_junior_cards": "a Junior game deals {least} to {most} cards in each position, not {count}",
     # complete
     "queue_empty": "{player} has no orders to complete",
     "slot_empty": "{player} has no order in position {slot}",
     "card_not_in_queue": "card {card} is not in {player}'s order queue",
     "card_not_in_slot": "card {card} is not in position {slot} of {player}'s queue",
     "three_orders": "{player} has already completed 3 orders this turn: one per cup",
+    "cake_with_card": "name the order by its card or by its cake, not both",
+    "no_caked_order": "{player} has no order with a cake there",
+    "no_uncaked_order": "{player} has no order without a cake there",
     # upgrades
     "upgrade_in_junior": "upgrades are not used in the Junior variant",
     "upgrade_too_late": "{player} can only upgrade at the start of the turn, before completing "
@@ -67,6 +72,7 @@ ENGLISH: dict[str, str] = {
     "upgrade_needs_likes": "{player} needs 3 likes to upgrade (has {likes})",
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
     "upgrade_active": "{player}'s {upgrade} upgrade is already active",
+    "upgrade_fifth_tile": "{upgrade} would be a fifth tile: this table already plays {tiles}",
     # Cake Time
     "not_cake_time": "cakes and cake cards belong to the Cake Time expansion",
     "cake_already": "card {card} of {player} already has a cake",
@@ -75,6 +81,9 @@ ENGLISH: dict[str, str] = {
     "cake_card_too_late": "{player} can only play a cake card before completing an order",
     # tokens
     "not_enough_tokens": "{player} has {have} {tokens}, not {count}",
+    "tokens_won_this_turn": "{player} can spend {have} {tokens} now, not {count}: tokens won "
+                            "by this turn's orders wait for the next turn (tokens are spent "
+                            "while moving, before orders are completed)",
     # scan
     "scan_used": "card {tag} was already used in this game",
     "scan_other_queue": "card {tag} is in {owner}'s queue, not {player}'s",
@@ -106,6 +115,8 @@ CODED: dict[str, dict[str, str]] = {
     "upgrade_twice": {"upgrade": "upgrade"},
     "upgrade_too_late": {"tokens": "token"},
     "not_enough_tokens": {"tokens": "token"},
+    "tokens_won_this_turn": {"tokens": "token"},
+    "upgrade_fifth_tile": {"upgrade": "upgrade", "tiles": "upgrade"},
     "option_needs_cake_time": {"option": "cake"},
 }
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 
 from .cakes import arrived_in_position_1
-from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES, \
-    UPGRADE_TILES, VARIANTS, box_rules
+from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES, \
+    RULES, RULES_VERSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .happenings import GameStarted
 from .rejections import Rejection, reject
 from .state import Card, Game, Player, empty_queue
 
 
-def _tiles(edition, names: list[str], given) -> dict[str, tuple] | Rejection:
-    if given is None:
-        return {n: ORIGINAL_UPGRADES for n in names}
+def _tiles(edition, names: list[str], given, open_tiles: bool) -> dict[str, tuple] | Rejection:
+    if given is None:       # not named: 1.2 any of the edition's (4 at most), 1.1 the original 4
+        return {n: edition.upgrades if open_tiles else ORIGINAL_UPGRADES for n in names}
     if isinstance(given, dict):
         if set(given) != set(names):
             return reject("upgrade_players", players=", ".join(names))
@@ -58,7 +58,10 @@ def _expansion(a: dict, edition) -> str | None | Rejection:
     return expansion
 
 
-def start_game(a: dict) -> tuple[Game, GameStarted] | Rejection:
+def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] | Rejection:
+    """Validate ``a`` and deal, under the table-script version ``rules_version`` (the
+    session's: a journal replays each game under the version it was recorded under)."""
+    version = RULES_VERSIONS[rules_version]
     edition = EDITIONS.get(a["edition"])
     if edition is None:
         return reject("bad_edition", edition=a["edition"])
@@ -87,7 +90,16 @@ def start_game(a: dict) -> tuple[Game, GameStarted] | Rejection:
     ristretto = a.get("ristretto_start", False)
     if ristretto and not edition.ristretto_start:
         return reject("ristretto_not_original")
-    tiles = _tiles(edition, names, a.get("upgrades")) if rules.upgrades else {n: () for n in names}
+    junior_cards = a.get("junior_cards")
+    if junior_cards is not None:
+        if variant != "junior":
+            return reject("junior_cards_not_junior")
+        if not JUNIOR_CARDS[0] <= junior_cards <= JUNIOR_CARDS[1]:
+            return reject("bad_junior_cards", count=junior_cards, least=JUNIOR_CARDS[0],
+                          most=JUNIOR_CARDS[1])
+    open_tiles = rules.upgrades and "upgrades" not in a and version.open_tiles
+    tiles = (_tiles(edition, names, a.get("upgrades"), version.open_tiles) if rules.upgrades
+             else {n: () for n in names})
     if isinstance(tiles, Rejection):
         return tiles
 
@@ -101,7 +113,8 @@ def start_game(a: dict) -> tuple[Game, GameStarted] | Rejection:
     game = Game(edition=edition.id, variant=variant, players=players, start=start,
                 active=start, deck=edition.deck_size - removed, removed=removed,
                 ristretto_start=ristretto, expansion=expansion, longer_game=longer,
-                two_drinks_one_cake=a.get("two_drinks_one_cake", False))
+                two_drinks_one_cake=a.get("two_drinks_one_cake", False),
+                rules_version=version.id, open_tiles=open_tiles)
     clockwise = [(start + i) % n for i in range(n)]
     deal: list[tuple[int, int, bool]] = []   # (seat, position index, from the deck)
     if ristretto:
@@ -112,7 +125,12 @@ def start_game(a: dict) -> tuple[Game, GameStarted] | Rejection:
         deal += [(s, 1, True) for s in clockwise]
         deal += [(start, 0, True)]
     elif rules.deal == "two_per_position":
-        deal += [(s, pos, True) for s in clockwise for pos in range(4) for _ in range(2)]
+        each = junior_cards or JUNIOR_CARDS[0]
+        deal += [(s, pos, True) for s in clockwise for pos in range(4) for _ in range(each)]
+    elif version.book_deal_order and edition.deal_order == "two_each_then_extra":
+        # Winter (001 "Setup" step 6): two cards to each player, then the starting player's extra
+        deal += [(s, pos, True) for s in clockwise for pos in (0, 1)]
+        deal += [(start, 0, True)]
     else:
         deal += [(start, 0, True), (start, 0, True), (start, 1, True)]
         deal += [(s, pos, True) for s in clockwise[1:] for pos in (0, 1)]

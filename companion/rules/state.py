@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .editions import POSITIONS, Edition, box_rules
+from .editions import POSITIONS, RULES, RULES_VERSIONS, Edition, RulesVersion, box_rules
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,9 @@ class Game:
     expansion: str | None = None     # "cake_time" or None
     longer_game: bool = False           # Cake Time option: every base card in the deck
     two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
+    rules_version: str = RULES          # the table-script version the game is played under
+    open_tiles: bool = False            # no tiles named: any of the edition's, 4 at most
+    tokens_won_this_turn: int = 0       # tokens the active player's orders gave this turn
 
     def clone(self) -> Game:
         g = Game(**{f: getattr(self, f) for f in _GAME_FIELDS})
@@ -96,6 +99,22 @@ class Game:
     def rules(self) -> Edition:
         """The box on the table: the edition with its expansion, if any."""
         return box_rules(self.edition, self.expansion)
+
+    @property
+    def version(self) -> RulesVersion:
+        """What the game's table-script version decides (``editions.RULES_VERSIONS``)."""
+        return RULES_VERSIONS[self.rules_version]
+
+    def tiles_in_play(self) -> frozenset[str]:
+        """Upgrade ids flipped by anyone in this game (with open tiles, 4 at most)."""
+        return frozenset(u for p in self.players for u in p.upgrades)
+
+    def spendable_tokens(self, player: Player) -> int:
+        """Tokens ``player`` may spend now: tokens are spent while moving, before orders
+        are completed, so those this turn's orders gave wait for the next turn (1.2)."""
+        if not self.version.spend_waits_for_next_turn or self.active_player is not player:
+            return player.cookies
+        return max(0, player.cookies - self.tokens_won_this_turn)
 
     @property
     def last_seat(self) -> int:

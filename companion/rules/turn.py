@@ -123,6 +123,7 @@ def end_turn(game: Game, seat: int) -> list[Happening]:
     game.turn += 1
     game.completed_this_turn = 0
     game.spent_this_turn = game.upgraded_this_turn = False
+    game.tokens_won_this_turn = 0
     nxt = game.players[nxt_seat].name
     out.append(TurnChanged(nxt, me.name, game.turn))
     if game.token == "closed" and nxt_seat == game.last_seat:

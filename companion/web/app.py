@@ -75,7 +75,7 @@ class JournalReader:
                     key = (g.id, g.ended_at)           # a finished game replays only once
                     if key not in self._links:
                         try:
-                            state = exports.final_state(journal.lines(g.id))
+                            state = exports.final_state(journal.lines(g.id), rules=g.rules)
                             self._links[key] = exports.play_link(journal, g, state,
                                                                  self.location)
                         except (bgstats.NotFinished, exports.ExportError) as exc:
