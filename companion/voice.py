@@ -38,7 +38,8 @@ import threading
 from collections.abc import Callable
 
 from .config import VoiceSettings
-from .rules.happenings import CardsToDraw, DislikesTaken, GameOver, ShopClosed, TurnChanged
+from .rules.happenings import (CardsToDraw, DislikesTaken, GameOver, ShopClosed, ShopReopened,
+                               TurnChanged)
 from .table import Update
 from .ui import i18n
 from .worker import Worker
@@ -72,6 +73,8 @@ def phrases_for(update: Update, lang: str) -> list[str]:
         elif isinstance(h, ShopClosed):
             last = game.players[game.last_seat].name if game is not None else ""
             out.append(t("shop_closed", player=last))
+        elif isinstance(h, ShopReopened):
+            out.append(t("shop_reopened"))
         elif isinstance(h, TurnChanged) and not (game is not None and game.game_over):
             out.append(t("turn", player=h.player))
         elif isinstance(h, GameOver):

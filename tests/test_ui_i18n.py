@@ -153,6 +153,8 @@ SAMPLES = [
     hp.CakesReturned("Ana", 1),
     hp.CakesReturned("Ana", 2),
     hp.Stalled("all_queues_empty"),
+    hp.ShopReopened("five_dislikes", "Ben"),
+    hp.ShopReopened("deck_empty", None),
     hp.Undone({"do": "end_turn"}),
     hp.Redone({"do": "complete"}),
     table_mod.NotYourTurn(2, "Chloe", "Ana"),

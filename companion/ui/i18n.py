@@ -260,6 +260,9 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
         reason = h.reason if h.reason in ("deck_empty", "five_dislikes", "orders_done") \
             else "other"
         return t(f"shop_closed_{reason}", player=h.player or "", closed=tr(lang, "word.closed"))
+    if kind == "shop_reopened":       # a correction took the last reason away (1.2)
+        return t("shop_reopened_deck" if h.player is None else "shop_reopened_dislikes",
+                 player=h.player or "", open=tr(lang, "word.open"))
     if kind == "final_turn_begins":
         return t("final_turn_begins", player=h.player)
     if kind == "turn_changed":
@@ -307,7 +310,7 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
 
 HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens_gained",
                    "tokens_spent", "upgrade_activated", "cards_to_draw", "orders_moved_down",
-                   "dislikes_taken", "shop_closed", "final_turn_begins", "turn_changed",
+                   "dislikes_taken", "shop_closed", "shop_reopened", "final_turn_begins", "turn_changed",
                    "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
                    "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
                    "device_status", "table_paused", "table_resumed", "cake_placed",

@@ -132,6 +132,16 @@ class TableView(CakeTable):
         self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
                    kind="warning", seconds=theme.TOAST_SHOP_CLOSED_S)
 
+    def _on_shop_reopened(self, h, game) -> None:
+        # the "Shop closed: ..." note goes; the sign on the screen is the table's (OPEN)
+        gone = {self.t(f"table.closed_because.{h.reason}", player=p.name)
+                for p in (game.players if game is not None else ())}
+        self._toasts = [n for n in self._toasts if n.text not in gone]
+        self.toast(self.t("happening.shop_reopened_deck" if h.player is None
+                          else "happening.shop_reopened_dislikes", player=h.player or "",
+                          open=self.t("word.open")),
+                   kind="info", seconds=theme.TOAST_SHOP_CLOSED_S)
+
     def _on_table_paused(self, h, game) -> None:     # shown until the journal is free again
         self.toast(self.t("happening.table_paused"), kind="warning",
                    seconds=theme.TOAST_UNTIL_RESUMED_S)
@@ -157,6 +167,7 @@ class TableView(CakeTable):
         "draws_dismissed": _on_draws_dismissed,
         "order_completed": _on_order_completed,
         "shop_closed": _on_shop_closed,
+        "shop_reopened": _on_shop_reopened,
         "table_paused": _on_table_paused,
         "table_resumed": _on_table_resumed,
         "device_status": _on_device_status,
