@@ -1,4 +1,6 @@
-"""An independent reference model of the table-script contract, version 1.1.
+"""An independent reference model of the table-script contract, version 1.2.
+
+(A script marked ``# table-script 1.1`` follows the older contract and is not for it.)
 
 Written from /work/shared/specs/table-script.md alone (not from ``companion/rules/``), so
 that ``tests/test_spec_model.py`` can compare the engine's replay with a second reading of
@@ -23,11 +25,11 @@ WINTER_UPGRADES = ORIGINAL_UPGRADES + ["double_destination", "jump"]
 CAKE_UPGRADES = ORIGINAL_UPGRADES + ["break_time", "double_destination", "storage"]
 
 SETUP_KEYS = {"edition", "players", "start", "variant", "upgrades", "ristretto_start",
-              "expansion", "longer_game", "two_drinks_one_cake"}
+              "expansion", "longer_game", "two_drinks_one_cake", "junior_cards"}
 # do -> (required keys, optional keys)
 ACTION_KEYS = {
     "setup": ({"edition", "players"}, SETUP_KEYS - {"edition", "players"}),
-    "complete": (set(), {"slot", "card", "specialty"}),
+    "complete": (set(), {"slot", "card", "specialty", "cake"}),
     "activate_upgrade": ({"upgrade"}, set()),
     "spend_cookies": ({"count"}, set()),
     "end_turn": (set(), set()),
@@ -115,6 +117,10 @@ class Game:
     completed_this_turn: int = 0
     acted_this_turn: bool = False       # completed an order or spent cookies
     upgraded_this_turn: bool = False
+    # 1.2: `upgrades` left out: "each player may flip any of the edition's ids ... at most 4
+    #    different ones in the game"
+    any_tiles: bool = False
+    cookies_from_orders: int = 0        # gained from orders completed this turn (1.2 spend)
 
     @property
     def junior(self) -> bool:
@@ -265,7 +271,8 @@ class Model:
 
 
 def _type_ok(key: str, v: Any) -> bool:
-    if key in ("slot", "count", "likes", "dislikes", "cookies", "cake_cards", "deck"):
+    if key in ("slot", "count", "likes", "dislikes", "cookies", "cake_cards", "deck",
+               "junior_cards"):
         if not _int(v):
             return False
         if key == "slot":
@@ -273,7 +280,7 @@ def _type_ok(key: str, v: Any) -> bool:
         if key == "count":
             return v >= 1
         return v >= 0
-    if key in ("specialty", "ristretto_start", "longer_game", "two_drinks_one_cake"):
+    if key in ("specialty", "ristretto_start", "longer_game", "two_drinks_one_cake", "cake"):
         return isinstance(v, bool)
     if key == "tag":
         return _filled(v)
@@ -356,6 +363,12 @@ def setup(running: Game | None, a: dict) -> Game:
     if (longer or two_drinks) and not cake_time:
         raise Rejected("cake_time_only")
     tiles = upgrade_tiles(edition, variant, cake_time, names, a)
+    # `junior_cards` (junior only: cards in each position, 2-4, default 2); "outside a junior
+    # game, or outside 2-4, is rejected"
+    if "junior_cards" in a and (variant != "junior" or not _int(a["junior_cards"])
+                                or not 2 <= a["junior_cards"] <= 4):
+        raise Rejected("bad_junior_cards")
+    each = a.get("junior_cards", 2)
 
     n = len(names)
     if cake_time:
@@ -368,17 +381,26 @@ def setup(running: Game | None, a: dict) -> Game:
                       cookies=1 if edition == "winter" else 0,
                       cake_cards=1 if cake_time else 0) for name in names]
     g = Game(edition, variant, expansion, two_drinks, players, start, start, deck)
+    g.any_tiles = variant != "junior" and "upgrades" not in a
     clockwise = [(start + i) % n for i in range(n)]
     if variant == "junior":
         for i in clockwise:
             for pos in range(4):
-                for _ in range(2):
+                for _ in range(each):
                     deal(g, i, pos)
     elif ristretto:
         g.deck -= 4                  # the Ristretto/Espresso cards are set apart first
         for i in clockwise:
             put(g, i, 0)             # one of them, not from the deck
         for i in clockwise:
+            deal(g, i, 1)
+        deal(g, start, 0)
+    elif edition == "winter":
+        # 1.2: "winter standard (its book: "each player draws two", then the starting player
+        #    "one additional"), each player clockwise from the starting player, position 1
+        #    then position 2, then the starting player's second position-1 card"
+        for i in clockwise:
+            deal(g, i, 0)
             deal(g, i, 1)
         deal(g, start, 0)
     else:
@@ -398,7 +420,7 @@ def upgrade_tiles(edition, variant, cake_time, names, a) -> dict:
         return {n: [] for n in names}
     allowed = CAKE_UPGRADES if cake_time else WINTER_UPGRADES if edition == "winter" \
         else ORIGINAL_UPGRADES
-    ups = a.get("upgrades", ORIGINAL_UPGRADES)
+    ups = a.get("upgrades", allowed)        # 1.2: left out, any of the edition's ids
     # Q: must the 4 tiles be different? A: yes: each colour has one tile of each upgrade
     #    (Winter 001 "Components": 6 per colour; Korean 003 2.1: 4 tiles each).
     # Q: may the object form leave a player out, or name a stranger? A: no: every player
@@ -410,7 +432,7 @@ def upgrade_tiles(edition, variant, cake_time, names, a) -> dict:
         if set(ups) != set(names):
             raise Rejected("bad_upgrades")
         per_player = ups
-    for tiles in per_player.values():
+    for tiles in per_player.values() if "upgrades" in a else ():
         if not isinstance(tiles, list) or len(tiles) != 4 or len(set(map(repr, tiles))) != 4 \
                 or not all(_text(t) and t in allowed for t in tiles):
             raise Rejected("bad_upgrades")
@@ -473,7 +495,20 @@ def find_card(p: Player, slot: int | None, tag: str | None):
 
 def complete(g: Game, a: dict, specialty_tags) -> Game:
     p = running_game(g)
-    pos, k = find_card(p, a.get("slot"), a.get("card"))
+    if "cake" in a:
+        # 1.2: "`cake` (Cake Time only; rejected with `card` or outside Cake Time) narrows
+        #    the choice to the orders with a cake (true) or without one (false): the first
+        #    such card of `slot`, or of the highest position that holds one"
+        if not g.cake_time or "card" in a:
+            raise Rejected("bad_cake_choice")
+        slot = a.get("slot")
+        pos, k = next(((q, i) for q in ([slot - 1] if slot else (3, 2, 1, 0))
+                       for i, c in enumerate(p.queue[q]) if c.cake == a["cake"]),
+                      (None, None))
+        if pos is None:
+            raise Rejected("no_such_order")
+    else:
+        pos, k = find_card(p, a.get("slot"), a.get("card"))
     if g.completed_this_turn >= 3:
         raise Rejected("three_cups")
     card = p.queue[pos].pop(k)
@@ -485,6 +520,7 @@ def complete(g: Game, a: dict, specialty_tags) -> Game:
     #    printed on the card (Winter 001 "Specialty menu"), a line cannot remove it.
     if a.get("specialty") is True or (card.tag is not None and card.tag in specialty_tags):
         p.cookies += 1
+        g.cookies_from_orders += 1
     if card.cake:
         p.cake_cards += 1          # the cake goes back to the supply
     g.completed_this_turn += 1
@@ -500,6 +536,9 @@ def activate_upgrade(g: Game, a: dict, _specialty_tags) -> Game:
     if g.junior or g.acted_this_turn or g.upgraded_this_turn or p.likes < 3 \
             or up not in p.tiles or up in p.upgrades:
         raise Rejected("no_upgrade")
+    flipped = {u for q in g.players for u in q.upgrades}
+    if g.any_tiles and up not in flipped and len(flipped) >= 4:
+        raise Rejected("fifth_tile")            # "at most 4 different ones in the game"
     p.likes -= 3
     p.upgrades.append(up)
     g.upgraded_this_turn = True
@@ -508,7 +547,9 @@ def activate_upgrade(g: Game, a: dict, _specialty_tags) -> Game:
 
 def spend_cookies(g: Game, a: dict, _specialty_tags) -> Game:
     p = running_game(g)
-    if a["count"] > p.cookies:
+    # 1.2: "rejected when `count` exceeds the active player's cookies less the cookies they
+    #    gained from orders completed this turn"
+    if a["count"] > p.cookies - g.cookies_from_orders:
         raise Rejected("not_enough_cookies")
     p.cookies -= a["count"]
     g.acted_this_turn = True
@@ -551,6 +592,7 @@ def end_turn(g: Game, _a: dict, _specialty_tags) -> Game:
         g.active = (g.active + 1) % n
         g.turn += 1
     g.completed_this_turn = 0
+    g.cookies_from_orders = 0
     g.acted_this_turn = False
     g.upgraded_this_turn = False
     return g
@@ -591,6 +633,7 @@ def correct(g: Game, a: dict, _specialty_tags) -> Game:
         g.deck = a["deck"]
         if g.deck == 0 and not g.game_over and not g.junior:
             g.token = "closed"
+        reopen(g)
         return g
     # Q: `correct` with a player and no count? A: rejected: it sets nothing ("player plus
     #    any of ...": at least one count).
@@ -603,11 +646,18 @@ def correct(g: Game, a: dict, _specialty_tags) -> Game:
         raise Rejected("cake_time_only")
     for k in counts:
         setattr(p, k, a[k])
-    # Q: does a correction below 5 dislikes reopen the token? A: no: the spec only flips
-    #    it closed, and the rulebooks never reopen the shop (Winter 001 "Missed orders").
     if not g.game_over and any(q.dislikes >= 5 for q in g.players):
         g.token = "closed"
+    reopen(g)
     return g
+
+
+def reopen(g: Game) -> None:
+    """1.2: "in a running standard game one that leaves the deck above 0 and every player
+    below 5 dislikes turns a closed token back to open"."""
+    if not g.game_over and not g.junior and g.deck > 0 \
+            and all(q.dislikes < 5 for q in g.players):
+        g.token = "open"
 
 
 def cake(g: Game, a: dict, _specialty_tags) -> Game:

@@ -93,6 +93,8 @@ class Writer:
         junior = edition == "winter" and self.chance(0.3)
         if junior:
             a["variant"] = "junior"
+            if self.chance(0.5):
+                a["junior_cards"] = r.choice([2, 3, 4])      # 1.2: more cards
         elif self.chance(0.2):
             a["variant"] = "standard"
         cake = edition == "original" and self.chance(0.5)
@@ -149,6 +151,8 @@ class Writer:
             a["upgrades"]["Zoe"] = r.sample(ALL_UPGRADES, 4)
         elif how == 12:
             a["players"] = a["players"][:-1] + [""]
+        elif how == 15 and self.chance(0.5):
+            a["junior_cards"] = r.choice([0, 1, 2, 3, 5])    # maybe not junior, maybe 1 or 5
         else:
             a["players"] = NAMES[:5]
 
@@ -169,6 +173,8 @@ class Writer:
             a["slot"] = r.randint(1, 4)
         if self.chance(0.2):
             a["specialty"] = self.chance(0.6)
+        if self.game.cake_time and "card" not in a and self.chance(0.4) or self.chance(0.02):
+            a["cake"] = self.chance(0.5)                 # 1.2: the order with/without a cake
         return a
 
     def scan(self) -> dict:
