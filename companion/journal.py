@@ -415,8 +415,8 @@ class Journal:
         """Store one accepted action durably; raise JournalError if it could not be.
 
         ``new_game``: the setup action (starts a games row), with its ``seat_colors``
-        (colour names), played under the table-script version ``rules``. ``game_over``: the ranking, when this action ended the game (or
-        changed a final ranking). ``reopened``: the action (an undo) made a finished game
+        (colour names), played under the table-script version ``rules``. ``game_over``: the
+        ranking, when this action ended the game (or changed a final ranking). ``reopened``: the action (an undo) made a finished game
         run again. ``progress``: (key, JSON value) kept in the same transaction (how far
         a ``replay --db`` got).
         """

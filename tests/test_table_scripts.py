@@ -1,6 +1,7 @@
 """The rules engine checked against the table-script contract, through the real CLI.
 
-Contract: /work/shared/specs/table-script.md ("Table script, version 1.2"; scripts recorded under 1.1 say so on a "# table-script 1.1" line).
+Contract: /work/shared/specs/table-script.md ("Table script, version 1.2"; scripts recorded
+under 1.1 say so on a "# table-script 1.1" line).
 
 Every ``tests/scripts/NAME.jsonl`` is a table script whose comment lines say what it
 checks; ``tests/scripts/NAME.expected.json`` is the expected ``--json`` output, computed
@@ -54,8 +55,8 @@ ENGINE_BUGS: dict[str, str] = {}
 # after a shared place, 1,1,2 or 1,1,3 [1,1,3]; undo right after a second setup reaching
 # into the previous game [no: "there is nothing to undo"]; a scan when no dealt card is
 # waiting to be identified [rejected]; whether cards that left the queues unidentified still
-# count as "oldest not-yet-identified" [no: only cards in queues]; ``ristretto_start: false`` in winter [accepted];
-# whitespace-only tags and names [rejected as empty]; 2.0 as a whole number and null for an
+# count as "oldest not-yet-identified" [no: only cards in queues]; ``ristretto_start:
+# false`` in winter [accepted]; whitespace-only tags and names [rejected as empty]; 2.0 as a whole number and null for an
 # optional key [both rejected as the wrong type]; a UTF-8 byte-order mark [line 1 rejected].
 
 
