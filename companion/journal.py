@@ -416,7 +416,8 @@ class Journal:
 
         ``new_game``: the setup action (starts a games row), with its ``seat_colors``
         (colour names), played under the table-script version ``rules``. ``game_over``: the
-        ranking, when this action ended the game (or changed a final ranking). ``reopened``: the action (an undo) made a finished game
+        ranking, when this action ended the game (or changed a final ranking).
+        ``reopened``: the action (an undo) made a finished game
         run again. ``progress``: (key, JSON value) kept in the same transaction (how far
         a ``replay --db`` got).
         """

@@ -56,7 +56,8 @@ ENGINE_BUGS: dict[str, str] = {}
 # into the previous game [no: "there is nothing to undo"]; a scan when no dealt card is
 # waiting to be identified [rejected]; whether cards that left the queues unidentified still
 # count as "oldest not-yet-identified" [no: only cards in queues]; ``ristretto_start:
-# false`` in winter [accepted]; whitespace-only tags and names [rejected as empty]; 2.0 as a whole number and null for an
+# false`` in winter [accepted]; whitespace-only tags and names [rejected as empty];
+# 2.0 as a whole number and null for an
 # optional key [both rejected as the wrong type]; a UTF-8 byte-order mark [line 1 rejected].
 
 

@@ -311,7 +311,8 @@ def happening_text(lang: str, h: Any, edition: str = "original") -> str:
 HAPPENING_KINDS = ("game_started", "card_identified", "order_completed", "tokens_gained",
                    "tokens_spent", "upgrade_activated", "cards_to_draw", "orders_moved_down",
                    "dislikes_taken", "shop_closed", "shop_reopened", "final_turn_begins",
-                   "turn_changed", "game_over", "ranking_changed", "corrected", "stalled", "undone", "redone",
+                   "turn_changed", "game_over", "ranking_changed", "corrected", "stalled", "undone",
+                   "redone",
                    "not_your_turn", "unknown_card", "card_enrolled", "draws_dismissed",
                    "device_status", "table_paused", "table_resumed", "cake_placed",
                    "cake_card_gained", "cake_card_played", "cakes_returned")
