@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from .board import Board, chaos_board, new_seed, printed_board
 from . import seat_colours
 from .rules import Rejection, parse_action
-from .rules.editions import (EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, ORIGINAL_UPGRADES,
+from .rules.editions import (EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, JUNIOR_CARDS,
+                             ORIGINAL_UPGRADES,
                              UPGRADE_TILES, Edition, box_rules)
 from .rules.happenings import GameStarted
 from .rules.setup import start_game
@@ -64,11 +65,14 @@ class SetupChoices:
         self.options: dict[str, bool] = {}            # the expansion's optional rules
         self.drawn_tiles: list[str] | None = None  # the box's random 4 (Cake Time)
         self.variant = "standard"
+        self.junior_cards = JUNIOR_CARDS[0]           # Junior: cards in each position (2-4)
         self.count = 4
         self.names = [""] * 4
         self.colours = list(COLOURS)
         self.start: int | None = None
-        self.upgrade_mode = "shared"                  # "shared", "draw" (Cake Time) or "each"
+        # "shared", "draw" (Cake Time), "each", or "open" (not named: any of the box's tiles
+        # during the game, 4 different ones at most; table script 1.2)
+        self.upgrade_mode = "shared"
         self.shared_tiles = list(ORIGINAL_UPGRADES)
         self.player_tiles = [list(ORIGINAL_UPGRADES) for _ in range(4)]
         self.ristretto = False
@@ -238,7 +242,7 @@ class SetupChoices:
             return "wizard.names_missing", {}
         if step == "start" and self.start is None:
             return "wizard.start_needed", {}
-        if step == "upgrades":
+        if step == "upgrades" and self.upgrade_mode != "open":
             holders = [None] if self.upgrade_mode != "each" else list(self.seats)
             for seat in holders:
                 if len(self.tiles_of(seat)) != UPGRADE_TILES:
@@ -260,7 +264,9 @@ class SetupChoices:
         a: dict = {"do": "setup", "edition": self.edition, "players": players,
                    "start": players[self.start if self.start is not None else 0],
                    "variant": self.variant}
-        if self.chooses_tiles:
+        if self.variant == "junior" and self.junior_cards != JUNIOR_CARDS[0]:
+            a["junior_cards"] = self.junior_cards
+        if self.chooses_tiles and self.upgrade_mode != "open":
             order = self.box.upgrades      # tiles in the rulebook's order
 
             def tiles(chosen: list[str]) -> list[str]:

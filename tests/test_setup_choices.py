@@ -31,9 +31,30 @@ def test_deal_preview_matches_the_engines_game_started():
     md.names[:3] = ["A", "B", "C"]
     md.start = 1
     game, started = md.preview()
-    assert started.deal == (("B", 1, 2), ("B", 2, 1), ("C", 1, 1), ("C", 2, 1), ("A", 1, 1),
-                            ("A", 2, 1))
+    # Winter's book (table script 1.2): two each from B, then B's extra card
+    assert started.deal == (("B", 1, 1), ("B", 2, 1), ("C", 1, 1), ("C", 2, 1), ("A", 1, 1),
+                            ("A", 2, 1), ("B", 1, 1))
     assert game.deck == 90 - 10 - 7
+    assert [len(p) for p in game.players[1].queue] == [2, 1, 0, 0]
+
+
+def test_junior_cards_and_open_tiles_reach_the_setup_line():
+    md = SetupChoices("winter")
+    md.set_count(2)
+    md.names[:2] = ["A", "B"]
+    md.start = 0
+    md.variant = "junior"
+    assert "junior_cards" not in md.action()          # 2, the book's default
+    md.junior_cards = 4
+    assert md.action()["junior_cards"] == 4
+    game, _ = md.preview()
+    assert [len(p) for p in game.players[0].queue] == [4, 4, 4, 4]
+    md.variant = "standard"
+    assert "junior_cards" not in md.action() and "upgrades" in md.action()
+    md.set_upgrade_mode("open")                       # decided at the table
+    assert "upgrades" not in md.action() and md.problem("upgrades") is None
+    game, _ = md.preview()
+    assert game.open_tiles and len(game.players[0].tiles) == 6
 
 
 # --- the board ---------------------------------------------------------------------------------

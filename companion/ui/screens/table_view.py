@@ -196,7 +196,16 @@ class TableView(CakeTable):
                 and self.accepts({"do": "activate_upgrade", "upgrade": u})]
 
     def can_spend(self) -> bool:
-        return self.accepts({"do": "spend_cookies", "count": 1})
+        """Spend is offered while the active player holds tokens; when none may be spent
+        now (this turn's orders won them: table script 1.2) a touch says why."""
+        game = self.app.table.game
+        me = game.active_player if game is not None and not game.game_over else None
+        return me is not None and me.cookies > 0
+
+    def _spend_refusal(self, count: int) -> str | None:
+        """Why the engine would refuse spending ``count`` now, in words (None: it would not)."""
+        outcome = apply(self.app.table, {"do": "spend_cookies", "count": count})
+        return None if isinstance(outcome, Accepted) else self.rejection_text(outcome)
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -204,6 +213,9 @@ class TableView(CakeTable):
         self.app.post_action(complete_action(self.app.table.game.active_player, slot))
 
     def _open(self, dialog: str | None) -> None:
+        if dialog == "spend" and (why := self._spend_refusal(1)) is not None:
+            self.toast(why)            # e.g. the only token was won by this turn's order
+            return
         self.dialog = dialog
         if dialog == "spend":
             self.spend_count = 1
@@ -212,7 +224,12 @@ class TableView(CakeTable):
     def _spend_change(self, delta: int) -> None:
         game = self.app.table.game
         top = game.active_player.cookies if game and game.active_player else 1
-        self.spend_count = max(1, min(top, self.spend_count + delta))
+        want = max(1, min(top, self.spend_count + delta))
+        why = self._spend_refusal(want) if want > self.spend_count else None
+        if why is not None:            # more than may be spent now: say why, keep the count
+            self.toast(why)
+            return
+        self.spend_count = want
         self.changed()
 
     def _spend_confirm(self) -> None:
@@ -372,10 +389,20 @@ class TableView(CakeTable):
         else:
             words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
             if any(c is None for pos in self._cards(me) for c in pos):
-                words = self.t("table.scan_dealt")
+                words = self._scan_next(game)
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
+
+    def _scan_next(self, game) -> str:
+        """Which card a scan names next: the oldest dealt card not yet identified, so the
+        prompt follows each book's deal order (Winter's: two each, then one)."""
+        waiting = [(c.serial, p.name, i + 1) for p in game.players
+                   for i, pos in enumerate(p.queue) for c in pos if c.tag is None]
+        if not waiting:
+            return self.t("table.scan_dealt")
+        _, player, position = min(waiting)
+        return self.t("table.scan_next", player=player, position=position)
 
     def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -525,8 +552,11 @@ class TableView(CakeTable):
             out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
                              text=self.t("spend.title", player=me.name,
                                          tokens=tokens_lower(token))))
-            out.append(Label("dlg.hint", hint, text=self.t("spend.hint"), size=m.small,
-                             color=theme.TEXT_DIM))
+            waiting = me.cookies - game.spendable_tokens(me)
+            out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
+                             text=self.t("spend.hint") if not waiting else self.t(
+                                 "spend.hint_waiting", count=game.spendable_tokens(me),
+                                 waiting=waiting)))
             step_w, step_h = theme.DIALOG_SPEND_STEPPER
             out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
                                                          max(m.target, m.px(step_h))),

@@ -16,7 +16,7 @@ import pygame
 
 from ...board import Board
 from ...rules import Rejection
-from ...rules.editions import EDITIONS, ORIGINAL_UPGRADES, UPGRADE_TILES
+from ...rules.editions import EDITIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES, UPGRADE_TILES
 from ... import seat_colours
 from ...setup_choices import COLOURS
 from .. import theme
@@ -71,8 +71,20 @@ def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
                             size=m.body, on=md.variant == v,
                             on_tap=w.tap(setattr, md, "variant", v)))
         if md.variant == "junior":
-            out.append(Label("wz.junior_hint", hint_row, text=w.t("wizard.junior_hint"),
-                             size=m.small, color=theme.TEXT_DIM, lines=2))
+            # Junior's "more cards once you are used to the game" (001 "Junior Barista
+            # Variant"): 2, 3 or 4 cards in each position
+            hint, label, counts = cols(hint_row, [1.0, 0.45, 0.55], m.gap)
+            out.append(Label("wz.junior_hint", hint, size=m.small, color=theme.TEXT_DIM,
+                             lines=2, align="left",
+                             text=w.t("wizard.junior_hint", orders=4 * md.junior_cards)))
+            out.append(Label("wz.junior_cards_label", label, size=m.small, lines=2,
+                             text=w.t("wizard.junior_cards"), align="right"))
+            low, high = JUNIOR_CARDS
+            for n, cell in zip(range(low, high + 1),
+                               cols(counts, [1.0] * (high - low + 1), m.gap), strict=True):
+                out.append(Chip(f"wz.junior_cards.{n}", cell, text=str(n), size=m.body,
+                                on=md.junior_cards == n,
+                                on_tap=w.tap(setattr, md, "junior_cards", n)))
     return out
 
 
@@ -184,16 +196,19 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     lang = language()
     each = md.upgrade_mode == "each"
     drawn = md.upgrade_mode == "draw"
-    status_h = theme.WIZARD_HINT_H if drawn else theme.WIZARD_HEADING_H
+    status_h = theme.WIZARD_HINT_H if drawn or md.upgrade_mode == "open" \
+        else theme.WIZARD_HEADING_H
     specs = [m.target + m.px(theme.WIZARD_TAB_PAD)] + ([m.target] if each else []) \
         + [1.0, m.px(status_h)]
     parts = rows(body, specs, m.gap)
     out: list[Widget] = []
-    modes = (("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each")) \
-        if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
-                                     ("each", "wizard.upgrades_each"))
-    for (mode, words), cell in zip(modes, cols(parts[0], [1.0, 1.0], m.gap), strict=True):
-        out.append(Chip(f"wz.tiles.{mode}", cell, text=w.t(words),
+    modes = ((("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each"))
+             if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
+                                          ("each", "wizard.upgrades_each")))
+    modes += (("open", "wizard.upgrades_open"),)     # not named: any tile, 4 at most (1.2)
+    for (mode, words), cell in zip(modes, cols(parts[0], [1.0] * len(modes), m.gap),
+                                   strict=True):
+        out.append(Chip(f"wz.tiles.{mode}", cell, text=w.t(words), lines=2,
                         size=m.body, on=md.upgrade_mode == mode,
                         on_tap=w.tap(md.set_upgrade_mode, mode)))
     seat: int | None = None
@@ -206,24 +221,28 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
                             size=m.body, on=s == seat, dot=w.seat_rgb(s),
                             on_color=theme.mix(w.seat_rgb(s), theme.PANEL, 0.3),
                             on_tap=w.tap(setattr, w, "tile_seat", s)))
-    tiles = md.tiles_of(seat)
+    open_tiles = md.upgrade_mode == "open"
+    tiles = [] if open_tiles else md.tiles_of(seat)
     all_tiles = md.box.upgrades
-    full = len(tiles) >= UPGRADE_TILES
+    full = open_tiles or len(tiles) >= UPGRADE_TILES
     for u, cell in zip(all_tiles, grid(parts[-2], len(all_tiles), 3, m.gap), strict=True):
         on = u in tiles
         out.append(Chip(f"wz.tile.{u}", cell, text=upgrade_name(lang, u), size=m.body,
                         on=on, enabled=on or not (full or drawn), lines=2,
                         on_color=theme.UPGRADE_PURPLE,
-                        on_tap=None if drawn else w.tap(md.toggle_tile, seat, u)))
+                        on_tap=None if drawn or open_tiles
+                        else w.tap(md.toggle_tile, seat, u)))
     if drawn:             # the box's rule: the companion drew for the starting player
         status = w.t("cake.upgrades_drawn", player=md.players[md.start or 0])
+    elif open_tiles:
+        status = w.t("wizard.upgrades_open_hint", count=UPGRADE_TILES, total=len(all_tiles))
     else:
         status = w.t("wizard.upgrades_choose", count=UPGRADE_TILES, total=len(all_tiles))
         status += "  ·  " + w.t("wizard.upgrades_chosen", chosen=len(tiles),
                                 count=UPGRADE_TILES)
     out.append(Label("wz.tiles_status", parts[-1], text=status, size=m.small,
                      color=theme.TEXT if drawn else theme.TEXT_DIM, align="left",
-                     lines=2 if drawn else 1))
+                     lines=2 if drawn or open_tiles else 1))
     return out
 
 
@@ -323,8 +342,15 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     elif removed:
         notes_top.append(w.t("wizard.deal_removed", count=removed))
     notes: list[str] = []
+    starter = md.players[md.start or 0]
     if md.ristretto:
         notes.append(w.t("wizard.deal_ristretto"))
+    elif md.variant == "junior":
+        notes.append(w.t("wizard.deal_order_junior", start=starter, count=md.junior_cards))
+    elif game.version.book_deal_order and box.deal_order == "two_each_then_extra":
+        notes.append(w.t("wizard.deal_order_two_each", start=starter))   # 001 Setup step 6
+    else:
+        notes.append(w.t("wizard.deal_order_start_first", start=starter))
     if box.starting_tokens:
         notes.append(w.t("wizard.deal_tokens", token=token_name(language(), md.edition, 1)))
     if box.starting_cake_cards:
