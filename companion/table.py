@@ -130,6 +130,21 @@ def complete_action(player, slot: int) -> dict:
     return action
 
 
+def cake_completion(player, slot: int, cake: bool) -> dict:
+    """Complete the first order of position ``slot`` with (or without) a cake (Cake Time,
+    table script 1.2): by its card when it was scanned, else by ``cake``, which names it
+    without a scanner."""
+    card = next(c for c in player.queue[slot - 1] if c.cake == cake)
+    if card.tag is not None:
+        return {"do": "complete", "slot": slot, "card": card.tag}
+    return {"do": "complete", "slot": slot, "cake": cake}
+
+
+def mixed_cakes(player, slot: int) -> bool:
+    """Position ``slot`` holds orders with and without a cake: which one is asked."""
+    return len({c.cake for c in player.queue[slot - 1]}) == 2
+
+
 def stepped_slot(player, taps: int) -> int | None:
     """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
     position with cards), each further tap the next order towards position 1;

@@ -321,3 +321,12 @@ def test_a_completed_position_shows_as_its_quarter_of_the_segment():
         assert lights.next_change == pytest.approx(5.0 + TAKEN_SECONDS)
     after = render(game, LightContext(taken={0: (2, 5.0)}), 5.0 + TAKEN_SECONDS, Style(3, 8))
     assert WHITE not in after.seats[0]
+
+
+def test_a_completed_order_with_a_cake_shows_its_quarter_pink():
+    # Cake Time without a scanner: a seat button's multi-tap says which kind it took
+    from companion.lights.patterns import CAKE, OFF
+    game = table_game(3, active=0)
+    lights = render(game, LightContext(taken={0: (1, 5.0, True)}), 5.5, Style(3, 8))
+    assert [i for i, c in enumerate(lights.seats[0]) if c == CAKE] == [0, 1]
+    assert set(lights.seats[0]) == {CAKE, OFF}

@@ -112,7 +112,8 @@ class LightsController(Worker):
         self.turns = TurnClock(turn_timer)
         self.draws: dict[int, DrawPrompt] = {}
         self.flashes: dict[int, float] = {}
-        self.taken: dict[int, tuple] = {}          # seat -> (position completed, when)
+        # seat -> (position completed, when, whether that order had a cake)
+        self.taken: dict[int, tuple] = {}
         self.cake_cards: dict[int, float] = {}     # seat -> when it gained a cake card
         self.scanner_lost_since: float | None = None
         self.paused_since: float | None = None
@@ -279,7 +280,7 @@ class LightsController(Worker):
             elif isinstance(h, OrderCompleted) and game is not None:
                 seat = game.seat_of(h.player)
                 if seat is not None:
-                    self.taken[seat] = (h.position, at)
+                    self.taken[seat] = (h.position, at, h.cake)
             elif isinstance(h, CakeCardGained) and game is not None:
                 seat = game.seat_of(h.player)
                 if seat is not None:
@@ -328,7 +329,7 @@ class LightsController(Worker):
         for seat, started in list(self.flashes.items()):
             if now >= started + flash_ends:
                 del self.flashes[seat]
-        for seat, (_, started) in list(self.taken.items()):
+        for seat, (_, started, *_cake) in list(self.taken.items()):
             if now >= started + TAKEN_SECONDS:
                 del self.taken[seat]
         for seat, gained in list(self.cake_cards.items()):

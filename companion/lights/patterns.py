@@ -28,7 +28,8 @@ What the table sees, from the bottom layer up:
   gained flashes the seat pink / its colour briefly;
 * rejected input: the seat's segment flashes (off / bright) briefly;
 * an order completed: that seat's segment shows which position was taken for a
-  moment: the segment in four quarters, position 1 at the left, the taken
+  moment (pink when the order had a cake, Cake Time): the segment in four quarters,
+  position 1 at the left, the taken
   quarter white and the rest dark (so a wrong one is seen and undone at once);
 * scanner lost: the first LED of every segment blinks magenta / blue slowly;
 * table paused (another program holds the journal): every segment, even an
@@ -146,7 +147,8 @@ class LightContext:
     scanner_lost_since: float | None = None
     game_over_since: float | None = None
     paused_since: float | None = None
-    taken: Mapping[int, tuple] = field(default_factory=dict)        # seat -> (position, when)
+    # seat -> (position, when[, the order had a cake])
+    taken: Mapping[int, tuple] = field(default_factory=dict)
     cake_cards: Mapping[int, float] = field(default_factory=dict)   # seat -> cake card gained
 
 
@@ -270,7 +272,8 @@ def render(game, context: LightContext, now: float, style: Style = Style()) -> L
                 due.add(prompt.until)
         taken = context.taken.get(seat)
         if taken is not None and taken[1] <= now < taken[1] + TAKEN_SECONDS:
-            px = _position(taken[0], n)
+            # the quarter shows which order went: white, or pink for the one with the cake
+            px = _position(taken[0], n, CAKE if taken[2:3] == (True,) else WHITE)
             due.add(taken[1] + TAKEN_SECONDS)
         if seat < players and not game.game_over:
             px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
@@ -337,10 +340,10 @@ def _sweep(px: list, now: float, due: _Due) -> None:
     due.add((step + 1) * SWEEP_STEP)
 
 
-def _position(position: int, n: int) -> list:
-    """The segment in four quarters (position 1 at the left): the taken one white."""
+def _position(position: int, n: int, colour: Color = WHITE) -> list:
+    """The segment in four quarters (position 1 at the left): the taken one lit."""
     lo, hi = (position - 1) * n // 4, max((position - 1) * n // 4 + 1, position * n // 4)
-    return [WHITE if lo <= i < hi else OFF for i in range(n)]
+    return [colour if lo <= i < hi else OFF for i in range(n)]
 
 
 def _pips(px: list, count: int) -> None:

@@ -274,6 +274,7 @@ class WizardScreen(Screen):
                 md.set_edition(edition, more.get("expansion"))
                 md.options.update(more.get("options", {}))
                 md.variant = more.get("variant", "standard")
+                md.junior_cards = more.get("junior_cards", 2)
                 md.set_count(count)
                 for s in range(count):
                     md.names[s] = names[s]
@@ -294,17 +295,19 @@ class WizardScreen(Screen):
                     self.name_seat = 2
             return prepare
 
-        return [("edition", at("edition", variant="junior")),
+        return [("edition", at("edition", variant="junior", junior_cards=3)),
                 ("players", at("players", count=3)),
                 ("names", at("names")),
                 ("colours", at("colours")),
                 ("colours-2p", at("colours", "original", 2)),
                 ("start", at("start", count=3)),
                 ("upgrades", at("upgrades", mode="each")),
+                ("upgrades-open", at("upgrades", mode="open")),
                 ("options", at("options", "original", ristretto=True)),
                 ("board", at("board", board="chaos")),
                 ("deal", at("deal", count=3)),
                 ("deal-ristretto", at("deal", "original", ristretto=True)),
+                ("deal-junior", at("deal", count=2, variant="junior", junior_cards=3)),
                 ("meeples", at("meeples", "original")),
                 ("meeples-2p", at("meeples", count=2, board="chaos")),
                 ("cake-edition", at("edition", "original", expansion="cake_time")),

@@ -32,7 +32,7 @@ from ...rules import Accepted, apply
 from ...rules.happenings import GameStarted, TurnChanged
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
-from ...table import complete_action
+from ...table import cake_completion, complete_action, mixed_cakes
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows
 from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
@@ -49,7 +49,8 @@ from .table_panels import (device_bad, device_painter, draw_badge, fitting_name,
 class TableView(CakeTable):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.dialog: str | None = None       # "upgrade", "spend", "fix_guard"
+        self.dialog: str | None = None       # "upgrade", "spend", "fix_guard", "cake_choice"
+        self.cake_slot = 1                   # the position "cake_choice" asks about
         self.spend_count = 1
         self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
@@ -103,8 +104,11 @@ class TableView(CakeTable):
             if react is not None:
                 react(self, h, game)
         if (game is None or game.game_over or game.active is None) \
-                and self.dialog in ("upgrade", "spend"):
-            self.dialog = None      # nothing to upgrade or spend now
+                and self.dialog in ("upgrade", "spend", "cake_choice"):
+            self.dialog = None      # nothing to upgrade, spend or complete now
+        if self.dialog == "cake_choice" and any(isinstance(h, TurnChanged)
+                                                for h in update.happened):
+            self.dialog = None
 
     def _refused(self, update) -> None:
         """A toast near the finger that was refused: whose turn it is, or why not."""
@@ -127,6 +131,12 @@ class TableView(CakeTable):
         seat = game.seat_of(h.player) if game is not None else None
         if seat is not None:
             self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
+            rest = game.players[seat].queue[h.position - 1]
+            if game.expansion is not None and h.tag is None \
+                    and any(c.cake != h.cake for c in rest):
+                # a guess between orders with and without a cake (a seat button): say which
+                self.toast(self.t("cake.took_caked" if h.cake else "cake.took_plain",
+                                  player=h.player, position=h.position), kind="info")
 
     def _on_shop_closed(self, h, game) -> None:
         self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
@@ -210,7 +220,19 @@ class TableView(CakeTable):
     # --- actions ---------------------------------------------------------------------------
 
     def complete(self, slot: int) -> None:
-        self.app.post_action(complete_action(self.app.table.game.active_player, slot))
+        me = self.app.table.game.active_player
+        if mixed_cakes(me, slot):       # Cake Time: the order with the cake, or the other?
+            self.cake_slot = slot
+            self._open("cake_choice")
+            return
+        self.app.post_action(complete_action(me, slot))
+
+    def _complete_cake(self, cake: bool) -> None:
+        game = self.app.table.game
+        me = game.active_player if game is not None else None
+        if me is not None and any(c.cake == cake for c in me.queue[self.cake_slot - 1]):
+            self.app.post_action(cake_completion(me, self.cake_slot, cake))
+        self._open(None)
 
     def _open(self, dialog: str | None) -> None:
         if dialog == "spend" and (why := self._spend_refusal(1)) is not None:
@@ -566,6 +588,15 @@ class TableView(CakeTable):
                               on_tap=close))
             out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                               color=theme.PRIMARY, on_tap=self._spend_confirm))
+        elif self.dialog == "cake_choice" and me is not None:
+            out += message_box(
+                self.m, self.t("cake.choose_title", position=self.cake_slot),
+                self.t("cake.choose_body"),
+                [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                 ("dlg.plain", self.t("cake.choose_plain"),
+                  partial(self._complete_cake, False), theme.PRIMARY),
+                 ("dlg.caked", self.t("cake.choose_caked"),
+                  partial(self._complete_cake, True), theme.CAKE_PINK)])
         elif self.dialog == "fix_guard":
             out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),

@@ -202,9 +202,10 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
         + [1.0, m.px(status_h)]
     parts = rows(body, specs, m.gap)
     out: list[Widget] = []
-    modes = ((("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each"))
-             if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
-                                          ("each", "wizard.upgrades_each")))
+    modes: tuple[tuple[str, str], ...] = (
+        (("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each"))
+        if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
+                                     ("each", "wizard.upgrades_each")))
     modes += (("open", "wizard.upgrades_open"),)     # not named: any tile, 4 at most (1.2)
     for (mode, words), cell in zip(modes, cols(parts[0], [1.0] * len(modes), m.gap),
                                    strict=True):

@@ -1,0 +1,150 @@
+"""Table script 1.2 at the table, by touch and by seat buttons (the real App, off-screen).
+
+Each change of 1.2 must be playable, not only in a script: the order with or without a
+cake chosen by touch, a seat button's guess said on the screen, Spend offering only what
+may be spent now and saying why, the edition's tiles offered four at most, and a
+correction that re-opens the shop.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ui_touch import has_widget, make_app, touch, widget
+
+from companion import inputs as ev
+from companion.inputs import TouchAction
+from companion.ui import text
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    text.reset("en")
+    yield
+    text.reset("en")
+
+
+def posted(app) -> list[dict]:
+    return [dict(e.action) for e in app._own if isinstance(e, TouchAction)]
+
+
+def line(**a) -> str:
+    return json.dumps(a)
+
+
+CAKE_SETUP = line(do="setup", edition="original", players=["Ana", "Ben"], expansion="cake_time")
+# Ana's position 1: her first card (no cake), then a card with a cake
+CAKED = [CAKE_SETUP, line(do="cake", player="Ana", slot=1)]
+
+
+def run(app, *events) -> None:
+    for e in events:
+        app.loop.post(e)
+    app.loop.drain()
+    app.process_updates()
+    app.draw()
+
+
+def test_a_touch_on_a_mixed_position_asks_which_order():
+    loop, app = make_app(lines=CAKED)
+    touch(app, "act.pos1")
+    assert widget(app, "dlg.title").text == "Position 1: which order?"
+    touch(app, "dlg.caked")
+    assert posted(app)[-1] == {"do": "complete", "slot": 1, "cake": True}
+    ana = app.table.game.players[0]
+    assert ana.cake_cards == 2 and [c.cake for c in ana.queue[0]] == [False]
+    touch(app, "act.pos1")            # one order left there: no question, it is completed
+    assert not has_widget(app, "dlg.title")
+    assert posted(app)[-1] == {"do": "complete", "slot": 1}
+
+
+def test_a_scanned_card_is_named_by_its_tag():
+    loop, app = make_app(lines=CAKED + [line(do="scan", tag="EXO001"),
+                                 line(do="scan", tag="EXO002")])
+    touch(app, "act.pos1")
+    touch(app, "dlg.plain")
+    assert posted(app)[-1] == {"do": "complete", "slot": 1, "card": "EXO001"}
+
+
+def test_a_seat_button_guess_is_said_on_the_screen():
+    loop, app = make_app(lines=CAKED)
+    run(app, ev.SeatTap(0, count=2))                 # a double tap: position 1, its first
+    assert app.table.game.players[0].likes == 1
+    assert any("position 1, the order without a cake" in t and "Undo" in t
+               for t in app.screen.toasts)
+
+
+def test_spend_offers_what_may_be_spent_now_and_says_why_not_more():
+    start = line(do="setup", edition="original", players=["Ana", "Ben"])
+    loop, app = make_app(lines=[start, line(do="complete", specialty=True)])
+    assert app.table.game.players[0].cookies == 1
+    touch(app, "ft.spend")                         # her only token came with this turn's order
+    assert not has_widget(app, "dlg.count.plus")
+    assert any("next turn" in t for t in app.screen.toasts)
+    loop, app = make_app(lines=[start, line(do="correct", player="Ana", cookies=2),
+                                line(do="complete", specialty=True)])
+    touch(app, "ft.spend")
+    assert "1 won this turn wait" in widget(app, "dlg.hint").text
+    touch(app, "dlg.count.plus")                   # 2: fine
+    touch(app, "dlg.count.plus")                   # 3: one of them was won this turn
+    assert any("next turn" in t for t in app.screen.toasts)
+    touch(app, "dlg.ok")
+    assert posted(app)[-1] == {"do": "spend_cookies", "count": 2}
+
+
+def test_the_editions_tiles_are_offered_until_four_are_in_play():
+    setup = line(do="setup", edition="winter", players=["Ana", "Ben"])
+    likes = [line(do="correct", player=n, likes=12) for n in ("Ana", "Ben")]
+    loop, app = make_app(lines=[setup, *likes])
+    touch(app, "ft.upgrade")
+    assert {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")} == {
+        f"dlg.up.{u}" for u in ("double_meeples", "diagonal_movement", "double_corners",
+                                "double_specialties", "double_destination", "jump")}
+    touch(app, "dlg.up.jump")
+    flips = ["double_destination", "double_corners", "diagonal_movement"]
+    for u in flips:
+        run(app, TouchAction({"do": "end_turn"}), TouchAction({"do": "activate_upgrade",
+                                                              "upgrade": u}))
+    run(app, TouchAction({"do": "end_turn"}))     # Ana again: four tiles are in play now
+    touch(app, "ft.upgrade")
+    offered = {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")}
+    # Ana has jump and double_corners; of the rest only Ben's two are on the table
+    assert offered == {"dlg.up.double_destination", "dlg.up.diagonal_movement"}
+
+
+def test_a_correction_that_removes_the_fifth_dislike_reopens_the_sign():
+    start = line(do="setup", edition="original", players=["Ana", "Ben", "Chloe"])
+    loop, app = make_app(lines=[start])
+    app.post_action({"do": "correct", "player": "Ben", "dislikes": 5})
+    run(app)
+    assert not widget(app, "hdr.sign").is_open
+    app.post_action({"do": "correct", "player": "Ben", "dislikes": 4})
+    run(app)
+    assert widget(app, "hdr.sign").is_open
+    assert any("Shop open again: the correction removed Ben's fifth dislike" in t
+               for t in app.screen.toasts)
+    assert not any(t.startswith("Shop closed") for t in app.screen.toasts)
+
+
+def test_every_output_shows_the_reopened_shop():
+    """The lights, the MQTT state and the phone view derive the sign from the table, so a
+    correction that re-opens the shop ends the amber breath and the final round there."""
+    from companion.lights.patterns import LightContext, Style, render
+    from companion.mqtt.topics import state_payload
+    from companion.rules import Table, apply, parse_line
+
+    opened = apply(Table(), parse_line(line(do="setup", edition="original",
+                                            players=["Ana", "Ben", "Chloe"]))).table
+    closed = apply(opened, parse_line(line(do="correct", player="Ben", dislikes=5))).table
+    reopened = apply(closed, parse_line(line(do="correct", player="Ben", dislikes=4))).table
+
+    def outputs(table):
+        lights = render(table.game, LightContext(), 1.0, Style(3, 8)).seats
+        mqtt = state_payload(table, venue="v", name="t", game_id=1, seq=1, started_at=None,
+                             devices={}, updated_at=0.0)["status"]
+        return lights, mqtt["shop"], mqtt["final_round"]
+
+    assert outputs(closed)[1:] == ("CLOSED", True)
+    assert outputs(closed)[0] != outputs(opened)[0]          # the amber breath
+    assert outputs(reopened) == outputs(opened)
+    assert outputs(reopened)[1:] == ("OPEN", False)
