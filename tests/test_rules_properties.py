@@ -62,6 +62,9 @@ cake_actions = st.one_of(
     st.builds(lambda n, t: {"do": "cake", "player": NAMES[n], "card": t},
               st.integers(0, 3), st.sampled_from(TAGS)),
     st.just({"do": "play_cake_card"}),
+    st.builds(lambda c: {"do": "complete", "cake": c}, st.booleans()),     # 1.2, no scanner
+    st.builds(lambda c, s: {"do": "complete", "cake": c, "slot": s}, st.booleans(),
+              st.integers(1, 4)),
     st.builds(lambda u: {"do": "activate_upgrade", "upgrade": u},
               st.sampled_from(CAKE_TIME_UPGRADES)),
     st.builds(lambda n, v: {"do": "correct", "player": NAMES[n], "cake_cards": v},
@@ -145,6 +148,23 @@ def run(seq):
                 if s in old and old[s][0] == name:
                     moved = name == active and table.game.variant != "junior"
                     assert i == old[s][1] + (1 if moved else 0)
+        if do == "complete" and "cake" in action:
+            # 1.2: the order taken has (or has not) a cake, the first such card of the
+            # position named, else of the highest position holding one
+            done = next(h for h in out.happened if isinstance(h, OrderCompleted))
+            me = table.game.active_player
+            assert done.cake == action["cake"]
+            slots = [action["slot"]] if "slot" in action else \
+                [i + 1 for i in reversed(range(4)) if any(c.cake == action["cake"]
+                                                           for c in me.queue[i])][:1]
+            assert done.position == slots[0]
+            first = next(c for c in me.queue[done.position - 1] if c.cake == action["cake"])
+            assert positions(new.game).get(first.serial) is None     # that very card went
+        if do == "spend_cookies" and table.game.version.spend_waits_for_next_turn:
+            # 1.2: never a token this turn's orders gave
+            me = table.game.active_player
+            assert action["count"] <= me.cookies - table.game.tokens_won_this_turn
+            assert new.game.active_player.cookies >= new.game.tokens_won_this_turn
         if do not in ("setup", "undo", "redo"):
             # a cake is on exactly one card or in the supply: every move is reported
             assert cakes_on_cards(new.game) == cakes_on_cards(table.game) + \
