@@ -11,6 +11,7 @@ import sys
 
 from . import exports
 from .journal import GameRecord, Journal, JournalError
+from .rules.editions import RULES
 from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
 from .session import rebuild
@@ -51,7 +52,7 @@ def run(db: str, export: int | None, fmt: str, out=None, err=None,
 def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
     state = "running" if g.ended_at is None else "ended " + g.ended_at
     ranking = g.ranking
-    note = ""
+    note = "" if g.rules == RULES else f"  (table script {g.rules})"
     if g.problem:
         note = f"  ({g.problem})"
         if g.ended_at is not None and ranking is None:    # the lines are the truth

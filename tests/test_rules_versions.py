@@ -41,7 +41,8 @@ def test_a_1_1_journal_resumes_and_exports_as_its_table_showed(tmp_path):
         assert without_rejected(table_json(Session(j).table)) == without_rejected(EXPECTED)
     out = cli("history", "--db", str(path), "--export", "1", "--format", "json")
     assert json.loads(out.stdout) == EXPECTED
-    assert "winner: Ben" in cli("history", "--db", str(path)).stdout
+    listing = cli("history", "--db", str(path)).stdout
+    assert "winner: Ben" in listing and "(table script 1.1)" in listing
     # the exported script says its version, so a replay of it shows the same game
     script = cli("history", "--db", str(path), "--export", "1").stdout
     assert "# table-script 1.1" in script.splitlines()
