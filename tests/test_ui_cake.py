@@ -67,8 +67,9 @@ def test_the_wizard_and_the_table_by_touch_play_the_cake_time_script():
     touch(app, "wz.longer_game")
     touch(app, "wz.next")
     assert widget(app, "wz.deal_removed").text.startswith("Shuffle the 30 Cake Time")
-    notes = [widget(app, f"wz.dealnote.{k}").text for k in range(3)]
-    assert notes == ["Everyone takes 1 cake card and keeps it secret.",
+    notes = [widget(app, f"wz.dealnote.{k}").text for k in range(4)]
+    assert notes == ["Deal: Ben's three cards first, then two to each player clockwise",
+                     "Everyone takes 1 cake card and keeps it secret.",
                      "Put the cakes and the shuffled cake cards beside the supply.",
                      "Deck after the deal: 105 cards"]
     touch(app, "wz.next")
@@ -123,8 +124,10 @@ def test_break_time_is_shown_while_it_pays_and_fix_mode_corrects_cake_cards():
     screenshots._cake_break_time(app)
     assert widget(app, "act.break_time").text.startswith("Break Time")
     assert not has_widget(app, "act.hint")
+    touch(app, "act.pos2")                            # position 2 holds caked and plain ones:
+    touch(app, "dlg.plain")                           # which one is asked (table script 1.2)
     touch(app, "act.pos2")
-    touch(app, "act.pos2")                            # a second order: no more Break Time
+    touch(app, "dlg.plain")                           # a second order: no more Break Time
     assert not has_widget(app, "act.break_time")
     touch(app, "ft.fix")
     touch(app, "dlg.ok")
