@@ -211,6 +211,10 @@ class WebSettings:
                               "0 = any free port, for tests).", min=0, max=65535)
     mdns: bool = setting(
         True, "Announce the phone view on the LAN (mDNS/DNS-SD _http._tcp \"Coffee Rush table\").")
+    hosts: list[str] = setting(
+        [], "More names the phone view answers to (a café's own DNS name, say); its host "
+            "name, its .local name, its addresses and localhost always work, any other "
+            "Host is refused (DNS rebinding).")
 
 
 @dataclass(frozen=True)

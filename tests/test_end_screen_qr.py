@@ -63,3 +63,21 @@ def test_settings_show_the_pairing_code_and_renew_it():
     assert "coffee-rush.local" in texts["set.web_url"]
     next(w for w in screen.widgets() if w.name == "set.new_code").on_tap()
     assert app.pairing.code != "482913"
+
+
+def test_settings_list_the_paired_phones_and_forget_one_by_touch():
+    from ui_touch import touch, widget
+    _, app = screenshots.make_app([], (800, 480), "en")
+    app.pairing = Pairing(code="482913")
+    app.web_url = "http://coffee-rush.local:8080"
+    _, ana = app.pairing.pair("482913", "10.0.0.2", "Ana's phone")
+    _, ben = app.pairing.pair("482913", "10.0.0.3", "iPhone")
+    app.open("settings")
+    assert widget(app, "set.phones").text == "Phones (2)"
+    touch(app, "set.phones")
+    assert [widget(app, f"set.phone.{k}").text for k in (0, 1)] == ["Ana's phone", "iPhone"]
+    touch(app, "set.forget.0")
+    assert app.pairing.authorize(ana) == "wrong" and app.pairing.authorize(ben) == "ok"
+    assert widget(app, "set.phone.0").text == "iPhone"
+    touch(app, "set.phones_done")
+    assert widget(app, "set.phones").text == "Phones (1)"

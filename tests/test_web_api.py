@@ -1,7 +1,7 @@
 """The phone view's JSON API against the service on simulated hardware: the table
-exactly as replay --json prints it, every update streamed, actions only with the
-code and from the page's own origin, bad lines refused in words; and a port
-already taken leaves the table playing with one warning."""
+exactly as replay --json prints it, every update streamed, actions only from a paired
+phone (its token, never the code) and from the page's own origin, bad lines refused in
+words; and a port already taken leaves the table playing with one warning."""
 import json
 import logging
 import socket
@@ -19,30 +19,43 @@ from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
 SETUP = '{"do": "setup", "edition": "original", "players": ["Zoë", "서연"], "start": "서연"}'
 
 
-def post(svc, body, code=None, **headers):
-    if code is not None:
-        headers["X-Pairing-Code"] = code
+def pair(svc, code=None, **headers) -> httpx.Response:
+    return httpx.post(svc.web.url + "/api/pair", json={"code": code or svc.web.pairing.code},
+                      headers=headers, timeout=5)
+
+
+def post(svc, body, token=None, **headers):
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     return httpx.post(svc.web.url + "/api/action", content=body.encode(), headers=headers,
                       timeout=5)
 
 
-def test_table_is_replay_json_and_actions_need_code_and_origin(service_with_web, tmp_path):
+def test_table_is_replay_json_and_actions_need_a_paired_phone_and_origin(service_with_web,
+                                                                           tmp_path):
     svc = service_with_web
     code = svc.web.pairing.code
+    assert pair(svc, "000000").status_code == 401
+    r = pair(svc)
+    assert r.status_code == 200 and r.json()["paired"]
+    token = r.json()["token"]
+    assert "httponly" in r.headers["set-cookie"].lower()
+    assert "samesite=strict" in r.headers["set-cookie"].lower()
     assert post(svc, SETUP).status_code == 401
-    assert post(svc, SETUP, "000000").status_code == 401
-    assert post(svc, SETUP, code, Origin="http://evil.example").status_code == 403
+    assert post(svc, SETUP, **{"X-Pairing-Code": code}).status_code == 401   # the code is no token
+    assert post(svc, SETUP, "not-a-token").status_code == 401
+    assert post(svc, SETUP, token, Origin="http://evil.example").status_code == 403
     assert svc.session.table.game is None                   # nothing was written
-    r = post(svc, SETUP, code, Origin=svc.web.url)
+    r = post(svc, SETUP, token, Origin=svc.web.url)
     assert r.status_code == 200, r.text
     assert r.json()["happened"][0]["kind"] == "game_started"
-    r = post(svc, '{"do": "complete"}', code)
+    r = post(svc, '{"do": "complete"}', token)
     assert r.status_code == 200
-    r = post(svc, '{"do": "fly"}', code, **{"Accept-Language": "es-ES,es;q=0.9"})
+    r = post(svc, '{"do": "fly"}', token, **{"Accept-Language": "es-ES,es;q=0.9"})
     assert r.status_code == 422 and r.json()["rejection"]["code"] == "unknown_action"
     assert "no es una acción" in r.json()["message"] or "fly" in r.json()["message"]
-    assert post(svc, "   ", code).status_code == 400
-    assert post(svc, "x" * 5000, code).status_code == 413
+    assert post(svc, "   ", token).status_code == 400
+    assert post(svc, "x" * 5000, token).status_code == 413
     # GET /api/table is byte for byte what replay --json prints for the journal's lines
     table = httpx.get(svc.web.url + "/api/table").content
     script = tmp_path / "game.jsonl"
@@ -91,7 +104,7 @@ def test_companion_page_hides_secrets_and_shows_devices(service_with_web):
     assert 'data-device="buttons">simulato' in text
     assert 'data-device="scanner">scollegato' in text                # what the device said
     assert "journal.db" in text and "Ultime" in text
-    assert "action refused, wrong pairing code" in text             # the log's last lines
+    assert "action refused, not a paired phone" in text             # the log's last lines
     from companion.web.app import redacted
     assert redacted('password = "hunter2"\nport = 1') == 'password = "••••••"\nport = 1'
 
@@ -124,7 +137,7 @@ def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
     svc.start_web()
     svc.loop.start()
     try:
-        code = svc.web.pairing.code
+        code = pair(svc).json()["token"]
         for line in ['{"do": "setup", "edition": "original", "players": ["Ana", "Bé", "서연"]}',
                      '{"do": "correct", "player": "Ana", "dislikes": 5}',
                      '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']:
@@ -136,3 +149,62 @@ def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
         assert svc.play_link.link == link                  # the end screen's QR code
     finally:
         svc.shutdown()
+
+
+def test_a_flood_of_wrong_codes_from_other_addresses_never_refuses_a_paired_phone(
+        service_with_web):
+    """The café attack, bounded and on loopback: 200 source addresses (127.0.0.x and
+    127.0.1.x) send 5 wrong codes each; the staff's paired phone goes on acting, and a
+    phone that did not guess can still pair."""
+    svc = service_with_web
+    staff = pair(svc).json()["token"]
+    url = svc.web.url + "/api/pair"
+    statuses = set()
+    for i in range(200):
+        source = f"127.0.{1 + i // 250}.{2 + i % 250}"
+        with httpx.Client(transport=httpx.HTTPTransport(local_address=source),
+                          timeout=5) as guesser:
+            for _ in range(5):
+                statuses.add(guesser.post(url, json={"code": "000000"}).status_code)
+    assert statuses == {401, 429}
+    assert post(svc, '{"do": "undo"}', staff).status_code in (200, 422)   # acted, not 401/429
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.9.9"),
+                      timeout=5) as owner:
+        assert owner.post(url, json={"code": svc.web.pairing.code}).status_code == 200
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.1.2"),
+                      timeout=5) as guesser:   # one that guessed waits, even with the code
+        assert guesser.post(url, json={"code": svc.web.pairing.code}).status_code == 429
+    svc.web.pairing.renew()        # "New code" on the screen: the guessers start from zero
+
+
+def test_a_foreign_host_is_refused_before_any_handler(service_with_web):
+    """DNS rebinding: a page on evil.example whose name resolves to the table sends its own
+    Host and Origin; both are refused before the action handler, even with a token."""
+    svc = service_with_web
+    token = pair(svc).json()["token"]
+    foreign = {"Host": "evil.example", "Origin": "http://evil.example"}
+    r = post(svc, '{"do": "undo"}', token, **foreign)
+    assert r.status_code == 421 and "evil.example" in r.text
+    assert httpx.get(svc.web.url + "/api/table", headers={"Host": "evil.example:8080"},
+                     timeout=5).status_code == 421
+    name = socket.gethostname().split(".")[0]
+    for host in ("localhost", "127.0.0.1", "[::1]:8080", f"{name}.local", name.upper(),
+                 "coffee.example"):              # the last one from [web] hosts
+        assert httpx.get(svc.web.url + "/api/table", headers={"Host": host},
+                         timeout=5).status_code == 200, host
+
+
+def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_web):
+    svc = service_with_web
+    r = pair(svc, **{"User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"})
+    token = r.json()["token"]
+    assert r.json()["name"] == "Android"
+    phone = svc.web.pairing.phone(token)
+    assert phone is not None and phone.name == "Android"
+    cookie = {"Cookie": f"companion_token={token}"}
+    # the page's cookie counts only with the page's own Origin (a script uses Bearer)
+    assert post(svc, '{"do": "undo"}', **cookie).status_code == 403
+    assert post(svc, '{"do": "undo"}', Origin=svc.web.url, **cookie).status_code in (200, 422)
+    svc.web.pairing.forget(phone.id)                   # Settings' "Forget"
+    assert post(svc, '{"do": "undo"}', token).status_code == 401
+    assert httpx.delete(svc.web.url + "/api/pair", timeout=5).status_code == 200

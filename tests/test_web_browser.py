@@ -1,7 +1,7 @@
 """The phone view in a real browser (Playwright driving Debian's Chromium) against
 the service on simulated hardware: a seat tap shows on the page within 1 s, the
-history export downloads, an action without the pairing code is refused and with
-it accepted."""
+history export downloads, an action from an unpaired phone is refused, the phone pairs
+once with the code (the token an HttpOnly cookie) and acts, and Forget unpairs it."""
 import os
 import time
 
@@ -60,18 +60,27 @@ def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, brows
     assert page.evaluate(likes_of(1)) == "1"
     assert len(svc.session.table.game.players) == 3 and svc.session.table.game.players[0].likes == 1
 
-    # with the code shown in Settings: accepted, and the page follows
+    # paired once with the code shown in Settings: the code is not kept by the page, the
+    # token is an HttpOnly cookie the page's script cannot read
     page.fill("#code", svc.web.pairing.shown())
-    page.click("button[data-do='undo']")
+    page.click("#pairbtn")
     page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+    assert page.is_hidden("#pair") and page.input_value("#code") == ""
+    assert "companion_token" not in page.evaluate("document.cookie")
+    page.click("button[data-do='undo']")
     page.wait_for_function(f"{likes_of(1)} === '0'", timeout=1000)
     assert svc.session.table.game.players[0].likes == 0
 
-    # a revoked code stops working at once
+    # a new code does not unpair this phone; "Forget" in Settings does, at once
     svc.web.pairing.renew()
     page.click("button[data-do='redo']")
+    page.wait_for_function(f"{likes_of(1)} === '1'", timeout=1000)
+    for phone in svc.web.pairing.phones():
+        svc.web.pairing.forget(phone.id)
+    page.click("button[data-do='undo']")
     page.wait_for_function("document.getElementById('msg').dataset.status === '401'")
-    assert svc.session.table.game.players[0].likes == 0
+    assert page.is_visible("#pair")                     # it asks for the code again
+    assert svc.session.table.game.players[0].likes == 1
     page.close()
 
 

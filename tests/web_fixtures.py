@@ -13,7 +13,8 @@ def web_config(tmp_path, port: int = 0):
     cfg["pixels"]["driver"] = "simulated"
     cfg["pixels"]["segment_length"] = 4
     cfg["sound"]["enabled"] = False
-    cfg["web"].update(bind="127.0.0.1", port=port, mdns=False)    # port 0: any free one
+    cfg["web"].update(bind="127.0.0.1", port=port, mdns=False,    # port 0: any free one
+                      hosts=["coffee.example"])
     return cfg
 
 

@@ -10,16 +10,25 @@ Routes (the JSON API is documented in the README):
 - ``GET /api/table``        the running game exactly as ``replay --json`` prints it
 - ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
                             the live table's HTML for the pages)
-- ``POST /api/action``      one table-script line; needs ``X-Pairing-Code``
+- ``POST /api/pair``        ``{"code": "482913", "name": "Ana's phone"}`` -> ``{"token": ...}``
+                            (also set as an HttpOnly cookie for the page)
+- ``DELETE /api/pair``      the phone forgets itself (its token stops working)
+- ``POST /api/action``      one table-script line; needs a paired phone's token
+                            (``Authorization: Bearer <token>``, or the page's cookie)
 
-Reads are open; a write needs the pairing code (``pairing.py``), comes from the
-page's own origin (a browser's ``Origin`` header must match the host), and is
-at most ``MAX_LINE`` bytes. History reads the journal through a read-only
+Reads are open; a write needs a paired phone's token (``pairing.py``: the code is
+entered once, never sent with actions), comes from the page's own origin (a browser's
+``Origin`` header must match the host; a cookie counts only with it), and is at most
+``MAX_LINE`` bytes. Every request must name the companion itself in its Host header
+(its name, its ``.local`` name, an address, localhost, or ``[web] hosts``): a page on
+another site that makes its name resolve to the table (DNS rebinding) is refused before
+any handler. History reads the journal through a read-only
 connection of its own (``JournalReader``), never the table's.
 """
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import os
@@ -34,6 +43,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from .. import config as config_mod
@@ -44,7 +54,7 @@ from ..rules import Rejection, parse_line
 from ..ui.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
-from .pairing import BUSY, LOCKED, OK, Pairing
+from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
 from .server import BackgroundServer
 
 if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
@@ -55,6 +65,8 @@ MAX_LINE = 4096
 HEARTBEAT = 20.0                     # s between keep-alive comments on an idle stream
 MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
 SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
+TOKEN_COOKIE = "companion_token"
+PHONES_FILE = "paired-phones.json"    # beside the journal: the paired phones (hashed tokens)
 
 
 class JournalReader:
@@ -106,7 +118,9 @@ class PhoneView:
                  play_link: Any = None):
         self.cfg = cfg
         self.live = LiveTable(loop, colours, play_link)
-        self.pairing = pairing or Pairing()
+        store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
+                 if journal_path else None)
+        self.pairing = pairing or Pairing(store=store)
         self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
         self.devices = devices or (lambda: {})
         self.clock = clock
@@ -191,6 +205,58 @@ def _html(request: Request, lang: str, text: str) -> HTMLResponse:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
+
+
+def host_names(cfg: Any) -> frozenset[str]:
+    """The names the companion answers to (addresses are always accepted)."""
+    name = socket.gethostname().split(".")[0].lower()
+    extra = [h.lower() for h in cfg["web"]["hosts"]]
+    return frozenset({"localhost", name, f"{name}.local", *extra})
+
+
+def trusted_host(host_header: str, names: frozenset[str]) -> bool:
+    """Whether a request's Host names this companion: one of ``names``, or an IP address
+    (a DNS-rebinding page always names its own domain, never an address)."""
+    host = host_header.strip().lower()
+    if host.startswith("["):                      # [::1]:8080
+        host = host[1:host.find("]")] if "]" in host else host
+    elif host.count(":") == 1:
+        host = host.split(":")[0]
+    host = host.rstrip(".")
+    if host in names:
+        return True
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return False
+
+
+class HostCheck:
+    """ASGI middleware: a request for a Host the companion does not answer to gets 421."""
+
+    def __init__(self, app: Any, names: frozenset[str]):
+        self.app, self.names = app, names
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((v.decode("latin-1") for k, v in scope.get("headers", [])
+                         if k == b"host"), "")
+            if not trusted_host(host, self.names):
+                log.warning("refused a request for host %r (not this companion)", host[:80])
+                response = Response(f"this is a Coffee Rush companion, not {host[:80]!r}\n",
+                                    status_code=421, media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _bearer(request: Request) -> tuple[str | None, bool]:
+    """(token, from the cookie?): the Authorization header, else the page's cookie."""
+    auth = request.headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip(), False
+    return request.cookies.get(TOKEN_COOKIE), True
 
 
 def _same_origin(request: Request) -> bool:
@@ -285,14 +351,15 @@ def build_app(view: PhoneView) -> Starlette:
 
         if not _same_origin(request):
             return answer(403, "web.origin")
-        verdict = view.pairing.check(request.headers.get("x-pairing-code", ""), _client(request))
-        if verdict == LOCKED:
-            return answer(429, "web.code_locked")
+        token, from_cookie = _bearer(request)
+        if from_cookie and token and request.headers.get("origin") is None:
+            return answer(403, "web.origin")       # a cookie counts only from the page itself
+        verdict = view.pairing.authorize(token)
         if verdict == BUSY:
             return answer(429, "web.busy")
         if verdict != OK:
-            log.warning("phone %s: action refused, wrong pairing code", _client(request))
-            return answer(401, "web.code_wrong")
+            log.warning("phone %s: action refused, not a paired phone", _client(request))
+            return answer(401, "web.not_paired")
         body = await _capped_body(request, MAX_LINE)
         if body is None:
             return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
@@ -319,6 +386,41 @@ def build_app(view: PhoneView) -> Starlette:
                                      "text": update.rejection.text}, table=state)
         return answer(200, "web.accepted", happened=[h.as_dict() for h in update.happened],
                       table=state)
+
+    async def pair(request: Request) -> Response:
+        lang = language(request, cfg)
+
+        def answer(status: int, key: str) -> JSONResponse:
+            return JSONResponse({"paired": status == 200, "message": tr(lang, key)},
+                                status_code=status)
+
+        if not _same_origin(request):
+            return answer(403, "web.origin")
+        if request.method == "DELETE":              # this phone forgets itself
+            phone = view.pairing.phone(_bearer(request)[0])
+            if phone is not None:
+                view.pairing.forget(phone.id)
+            r = answer(200, "web.unpaired")
+            r.delete_cookie(TOKEN_COOKIE, path="/api")
+            return r
+        body = await _capped_body(request, MAX_LINE)
+        try:
+            data = json.loads(body or b"")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("code"), str):
+            return answer(400, "web.pair_how")
+        name = phone_name(data.get("name"), request.headers.get("user-agent", ""))
+        verdict, token = view.pairing.pair(data["code"], _client(request), name)
+        if verdict == LOCKED:
+            return answer(429, "web.code_locked")
+        if token is None:
+            return answer(401, "web.code_wrong")
+        r = JSONResponse({"paired": True, "token": token, "name": name,
+                          "message": tr(lang, "web.paired", name=name)})
+        r.set_cookie(TOKEN_COOKIE, token, max_age=365 * 86400, path="/api", httponly=True,
+                     samesite="strict")
+        return r
 
     async def home(request: Request) -> Response:
         lang = language(request, cfg)
@@ -361,7 +463,8 @@ def build_app(view: PhoneView) -> Starlette:
         Route("/companion", companion),
         Route("/api/table", table), Route("/api/events", events),
         Route("/api/action", action, methods=["POST"]),
-    ], lifespan=_lifespan(live))
+        Route("/api/pair", pair, methods=["POST", "DELETE"]),
+    ], lifespan=_lifespan(live), middleware=[Middleware(HostCheck, names=host_names(cfg))])
 
 
 def _lifespan(live: LiveTable):

@@ -4,7 +4,8 @@ Pure functions from data to text: the live table from a ``Snapshot``, the
 history from the journal's game records, the companion page from its facts.
 Every word comes from the locale catalogs (``companion.ui.i18n``); every value
 is escaped. The few lines of script keep the live table current with
-server-sent events and post actions with the pairing code.
+server-sent events, pair the phone once with the code (the token stays in an HttpOnly
+cookie) and post actions.
 """
 from __future__ import annotations
 
@@ -77,14 +78,19 @@ function follow(){const es=new EventSource('/api/events?lang='+document.document
 es.addEventListener('update',e=>{const d=JSON.parse(e.data);live.innerHTML=d.html;
 live.dataset.seq=d.seq;status.className='';});es.onerror=()=>{status.className='lost';};}
 follow();
-const msg=document.getElementById('msg'),code=document.getElementById('code');
-code.value=localStorage.getItem('pairingCode')||'';
-async function act(line){msg.textContent='…';let r;try{r=await fetch('/api/action',{method:'POST',
-headers:{'Content-Type':'application/json','X-Pairing-Code':code.value.trim()},body:line});}
-catch(err){msg.textContent=String(err);return;}const d=await r.json().catch(()=>({}));
-msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;
-if(r.status===401)localStorage.removeItem('pairingCode');
-else if(r.status<300||r.status===422)localStorage.setItem('pairingCode',code.value.trim());}
+const msg=document.getElementById('msg'),code=document.getElementById('code'),
+pairBox=document.getElementById('pair');
+function paired(yes){pairBox.hidden=yes;if(yes)localStorage.setItem('paired','1');
+else localStorage.removeItem('paired');}
+paired(localStorage.getItem('paired')==='1');
+async function send(url,body){msg.textContent='…';let r;try{r=await fetch(url,{method:'POST',
+headers:{'Content-Type':'application/json'},body:body});}
+catch(err){msg.textContent=String(err);return null;}const d=await r.json().catch(()=>({}));
+msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;return r;}
+async function act(line){const r=await send('/api/action',line);if(r&&r.status===401)paired(false);}
+document.getElementById('pairbtn').addEventListener('click',async()=>{
+const r=await send('/api/pair',JSON.stringify({code:code.value.trim()}));code.value='';
+if(r&&r.status===200)paired(true);});
 document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
@@ -206,9 +212,10 @@ def live_page(lang: str, snap) -> str:
                                       ("complete", "web.complete"),
                                       ("end_turn", "button.end_turn")))
     control = (f'<details class="ctl"><summary>{t(lang, "web.control")}</summary>'
-               f'<p>{t(lang, "web.code_hint")}</p>'
+               f'<div id="pair"><p>{t(lang, "web.code_hint")}</p>'
                f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
                f'autocomplete="one-time-code" maxlength="7"></label>'
+               f'<button type="button" id="pairbtn">{t(lang, "web.pair")}</button></div>'
                f'<div class="row">{buttons}</div>'
                f'<label>{t(lang, "web.line")} <input id="line" '
                f'placeholder=\'{{"do": "correct", "player": "…", "likes": 3}}\'></label>'

@@ -17,9 +17,9 @@ import pygame
 from ...config import LANGUAGES
 from .. import fonts, theme
 from ..i18n import language_name
-from ..layout import cols, inset, rows
+from ..layout import centered, cols, inset, rows
 from ..settings_store import Settings, settings_for
-from ..widgets import Button, Custom, Fill, Label, Widget, common_size
+from ..widgets import Button, Custom, Fill, Label, Shade, Widget, common_size
 from .base import Screen
 
 TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180, 240, 300)
@@ -41,6 +41,7 @@ class SettingsScreen(Screen):
     def __init__(self, app: Any):
         super().__init__(app)
         self.settings: Settings = settings_for(app)
+        self.phones_open = False             # the list of paired phones, over the settings
 
     # --- changes -------------------------------------------------------------------------
 
@@ -134,6 +135,8 @@ class SettingsScreen(Screen):
             out.append(Label("set.font_hint", parts[-1], background=theme.WARNING, radius=10,
                              text=self.t("settings.font_missing", command=fonts.INSTALL_COMMAND),
                              size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
+        if pairing is not None and self.phones_open:
+            out += self._phones()
         return out
 
     def _pairing(self, row: pygame.Rect, label_w: int) -> list[Widget]:
@@ -141,6 +144,7 @@ class SettingsScreen(Screen):
         m = self.m
         label_box, code_box, new_box = cols(inset(row, m.gap),
                                             [label_w, 1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
+        code_box, phones_box = cols(code_box, [1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
         code_top, url_box = rows(code_box, [0.62, 0.38])
         out: list[Widget] = [
             Fill("set.row_web", row, color=theme.PANEL, radius=12),
@@ -150,6 +154,9 @@ class SettingsScreen(Screen):
                   bold=True),
             Button("set.new_code", new_box, text=self.t("web.new_code"), size=m.body,
                    on_tap=self.new_code),
+            Button("set.phones", phones_box, size=m.body, lines=2,
+                   text=self.t("web.phones_button", count=len(self.app.pairing.phones())),
+                   on_tap=partial(self.show_phones, True)),
         ]
         if self.app.web_url:
             out.append(Label("set.web_url", url_box, text=self.t("web.phones",
@@ -160,6 +167,42 @@ class SettingsScreen(Screen):
     def new_code(self) -> None:
         self.app.pairing.renew()
         self.changed()
+
+    def show_phones(self, shown: bool) -> None:
+        self.phones_open = shown
+        self.changed()
+
+    def forget_phone(self, phone_id: str) -> None:
+        self.app.pairing.forget(phone_id)
+        self.changed()
+
+    def _phones(self) -> list[Widget]:
+        """Every paired phone with its name and a "Forget" button (revokes its token)."""
+        m = self.m
+        phones = self.app.pairing.phones()[-4:]       # the newest four fit the panel
+        box = centered(m.rect, m.rect.w * 4 // 5, m.rect.h * 4 // 5)
+        close = partial(self.show_phones, False)
+        out: list[Widget] = [Shade("set.phones_shade", m.rect, on_tap=close),
+                             Fill("set.phones_bg", box, color=theme.PANEL, radius=16, border=3,
+                                  border_color=theme.PANEL_LINE, blocks=True)]
+        inner = inset(box, m.gap * 2)
+        parts = rows(inner, [m.bar] + [1.0] * 4 + [m.target], m.gap)
+        out.append(Label("set.phones_title", parts[0], text=self.t("web.phones_paired"),
+                         size=m.big, bold=True, align="left"))
+        if not phones:
+            out.append(Label("set.phones_none", parts[1], text=self.t("web.no_phones"),
+                             size=m.body, color=theme.TEXT_DIM, align="left"))
+        for k, (phone, row) in enumerate(zip(phones, parts[1:5], strict=False)):
+            name_box, forget_box = cols(row, [1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
+            out.append(Label(f"set.phone.{k}", name_box, text=phone.name, size=m.body,
+                             bold=True, align="left"))
+            out.append(Button(f"set.forget.{k}", forget_box, text=self.t("web.forget"),
+                              size=m.body, color=theme.WARNING,
+                              on_tap=partial(self.forget_phone, phone.id)))
+        done = centered(parts[-1], m.px(theme.SETTINGS_DONE_W), parts[-1].h)
+        out.append(Button("set.phones_done", done, text=self.t("settings.done"), size=m.body,
+                          color=theme.PRIMARY, on_tap=close))
+        return out
 
     def _languages(self, rect: pygame.Rect) -> list[Widget]:
         m = self.m
