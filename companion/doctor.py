@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from . import config as config_mod
 from .catalog import Catalog, CatalogError
 from .config import Config, ConfigError
-from .journal import Journal, JournalError
+from .journal import FAILING, FULL, READ_ONLY, Journal, JournalError, mounted_read_only
+from .ui.i18n import tr
 
 if TYPE_CHECKING:
     from .ui.fonts import FontFiles
@@ -211,8 +212,12 @@ def check_files(cfg: Config) -> list[Check]:
                 n = len(j.games())
             out.append(ok("journal", f"{path}: {n} games"))
         except JournalError as exc:
-            out.append(fail("journal", str(exc), "on the touchscreen: Start a new journal "
-                            "(the damaged file is kept beside it)"))
+            if exc.fault in (FULL, READ_ONLY, FAILING):
+                lang = cfg["game"]["language"]
+                out.append(fail("journal", str(exc), tr(lang, f"storage.{exc.fault}_fix")))
+            else:
+                out.append(fail("journal", str(exc), "on the touchscreen: Start a new journal "
+                                "(the damaged file is kept beside it)"))
         except PermissionError:
             out.append(warn("journal", f"{path}: not readable by this user",
                             "run doctor with sudo"))
@@ -222,15 +227,24 @@ def check_files(cfg: Config) -> list[Check]:
         out.append(warn("journal", f"{folder} is not writable by this user",
                         f"the service user {SERVICE_USER} must own it: "
                         f"sudo chown {SERVICE_USER} {folder}; or run doctor with sudo"))
+    out.append(check_storage(existing, folder, cfg["game"]["language"]))
+    return out
+
+
+def check_storage(existing: str, folder: str, lang: str) -> Check:
+    """The card the journal lives on, named for what it is: read-only, full, or fine (a
+    failing card shows as the journal's own read error above)."""
     free = shutil.disk_usage(existing).free // 2**20
     where = f"{free} MB free for {folder}"
+    if mounted_read_only(existing):
+        return fail("disk", tr(lang, "storage.read_only", folder=folder),
+                    tr(lang, "storage.read_only_fix"))
     if free < DISK_FAIL_MB:
-        out.append(fail("disk", where, "free some space: a full disk cannot save an action"))
-    elif free < DISK_WARN_MB:
-        out.append(warn("disk", where, "free some space soon"))
-    else:
-        out.append(ok("disk", where))
-    return out
+        return fail("disk", tr(lang, "storage.full", free=free, folder=folder),
+                    tr(lang, "storage.full_fix"))
+    if free < DISK_WARN_MB:
+        return warn("disk", where, tr(lang, "storage.full_fix"))
+    return ok("disk", where)
 
 
 def check_pins(cfg: Config, system: System) -> list[Check]:

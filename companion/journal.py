@@ -60,7 +60,21 @@ CREATE TABLE actions(
 
 
 class JournalError(Exception):
-    """A journal that cannot be used; the message names the file and what to do."""
+    """A journal that cannot be used; the message names the file and what to do.
+
+    ``fault``: for a storage fault, what it is (``FULL``, ``READ_ONLY`` or ``FAILING``), so
+    the screen, the log and doctor can say it in the players' words; None otherwise."""
+
+    def __init__(self, message: str, fault: str | None = None):
+        super().__init__(message)
+        self.fault = fault
+
+
+FULL, READ_ONLY, FAILING = "full", "read_only", "failing"
+"""The storage faults, named for what they are (a full card is no failing card)."""
+
+FREE_SPACE_HINT = ("free some space: old system logs (sudo journalctl --vacuum-size=50M), "
+                   "the package cache (sudo apt-get clean), photos or other files")
 
 
 class JournalBusy(JournalError):
@@ -107,6 +121,35 @@ def _free_bytes(path: str) -> int | None:
     return st.f_bavail * st.f_frsize
 
 
+def mounted_read_only(path: str) -> bool:
+    """The file system holding ``path`` is mounted read-only (an SD card the kernel
+    remounted after errors, or a write-protect switch)."""
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return bool(st.f_flag & os.ST_RDONLY)
+
+
+def storage_fault(exc: sqlite3.DatabaseError, path: str) -> str | None:
+    """What a write that SQLite refused means for the card: FULL (SQLITE_FULL: ENOSPC or
+    too little room), READ_ONLY (SQLITE_READONLY, or a read-only mount), FAILING (an I/O
+    error on a card with room that is writable), or None (not a storage fault)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if code is not None else None
+    msg = str(exc)
+    if primary == sqlite3.SQLITE_FULL or (primary is None and "full" in msg):
+        return FULL
+    if primary == sqlite3.SQLITE_READONLY or (primary is None and "readonly" in msg):
+        return READ_ONLY
+    if primary == sqlite3.SQLITE_IOERR or (primary is None and "disk I/O error" in msg):
+        if mounted_read_only(path):
+            return READ_ONLY
+        free = _free_bytes(path)
+        return FULL if free is not None and free < FULL_BELOW_BYTES else FAILING
+    return None
+
+
 def _read_only(path: str, why: str) -> str:
     return (f"{path} cannot be written ({why}): the disk is mounted read-only or the file's "
             "permissions forbid it; `coffee-companion history` can still read it")
@@ -149,7 +192,7 @@ class Journal:
             self._close_refused(side)
             if "not a database" in str(exc) or "malformed" in str(exc):
                 raise self._refuse(f"is damaged, truncated or not a journal ({exc})") from None
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         except JournalError:
             self._close_refused(side)
             raise
@@ -279,7 +322,7 @@ class Journal:
                 self.db.backup(copy)
             copy.close()
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         return target
 
     def migrate(self, games: dict[int, dict]) -> None:
@@ -305,7 +348,7 @@ class Journal:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('migrated_from', ?)",
                                 (json.dumps({"schema": self.schema, "at": _iso(self.clock())}),))
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         self.schema = SCHEMA_VERSION
 
     # --- one owner -----------------------------------------------------------------
@@ -321,6 +364,10 @@ class Journal:
         if self._owner is not None and threading.get_ident() != self._owner:
             raise RuntimeError(f"{self.path} belongs to the table loop's thread: ask the loop")
 
+    def _error(self, exc: sqlite3.DatabaseError) -> JournalError:
+        """The JournalError for what SQLite refused, its storage fault named."""
+        return JournalError(self._explain(exc), storage_fault(exc, self.path))
+
     def _explain(self, exc: sqlite3.DatabaseError) -> str:
         msg = str(exc)
         if "locked" in msg or "busy" in msg:
@@ -328,14 +375,18 @@ class Journal:
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
             return (f"{self.path} is damaged or not a journal ({msg}); it was left as it is "
                     "- move it aside to start a new journal")
-        if "full" in msg or "disk I/O error" in msg:
+        fault = storage_fault(exc, self.path)
+        if fault == FULL:
             free = _free_bytes(self.path)
-            if free is not None and free < FULL_BELOW_BYTES:
-                return (f"{self.path}: the disk is full ({free // 1024} KiB free): free some "
-                        "space (old logs, photos, other files) and start again; the journal "
-                        "was not changed")
-            return (f"{self.path}: the disk reported an error ({msg}): the SD card or disk "
-                    "may be failing; copy the journal somewhere safe")
+            room = f" ({free // 1024} KiB free)" if free is not None else ""
+            return (f"{self.path}: the SD card (or disk) is full{room}: {FREE_SPACE_HINT}; "
+                    "the journal was not changed")
+        if fault == FAILING:
+            return (f"{self.path}: the disk reported an error ({msg}) although it has room "
+                    "and is writable: the SD card or disk may be failing; copy the journal "
+                    "somewhere safe")
+        if fault == READ_ONLY and mounted_read_only(self.path):
+            return _read_only(self.path, "the disk is mounted read-only")
         if self.readonly and ("unable to open" in msg or "readonly" in msg):
             return f"{self.path} cannot be read ({msg}): check its permissions"
         if "readonly" in msg:
@@ -449,7 +500,7 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             if _busy(exc):
                 raise JournalBusy(self._explain(exc)) from None
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         self._game_id, self._seq = game_id, seq
 
     def set_meta(self, key: str, value) -> None:
@@ -458,7 +509,7 @@ class Journal:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                 (key, json.dumps(value, ensure_ascii=False)))
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
 
     def meta(self, key: str, default=None):
         """A small JSON value kept beside the games (e.g. a replay's progress)."""
@@ -491,7 +542,7 @@ class Journal:
                 return None
             lines = self.lines(row[0])
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         self._game_id, self._seq = row[0], len(lines) - 1
         return row[0], lines
 
@@ -501,7 +552,7 @@ class Journal:
             rows = self.db.execute("SELECT seq, line FROM actions WHERE game_id=? ORDER BY seq",
                                    (game_id,)).fetchall()
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         if [r[0] for r in rows] != list(range(len(rows))):
             raise JournalError(f"{self.path}: game {game_id} has missing actions; "
                                "the journal is damaged")
@@ -519,7 +570,7 @@ class Journal:
                 + extra + f", g.setup FROM games g {where} ORDER BY g.id DESC LIMIT ?",
                 (*args, limit)).fetchall()[::-1]
         except sqlite3.DatabaseError as exc:
-            raise JournalError(self._explain(exc)) from None
+            raise self._error(exc) from None
         out = []
         for r in rows:
             problems = [r[10]] if r[10] else []

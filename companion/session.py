@@ -191,8 +191,10 @@ class Session:
                                     progress=progress)
             except JournalBusy:
                 raise                # nothing changed: the table loop waits and tries again
-            except JournalError as exc:
-                return reject("storage_failed", error=str(exc))
+            except JournalError as exc:       # a full card says it is full, not failing
+                log.error("action not saved: %s", exc)
+                return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
+                              error=str(exc))
         if new_game is not None:
             self.seat_colors = tuple(seat_colors)
             names = list(action["players"])

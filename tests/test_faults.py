@@ -254,7 +254,8 @@ def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
     from companion.journal import JournalError
     with pytest.raises(JournalError) as exc:
         Journal(str(path))
-    assert "the disk is full" in str(exc.value) and "free some space" in str(exc.value)
+    assert "is full" in str(exc.value) and "free some space" in str(exc.value)
+    assert exc.value.fault == "full" and "failing" not in str(exc.value)
     assert "disk I/O error" not in str(exc.value)
 
 

@@ -153,8 +153,10 @@ def test_a_full_disk_refuses_the_action_and_changes_nothing(tmp_path):
         if isinstance(out, Rejection):
             break
         before = s.table
-    assert isinstance(out, Rejection) and out.code == "storage_failed"
-    assert "disk is full" in out.text
+    # named for what it is: a full card, with what to free, not "the card may be failing"
+    assert isinstance(out, Rejection) and out.code == "storage_full"
+    assert out.text.startswith("the SD card is full") and "apt-get clean" in out.text
+    assert "failing" not in out.text
     assert s.table is before
     j.close()
     with Journal(path) as j2:                      # the file is intact and resumes

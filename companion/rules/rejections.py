@@ -36,6 +36,15 @@ ENGLISH: dict[str, str] = {
     "not_your_turn": "{player} is not the active player",
     "buttons_overlap": "{player}, another seat's button was down as you pressed: press again",
     "storage_failed": "the action could not be saved ({error}); nothing changed",
+    "storage_full": "the SD card is full: the action was not saved and nothing changed. "
+                    "Free some space (sudo journalctl --vacuum-size=50M, sudo apt-get clean, "
+                    "old files), then press again",
+    "storage_read_only": "the SD card is read-only: the action was not saved and nothing "
+                         "changed. Restart the companion; if it stays read-only, check the "
+                         "card (its lock switch, or a card that needs replacing)",
+    "storage_failing": "the SD card reported an error: the action was not saved and nothing "
+                       "changed. Copy the journal somewhere safe (coffee-companion history "
+                       "--export) and try again; if it happens again, replace the card",
     # setup
     "bad_edition": "\"{edition}\" is not an edition (original or winter)",
     "player_count": "Coffee Rush is for 2 to 4 players, not {count}",
