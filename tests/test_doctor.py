@@ -232,3 +232,26 @@ def test_config_check_names_the_broken_files_and_a_missing_named_config(tmp_path
     monkeypatch.setenv("COFFEE_COMPANION_CONFIG", str(tmp_path / "gone.toml"))
     assert cli.main(["config", "check"]) == 2
     assert "no such config file" in capsys.readouterr().err
+
+
+def test_storage_is_named_for_what_it_is_in_the_players_language(tmp_path, monkeypatch):
+    """doctor says "full" for a full card (with what to free) and "read-only" for a card
+    mounted read-only, in the configured language; never "failing" for either."""
+    import collections
+    import os as os_mod
+    import shutil as shutil_mod
+
+    from companion import doctor as doctor_mod, journal as journal_mod
+    Usage = collections.namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil_mod, "disk_usage", lambda p: Usage(8 << 30, 8 << 30, 10 << 20))
+    full = doctor_mod.check_storage(str(tmp_path), str(tmp_path), "es")
+    assert full.status == "FAIL" and "llena" in full.found and "apt-get clean" in full.fix
+    real = os_mod.statvfs(str(tmp_path))
+
+    class ReadOnly:
+        f_flag = real.f_flag | os_mod.ST_RDONLY
+        f_bavail, f_frsize = real.f_bavail, real.f_frsize
+    monkeypatch.setattr(journal_mod.os, "statvfs", lambda p: ReadOnly)
+    ro = doctor_mod.check_storage(str(tmp_path), str(tmp_path), "en")
+    assert ro.status == "FAIL" and "read-only" in ro.found and "lock switch" in ro.fix
+    assert "failing" not in full.found + full.fix + ro.found + ro.fix
