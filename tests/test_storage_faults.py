@@ -91,7 +91,8 @@ def post(url: str, action: dict, lang: str = "en") -> httpx.Response:
 
 def stop(proc, lines: queue.Queue, log: list) -> str:
     """SIGTERM the service (strace's child); it must stop cleanly and soon."""
-    children = open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split()
+    with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as fh:
+        children = fh.read().split()
     assert children, "strace has no child"
     os.kill(int(children[0]), signal.SIGTERM)
     assert proc.wait(timeout=15) == 0, "".join(log)
