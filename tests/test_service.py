@@ -125,3 +125,27 @@ def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
         assert again.journal.games()[-1].seat_colors == ["green", "red", "yellow"]
     finally:
         again.shutdown()
+
+
+def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
+    """Python runs signal handlers on the main thread only; the kernel may hand SIGTERM to
+    any thread. The main thread waits in short slices (``wait_for_stop``), so the handler
+    runs within a fraction of a second instead of after an hour-long wait."""
+    import signal as signal_mod
+    import threading
+    import time as time_mod
+
+    from companion.service import SIGNAL_CHECK_SECONDS, wait_for_stop
+    stopping = threading.Event()
+    old = signal_mod.signal(signal_mod.SIGUSR1, lambda *_: stopping.set())
+    try:
+        sender = threading.Thread(target=lambda: signal_mod.pthread_kill(
+            threading.get_ident(), signal_mod.SIGUSR1))      # delivered to that thread
+        started = time_mod.monotonic()
+        sender.start()
+        assert wait_for_stop(stopping, 30)
+        assert time_mod.monotonic() - started < 10 * SIGNAL_CHECK_SECONDS
+        sender.join(5)
+    finally:
+        signal_mod.signal(signal_mod.SIGUSR1, old)
+    assert not wait_for_stop(threading.Event(), 0.01)      # and it gives up when told

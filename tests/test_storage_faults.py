@@ -56,7 +56,7 @@ def start(tmp_path, error: str, when: str):
                    f'[web]\nbind = "127.0.0.1"\nport = {port}\nmdns = false\n'
                    '[seats]\ndriver = "simulated"\n[pixels]\ndriver = "simulated"\n'
                    '[sound]\nenabled = false\n[voice]\nenabled = false\n', encoding="utf-8")
-    cmd = [STRACE, "-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=pwrite64",
+    cmd = [STRACE, "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64",
            "-e", f"inject=pwrite64:error={error}:when={when}",
            sys.executable, "-m", "companion", "--config", str(cfg), "run", "--headless"]
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
