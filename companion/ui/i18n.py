@@ -106,7 +106,7 @@ def tr(lang: str, key: str, /, **params: Any) -> str:
             return key
         _warn_once((lang, key), "no %s text for %r: showing the English one", lang, key)
     try:
-        return string.Formatter().vformat(template, (), _Params(params))
+        return template.format_map(_Params(params))   # C, not string.Formatter's Python
     except (ValueError, IndexError) as exc:  # a broken template must not break the screen
         _warn_once(("format", lang, key), "the %s text for %r is malformed (%s)", lang, key, exc)
         return template

@@ -285,7 +285,10 @@ class Widget:
     pressed: bool = False
 
     def key(self) -> tuple:
-        return tuple(_freeze(getattr(self, f.name)) for f in fields(self) if f.compare)
+        names = _compared.get(type(self))
+        if names is None:      # once per widget class: dataclasses.fields() is slow per call
+            names = _compared[type(self)] = tuple(f.name for f in fields(self) if f.compare)
+        return tuple([_freeze(getattr(self, n)) for n in names])
 
     @property
     def tappable(self) -> bool:
@@ -301,6 +304,9 @@ class Widget:
 
     def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
         raise NotImplementedError
+
+
+_compared: dict[type, tuple[str, ...]] = {}   # widget class -> names of the fields that count
 
 
 def _freeze(v: Any) -> Any:
