@@ -52,16 +52,21 @@ class StartupFault:
     path: str | None = None      # the file concerned
     action: str | None = None    # the safe touch action, if any
     params: dict = field(default_factory=dict)   # for the screen's words
+    storage: str | None = None   # journal: the storage fault (full, read_only, failing)
+
+    @property
+    def _variant(self) -> str:
+        if self.action == MOVE_JOURNAL_ASIDE:
+            return "_damaged"
+        return f"_{self.storage}" if self.storage else ""
 
     @property
     def title_key(self) -> str:
-        return f"fault.{self.kind}_title" + ("_damaged" if self.action == MOVE_JOURNAL_ASIDE
-                                             else "")
+        return f"fault.{self.kind}_title{self._variant}"
 
     @property
     def fix_key(self) -> str:
-        return f"fault.{self.kind}_fix" + ("_damaged" if self.action == MOVE_JOURNAL_ASIDE
-                                           else "")
+        return f"fault.{self.kind}_fix{self._variant}"
 
     def status(self) -> str:
         """One line for `systemctl status` and the log, in English."""
@@ -98,8 +103,11 @@ def catalog_fault(cfg: Config, exc: CatalogError) -> StartupFault:
 
 
 def journal_fault(path: str, exc: Exception) -> StartupFault:
-    action = MOVE_JOURNAL_ASIDE if journal_damaged(path) else None
-    return StartupFault("journal", str(exc), path, action, {"path": path})
+    storage = exc.fault if isinstance(exc, JournalError) else None
+    # a full, read-only or failing card is no damaged journal: never offer to move it aside
+    # (read-only checks of a journal on a full card fail too, and would look like damage)
+    action = MOVE_JOURNAL_ASIDE if storage is None and journal_damaged(path) else None
+    return StartupFault("journal", str(exc), path, action, {"path": path}, storage)
 
 
 def journal_damaged(path: str) -> bool:

@@ -124,8 +124,9 @@ def _free_bytes(path: str) -> int | None:
 def mounted_read_only(path: str) -> bool:
     """The file system holding ``path`` is mounted read-only (an SD card the kernel
     remounted after errors, or a write-protect switch)."""
+    folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
     try:
-        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+        st = os.statvfs(folder)
     except OSError:
         return False
     return bool(st.f_flag & os.ST_RDONLY)
@@ -207,7 +208,8 @@ class Journal:
             fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-                raise JournalError(_read_only(self.path, exc.strerror or str(exc))) from None
+                raise JournalError(_read_only(self.path, exc.strerror or str(exc)),
+                                   READ_ONLY if exc.errno == errno.EROFS else None) from None
             raise JournalError(
                 f"{self.path}: cannot create its lock file ({exc.strerror})") from None
         try:

@@ -257,6 +257,13 @@ def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
     assert "is full" in str(exc.value) and "free some space" in str(exc.value)
     assert exc.value.fault == "full" and "failing" not in str(exc.value)
     assert "disk I/O error" not in str(exc.value)
+    # the start-up fault page names it too, in the players' language
+    from companion.faults import journal_fault
+    from companion.ui.i18n import tr
+    fault = journal_fault(str(path), exc.value)
+    assert fault.action is None and fault.title_key == "fault.journal_title_full"
+    assert tr("ko", fault.title_key) == "SD 카드가 가득 찼습니다"
+    assert "apt-get clean" in tr("es", fault.fix_key, path=str(path))
 
 
 def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
@@ -271,6 +278,16 @@ def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
     assert replay.run(str(script), False, False, str(path)) == 2  # not 0 with "could not be saved"
     err = capsys.readouterr().err
     assert "cannot be written (Read-only file system)" in err and "could not be saved" not in err
+    # named read-only at start, on the fault page and by doctor (not "full", not "failing")
+    from companion.doctor import check_storage
+    from companion.faults import journal_fault
+    from companion.journal import JournalError
+    with pytest.raises(JournalError) as exc:
+        Journal(str(path))
+    assert exc.value.fault == "read_only"
+    assert journal_fault(str(path), exc.value).title_key == "fault.journal_title_read_only"
+    check = check_storage(str(small_disk), str(small_disk), "pt")
+    assert check.status == "FAIL" and "somente leitura" in check.found
 
 
 # A journal file the user may not write, in a folder they may (run as "nobody" under root).
