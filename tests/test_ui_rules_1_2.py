@@ -70,7 +70,7 @@ def test_a_seat_button_guess_is_said_on_the_screen():
     loop, app = make_app(lines=CAKED)
     run(app, ev.SeatTap(0, count=2))                 # a double tap: position 1, its first
     assert app.table.game.players[0].likes == 1
-    assert any("position 1, the order without a cake" in t and "Undo" in t
+    assert any("position 1, the order without a cake" in t and "Touch position 1" in t
                for t in app.screen.toasts)
 
 
@@ -148,3 +148,103 @@ def test_every_output_shows_the_reopened_shop():
     assert outputs(closed)[0] != outputs(opened)[0]          # the amber breath
     assert outputs(reopened) == outputs(opened)
     assert outputs(reopened)[1:] == ("OPEN", False)
+
+
+# --- a seat button's guess, and a touch that offers the other order ------------------------
+
+def guessed(app) -> None:
+    """Ana's double tap takes position 1's first order: the one without a cake."""
+    run(app, ev.SeatTap(0, count=2))
+    ana = app.table.game.players[0]
+    assert ana.likes == 1 and ana.cake_cards == 1 and [c.cake for c in ana.queue[0]] == [True]
+
+
+def test_after_a_seat_buttons_guess_a_touch_on_the_position_offers_the_other_instead():
+    loop, app = make_app(lines=CAKED)
+    guessed(app)
+    touch(app, "act.pos1")
+    assert widget(app, "dlg.title").text == \
+        "Position 1: the button took the order without a cake"
+    # the note about the guess goes: it would cover the question
+    assert not any("The other one?" in t for t in app.screen.toasts)
+    touch(app, "dlg.instead")
+    assert posted(app)[-2:] == [{"do": "undo"}, {"do": "complete", "slot": 1, "cake": True}]
+    ana = app.table.game.players[0]
+    # one order completed, the caked one: its cake card came, the plain order stays
+    assert ana.likes == 1 and ana.cake_cards == 2 and [c.cake for c in ana.queue[0]] == [False]
+    assert not has_widget(app, "dlg.title")
+    touch(app, "act.pos1")           # no guess now: the last order there is completed at once
+    assert posted(app)[-1] == {"do": "complete", "slot": 1}
+    assert app.table.game.players[0].likes == 2
+
+
+def test_after_a_guess_both_orders_of_the_position_can_be_completed():
+    loop, app = make_app(lines=CAKED)
+    guessed(app)
+    touch(app, "act.pos1")
+    touch(app, "dlg.too")
+    assert posted(app)[-1] == {"do": "complete", "slot": 1, "cake": True}
+    ana = app.table.game.players[0]
+    assert ana.likes == 2 and ana.cake_cards == 2 and ana.queue[0] == []
+
+
+def test_a_guess_is_offered_back_only_while_it_is_the_last_thing_done():
+    loop, app = make_app(lines=CAKED)
+    guessed(app)
+    run(app, TouchAction({"do": "correct", "player": "Ben", "likes": 1}))   # something since
+    touch(app, "act.pos1")           # not offered: the one order left there goes
+    assert posted(app)[-1] == {"do": "complete", "slot": 1}
+    assert app.table.game.players[0].cake_cards == 2
+    loop, app = make_app(lines=CAKED)
+    guessed(app)
+    run(app, ev.SeatHold(0), ev.SeatHold(1))       # Ana's turn ended and came back
+    touch(app, "act.pos1")
+    assert not has_widget(app, "dlg.instead")
+
+
+def test_a_choice_made_by_touch_is_not_called_a_guess():
+    loop, app = make_app(lines=CAKED)
+    touch(app, "act.pos1")
+    touch(app, "dlg.plain")
+    assert not any("The other one?" in t for t in app.screen.toasts)
+    touch(app, "act.pos1")                          # the caked one is left: completed at once
+    assert posted(app)[-1] == {"do": "complete", "slot": 1}
+
+
+def test_a_seat_buttons_order_with_a_cake_lights_its_quarter_pink():
+    """Through the table loop and the lights controller: the quarter a seat button took is
+    pink for an order with a cake, white for one without."""
+    from companion.devices.pixels import SimulatedStrip, contiguous_segments
+    from companion.lights.controller import LightsController
+    from companion.lights.patterns import (CAKE, CAKE_STEP, CAKE_STEPS, OFF, TAKEN_SECONDS,
+                                           WHITE)
+    from companion.session import Session
+    from companion.table import TableLoop
+
+    class Clock:
+        now = 10.0
+
+        def __call__(self):
+            return self.now
+
+    clock = Clock()
+    strip = SimulatedStrip(2 * 8, brightness=1.0)
+    lights = LightsController(strip, contiguous_segments(2, 8), clock=clock)
+    loop = TableLoop(Session(), clock=clock)
+    lights.attach(loop)
+    for a in (json.loads(x) for x in CAKED + [line(do="cake", player="Ana", slot=2)]):
+        loop.post(TouchAction(a))
+    loop.post(ev.SeatTap(0))                 # one tap: position 2, its one order, caked
+    loop.drain()
+    lights.tick(clock.now)
+    assert set(strip.current[:8]) == {CAKE}  # first the cake card gained: the seat flashes
+    clock.now += CAKE_STEP * CAKE_STEPS + 0.05
+    lights.tick(clock.now)                   # then the quarter taken, pink: it had a cake
+    ana = list(strip.current[:8])
+    assert set(ana) == {CAKE, OFF} and [i for i, c in enumerate(ana) if c == CAKE] == [2, 3]
+    clock.now += TAKEN_SECONDS
+    loop.post(ev.SeatTap(0, count=1))        # then position 1's oldest: no cake
+    loop.drain()
+    lights.tick(clock.now)
+    ana = list(strip.current[:8])
+    assert [i for i, c in enumerate(ana) if c == WHITE] == [0, 1] and CAKE not in ana
