@@ -56,6 +56,7 @@ class TableView(CakeTable):
         # between orders with and without a cake; a touch on that position offers the other
         self._cake_guess: tuple[int, int, bool, int] | None = None
         self._cake_guess_note = ""           # what the screen said about that guess
+        self.storage_fault: tuple[str, str] = ("", "")   # (full/read_only/failing, words)
         self._update_action: dict | None = None
         self.spend_count = 1
         self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
@@ -105,6 +106,8 @@ class TableView(CakeTable):
             self._cake_guess = None
         if update.rejection is not None:
             self._refused(update)
+        elif update.accepted and self.dialog == "storage":
+            self.dialog = None       # the card takes actions again: the fault has passed
         self.cake_update(update)
         self._update_action = update.action
         for h in update.happened:
@@ -118,8 +121,18 @@ class TableView(CakeTable):
                 isinstance(h, TurnChanged) for h in update.happened):
             self.dialog = None
 
+    #: refusals that are storage faults: said in a dialog that stays until OK (a toast is too
+    #: small for what to do, and goes before a player has read it)
+    STORAGE_FAULTS = {"storage_full": "full", "storage_read_only": "read_only",
+                      "storage_failing": "failing"}
+
     def _refused(self, update) -> None:
         """A toast near the finger that was refused: whose turn it is, or why not."""
+        kind = self.STORAGE_FAULTS.get(update.rejection.code)
+        if kind is not None:
+            self.storage_fault = (kind, self.rejection_text(update.rejection))
+            self._open("storage")
+            return
         near = self.app.last_touch if self.app.is_own(update) else None
         refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
         if refused is not None and refused.active and not refused.overlapped:
@@ -328,8 +341,8 @@ class TableView(CakeTable):
 
     def build(self) -> list[Widget]:
         game = self.app.table.game
-        if game is None:
-            return self._no_game()
+        if game is None:         # a storage fault can refuse the very first setup too
+            return self._no_game() + (self._storage_box() if self.dialog == "storage" else [])
         lay = table_layout(self.size, len(game.players))
         out: list[Widget] = []
         out += self._header(game, lay.header)
@@ -344,6 +357,15 @@ class TableView(CakeTable):
         out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
         return out
+
+    def _storage_box(self) -> list[Widget]:
+        """A storage fault, named for what it is, with what to do; until OK or the next
+        accepted action."""
+        kind, words = self.storage_fault
+        close = lambda: self._open(None)  # noqa: E731
+        return [Shade("dlg.shade", self.m.rect, on_tap=close)] + message_box(
+            self.m, self.t(f"fault.journal_title_{kind}"), words,
+            [("dlg.ok", self.t("button.ok"), close, theme.PRIMARY)])
 
     def _no_game(self) -> list[Widget]:
         m = self.m
@@ -659,6 +681,8 @@ class TableView(CakeTable):
                  ("dlg.instead", self.t("cake.guess_instead"), self._other_instead,
                   theme.CAKE_PINK if not took_cake else theme.PRIMARY),
                  ("dlg.too", self.t("cake.guess_too"), self._other_too, theme.BUTTON)])
+        elif self.dialog == "storage":
+            return self._storage_box()
         elif self.dialog == "fix_guard":
             out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
