@@ -203,6 +203,16 @@ def test_a_guess_is_offered_back_only_while_it_is_the_last_thing_done():
     assert not has_widget(app, "dlg.instead")
 
 
+def test_the_question_goes_when_the_guess_is_undone_by_the_undo_button():
+    loop, app = make_app(lines=CAKED)
+    guessed(app)
+    touch(app, "act.pos1")
+    assert has_widget(app, "dlg.instead")
+    run(app, ev.UndoTap())
+    assert not has_widget(app, "dlg.instead")
+    assert app.table.game.players[0].likes == 0
+
+
 def test_a_choice_made_by_touch_is_not_called_a_guess():
     loop, app = make_app(lines=CAKED)
     touch(app, "act.pos1")

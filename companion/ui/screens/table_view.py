@@ -120,6 +120,8 @@ class TableView(CakeTable):
         if self.dialog in ("cake_choice", "cake_guess") and any(
                 isinstance(h, TurnChanged) for h in update.happened):
             self.dialog = None
+        if self.dialog == "cake_guess" and not self._guessed_at(self.cake_slot):
+            self.dialog = None      # undone meanwhile (the UNDO button): nothing to offer
 
     #: refusals that are storage faults: said in a dialog that stays until OK (a toast is too
     #: small for what to do, and goes before a player has read it)
