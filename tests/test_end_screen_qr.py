@@ -81,3 +81,29 @@ def test_settings_list_the_paired_phones_and_forget_one_by_touch():
     assert widget(app, "set.phone.0").text == "iPhone"
     touch(app, "set.phones_done")
     assert widget(app, "set.phones").text == "Phones (1)"
+
+
+def test_every_paired_phone_can_be_reached_and_forgotten_four_at_a_time():
+    from ui_touch import has_widget, touch, widget
+    _, app = screenshots.make_app([], (800, 480), "en")
+    app.pairing = Pairing(code="482913")
+    tokens = [app.pairing.pair("482913", f"10.0.0.{k}", f"Phone {k}")[1] for k in range(6)]
+    app.open("settings")
+    touch(app, "set.phones")
+    assert [widget(app, f"set.phone.{k}").text for k in range(4)] == \
+        ["Phone 0", "Phone 1", "Phone 2", "Phone 3"]
+    assert widget(app, "set.phones_page").text == "1–4 of 6"
+    assert not widget(app, "set.phones_prev").enabled
+    touch(app, "set.phones_next")
+    assert widget(app, "set.phones_page").text == "5–6 of 6"
+    assert [widget(app, f"set.phone.{k}").text for k in range(2)] == ["Phone 4", "Phone 5"]
+    assert not has_widget(app, "set.phone.2") and not widget(app, "set.phones_next").enabled
+    touch(app, "set.forget.1")                     # the newest phone
+    touch(app, "set.forget.0")                     # the page empties: back to the first four
+    assert app.pairing.authorize(tokens[5]) == "wrong" and app.pairing.authorize(tokens[4]) == \
+        "wrong" and app.pairing.authorize(tokens[0]) == "ok"
+    assert [widget(app, f"set.phone.{k}").text for k in range(4)] == \
+        ["Phone 0", "Phone 1", "Phone 2", "Phone 3"]
+    assert not has_widget(app, "set.phones_page")  # four fit: no pages
+    touch(app, "set.phones_done")
+    assert widget(app, "set.phones").text == "Phones (4)"

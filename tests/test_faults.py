@@ -266,6 +266,56 @@ def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
     assert "apt-get clean" in tr("es", fault.fix_key, path=str(path))
 
 
+def test_a_full_card_during_a_game_is_said_on_the_screen_until_it_passes(small_disk):
+    """The table screen over a journal on a real 256 KiB filesystem that fills up: the
+    refusal is a dialog that names the fault and what to free (a toast was too small for
+    the words and went before anyone read them); once there is room the next action is
+    accepted and the dialog goes."""
+    import pygame
+
+    from companion.catalog import Catalog
+    from companion.ui import screenshots
+    from companion.ui.app import App
+    screenshots._init_pygame()
+    path = small_disk / "journal.db"
+    journal = Journal(str(path))
+    loop = TableLoop(Session(journal, Catalog.example()))
+    app = App(loop, surface=pygame.Surface((800, 480)), language="en",
+              clock=screenshots._FrozenClock())
+    try:
+        def act(action):
+            app.post_action(action)
+            loop.drain()
+            app.process_updates()
+            app.screen.invalidate()
+            app.screen.draw(app.surface)
+            return {w.name: getattr(w, "text", "") for w in app.screen._widgets}
+
+        act(SETUP)
+        with open(small_disk / "photos", "wb") as fh, pytest.raises(OSError):   # fill it up
+            fh.write(b"\0" * (512 << 10))
+            fh.flush()
+        shown = {}
+        for likes in range(1, 200):             # until a write needs a page it cannot have
+            shown = act({"do": "correct", "player": "Ana", "likes": likes})
+            if "dlg.title" in shown:
+                break
+        assert shown["dlg.title"] == "The SD card is full"
+        assert "Free some space" in shown["dlg.body"] and "press again" in shown["dlg.body"]
+        assert "failing" not in shown["dlg.body"]
+        refused = likes
+        assert app.table.game.players[0].likes == refused - 1        # nothing changed
+        os.remove(small_disk / "photos")        # room again: the next press is taken
+        shown = act({"do": "correct", "player": "Ana", "likes": refused})
+        assert "dlg.title" not in shown and app.table.game.players[0].likes == refused
+    finally:
+        journal.close()
+    with Journal(str(path), readonly=True) as j:
+        lines = [json.loads(x) for g in j.games() for x in j.lines(g.id)]
+    assert lines[-1] == {"do": "correct", "player": "Ana", "likes": refused}
+    assert [x.get("likes") for x in lines[1:]] == list(range(1, refused + 1))
+
+
 def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
     from companion import history, replay
     path = small_disk / "journal.db"

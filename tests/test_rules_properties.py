@@ -214,3 +214,39 @@ def test_replaying_the_journal_gives_the_live_state(seq):
 def test_legal_games_keep_every_invariant(seq, edition, n):
     table, _ = run([{"do": "setup", "edition": edition, "players": NAMES[:n]}] + seq)
     assert table.game is not None
+
+
+spend_turns = st.lists(st.one_of(
+    st.builds(lambda s: {"do": "complete", "specialty": s}, st.booleans()),
+    st.builds(lambda s: {"do": "scan", "tag": f"S{s}", "specialty": True}, st.integers(1, 9)),
+    st.builds(lambda c: {"do": "spend_cookies", "count": c}, st.integers(1, 4)),
+    st.builds(lambda n, c: {"do": "correct", "player": NAMES[n], "cookies": c},
+              st.integers(0, 2), st.integers(0, 3)),
+    st.just({"do": "end_turn"})), min_size=5, max_size=60)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["original", "winter"]), st.integers(2, 3), spend_turns)
+def test_a_spend_is_accepted_exactly_when_it_leaves_this_turns_tokens_unspent(edition, n, seq):
+    """Table script 1.2 ``spend_cookies``, counted here from what the engine reported, not
+    from its own bookkeeping: a spend is accepted if and only if it is at most the active
+    player's tokens less those their orders gave this turn, whichever was recorded first."""
+    from companion.rules.happenings import TokensGained, TurnChanged
+    table = apply(Table(), {"do": "setup", "edition": edition, "players": NAMES[:n]}).table
+    won = 0                                     # tokens this turn's orders gave, as reported
+    for action in seq:
+        game = table.game
+        if game.game_over:
+            break
+        out = apply(table, action)
+        if action["do"] == "spend_cookies":
+            may = game.active_player.cookies - won
+            assert isinstance(out, Rejection) == (action["count"] > may), (action, may)
+        if isinstance(out, Rejection):
+            continue
+        for h in out.happened:
+            if isinstance(h, TokensGained) and h.reason == "specialty":
+                won += h.count
+            elif isinstance(h, TurnChanged):
+                won = 0
+        table = out.table

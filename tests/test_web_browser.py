@@ -40,6 +40,8 @@ def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, brows
                                   "players": ["Ana", "Bé", "김민준"]}))
     rec.wait_for(lambda u: u.accepted)
     page = browser.new_page(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    sent: list = []          # every request the page makes: no action may carry the code
+    page.on("request", lambda r: sent.append((r.url, r.all_headers(), r.post_data or "")))
     page.goto(svc.web.url + "/?lang=ko")
     page.wait_for_selector("[data-seat='3']")
     assert "김민준" in page.inner_text("[data-seat='3'] h2")
@@ -62,6 +64,7 @@ def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, brows
 
     # paired once with the code shown in Settings: the code is not kept by the page, the
     # token is an HttpOnly cookie the page's script cannot read
+    code = svc.web.pairing.code
     page.fill("#code", svc.web.pairing.shown())
     page.click("#pairbtn")
     page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
@@ -82,6 +85,10 @@ def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, brows
     assert page.is_visible("#pair")                     # it asks for the code again
     assert svc.session.table.game.players[0].likes == 1
     page.close()
+    actions = [(h, body) for url, h, body in sent if url.endswith("/api/action")]
+    assert len(actions) >= 4 and sum(url.endswith("/api/pair") for url, _, _ in sent) == 1
+    for headers, body in actions:
+        assert code not in body and all(code not in v for v in headers.values()), headers
 
 
 def test_history_export_downloads(service_with_web, browser, tmp_path):

@@ -205,6 +205,51 @@ def _fault_journal(app):
         "left as it is", path, faults.MOVE_JOURNAL_ASIDE, {"path": path})))
 
 
+# --- table script 1.2 at the table (each starts from its own short game) ----------------
+
+def _own_game(app, setup: dict) -> None:
+    act(app, setup)
+    tap_widget(app, "ban.cake.done")           # Cake Time: no cake on the deck's back
+    app.screen._dismiss_draws()
+
+
+_CAKE_2P = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"],
+            "expansion": "cake_time"}
+
+
+def _cake_choice(app):
+    """A touch on a position holding orders with and without a cake asks which."""
+    _own_game(app, _CAKE_2P)
+    act(app, {"do": "cake", "player": "Ana", "slot": 1})
+    tap_widget(app, "act.pos1")
+
+
+def _cake_guess(app):
+    """A seat button's double tap took one of them: a touch on the position offers the
+    other one, instead or as well."""
+    from ..inputs import SeatTap
+    _cake_choice(app)
+    tap_widget(app, "dlg.cancel")
+    app.loop.post(SeatTap(0, count=2))
+    settle(app)
+    tap_widget(app, "act.pos1")
+
+
+def _reopened(app):
+    """Fix took the fifth dislike away: the shop is open again, and the screen says why."""
+    _closed(app)
+    g = app.table.game
+    other = g.players[(g.active + 1) % len(g.players)]
+    act(app, {"do": "correct", "player": other.name, "dislikes": 4})
+
+
+def _spend_waiting(app):
+    """A token won by this turn's order waits: Spend offers the rest and says why."""
+    _own_game(app, {"do": "setup", "edition": "winter", "players": ["Ana", "Ben"]})
+    act(app, {"do": "complete", "specialty": True})
+    tap_widget(app, "ft.spend")
+
+
 SCENES: dict[str, tuple[Callable, bool]] = {
     # name: (scene, starts from the script?)
     "table": (_table, True),
@@ -219,6 +264,10 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "end-tie": (_end_tie, True),
     "nogame": (_nogame, False),
     "fault-journal": (_fault_journal, False),
+    "table-reopened": (_reopened, True),
+    "table-spend-waiting": (_spend_waiting, False),
+    "table-cake-choice": (_cake_choice, False),
+    "table-cake-guess": (_cake_guess, False),
 }
 
 def _cake_table(app):

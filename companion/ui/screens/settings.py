@@ -42,6 +42,7 @@ class SettingsScreen(Screen):
         super().__init__(app)
         self.settings: Settings = settings_for(app)
         self.phones_open = False             # the list of paired phones, over the settings
+        self.phones_page = 0                 # which four of them it shows
 
     # --- changes -------------------------------------------------------------------------
 
@@ -176,10 +177,22 @@ class SettingsScreen(Screen):
         self.app.pairing.forget(phone_id)
         self.changed()
 
+    def phones_step(self, delta: int) -> None:
+        self.phones_page += delta
+        self.changed()
+
+    PHONES_A_PAGE = 4
+
     def _phones(self) -> list[Widget]:
-        """Every paired phone with its name and a "Forget" button (revokes its token)."""
+        """Every paired phone with its name and a "Forget" button (revokes its token), four
+        at a time: ‹ and › page through more."""
         m = self.m
-        phones = self.app.pairing.phones()[-4:]       # the newest four fit the panel
+        every = self.app.pairing.phones()
+        per = self.PHONES_A_PAGE
+        pages = max(1, -(-len(every) // per))
+        self.phones_page = max(0, min(self.phones_page, pages - 1))
+        first = self.phones_page * per
+        phones = every[first:first + per]
         box = centered(m.rect, m.rect.w * 4 // 5, m.rect.h * 4 // 5)
         close = partial(self.show_phones, False)
         out: list[Widget] = [Shade("set.phones_shade", m.rect, on_tap=close),
@@ -199,7 +212,21 @@ class SettingsScreen(Screen):
             out.append(Button(f"set.forget.{k}", forget_box, text=self.t("web.forget"),
                               size=m.body, color=theme.WARNING,
                               on_tap=partial(self.forget_phone, phone.id)))
-        done = centered(parts[-1], m.px(theme.SETTINGS_DONE_W), parts[-1].h)
+        if pages > 1:
+            older, page, newer, done = cols(parts[-1], [m.target * 3 // 2, 1.0,
+                                                        m.target * 3 // 2,
+                                                        m.px(theme.SETTINGS_DONE_W)], m.gap)
+            out.append(Button("set.phones_prev", older, text="‹", size=m.big,
+                              enabled=self.phones_page > 0,
+                              on_tap=partial(self.phones_step, -1)))
+            out.append(Label("set.phones_page", page, size=m.body, color=theme.TEXT_DIM,
+                             text=self.t("web.phones_page", first=first + 1,
+                                         last=first + len(phones), count=len(every))))
+            out.append(Button("set.phones_next", newer, text="›", size=m.big,
+                              enabled=self.phones_page < pages - 1,
+                              on_tap=partial(self.phones_step, 1)))
+        else:
+            done = centered(parts[-1], m.px(theme.SETTINGS_DONE_W), parts[-1].h)
         out.append(Button("set.phones_done", done, text=self.t("settings.done"), size=m.body,
                           color=theme.PRIMARY, on_tap=close))
         return out

@@ -49,8 +49,15 @@ from .table_panels import (device_bad, device_painter, draw_badge, fitting_name,
 class TableView(CakeTable):
     def __init__(self, app: Any):
         super().__init__(app)
-        self.dialog: str | None = None       # "upgrade", "spend", "fix_guard", "cake_choice"
-        self.cake_slot = 1                   # the position "cake_choice" asks about
+        # "upgrade", "spend", "fix_guard", "cake_choice", "cake_guess"
+        self.dialog: str | None = None
+        self.cake_slot = 1                   # the position "cake_choice"/"cake_guess" asks about
+        # (seat, position, cake, turn) of the last order a seat button took by guessing
+        # between orders with and without a cake; a touch on that position offers the other
+        self._cake_guess: tuple[int, int, bool, int] | None = None
+        self._cake_guess_note = ""           # what the screen said about that guess
+        self.storage_fault: tuple[str, str] = ("", "")   # (full/read_only/failing, words)
+        self._update_action: dict | None = None
         self.spend_count = 1
         self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
         self._draws_table: Any = None
@@ -96,22 +103,38 @@ class TableView(CakeTable):
         if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
             self.drop_stale_toasts()
             self._taken = None       # the position marked last turn is history now
+            self._cake_guess = None
         if update.rejection is not None:
             self._refused(update)
+        elif update.accepted and self.dialog == "storage":
+            self.dialog = None       # the card takes actions again: the fault has passed
         self.cake_update(update)
+        self._update_action = update.action
         for h in update.happened:
             react = self._REACTIONS.get(h.kind)
             if react is not None:
                 react(self, h, game)
         if (game is None or game.game_over or game.active is None) \
-                and self.dialog in ("upgrade", "spend", "cake_choice"):
+                and self.dialog in ("upgrade", "spend", "cake_choice", "cake_guess"):
             self.dialog = None      # nothing to upgrade, spend or complete now
-        if self.dialog == "cake_choice" and any(isinstance(h, TurnChanged)
-                                                for h in update.happened):
+        if self.dialog in ("cake_choice", "cake_guess") and any(
+                isinstance(h, TurnChanged) for h in update.happened):
             self.dialog = None
+        if self.dialog == "cake_guess" and not self._guessed_at(self.cake_slot):
+            self.dialog = None      # undone meanwhile (the UNDO button): nothing to offer
+
+    #: refusals that are storage faults: said in a dialog that stays until OK (a toast is too
+    #: small for what to do, and goes before a player has read it)
+    STORAGE_FAULTS = {"storage_full": "full", "storage_read_only": "read_only",
+                      "storage_failing": "failing"}
 
     def _refused(self, update) -> None:
         """A toast near the finger that was refused: whose turn it is, or why not."""
+        kind = self.STORAGE_FAULTS.get(update.rejection.code)
+        if kind is not None:
+            self.storage_fault = (kind, self.rejection_text(update.rejection))
+            self._open("storage")
+            return
         near = self.app.last_touch if self.app.is_own(update) else None
         refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
         if refused is not None and refused.active and not refused.overlapped:
@@ -132,11 +155,17 @@ class TableView(CakeTable):
         if seat is not None:
             self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
             rest = game.players[seat].queue[h.position - 1]
-            if game.expansion is not None and h.tag is None \
+            action = self._update_action or {}
+            guessed = action.get("do") == "complete" and "cake" not in action \
+                and "card" not in action       # a seat button's (or a phone's) plain line
+            if game.expansion is not None and h.tag is None and guessed \
                     and any(c.cake != h.cake for c in rest):
-                # a guess between orders with and without a cake (a seat button): say which
-                self.toast(self.t("cake.took_caked" if h.cake else "cake.took_plain",
-                                  player=h.player, position=h.position), kind="info")
+                # a guess between orders with and without a cake: say which, and let a
+                # touch on that position offer the other one
+                self._cake_guess = (seat, h.position, h.cake, game.turn)
+                self._cake_guess_note = self.t("cake.took_caked" if h.cake else "cake.took_plain",
+                                               player=h.player, position=h.position)
+                self.toast(self._cake_guess_note, kind="info")
 
     def _on_shop_closed(self, h, game) -> None:
         self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
@@ -221,6 +250,11 @@ class TableView(CakeTable):
 
     def complete(self, slot: int) -> None:
         me = self.app.table.game.active_player
+        if self._guessed_at(slot):      # a seat button guessed here: the other one instead?
+            self.cake_slot = slot
+            self._toasts = [n for n in self._toasts if n.text != self._cake_guess_note]
+            self._open("cake_guess")
+            return
         if mixed_cakes(me, slot):       # Cake Time: the order with the cake, or the other?
             self.cake_slot = slot
             self._open("cake_choice")
@@ -232,6 +266,38 @@ class TableView(CakeTable):
         me = game.active_player if game is not None else None
         if me is not None and any(c.cake == cake for c in me.queue[self.cake_slot - 1]):
             self.app.post_action(cake_completion(me, self.cake_slot, cake))
+        self._open(None)
+
+    def _guessed_at(self, slot: int) -> bool:
+        """A seat button's guess at ``slot`` is still the last thing done this turn, and the
+        position still holds an order of the other kind (with or without a cake)."""
+        guess, table = self._cake_guess, self.app.table
+        game = table.game
+        if guess is None or game is None or game.active_player is None or table.undo is None:
+            return False
+        seat, position, cake, turn = guess
+        (_, last), _ = table.undo
+        return (game.active, game.turn, slot) == (seat, turn, position) \
+            and last.get("do") == "complete" and "cake" not in last and "card" not in last \
+            and any(c.cake != cake for c in game.active_player.queue[slot - 1])
+
+    def _other_instead(self) -> None:
+        """Undo the seat button's guess and complete the other order of that position."""
+        if self._guessed_at(self.cake_slot) and self._cake_guess is not None:
+            other = not self._cake_guess[2]
+            self._cake_guess = None
+            me = self.app.table.game.active_player
+            self.app.post_action({"do": "undo"})
+            self.app.post_action(cake_completion(me, self.cake_slot, other))
+        self._open(None)
+
+    def _other_too(self) -> None:
+        """The player completed both: the other order of that position goes as well."""
+        if self._guessed_at(self.cake_slot) and self._cake_guess is not None:
+            other = not self._cake_guess[2]
+            self._cake_guess = None
+            self.app.post_action(cake_completion(self.app.table.game.active_player,
+                                                 self.cake_slot, other))
         self._open(None)
 
     def _open(self, dialog: str | None) -> None:
@@ -277,8 +343,8 @@ class TableView(CakeTable):
 
     def build(self) -> list[Widget]:
         game = self.app.table.game
-        if game is None:
-            return self._no_game()
+        if game is None:         # a storage fault can refuse the very first setup too
+            return self._no_game() + (self._storage_box() if self.dialog == "storage" else [])
         lay = table_layout(self.size, len(game.players))
         out: list[Widget] = []
         out += self._header(game, lay.header)
@@ -293,6 +359,15 @@ class TableView(CakeTable):
         out += self.cake_widgets(game, out, body)
         out += self._dialog(game)
         return out
+
+    def _storage_box(self) -> list[Widget]:
+        """A storage fault, named for what it is, with what to do; until OK or the next
+        accepted action."""
+        kind, words = self.storage_fault
+        close = lambda: self._open(None)  # noqa: E731
+        return [Shade("dlg.shade", self.m.rect, on_tap=close)] + message_box(
+            self.m, self.t(f"fault.journal_title_{kind}"), words,
+            [("dlg.ok", self.t("button.ok"), close, theme.PRIMARY)])
 
     def _no_game(self) -> list[Widget]:
         m = self.m
@@ -597,6 +672,19 @@ class TableView(CakeTable):
                   partial(self._complete_cake, False), theme.PRIMARY),
                  ("dlg.caked", self.t("cake.choose_caked"),
                   partial(self._complete_cake, True), theme.CAKE_PINK)])
+        elif self.dialog == "cake_guess" and me is not None and self._cake_guess is not None:
+            took_cake = self._cake_guess[2]
+            out += message_box(
+                self.m, self.t("cake.guess_title_caked" if took_cake
+                               else "cake.guess_title_plain", position=self.cake_slot),
+                self.t("cake.guess_body_caked" if not took_cake else "cake.guess_body_plain",
+                       position=self.cake_slot),
+                [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                 ("dlg.instead", self.t("cake.guess_instead"), self._other_instead,
+                  theme.CAKE_PINK if not took_cake else theme.PRIMARY),
+                 ("dlg.too", self.t("cake.guess_too"), self._other_too, theme.BUTTON)])
+        elif self.dialog == "storage":
+            return self._storage_box()
         elif self.dialog == "fix_guard":
             out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
                                      [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
