@@ -42,6 +42,9 @@ from .rules.state import Game, Table, stack_items
 #: shows the few that say most (``highlights``)
 PRIORITY = ("lead", "lead_from", "last_card", "fifth_dislike", "orders_done", "surge",
             "upgrade")
+#: the order of points that came with the same action (the surge empties the deck, ...)
+IN_ONE_ACTION = ("upgrade", "surge", "last_card", "fifth_dislike", "orders_done", "lead",
+                 "lead_from")
 SURGE_WORTH_TELLING = 2        # a surge of one order happens every turn
 
 
@@ -51,6 +54,7 @@ class TurningPoint:
     round: int
     turn: int
     params: tuple[tuple[str, Any], ...] = ()   # (name, value) pairs: hashable
+    at: int = 0                                # the action it came with (0: the first)
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -124,12 +128,13 @@ def story_of(table: Table) -> Story | None:
     points: list[TurningPoint] = []
     surge: TurningPoint | None = None
     first_upgrade: TurningPoint | None = None
-    for step in done:
+    round_ends: list[int] = []               # the action that ended each round
+    for at, step in enumerate(done):
         turn = step.before.turn
         rnd = round_of(step.before)
 
         def point(key: str, **params: Any) -> TurningPoint:
-            return TurningPoint(key, rnd, turn, tuple(params.items()))  # noqa: B023
+            return TurningPoint(key, rnd, turn, tuple(params.items()), at)  # noqa: B023
 
         for h in step.happened:
             if (isinstance(h, CardsToDraw) and h.reason == "order_surge"
@@ -145,14 +150,15 @@ def story_of(table: Table) -> Story | None:
         if (any(isinstance(h, TurnChanged) and h.player == start_name for h in step.happened)
                 or any(isinstance(h, GameOver) for h in step.happened)):
             rounds.append(_scores(step.after))
+            round_ends.append(at)
     last = done[-1].after if done else first
     if last.game_over and len(rounds) > 1:
         rounds[-1] = _scores(last)      # a correction after the game counts in its last round
     points += [p for p in (surge, first_upgrade) if p is not None]
-    lead = _lead(rounds, [p.name for p in first.players])
+    lead = _lead(rounds, [p.name for p in first.players], round_ends)
     if lead is not None:
         points.append(lead)
-    points.sort(key=lambda p: (p.turn, PRIORITY.index(p.key)))
+    points.sort(key=lambda p: (p.at, IN_ONE_ACTION.index(p.key)))
     return Story(first.edition, tuple(p.name for p in first.players), first.start,
                  tuple(rounds), tuple(points), last.game_over)
 
@@ -172,7 +178,8 @@ def _closing(step: Step, h: ShopClosed, point) -> TurningPoint:
     return point("orders_done", player=h.player)
 
 
-def _lead(rounds: list[tuple[int, ...]], names: list[str]) -> TurningPoint | None:
+def _lead(rounds: list[tuple[int, ...]], names: list[str], round_ends: list[int]
+          ) -> TurningPoint | None:
     """The last time the lead changed hands (a round's leader: the one highest score)."""
     leader: int | None = None           # the last round's sole leader
     since, before = 0, None
@@ -188,7 +195,8 @@ def _lead(rounds: list[tuple[int, ...]], names: list[str]) -> TurningPoint | Non
             or final.index(max(final)) != leader:
         return None                       # a tie at the end: nobody kept the lead
     turn = since * len(names)             # the last turn of that round
+    at = round_ends[since - 1]
     if before is None:
-        return TurningPoint("lead_from", since, turn, (("player", names[leader]),))
+        return TurningPoint("lead_from", since, turn, (("player", names[leader]),), at)
     return TurningPoint("lead", since, turn, (("player", names[leader]),
-                                              ("previous", names[before])))
+                                              ("previous", names[before])), at)
