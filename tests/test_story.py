@@ -7,6 +7,7 @@ session, the scores noted whenever a round ends and forgotten when an undo takes
 round back); and on whole demo games played by the bots."""
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -126,7 +127,7 @@ def test_every_scripts_rounds_equal_the_engines_scores_at_each_round_end(name):
                                                   (3, "winter", 3), (4, "winter", 2)])
 def test_a_whole_demo_game(tmp_path, seed, edition, players):
     db = str(tmp_path / "demo.db")
-    demo.run(edition=edition, players=players, seed=seed, db=db, out=open("/dev/null", "w"))
+    demo.run(edition=edition, players=players, seed=seed, db=db, out=io.StringIO())
     with Journal(db, readonly=True) as journal:
         g = journal.games()[-1]
         lines = journal.lines(g.id)
