@@ -159,7 +159,7 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
         placed = [p - shift for p in placed]
     fy = rect.y + pad // 2 + look.flag // 2
     thin = max(1, look.line // 3)
-    for (x, i), fx in zip(wanted, placed, strict=True):
+    for (x, _), fx in zip(wanted, placed, strict=True):
         pygame.draw.line(surface, look.flag_color, (x, plot.y), (x, plot.bottom), thin)
         pygame.draw.line(surface, look.flag_color, (round(fx), fy), (x, plot.y), thin)
     for (_, i), fx in zip(wanted, placed, strict=True):
@@ -177,7 +177,7 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
         v = rounds[r][seat]
         same = [s for s in range(seats) if rounds[r][s] == v]
         nudge = 0.0
-        if len(same) > 1 and 0 < r:
+        if len(same) > 1 and r > 0:
             k = same.index(seat)
             nudge = (k - (len(same) - 1) / 2) * spread
         return round(x_of(r) + nudge), y_of(v)
