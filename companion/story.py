@@ -28,6 +28,7 @@ Turning points are key + params (words in the locale files' ``[story]`` section,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,6 +162,15 @@ def story_of(table: Table) -> Story | None:
     points.sort(key=lambda p: (p.at, IN_ONE_ACTION.index(p.key)))
     return Story(first.edition, tuple(p.name for p in first.players), first.start,
                  tuple(rounds), tuple(points), last.game_over)
+
+
+def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
+    """A chart's round numbers from ``low`` to ``high`` (0 always in), at most about
+    ``most`` steps (the touchscreen's and the phone's charts)."""
+    low, high = min(low, 0), max(high, 1)
+    step = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
+                 if (high - low) / s <= most), 1000)
+    return list(range(math.floor(low / step) * step, math.ceil(high / step) * step + 1, step))
 
 
 def _closing(step: Step, h: ShopClosed, point) -> TurningPoint:

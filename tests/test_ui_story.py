@@ -17,7 +17,8 @@ from companion.story_words import point_text  # noqa: E402
 from companion.ui import screenshots, widgets  # noqa: E402
 from companion.ui.screens.end import EndScreen  # noqa: E402
 from companion.ui.screens.story import StoryScreen  # noqa: E402
-from companion.ui.story_chart import draw_shape, nice_ticks  # noqa: E402
+from companion.story import nice_ticks  # noqa: E402
+from companion.ui.story_chart import draw_shape  # noqa: E402
 from test_ui_screens import OUT, check_targets, check_texts  # noqa: E402
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]

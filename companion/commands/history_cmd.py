@@ -2,10 +2,8 @@ HELP = ("list the journal's games, or export one as a table script, JSON, CSV, a
         "Stats link, or a one-page summary (PNG or PDF)")
 
 
-from ..config import LANGUAGES
-
-
 def add_arguments(p):
+    from ..config import LANGUAGES
     p.add_argument("--db", help="journal (default: [journal] path from the config)")
     p.add_argument("--export", type=int, metavar="GAME", help="export this game")
     p.add_argument("--format", choices=("script", "json", "csv", "bgstats"), default="script",

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import pygame
 
-from ..story import Story
+from ..story import Story, nice_ticks
 from . import theme
 from .colour_vision import SEAT_SHAPES
 from .widgets import draw_text, text_width
@@ -59,20 +59,6 @@ class ChartLook:
     dim: tuple = theme.TEXT_DIM
     outline: tuple = theme.TEXT_DARK
     flag_color: tuple = theme.SPECIALTY
-
-
-def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
-    """Round numbers from ``low`` to ``high`` (0 always in), at most about ``most``."""
-    low, high = min(low, 0), max(high, 1)
-    span = high - low
-    step = 1
-    for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
-        step = s
-        if span / s <= most:
-            break
-    first = math.floor(low / step) * step
-    last = math.ceil(high / step) * step
-    return list(range(first, last + 1, step))
 
 
 def draw_shape(surface: pygame.Surface, shape: str, center: tuple[int, int], side: int,
