@@ -313,7 +313,7 @@ def png(surface: pygame.Surface) -> bytes:
 def pdf(surface: pygame.Surface, title: str) -> bytes:
     """One A4 page holding the picture (PDF 1.4, the image Flate-compressed)."""
     w, h = surface.get_size()
-    pixels = zlib.compress(pygame.image.tostring(surface, "RGB"), 9)
+    pixels = zlib.compress(pygame.image.tostring(surface, "RGB"))
     pw, ph = A4_PT
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",

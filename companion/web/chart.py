@@ -16,9 +16,10 @@ from ..story import Story, nice_ticks
 from ..ui.colour_vision import SEAT_SHAPES
 from ..ui.i18n import tr
 
-W, H = 640, 360                      # the drawing's own units (it scales to the page)
-LEFT, RIGHT, TOP, BOTTOM = 44, 18, 40, 34
-MARKER = 12
+W, H = 400, 250                      # the drawing's own units: a phone shows them about
+LEFT, RIGHT, TOP, BOTTOM = 34, 10, 32, 26     # 1:1, so its 13-unit text reads at 13 px
+MARKER = 10
+FLAG = 9                             # a turning point's flag (radius)
 
 
 def _hex(c: Sequence[int]) -> str:
@@ -27,7 +28,7 @@ def _hex(c: Sequence[int]) -> str:
 
 def _shape(shape: str, x: float, y: float, fill: str) -> str:
     h = MARKER / 2
-    style = f'fill="{fill}" stroke="#181412" stroke-width="2"'
+    style = f'fill="{fill}" stroke="#181412" stroke-width="1.5"'
     if shape == "circle":
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{h:.1f}" {style}/>'
     if shape == "square":
@@ -60,37 +61,40 @@ def story_svg(story: Story, colours: Sequence[Sequence[int]], lang: str,
     title = escape(tr(lang, "story.summary_chart"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" class="chart" '
            f'role="img" aria-label="{title}" font-family="system-ui,sans-serif" '
-           f'font-size="15">',
+           f'font-size="13">',
            f'<rect x="0" y="0" width="{W}" height="{H}" rx="10" fill="#302a26"/>']
     for t in ticks:
         y = y_of(t)
         out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{W - RIGHT}" y2="{y:.1f}" '
                    f'stroke="{"#c4bab0" if t == 0 else "#4e4640"}" '
                    f'stroke-width="{2 if t == 0 else 1}"/>')
-        out.append(f'<text x="{LEFT - 8}" y="{y + 5:.1f}" text-anchor="end" '
+        out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" '
                    f'fill="#c4bab0">{t}</text>')
-    every = max(1, math.ceil(n * 22 / pw))
+    every = max(1, math.ceil(n * 18 / pw))
     for r in range(1, len(rounds)):
         if r % every and r != len(rounds) - 1:
             continue
-        out.append(f'<text x="{x_of(r):.1f}" y="{H - 10}" text-anchor="middle" '
+        out.append(f'<text x="{x_of(r):.1f}" y="{H - 8}" text-anchor="middle" '
                    f'fill="#c4bab0">{r}</text>')
-    out.append(f'<text x="{W - RIGHT}" y="{H - 10}" text-anchor="end" fill="#c4bab0" '
-               f'font-size="12" class="axis">{escape(tr(lang, "story.axis_rounds"))}</text>'
-               if n * 22 < pw - 60 else "")
+    # what the numbers along the bottom are, under the points' column
+    out.append(f'<text x="{LEFT - 2}" y="{H - 8}" text-anchor="end" fill="#c4bab0" '
+               f'font-size="10" class="axis">{escape(tr(lang, "story.axis_rounds"))}</text>')
     # the turning points: a line through the middle of the round, its number on top
+    wanted = [(x_of(r - 1) + x_of(r)) / 2 if r >= 1 else x_of(0) for r in flags]
     placed: list[float] = []
-    for i, r in enumerate(flags, 1):
-        x = (x_of(r - 1) + x_of(r)) / 2 if r >= 1 else x_of(0)
-        fx = max(x, placed[-1] + 26) if placed else x
-        placed.append(fx)
+    for x in wanted:
+        placed.append(max(x, placed[-1] + 2 * FLAG + 2) if placed else x)
+    if placed and placed[-1] > W - FLAG - 1:              # too far right: back left
+        placed = [p - (placed[-1] - (W - FLAG - 1)) for p in placed]
+    fy = TOP - FLAG - 5
+    for i, (r, x, fx) in enumerate(zip(flags, wanted, placed, strict=True), 1):
         out.append(f'<g class="flag" data-round="{r}"><line x1="{x:.1f}" y1="{TOP}" '
-                   f'x2="{x:.1f}" y2="{TOP + ph}" stroke="#f4a623" stroke-width="1.5"/>'
-                   f'<line x1="{fx:.1f}" y1="{TOP - 14}" x2="{x:.1f}" y2="{TOP}" '
-                   f'stroke="#f4a623" stroke-width="1.5"/>'
-                   f'<circle cx="{fx:.1f}" cy="{TOP - 22}" r="11" fill="#f4a623"/>'
-                   f'<text x="{fx:.1f}" y="{TOP - 17}" text-anchor="middle" font-weight="700" '
-                   f'fill="#181412">{i}</text></g>')
+                   f'x2="{x:.1f}" y2="{TOP + ph}" stroke="#f4a623" stroke-width="1.2"/>'
+                   f'<line x1="{fx:.1f}" y1="{fy:.1f}" x2="{x:.1f}" y2="{TOP}" '
+                   f'stroke="#f4a623" stroke-width="1.2"/>'
+                   f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{FLAG}" fill="#f4a623"/>'
+                   f'<text x="{fx:.1f}" y="{fy + 4.5:.1f}" text-anchor="middle" '
+                   f'font-weight="700" font-size="12" fill="#181412">{i}</text></g>')
     seats = len(story.players)
 
     def point(seat: int, r: int) -> tuple[float, float]:
@@ -109,7 +113,7 @@ def story_svg(story: Story, colours: Sequence[Sequence[int]], lang: str,
         out.append(f'<g class="seat" data-seat="{seat + 1}" data-shape="{shape}">'
                    f'<title>{escape(name)}: {scores}</title>'
                    f'<polyline class="line" data-player="{escape(name)}" points="{pts}" '
-                   f'fill="none" stroke="{colour}" stroke-width="3.5" stroke-linejoin="round"/>'
+                   f'fill="none" stroke="{colour}" stroke-width="2.5" stroke-linejoin="round"/>'
                    + "".join(_shape(shape, *point(seat, r), colour)
                              for r in range(1, len(rounds))) + "</g>")
     out.append("</svg>")
