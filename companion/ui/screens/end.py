@@ -118,7 +118,7 @@ class EndScreen(Screen):
                    ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch),
                    ("end.new", self.t("button.new_game"), theme.OK,
                     lambda: self.app.open("wizard"))]
-        specs = [0.8, 0.8, 1.0, 1.2, 1.2] if len(buttons) == 5 else [0.8, 0.8, 1.2, 1.2]
+        specs = [0.95, 0.75, 0.9, 1.1, 1.1] if len(buttons) == 5 else [0.8, 0.8, 1.2, 1.2]
         for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap), strict=True):
             size = m.big if r.w > m.px(theme.END_BIG_BUTTON_W) else m.body
             out.append(Button(name, r, text=words, size=size, color=color, on_tap=fn))
