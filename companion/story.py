@@ -35,7 +35,7 @@ from typing import Any
 from .rules.actions import Action
 from .rules.engine import Accepted, apply
 from .rules.happenings import (CardsToDraw, Corrected, GameOver, Happening, ShopClosed,
-                               TurnChanged, UpgradeActivated)
+                               ShopReopened, TurnChanged, UpgradeActivated)
 from .rules.scoring import score
 from .rules.state import Game, Table, stack_items
 
@@ -46,6 +46,7 @@ PRIORITY = ("lead", "lead_from", "last_card", "fifth_dislike", "orders_done", "s
 #: the order of points that came with the same action (the surge empties the deck, ...)
 IN_ONE_ACTION = ("upgrade", "surge", "last_card", "fifth_dislike", "orders_done", "lead",
                  "lead_from")
+CLOSING = ("last_card", "fifth_dislike", "orders_done")
 SURGE_WORTH_TELLING = 2        # a surge of one order happens every turn
 
 
@@ -148,6 +149,8 @@ def story_of(table: Table) -> Story | None:
                 first_upgrade = point("upgrade", player=h.player, upgrade=h.upgrade)
             elif isinstance(h, ShopClosed):
                 points.append(_closing(step, h, point))
+            elif isinstance(h, ShopReopened):     # a miscount put right: it never closed
+                points = [p for p in points if p.key not in CLOSING]
         if (any(isinstance(h, TurnChanged) and h.player == start_name for h in step.happened)
                 or any(isinstance(h, GameOver) for h in step.happened)):
             rounds.append(_scores(step.after))

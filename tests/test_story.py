@@ -175,6 +175,19 @@ def test_a_correction_after_the_game_counts_in_its_last_round(tmp_path):
     assert [p.key for p in s.points] == ["fifth_dislike", "lead_from"]
 
 
+def test_a_shop_reopened_by_a_correction_never_closed_in_the_story():
+    """reopen_by_correction_3p: a mistaken fifth dislike, then a deck miscounted to 0,
+    close the shop; each is put right and the shop opens again (1.2): the story keeps
+    none of those closings. Stopped before the last correction, the deck's is kept."""
+    s = played("reopen_by_correction_3p")
+    assert s.table.game.token == "open"
+    assert story_of(s.table).points == ()
+    lines = (SCRIPTS / "reopen_by_correction_3p.jsonl").read_text(encoding="utf-8")
+    before = [x for x in lines.splitlines()[:17] if x.startswith("{")]   # up to line 16
+    st = story_of(rebuild(before).table)
+    assert [(p.key, p["player"], p.round) for p in st.points] == [("last_card", None, 2)]
+
+
 def test_no_game_no_story_and_a_game_without_a_round():
     assert story_of(Session(None).table) is None
     s = Session(None)
@@ -187,9 +200,12 @@ def test_no_game_no_story_and_a_game_without_a_round():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_turning_point_reads_in_every_language(lang):
     points = [p for name in ("story_3p", "five_dislikes_winter", "deck_exact_zero_4p",
-                             "ranking_tie_breaks") for p in story(name).points]
+                             "ranking_tie_breaks", "junior_game", "three_orders_every_count",
+                             "deck_exact_zero_every_count") for p in story(name).points]
     keys = {p.key for p in points}
-    assert {"surge", "upgrade", "last_card", "fifth_dislike", "lead_from"} <= keys
+    assert keys == {"surge", "upgrade", "last_card", "fifth_dislike", "orders_done", "lead",
+                    "lead_from"}
+    assert any(p.key == "last_card" and p["player"] is None for p in points)   # corrected
     for p in points:
         text = point_text(lang, p)
         assert text and "{" not in text and "story." not in text, (p, text)
