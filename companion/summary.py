@@ -40,7 +40,6 @@ from .ui.colour_vision import SEAT_SHAPES
 from .ui.story_chart import ChartLook, draw_shape, paint_chart
 
 FORMATS = ("png", "pdf")
-MEDIA = {"png": "image/png", "pdf": "application/pdf"}
 PAGE = (1240, 1754)                    # A4 at 150 dpi
 A4_PT = (595.28, 841.89)
 MARGIN = 80
@@ -117,9 +116,10 @@ class _Pen:
         """Draw ``text`` wrapped at ``width`` from (x, y); the height it took."""
         f = self.font(size, bold)
         step = f.get_linesize()
-        for n, line in enumerate(self.lines(text, size, width, bold)):
+        lines = self.lines(text, size, width, bold)
+        for n, line in enumerate(lines):
             surface.blit(f.render(line, True, color), (x, y + n * step))
-        return step * max(1, len(self.lines(text, size, width, bold)))
+        return step * max(1, len(lines))
 
 
 def _pen() -> _Pen:

@@ -161,6 +161,16 @@ def test_the_summary_pdf_is_one_a4_page_poppler_renders(served, tmp_path):
     assert reds > 500
 
 
+def test_the_summarys_own_fonts_draw_hangul():
+    """The summary's fonts (its own book, not the screen's) chain a Korean face."""
+    from companion import summary
+    pen = summary._pen()
+    if pen.book.hangul_missing():
+        pytest.skip("no Korean font installed (fonts-nanum)")
+    runs = pen.font(28).runs("Ana 님 승리")
+    assert [face for face, text in runs if "님" in text or "승리" in text] == [1, 1]
+
+
 def test_the_summary_png_is_an_a4_picture(served):
     import pygame
     svc, _ = served

@@ -54,6 +54,7 @@ from .. import bgstats, exports
 from ..config import LANGUAGES
 from ..journal import Journal, JournalError
 from ..rules import Rejection, parse_line
+from ..session import rebuild
 from ..ui.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
@@ -69,6 +70,7 @@ HEARTBEAT = 20.0                     # s between keep-alive comments on an idle 
 MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
 SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
 TOKEN_COOKIE = "companion_token"
+SUMMARY_MEDIA = {"png": "image/png", "pdf": "application/pdf"}   # companion.summary's
 PHONES_FILE = "paired-phones.json"    # beside the journal: the paired phones (hashed tokens)
 
 
@@ -105,7 +107,6 @@ class JournalReader:
         for a game the journal does not have or whose lines do not replay."""
         if not self.path or not os.path.exists(self.path):
             raise exports.ExportError("no games yet")
-        from ..session import rebuild
         with Journal(self.path, readonly=True) as journal:
             record = exports.record(journal, game_id)
             rebuilt = rebuild(journal.lines(game_id), rules=record.rules)
@@ -117,7 +118,7 @@ class JournalReader:
         """The finished game's one-page summary, PNG or PDF (``companion.summary``)."""
         if not self.path or not os.path.exists(self.path):
             raise exports.ExportError("no games yet")
-        from .. import summary
+        from .. import summary      # pygame: loaded when a phone first asks for a summary
         with Journal(self.path, readonly=True) as journal:
             return summary.render(journal, game_id, fmt, lang)
 
@@ -471,7 +472,6 @@ def build_app(view: PhoneView) -> Starlette:
         return _html(request, lang, pages.game_page(lang, record, table))
 
     async def summary(request: Request, game_id: int, fmt: str) -> Response:
-        from ..summary import MEDIA as SUMMARY_MEDIA
         lang = language(request, cfg)
         try:
             data = await run_in_threadpool(view.reader.summary, game_id, fmt, lang)
@@ -479,9 +479,9 @@ def build_app(view: PhoneView) -> Starlette:
             return Response(f"{exc}\n", status_code=404, media_type="text/plain")
         except JournalError as exc:
             return Response(f"{exc}\n", status_code=503, media_type="text/plain")
-        return Response(data, media_type=SUMMARY_MEDIA[fmt], headers={
-            "Content-Disposition":
-                f'attachment; filename="coffee-rush-game-{game_id}-summary.{fmt}"'})
+        name = f"coffee-rush-game-{game_id}-summary.{fmt}"
+        return Response(data, media_type=SUMMARY_MEDIA[fmt],
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def export(request: Request) -> Response:
         fmt = request.path_params["fmt"]

@@ -14,10 +14,14 @@ from typing import Any
 from collections.abc import Iterable
 
 from .. import __version__
-from ..seat_colours import SCREEN_RGB
+from ..rules.scoring import ranking
+from ..seat_colours import SCREEN_RGB, screen_rgb
+from ..story import story_of
+from ..story_words import point_text, round_text
 from ..config import LANGUAGES
 from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
                        token_name, tr, tr_count, upgrade_name)
+from .chart import key_svg, story_svg
 
 SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
@@ -274,11 +278,6 @@ def game_page(lang: str, record: Any, table: Any) -> str:
     """One game of the history: its ranking, then (once it is over) the score chart round
     by round as SVG, each seat's shape and name, the turning points, and the downloads
     with the one-page summary."""
-    from ..rules.scoring import ranking
-    from ..seat_colours import screen_rgb
-    from ..story import story_of
-    from ..story_words import point_text, round_text
-    from .chart import key_svg, story_svg
     game = table.game
     story = story_of(table)
     names = record.seat_colors or []
