@@ -151,3 +151,29 @@ def test_a_game_over_before_any_round_says_so():
     screen = StoryScreen(app)
     screen.layout((800, 480))
     assert [w.name for w in screen.build() if w.name == "story.chart"] == []
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 10, 15, 24])
+def test_a_long_or_short_game_keeps_its_numbers_apart(rounds):
+    """The chart of any length: its numbers inside the chart and apart from each other,
+    the last round always labelled; negative scores (Winter's dislikes) on the grid."""
+    from companion.story import Story
+    from companion.ui.story_chart import SCREEN_PEN, ChartLook, paint_chart
+    pygame.font.init()
+    scores = tuple(tuple((r * (seat + 1) * 3) // 2 - 3 * seat for seat in range(4))
+                   for r in range(rounds + 1))
+    story = Story("winter", ("A", "B", "C", "D"), 0, scores, (), True)
+    for size in SIZES:
+        surface = pygame.Surface(size)
+        box = pygame.Rect(6, 74, size[0] // 2, size[1] - 140)
+        look = ChartLook(text=22, line=5, marker=20, flag=30)
+        with widgets.record_text() as texts:
+            paint_chart(surface, box, story, [(200, 40, 40)] * 4, look, SCREEN_PEN,
+                        [1, rounds, rounds])
+        words = [r.text for r in texts]
+        assert str(rounds) in words and "0" in words
+        assert min(min(x) for x in scores) == -9 and any(w.startswith("-") for w in words)
+        for i, a in enumerate(texts):
+            assert box.contains(a.rect), f"{a.text} leaves the chart"
+            for b in texts[i + 1:]:
+                assert not a.rect.colliderect(b.rect), f"{rounds}: {a.text} / {b.text}"

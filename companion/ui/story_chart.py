@@ -121,17 +121,20 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
                          (plot.right, y), max(1, look.line // (2 if t == 0 else 3)))
         pen.write(surface, str(t), pygame.Rect(rect.x + pad, y - look.text, label_w - pad,
                                            2 * look.text), look.text, look.dim, False, "right")
-    # the rounds along the bottom: every one that fits, the last always
+    # the rounds along the bottom: every ``every``-th that fits, the last always (a
+    # number too close to the last gives way to it)
     every = max(1, math.ceil(n_rounds * pen.width(str(n_rounds) + "0", look.text)
                              / max(1, plot.w)))
-    for r in range(1, n_rounds + 1):
-        if r != n_rounds and r % every:
-            continue
-        word = str(r)
-        box = pygame.Rect(0, plot.bottom + pad // 2, pen.width(word, look.text) + pad,
+    labels: list[tuple[int, pygame.Rect]] = []
+    for r in [r for r in range(1, n_rounds + 1) if r % every == 0 or r == n_rounds]:
+        box = pygame.Rect(0, plot.bottom + pad // 2, pen.width(str(r), look.text) + pad,
                           look.text + pad)
         box.centerx = x_of(r)
-        pen.write(surface, word, box, look.text, look.dim, False, "center")
+        while labels and labels[-1][1].colliderect(box):
+            labels.pop()
+        labels.append((r, box))
+    for r, box in labels:
+        pen.write(surface, str(r), box, look.text, look.dim, False, "center")
     # the turning points' rounds: a line through the middle of that round, its numbered
     # flag above it (flags that would touch are set apart, a slanted stem joins them)
     step = look.flag + max(2, look.flag // 8)
