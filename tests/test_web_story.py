@@ -223,3 +223,20 @@ def test_the_story_page_in_chromium(served):
                 page.screenshot(path=str(OUT / f"story-{lang}-390x844.png"), full_page=True)
         finally:
             b.close()
+
+
+@pytest.mark.parametrize("rounds", [1, 10, 25, 40])
+def test_the_svg_of_any_length_is_valid_with_the_last_round_labelled(rounds):
+    from companion.story import Story, TurningPoint
+    from companion.web.chart import story_svg
+    st = Story("winter", ("Ana", 'Zoë "Z" & <Co>'), 0,
+               tuple((2 * r, 3 - r) for r in range(rounds + 1)),
+               (TurningPoint("lead_from", rounds, rounds * 2, (("player", "Ana"),)),), True)
+    root = ET.fromstring(story_svg(st, [(214, 48, 49), (36, 113, 214)], "ko", [rounds]))
+    assert [x.get("data-player") for x in root.iter(f"{SVG}polyline")] == list(st.players)
+    bottom = [(float(t.get("x")), t.text) for t in root.findall(f"{SVG}text")
+              if t.get("text-anchor") == "middle" and t.get("y") == "242"]
+    assert bottom[-1][1] == str(rounds)
+    assert all(b[0] - a[0] >= 18 for a, b in zip(bottom, bottom[1:], strict=False))
+    negative = any((t.text or "").startswith("-") for t in root.findall(f"{SVG}text"))
+    assert negative == (3 - rounds < 0)            # the grid goes below 0 when scores do

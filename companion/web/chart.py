@@ -71,9 +71,13 @@ def story_svg(story: Story, colours: Sequence[Sequence[int]], lang: str,
         out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" '
                    f'fill="#c4bab0">{t}</text>')
     every = max(1, math.ceil(n * 18 / pw))
+    shown: list[int] = []
     for r in range(1, len(rounds)):
-        if r % every and r != len(rounds) - 1:
-            continue
+        if r % every == 0 or r == n:
+            while shown and x_of(r) - x_of(shown[-1]) < 18:    # the last round wins
+                shown.pop()
+            shown.append(r)
+    for r in shown:
         out.append(f'<text x="{x_of(r):.1f}" y="{H - 8}" text-anchor="middle" '
                    f'fill="#c4bab0">{r}</text>')
     # what the numbers along the bottom are, under the points' column
