@@ -49,6 +49,39 @@ def run(db: str, export: int | None, fmt: str, out=None, err=None,
     return 0
 
 
+def write_summary(db: str, export: int | None, path: str, lang: str, out=None,
+                  err=None) -> int:
+    """``history --export GAME --summary PATH``: the finished game's one-page summary,
+    PDF or PNG by the file's ending (``companion.summary``)."""
+    from . import summary
+    out, err = out or sys.stdout, err or sys.stderr
+    fmt = summary.format_of(path)
+    if export is None:
+        print("error: --summary needs the game to summarize: --export GAME "
+              "(`coffee-companion history` lists the games)", file=err)
+        return 2
+    if fmt is None:
+        print(f"error: {path}: a summary is a .pdf or a .png file", file=err)
+        return 2
+    try:
+        with Journal(db, readonly=True) as journal:
+            if export not in {g.id for g in journal.games()}:
+                print(f"error: {db} has no game {export}", file=err)
+                return 2
+            data = summary.render(journal, export, fmt, lang)
+    except (exports.ExportError, JournalError) as exc:
+        print(f"error: {exc}", file=err)
+        return 2
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        print(f"error: cannot write {path}: {exc.strerror or exc}", file=err)
+        return 2
+    out.write(f"game {export}: summary written to {path}\n")
+    return 0
+
+
 def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
     state = "running" if g.ended_at is None else "ended " + g.ended_at
     ranking = g.ranking

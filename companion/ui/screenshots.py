@@ -303,6 +303,23 @@ CAKE_SCENES: dict[str, Callable] = {
     "fix-cake": _cake_fix,
 }
 
+# A whole game played to its end (the demo's bots): the end screen and its story.
+FINISHED_SAMPLE = "sample_finished_game.jsonl"
+
+
+def _end(app):
+    pass                                   # the game is over: the end screen is up
+
+
+def _story(app):
+    tap_widget(app, "end.story")
+
+
+STORY_SCENES: dict[str, Callable] = {
+    "end": _end,
+    "story": _story,
+}
+
 OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
 
@@ -349,6 +366,7 @@ def render_all(outdir: str, script: list[str] | None = None,
             jobs: list[tuple[str, Callable, bool | str]] = [
                 (name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
             jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
+            jobs += [(name, fn, FINISHED_SAMPLE) for name, fn in STORY_SCENES.items()]
             _, probe_app = make_app(lines, size, lang)
             for other in OTHER_SCREENS:
                 for name, prep in _other_screen_states(probe_app, other):

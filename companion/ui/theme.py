@@ -196,6 +196,17 @@ TOAST_W = 480
 TOAST_H = 92
 TOAST_FINGER_GAP = 24                # above or below the finger that was refused
 END_ROW_BORDER = (4, 2)              # a ranking row's outline: the winner's, the others'
+# the story of the game (screens/story.py, story_chart.py; design px)
+STORY_CHART_SHARE = 0.5              # of the width, beside the turning points
+STORY_CHART_TEXT = 22                # the chart's numbers: rounds and points
+STORY_CHART_LINE = 5                 # a seat's line
+STORY_CHART_MARKER = 20              # a seat's shape at each round
+STORY_CHART_FLAG = 30                # a turning point's numbered flag
+STORY_BACK_W = 230                   # "◀ Ranking"
+STORY_LEGEND_H = 54                  # seats: shape, name, points
+STORY_POINT_BADGE = 40               # a turning point's number
+STORY_POINT_ROUND_H = 26             # "Round 3" above its sentence
+STORY_POINT_PAD = 6
 # enroll (design px)
 ENROLL_DRINK_ROW_H = 58
 ENROLL_RECIPE_ROW_H = 64

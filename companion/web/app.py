@@ -5,7 +5,10 @@ Routes (the JSON API is documented in the README):
 
 - ``GET /``                 the live table (``?lang=es`` etc.; remembered in a cookie)
 - ``GET /history``          every game with its ranking and exports
-- ``GET /history/{id}/{fmt}``  script, json, csv or bgstats (a download)
+- ``GET /history/{id}``     one game: its ranking, the score chart round by round (SVG)
+                            and the turning points
+- ``GET /history/{id}/{fmt}``  script, json, csv or bgstats (a download); png or pdf:
+                            the finished game's one-page summary (``?lang=``)
 - ``GET /companion``        version, uptime, devices, last log lines, config
 - ``GET /api/table``        the running game exactly as ``replay --json`` prints it
 - ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
@@ -51,6 +54,7 @@ from .. import bgstats, exports
 from ..config import LANGUAGES
 from ..journal import Journal, JournalError
 from ..rules import Rejection, parse_line
+from ..session import rebuild
 from ..ui.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
@@ -66,6 +70,7 @@ HEARTBEAT = 20.0                     # s between keep-alive comments on an idle 
 MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
 SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
 TOKEN_COOKIE = "companion_token"
+SUMMARY_MEDIA = {"png": "image/png", "pdf": "application/pdf"}   # companion.summary's
 PHONES_FILE = "paired-phones.json"    # beside the journal: the paired phones (hashed tokens)
 
 
@@ -96,6 +101,26 @@ class JournalReader:
                             continue
                     links[g.id] = self._links[key]
         return games, links
+
+    def game(self, game_id: int):
+        """(record, table) of one game, its table as its lines rebuild it; ExportError
+        for a game the journal does not have or whose lines do not replay."""
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        with Journal(self.path, readonly=True) as journal:
+            record = exports.record(journal, game_id)
+            rebuilt = rebuild(journal.lines(game_id), rules=record.rules)
+        if rebuilt.failed_at is not None:
+            raise exports.ExportError(f"the game's {rebuilt.problem}")
+        return record, rebuilt.table
+
+    def summary(self, game_id: int, fmt: str, lang: str) -> bytes:
+        """The finished game's one-page summary, PNG or PDF (``companion.summary``)."""
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        from .. import summary      # pygame: loaded when a phone first asks for a summary
+        with Journal(self.path, readonly=True) as journal:
+            return summary.render(journal, game_id, fmt, lang)
 
     def export(self, game_id: int, fmt: str) -> str:
         if not self.path or not os.path.exists(self.path):
@@ -435,9 +460,34 @@ def build_app(view: PhoneView) -> Starlette:
             games, links, problem = [], {}, str(exc)
         return _html(request, lang, pages.history_page(lang, games, links, problem))
 
+    async def game_page(request: Request) -> Response:
+        lang = language(request, cfg)
+        game_id = request.path_params["game"]
+        try:
+            record, table = await run_in_threadpool(view.reader.game, game_id)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        return _html(request, lang, pages.game_page(lang, record, table))
+
+    async def summary(request: Request, game_id: int, fmt: str) -> Response:
+        lang = language(request, cfg)
+        try:
+            data = await run_in_threadpool(view.reader.summary, game_id, fmt, lang)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        name = f"coffee-rush-game-{game_id}-summary.{fmt}"
+        return Response(data, media_type=SUMMARY_MEDIA[fmt],
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     async def export(request: Request) -> Response:
         fmt = request.path_params["fmt"]
         game_id = request.path_params["game"]
+        if fmt in ("png", "pdf"):
+            return await summary(request, game_id, fmt)
         if fmt not in exports.FORMATS:
             return Response(f"unknown format {fmt}\n", status_code=404, media_type="text/plain")
         try:
@@ -459,6 +509,7 @@ def build_app(view: PhoneView) -> Starlette:
 
     return Starlette(routes=[
         Route("/", home), Route("/history", history),
+        Route("/history/{game:int}", game_page),
         Route("/history/{game:int}/{fmt:str}", export),
         Route("/companion", companion),
         Route("/api/table", table), Route("/api/events", events),

@@ -42,6 +42,7 @@ class Snapshot:
     colours: tuple = ()                # RGB per seat
     drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
     bgstats: str | None = None      # the finished game's BG Stats link
+    game_id: int | None = None         # the journal's number of the game (its story page)
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
 
@@ -78,12 +79,19 @@ class LiveTable:
         self._hidden_turn: int | None = None  # the turn whose prompt was dismissed
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
-                               bgstats=play_link.link if play_link is not None else None)
+                               bgstats=play_link.link if play_link is not None else None,
+                               game_id=self._game_id())
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
         self._lock = threading.Lock()
         loop.subscribe(self)
+
+    def _game_id(self) -> int | None:
+        """The journal's number of the game on the table (through the BG Stats link's
+        session: the one owner of the journal), for the finished game's story page."""
+        session = getattr(self.play_link, "session", None)
+        return session.game_id if session is not None else None
 
     # --- the table loop's thread -------------------------------------------------------
 
@@ -97,7 +105,8 @@ class LiveTable:
                         draws_short=self._short, happened=tuple(u.happened),
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state),
-                        bgstats=self.play_link.link if self.play_link is not None else None)
+                        bgstats=self.play_link.link if self.play_link is not None else None,
+                        game_id=self._game_id())
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)

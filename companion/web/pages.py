@@ -14,10 +14,14 @@ from typing import Any
 from collections.abc import Iterable
 
 from .. import __version__
-from ..seat_colours import SCREEN_RGB
+from ..rules.scoring import ranking
+from ..seat_colours import SCREEN_RGB, screen_rgb
+from ..story import story_of
+from ..story_words import point_text, round_text
 from ..config import LANGUAGES
 from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
                        token_name, tr, tr_count, upgrade_name)
+from .chart import key_svg, story_svg
 
 SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
@@ -70,6 +74,13 @@ pre{white-space:pre-wrap;word-break:break-word;background:#181412;padding:.6rem;
 font-size:.8rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem}dt{color:var(--dim)}
 #status{display:none}#status.lost{display:block;background:var(--closed);padding:.4rem .75rem}
 @media(min-width:48rem){body{font-size:17px}}
+svg.chart{width:100%;max-width:44rem;height:auto;display:block;margin:.4rem 0}
+.keys{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.3rem 0 .8rem}
+.keys span{display:inline-flex;align-items:center;gap:.35rem;font-weight:700}
+ol.points{padding-left:0;list-style:none}ol.points li{display:flex;gap:.6rem;margin:.5rem 0}
+ol.points .n{flex:none;width:1.7rem;height:1.7rem;border-radius:50%;background:var(--warn);
+color:#181412;font-weight:800;display:flex;align-items:center;justify-content:center}
+ol.points .r{display:block;color:var(--warn);font-weight:700;font-size:.85rem}
 """
 
 LIVE_JS = """
@@ -156,9 +167,15 @@ def live_fragment(lang: str, snap) -> str:
             out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
                        f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
         out.append("</ol>")
+        links = []
+        if snap.game_id is not None:
+            links.append(f'<a class="btn story" id="story" href="/history/{snap.game_id}'
+                         f'?lang={lang}">{t(lang, "story.web_story")}</a>')
         if snap.bgstats:
-            out.append(f'<p><a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
-                       f'rel="noopener">{t(lang, "web.bgstats")}</a></p>')
+            links.append(f'<a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
+                         f'rel="noopener">{t(lang, "web.bgstats")}</a>')
+        if links:
+            out.append(f'<p>{"".join(links)}</p>')
     colours = list(snap.colours) + SEAT_RGB[len(snap.colours):]
     out.append('<div class="seats">')
     for seat, p in enumerate(state["players"]):
@@ -241,6 +258,9 @@ def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
         if g.id in links:
             downloads += (f'<a class="btn bg" href="{escape(links[g.id])}" rel="noopener">'
                           f'{t(lang, "web.bgstats")}</a>')
+        if g.ranking:                   # finished: its story and its one-page summary
+            downloads = (f'<a class="btn story" href="/history/{g.id}?lang={lang}">'
+                         f'{t(lang, "story.web_story")}</a>') + downloads
         when = g.started_at.replace("T", " ")[:16]
         rows.append(f'<tr id="game-{g.id}"><td>{g.id}</td><td>'
                     f'{escape(tr(lang, "edition." + g.edition))} · '
@@ -252,6 +272,56 @@ def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
             + (f'<table class="games">{"".join(rows)}</table>' if rows
                else f'<p>{t(lang, "web.no_games")}</p>'))
     return page(lang, "history", tr(lang, "web.history"), body)
+
+
+def game_page(lang: str, record: Any, table: Any) -> str:
+    """One game of the history: its ranking, then (once it is over) the score chart round
+    by round as SVG, each seat's shape and name, the turning points, and the downloads
+    with the one-page summary."""
+    game = table.game
+    story = story_of(table)
+    names = record.seat_colors or []
+    colours = list(screen_rgb(names)) + SEAT_RGB[len(names):]
+    title = tr(lang, "story.summary_title", game=record.id)
+    when = record.started_at.replace("T", " ")[:16]
+    out = [f'<h1>{escape(title)}</h1><p><small>'
+           f'{escape(tr(lang, "edition." + (record.expansion or record.edition)))} · '
+           f'{escape(tr(lang, "variant." + record.variant))} · '
+           f'{t(lang, "web.started", time=when)}</small></p>']
+    over = game is not None and game.game_over and story is not None
+    if game is not None and game.game_over and story is not None:
+        out.append('<ol class="rank">')
+        for r in ranking(game):
+            out.append(f'<li value="{r.place}"{" class=won" if r.place == 1 else ""}>'
+                       f'{escape(r.name)} · {escape(tr_count(lang, "end.points", r.score))}</li>')
+        out.append("</ol>")
+        out.append(f'<h2>{t(lang, "story.summary_chart")}</h2>')
+        if story.round_count:
+            out.append(story_svg(story, colours, lang, [p.round for p in story.points]))
+            out.append('<div class="keys">' + "".join(
+                f'<span data-seat="{seat + 1}">{key_svg(seat, colours[seat % len(colours)])}'
+                f'{escape(name)}</span>' for seat, name in enumerate(story.players)) + "</div>")
+        else:
+            out.append(f'<p>{t(lang, "story.too_short")}</p>')
+        if story.points:
+            out.append(f'<h2>{t(lang, "story.summary_points")}</h2><ol class="points">')
+            for i, p in enumerate(story.points, 1):
+                out.append(f'<li data-key="{p.key}"><span class="n">{i}</span><span>'
+                           f'<span class="r">{escape(round_text(lang, p))}</span>'
+                           f'{escape(point_text(lang, p))}</span></li>')
+            out.append("</ol>")
+    else:
+        out.append(f'<p>{t(lang, "story.web_not_finished")}</p>')
+    downloads = [(fmt, label) for fmt, label in (("script", "script"), ("json", "JSON"),
+                                                  ("csv", "CSV"))]
+    if over:
+        downloads = [("pdf", tr(lang, "story.web_pdf")),
+                     ("png", tr(lang, "story.web_png"))] + downloads
+    out.append('<p class="downloads">' + "".join(
+        f'<a class="btn" download id="dl-{fmt}" href="/history/{record.id}/{fmt}'
+        f'{"?lang=" + lang if fmt in ("pdf", "png") else ""}">{escape(label)}</a>'
+        for fmt, label in downloads) + "</p>")
+    return page(lang, "history", title, "".join(out))
 
 
 def duration(seconds: float) -> str:

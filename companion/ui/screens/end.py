@@ -114,10 +114,11 @@ class EndScreen(Screen):
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
                    ("end.fix", self.t("button.fix"), theme.BUTTON, self._fix),
+                   *self._story_button(),
                    ("end.rematch", self.t("button.rematch"), theme.PRIMARY, self.rematch),
                    ("end.new", self.t("button.new_game"), theme.OK,
                     lambda: self.app.open("wizard"))]
-        specs = [0.8, 0.8, 1.2, 1.2][:len(buttons)]
+        specs = [0.95, 0.75, 0.9, 1.1, 1.1] if len(buttons) == 5 else [0.8, 0.8, 1.2, 1.2]
         for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap), strict=True):
             size = m.big if r.w > m.px(theme.END_BIG_BUTTON_W) else m.body
             out.append(Button(name, r, text=words, size=size, color=color, on_tap=fn))
@@ -170,6 +171,16 @@ class EndScreen(Screen):
                        on_tap=lambda: self.app.push(QrScreen(self.app, link))),
                 Label("end.qr_caption", caption, text="BG Stats", size=m.small,
                       color=theme.TEXT_DIM)]
+
+    # --- the game's story (screens/story.py) -------------------------------------------------
+
+    def _story_button(self) -> list[tuple]:
+        """"Story": the score round by round and the turning points, on a page of its own."""
+        return [("end.story", self.t("story.button"), theme.UPGRADE_PURPLE, self.open_story)]
+
+    def open_story(self) -> None:
+        from .story import StoryScreen
+        self.app.push(StoryScreen(self.app))
 
     def _fix(self) -> None:
         from .fix import FixScreen
