@@ -125,8 +125,8 @@ def rulings(before: Game | None, action: dict, happened: tuple[Happening, ...],
             out.append(_closed(before, after, happened, h))
         elif isinstance(h, ShopReopened):
             out.append(_reopened(after, h))
-        elif isinstance(h, FinalTurnBegins):
-            out.append(final_round(after, h.player))
+        elif isinstance(h, FinalTurnBegins) and not after.game_over:
+            out.append(final_round(after, h.player))     # (a game that ends at once has none)
         elif isinstance(h, (GameOver, RankingChanged)):
             out += ties(after)
     return out
@@ -194,8 +194,8 @@ def _closed(before: Game, after: Game, happened: tuple[Happening, ...], h: ShopC
                        facts=facts)
         return Why("sign", "closed_deck_empty", {"player": active, "closed": CLOSED},
                    facts=facts)
-    if h.reason == "five_dislikes" and h.player is not None:
-        total = after.players[after.seat_of(h.player) or 0].dislikes
+    if h.reason == "five_dislikes":
+        total = after.players[after.seat_of(h.player or "") or 0].dislikes
         if any(isinstance(c, DislikesTaken) and c.player == h.player for c in happened):
             key = "closed_dislikes"
         elif any(isinstance(c, Corrected) and c.player == h.player and c.field == "dislikes"
@@ -205,10 +205,9 @@ def _closed(before: Game, after: Game, happened: tuple[Happening, ...], h: ShopC
             key = "closed_dislikes_has"
         return Why("sign", key, {"player": h.player, "total": total, "closed": CLOSED,
                                  "most": DISLIKES_TO_CLOSE}, facts=facts)
-    if h.reason == "orders_done" and h.player is not None:
-        return Why("sign", "closed_orders_done", {"player": h.player, "closed": CLOSED},
-                   facts=facts)
-    return Why("sign", "closed_other", {"closed": CLOSED}, facts=facts)
+    # "orders_done": Junior Barista, the player's queue is empty
+    return Why("sign", "closed_orders_done", {"player": h.player or "", "closed": CLOSED},
+               facts=facts)
 
 
 def _reopened(after: Game, h: ShopReopened) -> Why:
