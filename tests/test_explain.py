@@ -138,7 +138,8 @@ def check_step(before, action, happened, after, whys: list[Why]) -> None:
     for w in by_target.get("dislikes:" + str(action.get("player")), []):
         if w.key == "dislikes_corrected":
             assert w.params["before"] == _player(before, action["player"]).dislikes
-            assert w.params["after"] == _player(after, action["player"]).dislikes == action["dislikes"]
+            assert w.params["after"] == _player(after, action["player"]).dislikes \
+                == action["dislikes"]
     # nothing the engine ruled goes unexplained
     kinds = {type(h) for h in happened}
     assert (ShopClosed in kinds or ShopReopened in kinds) == ("sign" in by_target)
@@ -323,7 +324,8 @@ def test_the_issue_example_reads_as_the_issue_says():
         "The shop is CLOSED, so this round is the last: it ends with Chloe, who sits just "
         "before Ana, the starting player")
     assert why_text("ko", now["draw:Ben"]) == (
-        "Ana 님이 주문 2장을 처리해서 Ben, Chloe 님이 각각 2장씩 가져갑니다 (더미에 1장만 남아: Chloe 1장)")
+        "Ana 님이 주문 2장을 처리해서 Ben, Chloe 님이 각각 2장씩 가져갑니다 "
+        "(더미에 1장만 남아: Chloe 1장)")
 
 
 def test_pending_draws_limit_the_badges_explained():
