@@ -11,6 +11,7 @@ it, in front of it; the widgets themselves are left as they are.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -154,7 +155,7 @@ class WhyTargets(Screen):
             areas[target] = (name, area.union(w.rect))     # "Final round" and its detail
         for target, (name, area) in areas.items():
             why = now[target]
-            show = (lambda y=why, r=area: self.show_why(y, r))
+            show = partial(self.show_why, why, area)
             if name in CORNER_ONLY:      # the widget under it takes taps: a "?" in its corner
                 side = max(theme.MIN_TARGET, self.m.px(CORNER_SIDE))
                 rect = pygame.Rect(area.right - side, area.top, side, side)
