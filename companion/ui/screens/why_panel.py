@@ -113,8 +113,9 @@ class WhyTargets(Screen):
         table = self.app.table
         pending = getattr(self, "pending", None)
         if self._why_table is not table or self._why_pending is not pending:
-            draws = dict(pending.draws) if pending is not None else {}
-            counts = {p: sum(n for q, n in pending.draws if q == p) for p in draws}
+            counts: dict[str, int] = {}
+            for p, n in (pending.draws if pending is not None else ()):
+                counts[p] = counts.get(p, 0) + n
             self._why_table, self._why_pending = table, pending
             self._why_now = explanations(table, counts)
         return self._why_now or {}
