@@ -44,6 +44,8 @@ class Snapshot:
     bgstats: str | None = None      # the finished game's BG Stats link
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
+    rules_table: Any = None            # the rules' Table (with its history): "why?"
+    action: dict | None = None         # the action this update tried (a refusal's "why?")
 
     def event(self) -> dict:
         """The JSON of one update as ``GET /api/events`` streams it."""
@@ -78,6 +80,7 @@ class LiveTable:
         self._hidden_turn: int | None = None  # the turn whose prompt was dismissed
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
+                               rules_table=loop.table,
                                bgstats=play_link.link if play_link is not None else None)
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
@@ -97,7 +100,8 @@ class LiveTable:
                         draws_short=self._short, happened=tuple(u.happened),
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state),
-                        bgstats=self.play_link.link if self.play_link is not None else None)
+                        bgstats=self.play_link.link if self.play_link is not None else None,
+                        rules_table=u.table, action=u.action)
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)
