@@ -287,6 +287,23 @@ def history(table: Table) -> Iterator[tuple[Game, dict, Game]]:
         after = before
 
 
+def shown(table: Table, pending: dict[str, int]) -> set[str]:
+    """The targets ``explanations`` would explain now, found without replaying anything
+    (the screen asks this at every update and works a sentence out only when touched)."""
+    game = table.game
+    if game is None:
+        return set()
+    out = {f"draw:{p}" for p, n in pending.items() if n}
+    out |= {f"dislikes:{p.name}" for p in game.players if p.dislikes}
+    if game.token == "closed" or any(b.token != a.token for b, _, a in history(table)):
+        out.add("sign")
+    if game.token == "closed" and not game.game_over and game.active is not None:
+        out.add("final")
+    if game.game_over:
+        out |= {f"tie:{i}" for i in range(len(tie_break(ranking(game))))}
+    return out
+
+
 def explanations(table: Table, pending: dict[str, int] | None = None) -> dict[str, Why]:
     """target -> Why for every number or sign the companion set by itself that the table
     shows now. ``pending``: who still has to draw (``draw_prompt.pending_draws``), so a

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.config import LANGUAGES
-from companion.explain import Names, Why, Word, explanations, refusal, rulings
+from companion.draw_prompt import pending_draws
+from companion.explain import Names, Why, Word, explanations, refusal, rulings, shown
 from companion.rules import Accepted, Rejection, Table, apply, parse_line
 from companion.rules.actions import rules_mark
 from companion.rules.editions import DISLIKES_TO_CLOSE, RULES
@@ -195,6 +196,12 @@ def check_table(table) -> None:
     for w in now.values():
         if w.target.startswith("tie:"):
             check_tie(game, w)
+    # what the screen offers to touch (worked out without replaying) is what it can explain
+    due = pending_draws(table)
+    counts: dict[str, int] = {}
+    for p, n in (due.draws if due is not None else ()):
+        counts[p] = counts.get(p, 0) + n
+    assert shown(table, counts) == set(explanations(table, counts))
 
 
 def play(lines, rules=RULES, seen: set | None = None):

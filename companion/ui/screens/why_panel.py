@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from ...explain import Why, explanations, refusal
+from ...explain import Why, explanations, refusal, shown
 from .. import theme
 from ..layout import inset, rows
 from ..text import language
@@ -104,21 +104,34 @@ class WhyTargets(Screen):
     _why_table: Any = None
     _why_pending: Any = None
     _why_now: dict[str, Why] | None = None
+    _why_shown: set[str] = set()
     _why_refused: Why | None = None       # the last refusal's cause, while its message shows
 
     # --- what there is to explain ------------------------------------------------------
 
-    def explained(self) -> dict[str, Why]:
-        """target -> Why for what the table shows now (once per table)."""
+    def _pending_counts(self) -> dict[str, int]:
+        pending = getattr(self, "pending", None)
+        counts: dict[str, int] = {}
+        for p, n in (pending.draws if pending is not None else ()):
+            counts[p] = counts.get(p, 0) + n
+        return counts
+
+    def explainable(self) -> set[str]:
+        """The targets with something to explain now (cheap: asked at every redraw)."""
         table = self.app.table
         pending = getattr(self, "pending", None)
         if self._why_table is not table or self._why_pending is not pending:
-            counts: dict[str, int] = {}
-            for p, n in (pending.draws if pending is not None else ()):
-                counts[p] = counts.get(p, 0) + n
             self._why_table, self._why_pending = table, pending
-            self._why_now = explanations(table, counts)
-        return self._why_now or {}
+            self._why_shown = shown(table, self._pending_counts())
+            self._why_now = None
+        return self._why_shown
+
+    def explained(self) -> dict[str, Why]:
+        """target -> Why for what the table shows now (worked out when first touched)."""
+        self.explainable()
+        if self._why_now is None:
+            self._why_now = explanations(self.app.table, self._pending_counts())
+        return self._why_now
 
     def why_update(self, update: Any) -> None:
         """The next action closes the panel; a refusal's cause is kept for its message."""
@@ -145,7 +158,7 @@ class WhyTargets(Screen):
     def why_widgets(self, built: list[Widget], targets: dict[str, str]) -> list[Widget]:
         """Touch targets over the ``built`` widgets named in ``targets`` (widget name ->
         explanation target) that have an explanation now, then the open panel."""
-        now = self.explained()
+        now = self.explainable()
         out: list[Widget] = []
         areas: dict[str, tuple[str, pygame.Rect]] = {}     # target -> (name, area)
         for w in built:
@@ -155,22 +168,26 @@ class WhyTargets(Screen):
             name, area = areas.get(target, (w.name, w.rect))
             areas[target] = (name, area.union(w.rect))     # "Final round" and its detail
         for target, (name, area) in areas.items():
-            why = now[target]
-            show = partial(self.show_why, why, area)
+            show = partial(self._touched, target, area)
             if name in CORNER_ONLY:      # the widget under it takes taps: a "?" in its corner
                 side = max(theme.MIN_TARGET, self.m.px(CORNER_SIDE))
                 rect = pygame.Rect(area.right - side, area.top, side, side)
-                out.append(Custom(f"{name}.why", rect, data=(why.target, "?"),
+                out.append(Custom(f"{name}.why", rect, data=(target, "?"),
                                   paint_fn=_question_chip, on_tap=show))
             else:
                 out.append(Custom(f"{name}.why", _reachable(area, self.m.rect),
-                                  data=why.target, paint_fn=_nothing, on_tap=show))
+                                  data=target, paint_fn=_nothing, on_tap=show))
         open_ = self.why_open
-        if open_ is not None and open_.target != "refusal" and now.get(open_.target) != open_:
+        if open_ is not None and open_.target != "refusal" and open_.target not in now:
             self.why_open = open_ = None      # what it explained is no longer on the table
         if open_ is not None and self.why_near is not None:
             out += self._panel(open_, self.why_near)
         return out
+
+    def _touched(self, target: str, area: pygame.Rect) -> None:
+        why = self.explained().get(target)
+        if why is not None:
+            self.show_why(why, area)
 
     def _panel(self, why: Why, near: pygame.Rect) -> list[Widget]:
         m = self.m
