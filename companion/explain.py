@@ -106,11 +106,9 @@ def rulings(before: Game | None, action: dict, happened: tuple[Happening, ...],
     if before is None or after is None or action.get("do") == "setup":
         return []
     out: list[Why] = []
-    surge: list[CardsToDraw] = []
     for h in happened:
         if isinstance(h, CardsToDraw):
             if h.reason == "order_surge":
-                surge.append(h)
                 out += _surge(before, h)
             else:
                 out += [Why(f"draw:{p}", "two_player_draw", {"player": p}, facts={"draws": n})
