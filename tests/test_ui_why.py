@@ -55,7 +55,7 @@ def check_panel(app, target: str, lang: str) -> None:
         assert not panel.colliderect(banner), (target, panel, banner)
     # the panel is drawn over everything else (the last widgets of the screen)
     names = [w.name for w in app.screen._widgets if not w.name.startswith("toast.")]
-    assert names[-3:] == ["why.panel", "why.title", "why.text"]
+    assert names[-4:] == ["why.panel", "why.title", "why.close", "why.text"]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -202,6 +202,8 @@ class WhyTargets(Screen):
                      border_color=theme.WARNING, blocks=True, on_tap=self.close_why),
                 Label("why.title", title, text=self.t("why.title"), size=m.small, bold=True,
                       color=theme.TEXT_DARK, align="left"),
+                Label("why.close", title, text=self.t("why.close_hint"), size=m.small,
+                      color=theme.mix(theme.TEXT_DARK, theme.TOAST, 0.4), align="right"),
                 Label("why.text", body, text=text, size=m.body, color=theme.TEXT_DARK,
                       align="left", valign="top", lines=4, min_size=m.small)]
 
