@@ -23,11 +23,11 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO
 
 from .journal import Journal, JournalError
-from .rules import Rejection
+from .rules import Rejection, Table, parse_line
 from .rules.actions import rules_mark
 from .rules.editions import RULES_VERSIONS
 from .rules.view import table_json
@@ -79,10 +79,12 @@ def _open_script(script: str, stdin: BinaryIO | None):
 
 def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
         out=None, err=None, stdin: BinaryIO | None = None, migration_catalog=None,
-        rules: str | None = None) -> int:
+        rules: str | None = None, explain: str | None = None) -> int:
     """``migration_catalog``: a function giving the catalog to migrate a --db journal of
     the previous version with (default: ``catalog``). ``rules``: the table-script version
-    the script's games follow (default the current one; a ``# table-script`` line wins)."""
+    the script's games follow (default the current one; a ``# table-script`` line wins).
+    ``explain``: a language: print, instead of the final state, the cause of every
+    automatic ruling of each accepted line and the reason of each refused line."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     if rules is not None and rules not in RULES_VERSIONS:
@@ -108,11 +110,12 @@ def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
                 session = Session(journal, catalog)
                 if rules is not None:
                     session.rules = rules
+                said = _explainer(out, explain) if explain else None
                 if scratch is not None:
                     with journal.batch():
-                        rejected = _apply(session, fh, strict, err, None)
+                        rejected = _apply(session, fh, strict, err, None, said)
                 else:
-                    rejected = _apply(session, fh, strict, err, f"replay:{digest}")
+                    rejected = _apply(session, fh, strict, err, f"replay:{digest}", said)
             finally:
                 journal.close()
     except JournalError as exc:
@@ -126,6 +129,8 @@ def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
             scratch.cleanup()
     if rejected is None:
         return 1
+    if explain:
+        return 0
     state = table_json(session.table, rejected)
     if as_json:
         out.write(json.dumps(state, ensure_ascii=False) + "\n")
@@ -134,10 +139,36 @@ def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
     return 0
 
 
-def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
+Said = Callable[[int, Table, "str | Rejection", Outcome], None]
+
+
+def _explainer(out, lang: str) -> Said:
+    """What ``--explain`` prints for one line: the cause of each automatic ruling an
+    accepted line made (once per sentence), or why a line was refused."""
+    from .explain import refusal, rulings
+    from .ui.why_text import why_text
+
+    def said(n: int, before: Table, text: str | Rejection, outcome: Outcome) -> None:
+        if isinstance(outcome, Rejection):
+            action = parse_line(text) if isinstance(text, str) else None
+            why = refusal(outcome, action if isinstance(action, dict) else None)
+            out.write(f"line {n}: {why_text(lang, why)}\n")
+            return
+        seen: list[str] = []
+        for why in rulings(before.game, outcome.action, outcome.happened, outcome.table.game):
+            sentence = why_text(lang, why)
+            if sentence not in seen:
+                seen.append(sentence)
+                out.write(f"line {n}: {sentence}\n")
+    return said
+
+
+def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None,
+           said: Said | None = None):
     """Apply the script's lines; the rejected ones, or None when --strict stopped.
 
-    ``key``: where a replay into a journal keeps its place (None: nothing to resume)."""
+    ``key``: where a replay into a journal keeps its place (None: nothing to resume).
+    ``said``: told each applied line (number, table before, text, outcome)."""
     journal = session.journal if key else None
     done = journal.meta(key) if journal is not None and key else None
     skip = done["line"] if isinstance(done, dict) else 0
@@ -165,11 +196,14 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None):
         last = n
         if version is not None:
             continue
+        before = session.table
         if isinstance(text, Rejection):
             outcome = text
         else:
             progress = (key, {"line": n, "rejected": rejected}) if key else None
             outcome = session.apply_line(text, progress=progress)
+        if said is not None and outcome is not None:
+            said(n, before, text, outcome)
         if isinstance(outcome, Rejection):
             if strict:
                 print(f"line {n}: {outcome.text}", file=err)

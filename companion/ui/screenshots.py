@@ -191,6 +191,29 @@ def _end_tie(app):
     make_tie(app)
 
 
+def _why_draws(app):
+    """"Why?" after the script's order surge: a touch on another seat's "+N"."""
+    app.screen._toasts.clear()
+    app.screen.draw(app.surface)
+    badge = next((w.name for w in app.screen._widgets
+                  if w.name.startswith("draw.p") and w.name.endswith(".why")), "draw.act.why")
+    tap_widget(app, badge)
+
+
+def _why_closed(app):
+    """"Why?" on the CLOSED sign."""
+    _closed(app)
+    app.screen._toasts.clear()
+    tap_widget(app, "hdr.sign.why")
+
+
+def _why_tie(app):
+    """"Why?" on the end screen's first tie-break."""
+    _end_tie(app)
+    app.screen._toasts.clear()
+    tap_widget(app, "end.tie0.why")
+
+
 def _nogame(app):
     pass
 
@@ -262,6 +285,9 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "fix-guard": (_fix_guard, True),
     "fix": (_fix, True),
     "end-tie": (_end_tie, True),
+    "table-why": (_why_draws, True),
+    "table-why-closed": (_why_closed, True),
+    "end-why": (_why_tie, True),
     "nogame": (_nogame, False),
     "fault-journal": (_fault_journal, False),
     "table-reopened": (_reopened, True),

@@ -11,6 +11,8 @@ Routes (the JSON API is documented in the README):
                             the finished game's one-page summary (``?lang=``)
 - ``GET /companion``        version, uptime, devices, last log lines, config
 - ``GET /api/table``        the running game exactly as ``replay --json`` prints it
+- ``GET /api/why``          why each number or sign the companion set by itself is what it
+                            is (``?lang=``): target -> key, parameters and sentence
 - ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
                             the live table's HTML for the pages)
 - ``POST /api/pair``        ``{"code": "482913", "name": "Ana's phone"}`` -> ``{"token": ...}``
@@ -59,6 +61,7 @@ from ..ui.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
 from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
+from .why import why_json
 from .server import BackgroundServer
 
 if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
@@ -336,6 +339,10 @@ def build_app(view: PhoneView) -> Starlette:
         return Response(text, media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
+    async def why(request: Request) -> Response:
+        return JSONResponse(why_json(live.latest, language(request, cfg)),
+                            headers={"Cache-Control": "no-store"})
+
     async def events(request: Request) -> Response:
         lang = request.query_params.get("lang")
         lang = lang if lang in LANGUAGES else None
@@ -512,7 +519,7 @@ def build_app(view: PhoneView) -> Starlette:
         Route("/history/{game:int}", game_page),
         Route("/history/{game:int}/{fmt:str}", export),
         Route("/companion", companion),
-        Route("/api/table", table), Route("/api/events", events),
+        Route("/api/table", table), Route("/api/events", events), Route("/api/why", why),
         Route("/api/action", action, methods=["POST"]),
         Route("/api/pair", pair, methods=["POST", "DELETE"]),
     ], lifespan=_lifespan(live), middleware=[Middleware(HostCheck, names=host_names(cfg))])

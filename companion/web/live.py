@@ -45,6 +45,8 @@ class Snapshot:
     game_id: int | None = None         # the journal's number of the game (its story page)
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
+    rules_table: Any = None            # the rules' Table (with its history): "why?"
+    action: dict | None = None         # the action this update tried (a refusal's "why?")
 
     def event(self) -> dict:
         """The JSON of one update as ``GET /api/events`` streams it."""
@@ -79,6 +81,7 @@ class LiveTable:
         self._hidden_turn: int | None = None  # the turn whose prompt was dismissed
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
+                               rules_table=loop.table,
                                bgstats=play_link.link if play_link is not None else None,
                                game_id=self._game_id())
         self.aio: asyncio.AbstractEventLoop | None = None
@@ -106,7 +109,8 @@ class LiveTable:
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state),
                         bgstats=self.play_link.link if self.play_link is not None else None,
-                        game_id=self._game_id())
+                        game_id=self._game_id(),
+                        rules_table=u.table, action=u.action)
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)

@@ -22,6 +22,8 @@ from ..config import LANGUAGES
 from ..ui.i18n import (happening_text, language_name, names_list, rejection_text,
                        token_name, tr, tr_count, upgrade_name)
 from .chart import key_svg, story_svg
+from ..ui.why_text import why_text
+from .why import whys
 
 SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
@@ -73,6 +75,12 @@ padding:.35rem .6rem;margin:.15rem .15rem 0 0;text-decoration:none}a.btn.bg{back
 pre{white-space:pre-wrap;word-break:break-word;background:#181412;padding:.6rem;border-radius:.5rem;
 font-size:.8rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem}dt{color:var(--dim)}
 #status{display:none}#status.lost{display:block;background:var(--closed);padding:.4rem .75rem}
+details.why{display:inline-block;vertical-align:middle}details.why summary{list-style:none;
+cursor:pointer;display:inline-block;width:1.5rem;height:1.5rem;line-height:1.5rem;
+text-align:center;border-radius:50%;background:var(--line);color:var(--text);font-weight:800}
+details.why summary::-webkit-details-marker{display:none}details.why[open]{display:block;
+background:var(--card);color:#181412;border-radius:.5rem;padding:.4rem .6rem;margin:.3rem 0;
+font-weight:400}details.why[open] summary{background:#181412;color:var(--card)}
 @media(min-width:48rem){body{font-size:17px}}
 svg.chart{width:100%;max-width:44rem;height:auto;display:block;margin:.4rem 0}
 .keys{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.3rem 0 .8rem}
@@ -134,12 +142,26 @@ def _rgb(c) -> str:
     return "#{:02x}{:02x}{:02x}".format(*tuple(c))
 
 
+def _why(lang: str, explained: dict, *targets: str) -> str:
+    """A "?" that opens the sentence saying why (``companion.explain``) for each of
+    ``targets`` the table explains now (one per different sentence); "" for none."""
+    out, said = [], set()
+    for w in (explained[x] for x in targets if x in explained):
+        text = why_text(lang, w)
+        if text not in said:
+            said.add(text)
+            out.append(f' <details class="why" data-why="{escape(w.target)}"><summary '
+                       f'title="{t(lang, "why.title")}">?</summary>{escape(text)}</details>')
+    return "".join(out)
+
+
 def live_fragment(lang: str, snap) -> str:
     """The live table: every seat's queue and counts, turn, sign, draws, ranking."""
     state, game = snap.table, snap.game
     if game is None or state["edition"] is None:
         return f'<p class="bar"><b>{t(lang, "table.no_game")}</b></p>' \
                f'<p>{t(lang, "table.start_hint")}</p>'
+    explained = whys(snap)
     edition = state["edition"]
     n = len(state["players"])
     out = ['<div class="bar">']
@@ -147,19 +169,21 @@ def live_fragment(lang: str, snap) -> str:
         turn = t(lang, "web.turn", turn=state["turn"], round=(state["turn"] - 1) // n + 1)
         out.append(f'<b>{turn}</b>')
     sign = state["token"]
-    out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>')
+    out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>'
+               + _why(lang, explained, "sign"))
     out.append(f'<span>{t(lang, "table.deck", count=state["deck"])}</span>')
     if sign == "closed" and not state["game_over"]:
         last = state["players"][game.last_seat]["name"]
         words = (tr(lang, "table.last_turn") if state["active"] == last
                  else tr(lang, "web.final_round", player=last))
-        out.append(f'<span class="warn">{escape(words)}</span>')
+        out.append(f'<span class="warn">{escape(words)}</span>' + _why(lang, explained, "final"))
     out.append("</div>")
     if snap.draws or snap.draws_short:
         who = tr(lang, "table.draw_join").join(tr(lang, "table.draw_one", player=p, count=c)
                                               for p, c in snap.draws)
         short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
-        out.append(f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}</div>')
+        out.append(f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}'
+                   + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws)) + '</div>')
     if state["game_over"]:
         out.append(f'<h2>{t(lang, "end.title")}</h2><ol class="rank">')
         for r in state["ranking"]:
@@ -167,6 +191,13 @@ def live_fragment(lang: str, snap) -> str:
             out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
                        f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
         out.append("</ol>")
+        ties = [w for target, w in sorted(explained.items()) if target.startswith("tie:")]
+        if ties:
+            tokens = token_name(lang, edition, 2)
+            lines = [t(lang, "end." + w.key, better=w.params["better"],
+                       worse=w.params["worse"], tokens=tokens)
+                     + _why(lang, explained, w.target) for w in ties]
+            out.append('<ul class="ties">' + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
         links = []
         if snap.game_id is not None:
             links.append(f'<a class="btn story" id="story" href="/history/{snap.game_id}'
@@ -186,7 +217,8 @@ def live_fragment(lang: str, snap) -> str:
                    + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
                    + f'</span><span class="pts">{p["score"]}</span></h2>'
                    f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
-                   f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b></span>'
+                   f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b>'
+                   + _why(lang, explained, f"dislikes:{p['name']}") + '</span>'
                    f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
                    f'<b>{p["cookies"]}</b></span>'
                    + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
@@ -208,9 +240,10 @@ def live_fragment(lang: str, snap) -> str:
             if h.kind not in ("device_status",)]
     if snap.rejection is not None:
         news.append(rejection_text(lang, snap.rejection))
+    refused = _why(lang, explained, "refusal")
     if news:
         out.append(f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
-                   + "".join(f"<li>{escape(x)}</li>" for x in news if x) + "</ul>")
+                   + "".join(f"<li>{escape(x)}</li>" for x in news if x) + refused + "</ul>")
     return "".join(out)
 
 

@@ -27,6 +27,7 @@ from ..text import join_names, t_count, tokens_lower
 from ..widgets import Button, Custom, Fill, Label, Widget
 from .base import Screen
 from .table_panels import fitting_name
+from .why_panel import WhyTargets, end_targets
 
 
 def setup_of(game) -> dict:
@@ -53,9 +54,13 @@ def breakdown(game, player) -> list[tuple[str, int, int, int]]:
     return [(name, n, w, n * w) for name, n, w in parts]
 
 
-class EndScreen(Screen):
+class EndScreen(WhyTargets):
     def __init__(self, app: Any):
         super().__init__(app)
+
+    def on_update(self, update) -> None:
+        self.why_update(update)          # the next action closes a "why?" panel
+        super().on_update(update)
 
     def rematch(self) -> None:
         game = self.app.table.game
@@ -122,6 +127,7 @@ class EndScreen(Screen):
         for (name, words, color, fn), r in zip(buttons, cols(footer, specs, m.gap), strict=True):
             size = m.big if r.w > m.px(theme.END_BIG_BUTTON_W) else m.body
             out.append(Button(name, r, text=words, size=size, color=color, on_tap=fn))
+        out += self.why_widgets(out, end_targets(len(ties)))     # a touch on a tie: why
         return out
 
     def _row(self, game, i: int, entry, r: pygame.Rect) -> list[Widget]:

@@ -42,11 +42,12 @@ from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
 from .cake_table import CakeTable
+from .why_panel import WhyTargets, table_targets
 from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
                            name_form, seat_token, short_names, stats_row)
 
 
-class TableView(CakeTable):
+class TableView(CakeTable, WhyTargets):
     def __init__(self, app: Any):
         super().__init__(app)
         # "upgrade", "spend", "fix_guard", "cake_choice", "cake_guess"
@@ -104,6 +105,7 @@ class TableView(CakeTable):
             self.drop_stale_toasts()
             self._taken = None       # the position marked last turn is history now
             self._cake_guess = None
+        self.why_update(update)
         if update.rejection is not None:
             self._refused(update)
         elif update.accepted and self.dialog == "storage":
@@ -357,6 +359,8 @@ class TableView(CakeTable):
         body = lay.body
         out += self._banners(game, body)
         out += self.cake_widgets(game, out, body)
+        if self.dialog is None:           # "why?": touch targets and the open explanation
+            out += self.why_widgets(out, table_targets(game))
         out += self._dialog(game)
         return out
 
