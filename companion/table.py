@@ -163,13 +163,14 @@ def stepped_slot(player, taps: int) -> int | None:
 # --- stale inputs: the one check -----------------------------------------------------------
 
 TURN_BOUND = frozenset({"complete", "end_turn", "activate_upgrade", "spend_cookies",
-                        "play_cake_card", "cake"})
-"""Actions of the active player's turn: stale once that turn is over (a new turn, a new
-game, the end of the game). ``scan`` is one when it would complete an order."""
-TABLE_BOUND = frozenset({"undo", "redo", "correct"})
-"""Actions about the whole table as shown: stale once anything was accepted since (an
-undo would undo something its sender never saw; a correction sets counts to values
-read from an older table)."""
+                        "play_cake_card", "cake", "correct"})
+"""Actions of the turn they were made in: stale once that turn is over (a new turn, a
+new game, the end of the game), as the flow of time moves orders and counts. ``scan``
+is one when it would complete an order. A correction too: it sets counts read in that
+turn (the Fix screen saves one per player at once, each made against the same table)."""
+TABLE_BOUND = frozenset({"undo", "redo"})
+"""Actions on the table exactly as shown: stale once anything was accepted since (an
+undo or a redo would undo or redo something its sender never saw)."""
 STALE = frozenset({"stale_turn", "stale_game_over", "stale_game", "stale_table"})
 """The refusals of a stale input (the phone view answers them with 412)."""
 

@@ -192,6 +192,7 @@ class App:
                            and self.surface is pygame.display.get_surface())
         self.seat_colors: list = list(seat_colors or seat_colours.SCREEN_RGB)
         self.table: Any = loop.table            # the table as the last update left it
+        self.version = loop.turn_now()          # ... and its version: what touches act on
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
         self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll
         self.last_setup: dict | None = None      # the setup action of the running game
@@ -272,8 +273,10 @@ class App:
 
     def post_action(self, action: dict, seat_colors: tuple = ()) -> None:
         """Ask the table loop to apply ``action`` (a table-script action); a setup's
-        ``seat_colors`` (colour names) are recorded with it."""
-        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
+        ``seat_colors`` (colour names) are recorded with it. It carries the version of
+        the table on the screen: the loop refuses it if that has gone stale."""
+        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors),
+                               seen=self.version)
         self._own.append(event)
         self.loop.post(event)
 
@@ -307,6 +310,8 @@ class App:
     def _apply_update(self, u: Any) -> None:
         was_over = _game_over(self.table)
         self.table = u.table
+        if u.version is not None:
+            self.version = u.version
         for h in u.happened:
             if h.kind == "device_status":
                 self.devices[h.device] = h.status
