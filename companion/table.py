@@ -289,11 +289,11 @@ class TableLoop:
         self.heartbeat_every = 10.0
         self._next_beat = 0.0
         journal = session.journal
-        game_id = journal.current_game_id if journal is not None else None
         #: the version of the table as last applied (``inputs.TableVersion``); any thread
         #: may read it, only the loop's thread replaces it
-        self.version = self._version(game_id or 0, (journal.current_seq or 0)
-                                     if game_id is not None else 0)
+        self.version = self._version(0, 0)
+        if journal is not None and journal.current_game_id is not None:   # a resumed game
+            self.version = self._version(journal.current_game_id, journal.current_seq or 0)
 
     # --- for any thread --------------------------------------------------------------
 
