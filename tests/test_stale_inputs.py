@@ -219,3 +219,25 @@ def test_queued_inputs_of_one_turn_still_apply_in_order_after_a_wait():
     assert [u.accepted for u in ups] == [True, True, True, False, False]
     assert [u.rejection.code for u in ups[3:]] == ["stale_turn", "stale_turn"]
     assert loop.table.game.players[0].likes == 2 and loop.table.game.active == 1
+
+
+def test_a_touch_made_before_the_screen_showed_anas_hold_is_refused_on_the_screen():
+    """Ana's hold ends her turn while a finger is already on End turn: the touch carries
+    the table the screen showed (Ana's turn), so Ben's turn is not ended; the screen
+    says why, near the finger."""
+    from ui_touch import make_app, touch
+    for lang, words in (("en", "Ben's turn had already begun"),
+                        ("ko", "Ben 님의 차례가 이미 시작되었습니다")):
+        loop, app = make_app(lang=lang, lines=[json.dumps(SETUP)])
+        shown = app.version
+        assert app.table.game.active == 0 and shown == loop.version
+        loop.post(ev.SeatHold(0, press=Press(0.0, loop.turn_now())))
+        loop.drain()                                     # applied; not yet on the screen
+        assert app.version == shown and loop.version != shown
+        touch(app, "ft.end")                             # the finger, on Ana's turn
+        game = loop.table.game
+        assert (game.active, game.turn) == (1, 2)        # Ben's turn goes on
+        assert app.version == loop.version               # the screen caught up
+        assert words in app.screen.toasts
+        touch(app, "ft.end")                             # now it ends Ben's turn, as shown
+        assert loop.table.game.active == 2
