@@ -117,7 +117,8 @@ def test_two_phones_a_page_still_showing_anas_turn_cannot_end_bens(service_with_
     """Two paired phones show Ana's turn; phone A ends it; phone B's live updates have not
     arrived yet (its stream is held), so it still shows Ana's turn and sends that table's
     version with its End turn: refused with 412 and the words, and Ben's turn goes on.
-    Reloaded, B shows Ben's turn and acts on it."""
+    The refusal brings B the table as it is (its stream still held): B shows Ben's turn
+    and acts on it."""
     from web_fixtures import new_game
     svc = service_with_web
     new_game(svc, {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
@@ -150,10 +151,9 @@ def test_two_phones_a_page_still_showing_anas_turn_cannot_end_bens(service_with_
         game = svc.session.table.game
         assert (game.active, game.turn) == (1, 2)              # Ben's turn goes on
 
-        phones[1].unroute("**/api/events*", hold)
-        b.reload()
-        b.wait_for_function(f"{version} !== {ana_turn!r}")
-        b.click("details.ctl summary")
+        assert b.evaluate(version) == a.evaluate(version) != ana_turn   # Ben's turn now
+        assert "Ben" in b.inner_text("[data-seat='2'] h2") and len(held) == 1
+        assert b.locator("[data-seat='2'] .now").count() == 1              # "Playing now"
         b.click("button[data-do='end_turn']")
         b.wait_for_function("document.getElementById('msg').dataset.status === '200'")
         assert svc.session.table.game.active == 2              # Ben's turn ended, Chloe's

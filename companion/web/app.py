@@ -390,9 +390,13 @@ def build_app(view: PhoneView) -> Starlette:
 
         def current(status: int, key: str, rejection: Rejection | None = None,
                     **extra) -> JSONResponse:
-            """An answer with the table as it is now (and its ETag)."""
+            """An answer with the table as it is now (and its ETag); a 412 also with the
+            page's live table (``html``, ``seq``), which the page shows at once."""
             snap = live.latest
-            state = json.loads(event_json(snap, None))["table"]
+            data = json.loads(event_json(snap, lang if status == 412 else None))
+            state = data["table"]
+            if status == 412:
+                extra.update(html=data["html"], seq=snap.seq)
             if rejection is not None:
                 extra.update(reason=rejection_text(lang, rejection),
                              rejection={"code": rejection.code, "text": rejection.text})
