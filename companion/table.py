@@ -206,15 +206,16 @@ def _binding(event: Any, game: Any) -> str | None:
 def _scan_binding(tag: str, game: Any) -> str | None:
     """A card this game already knows would complete an order (or be refused as another
     queue's): an act of the turn. A new card only names the next card dealt: any time."""
-    return "turn" if game is not None and tag.strip() in game.used_tags else None
+    return "turn" if game is not None and tag in game.used_tags else None
 
 
 def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
     """Why ``event`` must not act on the table ``now`` (``game`` its game), or None.
 
-    An input acts only on the table its sender saw: a turn's action on that turn, an
-    undo, a redo or a correction on that very table, a new game's setup while no other
-    game has started since, a phone's action (``If-Match``) on exactly that table.
+    An input acts only on the table its sender saw: a turn's action (a correction and
+    a scan that would complete an order included) on that turn, an undo or a redo on
+    that very table, a new game's setup while no other game has started since, a
+    phone's action (``If-Match``) on exactly that table.
     """
     seen = seen_of(event)
     if seen is None or seen.same_table(now):
