@@ -479,7 +479,7 @@ class TableLoop:
         if refused is not None:                 # stale, or a press not its seat's
             why, happened = refused
             if why.code in STALE:
-                log.info("refused a stale input (made against %s, the table is at %s): %r",
+                log.debug("refused a stale input (made against %s, the table is at %s): %r",
                          seen_of(event), self.version, event)
             return Update(event, self.table, happened=happened, rejection=why,
                           seat=getattr(event, "seat", None), posted_at=posted,
