@@ -241,3 +241,24 @@ def test_a_touch_made_before_the_screen_showed_anas_hold_is_refused_on_the_scree
         assert words in app.screen.toasts
         touch(app, "ft.end")                             # now it ends Ben's turn, as shown
         assert loop.table.game.active == 2
+
+
+def test_a_finger_taps_the_frame_it_sees_even_when_the_update_came_in_the_same_events():
+    """The screen took Ana's end of turn from the loop in the same batch of events as the
+    finger's tap, before drawing it: the finger tapped the frame still showing Ana's
+    turn, so its End turn is refused, not applied to Ben's."""
+    import pygame
+    from ui_touch import make_app, widget
+    loop, app = make_app(lines=[json.dumps(SETUP)])
+    end = widget(app, "ft.end").rect.center             # End turn, drawn in Ana's turn
+    app.draw()
+    loop.post(ev.SeatHold(0, press=Press(0.0, loop.turn_now())))
+    loop.drain()
+    app.process_updates()                                # taken, not yet drawn
+    assert app.version == loop.version != app.shown and app.screen.needs_draw
+    w, h = app.size
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        app.handle(pygame.event.Event(kind, x=end[0] / w, y=end[1] / h, touch_id=1,
+                                      finger_id=1, dx=0.0, dy=0.0, pressure=1.0))
+    u = loop.drain()[0]
+    assert u.rejection.code == "stale_turn" and loop.table.game.active == 1
