@@ -271,6 +271,18 @@ def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
     return None
 
 
+def _asked(event: Any) -> dict | None:
+    """What a refused input asked for, as a refused line's ``action`` (its "why?" names
+    it); None for a seat press (its seat and turn say it)."""
+    if isinstance(event, ev.TouchAction):
+        return dict(event.action)
+    if isinstance(event, (ev.UndoTap, ev.UndoHold)):
+        return {"do": "undo" if isinstance(event, ev.UndoTap) else "redo"}
+    if isinstance(event, ev.CardScanned):
+        return {"do": "scan", "tag": event.tag}
+    return None
+
+
 class TableLoop:
     def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
                  catalog_path: str | None = None):
@@ -481,8 +493,8 @@ class TableLoop:
             if why.code in STALE:
                 log.debug("refused a stale input (made against %s, the table is at %s): %r",
                          seen_of(event), self.version, event)
-            return Update(event, self.table, happened=happened, rejection=why,
-                          seat=getattr(event, "seat", None), posted_at=posted,
+            return Update(event, self.table, _asked(event), happened=happened,
+                          rejection=why, seat=getattr(event, "seat", None), posted_at=posted,
                           applied_at=self.clock())
         if isinstance(event, (ev.SeatTap, ev.SeatHold)):
             return self._seat(event, posted)

@@ -262,3 +262,16 @@ def test_a_finger_taps_the_frame_it_sees_even_when_the_update_came_in_the_same_e
                                       finger_id=1, dx=0.0, dy=0.0, pressure=1.0))
     u = loop.drain()[0]
     assert u.rejection.code == "stale_turn" and loop.table.game.active == 1
+
+
+def test_a_refused_touch_says_what_it_asked_and_why_in_its_why():
+    from companion.explain import refusal as why_refused
+    loop = make()
+    seen = loop.version
+    apply(loop, ev.SeatHold(0))
+    loop.post(ev.TouchAction({"do": "end_turn"}, seen=seen))
+    loop.post(ev.UndoTap(seen=seen))
+    touch, undo = loop.drain()
+    assert (touch.action, undo.action) == ({"do": "end_turn"}, {"do": "undo"})
+    why = why_refused(touch.rejection, touch.action)
+    assert why.key == "refused" and why.params["reason"].code == "stale_turn"
