@@ -5,9 +5,9 @@ builds one of these and hands it to ``TableLoop.post``. The loop is the only
 place where they turn into game actions.
 
 An input made against what its sender saw carries that table's version
-(``TableVersion``: a seat press from the moment it began, a touch from the table
-the screen last took, a phone from its ``If-Match``, a scan from the moment the
-line was read); the loop refuses it if it has gone stale (``table.stale``).
+(``TableVersion``: a seat press from the moment it began, a touch from the frame
+the finger landed on, a phone from its ``If-Match``, a scan from the moment the
+line was read); the loop refuses it if it has gone stale (``table.refusal``).
 Script lines and inputs without a version are never stale.
 """
 from __future__ import annotations
