@@ -3,27 +3,79 @@
 Any thread (a gpiozero callback, the serial reader, the touchscreen, a script)
 builds one of these and hands it to ``TableLoop.post``. The loop is the only
 place where they turn into game actions.
+
+An input made against what its sender saw carries that table's version
+(``TableVersion``: a seat press from the moment it began, a touch from the frame
+the finger landed on, a phone from its ``If-Match``, a scan from the moment the
+line was read); the loop refuses it if it has gone stale (``table.refusal``).
+Script lines and inputs without a version are never stale.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Mapping
 
 
 @dataclass(frozen=True)
+class TableVersion:
+    """Which table a sender saw: the game and how many actions it had, with the turn.
+
+    ``game`` is the journal's number of the game (without a journal, a count of the
+    games this table loop has started; 0 before any game), ``step`` the sequence
+    number of its last accepted action (the setup is 0: every accepted action, undo,
+    redo and correction moves it on, so two different tables never share a version,
+    and a resumed game keeps its version across a restart). ``turn`` and ``active``
+    are that table's turn number and active seat (None without a game, ``active``
+    None once it is over): the loop judges with them whether an input made against
+    this version would act on another turn.
+    """
+    game: int = 0
+    step: int = 0
+    turn: int | None = None
+    active: int | None = None
+
+    def same_table(self, other: TableVersion) -> bool:
+        return (self.game, self.step) == (other.game, other.step)
+
+    def same_turn(self, other: TableVersion) -> bool:
+        return (self.game, self.turn, self.active) == (other.game, other.turn, other.active)
+
+    @property
+    def etag(self) -> str:
+        """The HTTP entity tag naming this version (``GET /api/table``'s ``ETag``)."""
+        def part(n: int | None) -> str:
+            return "-" if n is None else str(n)
+        return f'"{self.game}.{self.step}.{part(self.turn)}.{part(self.active)}"'
+
+    @classmethod
+    def from_etag(cls, text: str) -> TableVersion | None:
+        """The version an ``If-Match`` names (one entity tag, as ``etag`` writes it);
+        None for anything else."""
+        m = _ETAG.fullmatch(text.strip())
+        if m is None:
+            return None
+        game, step, turn, active = m.groups()
+        return cls(int(game), int(step), None if turn == "-" else int(turn),
+                   None if active == "-" else int(active))
+
+
+_ETAG = re.compile(r'"(\d{1,9})\.(\d{1,9})\.(\d{1,9}|-)\.(\d{1,9}|-)"')
+
+
+@dataclass(frozen=True)
 class Press:
-    """Where a seat press began: the moment, and the turn the table showed then.
+    """Where a seat press began: the moment, and the table shown then.
 
     The buttons stamp this when the contact closes; the table loop decides with
-    it (a press belongs to its seat and the moment it *began*). ``turn`` and
-    ``active`` are the game's turn number and active seat at that moment (None
-    without a game); ``overlapped`` is True when another seat's press was still
+    it (a press belongs to its seat and the moment it *began*). ``seen`` is the
+    table's version at that moment (its turn and active seat: None without a
+    table loop to ask); ``overlapped`` is True when another seat's press was still
     in flight (down, its gesture not yet given) as this one began.
     """
     began: float
-    turn: int | None = None
-    active: int | None = None
+    seen: TableVersion | None = None
     overlapped: bool = False
 
 
@@ -47,38 +99,45 @@ class SeatHold:
 
 @dataclass(frozen=True)
 class UndoTap:
-    """A short press of the shared UNDO button."""
+    """A short press of the shared UNDO button (``seen``: the table when it began)."""
     at: float = 0.0
+    seen: TableVersion | None = None
 
 
 @dataclass(frozen=True)
 class UndoHold:
     """A long press of the shared UNDO button: redo."""
     at: float = 0.0
+    seen: TableVersion | None = None
 
 
 @dataclass(frozen=True)
 class CardScanned:
-    """A card's tag was read (NFC UID in hex, or a QR/barcode text)."""
+    """A card's tag was read (NFC UID in hex, or a QR/barcode text); ``seen``: the
+    table when the scanner's line was read."""
     tag: str
     source: str = "scanner"
     at: float = 0.0
+    seen: TableVersion | None = None
 
 
 @dataclass(frozen=True)
 class TouchAction:
     """A table-script action chosen on the touchscreen, e.g. {"do": "end_turn"}.
     A setup from the wizard also names each seat's colour (box colour names, seat order),
-    which the journal records with the game's setup."""
+    which the journal records with the game's setup. ``seen``: the table the screen
+    showed (None: never stale)."""
     action: Mapping[str, Any]
     at: float = 0.0
     seat_colors: tuple[str, ...] = ()
+    seen: TableVersion | None = None
 
 
 @dataclass(frozen=True)
 class WebAction(TouchAction):
     """A table-script action posted from a paired phone (the phone view's POST
-    /api/action); ``client`` is its address, for the log."""
+    /api/action); ``client`` is its address, for the log; ``seen`` the version its
+    ``If-Match`` named."""
     client: str = ""
 
 

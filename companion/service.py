@@ -257,7 +257,7 @@ class Service:
                                                            turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
-        scanner = ScannerReader.from_config(self.cfg, self.loop.post)
+        scanner = ScannerReader.from_config(self.cfg, self.loop.post, turn_now=self.loop.turn_now)
         if scanner.enabled:
             self.inputs.append(scanner.start())
 

@@ -14,6 +14,11 @@ double tap by its first press): it changes the game only if its seat was
 active when it began, it is still that same turn, and no other seat's press
 was in flight as it began. Anything else changes nothing and yields one
 ``NotYourTurn`` for that seat (README, "At the table").
+
+Every input made against what its sender saw carries that table's version
+(``inputs.TableVersion``); ``refusal`` is the one check, here, of whether it has
+gone stale meanwhile and what that means per input kind (README, "Whose press is
+it?"). A refused input writes nothing.
 """
 from __future__ import annotations
 
@@ -22,13 +27,14 @@ import os
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 from collections.abc import Callable
 
 from . import inputs as ev
 from .catalog import Catalog, CardInfo, CatalogError
 from .rules import Rejection, Table, parse_action
+from .inputs import TableVersion
 from .rules.happenings import CardIdentified, Happening, OrderCompleted
 from .rules.rejections import reject
 from .journal import JournalBusy
@@ -103,6 +109,7 @@ class Update:
     seat: int | None = None
     posted_at: float = 0.0
     applied_at: float = 0.0
+    version: TableVersion | None = None   # the table's version after this update
 
     @property
     def accepted(self) -> bool:
@@ -153,6 +160,129 @@ def stepped_slot(player, taps: int) -> int | None:
     return filled[min(taps, len(filled)) - 1] if filled else None
 
 
+# --- stale inputs: the one check -----------------------------------------------------------
+
+TURN_BOUND = frozenset({"complete", "end_turn", "activate_upgrade", "spend_cookies",
+                        "play_cake_card", "cake", "correct"})
+"""Actions of the turn they were made in: stale once that turn is over (a new turn, a
+new game, the end of the game), as the flow of time moves orders and counts. ``scan``
+is one when it would complete an order. A correction too: it sets counts read in that
+turn (the Fix screen saves one per player at once, each made against the same table)."""
+TABLE_BOUND = frozenset({"undo", "redo"})
+"""Actions on the table exactly as shown: stale once anything was accepted since (an
+undo or a redo would undo or redo something its sender never saw)."""
+STALE = frozenset({"stale_turn", "stale_game_over", "stale_game", "stale_table"})
+"""The refusals of a stale input (the phone view answers them with 412)."""
+
+
+def seen_of(event: Any) -> TableVersion | None:
+    """The table version an input was made against, or None (never stale)."""
+    if isinstance(event, (ev.SeatTap, ev.SeatHold)):
+        return event.press.seen if event.press is not None else None
+    return getattr(event, "seen", None)
+
+
+def _binding(event: Any, game: Any) -> str | None:
+    """What an input acts on, so what must not have changed since its sender saw the
+    table: "table" (anything), "turn", "game", or None (nothing: never stale)."""
+    if isinstance(event, ev.WebAction):
+        return "table"            # If-Match: exactly the table the phone showed
+    if isinstance(event, (ev.SeatTap, ev.SeatHold)):
+        return "turn"
+    if isinstance(event, (ev.UndoTap, ev.UndoHold)):
+        return "table"
+    if isinstance(event, ev.CardScanned):
+        return _scan_binding(event.tag, game)
+    if isinstance(event, ev.TouchAction):
+        do = event.action.get("do")
+        if do == "scan":
+            return _scan_binding(str(event.action.get("tag", "")), game)
+        if do == "setup":
+            return "game"
+        return "turn" if do in TURN_BOUND else "table" if do in TABLE_BOUND else None
+    return None
+
+
+def _scan_binding(tag: str, game: Any) -> str | None:
+    """A card this game already knows would complete an order (or be refused as another
+    queue's): an act of the turn. A new card only names the next card dealt: any time."""
+    return "turn" if game is not None and tag in game.used_tags else None
+
+
+def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
+    """Why ``event`` must not act on the table ``now`` (``game`` its game), or None.
+
+    An input acts only on the table its sender saw: a turn's action (a correction and
+    a scan that would complete an order included) on that turn, an undo or a redo on
+    that very table, a new game's setup while no other game has started since, a
+    phone's action (``If-Match``) on exactly that table.
+    """
+    seen = seen_of(event)
+    if seen is None or seen.same_table(now):
+        return None
+    binding = _binding(event, game)
+    if binding is None or (binding == "game" and seen.game == now.game) \
+            or (binding == "turn" and seen.same_turn(now)):
+        return None
+    return what_changed(seen, now, game)
+
+
+def what_changed(seen: TableVersion, now: TableVersion, game: Any) -> Rejection:
+    """The words for an input made against ``seen``: what has happened since."""
+    if seen.game != now.game:
+        return reject("stale_game")
+    if not seen.same_turn(now):
+        if game is None or now.active is None or not 0 <= now.active < len(game.players):
+            return reject("stale_game_over")
+        return reject("stale_turn", player=game.players[now.active].name)
+    return reject("stale_table")
+
+
+def refusal(event: Any, game: Any, now: TableVersion) -> tuple[Rejection, tuple] | None:
+    """The one check of an input against what its sender saw: (why, what happened)
+    when it changes nothing, else None. A seat press also belongs to the seat that
+    was active when it began and to no press of another seat in flight then."""
+    if isinstance(event, (ev.SeatTap, ev.SeatHold)) and game is not None \
+            and game.active is not None and 0 <= event.seat < len(game.players):
+        return _seat_refusal(event, game, now)
+    why = stale(event, game, now)
+    return None if why is None else (why, ())
+
+
+def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
+                  now: TableVersion) -> tuple[Rejection, tuple] | None:
+    press = event.press
+    seen = press.seen if press is not None else None
+    if seen is not None and seen.game != now.game:
+        return reject("stale_game"), ()                  # begun before this game started
+    # who was playing when the press began ("not your turn, Ben: Ana is playing")
+    then = (seen.active if seen is not None and seen.active is not None
+            and seen.active < len(game.players) else game.active)
+    name = game.players[event.seat].name
+    if seen is not None and then == event.seat and not seen.same_turn(now):
+        return what_changed(seen, now, game), ()          # its own turn has ended since
+    if event.seat != then or event.seat != game.active:
+        return (reject("not_your_turn", player=name),
+                (NotYourTurn(event.seat, name, game.players[then].name),))
+    if press is not None and press.overlapped:
+        # its own turn, but another seat's button was down as this press began
+        return (reject("buttons_overlap", player=name),
+                (NotYourTurn(event.seat, name, game.players[then].name, True),))
+    return None
+
+
+def _asked(event: Any) -> dict | None:
+    """What a refused input asked for, as a refused line's ``action`` (its "why?" names
+    it); None for a seat press (its seat and turn say it)."""
+    if isinstance(event, ev.TouchAction):
+        return dict(event.action)
+    if isinstance(event, (ev.UndoTap, ev.UndoHold)):
+        return {"do": "undo" if isinstance(event, ev.UndoTap) else "redo"}
+    if isinstance(event, ev.CardScanned):
+        return {"do": "scan", "tag": event.tag}
+    return None
+
+
 class TableLoop:
     def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic,
                  catalog_path: str | None = None):
@@ -171,6 +301,12 @@ class TableLoop:
         self.heartbeat: Callable[[], None] | None = None
         self.heartbeat_every = 10.0
         self._next_beat = 0.0
+        journal = session.journal
+        #: the version of the table as last applied (``inputs.TableVersion``); any thread
+        #: may read it, only the loop's thread replaces it
+        self.version = self._version(0, 0)
+        if journal is not None and journal.current_game_id is not None:   # a resumed game
+            self.version = self._version(journal.current_game_id, journal.current_seq or 0)
 
     # --- for any thread --------------------------------------------------------------
 
@@ -184,11 +320,28 @@ class TableLoop:
     def table(self) -> Table:
         return self.session.table
 
-    def turn_now(self) -> tuple[int | None, int | None]:
-        """(turn number, active seat) of the table as last applied; (None, None)
-        without a game. Any thread may ask (the buttons stamp presses with it)."""
+    def turn_now(self) -> TableVersion:
+        """The version of the table as last applied, with its turn number and active
+        seat. Any thread may ask (the buttons stamp presses with it, the scanner its
+        lines, the screen its touches)."""
+        return self.version
+
+    def _version(self, game_id: int, step: int) -> TableVersion:
         game = self.session.table.game
-        return (None, None) if game is None else (game.turn, game.active)
+        return TableVersion(game_id, step, None if game is None else game.turn,
+                            None if game is None else game.active)
+
+    def _advance(self, action: dict) -> None:
+        """The table changed (an accepted action): its next version. With a journal,
+        the journal's game and sequence numbers; without, counted here."""
+        journal = self.session.journal
+        if journal is not None and journal.current_game_id is not None:
+            game_id, step = journal.current_game_id, journal.current_seq or 0
+        elif action.get("do") == "setup":
+            game_id, step = self.version.game + 1, 0
+        else:
+            game_id, step = self.version.game, self.version.step + 1
+        self.version = self._version(game_id, step)
 
     # --- running -----------------------------------------------------------------------
 
@@ -317,10 +470,13 @@ class TableLoop:
             log.info("table resumed: the journal is free again")
             self._tell(Update(ev.DeviceStatus("journal", "back"), self.table,
                               happened=(TableResumed(),), applied_at=self.clock()))
+        update = replace(update, version=self.version)
         self._tell(update)
         return update
 
     def _tell(self, update: Update) -> None:
+        if update.version is None:
+            update = replace(update, version=self.version)
         for fn in list(self.subscribers):
             try:
                 fn(update)
@@ -331,6 +487,15 @@ class TableLoop:
 
     def _handle(self, event: Any) -> Update:
         posted = getattr(event, "at", 0.0)
+        refused = refusal(event, self.table.game, self.version)
+        if refused is not None:                 # stale, or a press not its seat's
+            why, happened = refused
+            if why.code in STALE:
+                log.debug("refused a stale input (made against %s, the table is at %s): %r",
+                         seen_of(event), self.version, event)
+            return Update(event, self.table, _asked(event), happened=happened,
+                          rejection=why, seat=getattr(event, "seat", None), posted_at=posted,
+                          applied_at=self.clock())
         if isinstance(event, (ev.SeatTap, ev.SeatHold)):
             return self._seat(event, posted)
         if isinstance(event, ev.UndoTap):
@@ -369,22 +534,6 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        press = event.press
-        if game.active is not None and (event.seat != game.active or (press is not None and (
-                press.overlapped or (press.turn, press.active) != (game.turn, event.seat)))):
-            name = game.players[event.seat].name
-            # its own turn, but another seat's button was down as this press began
-            overlapped = (press is not None and press.overlapped
-                          and (press.turn, press.active) == (game.turn, event.seat))
-            # "not your turn, Ben: Ana is playing" names who played when the press began
-            then = (press.active if press is not None and press.active is not None
-                    and press.active < len(game.players) else game.active)
-            return Update(event, self.table,
-                          happened=(NotYourTurn(event.seat, name, game.players[then].name,
-                                                overlapped),),
-                          rejection=reject("buttons_overlap" if overlapped else "not_your_turn",
-                                           player=name),
-                          seat=event.seat, posted_at=posted, applied_at=self.clock())
         action: dict = {"do": "end_turn"}
         if isinstance(event, ev.SeatTap):
             slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
@@ -404,6 +553,7 @@ class TableLoop:
             return Update(event, self.table, action, rejection=outcome, seat=seat,
                           posted_at=posted, applied_at=now)
         happened = outcome.happened + self._unknown_cards(outcome.happened)
+        self._advance(outcome.action)
         return Update(event, outcome.table, action or {"do": "?"}, happened, seat=seat,
                       posted_at=posted, applied_at=now)
 

@@ -503,12 +503,17 @@ def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
     assert loop.inputs.qsize() == 6 and len(rec.updates) == 2   # setup, buttons ready
     gate.set()
     rec.wait_for(lambda u: isinstance(u.event, ev.UndoTap))
+    # the UNDO pressed while the table still showed the setup would undo Ana's end of
+    # turn, which nobody had seen yet: refused; pressed again now, it undoes it
+    edges_on(b.devices[UNDO].pin, clock, [(0.2, True), (0.1, False)])
+    rec.wait_for(lambda u: isinstance(u.event, ev.UndoTap) and u.accepted)
     loop.stop()
     events = [u.event for u in rec.updates[2:]]
     assert [type(e).__name__ for e in events] == ["SeatTap"] * 3 + ["SeatHold", "SeatTap",
-                                                                    "UndoTap"]
-    assert [u.accepted for u in rec.updates[2:]] == [True] * 4 + [False, True]
+                                                                    "UndoTap", "UndoTap"]
+    assert [u.accepted for u in rec.updates[2:]] == [True] * 4 + [False, False, True]
     assert rec.updates[6].happened == (NotYourTurn(1, "Ben", "Ana"),)   # Ana played then
+    assert rec.updates[7].rejection.code == "stale_turn"       # "Ben's turn had already begun"
     assert [h.kind for h in rec.updates[-1].happened] == ["undone"]   # Ana's end of turn
     game = loop.table.game
     assert game.players[0].likes == 3 and game.active == 0 and game.players[1].likes == 0

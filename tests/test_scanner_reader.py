@@ -711,3 +711,42 @@ def test_every_one_and_two_bit_flip_of_a_scan_line_is_no_card(end, events, reade
     end.write(bytes(damaged) + encode(Scan(8, "04000008")))
     assert events.scan(timeout=10).tag == "04000008"   # the only card
     assert reader.counts["scans"] == 1
+
+
+# ---------------------------------------------------------------- what the table showed
+
+
+def test_a_scan_read_in_anas_turn_never_completes_an_order_in_bens(end, events, readers):
+    """Each scan carries the table's version as its line was read. Ben's card passed
+    over the reader while Ana's hold was ending her turn: it would complete Ben's order
+    in his new turn; the table loop refuses it instead ("Ben's turn had already begun").
+    A new card is never stale."""
+    loop = TableLoop(Session())
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                              "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
+    loop.drain()
+
+    def post(event):
+        events(event)
+        loop.post(event)
+    reader = readers(end.link, post, turn_now=loop.turn_now, repeat_window=0.0)
+    events.status("connected")
+    assert end.read_request() == sp.HELLO_REQUEST
+    end.write(HELLO)
+    eventually(lambda: reader.firmware is not None)
+    for n, tag in enumerate(["04A00001", "04A00002", "04A00003", "04B00001"], 1):
+        end.write(encode(Scan(n, tag)))      # Ana's three cards, then Ben's first
+        assert events.scan().tag == tag
+    scans = [u for u in loop.drain() if isinstance(u.event, ev.CardScanned)]
+    assert len(scans) == 4 and all(u.accepted for u in scans)
+    assert loop.table.game.players[1].find("04B00001") is not None
+    loop.post(ev.SeatHold(0))                # Ana's hold, not yet applied...
+    end.write(encode(Scan(5, "04B00001")))   # ...as Ben's card is read
+    end.write(encode(Scan(6, "04C00001")))   # and Chloe's first, new card
+    late, new = events.scan(), events.scan()
+    assert (late.seen.turn, late.seen.active) == (new.seen.turn, new.seen.active) == (1, 0)
+    hold, refused, named = [u for u in loop.drain() if not isinstance(u.event, ev.DeviceStatus)]
+    assert hold.accepted and loop.table.game.active == 1
+    assert refused.rejection.code == "stale_turn" and refused.rejection.params == {"player": "Ben"}
+    assert loop.table.game.players[1].likes == 0          # Ben's order is still there
+    assert named.accepted and named.happened[0].tag == "04C00001"

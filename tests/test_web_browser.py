@@ -111,3 +111,52 @@ def test_history_export_downloads(service_with_web, browser, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith("game,started_utc") and "Ana" in text
     page.close()
+
+
+def test_two_phones_a_page_still_showing_anas_turn_cannot_end_bens(service_with_web, browser):
+    """Two paired phones show Ana's turn; phone A ends it; phone B's live updates have not
+    arrived yet (its stream is held), so it still shows Ana's turn and sends that table's
+    version with its End turn: refused with 412 and the words, and Ben's turn goes on.
+    The refusal brings B the table as it is (its stream still held): B shows Ben's turn
+    and acts on it."""
+    from web_fixtures import new_game
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
+                   "start": "Ana"})
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
+    held = []
+
+    def hold(route):                                  # B's updates never arrive
+        held.append(route)
+    phones[1].route("**/api/events*", hold)
+    try:
+        a, b = (p.new_page() for p in phones)
+        version = "document.getElementById('live').dataset.version"
+        for page in (a, b):
+            page.goto(svc.web.url + "/?lang=en")
+            page.click("details.ctl summary")
+            page.fill("#code", svc.web.pairing.shown())
+            page.click("#pairbtn")
+            page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+        ana_turn = a.evaluate(version)
+        assert b.evaluate(version) == ana_turn and held      # both show Ana's turn
+        assert "Ana" in b.inner_text("#live")
+
+        a.click("button[data-do='end_turn']")
+        a.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+        a.wait_for_function(f"{version} !== {ana_turn!r}", timeout=2000)   # A shows Ben's
+        b.click("button[data-do='end_turn']")
+        b.wait_for_function("document.getElementById('msg').dataset.status === '412'")
+        assert b.inner_text("#msg") == "Refused: Ben's turn had already begun"
+        game = svc.session.table.game
+        assert (game.active, game.turn) == (1, 2)              # Ben's turn goes on
+
+        assert b.evaluate(version) == a.evaluate(version) != ana_turn   # Ben's turn now
+        assert "Ben" in b.inner_text("[data-seat='2'] h2") and len(held) == 1
+        assert b.locator("[data-seat='2'] .now").count() == 1              # "Playing now"
+        b.click("button[data-do='end_turn']")
+        b.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+        assert svc.session.table.game.active == 2              # Ben's turn ended, Chloe's
+    finally:
+        for p in phones:
+            p.close()

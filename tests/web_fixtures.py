@@ -2,7 +2,9 @@
 import pytest
 
 from companion import config
+from companion import inputs as ev
 from companion.service import Service
+from companion.table import Recorder
 
 
 def web_config(tmp_path, port: int = 0):
@@ -28,3 +30,19 @@ def service_with_web(tmp_path_factory):
     assert svc.web is not None
     yield svc
     svc.shutdown()
+
+
+def new_game(svc, setup: dict) -> None:
+    """Start ``setup`` on the service's table, ending first a game another test left
+    running (a fifth dislike closes the shop; the round is played out)."""
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    game = svc.session.table.game
+    if game is not None and not game.game_over:
+        svc.loop.post(ev.TouchAction({"do": "correct", "player": game.players[0].name,
+                                      "dislikes": 5}))
+        for _ in game.players:
+            svc.loop.post(ev.TouchAction({"do": "end_turn"}))
+    svc.loop.post(ev.TouchAction(setup))
+    rec.wait_for(lambda u: u.accepted and u.action["do"] == "setup")
+    svc.loop.subscribers.remove(rec)

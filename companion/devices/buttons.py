@@ -81,8 +81,9 @@ UNDO = "undo"
 """The name of the shared UNDO button where a seat number would go."""
 
 Post = Callable[[Any], None]
-TurnNow = Callable[[], tuple[int | None, int | None]]
-"""Returns the table's (turn number, active seat) now, e.g. ``TableLoop.turn_now``."""
+TurnNow = Callable[[], ev.TableVersion]
+"""Returns the table's version now (with its turn and active seat), e.g.
+``TableLoop.turn_now``: a press carries the one it began in."""
 
 
 # --------------------------------------------------------------------------
@@ -280,7 +281,7 @@ class Buttons:
             redo_hold_seconds if name == UNDO else hold_seconds, bounce,
             0.0 if name == UNDO else multi_tap_ms / 1000.0) for name in self._names}
         self.devices: dict[Any, Any] = {}      # name -> gpiozero.DigitalInputDevice
-        self.presses: dict[Any, ev.Press] = {}  # seat -> the stamp of its current press
+        self.presses: dict[Any, ev.Press] = {}  # seat or UNDO -> its current press
         self.available = False
         self.problem = ""                       # why the buttons are unavailable
         self._cond = threading.Condition(threading.Lock())
@@ -439,18 +440,18 @@ class Buttons:
             classifier = self.classifiers[name]
             before = (classifier.down, classifier.down_since)
             gestures = classifier.edge(pressed, at)
-            if name != UNDO and classifier.down and (classifier.down, classifier.down_since) \
-                    != before and not classifier.taps:
+            if classifier.down and (classifier.down, classifier.down_since) != before \
+                    and not classifier.taps:
                 self._stamp(name, at)     # a new press began (a double tap: its first press)
             self._emit(name, gestures)
             self._wake_timer()
 
-    def _stamp(self, seat: int, at: float) -> None:
-        """Remember when this seat's press began and what the table showed then."""
-        turn, active = self.turn_now() if self.turn_now is not None else (None, None)
-        in_flight = any(c.down and not c.spent for n, c in self.classifiers.items()
-                        if n != seat and n != UNDO)
-        self.presses[seat] = ev.Press(at, turn, active, in_flight)
+    def _stamp(self, name: Any, at: float) -> None:
+        """Remember when this press began and the table's version then (its turn)."""
+        seen = self.turn_now() if self.turn_now is not None else None
+        in_flight = name != UNDO and any(c.down and not c.spent for n, c in
+                                         self.classifiers.items() if n != name and n != UNDO)
+        self.presses[name] = ev.Press(at, seen, in_flight)
 
     def _advance(self, now: float) -> None:
         for name, classifier in self.classifiers.items():
@@ -459,10 +460,11 @@ class Buttons:
     def _emit(self, name: Any, gestures: list[Gesture]) -> None:
         for g in gestures:
             event: ev.UndoTap | ev.UndoHold | ev.SeatTap | ev.SeatHold
+            press = self.presses.get(name)
             if name == UNDO:
-                event = ev.UndoTap(g.at) if g.kind == "tap" else ev.UndoHold(g.at)
+                seen = press.seen if press is not None else None
+                event = ev.UndoTap(g.at, seen) if g.kind == "tap" else ev.UndoHold(g.at, seen)
             else:
-                press = self.presses.get(name)
                 event = (ev.SeatTap(name, g.at, press, g.count) if g.kind == "tap"
                          else ev.SeatHold(name, g.at, press))
             self.post(event)

@@ -12,8 +12,11 @@ decoded lines *mean* for the table, the way pyserial's
 ``serial.threaded.LineReader`` keeps framing apart from handling:
 
 * a scan posts :class:`~companion.inputs.CardScanned` (``source`` "nfc" or
-  "barcode"); the same tag again within ``repeat_window`` seconds of its last
-  sighting is the same scan, not a second one;
+  "barcode") stamped with the table's version as the line was read (with
+  ``turn_now``: the table loop judges a scan that would complete an order
+  stale once that turn has ended); the same tag again within
+  ``repeat_window`` seconds of its last sighting is the same scan, not a
+  second one;
 * damaged, malformed or over-long lines are counted and logged (a few per
   minute at most), never fatal; a missed sequence number is logged; a
   scanner that keeps sending such lines (a Pico whose firmware crashed into
@@ -50,6 +53,7 @@ CPU.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import logging
 import os
@@ -125,9 +129,11 @@ class ScannerReader:
                  read_timeout: float = READ_TIMEOUT_S, lost_after: float = sp.LOST_AFTER_S,
                  first_retry: float = FIRST_RETRY_S,
                  open_port: Callable[..., Any] = serial.serial_for_url,
-                 plain_pattern: str | None = None):
+                 plain_pattern: str | None = None,
+                 turn_now: Callable[[], ev.TableVersion] | None = None):
         self.url = url
         self.post = post
+        self.turn_now = turn_now        # the table's version now (TableLoop.turn_now)
         self.baudrate = baudrate
         self.repeat_window = repeat_window
         self.reconnect_max = max(reconnect_max, first_retry)
@@ -401,6 +407,8 @@ class ScannerReader:
             return
         self._last_tag, self._last_tag_at = scan.tag, now
         self.counts["scans"] += 1
+        if self.turn_now is not None:         # the table as the card was read
+            scan = dataclasses.replace(scan, seen=self.turn_now())
         self.post(scan)
 
     # -- status

@@ -108,6 +108,11 @@ ENGLISH: dict[str, str] = {
     "nothing_to_redo": "there is nothing to redo",
     # seats
     "empty_seat": "nobody sits at seat {seat}",
+    # an input made against an older table (the table loop's check: companion/table.py)
+    "stale_turn": "{player}'s turn had already begun",
+    "stale_game_over": "the game had already ended",
+    "stale_game": "a new game had already begun",
+    "stale_table": "the table had changed in the meantime: look again, then try again",
 }
 
 

@@ -192,6 +192,9 @@ class App:
                            and self.surface is pygame.display.get_surface())
         self.seat_colors: list = list(seat_colors or seat_colours.SCREEN_RGB)
         self.table: Any = loop.table            # the table as the last update left it
+        self.version = loop.turn_now()          # ... and its version
+        self.shown = self.version                  # the version last drawn
+        self._finger: ev.TableVersion | None = None   # the table a finger landed on
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
         self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll
         self.last_setup: dict | None = None      # the setup action of the running game
@@ -272,8 +275,12 @@ class App:
 
     def post_action(self, action: dict, seat_colors: tuple = ()) -> None:
         """Ask the table loop to apply ``action`` (a table-script action); a setup's
-        ``seat_colors`` (colour names) are recorded with it."""
-        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
+        ``seat_colors`` (colour names) are recorded with it. It carries the version of
+        the table on the screen (a finger's: the table it sees): the loop refuses it if
+        that has gone stale."""
+        seen = self.version if self._finger is None else self._finger
+        event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors),
+                               seen=seen)
         self._own.append(event)
         self.loop.post(event)
 
@@ -307,6 +314,8 @@ class App:
     def _apply_update(self, u: Any) -> None:
         was_over = _game_over(self.table)
         self.table = u.table
+        if u.version is not None:
+            self.version = u.version
         for h in u.happened:
             if h.kind == "device_status":
                 self.devices[h.device] = h.status
@@ -358,12 +367,20 @@ class App:
     def _pointer(self, p: Pointer) -> None:
         if p.kind == "down":
             self.last_touch = p.pos
-        self.screen.handle(p)
+            # a tap belongs to the table the finger landed on: the one last drawn while
+            # a newer one waits to be drawn (an update taken in the same batch of events)
+            self._finger = self.shown if self.screen.needs_draw else self.version
+        try:
+            self.screen.handle(p)
+        finally:
+            if p.kind == "up":
+                self._finger = None
 
     # --- drawing and the main loop ----------------------------------------------------------
 
     def draw(self) -> list[pygame.Rect]:
         """Draw the top screen if it changed; push only changed areas to the display."""
+        self.shown = self.version                  # on the screen from now on
         s = self.screen
         if not s.needs_draw:
             return []

@@ -10,7 +10,8 @@ Routes (the JSON API is documented in the README):
 - ``GET /history/{id}/{fmt}``  script, json, csv or bgstats (a download); png or pdf:
                             the finished game's one-page summary (``?lang=``)
 - ``GET /companion``        version, uptime, devices, last log lines, config
-- ``GET /api/table``        the running game exactly as ``replay --json`` prints it
+- ``GET /api/table``        the running game exactly as ``replay --json`` prints it, with
+                            an ``ETag`` naming the table's version
 - ``GET /api/why``          why each number or sign the companion set by itself is what it
                             is (``?lang=``): target -> key, parameters and sentence
 - ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
@@ -19,7 +20,10 @@ Routes (the JSON API is documented in the README):
                             (also set as an HttpOnly cookie for the page)
 - ``DELETE /api/pair``      the phone forgets itself (its token stops working)
 - ``POST /api/action``      one table-script line; needs a paired phone's token
-                            (``Authorization: Bearer <token>``, or the page's cookie)
+                            (``Authorization: Bearer <token>``, or the page's cookie);
+                            with ``If-Match: <ETag>`` it acts only on that table: if the
+                            table changed since in a way that matters (``table.stale``),
+                            412 with the current table
 
 Reads are open; a write needs a paired phone's token (``pairing.py``: the code is
 entered once, never sent with actions), comes from the page's own origin (a browser's
@@ -54,9 +58,12 @@ from starlette.routing import Route
 from .. import config as config_mod
 from .. import bgstats, exports
 from ..config import LANGUAGES
+from ..inputs import TableVersion
 from ..journal import Journal, JournalError
 from ..rules import Rejection, parse_line
+from ..rules.rejections import reject
 from ..session import rebuild
+from ..table import STALE
 from ..ui.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
@@ -337,7 +344,7 @@ def build_app(view: PhoneView) -> Starlette:
             # byte for byte what `replay --json` prints
             text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
         return Response(text, media_type="application/json",
-                        headers={"Cache-Control": "no-store"})
+                        headers={"Cache-Control": "no-store", "ETag": snap.version.etag})
 
     async def why(request: Request) -> Response:
         return JSONResponse(why_json(live.latest, language(request, cfg)),
@@ -381,6 +388,22 @@ def build_app(view: PhoneView) -> Starlette:
             return JSONResponse({"accepted": status == 200, "message": tr(lang, key, **{
                 k: v for k, v in extra.items() if k == "reason"}), **extra}, status_code=status)
 
+        def current(status: int, key: str, rejection: Rejection | None = None,
+                    **extra) -> JSONResponse:
+            """An answer with the table as it is now (and its ETag); a 412 also with the
+            page's live table (``html``, ``seq``), which the page shows at once."""
+            snap = live.latest
+            data = json.loads(event_json(snap, lang if status == 412 else None))
+            state = data["table"]
+            if status == 412:
+                extra.update(html=data["html"], seq=snap.seq)
+            if rejection is not None:
+                extra.update(reason=rejection_text(lang, rejection),
+                             rejection={"code": rejection.code, "text": rejection.text})
+            r = answer(status, key, **extra, table=state, version=snap.version.etag)
+            r.headers["ETag"] = snap.version.etag
+            return r
+
         if not _same_origin(request):
             return answer(403, "web.origin")
         token, from_cookie = _bearer(request)
@@ -406,18 +429,22 @@ def build_app(view: PhoneView) -> Starlette:
             reason = rejection_text(lang, parsed)
             return answer(422, "web.refused", reason=reason,
                           rejection={"code": parsed.code, "text": parsed.text})
-        log.info("phone %s: %s", _client(request), text)
+        precondition = request.headers.get("if-match")
+        seen = None                   # no If-Match (or "*"): acts on the table as it is
+        if precondition is not None and precondition.strip() != "*":
+            seen = TableVersion.from_etag(precondition)
+            if seen is None:          # names no version of this table: cannot hold
+                return current(412, "web.refused", reject("stale_table"))
+        log.info("phone %s: %s%s", _client(request), text,
+                 f" (If-Match {precondition})" if precondition else "")
         try:
-            update = await live.post_action(dict(parsed), _client(request))
+            update = await live.post_action(dict(parsed), _client(request), seen=seen)
         except TimeoutError:
             return answer(504, "web.no_answer")
-        state = json.loads(event_json(live.latest, None))["table"]
-        if update.rejection is not None:
-            return answer(422, "web.refused", reason=rejection_text(lang, update.rejection),
-                          rejection={"code": update.rejection.code,
-                                     "text": update.rejection.text}, table=state)
-        return answer(200, "web.accepted", happened=[h.as_dict() for h in update.happened],
-                      table=state)
+        if update.rejection is not None:      # stale: the table changed since the phone saw it
+            return current(412 if update.rejection.code in STALE else 422, "web.refused",
+                           update.rejection)
+        return current(200, "web.accepted", happened=[h.as_dict() for h in update.happened])
 
     async def pair(request: Request) -> Response:
         lang = language(request, cfg)

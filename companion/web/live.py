@@ -47,10 +47,12 @@ class Snapshot:
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
     rules_table: Any = None            # the rules' Table (with its history): "why?"
     action: dict | None = None         # the action this update tried (a refusal's "why?")
+    version: ev.TableVersion = ev.TableVersion()   # the table's version (its ETag)
 
     def event(self) -> dict:
-        """The JSON of one update as ``GET /api/events`` streams it."""
-        return {"seq": self.seq, "table": self.table,
+        """The JSON of one update as ``GET /api/events`` streams it; ``version`` is the
+        table's ETag, what the page sends back as ``If-Match``."""
+        return {"seq": self.seq, "version": self.version.etag, "table": self.table,
                 "happened": [h.as_dict() for h in self.happened],
                 "rejection": None if self.rejection is None else {
                     "code": self.rejection.code, "text": self.rejection.text},
@@ -82,6 +84,7 @@ class LiveTable:
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
                                rules_table=loop.table,
+                               version=loop.turn_now(),
                                bgstats=play_link.link if play_link is not None else None,
                                game_id=self._game_id())
         self.aio: asyncio.AbstractEventLoop | None = None
@@ -108,6 +111,7 @@ class LiveTable:
                         draws_short=self._short, happened=tuple(u.happened),
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state),
+                        version=u.version if u.version is not None else self.loop.turn_now(),
                         bgstats=self.play_link.link if self.play_link is not None else None,
                         game_id=self._game_id(),
                         rules_table=u.table, action=u.action)
@@ -189,9 +193,12 @@ class LiveTable:
             except asyncio.QueueFull:
                 client.queue = _closed_queue()
 
-    async def post_action(self, action: dict, client: str, timeout: float = 5.0):
-        """Post a phone's action to the table loop and wait for its ``Update``."""
-        event = ev.WebAction(action, at=time.monotonic(), client=client)
+    async def post_action(self, action: dict, client: str, timeout: float = 5.0,
+                          seen: ev.TableVersion | None = None):
+        """Post a phone's action to the table loop and wait for its ``Update``;
+        ``seen`` is the version its ``If-Match`` named (the loop's check refuses the
+        action if the table has changed since)."""
+        event = ev.WebAction(action, at=time.monotonic(), client=client, seen=seen)
         aio = asyncio.get_running_loop()
         fut = aio.create_future()
         with self._lock:

@@ -94,19 +94,22 @@ ol.points .r{display:block;color:var(--warn);font-weight:700;font-size:.85rem}
 LIVE_JS = """
 const live=document.getElementById('live'),status=document.getElementById('status');
 function follow(){const es=new EventSource('/api/events?lang='+document.documentElement.lang);
-es.addEventListener('update',e=>{const d=JSON.parse(e.data);live.innerHTML=d.html;
-live.dataset.seq=d.seq;status.className='';});es.onerror=()=>{status.className='lost';};}
+es.addEventListener('update',e=>{show(JSON.parse(e.data));status.className='';});
+es.onerror=()=>{status.className='lost';};}
+function show(d){live.innerHTML=d.html;live.dataset.seq=d.seq;live.dataset.version=d.version;}
 follow();
 const msg=document.getElementById('msg'),code=document.getElementById('code'),
 pairBox=document.getElementById('pair');
 function paired(yes){pairBox.hidden=yes;if(yes)localStorage.setItem('paired','1');
 else localStorage.removeItem('paired');}
 paired(localStorage.getItem('paired')==='1');
-async function send(url,body){msg.textContent='…';let r;try{r=await fetch(url,{method:'POST',
-headers:{'Content-Type':'application/json'},body:body});}
+async function send(url,body,extra){msg.textContent='…';let r;try{r=await fetch(url,{
+method:'POST',headers:Object.assign({'Content-Type':'application/json'},extra||{}),body:body});}
 catch(err){msg.textContent=String(err);return null;}const d=await r.json().catch(()=>({}));
-msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;return r;}
-async function act(line){const r=await send('/api/action',line);if(r&&r.status===401)paired(false);}
+msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;r.data=d;return r;}
+async function act(line){const r=await send('/api/action',line,
+{'If-Match':live.dataset.version});if(r&&r.status===401)paired(false);
+if(r&&r.status===412&&r.data.html)show(r.data);}
 document.getElementById('pairbtn').addEventListener('click',async()=>{
 const r=await send('/api/pair',JSON.stringify({code:code.value.trim()}));code.value='';
 if(r&&r.status===200)paired(true);});
@@ -271,7 +274,8 @@ def live_page(lang: str, snap) -> str:
                f'placeholder=\'{{"do": "correct", "player": "…", "likes": 3}}\'></label>'
                f'<button type="button" id="send">{t(lang, "web.send")}</button>'
                f'<div id="msg" role="status"></div></details>')
-    body = f'<div id="live" data-seq="{snap.seq}">{live_fragment(lang, snap)}</div>{control}'
+    body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.version.etag)}">'
+            f'{live_fragment(lang, snap)}</div>{control}')
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS)
 
 
