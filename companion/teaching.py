@@ -126,6 +126,8 @@ def _values(key: str, table: Table, h: Any) -> Params:
         n = len(game.players)
         out.update(player=game.players[(seat - 1) % n].name, drawers=drawers,
                    count=max(c for _, c in h.draws))
+    elif key == "two_player_draw":
+        out.update(player=h.draws[0][0])
     elif key == "shop_closed":
         out.update(player=game.players[game.last_seat].name)
     elif key == "scoring":
