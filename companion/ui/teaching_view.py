@@ -27,7 +27,7 @@ import pygame
 from .. import teaching
 from ..teaching import Hint, Teacher
 from . import theme
-from .layout import cols, inset, rows
+from .layout import centered, cols, inset, rows
 from .settings_store import settings_for
 from .table_layout import table_layout
 from .text import language
@@ -169,17 +169,19 @@ class Teaching:
         inner = inset(area, m.px(10))
         ok_words = screen.t("teach.next" if more else "teach.ok")
         stop_words = screen.t("teach.stop")
-        if area.w >= area.h * 2:          # a band: the words left, the buttons right
-            words, buttons = cols(inner, [1.0, max(m.px(150), inner.w // 4)], m.gap)
-            title, body = rows(words, [m.px(24), 1.0], m.px(2))
-            stop_box, ok_box = rows(buttons, [1.0, 1.0], m.gap)
+        if area.w >= area.h * 3:          # a band: the words left, the buttons beside them
+            inner = inset(area, m.px(8), m.px(4))
+            body, stop_box, ok_box = cols(inner, [1.0, m.px(130), m.px(130)], m.gap)
+            stop_box, ok_box = (centered(b, b.w, min(b.h, m.target)) for b in (stop_box, ok_box))
+            size, lines = m.body, 3
         else:
             title, body, buttons = rows(inner, [m.px(24), 1.0, m.target], m.px(4))
             stop_box, ok_box = cols(buttons, [1.0, 1.0], m.gap)
-        out.append(Label("teach.title", title, text=screen.t("teach.title"), size=m.small,
-                         bold=True, color=CARD_EDGE, align="left"))
-        out.append(Label("teach.text", body, text=self.text(hint), size=m.big, lines=8,
-                         min_size=m.body, align="left", valign="top"))
+            out.append(Label("teach.title", title, text=screen.t("teach.title"), size=m.small,
+                             bold=True, color=CARD_EDGE, align="left"))
+            size, lines = m.big, 8
+        out.append(Label("teach.text", body, text=self.text(hint), size=size, lines=lines,
+                         min_size=min(size, m.body), align="left"))
         size = common_size([ok_words, stop_words], min(stop_box.w, ok_box.w) - m.px(12),
                            m.body, bold=True)
         out.append(Button("teach.stop", stop_box, text=stop_words, size=size,
@@ -204,8 +206,8 @@ def area_for(screen: Any) -> pygame.Rect | None:
         body = lay.body
         side = lay.others[0]
         return pygame.Rect(side.x, body.y, side.w, body.h)
-    if type(screen) is EndScreen:
-        screen_rect = inset(m.rect, m.margin)
-        h = 2 * m.bar + m.gap
+    if type(screen) is EndScreen:     # over the bottom bar (rematch, new game), under the
+        screen_rect = inset(m.rect, m.margin)            # winner and the ranking
+        h = m.bar + m.px(44)
         return pygame.Rect(screen_rect.x, screen_rect.bottom - h, screen_rect.w, h)
     return None
