@@ -182,11 +182,10 @@ class Teaching:
             size, lines = m.big, 8
         out.append(Label("teach.text", body, text=self.text(hint), size=size, lines=lines,
                          min_size=min(size, m.body), align="left"))
-        size = common_size([ok_words, stop_words], min(stop_box.w, ok_box.w) - m.px(12),
-                           m.body, bold=True)
-        out.append(Button("teach.stop", stop_box, text=stop_words, size=size,
+        out.append(Button("teach.stop", stop_box, text=stop_words, size=m.small, lines=2,
                           on_tap=self.stop))
-        out.append(Button("teach.ok", ok_box, text=ok_words, size=size, color=theme.PRIMARY,
+        out.append(Button("teach.ok", ok_box, text=ok_words, color=theme.PRIMARY,
+                          size=common_size([ok_words], ok_box.w - m.px(12), m.body, bold=True),
                           on_tap=self.next))
         return out
 
