@@ -394,6 +394,8 @@ class DemoService(Service):
         self.rng, self.tags, self.pace = rng, tags, pace
         self.stop_when_over = stop_when_over
         self.loop.subscribe(TerminalPrinter(out, language))
+        if teach:
+            self.loop.subscribe(TeachingPrinter(out, language))
 
     def start_web(self) -> None:
         super().start_web()

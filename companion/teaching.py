@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import Accepted, Rejection, Table, apply, parse_line
+from .rules import Accepted, Game, Rejection, Table, apply, parse_line
 from .rules.editions import RULES
 from .rules.happenings import Happening
 from .ui import i18n
@@ -98,8 +98,9 @@ def _can_upgrade(table: Table, h: Any) -> bool:
 
 def _can_spend(table: Table, h: Any) -> bool:
     game = table.game
-    me = game.active_player if game is not None and not game.game_over else None
-    return me is not None and game.spendable_tokens(me) > 0
+    if game is None or game.game_over or game.active_player is None:
+        return False
+    return game.spendable_tokens(game.active_player) > 0
 
 
 TESTS: dict[str, Callable[[Table, Any], bool]] = {
@@ -110,19 +111,17 @@ TESTS: dict[str, Callable[[Table, Any], bool]] = {
 }
 
 
-def _values(key: str, table: Table, h: Any) -> Params:
+def _values(key: str, game: Game, h: Any) -> Params:
     """What the hint ``key`` names, from the happening ``h`` (None for a turn start) and
-    the table after it."""
-    game = table.game
-    edition = game.edition if game is not None else "original"
-    out: Params = {"edition": edition}
-    me = game.active_player if game is not None and not game.game_over else None
+    the game after it."""
+    out: Params = {"edition": game.edition}
+    me = game.active_player if not game.game_over else None
     if key in ("upgrade", "spend") and me is not None:
         out.update(player=me.name, likes=me.likes,
                    count=game.spendable_tokens(me))
     elif key == "order_surge":
         drawers = [name for name, _ in h.draws]
-        seat = game.seat_of(drawers[0])
+        seat = game.seat_of(drawers[0]) or 0
         n = len(game.players)
         out.update(player=game.players[(seat - 1) % n].name, drawers=drawers,
                    count=max(c for _, c in h.draws))
@@ -170,7 +169,7 @@ class Teacher:
                     continue
             self.taught.add(step.key)
             key = VARIANT_KEYS.get((step.key, game.variant), step.key)
-            values = _values(step.key, table, cause)
+            values = _values(step.key, game, cause)
             if key == "order_surge" and len(values["drawers"]) == 1:
                 key = "order_surge_one"
             out.append(Hint(key, tuple(sorted((k, _frozen(v)) for k, v in values.items()))))

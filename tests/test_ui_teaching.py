@@ -412,3 +412,68 @@ def test_the_app_builds_its_teaching_from_the_session_lines():
     fresh = Teaching(app)                          # as a screen built after a restart would
     assert fresh.teacher.taught == app.teaching.teacher.taught
     assert "order_completed" in fresh.teacher.taught
+
+
+def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
+    """``demo --teach`` on the screen: the same game and hints as in the terminal, every
+    hint up on the screen (moving on once read), the bots waiting meanwhile."""
+    import os
+    from companion.ui import teaching_view
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    shown_keys: list = []
+    bots_waited: list = []
+    present = teaching_view.Teaching._present
+
+    def spy(self):
+        present(self)
+        if self.current is not None:
+            shown_keys.append(self.current.key)
+    monkeypatch.setattr(teaching_view.Teaching, "_present", spy)
+    wait = demo.PacedBots._wait_reader
+
+    def waiting(self):
+        bots_waited.append(self.reading())
+        wait(self)
+    monkeypatch.setattr(demo.PacedBots, "_wait_reader", waiting)
+    headless = io.StringIO()
+    demo.run("original", 2, seed=5, out=headless, teach=True)
+    shown, err = io.StringIO(), io.StringIO()
+    rc = demo.run_screen("original", 2, seed=5, speed=100, out=shown, err=err,
+                         stop_when_over=True, use_buttons=False, teach=True)
+    assert rc == 0, err.getvalue()
+    games = [[ln for ln in g.splitlines() if ln.startswith(("Turn", "  »", "Final"))]
+             for g in (headless.getvalue(), shown.getvalue())]
+    assert games[0] == games[1]
+    hints = [ln[4:] for ln in games[0] if ln.startswith("  »")]
+    assert len(shown_keys) == len(hints) == len(set(shown_keys))
+    assert any(bots_waited), "the bots never waited for a hint to be read"
+
+
+def test_the_service_gives_the_screen_its_voice(tmp_path):
+    import shutil
+
+    import pygame
+
+    from companion.config import defaults
+    from companion.service import Service
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    cfg = defaults()
+    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
+    cfg.values["catalog"]["paths"] = []
+    cfg.values["seats"]["driver"] = "none"
+    cfg.values["pixels"]["driver"] = "none"
+    svc = Service(cfg, headless=True)
+    svc.start_outputs()
+    try:
+        assert svc.voice is not None
+        app = svc.build_app(pygame.Surface((800, 480)))
+        assert app.speak == svc.voice.say
+        svc.voice.say("Serve the orders", "en")
+        assert svc.voice.wait_spoken(1)
+        assert svc.voice.spoken == ["Serve the orders"]
+        svc.voice.enabled = False                 # Settings: the voice off, hints too
+        svc.voice.say("not said")
+        assert svc.voice._queue == []
+    finally:
+        svc.shutdown()
