@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import io
+import json
 import random
 import tomllib
 from importlib import resources
@@ -477,3 +478,30 @@ def test_the_service_gives_the_screen_its_voice(tmp_path):
         assert svc.voice._queue == []
     finally:
         svc.shutdown()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (1280, 800)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
+    """The table layout's own rectangles: the card is beside the active player's panel and
+    under the top bar, whatever the screen and the number of players."""
+    from companion.inputs import ScriptLine
+    from companion.ui.table_layout import active_panel_layout, table_layout
+    from companion.ui.teaching_view import area_for
+    loop, app = make_app(size=size)
+    app.teaching.set_enabled(True)
+    names = ["Ana", "Ben", "Chloe", "Dae"][:players]
+    loop.post(ScriptLine(json.dumps({"do": "setup", "edition": "original",
+                                     "players": names}), 1))
+    loop.drain()
+    app.process_updates()
+    assert app.teaching.current.key == "goal"
+    area = area_for(app.screen)
+    lay = table_layout(size, players)
+    panel = active_panel_layout(app.screen.m, lay.active, prompt=False)
+    for keep in (lay.header, lay.active, panel.banner, panel.stats, lay.footer):
+        assert not area.colliderect(keep)
+    assert widget(app, "teach.box").rect == area
+    for name in ("teach.ok", "teach.stop"):
+        r = widget(app, name).rect
+        assert area.contains(r) and min(r.size) >= 48      # a finger's target
