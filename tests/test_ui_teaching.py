@@ -446,7 +446,9 @@ def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
              for g in (headless.getvalue(), shown.getvalue())]
     assert games[0] == games[1]
     hints = [ln[4:] for ln in games[0] if ln.startswith("  »")]
-    assert len(shown_keys) == len(hints) == len(set(shown_keys))
+    # without seat buttons (use_buttons=False) the screen does not teach them
+    assert "button" not in shown_keys
+    assert len(shown_keys) == len(hints) - 1 == len(set(shown_keys))
     assert any(bots_waited), "the bots never waited for a hint to be read"
 
 
@@ -505,3 +507,14 @@ def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
     for name in ("teach.ok", "teach.stop"):
         r = widget(app, name).rect
         assert area.contains(r) and min(r.size) >= 48      # a finger's target
+
+
+def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):
+    from companion.config import defaults
+    loop, app = make_app()
+    app.config = defaults()
+    app.config.values["journal"]["path"] = str(tmp_path / "journal.db")
+    app.config.values["seats"]["driver"] = "none"
+    start_by_touch(app, True, 3)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn"]
+    assert "button" in app.teaching.teacher.taught     # its moment has passed all the same

@@ -94,11 +94,20 @@ class Teaching:
         if action.get("do") in teaching.DISMISSING:
             self.queue = []               # the game moved on: the hints shown before go
         if self.enabled:
-            self.queue += new
+            self.queue += [h for h in new if self._relevant(h)]
         else:
             self.queue = []
         if self.current is not before:
             self._present()
+
+    def _relevant(self, hint: Hint) -> bool:
+        """A table without seat buttons (``[seats] driver = "none"``) is not taught them."""
+        cfg = getattr(self.app, "config", None)
+        try:
+            no_buttons = cfg is not None and cfg["seats"]["driver"] == "none"
+        except (KeyError, TypeError):
+            no_buttons = False
+        return not (hint.key == "button" and no_buttons)
 
     # --- taps and time -------------------------------------------------------------------
 
