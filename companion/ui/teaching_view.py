@@ -155,6 +155,7 @@ class Teaching:
         self.since = self.app.clock() if hint is not None else None
         if hint is not None:
             self.presented.append(hint.key)
+            del self.presented[:-100]          # the recent ones are enough (a café's months)
             speak = getattr(self.app, "speak", None)
             if speak is not None:
                 speak(self.text(hint), language())
