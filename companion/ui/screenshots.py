@@ -205,20 +205,6 @@ def _fault_journal(app):
         "left as it is", path, faults.MOVE_JOURNAL_ASIDE, {"path": path})))
 
 
-def _teach(app):
-    """A taught first game: the intro read, Ana completes two orders and ends her turn:
-    the order surge is explained as it happens."""
-    from .text import language
-    names = ["민수", "지우", "서연"] if language() == "ko" else ["Ana", "Ben", "Chloe"]
-    app.teaching.set_enabled(True)
-    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
-    while tap_widget(app, "teach.ok"):
-        pass
-    act(app, {"do": "complete", "slot": 1})
-    act(app, {"do": "complete", "slot": 1})
-    act(app, {"do": "end_turn"})
-
-
 SCENES: dict[str, tuple[Callable, bool]] = {
     # name: (scene, starts from the script?)
     "table": (_table, True),
@@ -232,7 +218,6 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "fix": (_fix, True),
     "end-tie": (_end_tie, True),
     "nogame": (_nogame, False),
-    "table-teach": (_teach, False),
     "fault-journal": (_fault_journal, False),
 }
 
@@ -268,6 +253,23 @@ CAKE_SCENES: dict[str, Callable] = {
     "table-cake-break-time": _cake_break_time,
     "fix-cake": _cake_fix,
 }
+
+
+def _teach(app):
+    """A taught first game: the intro read, Ana completes two orders and ends her turn:
+    the order surge is explained as it happens."""
+    from .text import language
+    names = ["민수", "지우", "서연"] if language() == "ko" else ["Ana", "Ben", "Chloe"]
+    app.teaching.set_enabled(True)
+    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
+    while tap_widget(app, "teach.ok"):
+        pass
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "end_turn"})
+
+
+SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/teaching.py)
 
 OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
