@@ -430,7 +430,8 @@ class DemoService(Service):
         self.loop.post(ev.TouchAction(self.setup))
         bots = PacedBots(self.loop, self.rng, self.tags, self.pace, self._buttons(),
                          self.cfg.seats.hold_seconds,
-                         reading=(lambda: app.teaching.busy) if self.teach else None)
+                         reading=(lambda: app.catching_up or app.teaching.busy)
+                         if self.teach else None)
         bots.start()
         self.inputs.append(bots)          # closed first on the way out, like any input
         self.ready()

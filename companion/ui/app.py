@@ -212,6 +212,8 @@ class App:
         self.active_poll = 0.002                   # ... for a moment after a touch
         self.active_window = 1.5
         self._own: collections.deque = collections.deque(maxlen=64)
+        self._received = 0      # updates the loop handed over (written by the loop's thread)
+        self._taken = 0         # ... and the screens took in (written by the main thread)
         #: says a sentence aloud, ``speak(text, lang)`` (the voice, when there is one)
         self.speak: Callable[[str, str], None] | None = None
         text.set_language(language)
@@ -292,6 +294,7 @@ class App:
 
     def _from_loop(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
+        self._received += 1
         self._updates.put(update)
         self._wake.set()
         with contextlib.suppress(pygame.error):   # no display yet (screenshots, shutting down)
@@ -307,6 +310,13 @@ class App:
                 return n
             n += 1
             self._apply_update(u)
+            self._taken += 1
+
+    @property
+    def catching_up(self) -> bool:
+        """Updates the loop sent are not all taken in by the screens yet (any thread may
+        ask: the demo's bots wait for a hint an update brings before they act again)."""
+        return self._taken < self._received
 
     def _apply_update(self, u: Any) -> None:
         was_over = _game_over(self.table)
