@@ -195,6 +195,20 @@ def _nogame(app):
     pass
 
 
+def _teach(app):
+    """A taught first game: the intro read, Ana completes two orders and ends her turn:
+    the order surge is explained as it happens."""
+    from .text import language
+    names = ["민수", "지우", "서연"] if language() == "ko" else ["Ana", "Ben", "Chloe"]
+    app.teaching.set_enabled(True)
+    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
+    while tap_widget(app, "teach.ok"):
+        pass
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "end_turn"})
+
+
 def _fault_journal(app):
     """The start-up fault page for a damaged journal (companion/faults.py)."""
     from .. import faults
@@ -220,6 +234,7 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "nogame": (_nogame, False),
     "fault-journal": (_fault_journal, False),
 }
+SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/teaching.py)
 
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the
@@ -253,23 +268,6 @@ CAKE_SCENES: dict[str, Callable] = {
     "table-cake-break-time": _cake_break_time,
     "fix-cake": _cake_fix,
 }
-
-
-def _teach(app):
-    """A taught first game: the intro read, Ana completes two orders and ends her turn:
-    the order surge is explained as it happens."""
-    from .text import language
-    names = ["민수", "지우", "서연"] if language() == "ko" else ["Ana", "Ben", "Chloe"]
-    app.teaching.set_enabled(True)
-    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
-    while tap_widget(app, "teach.ok"):
-        pass
-    act(app, {"do": "complete", "slot": 1})
-    act(app, {"do": "complete", "slot": 1})
-    act(app, {"do": "end_turn"})
-
-
-SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/teaching.py)
 
 OTHER_SCREENS = ["wizard", "settings", "keyboard", "enroll"]
 
