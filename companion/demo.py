@@ -33,6 +33,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from . import config as config_mod
+from . import teaching
 from . import inputs as ev
 from .catalog import Catalog
 from .devices.pixels import SimulatedStrip
@@ -179,6 +180,21 @@ class TerminalPrinter:
         self.turn_notes = []
 
 
+class TeachingPrinter:
+    """``demo --teach`` in the terminal: each hint of the teaching sequence as its moment
+    comes (``companion.teaching``), in words in ``language``."""
+
+    def __init__(self, out=sys.stdout, language: str = "en"):
+        self.out, self.lang = out, language
+        self.teacher = teaching.Teacher()
+
+    def __call__(self, u: Update) -> None:
+        if u.rejection is not None:
+            return
+        for hint in self.teacher.observe(u.happened, u.table):
+            self.out.write("  » " + teaching.hint_text(self.lang, hint) + "\n")
+
+
 def _setup(edition: str, names: list, variant: str, rng: random.Random,
            expansion: str | None = None) -> dict:
     setup = {"do": "setup", "edition": edition, "players": names,
@@ -235,7 +251,7 @@ def demo_config(cfg: config_mod.Config | None, players: int, db: str, web: bool 
 def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         variant: str = "standard", db: str | None = None, out=None,
         max_turns: int = 400, language: str = "en", expansion: str | None = None,
-        cfg: config_mod.Config | None = None) -> int:
+        cfg: config_mod.Config | None = None, teach: bool = False) -> int:
     out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     service = Service(demo_config(cfg, len(names), db, buttons=False), headless=True,
@@ -244,6 +260,8 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         loop = service.loop
         printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
+        if teach:
+            loop.subscribe(TeachingPrinter(out, language))
         setup = _setup(edition, names, variant, rng, expansion)
         loop.post(ev.TouchAction(setup))
         loop.drain()
@@ -284,9 +302,12 @@ class PacedBots(threading.Thread):
 
     def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str], pace: float,
                  buttons: Any = None,
-                 hold_seconds: float = config_mod.SeatsSettings().hold_seconds):
+                 hold_seconds: float = config_mod.SeatsSettings().hold_seconds,
+                 reading: Any = None):
         super().__init__(name="demo-bots", daemon=True)
         self.loop, self.pace, self.buttons = loop, pace, buttons
+        #: the table is reading a hint (``demo --teach``): the bots wait until it is done
+        self.reading = reading or (lambda: False)
         self.all_tags = list(tags)
         self.hold_seconds = hold_seconds
         self.stopping = threading.Event()
@@ -308,7 +329,12 @@ class PacedBots(threading.Thread):
         self._applied.wait(timeout)
         self.stopping.wait(self.pace)
 
+    def _wait_reader(self) -> None:
+        while self.reading() and not self.stopping.is_set():
+            self.stopping.wait(0.1)
+
     def _post(self, event) -> None:
+        self._wait_reader()
         if self.stopping.is_set():
             return
         self._applied.clear()
@@ -316,6 +342,7 @@ class PacedBots(threading.Thread):
         self._wait_applied(5.0)
 
     def _press(self, seat: int, hold: bool, taps: int = 1) -> None:
+        self._wait_reader()
         if self.stopping.is_set():
             return
         self._applied.clear()
@@ -360,12 +387,15 @@ class DemoService(Service):
 
     def __init__(self, cfg: config_mod.Config, catalog: Catalog, window: DemoWindow,
                  setup: dict, rng: random.Random, tags: list[str], pace: float,
-                 out, language: str, stop_when_over: bool = False):
+                 out, language: str, stop_when_over: bool = False, teach: bool = False):
         super().__init__(cfg, catalog=catalog)
         self.window, self.setup, self.out = window, setup, out
+        self.teach = teach
         self.rng, self.tags, self.pace = rng, tags, pace
         self.stop_when_over = stop_when_over
         self.loop.subscribe(TerminalPrinter(out, language))
+        if teach:
+            self.loop.subscribe(TeachingPrinter(out, language))
 
     def start_web(self) -> None:
         super().start_web()
@@ -393,9 +423,15 @@ class DemoService(Service):
             self.window.show_strip(strip, self.lights.segments,
                                    app.seat_colors[:len(self.lights.segments)])
         super().start_inputs()
+        if self.teach:       # the table reads each hint, then the bots play on
+            app.teaching.set_enabled(True)
+            app.teaching.auto = True
+            app.teaching.speed = 0.6 / self.pace
         self.loop.post(ev.TouchAction(self.setup))
         bots = PacedBots(self.loop, self.rng, self.tags, self.pace, self._buttons(),
-                         self.cfg.seats.hold_seconds)
+                         self.cfg.seats.hold_seconds,
+                         reading=(lambda: app.catching_up or app.teaching.busy)
+                         if self.teach else None)
         bots.start()
         self.inputs.append(bots)          # closed first on the way out, like any input
         self.ready()
@@ -417,7 +453,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
                variant: str = "standard", db: str | None = None, speed: float = 1.0,
                cfg: config_mod.Config | None = None, out=None, err=None,
                stop_when_over: bool = False, use_buttons: bool = True, web: bool = False,
-               expansion: str | None = None) -> int:
+               expansion: str | None = None, teach: bool = False) -> int:
     """The demo in a pygame window (or full screen on the Pi) until the window closes
     (or, with ``stop_when_over``, until the game is over: tests). ``web`` also serves
     the phone view (``[web]`` bind and port), as the service does.
@@ -433,13 +469,13 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     except RuntimeError as exc:                       # pygame.error: no window here
         err.write(f"no screen could open ({exc}); playing in the terminal instead\n")
         return run(edition, players, seed, variant, db, out, language=language,
-                   expansion=expansion, cfg=cfg)
+                   expansion=expansion, cfg=cfg, teach=teach)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
     try:
         setup = _setup(edition, names, variant, rng, expansion)
         service = DemoService(demo_config(cfg, len(names), db, web, use_buttons), catalog,
                               window, setup, rng, tags, 0.6 / max(0.05, speed), out, language,
-                              stop_when_over)
+                              stop_when_over, teach)
         service.run()
     finally:
         if scratch is not None:

@@ -330,6 +330,8 @@ class Service:
         app.set_language(settings.language)
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
+        if self.voice is not None:            # teaching's hints are said aloud too
+            app.speak = self.voice.say
         saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
             app.seat_colors = seat_rgb(saved)

@@ -130,6 +130,9 @@ class Session:
         self.table = Table()
         self.seat_colors: tuple = ()      # colour names of the current game's seats, if chosen
         self.recent_names: tuple = ()     # players of recent games, newest first (the wizard)
+        #: the current game's lines as the journal holds them, setup first (what follows
+        #: from the game's history, e.g. which hints it has taught: companion.teaching)
+        self.lines: list[str] = []
         if journal is not None:
             if journal.needs_migration:
                 migrate(journal, self.catalog)
@@ -155,6 +158,7 @@ class Session:
                 f"to the journal. Move it aside to start a new one: "
                 f"{journal.move_aside_hint()}")
         self.table = rebuilt.table
+        self.lines = list(rebuilt.lines)
         self.seat_colors = tuple(record.seat_colors or ()) if record is not None else ()
 
     @property
@@ -177,6 +181,7 @@ class Session:
             return outcome
         after = outcome.table.game
         new_game = action if action["do"] == "setup" else None
+        line = to_line(outcome.action)
         if self.journal is not None:
             over = after is not None and after.game_over and (
                 new_game is None and (before is None or not before.game_over
@@ -184,7 +189,7 @@ class Session:
             reopened = (before is not None and before.game_over and after is not None
                         and not after.game_over)
             try:
-                self.journal.record(to_line(outcome.action), new_game=new_game,
+                self.journal.record(line, new_game=new_game,
                                     rules=self.rules,
                                     game_over=_ranking_json(after) if over else None,
                                     reopened=reopened, seat_colors=list(seat_colors),
@@ -201,6 +206,7 @@ class Session:
             self.recent_names = tuple(names + [n for n in self.recent_names
                                                if n not in names])[:12]
         self.table = outcome.table
+        self.lines = [line] if new_game is not None else self.lines + [line]
         return outcome
 
     def apply_line(self, text: str, progress=None) -> Outcome | None:

@@ -11,6 +11,7 @@ an order surge               "Chloe draws two, Dae draws one"
 orders fall off position 4   "Ben: one dislike" / "Ben: two dislikes"
 the shop closes              "Shop closed. Dae plays last."
 the game ends                "Ana wins!" / "Ana and Ben win!"
+a teaching hint comes up     the hint's words (``say``, from the touchscreen)
 ===========================  =================================================
 
 How it is said: espeak-ng (Raspberry Pi OS and Debian: ``apt install
@@ -145,6 +146,16 @@ class Voice(Worker):
                 # what was still waiting belongs to a turn that is over
                 self._queue = [q for q in self._queue if q[0] == self._turn]
             self._queue += [(self._turn, self.language, p) for p in phrases]
+            self._cond.notify()
+
+    def say(self, text: str, lang: str | None = None) -> None:
+        """Say ``text`` (a teaching hint) after what is already waiting, in ``lang`` (the
+        voice's language by default); any thread may call. Like every sentence, it is
+        dropped if a newer turn begins before it is rendered."""
+        if not self.enabled or self.state == "silent" or not text:
+            return
+        with self._cond:
+            self._queue.append((self._turn, lang or self.language, text))
             self._cond.notify()
 
     def attach(self, loop) -> Voice:

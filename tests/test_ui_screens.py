@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "test-output", "ui")
 SIZES = [(800, 480), (1024, 600)]
 MINE = [name for name in screenshots.SCENES]
-OVERLAYS = ("dlg.", "toast.", "ban.", "draw.", "why.")
+OVERLAYS = ("dlg.", "toast.", "ban.", "draw.", "why.", "teach.")   # teach.: the hint card
 
 
 

@@ -105,10 +105,13 @@ def test_settings_change_by_touch_and_are_saved_beside_the_journal(tmp_path):
     touch(app, "set.turn_timer.plus")
     touch(app, "set.lang.es")
     touch(app, "set.voice")                       # the voice off
+    touch(app, "set.teaching")                    # teaching on
     assert app.settings.values() == {"language": "es", "volume": 0.6, "brightness": 0.4,
-                                     "turn_timer": 45, "voice": False}
+                                     "turn_timer": 45, "voice": False, "teaching": True}
     assert heard == [("volume", 0.6), ("brightness", 0.4), ("turn_timer", 30),
-                     ("turn_timer", 45), ("language", "es"), ("voice", False)]
+                     ("turn_timer", 45), ("language", "es"), ("voice", False),
+                     ("teaching", True)]
+    assert widget(app, "set.teaching").text == "Explicaciones: Sí"
     assert widget(app, "set.voice").text == "Voz: No"
     assert text.language() == "es"
     assert widget(app, "set.title").text == "Ajustes"

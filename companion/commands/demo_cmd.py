@@ -33,6 +33,10 @@ def add_arguments(p):
     p.add_argument("--web", action="store_true",
                    help="also serve the phone view ([web] bind and port; without a display "
                         "the game plays in an invisible window until Ctrl-C)")
+    p.add_argument("--teach", action="store_true",
+                   help="teach the game as it is played: each rule explained, on the screen and "
+                        "by voice, the first time it matters (the wizard's 'First game: teach "
+                        "us')")
     p.add_argument("--speed", type=_speed, default=1.0,
                    help="bot pace on the screen: 1 = one input every 0.6 s, 2 = twice as fast")
 
@@ -59,7 +63,7 @@ def main(args) -> int:
         print("error: Cake Time expands the original game (leave out --edition winter)",
               file=sys.stderr)
         return 2
-    x = {"expansion": args.expansion}
+    x = {"expansion": args.expansion, "teach": args.teach}
     from ..cli import load_config
     cfg = load_config(args)
     lang = cfg["game"]["language"]

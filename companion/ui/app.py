@@ -51,6 +51,7 @@ from .screens.fix import FixScreen
 from .screens.settings import SettingsScreen
 from .screens.setup_wizard import WizardScreen
 from .screens.table_view import TableView
+from .teaching_view import Teaching
 
 log = logging.getLogger("companion.ui")
 
@@ -214,8 +215,13 @@ class App:
         self.active_poll = 0.002                   # ... for a moment after a touch
         self.active_window = 1.5
         self._own: collections.deque = collections.deque(maxlen=64)
+        self._received = 0      # updates the loop handed over (written by the loop's thread)
+        self._taken = 0         # ... and the screens took in (written by the main thread)
+        #: says a sentence aloud, ``speak(text, lang)`` (the voice, when there is one)
+        self.speak: Callable[[str, str], None] | None = None
         text.set_language(language)
         loop.subscribe(self._from_loop)
+        self.teaching = Teaching(self)             # learn while playing (hints)
         self.show(TableView(self))
         self._route(was_over=False)
 
@@ -295,6 +301,7 @@ class App:
 
     def _from_loop(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
+        self._received += 1
         self._updates.put(update)
         self._wake.set()
         with contextlib.suppress(pygame.error):   # no display yet (screenshots, shutting down)
@@ -310,12 +317,20 @@ class App:
                 return n
             n += 1
             self._apply_update(u)
+            self._taken += 1
+
+    @property
+    def catching_up(self) -> bool:
+        """Updates the loop sent are not all taken in by the screens yet (any thread may
+        ask: the demo's bots wait for a hint an update brings before they act again)."""
+        return self._taken < self._received
 
     def _apply_update(self, u: Any) -> None:
         was_over = _game_over(self.table)
         self.table = u.table
         if u.version is not None:
             self.version = u.version
+        self.teaching.on_update(u)
         for h in u.happened:
             if h.kind == "device_status":
                 self.devices[h.device] = h.status
@@ -393,13 +408,16 @@ class App:
         return rects
 
     def tick(self) -> None:
+        self.teaching.tick(self.clock())
         deadline = self.screen.next_deadline()
         if deadline is not None and self.clock() >= deadline:
             self.screen.tick(self.clock())
 
     def wait_timeout_ms(self) -> int | None:
         """How long the main loop may sleep: None = until an event arrives."""
-        deadline = self.screen.next_deadline()
+        deadline = min((d for d in (self.screen.next_deadline(),
+                                    self.teaching.next_deadline()) if d is not None),
+                       default=None)
         if deadline is None:
             return None
         return max(1, int((deadline - self.clock()) * 1000) + 1)

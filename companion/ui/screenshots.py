@@ -218,6 +218,20 @@ def _nogame(app):
     pass
 
 
+def _teach(app):
+    """A taught first game: the intro read, Ana completes two orders and ends her turn:
+    the order surge is explained as it happens."""
+    from .text import language
+    names = ["민수", "지우", "서연"] if language() == "ko" else ["Ana", "Ben", "Chloe"]
+    app.teaching.set_enabled(True)
+    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
+    while tap_widget(app, "teach.ok"):
+        pass
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "end_turn"})
+
+
 def _fault_journal(app):
     """The start-up fault page for a damaged journal (companion/faults.py)."""
     from .. import faults
@@ -295,6 +309,7 @@ SCENES: dict[str, tuple[Callable, bool]] = {
     "table-cake-choice": (_cake_choice, False),
     "table-cake-guess": (_cake_guess, False),
 }
+SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/teaching.py)
 
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the

@@ -1,5 +1,6 @@
 """The table's own settings, changed on the settings screen: language, volume,
-the voice (on or off), light brightness and the turn timer.
+the voice (on or off), light brightness, the turn timer, and teaching (on or off:
+the table explains the rules as they come up; ``companion/ui/teaching_view.py``).
 
 They start from the config file (``[game] language``, ``[sound] volume``,
 ``[pixels] brightness``, ``[game] turn_timer``) and what the table changed is
@@ -35,6 +36,8 @@ FILENAME = "screen-settings.toml"
 SOURCES = {"language": ("game", "language"), "volume": ("sound", "volume"),
            "brightness": ("pixels", "brightness"), "turn_timer": ("game", "turn_timer"),
            "voice": ("voice", "enabled")}
+#: settings of the screen alone (no config key): name -> type
+SCREEN_ONLY = {"teaching": bool}
 
 
 def _limits(section: str, key: str):
@@ -48,6 +51,7 @@ class Settings:
     brightness: float = 0.3
     turn_timer: int = 0          # seconds per turn; 0 = off
     voice: bool = True           # spoken announcements
+    teaching: bool = False       # explain each rule the first time it matters
     _listeners: list = field(default_factory=list, repr=False, compare=False)
 
     def values(self) -> dict[str, Any]:
@@ -73,6 +77,8 @@ class Settings:
 
 def check(name: str, value: Any) -> Any:
     """``value`` made valid for setting ``name`` (clamped to its range), or None."""
+    if name in SCREEN_ONLY:
+        return value if isinstance(value, SCREEN_ONLY[name]) else None
     if name not in SOURCES:
         return None
     key = _limits(*SOURCES[name])

@@ -420,12 +420,13 @@ class Toast(Widget):
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
-        shadow = self.rect.move(3, 4)
-        pygame.draw.rect(surface, theme.BLACK, shadow, border_radius=14)
-        pygame.draw.rect(surface, face, self.rect, border_radius=14)
-        pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)
+        # the shadow stays inside the rectangle: a toast that goes leaves no trace of it
+        card = pygame.Rect(self.rect.x, self.rect.y, self.rect.w - 3, self.rect.h - 4)
+        pygame.draw.rect(surface, theme.BLACK, card.move(3, 4), border_radius=14)
+        pygame.draw.rect(surface, face, card, border_radius=14)
+        pygame.draw.rect(surface, edge, card, 4, border_radius=14)
         pad = max(8, self.rect.h // 8)
-        draw_text(surface, self.text, self.rect.inflate(-2 * pad - 8, -pad), self.size,
+        draw_text(surface, self.text, card.inflate(-2 * pad - 8, -pad), self.size,
                   theme.TEXT_DARK, True, lines=3)
 
 

@@ -142,7 +142,9 @@ class Screen:
             for w in ws:
                 if w.name == self._pressed:
                     w.pressed = True
-        return ws + self._toast_widgets()
+        teaching = getattr(self.app, "teaching", None)      # a hint card, when one is due
+        hints = teaching.widgets(self) if teaching is not None else []
+        return ws + hints + self._toast_widgets()
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""

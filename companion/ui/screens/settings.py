@@ -1,4 +1,5 @@
-"""The settings screen: language, volume and voice, light brightness and the turn timer.
+"""The settings screen: language, volume and voice, light brightness, the turn timer
+and teaching (on or off).
 
 Every change goes to the App's ``Settings`` (``ui/settings_store.py``) at once
 and is saved beside the journal; the language switches every screen
@@ -77,6 +78,11 @@ class SettingsScreen(Screen):
             self._save()
         self.changed()
 
+    def toggle_teaching(self) -> None:
+        """Teaching on or off: the table explains each rule the first time it matters."""
+        self.app.teaching.set_enabled(not self.settings.teaching)
+        self.changed()
+
     def close(self) -> None:
         self.app.pop(self)
 
@@ -128,8 +134,15 @@ class SettingsScreen(Screen):
         timer = self.settings.turn_timer
         shown = (self.t("settings.timer_off") if timer == 0
                  else self.t("settings.seconds", seconds=timer))
-        out += self._stepper("turn_timer", controls[3], shown, None,
+        timer_box, teach_box = cols(controls[3], [1.0, m.px(theme.SETTINGS_VOICE_W)], m.gap)
+        out += self._stepper("turn_timer", timer_box, shown, None,
                              timer > TIMER_STEPS[0], timer < TIMER_STEPS[-1])
+        teach = self.settings.teaching
+        out.append(Button("set.teaching", teach_box, size=m.body,
+                          text=f"{self.t('teach.setting')}: "
+                               f"{self.t('word.on' if teach else 'word.off')}",
+                          color=theme.OK if teach else theme.BUTTON,
+                          on_tap=self.toggle_teaching))
         if pairing is not None:
             out += self._pairing(parts[5], label_w)
         if hint:

@@ -52,6 +52,7 @@ from ...setup_choices import MAX_NAME, SetupChoices
 from .. import theme
 from ..keyboard import KeyboardScreen
 from ..layout import cols, inset, rows
+from ..i18n import colour_name
 from ..text import language
 from ..widgets import Button, Label, Widget
 from .base import Screen
@@ -62,8 +63,12 @@ class WizardScreen(Screen):
     def __init__(self, app: Any, rng: random.Random | None = None,
                  recent_names: list[str] | None = None,
                  on_done: Callable[[dict, list], None] | None = None,
-                 edition: str | None = None):
+                 edition: str | None = None, teach: bool | None = None):
         super().__init__(app)
+        teaching = getattr(app, "teaching", None)
+        #: "First game: teach us": the table explains the rules as they come up
+        self.teach = (bool(teach) if teach is not None
+                      else teaching is not None and teaching.enabled)
         if edition is None:
             edition = _config(app, "game", "edition", "original")
         self.model = SetupChoices(edition, rng)
@@ -141,6 +146,9 @@ class WizardScreen(Screen):
             return
         colours = self.model.seat_colours()
         self.app.seat_colors = [COLOUR_RGB[c] for c in colours]
+        teaching = getattr(self.app, "teaching", None)
+        if teaching is not None:        # before the game starts: its first hints are due then
+            teaching.set_enabled(self.teach)
         self.app.post_action(action, seat_colors=tuple(colours[:len(action["players"])]))
         self.app.pop(self)
         if self.on_done is not None:
@@ -158,6 +166,8 @@ class WizardScreen(Screen):
 
     def _keep_step(self) -> None:
         """A change of box can remove steps: stay on a step that is still there."""
+        if self.step == "colours":
+            self._follow_colours()
         steps = self.steps
         if self.step not in steps:
             self.step = steps[-1] if self.step in ("upgrades", "options", "board") else steps[0]
@@ -176,6 +186,28 @@ class WizardScreen(Screen):
             later = [s for s in empty if s > self.name_seat]
             self.name_seat = (later or empty)[0]
         self.changed()
+
+    def colour_names(self) -> None:
+        """"Play with seat colours": every seat is called by its colour in the table's
+        language (Red, Blue, ...), so a new table need not type; a name can still be
+        changed by a tap on its seat."""
+        md = self.model
+        for seat in md.seats:
+            md.names[seat] = ""
+        for seat in md.seats:
+            md.set_name(seat, colour_name(language(), md.colours[seat]))
+        self.changed()
+
+    def _follow_colours(self) -> None:
+        """A seat still called by its colour follows a change of its colour."""
+        md = self.model
+        words = {colour_name(language(), c): c for c in COLOUR_RGB}
+        called = {s: words[md.names[s]] for s in md.seats if md.names[s] in words}
+        if any(md.colours[s] != c for s, c in called.items()):
+            for s in called:
+                md.names[s] = ""
+            for s in called:
+                md.set_name(s, colour_name(language(), md.colours[s]))
 
     def type_name(self) -> None:
         seat = self.name_seat

@@ -375,22 +375,30 @@ class TableView(CakeTable, WhyTargets):
 
     def _no_game(self) -> list[Widget]:
         m = self.m
-        box = centered(m.rect, *map(m.px, theme.TABLE_NOGAME_BOX))
-        title, hint, button = rows(box, [1.0, 1.0, m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)],
-                                   m.gap)
+        w, h = theme.TABLE_NOGAME_BOX
+        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap)
+        button_h = m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)
+        title, hint, first, button = rows(box, [1.0, 1.0, button_h, button_h], m.gap)
         out: list[Widget] = [
             Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
-            Label("nogame.hint", hint, text=self.t("table.start_hint"), size=m.body,
+            Label("nogame.hint", hint, text=self.t("teach.first_game_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
+            # start at once: the first game, taught as it is played
+            Button("nogame.teach", centered(first, m.px(theme.TABLE_NOGAME_BUTTON_W) * 2
+                                            + m.gap, first.h),
+                   text=self.t("teach.first_game"), size=m.big, color=theme.PRIMARY,
+                   on_tap=partial(self.app.open, "wizard", teach=True)),
         ]
-        buttons = [("nogame.new", "button.new_game", theme.PRIMARY, "wizard"),
+        buttons = [("nogame.new", "button.new_game", theme.BUTTON, {"teach": False}),
                    # the language, before the wizard's words
-                   ("nogame.settings", "button.settings", theme.BUTTON, "settings")]
+                   ("nogame.settings", "button.settings", theme.BUTTON, None)]
         row = centered(button, m.px(theme.TABLE_NOGAME_BUTTON_W) * len(buttons) + m.gap, button.h)
-        for (name, words, color, screen), r in zip(buttons, cols(row, [1.0] * len(buttons),
-                                                                 m.gap), strict=True):
+        for (name, words, color, teach), r in zip(buttons, cols(row, [1.0] * len(buttons),
+                                                                m.gap), strict=True):
+            open_it = (partial(self.app.open, "wizard", **teach) if teach is not None
+                       else partial(self.app.open, "settings"))
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
-                              on_tap=partial(self.app.open, screen)))
+                              on_tap=open_it))
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:

@@ -24,7 +24,7 @@ from ..board import draw_board
 from ..cakes import cake_badge
 from ..chips import Chip, Swatch
 from ..i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_name
-from ..layout import cols, grid, inset, rows
+from ..layout import centered, cols, grid, inset, rows
 from ..text import language
 from ..widgets import Button, Custom, Label, Widget
 
@@ -90,7 +90,12 @@ def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
 
 def players(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     m, md = w.m, w.model
-    out: list[Widget] = []
+    body, teach_row = rows(body, [1.0, m.target], m.gap)
+    # "First game: teach us": the table explains each rule the first time it matters
+    out: list[Widget] = [Chip("wz.teach", centered(teach_row, min(teach_row.w, m.px(420)),
+                                                   teach_row.h),
+                              text=w.t("teach.first_game"), size=m.body, on=w.teach,
+                              on_tap=w.tap(setattr, w, "teach", not w.teach))]
     area = inset(body, *(m.px(d) for d in theme.WIZARD_COUNT_INSET))
     tiles = cols(area, [1.0, 1.0, 1.0], m.px(theme.WIZARD_COUNT_GAP))
     for n, cell in zip((2, 3, 4), tiles, strict=True):
@@ -110,7 +115,10 @@ def players(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
 def names(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     m, md = w.m, w.model
     left, right = cols(body, [0.44, 0.56], m.px(theme.WIZARD_SIDE_GAP))
-    out: list[Widget] = []
+    # start at once: every seat called by its colour, no typing (renamed by a tap later)
+    left, colours_box = rows(left, [1.0, m.target], m.gap)
+    out: list[Widget] = [Button("wz.colour_names", colours_box, text=w.t("teach.seat_colours"),
+                                size=m.body, color=theme.PANEL_LINE, on_tap=w.colour_names)]
     for seat, cell in zip(md.seats, rows(left, [1.0] * md.count, m.gap), strict=True):
         name = md.names[seat]
         out.append(Chip(f"wz.seat.{seat}", cell,

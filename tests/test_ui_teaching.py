@@ -1,0 +1,521 @@
+"""Learn while playing: a first game set up and played on the real App (SDL's dummy
+driver, a real table loop and session, fingers on the widgets), in each language, with
+teaching on: every hint comes once, at its moment, and never over the active player;
+teaching off shows none; a resumed game does not teach again what it has passed."""
+from __future__ import annotations
+
+import collections
+import io
+import json
+import random
+import tomllib
+from importlib import resources
+
+import pytest
+from ui_touch import has_widget, make_app, touch, widget
+
+from companion import demo
+from companion import inputs as ev
+from companion import teaching
+from companion.catalog import Catalog
+from companion.journal import Journal
+from companion.rules import Accepted, apply
+from companion.rules import happenings as hp
+from companion.session import Session
+from companion.table import TableLoop
+from companion.ui import text
+from companion.ui.app import App
+from companion.ui.screens.end import EndScreen
+from companion.ui.screens.table_view import TableView
+from companion.ui.settings_store import settings_for
+from companion.ui.teaching_view import Teaching
+from companion.ui.widgets import Stat, Widget
+
+LANGUAGES = ("en", "es", "pt", "it", "ko")
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    yield
+    text.set_language("en")
+
+
+def locale(lang: str) -> dict:
+    raw = resources.files("companion.ui.locales").joinpath(f"{lang}.toml").read_bytes()
+    return tomllib.loads(raw.decode("utf-8"))
+
+
+# --- the sequence is data, and every hint has words --------------------------------------------
+
+HAPPENING_KINDS = {c.kind for c in vars(hp).values()
+                   if isinstance(c, type) and issubclass(c, hp.Happening) and c.kind}
+
+
+def test_the_sequence_names_real_moments_and_every_hint_has_words_in_every_language():
+    keys = [s.key for s in teaching.SEQUENCE]
+    assert len(keys) == len(set(keys)), "a hint taught at two moments"
+    for step in teaching.SEQUENCE:
+        assert step.on == "turn_start" or step.on in HAPPENING_KINDS, step
+        assert step.only is None or step.only in teaching.TESTS, step
+        assert step.key in teaching.HINT_KEYS
+    assert set(teaching.HINT_KEYS) == set(keys) | set(teaching.VARIANT_KEYS.values()) | {
+        "order_surge_one"}
+    controls = {"title", "ok", "next", "stop", "stopped", "setting", "first_game",
+                "first_game_hint", "seat_colours"}
+    for lang in LANGUAGES:
+        words = locale(lang)["teach"]
+        assert set(words) == set(teaching.HINT_KEYS) | controls, lang
+        for key in teaching.HINT_KEYS:
+            assert len(words[key]) <= 140, f"{lang} {key}: too long to read from 1.5 m"
+
+
+def test_the_new_sections_sit_right_after_the_languages():
+    for lang in LANGUAGES:
+        lines = resources.files("companion.ui.locales").joinpath(f"{lang}.toml").read_text(
+            encoding="utf-8").splitlines()
+        sections = [ln for ln in lines if ln.startswith("[")]
+        at = sections.index
+        assert at("[language]") < at("[teach]") < at("[word]") <= 4, (lang, sections[:5])
+
+
+# --- a first game, by touch ----------------------------------------------------------------
+
+def start_by_touch(app, teach: bool, players: int, edition: str = "original",
+                   expansion: str | None = None) -> None:
+    """From "No game is running": the taught first game (or New game), the box, the
+    players, "Play with seat colours", the first seat starts; every other step as offered."""
+    touch(app, "nogame.teach" if teach else "nogame.new")
+    touch(app, f"wz.edition.{expansion or edition}")
+    touch(app, "wz.next")
+    touch(app, f"wz.count.{players}")
+    assert widget(app, "wz.teach").on is teach
+    touch(app, "wz.next")
+    touch(app, "wz.colour_names")
+    assert widget(app, "wz.problem") if has_widget(app, "wz.problem") else True
+    while has_widget(app, "wz.next"):
+        if has_widget(app, "wz.start.0"):
+            touch(app, "wz.start.0")
+        touch(app, "wz.next")
+    assert app.table.game is not None
+
+
+def expected_at(step: teaching.Step, update) -> bool:
+    """Whether ``update`` is a moment of ``step`` (worked out here from the happenings and
+    the engine, not by the teacher)."""
+    game = update.table.game
+    kinds = [h.kind for h in update.happened]
+    if step.on == "turn_start":
+        if not ({"game_started", "turn_changed"} & set(kinds)) or game.game_over:
+            return False
+        me = game.active_player
+        if step.only == "can_spend":
+            return game.spendable_tokens(me) > 0
+        return any(isinstance(apply(update.table, {"do": "activate_upgrade", "upgrade": u}),
+                              Accepted) for u in me.tiles)
+    if step.on == "cards_to_draw":
+        return any(h.kind == "cards_to_draw" and h.reason == step.only and h.draws
+                   for h in update.happened)
+    return step.on in kinds
+
+
+def forbidden(app) -> list[Widget]:
+    """What a hint must never cover: whose turn it is and the active player's name,
+    score, cards and counts, the top bar, END TURN; on the end screen, the winner."""
+    app.screen.draw(app.surface)
+    if isinstance(app.screen, EndScreen):
+        return [w for w in app.screen._widgets if w.name in ("end.title", "end.winner")]
+    return [w for w in app.screen._widgets
+            if w.name.split(".")[0] in ("act", "hdr") or w.name == "ft.end"
+            or isinstance(w, Stat) and w.name.startswith("act.")]
+
+
+def read_every_hint(app, seen: list) -> None:
+    """The table reads each hint up and taps it away; none covers the active player."""
+    while app.teaching.current is not None:
+        box = widget(app, "teach.box")
+        assert isinstance(app.screen, (TableView, EndScreen))
+        for w in forbidden(app):
+            assert not box.rect.colliderect(w.rect), (app.teaching.current.key, w.name)
+        assert widget(app, "teach.text").text == app.teaching.text(app.teaching.current)
+        seen.append(app.teaching.current.key)
+        touch(app, "teach.ok")
+
+
+def play(app, updates: list, seed: int = 5, edition: str = "original", max_turns: int = 300):
+    """The demo's bots play the game to its end; after each input the table reads the hints
+    due. ``updates``: every update since before the setup (a subscriber's list). Returns
+    (hints read, hints each update queued, the updates)."""
+    loop = app.loop
+    rng = random.Random(seed)
+    tags = [t for t, c in app.catalog.cards.items() if c.edition == edition]
+    rng.shuffle(tags)
+    bots = demo.Bots(loop, rng, tags)
+    seen: list[str] = []
+    # the setup's own hints came with the updates so far
+    queued: list[tuple[str, object]] = [(h.key, list(updates)) for h in app.teaching.queue]
+
+    def settle():
+        before = len(updates)
+        known = set(app.teaching.queue)
+        loop.drain()
+        app.process_updates()
+        for hint in app.teaching.queue:
+            if hint not in known:
+                queued.append((hint.key, updates[before:]))
+        read_every_hint(app, seen)
+
+    pending: list = []                          # the bots' inputs, one at a time
+    bots.post = pending.append
+    bots.press = lambda seat, hold, taps=1: pending.append(
+        ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps))
+
+    def run(step) -> None:
+        step()
+        while pending:
+            loop.post(pending.pop(0))
+            settle()
+
+    settle()                                   # the setup's own hints
+    for _ in range(max_turns):
+        if loop.table.game.game_over:
+            break
+        run(bots.scan_new_cards)
+        run(bots.answer_cakes)
+        run(bots.play_turn)
+    assert loop.table.game.game_over
+    return seen, queued, updates
+
+
+GAMES = [("original", None, 3, 5), ("winter", None, 2, 2), ("original", "cake_time", 2, 3),
+         ("winter", None, 4, 1), ("original", None, 2, 4)]
+
+
+@pytest.mark.parametrize("lang,game", list(zip(LANGUAGES, GAMES, strict=True)))
+def test_a_taught_first_game_teaches_each_rule_once_at_its_moment(lang, game):
+    edition, expansion, players, seed = game
+    loop, app = make_app(lang=lang)
+    updates: list = []
+    loop.subscribe(updates.append)
+    start_by_touch(app, True, players, edition, expansion)
+    assert settings_for(app).teaching
+    seen, queued, updates = play(app, updates, seed, edition)
+    counts = collections.Counter(seen)
+    assert all(n == 1 for n in counts.values()), counts
+    # each hint came with the update that was its moment (the first such update)
+    by_key = {s.key: s for s in teaching.SEQUENCE}
+    for key, brought in queued:
+        step = by_key[{"order_surge_one": "order_surge", "turn_junior": "turn"}.get(key, key)]
+        accepted = [u for u in brought if u.rejection is None and u.happened]
+        assert any(expected_at(step, u) for u in accepted), key
+        first = next(u for u in updates if u.rejection is None and expected_at(step, u))
+        assert first in brought, f"{key} came later than its moment"
+    # and every moment the game had was taught
+    due = {s.key for s in teaching.SEQUENCE
+           if any(u.rejection is None and expected_at(s, u) for u in updates)}
+    read = {{"order_surge_one": "order_surge", "turn_junior": "turn"}.get(k, k) for k in seen}
+    assert read == due
+    assert {"goal", "turn", "button", "order_completed", "flow_of_time", "shop_closed",
+            "scoring"} <= read
+    if expansion:
+        assert "cake" in read
+    if players == 2:
+        assert "two_player_draw" in read
+    if edition == "winter":
+        assert seen[3] == "spend"             # everyone starts with a cookie
+    assert isinstance(app.screen, EndScreen)
+    assert app.teaching.presented == seen
+
+
+def test_teaching_off_shows_no_hint():
+    loop, app = make_app()
+    updates: list = []
+    loop.subscribe(updates.append)
+    start_by_touch(app, False, 3)
+    assert not settings_for(app).teaching
+    seen, queued, _ = play(app, updates, seed=5)
+    assert seen == [] and app.teaching.presented == []
+    assert not has_widget(app, "teach.box")
+
+
+def test_every_hint_fits_its_card_in_every_language():
+    """The longest words of each hint, at the smallest screen, in full (never cut)."""
+    from companion.ui import widgets
+    for lang in LANGUAGES:
+        loop, app = make_app(lang=lang)
+        start_by_touch(app, True, 4, "original")
+        for key in teaching.HINT_KEYS:
+            params = (("count", 3), ("drawers", ("Maximiliano", "Chloe")), ("edition", "original"),
+                      ("like", 1), ("likes", 12), ("player", "Maximiliano"), ("upgrade", 2),
+                      ("dislike", 1))
+            app.teaching.queue = [teaching.Hint(key, params)]
+            app.screen.invalidate()
+            with widgets.record_text() as records:
+                app.screen.draw(app.surface)
+            shown = next(r for r in records if r.owner == "teach.text")
+            assert shown.wanted == app.teaching.text(app.teaching.queue[0])
+            assert shown.text.replace("\n", " ").split() == shown.wanted.split(), (lang, key)
+            assert shown.size >= app.screen.m.body, (lang, key)
+
+
+# --- dismissing, switching off, resuming -------------------------------------------------------
+
+def test_a_tap_or_the_next_action_dismisses_but_scanning_the_deal_does_not():
+    loop, app = make_app()
+    start_by_touch(app, True, 3)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]
+    touch(app, "teach.box")                       # a tap anywhere on the card
+    assert app.teaching.current.key == "turn"
+    assert widget(app, "teach.ok").text == "Next"
+    loop.post(ev.CardScanned(next(iter(app.catalog.cards))))
+    loop.drain()
+    app.process_updates()
+    assert app.teaching.current.key == "turn"     # the dealt cards are scanned: still up
+    touch(app, "ft.end")                          # the game moves on: the intro goes
+    assert app.teaching.current is None or app.teaching.current.key not in ("turn", "button")
+    assert app.teaching.presented[:2] == ["goal", "turn"]
+
+
+def test_stop_teaching_on_the_card_switches_it_off_at_once():
+    loop, app = make_app()
+    start_by_touch(app, True, 3)
+    touch(app, "teach.stop")
+    assert app.teaching.current is None and not settings_for(app).teaching
+    assert not has_widget(app, "teach.box")
+    assert "Teaching is off. Settings turns it back on." in app.screen.toasts
+    touch(app, "act.pos1")                        # an order completed: nothing is taught
+    assert app.teaching.current is None
+    touch(app, "hdr.settings")
+    assert widget(app, "set.teaching").text == "Teaching: Off"
+    touch(app, "set.teaching")
+    assert settings_for(app).teaching
+
+
+def test_each_hint_is_spoken_as_it_comes_up():
+    loop, app = make_app()
+    said: list = []
+    app.speak = lambda words, lang: said.append((words, lang))
+    start_by_touch(app, True, 3)
+    touch(app, "teach.ok")
+    assert said == [(app.teaching.text(teaching.Hint("goal", (("edition", "original"),))), "en"),
+                    (app.teaching.text(teaching.Hint("turn", (("edition", "original"),))), "en")]
+
+
+def test_a_restarted_table_does_not_teach_again_what_the_game_has_passed(tmp_path):
+    path = str(tmp_path / "journal.db")
+    journal = Journal(path)
+    loop = TableLoop(Session(journal, Catalog.example()))
+    loop2 = app2 = None
+    try:
+        _, app = make_app()
+        app = App(loop, language="en", clock=app.clock)
+        settings_for(app).teaching = True
+        loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                  "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
+        for event in (ev.SeatTap(0), ev.SeatTap(0), ev.SeatHold(0), ev.SeatHold(1)):
+            loop.post(event)
+        loop.drain()
+        app.process_updates()
+        taught = set(app.teaching.teacher.taught)
+        assert {"goal", "order_completed", "order_surge", "flow_of_time"} <= taught
+        journal.close()
+        # the power comes back: the same journal, a new session, a new screen
+        journal = Journal(path)
+        loop2 = TableLoop(Session(journal, Catalog.example()))
+        app2 = App(loop2, language="en", clock=app.clock)
+        settings_for(app2).teaching = True
+        assert app2.teaching.teacher.taught == taught
+        assert app2.teaching.current is None          # nothing is taught again at start
+        loop2.post(ev.SeatTap(2))                     # Chloe completes her first order
+        loop2.post(ev.SeatTap(2))
+        loop2.post(ev.SeatHold(2))
+        loop2.drain()
+        app2.process_updates()
+        assert not {h.key for h in app2.teaching.queue} & taught
+    finally:
+        journal.close()
+
+
+def test_a_journal_replay_marks_the_same_hints_as_the_game_lived():
+    """Undo does not bring a hint back: it was taught when its moment came."""
+    t = teaching.Teacher()
+    session = Session(None, Catalog.example())
+    live: list[str] = []
+    for action in ({"do": "setup", "edition": "winter", "players": ["Ana", "Ben"],
+                    "start": "Ana"}, {"do": "complete"}, {"do": "undo"}, {"do": "end_turn"}):
+        out = session.apply(action)
+        assert isinstance(out, Accepted)
+        live += [h.key for h in t.observe(out.happened, out.table)]
+    again = teaching.Teacher.replay(session.lines, session.table.game.rules_version)
+    assert again.taught == t.taught
+    assert "order_completed" in again.taught and live.count("order_completed") == 1
+
+
+# --- start at once -----------------------------------------------------------------------------
+
+def test_no_game_screen_offers_the_taught_first_game_first():
+    loop, app = make_app()
+    first = widget(app, "nogame.teach")
+    assert first.text == "First game: teach us"
+    assert first.rect.y < widget(app, "nogame.new").rect.y
+    touch(app, "nogame.teach")
+    touch(app, "wz.next")
+    assert widget(app, "wz.teach").on
+    touch(app, "wz.back")
+    touch(app, "wz.back")
+    touch(app, "nogame.new")
+    touch(app, "wz.next")
+    assert not widget(app, "wz.teach").on
+    touch(app, "wz.teach")                        # the choice is the table's, in the wizard
+    assert widget(app, "wz.teach").on
+
+
+@pytest.mark.parametrize("lang,names", [("en", ["Red", "Blue", "Green"]),
+                                        ("ko", ["빨강", "파랑", "초록"])])
+def test_play_with_seat_colours_names_every_seat_at_once(lang, names):
+    loop, app = make_app(lang=lang)
+    touch(app, "nogame.teach")
+    touch(app, "wz.edition.original")
+    touch(app, "wz.next")
+    touch(app, "wz.count.3")
+    touch(app, "wz.next")
+    assert has_widget(app, "wz.problem")          # "every seat needs a name"
+    touch(app, "wz.colour_names")
+    assert not has_widget(app, "wz.problem")
+    assert app.screen.model.players == names
+    touch(app, "wz.next")                         # colours: the first seat takes yellow
+    touch(app, "wz.colour.0.yellow")
+    assert app.screen.model.colours[0] == "yellow"
+    colours = app.screen.model.colours[:3]
+    from companion.ui.i18n import colour_name
+    assert app.screen.model.players == [colour_name(lang, c) for c in colours]
+    touch(app, "wz.back")                         # renamable: a seat by the keyboard
+    touch(app, "wz.seat.1")
+    touch(app, "wz.clear")
+    assert app.screen.model.players[1] == ""
+
+
+def test_demo_teach_in_the_terminal_says_each_hint_once():
+    out = io.StringIO()
+    demo.run("original", 2, seed=3, out=out, teach=True)
+    hints = [ln for ln in out.getvalue().splitlines() if ln.startswith("  » ")]
+    assert len(hints) == len(set(hints)) >= 10
+    assert hints[0] == "  » " + teaching.hint_text("en", teaching.Hint("goal"))
+    plain = io.StringIO()
+    demo.run("original", 2, seed=3, out=plain)
+    assert "»" not in plain.getvalue()
+    assert [ln for ln in out.getvalue().splitlines() if not ln.startswith("  » ")] \
+        == plain.getvalue().splitlines()
+
+
+def test_the_app_builds_its_teaching_from_the_session_lines():
+    loop, app = make_app(lines=['{"do": "setup", "edition": "original", "players": '
+                                '["Ana", "Ben"], "start": "Ana"}', '{"do": "complete"}'])
+    assert isinstance(app.teaching, Teaching)
+    fresh = Teaching(app)                          # as a screen built after a restart would
+    assert fresh.teacher.taught == app.teaching.teacher.taught
+    assert "order_completed" in fresh.teacher.taught
+
+
+def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
+    """``demo --teach`` on the screen: the same game and hints as in the terminal, every
+    hint up on the screen (moving on once read), the bots waiting meanwhile."""
+    import os
+    from companion.ui import teaching_view
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    shown_keys: list = []
+    bots_waited: list = []
+    present = teaching_view.Teaching._present
+
+    def spy(self):
+        present(self)
+        if self.current is not None:
+            shown_keys.append(self.current.key)
+    monkeypatch.setattr(teaching_view.Teaching, "_present", spy)
+    wait = demo.PacedBots._wait_reader
+
+    def waiting(self):
+        bots_waited.append(self.reading())
+        wait(self)
+    monkeypatch.setattr(demo.PacedBots, "_wait_reader", waiting)
+    headless = io.StringIO()
+    demo.run("original", 2, seed=5, out=headless, teach=True)
+    shown, err = io.StringIO(), io.StringIO()
+    rc = demo.run_screen("original", 2, seed=5, speed=100, out=shown, err=err,
+                         stop_when_over=True, use_buttons=False, teach=True)
+    assert rc == 0, err.getvalue()
+    games = [[ln for ln in g.splitlines() if ln.startswith(("Turn", "  »", "Final"))]
+             for g in (headless.getvalue(), shown.getvalue())]
+    assert games[0] == games[1]
+    hints = [ln[4:] for ln in games[0] if ln.startswith("  »")]
+    # without seat buttons (use_buttons=False) the screen does not teach them
+    assert "button" not in shown_keys
+    assert len(shown_keys) == len(hints) - 1 == len(set(shown_keys))
+    assert any(bots_waited), "the bots never waited for a hint to be read"
+
+
+def test_the_service_gives_the_screen_its_voice(tmp_path):
+    import shutil
+
+    import pygame
+
+    from companion.config import defaults
+    from companion.service import Service
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    cfg = defaults()
+    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
+    cfg.values["catalog"]["paths"] = []
+    cfg.values["seats"]["driver"] = "none"
+    cfg.values["pixels"]["driver"] = "none"
+    svc = Service(cfg, headless=True)
+    svc.start_outputs()
+    try:
+        assert svc.voice is not None
+        app = svc.build_app(pygame.Surface((800, 480)))
+        assert app.speak == svc.voice.say
+        svc.voice.say("Serve the orders", "en")
+        assert svc.voice.wait_spoken(1)
+        assert svc.voice.spoken == ["Serve the orders"]
+        svc.voice.enabled = False                 # Settings: the voice off, hints too
+        svc.voice.say("not said")
+        assert svc.voice._queue == []
+    finally:
+        svc.shutdown()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (1280, 800)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
+    """The table layout's own rectangles: the card is beside the active player's panel and
+    under the top bar, whatever the screen and the number of players."""
+    from companion.inputs import ScriptLine
+    from companion.ui.table_layout import active_panel_layout, table_layout
+    from companion.ui.teaching_view import area_for
+    loop, app = make_app(size=size)
+    app.teaching.set_enabled(True)
+    names = ["Ana", "Ben", "Chloe", "Dae"][:players]
+    loop.post(ScriptLine(json.dumps({"do": "setup", "edition": "original",
+                                     "players": names}), 1))
+    loop.drain()
+    app.process_updates()
+    assert app.teaching.current.key == "goal"
+    area = area_for(app.screen)
+    lay = table_layout(size, players)
+    panel = active_panel_layout(app.screen.m, lay.active, prompt=False)
+    for keep in (lay.header, lay.active, panel.banner, panel.stats, lay.footer):
+        assert not area.colliderect(keep)
+    assert widget(app, "teach.box").rect == area
+    for name in ("teach.ok", "teach.stop"):
+        r = widget(app, name).rect
+        assert area.contains(r) and min(r.size) >= 48      # a finger's target
+
+
+def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):
+    from companion.config import defaults
+    loop, app = make_app()
+    app.config = defaults()
+    app.config.values["journal"]["path"] = str(tmp_path / "journal.db")
+    app.config.values["seats"]["driver"] = "none"
+    start_by_touch(app, True, 3)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn"]
+    assert "button" in app.teaching.teacher.taught     # its moment has passed all the same
