@@ -57,6 +57,7 @@ def child_env(**more: str) -> dict[str, str]:
     written and used (an installed companion has its .pyc files; without them each
     start compiles every module again)."""
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen", SDL_AUDIODRIVER="dummy",
+               SDL_FRAMEBUFFER_ACCELERATION=os.environ.get("SDL_FRAMEBUFFER_ACCELERATION", "0"),
                PYGAME_HIDE_SUPPORT_PROMPT="1", **more)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
