@@ -9,6 +9,13 @@ no strip, no audio, no scanner plugged in yet) says so once, in words, and the
 table carries on without it. The main thread runs the touchscreen when there
 is a display, otherwise it just waits for a signal.
 
+Start-up order: the config, the journal (checked before anything is read from or
+written to it), the resumed game, the table loop, the screen's first frame, READY=1;
+only then the lights, sound, voice, MQTT, the phone view and the buttons and scanner,
+on a thread of their own while the screen already answers (their imports are about
+a third of a start). A fault page shown before the table starts them first, so the
+lights blink the fault.
+
 Stopping (SIGTERM from systemd, SIGINT from Ctrl-C, SIGHUP from a closed
 terminal, or the screen's own exit) always takes the same path, within
 ``STOP_SECONDS`` whatever the table loop is doing: the inputs stop, then the
@@ -44,6 +51,7 @@ if TYPE_CHECKING:                        # pygame loads with the screen, not bef
     from .lights.controller import LightsController
     from .sound import SoundPlayer
     from .ui.app import App
+    from .ui.settings_store import Settings
     from .voice import Voice
     from .web.app import PhoneView
 
@@ -136,7 +144,7 @@ class Service:
         self.web: PhoneView | None = None    # the phone view (companion.web), when served
         self.screen_on = False
         self.app: App | None = None          # the touchscreen, once it is up
-        self.settings = None                 # the screen's settings, once it is up
+        self.settings: Settings | None = None    # the screen's settings, once it is up
         self._adapters = threading.Lock()    # held while the adapters start
         self._adapters_started = False
         self._starter: threading.Thread | None = None
