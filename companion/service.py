@@ -133,7 +133,7 @@ class Service:
         self.log_words = LogSubscriber(language=cfg["game"]["language"])
         self.loop.subscribe(self.log_words)
         self._watch(self.loop)
-        from .exports import PlayLink
+        from .play_link import PlayLink
         self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
