@@ -25,13 +25,14 @@ import hashlib
 import json
 import socket
 from datetime import datetime, UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 from urllib.parse import quote
 
-import segno
-
 from .seat_colours import SCREEN_RGB
+
+if TYPE_CHECKING:        # segno loads with the first QR code, not with the service's start
+    import segno
 
 BGG_ID = 377061                    # Coffee Rush on BoardGameGeek
 GAME_NAME = "Coffee Rush"
@@ -150,4 +151,5 @@ def link(play_: dict) -> str:
 
 def qr(url: str) -> segno.QRCode:
     """The link as a QR code: low error correction, so the modules stay big."""
+    import segno         # here: a start (PlayLink) needs no QR code before a game ends
     return segno.make_qr(url, error="l", boost_error=False)

@@ -16,10 +16,8 @@ Tags that no catalog knows are fine: the game tracks them as unknown cards.
 from __future__ import annotations
 
 import os
-import tempfile
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from collections.abc import Iterable
 
 from .rules.editions import EDITIONS
@@ -132,8 +130,10 @@ class Catalog:
 
     @classmethod
     def example(cls) -> Catalog:
-        with resources.as_file(resources.files("companion.data") / EXAMPLE) as p:
-            return cls.load(str(p))
+        # the package's own file (installed unpacked), read without importlib.resources,
+        # whose readers and zipfile would load with every start
+        return cls.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                                     EXAMPLE))
 
     def with_card(self, card: CardInfo) -> Catalog:
         return Catalog([*self.cards.values(), card])
@@ -148,6 +148,7 @@ class Catalog:
                       f"edition = {_q(c.edition)}", ""]
         folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(folder, exist_ok=True)
+        import tempfile          # here: only an enrolled card writes the catalog
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".catalog-", suffix=".toml")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:

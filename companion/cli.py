@@ -2,9 +2,10 @@
 
 Each sub-command lives in its own module, listed in ``COMMANDS``; a module
 provides ``HELP``, ``add_arguments(parser)`` and ``main(args) -> int``. Modules
-are imported only when their command runs, except for building the parser,
-which imports just the small command modules (so ``replay`` never loads pygame
-or hardware libraries).
+are imported only when their command runs: the parser of a command line that
+names a command imports only that command's module (``run`` starts faster), the
+full parser (``--help``, a mistyped command) imports every small command module;
+none of them loads pygame or hardware libraries before it runs.
 """
 from __future__ import annotations
 
@@ -43,13 +44,47 @@ def version() -> str:
         return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked (importlib.metadata is a
+    noticeable part of a start on a small Pi)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help=None):
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"coffee-companion {version()}")
+        parser.exit()
+
+
+def named_command(argv: list[str]) -> str | None:
+    """The command a command line names, or None when it asks for help or the version
+    first, or names none we know (the full parser then says what is wrong)."""
+    rest = iter(argv)
+    for arg in rest:
+        if arg == "--config":
+            next(rest, None)                  # its value
+        elif arg.startswith("--config="):
+            continue
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with ``only``, that command's options and just the
+    names of the others."""
     p = argparse.ArgumentParser(prog="coffee-companion",
                                 description="Coffee Rush table companion.")
     p.add_argument("--config", help="config file (TOML); see `coffee-companion config docs`")
-    p.add_argument("--version", action="version", version=f"coffee-companion {version()}")
+    p.add_argument("--version", action=_Version, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
         mod = importlib.import_module(module)
         cmd = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
         mod.add_arguments(cmd)
@@ -58,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(named_command(argv)).parse_args(argv)
     from .catalog import CatalogError
     from .config import ConfigError
     from .journal import JournalError

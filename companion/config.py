@@ -9,7 +9,6 @@ The file is TOML, every key optional::
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import reprlib
@@ -17,10 +16,14 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .devices.scanner_protocol import DEFAULT_PLAIN_PATTERN
-
 LANGUAGES = ("en", "es", "pt", "it", "ko")
 TOPIC_WORD = r"[A-Za-z0-9_-]{1,64}"     # one MQTT topic level, no wildcards or slashes
+
+DEFAULT_PLAIN_PATTERN = r"[A-Za-z]{1,8}[0-9]{4,8}|[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}"
+"""A plain code that can be a card: what ``coffee-companion labels`` prints
+(letters then digits, e.g. CR0001) or an NFC UID in uppercase hex. (Here, not in the
+scanner's codec, which reads it from here: the config is read at every start, the
+codec only once a scanner is configured.)"""
 
 
 @dataclass(frozen=True)
@@ -378,6 +381,12 @@ def _cross_checks(cfg: Config) -> list[str]:
     return out
 
 
+def _close_matches(word: str, known) -> list[str]:
+    """The known name closest to a mistyped one (imported here: only a mistake needs it)."""
+    import difflib
+    return difflib.get_close_matches(word, known, 1)
+
+
 def load(path: str | None = None, required: bool = False) -> Config:
     """Read and validate a config file; a missing optional file gives the defaults."""
     cfg = defaults()
@@ -400,7 +409,7 @@ def load(path: str | None = None, required: bool = False) -> Config:
     problems = []
     for section, table in data.items():
         if section not in SCHEMA:
-            hint = difflib.get_close_matches(section, SCHEMA, 1)
+            hint = _close_matches(section, SCHEMA)
             problems.append(f"{path}: [{section}] is not a section"
                             + (f" (did you mean [{hint[0]}]?)" if hint else ""))
             continue
@@ -410,7 +419,7 @@ def load(path: str | None = None, required: bool = False) -> Config:
         keys = {k.name: k for k in SCHEMA[section]}
         for name, value in table.items():
             if name not in keys:
-                hint = difflib.get_close_matches(name, keys, 1)
+                hint = _close_matches(name, keys)
                 problems.append(f"{path}: [{section}] {name} is not a setting"
                                 + (f" (did you mean {hint[0]}?)" if hint else ""))
                 continue

@@ -417,6 +417,7 @@ class DemoService(Service):
     def run_app(self, app: App) -> None:
         """The game begins once the screen follows the table; the bots then play (on the
         simulated buttons when there are any) until the window closes."""
+        self.start_adapters()             # the demo's own order: outputs, web, then bots
         app.quit_on_escape = True
         strip = self.lights.strip if self.lights is not None else None
         if isinstance(strip, SimulatedStrip) and self.lights is not None:   # the strip to show

@@ -11,12 +11,13 @@ import io
 import json
 
 from . import bgstats
-from .journal import GameRecord, Journal, JournalError
+from .journal import GameRecord, Journal
 from .rules.editions import RULES, RULES_VERSIONS
 from .rules.engine import NO_SPECIALTIES
 from .rules.view import table_json
 from .session import Rebuilt, rebuild
 from .seat_colours import screen_rgb as seat_rgb
+from .play_link import PlayLink  # noqa: F401 - its home is play_link (a light import)
 
 FORMATS = ("script", "json", "csv", "bgstats")
 MEDIA = {"script": ("text/plain", "jsonl"), "json": ("application/json", "json"),
@@ -104,39 +105,3 @@ def players_csv(game: GameRecord, state: dict) -> str:
                     " ".join(p["upgrades"]), places.get(p["name"], ""),
                     p["name"] in state["winners"]])
     return buf.getvalue()
-
-
-class PlayLink:
-    """The BG Stats link of the game that just finished, for the end screen.
-
-    A table-loop subscriber: it reads the journal on the loop's thread (the
-    journal's owner), once when a game ends or its final ranking changes; ``link``
-    is None while a game runs."""
-
-    ENDINGS = ("game_over", "ranking_changed")
-
-    def __init__(self, session, location: str = ""):
-        self.session, self.location = session, location
-        self.link: str | None = None
-        self.refresh()
-
-    def __call__(self, update) -> None:
-        game = update.table.game
-        if game is None or not game.game_over:
-            self.link = None
-        elif self.link is None or any(h.kind in self.ENDINGS for h in update.happened):
-            self.refresh()
-
-    def refresh(self) -> None:
-        journal, game = self.session.journal, self.session.table.game
-        self.link = None
-        if journal is None or game is None or not game.game_over:
-            return
-        try:
-            rec = record(journal, self.session.game_id)
-            # the journal's replay, as the history exports it: the same link everywhere
-            state = final_state(journal.lines(rec.id), rules=rec.rules)
-            self.link = play_link(journal, rec, state, self.location)
-        except (ExportError, bgstats.NotFinished, JournalError, ValueError) as exc:
-            import logging
-            logging.getLogger("companion.bgstats").warning("no BG Stats link: %s", exc)

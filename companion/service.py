@@ -9,6 +9,13 @@ no strip, no audio, no scanner plugged in yet) says so once, in words, and the
 table carries on without it. The main thread runs the touchscreen when there
 is a display, otherwise it just waits for a signal.
 
+Start-up order: the config, the journal (checked before anything is read from or
+written to it), the resumed game, the table loop, the screen's first frame, READY=1;
+only then the lights, sound, voice, MQTT, the phone view and the buttons and scanner,
+on a thread of their own while the screen already answers (their imports are about
+a third of a start). A fault page shown before the table starts them first, so the
+lights blink the fault.
+
 Stopping (SIGTERM from systemd, SIGINT from Ctrl-C, SIGHUP from a closed
 terminal, or the screen's own exit) always takes the same path, within
 ``STOP_SECONDS`` whatever the table loop is doing: the inputs stop, then the
@@ -44,6 +51,7 @@ if TYPE_CHECKING:                        # pygame loads with the screen, not bef
     from .lights.controller import LightsController
     from .sound import SoundPlayer
     from .ui.app import App
+    from .ui.settings_store import Settings
     from .voice import Voice
     from .web.app import PhoneView
 
@@ -125,7 +133,7 @@ class Service:
         self.log_words = LogSubscriber(language=cfg["game"]["language"])
         self.loop.subscribe(self.log_words)
         self._watch(self.loop)
-        from .exports import PlayLink
+        from .play_link import PlayLink
         self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
@@ -136,6 +144,10 @@ class Service:
         self.web: PhoneView | None = None    # the phone view (companion.web), when served
         self.screen_on = False
         self.app: App | None = None          # the touchscreen, once it is up
+        self.settings: Settings | None = None    # the screen's settings, once it is up
+        self._adapters = threading.Lock()    # held while the adapters start
+        self._adapters_started = False
+        self._starter: threading.Thread | None = None
         self._old_signals: dict = {}
         self._stopped = False
 
@@ -186,6 +198,35 @@ class Service:
         self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
         if self.voice is not None:
             self.outputs.append(self.voice.attach(self.loop).start())
+
+    def start_adapters(self) -> None:
+        """The outputs, the phone view and the inputs, once (see ``run``); a stop asked
+        meanwhile ends it after the adapter in hand."""
+        with self._adapters:
+            if self._adapters_started:
+                return
+            self._adapters_started = True
+            for start in (self.start_outputs, self.start_web, self.start_inputs):
+                if self.stopping.is_set():
+                    return
+                start()
+                if start == self.start_outputs:
+                    self.show_seat_colors(self.session.seat_colors)
+                    if self.settings is not None:     # the screen's, set before they were up
+                        self.apply_settings(self.settings)
+            if self.app is not None and self.web is not None:   # Settings shows the code
+                self.app.web_url = self.web.public_url
+                self.app.pairing = self.web.pairing         # type: ignore[assignment]
+            if self.app is not None and self.voice is not None:  # hints are said aloud too
+                self.app.speak = self.voice.say
+
+    def _start_adapters_behind(self) -> None:
+        """The first frame is on the display: READY=1, then the adapters on a thread of
+        their own, so that the screen answers taps while they start."""
+        self.ready()
+        self._starter = threading.Thread(target=self.start_adapters, name="service-start",
+                                         daemon=True)
+        self._starter.start()
 
     def apply_settings(self, settings, _changed: str = "") -> None:
         """Touchscreen settings (volume, voice, LED brightness, turn timer) reach the outputs."""
@@ -281,15 +322,17 @@ class Service:
             log.info("resumed game %s: %s, turn %s%s", self.session.game_id,
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
-        self.start_outputs()
-        self.show_seat_colors(self.session.seat_colors)
         self.loop.subscribe(self._new_seat_colors)
-        self.start_web()
         self.loop.start()
-        self.start_inputs()
         try:
+            # The first frame and READY=1 wait for nothing but the journal, the table loop
+            # and the screen: the lights, sound, voice, MQTT, the phone view and the inputs
+            # (with their imports, a third of a start) come right after it, on a thread
+            # (issue 19). A fault page shown before the table starts them first: the
+            # lights blink the fault.
             if not self.headless and self._screen():
                 return 0
+            self.start_adapters()
             self.ready()
             self._wait_for_signal()
             return 0
@@ -314,7 +357,7 @@ class Service:
 
     def run_app(self, app: App) -> None:
         """The touchscreen's main loop, until the window closes or a stop."""
-        app.run(should_stop=self.stopping.is_set, started=self.ready)
+        app.run(should_stop=self.stopping.is_set, started=self._start_adapters_behind)
 
     def build_app(self, surface) -> App:
         """The touchscreen on ``surface``, wired to the table and the outputs' settings."""
@@ -328,10 +371,11 @@ class Service:
         self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
+        self.settings = settings
         self.apply_settings(settings)
         settings.subscribe(self.apply_settings)
-        if self.voice is not None:            # teaching's hints are said aloud too
-            app.speak = self.voice.say
+        if self.voice is not None:            # teaching's hints are said aloud too (or
+            app.speak = self.voice.say        # once the outputs start behind the first frame)
         saved = self.session.seat_colors      # read before the loop's first input is handled
         if saved:
             app.seat_colors = seat_rgb(saved)
@@ -359,6 +403,7 @@ class Service:
                 log.info("%s: running without the touchscreen", problem)
                 return None
             if shown is None:
+                self.start_adapters()                # the lights blink the fault
                 shown = faults.display_fault(driver, problem)
                 self._show_fault(shown)
                 self.notifier.ready(shown.status())
@@ -395,6 +440,7 @@ class Service:
         """While ``find()`` reports a fault, show its page before the table: its safe action
         goes on to the table, Try again calls ``retry`` and looks again. False: a stop."""
         while (fault := find()) is not None:
+            self.start_adapters()                    # the lights blink the fault
             self._show_fault(fault)
             choice = fault_page(fault, surface, self.cfg, self.notifier, self.stopping)
             self._show_fault(None)
@@ -419,6 +465,9 @@ class Service:
             return
         self._stopped = True
         self.notifier.stopping()
+        self.stopping.set()                  # adapters still starting stop there
+        if self._starter is not None:
+            self._starter.join(STOP_SECONDS)
         if self.web is not None:             # no phone can post while the rest stops
             _optional("closing the phone view", self.web.close)
         for device in self.inputs:

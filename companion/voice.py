@@ -109,6 +109,11 @@ def render(text: str, lang: str, engine: str = VoiceSettings().engine,
         os.unlink(path)
 
 
+SPOKEN_KEPT = 500
+"""``Voice.spoken`` keeps at least this many of the latest sentences (and at most twice
+as many): a service runs for days."""
+
+
 class Voice(Worker):
     """The table-loop subscriber that speaks; see the module docstring.
 
@@ -212,6 +217,8 @@ class Voice(Worker):
         self.play(wav)
         with self._cond:
             self.spoken.append(text)
+            if len(self.spoken) > 2 * SPOKEN_KEPT:    # a day of play: the latest only
+                del self.spoken[:-SPOKEN_KEPT]
             self._cond.notify_all()
         return None
 

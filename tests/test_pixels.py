@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.devices.pixels import (
-    DEFAULT_PIN, OFF, NeoPixelStrip, PixelStrip, PixelStripError, Segment, SimulatedStrip,
+    DEFAULT_PIN, FRAMES_KEPT, OFF, NeoPixelStrip, PixelStrip, PixelStripError, Segment,
+    SimulatedStrip,
     contiguous_segments, map_segments, normalize_frame, scale_frame, validate_segments,
 )
 
@@ -184,6 +185,20 @@ def test_simulated_strip_records_scaled_frames_and_skips_repeats():
     with strip:
         pass
     assert strip.current == (OFF, OFF) and strip.writes == 3
+
+
+def test_simulated_strip_keeps_only_the_latest_frames():
+    """A simulated table runs for days: its record of frames stays bounded (issue 19)."""
+    def frame(n: int) -> tuple:
+        return ((n % 256, n // 256, 0),)
+    strip = SimulatedStrip(1)
+    shown = 5 * FRAMES_KEPT
+    for n in range(shown):
+        strip.show(list(frame(n)))
+    assert strip.writes == shown
+    assert FRAMES_KEPT <= len(strip.frames) <= 2 * FRAMES_KEPT
+    assert strip.current == frame(shown - 1)
+    assert strip.frames[-FRAMES_KEPT:] == [frame(n) for n in range(shown - FRAMES_KEPT, shown)]
 
 
 def test_frames_are_validated():

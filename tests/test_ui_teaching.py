@@ -483,6 +483,34 @@ def test_the_service_gives_the_screen_its_voice(tmp_path):
         svc.shutdown()
 
 
+def test_the_screen_gets_its_voice_when_the_outputs_start_behind_the_first_frame(tmp_path):
+    """The service's own order: the screen is built (and drawn) first, the outputs start
+    after READY=1 on a thread of their own; the hints are said aloud from then on."""
+    import shutil
+
+    import pygame
+
+    from companion.config import defaults
+    from companion.service import Service
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    cfg = defaults()
+    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
+    cfg.values["catalog"]["paths"] = []
+    cfg.values["seats"]["driver"] = "none"
+    cfg.values["pixels"]["driver"] = "none"
+    cfg.values["web"]["enabled"] = False
+    svc = Service(cfg, headless=True)
+    try:
+        svc.app = app = svc.build_app(pygame.Surface((800, 480)))
+        assert svc.voice is None and app.speak is None      # nothing to say it with yet
+        svc.start_adapters()
+        assert svc.voice is not None
+        assert app.speak == svc.voice.say
+    finally:
+        svc.shutdown()
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (1280, 800)])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):

@@ -139,11 +139,15 @@ class PixelStrip(ABC):
         """Free hardware resources; nothing to do by default."""
 
 
+FRAMES_KEPT = 100
+
+
 class SimulatedStrip(PixelStrip):
     """Records frames instead of lighting LEDs.
 
-    ``frames`` holds every written frame after brightness scaling, i.e. the
-    values a real strip would receive (in RGB order); ``writes`` is its count.
+    ``frames`` holds the written frames after brightness scaling, i.e. the
+    values a real strip would receive (in RGB order): the latest ``FRAMES_KEPT`` at
+    least (at most twice as many); ``writes`` counts them all.
     """
 
     def __init__(self, pixel_count: int, brightness: float = 1.0) -> None:
@@ -157,6 +161,8 @@ class SimulatedStrip(PixelStrip):
 
     def _write(self, colors: tuple[Color, ...]) -> None:
         self.frames.append(scale_frame(colors, self.brightness))
+        if len(self.frames) > 2 * FRAMES_KEPT:      # a simulated table runs for days too
+            del self.frames[:-FRAMES_KEPT]
 
 
 class NeoPixelStrip(PixelStrip):

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from collections.abc import Sequence
 
+from companion import config
 from companion.inputs import CardScanned
 
 PROTOCOL_VERSION = 2
@@ -43,9 +44,8 @@ PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = (1, 2)
 """Versions accepted: v1 (CRC-8, firmware 0.1.x) from a port that has not spoken v2."""
 
-DEFAULT_PLAIN_PATTERN = r"[A-Za-z]{1,8}[0-9]{4,8}|[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}"
-"""A plain code that can be a card: what ``coffee-companion labels`` prints
-(letters then digits, e.g. CR0001) or an NFC UID in uppercase hex."""
+# A plain code that can be a card (``[scanner] plain_pattern``'s default, kept by the config)
+DEFAULT_PLAIN_PATTERN = config.DEFAULT_PLAIN_PATTERN
 
 MAX_LINE = 80
 """Longest protocol line in bytes, from ``$`` to the CRC, terminator excluded."""

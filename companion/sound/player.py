@@ -65,6 +65,11 @@ def default_folder() -> Path:
     return Path(companion.__file__).resolve().parent / "sounds"
 
 
+SPEECH_WAITING = 4
+"""Sentences at most waiting to be said (a few seconds of speech; each is a whole decoded
+sound in memory): when play runs ahead of the voice, the oldest are dropped."""
+
+
 class SoundPlayer(Worker):
     """Plays the cues for each update; see the module docstring."""
 
@@ -226,6 +231,8 @@ class SoundPlayer(Worker):
                     log.warning("a spoken sentence could not be loaded: %s", exc)
                     return
                 sound.set_volume(self.speech_volume)
+                if len(self._speech) >= SPEECH_WAITING:   # a table faster than the voice:
+                    self._speech.popleft()                # the stalest sentence goes
                 self._speech.append(sound)
             return
         if what == "volume":

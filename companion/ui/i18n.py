@@ -25,11 +25,11 @@ Public functions (all pure, safe to call from any thread):
 from __future__ import annotations
 
 import logging
+import os
 import string
 import tomllib
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..config import LANGUAGES
@@ -58,12 +58,18 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, str]:
     return out
 
 
+LOCALES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locales")
+
+
 @cache
 def catalog(lang: str) -> dict[str, str]:
     """Every key -> template of one language (read once, then cached)."""
     if lang not in LANGUAGES:
         raise KeyError(f"{lang!r} is not a language of the companion ({', '.join(LANGUAGES)})")
-    data = resources.files("companion.ui.locales").joinpath(f"{lang}.toml").read_bytes()
+    # beside this module (the companion is installed unpacked): importlib.resources would
+    # load its readers and zipfile at every start, a noticeable part of it on a small Pi
+    with open(os.path.join(LOCALES, f"{lang}.toml"), "rb") as fh:
+        data = fh.read()
     return _flatten(tomllib.loads(data.decode("utf-8")))
 
 

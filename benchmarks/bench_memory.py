@@ -1,0 +1,203 @@
+"""Memory of the whole service over a long day: RSS through a 500-game soak.
+
+    python benchmarks/bench_memory.py [--games 500] [--every 50]
+
+Runs ``Service`` as ``coffee-companion run`` wires it, in a process of its own: the
+touchscreen (SDL's offscreen video driver: a real window surface in memory), the phone
+view on loopback, MQTT to a real Mosquitto (Debian's, on a free loopback port), sound
+(SDL's dummy audio driver) and the voice (espeak-ng) on, the simulated buttons and light
+strip (gpiozero's MockFactory). Games are posted to the table loop's input queue as the
+touchscreen posts its actions, one game after the other as fast as the table takes them;
+each game is recorded by the journal (on /dev/shm when there is one: the soak measures
+memory, not the card's fsync), drawn, published and spoken like any other.
+
+Printed: the process's resident memory (VmRSS, /proc/self/status) after start-up and
+every ``--every`` games. Target (issue 19): at most 60 MB RSS in the steady state
+(after the first 50 games, when the caches are warm) and flat: the last reading at
+most 2 MB above the one at game 50.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+TARGET_MB = 60.0
+FLAT_MB = 2.0
+WARM_GAMES = 50
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def smaps(top: int = 15) -> str:
+    """Where the resident memory is: RSS by mapped file (anonymous memory as [anon])."""
+    sizes: dict[str, int] = {}
+    name = ""
+    with open("/proc/self/smaps") as fh:
+        for line in fh:
+            first = line.split()
+            if "-" in first[0] and ":" not in first[0]:
+                name = first[5] if len(first) > 5 else "[anon]"
+                if name == "[anon]" and os.environ.get("BENCH_SMAPS") == "anon":
+                    low, high = (int(x, 16) for x in first[0].split("-"))
+                    name = f"[anon {(high - low) >> 20} MB mapping]"
+            elif first[0] == "Rss:":
+                sizes[name] = sizes.get(name, 0) + int(first[1])
+    biggest = sorted(sizes.items(), key=lambda kv: -kv[1])[:top]
+    return "\n".join(f"  {kb / 1024:7.1f} MB  {path}" for path, kb in biggest)
+
+
+def caches() -> str:
+    """The screen's text caches: how many entries, how many bytes of pixels."""
+    from companion.ui import widgets
+    surfaces = list(widgets._render_cache.values())
+    pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in surfaces)
+    import ctypes
+    import ctypes.util
+    sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3"))
+    sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+    return (f"  rendered text: {len(surfaces)} surfaces, {pixels / 2**20:.1f} MB of pixels; "
+            f"{len(widgets._font_cache)} fonts open; SQLite "
+            f"{sqlite.sqlite3_memory_used() / 2**20:.1f} MB; Python "
+            f"{sys.getallocatedblocks()} blocks, {len(sys.modules)} modules")
+
+
+def child(config: str, games: int, every: int) -> int:
+    """The service, and a driver thread playing ``games`` games into its input queue."""
+    from benchmarks.games import finished_game
+    from companion import config as config_mod
+    from companion import inputs as ev
+    from companion import logs
+    from companion.service import Service
+
+    logs.setup("warning")
+    traced = bool(os.environ.get("BENCH_TRACEMALLOC"))      # where Python's memory grows
+    if traced:
+        import tracemalloc
+        tracemalloc.start(8)
+    snapshots = []
+    svc = Service(config_mod.load(config, required=True))
+    scripts = [[json.loads(line) for line in finished_game(seed, players=2 + seed % 3)]
+               for seed in range(20)]
+    over = threading.Event()
+    failed: list[str] = []
+
+    def watch(update) -> None:                 # the table loop's thread
+        if any(h.kind == "game_over" for h in update.happened):
+            over.set()
+    svc.loop.subscribe(watch)
+
+    def drive() -> None:
+        try:
+            deadline = time.monotonic() + 60
+            while not (svc._adapters_started and svc._starter is not None
+                       and not svc._starter.is_alive()):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the service did not start within 60 s")
+                svc.stopping.wait(0.05)
+            started = time.monotonic()
+            print(f"rss after start-up: {rss_mb():6.1f} MB", flush=True)
+            if os.environ.get("BENCH_SMAPS"):
+                print(smaps(), flush=True)
+                print(caches(), flush=True)
+                modules = set(sys.modules)
+            for n in range(1, games + 1):
+                over.clear()
+                for action in scripts[n % len(scripts)]:
+                    svc.loop.post(ev.TouchAction(action))
+                if not over.wait(120):
+                    raise RuntimeError(f"game {n} did not end")
+                if traced and n in (WARM_GAMES // 5, games):
+                    snapshots.append(tracemalloc.take_snapshot())
+                if os.environ.get("BENCH_SMAPS") and n == games:
+                    print(smaps(), flush=True)
+                    print(caches(), flush=True)
+                    print("  imported since start-up:", " ".join(sorted(
+                        m for m in set(sys.modules) - modules if "." not in m)), flush=True)
+                if n % every == 0 or n == WARM_GAMES:
+                    print(f"rss after {n:4d} games: {rss_mb():6.1f} MB "
+                          f"({time.monotonic() - started:5.0f} s)", flush=True)
+        except Exception as exc:  # noqa: BLE001 - reported, then the service stops
+            failed.append(str(exc))
+        finally:
+            svc.stopping.set()
+            if svc.app is not None:
+                svc.app.request_stop()
+
+    threading.Thread(target=drive, name="soak", daemon=True).start()
+    svc.run()
+    if snapshots:
+        print("python's memory at the end, by file:", flush=True)
+        for stat in snapshots[-1].statistics("filename")[:25]:
+            print(f"  {stat.size / 1024:8.0f} KiB {stat.count:7d} blocks  "
+                  f"{stat.traceback[0].filename}", flush=True)
+    if len(snapshots) == 2:
+        grown = snapshots[1].compare_to(snapshots[0], "traceback")
+        for stat in grown[:6]:
+            print(f"grew {stat.size_diff / 1024:8.0f} KiB in {stat.count_diff:+d} blocks:",
+                  *stat.traceback.format()[-8:], sep="\n  ", flush=True)
+    if failed:
+        print(f"soak failed: {failed[0]}", flush=True)
+        return 1
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--every", type=int, default=50)
+    ap.add_argument("--child", help=argparse.SUPPRESS)         # the measured process
+    args = ap.parse_args(argv)
+    if args.child:
+        return child(args.child, args.games, args.every)
+    from benchmarks.service_setup import child_env, mosquitto, write_config
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.processor() or platform.platform()}, Python {platform.python_version()}")
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory(dir=shm) as fast:
+        broker = mosquitto(os.path.join(folder, "broker"))
+        try:
+            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port)
+            proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config,
+                                     "--games", str(args.games), "--every", str(args.every)],
+                                    env=child_env(), cwd=ROOT, stdout=subprocess.PIPE, text=True)
+            readings: dict[int, float] = {}
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                print(line, end="", flush=True)
+                words = line.split()
+                if line.startswith("rss after") and words[2] != "start-up:":
+                    readings[int(words[2])] = float(words[4])
+            code = proc.wait()
+        finally:
+            broker.stop()
+    if code != 0 or not readings:
+        print(f"FAIL: the soak did not finish (exit {code})")
+        return 1
+    steady = {n: mb for n, mb in readings.items() if n >= min(WARM_GAMES, max(readings))}
+    peak, last = max(steady.values()), readings[max(readings)]
+    growth = last - steady[min(steady)]
+    ok = peak <= TARGET_MB and growth <= FLAT_MB
+    print(f"steady state (games {min(steady)}-{max(steady)}): peak {peak:.1f} MB (target "
+          f"{TARGET_MB:.0f} MB), growth {growth:+.1f} MB (at most {FLAT_MB:.0f} MB)  "
+          f"{'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
