@@ -211,6 +211,7 @@ class App:
         self.active_poll = 0.002                   # ... for a moment after a touch
         self.active_window = 1.5
         self._own: collections.deque = collections.deque(maxlen=64)
+        self.inputs_posted = 0                     # inputs this screen posted to the loop
         text.set_language(language)
         loop.subscribe(self._from_loop)
         self.show(TableView(self))
@@ -274,12 +275,12 @@ class App:
         """Ask the table loop to apply ``action`` (a table-script action); a setup's
         ``seat_colors`` (colour names) are recorded with it."""
         event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
-        self._own.append(event)
-        self.loop.post(event)
+        self.post(event)
 
     def post(self, event: Any) -> None:
         """Post any input event (e.g. an ``EnrollRequest``) to the table loop."""
         self._own.append(event)
+        self.inputs_posted += 1
         self.loop.post(event)
 
     def is_own(self, update: Any) -> bool:

@@ -21,6 +21,7 @@ Widgets here:
 from __future__ import annotations
 
 import contextlib
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
@@ -285,10 +286,17 @@ class Widget:
     pressed: bool = False
 
     def key(self) -> tuple:
-        names = _compared.get(type(self))
-        if names is None:      # once per widget class: dataclasses.fields() is slow per call
-            names = _compared[type(self)] = tuple(f.name for f in fields(self) if f.compare)
-        return tuple([_freeze(getattr(self, n)) for n in names])
+        got = _compared.get(type(self))
+        if got is None:        # once per widget class: dataclasses.fields() is slow per call
+            names = tuple(f.name for f in fields(self) if f.compare)
+            got = _compared[type(self)] = (operator.attrgetter(*names, names[0]),
+                                           names.index("rect"))
+        get, rect = got
+        values = list(get(self))[:-1]      # (a second name: attrgetter always gives a tuple)
+        values[rect] = tuple(values[rect])
+        if not _MUTABLE.isdisjoint(map(type, values)):
+            return tuple([_freeze(v) for v in values])
+        return tuple(values)
 
     @property
     def tappable(self) -> bool:
@@ -306,7 +314,9 @@ class Widget:
         raise NotImplementedError
 
 
-_compared: dict[type, tuple[str, ...]] = {}   # widget class -> names of the fields that count
+#: widget class -> a getter of the fields that count (and where its rect is among them)
+_compared: dict[type, tuple[Callable[[Any], tuple], int]] = {}
+_MUTABLE = {pygame.Rect, list}          # field values a key holds as tuples
 
 
 def _freeze(v: Any) -> Any:

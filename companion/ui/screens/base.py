@@ -77,6 +77,7 @@ class Screen:
         self._changed = True
         self._widgets: list[Widget] = []
         self._pressed: str | None = None
+        self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
         self._toasts: list[_ToastNote] = []
 
     # --- words ----------------------------------------------------------------------------
@@ -122,7 +123,12 @@ class Screen:
 
     @property
     def needs_draw(self) -> bool:
-        return self._changed
+        return self._changed or bool(self._looks)
+
+    def _press_look(self, name: str) -> None:
+        """Only the pressed look of widget ``name`` changes: the next draw repaints it
+        without building the screen again (a finger going down or lifting)."""
+        self._looks.add(name)
 
     def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
@@ -146,6 +152,9 @@ class Screen:
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
+        looks, self._looks = self._looks, set()
+        if not self._changed and not self._full and self._widgets:
+            return self._draw_looks(surface, looks)
         self._changed = False
         ws = self.widgets()
         self._widgets = ws
@@ -169,6 +178,23 @@ class Screen:
                 dirty.append(pygame.Rect(w.rect))
                 if before is not None and before[0] != now[w.name][0]:
                     dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+        self._drawn = now
+        return self._repaint(surface, ws, dirty)
+
+    def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
+        """Repaint the widgets (of the last build) whose pressed look changed."""
+        dirty = []
+        for w in self._widgets:
+            if w.name in looks:
+                w.pressed = w.name == self._pressed
+                now = (tuple(w.rect), w.key())
+                if self._drawn.get(w.name) != now:
+                    self._drawn[w.name] = now
+                    dirty.append(pygame.Rect(w.rect))
+        return self._repaint(surface, self._widgets, dirty)
+
+    def _repaint(self, surface: pygame.Surface, ws: list[Widget],
+                 dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top)
@@ -179,7 +205,6 @@ class Screen:
                 if w.rect.colliderect(r):
                     w.draw(surface)
         surface.set_clip(None)
-        self._drawn = now
         return dirty
 
     # --- toasts ---------------------------------------------------------------------------
@@ -253,14 +278,18 @@ class Screen:
         if p.kind == "down":
             self._pressed = w.name if w is not None and w.tappable else None
             if self._pressed:
-                self.changed()
+                self._press_look(self._pressed)
             return
         pressed, self._pressed = self._pressed, None
         if pressed is None:
             return
-        self.changed()
+        self._press_look(pressed)
         if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
+            posted = self.app.inputs_posted
             w.on_tap()
+            if self.app.inputs_posted != posted:
+                return      # the table loop's answer (an update) builds the screen again
+        self.changed()
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
