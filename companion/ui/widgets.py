@@ -49,6 +49,7 @@ def font(size: int, bold: bool = False) -> Font:
         pygame.font.init()
         _font_cache.clear()
         _render_cache.clear()
+        _ink_cache.clear()
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
     cached = _font_cache.get(key)
@@ -72,6 +73,7 @@ def reset_fonts() -> None:
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
+    _ink_cache.clear()
 
 
 # --- text ------------------------------------------------------------------------------
@@ -179,9 +181,24 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return hit
 
 
+_ink_cache: dict[tuple, pygame.Rect] = {}
+
+
+def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
+    """The bounding box of the letters in ``render(text, size, color, bold)`` (remembered:
+    finding it reads every pixel). The caller must not change it."""
+    key = (text, size, color, bold)
+    r = _ink_cache.get(key)
+    if r is None:
+        if len(_ink_cache) > 2000:
+            _ink_cache.clear()
+        r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
+    return r
+
+
 def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
     """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
-    return render(text, size, theme.TEXT, bold).get_bounding_rect()
+    return pygame.Rect(_ink(text, size, theme.TEXT, bold))
 
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
@@ -192,7 +209,7 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
         f = font(s, bold)
         height = f.get_linesize()
         if lines <= 1:
-            tall = ink_rect(text, s, bold).h if tight else f.get_height()
+            tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()
             if f.size(text)[0] <= box.w and tall <= box.h:
                 return s, [text]
         else:
@@ -238,7 +255,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
     s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
     if tight:
         img = render(broken[0], s, color, bold)
-        letters = img.get_bounding_rect()
+        letters = _ink(broken[0], s, color, bold)
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         y = box.y + (box.h - letters.h) // 2 - letters.y
@@ -302,6 +319,11 @@ class Widget:
     def tappable(self) -> bool:
         return self.on_tap is not None
 
+    @property
+    def extent(self) -> pygame.Rect:
+        """Every pixel the widget paints (its rect, unless it casts a shadow)."""
+        return self.rect
+
     def draw(self, surface: pygame.Surface) -> None:
         global _owner
         _owner = self.name
@@ -312,6 +334,11 @@ class Widget:
 
     def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
         raise NotImplementedError
+
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        """The one colour this widget paints over all of ``area`` (hiding what is behind
+        it there), or None. A repaint of ``area`` then starts from this widget."""
+        return None
 
 
 #: widget class -> a getter of the fields that count (and where its rect is among them)
@@ -340,6 +367,18 @@ class Fill(Widget):
         if self.border:
             pygame.draw.rect(surface, self.border_color, self.rect, self.border,
                              border_radius=self.radius)
+
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        # inside the border, and clear of the rounded corners along one axis, it is all
+        # ``color`` (tests/test_ui_render_speed.py checks this against pygame.draw.rect)
+        if type(self) is not Fill or len(self.color) != 3:
+            return None
+        r, b = self.rect, self.border
+        corner = max(self.radius, b)
+        if r.inflate(-2 * corner, -2 * b).contains(area) \
+                or r.inflate(-2 * b, -2 * corner).contains(area):
+            return self.color
+        return None
 
 
 Panel = Fill
@@ -427,10 +466,16 @@ class Toast(Widget):
     size: int = 20
     kind: str = "error"          # "error", "info" or "warning"
 
+    @property
+    def extent(self) -> pygame.Rect:
+        return self.rect.union(self.rect.move(*self.SHADOW))
+
+    SHADOW = (3, 4)
+
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
-        shadow = self.rect.move(3, 4)
+        shadow = self.rect.move(*self.SHADOW)
         pygame.draw.rect(surface, theme.BLACK, shadow, border_radius=14)
         pygame.draw.rect(surface, face, self.rect, border_radius=14)
         pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)

@@ -158,7 +158,7 @@ class Screen:
         self._changed = False
         ws = self.widgets()
         self._widgets = ws
-        now = {w.name: (tuple(w.rect), w.key()) for w in ws}
+        now = {w.name: (tuple(w.extent), w.key()) for w in ws}
         if len(now) != len(ws):
             names = [w.name for w in ws]
             dup = next(n for n in names if names.count(n) > 1)
@@ -175,7 +175,7 @@ class Screen:
         for w in ws:
             before = self._drawn.get(w.name)
             if before != now[w.name]:
-                dirty.append(pygame.Rect(w.rect))
+                dirty.append(pygame.Rect(w.extent))
                 if before is not None and before[0] != now[w.name][0]:
                     dirty.append(pygame.Rect(before[0]))      # where it was before it moved
         self._drawn = now
@@ -187,23 +187,30 @@ class Screen:
         for w in self._widgets:
             if w.name in looks:
                 w.pressed = w.name == self._pressed
-                now = (tuple(w.rect), w.key())
+                now = (tuple(w.extent), w.key())
                 if self._drawn.get(w.name) != now:
                     self._drawn[w.name] = now
-                    dirty.append(pygame.Rect(w.rect))
+                    dirty.append(pygame.Rect(w.extent))
         return self._repaint(surface, self._widgets, dirty)
 
     def _repaint(self, surface: pygame.Surface, ws: list[Widget],
                  dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
         # repaint each changed area, clipped to it: the background, then every widget
-        # that reaches into it, back to front (so overlays stay on top)
+        # that reaches into it, back to front (so overlays stay on top); a plain panel
+        # that covers the whole area with one colour hides what is behind it
         for r in dirty:
             surface.set_clip(r)
-            surface.fill(self.background, r)
-            for w in ws:
-                if w.rect.colliderect(r):
-                    w.draw(surface)
+            there = [w for w in ws if w.extent.colliderect(r)]
+            colour, start = self.background, 0
+            for i in range(len(there) - 1, -1, -1):
+                solid = there[i].solid_over(r)
+                if solid is not None:
+                    colour, start = solid, i + 1
+                    break
+            surface.fill(colour, r)
+            for w in there[start:]:
+                w.draw(surface)
         surface.set_clip(None)
         return dirty
 
