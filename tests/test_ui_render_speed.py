@@ -131,3 +131,28 @@ def test_every_frame_of_many_taps_is_what_a_whole_repaint_draws(script, size):
         loop.drain()
         app.pump()
         _same_as_a_whole_repaint(app)
+
+
+def test_a_copied_rounded_rectangle_is_what_pygame_draws():
+    """``widgets.rounded`` (a shape drawn once, then copied) against pygame.draw.rect
+    at random places, sizes, radii and outlines, in the display's format."""
+    import random
+    rng = random.Random(23)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    direct = pygame.Surface((400, 300), 0, screen)
+    for _ in range(1500):
+        rect = pygame.Rect(rng.randint(-10, 300), rng.randint(-10, 200), rng.randint(1, 140),
+                           rng.randint(1, 140))
+        radius = rng.choice([0, 2, 6, 8, 10, 14, 16, 40])
+        layers = [((rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)), 0)]
+        for _ in range(rng.randint(0, 2)):
+            layers.append((rng.choice([(255, 0, 255), (0, 0, 0), (250, 246, 240)]),
+                           rng.choice([1, 2, 3, 4, 9])))
+        for s in (screen, direct):
+            s.fill((30, 60, 90))
+        widgets.rounded(screen, rect, radius, *layers)
+        for colour, width in layers:
+            pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
+        assert pygame.image.tobytes(screen, "RGB") == pygame.image.tobytes(direct, "RGB"), \
+            (rect, radius, layers)
