@@ -496,9 +496,17 @@ class Shade(Widget):
         self.blocks = True
 
     def paint(self, surface):
-        veil = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        veil.fill((*theme.BLACK, self.alpha))
+        key = (self.rect.size, self.alpha)
+        veil = _veils.get(key)
+        if veil is None:           # made once per size (a whole screen's worth of pixels)
+            if len(_veils) > 8:
+                _veils.clear()
+            veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            veil.fill((*theme.BLACK, self.alpha))
         surface.blit(veil, self.rect)
+
+
+_veils: dict[tuple, pygame.Surface] = {}
 
 
 @dataclass(eq=False)
