@@ -50,6 +50,7 @@ def font(size: int, bold: bool = False) -> Font:
         _font_cache.clear()
         _render_cache.clear()
         _ink_cache.clear()
+        _shapes.clear()                 # (made for a display that may be gone too)
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
     cached = _font_cache.get(key)
