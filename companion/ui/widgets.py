@@ -289,15 +289,17 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
 _shapes: dict[tuple, pygame.Surface] = {}
+_shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
 
 
 def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
             *layers: tuple[Color, int]) -> None:
     """``pygame.draw.rect(surface, colour, rect, width, border_radius=radius)`` for each
-    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel, from a copy
-    drawn the first time (a colour-keyed, run-length encoded surface in the target's
-    format, which SDL copies about ten times faster than pygame draws rounded corners).
+    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel: drawn the
+    first time, then copied from a copy made the second time (a colour-keyed, run-length
+    encoded surface in the target's format, which SDL copies about ten times faster than
+    pygame draws rounded corners; the first time is not slowed by making it).
 
     Drawn directly where a copy could differ: on a surface with per-pixel alpha, a
     rectangle not wholly on the surface (pygame draws a shape cut by an edge a pixel
@@ -314,6 +316,13 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     if shape is None:
         if len(_shapes) > 600:
             _shapes.clear()
+        if key not in _shapes_seen:     # the first time, drawn: the copy is for the second
+            if len(_shapes_seen) > 2000:
+                _shapes_seen.clear()
+            _shapes_seen.add(key)
+            for colour, width in layers:
+                pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+            return
         shape = pygame.Surface(rect.size, 0, surface)
         used = {shape.map_rgb(colour) for colour, _ in layers}
         clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
