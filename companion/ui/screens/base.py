@@ -292,9 +292,10 @@ class Screen:
             return
         self._press_look(pressed)
         if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
-            posted = self.app.inputs_posted
+            # (the start-up fault page's stand-in app posts nothing and keeps no count)
+            posted = getattr(self.app, "inputs_posted", None)
             w.on_tap()
-            if self.app.inputs_posted != posted:
+            if posted is not None and self.app.inputs_posted != posted:
                 return      # the table loop's answer (an update) builds the screen again
         self.changed()
 
