@@ -211,7 +211,6 @@ class App:
         self.active_poll = 0.002                   # ... for a moment after a touch
         self.active_window = 1.5
         self._own: collections.deque = collections.deque(maxlen=64)
-        self.inputs_posted = 0                     # inputs this screen posted to the loop
         text.set_language(language)
         loop.subscribe(self._from_loop)
         self.show(TableView(self))
@@ -275,17 +274,22 @@ class App:
         """Ask the table loop to apply ``action`` (a table-script action); a setup's
         ``seat_colors`` (colour names) are recorded with it."""
         event = ev.TouchAction(dict(action), at=self.clock(), seat_colors=tuple(seat_colors))
-        self.post(event)
+        self._own.append(event)
+        self.loop.post(event)
 
     def post(self, event: Any) -> None:
         """Post any input event (e.g. an ``EnrollRequest``) to the table loop."""
         self._own.append(event)
-        self.inputs_posted += 1
         self.loop.post(event)
 
     def is_own(self, update: Any) -> bool:
         """Whether ``update`` answers an input this screen posted."""
         return any(update.event is e for e in self._own)
+
+    def last_posted(self) -> Any:
+        """The newest input this screen posted (None before any): a screen tells by it
+        whether a tap asked the table loop for something."""
+        return self._own[-1] if self._own else None
 
     def _from_loop(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""

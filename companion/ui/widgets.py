@@ -528,16 +528,15 @@ class Toast(Widget):
 
     @property
     def extent(self) -> pygame.Rect:
-        return self.rect.union(self.rect.move(*self.SHADOW))
-
-    SHADOW = (3, 4)
+        return self.rect.union(self.rect.move(3, 4))      # and its shadow
 
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
-        shadow = self.rect.move(*self.SHADOW)
-        rounded(surface, shadow, 14, (theme.BLACK, 0))
-        rounded(surface, self.rect, 14, (face, 0), (edge, 4))
+        shadow = self.rect.move(3, 4)
+        pygame.draw.rect(surface, theme.BLACK, shadow, border_radius=14)
+        pygame.draw.rect(surface, face, self.rect, border_radius=14)
+        pygame.draw.rect(surface, edge, self.rect, 4, border_radius=14)
         pad = max(8, self.rect.h // 8)
         draw_text(surface, self.text, self.rect.inflate(-2 * pad - 8, -pad), self.size,
                   theme.TEXT_DARK, True, lines=3)

@@ -292,10 +292,11 @@ class Screen:
             return
         self._press_look(pressed)
         if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
-            # (the start-up fault page's stand-in app posts nothing and keeps no count)
-            posted = getattr(self.app, "inputs_posted", None)
+            # (the start-up fault page's stand-in app posts nothing)
+            newest = getattr(self.app, "last_posted", None)
+            before = newest() if newest is not None else None
             w.on_tap()
-            if posted is not None and self.app.inputs_posted != posted:
+            if newest is not None and newest() is not before:
                 return      # the table loop's answer (an update) builds the screen again
         self.changed()
 
