@@ -29,9 +29,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+# ``--root DIR``: measure the code in DIR (``--before``'s checkout), not this tree's
+_measured = sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv[:-1] else ROOT
+sys.path.insert(0, _measured)
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -73,6 +77,142 @@ def tap_to_frame(repeat: int) -> None:
         pygame.quit()
 
 
+#: whole games the tap -> frame count replays: name -> (players, expansion)
+GAMES = {"2p": (2, None), "3p": (3, None), "4p": (4, None), "cake4p": (4, "cake_time")}
+GAME_SEED = 1
+
+
+def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
+    """A whole game of the demo's bots (``companion.demo.Bots``, seeded), every move a
+    player makes on the touchscreen made as touches through the real App.
+
+    Completing an order is a tap on its position, ending the turn a tap on END TURN,
+    an upgrade a tap on UPGRADE then on the tile, spending a tap on SPEND, on + as often
+    as needed, then OK, a cake card a tap on its button, a cake from the deck's back a
+    tap on the player's chip; now and then a player taps UNDO then REDO before ending
+    the turn. Scans (the card scanner) and seat-button presses out of turn go to the
+    table loop as the devices post them. The table loop runs on this thread with its
+    real journal (SQLite in a temporary folder), so every display update is one
+    input's whole work: the touch events, the loop, the journal, the redraw and the
+    update. A tap is drawn as the App draws it: the pressed look when the finger goes
+    down (a "press" frame), the answer when it lifts ("tap"). What each display update
+    was is written to ``labels_path`` (JSON), one label per update, in order.
+    """
+    import json
+    import random
+
+    import pygame
+
+    from companion import demo
+    from companion import inputs as ev
+    from companion.journal import Journal
+    from companion.rules.turn import is_stalled
+    from companion.session import Session
+    from companion.table import TableLoop, stepped_slot
+    from companion.ui.app import App
+
+    players, expansion = GAMES[config]
+    with tempfile.TemporaryDirectory() as folder:
+        rng, names, _scratch, db, catalog, tags = demo._prepare(
+            "original", players, GAME_SEED, os.path.join(folder, "journal.db"))
+        pygame.display.init()
+        pygame.font.init()
+        surface = pygame.display.set_mode(size)
+        journal = Journal(db)
+        loop = TableLoop(Session(journal, catalog))
+        app = App(loop, surface=surface)
+        labels: list[tuple[str, int]] = []      # (what, which input) per display update
+        inputs = [0]
+        slips = random.Random(GAME_SEED + 1)      # undo/redo now and then (not the bots' dice)
+
+        def frame(label: str, draw: Callable[[], Any] = app.pump) -> None:
+            before = app.display_updates
+            draw()
+            labels.extend([(label, inputs[0])] * (app.display_updates - before))
+
+        def finger(pos: tuple[int, int], kind: str) -> None:
+            w, h = app.size
+            t = pygame.FINGERDOWN if kind == "down" else pygame.FINGERUP
+            pygame.event.post(pygame.event.Event(t, x=pos[0] / w, y=pos[1] / h, dx=0.0,
+                                                 dy=0.0, touch_id=1, finger_id=0,
+                                                 pressure=1.0))
+
+        def tap(name: str) -> bool:
+            """A finger on the widget called ``name`` (if it is on screen and takes taps)."""
+            w = next((w for w in app.screen._widgets if w.name == name and w.tappable), None)
+            if w is None:
+                return False
+            inputs[0] += 1
+            finger(w.rect.center, "down")
+            frame("press")                         # the pressed look
+            finger(w.rect.center, "up")
+            frame("tap")                           # the touch becomes a TouchAction (and the
+            loop.drain()                           # released look); the loop applies and
+            frame("tap")                           # journals it, and the answer is drawn
+            return True
+
+        def device(event: Any, label: str) -> None:
+            inputs[0] += 1
+            loop.post(event)
+            loop.drain()
+            frame(label)
+
+        def post(event: Any) -> None:
+            if not isinstance(event, ev.TouchAction):
+                device(event, "scan" if isinstance(event, ev.CardScanned) else "device")
+                return
+            action, done = event.action, False
+            do = action["do"]
+            if do == "activate_upgrade" and tap("ft.upgrade"):
+                done = tap(f"dlg.up.{action['upgrade']}") or not tap("dlg.cancel")
+            elif do == "spend_cookies" and tap("ft.spend"):
+                done = True
+                if getattr(app.screen, "dialog", None) == "spend":
+                    for _ in range(action["count"] - 1):
+                        tap("dlg.count.plus")
+                    tap("dlg.ok")
+            elif do == "play_cake_card":
+                done = tap("ft.cake_card")
+            elif do == "cake":
+                game = loop.table.game
+                seat = next(i for i, p in enumerate(game.players) if p.name == action["player"])
+                done = tap(f"ban.cake.{seat}")
+            if not done:                           # not offered on screen: as a device would
+                device(event, "device")
+
+        def press(seat: int, hold: bool, taps: int = 1) -> None:
+            game = loop.table.game
+            done = False
+            if game is not None and seat == game.active:
+                if hold:
+                    if slips.random() < 0.15 and tap("ft.undo"):
+                        tap("ft.redo")
+                    done = tap("ft.end")
+                else:
+                    slot = stepped_slot(game.players[seat], taps)
+                    done = slot is not None and tap(f"act.pos{slot}")
+                    if done and getattr(app.screen, "dialog", None) == "cake_choice":
+                        tap("dlg.caked")
+            if not done:                           # a seat button, out of turn
+                device(ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps), "device")
+
+        frame("start", app.draw)                   # the first frame: no game yet
+        device(ev.TouchAction(demo._setup("original", names, "standard", rng, expansion)),
+               "setup")
+        bots = demo.Bots(loop, rng, tags, post=post, press=press)
+        for _ in range(400):
+            game = loop.table.game
+            if game is None or game.game_over or is_stalled(game):
+                break
+            bots.scan_new_cards()
+            bots.answer_cakes()
+            bots.play_turn()
+        journal.close()
+        with open(labels_path, "w") as fh:
+            json.dump(labels, fh)
+        pygame.quit()
+
+
 def scan_to_action(repeat: int) -> None:
     """A protocol line arrives: framing, decoding, the table loop, the journal (then UNDO)."""
     from companion import inputs as ev
@@ -110,7 +250,7 @@ def light_frame(repeat: int) -> None:
         frame_from_lights(render(game, ctx, n * 0.033, style), positions, SEATS * LEDS)
 
 
-def cold_start_instructions(folder: str) -> tuple[int, int]:
+def cold_start_instructions(folder: str, root: str = ROOT) -> tuple[int, int]:
     """Instructions of ``coffee-companion run`` from the interpreter's start to READY=1
     (sent once the first frame is on the display), as issue 19 sets it: a journal of 200
     finished games and a running one, the phone view and MQTT configured (a real Mosquitto
@@ -121,6 +261,7 @@ def cold_start_instructions(folder: str) -> tuple[int, int]:
 
     from benchmarks.bench_core import build_journal
     from benchmarks.service_setup import RUN_UNTIL_READY, child_env, mosquitto, write_config
+    folder = tempfile.mkdtemp(dir=folder)          # one per measured tree
     journal = os.path.join(folder, "journal.db")
     build_journal(journal)
     broker = mosquitto(os.path.join(folder, "broker"))
@@ -133,12 +274,12 @@ def cold_start_instructions(folder: str) -> tuple[int, int]:
         env = child_env(BENCH_CONFIG=config, NOTIFY_SOCKET=notify, PYTHONHASHSEED="0")
         python = [sys.executable, "-c", RUN_UNTIL_READY]
         # once without valgrind: the .pyc files are written, as after an install
-        subprocess.run(python, env=env, cwd=ROOT, capture_output=True, timeout=120, check=True)
+        subprocess.run(python, env=env, cwd=root, capture_output=True, timeout=120, check=True)
         ready = sock.recv(4096).decode()
         out = os.path.join(folder, "cg.cold_start")
         done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                                "--separate-threads=yes", *python],
-                              capture_output=True, text=True, env=env, cwd=ROOT)
+                              capture_output=True, text=True, env=env, cwd=root)
         if done.returncode != 0:
             raise RuntimeError(f"cold start failed under valgrind:\n{done.stderr[-2000:]}")
         ready = sock.recv(4096).decode()
@@ -164,12 +305,13 @@ PATHS = {"tap_to_frame": (tap_to_frame, 20), "scan_to_action": (scan_to_action, 
 
 # --- measuring -------------------------------------------------------------------------------
 
-def instructions(path: str, repeat: int, folder: str) -> int:
-    out = os.path.join(folder, f"cg.{path}.{repeat}.%p")
+def instructions(path: str, repeat: int, folder: str, root: str = ROOT) -> int:
+    out = os.path.join(folder, f"cg.{path}.{repeat}.{abs(hash(root))}.%p")
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--trace-children=no",
-           sys.executable, os.path.abspath(__file__), "--path", path, "--repeat", str(repeat)]
+           sys.executable, os.path.abspath(__file__), "--path", path, "--repeat", str(repeat),
+           "--root", root]
     env = dict(os.environ, PYTHONHASHSEED="0")
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
     if done.returncode != 0:
         raise RuntimeError(f"{path} failed under valgrind:\n{done.stderr[-2000:]}")
     total = 0
@@ -182,34 +324,78 @@ def instructions(path: str, repeat: int, folder: str) -> int:
     return total
 
 
-def per_tap(size: tuple[int, int], taps: int, folder: str) -> list[int]:
-    """Instructions of each tap -> frame, one callgrind dump after each display update.
-
-    ``--dump-after=pg_update`` closes a dump each time pixels go to the display, so
-    every dump after the first (set-up and first frame) is exactly one tap's work:
-    touch events, the table loop, the journal, the redraw and the update.
-    """
-    out = os.path.join(folder, f"cg.tap.{size[0]}x{size[1]}")
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--trace-children=no",
-           "--dump-after=pg_update", sys.executable, os.path.abspath(__file__),
-           "--path", "tap_to_frame", "--repeat", str(taps)]
-    env = dict(os.environ, PYTHONHASHSEED="0", CG_SIZE=f"{size[0]}x{size[1]}")
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-    if done.returncode != 0:
-        raise RuntimeError(f"tap_to_frame {size} failed under valgrind:\n{done.stderr[-2000:]}")
+def _dumps(out: str) -> list[int]:
+    """The instruction count of each callgrind dump closed by a display update, in order
+    (each dump file is read for its totals and removed: a game leaves hundreds)."""
     parts = []
     for name in glob.glob(out + ".*"):
         m = re.search(r"\.(\d+)$", name)
-        if not m:
-            continue                       # the last part (tear-down) has no number
+        cost = trigger = None
         with open(name) as fh:
-            text = fh.read()
-        cost = re.search(r"(?:summary|totals):\s+(\d+)", text)
-        trigger = re.search(r"^desc: Trigger: (.*)$", text, re.M)
-        if cost and trigger and "pg_update" in trigger.group(1):
-            parts.append((int(m.group(1)), int(cost.group(1))))
-    costs = [c for _, c in sorted(parts)]
-    return costs[-taps:]                   # one per tap; earlier dumps are set-up frames
+            for line in fh:
+                if line.startswith("desc: Trigger:"):
+                    trigger = line
+                else:
+                    got = re.match(r"(?:summary|totals):\s+(\d+)", line)
+                    if got:
+                        cost = int(got.group(1))
+        os.remove(name)
+        if m and cost is not None and trigger is not None and "pg_update" in trigger:
+            parts.append((int(m.group(1)), cost))
+    return [c for _, c in sorted(parts)]
+
+
+def per_tap(size: tuple[int, int], taps: int, folder: str, root: str = ROOT) -> list[int]:
+    """Instructions of each of ``taps`` complete-an-order / undo taps (the old pairs)."""
+    out = os.path.join(folder, f"cg.tap.{size[0]}x{size[1]}")
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--trace-children=no",
+           "--dump-after=pg_update", sys.executable, os.path.abspath(__file__),
+           "--path", "tap_to_frame", "--repeat", str(taps), "--root", root]
+    env = dict(os.environ, PYTHONHASHSEED="0", CG_SIZE=f"{size[0]}x{size[1]}")
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+    if done.returncode != 0:
+        raise RuntimeError(f"tap_to_frame {size} failed under valgrind:\n{done.stderr[-2000:]}")
+    return _dumps(out)[-taps:]             # one per tap; earlier dumps are set-up frames
+
+
+class GameCounts(NamedTuple):
+    taps: list[int]       # per tap: finger up to the answer on the display (released look too)
+    presses: list[int]    # per tap: finger down to the pressed look on the display
+    scans: list[int]      # per scan or seat-button press: the input to its frame
+
+
+def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) -> GameCounts:
+    """Instructions of every input of a whole game (``whole_game``) at ``size``: callgrind
+    closes a dump after each display update (``--dump-after=pg_update``), so each dump is
+    exactly the work since the frame before; the game's labels say which input it was."""
+    tag = f"{config}.{size[0]}x{size[1]}.{abs(hash(root))}"
+    out = os.path.join(folder, f"cg.game.{tag}")
+    labels_path = os.path.join(folder, f"labels.{tag}.json")
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--trace-children=no",
+           "--dump-after=pg_update", sys.executable, os.path.abspath(__file__),
+           "--game", config, "--size", f"{size[0]}x{size[1]}", "--labels", labels_path,
+           "--root", root]
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+    if done.returncode != 0:
+        raise RuntimeError(f"game {config} {size} failed under valgrind:\n{done.stderr[-2000:]}")
+    import json
+    with open(labels_path) as fh:
+        labels = [tuple(x) for x in json.load(fh)]
+    costs = _dumps(out)
+    if len(costs) != len(labels):
+        raise RuntimeError(f"game {config} {size}: {len(costs)} callgrind dumps for "
+                           f"{len(labels)} display updates")
+    taps: dict[int, int] = {}
+    presses, scans = [], []
+    for (what, n), cost in zip(labels, costs, strict=True):
+        if what == "tap":
+            taps[n] = taps.get(n, 0) + cost
+        elif what == "press":
+            presses.append(cost)
+        elif what in ("scan", "device"):
+            scans.append(cost)
+    return GameCounts(list(taps.values()), presses, scans)
 
 
 def percentile(values: list[int], q: float) -> float:
@@ -222,51 +408,136 @@ def verdict(path: str, one: float) -> str:
     return "PASS" if one <= TARGETS[path] else "FAIL"
 
 
-def row(path: str, one: float, note: str = "") -> None:
-    pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
-    budget = BUDGETS_MS[path]
-    fits = "OK" if zero <= budget else ("Pi 4 only" if pi4 <= budget else "OVER")
-    print(f"{path:<16} {one:14,.0f} {pi4:8.2f}ms {zero:8.2f}ms {budget:7.1f}ms  "
-          f"{TARGETS[path] / 1e6:7.2f}M  {verdict(path, one)}  (Pi budget: {fits}"
-          f"{'; ' + note if note else ''})")
+def _size(text: str) -> tuple[int, int]:
+    w, _, h = text.partition("x")
+    return int(w), int(h)
+
+
+def _checkout(rev: str, folder: str) -> str:
+    """A detached worktree of ``rev`` in ``folder`` (the code measured as "before")."""
+    path = os.path.join(folder, "before")
+    subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", "--quiet", path, rev],
+                   check=True)
+    return path
+
+
+def _pool(jobs: int, work: list) -> list:
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:     # each job is a valgrind
+        return list(pool.map(lambda job: job[0](*job[1:]), work))
+
+
+def _m(v: float) -> str:
+    return f"{v / 1e6:.2f} M"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--path", choices=sorted(PATHS))
-    ap.add_argument("--only", choices=["cold_start"], help="count only this path")
-    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES),
+                    help="screen sizes of the whole games (default: all four)")
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help=f"which whole games (default: all of {', '.join(GAMES)})")
+    ap.add_argument("--jobs", type=int, default=2, help="valgrinds side by side (default 2)")
+    ap.add_argument("--before", metavar="REV",
+                    help="also measure git revision REV (e.g. main), in the same run")
+    ap.add_argument("--only", choices=["cold_start"],
+                    help="count only this path (not the whole games)")
+    ap.add_argument("--no-paths", action="store_true",
+                    help="only the whole games (not scan, light frame, cold start)")
+    ap.add_argument("--path", choices=sorted(PATHS), help=argparse.SUPPRESS)
+    ap.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--game", choices=sorted(GAMES), help=argparse.SUPPRESS)
+    ap.add_argument("--size", default="800x480", help=argparse.SUPPRESS)
+    ap.add_argument("--labels", default=os.devnull, help=argparse.SUPPRESS)
+    ap.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.path:                                   # one run, under valgrind
-        PATHS[args.path][0](args.repeat)
+    if args.path or args.game:                      # one run, under valgrind
+        import companion
+        if not os.path.abspath(companion.__file__).startswith(os.path.abspath(args.root)):
+            raise RuntimeError(f"measuring {companion.__file__}, not the code in {args.root}")
+        if args.game:
+            whole_game(args.game, _size(args.size), args.labels)
+        else:
+            PATHS[args.path][0](args.repeat)
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: sudo apt install valgrind)", file=sys.stderr)
         return 2
+    sizes = [_size(x) for x in args.sizes.split(",") if x]
+    games = [g for g in args.games.split(",") if g]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        ap.error(f"no such game: {', '.join(unknown)} (there are {', '.join(GAMES)})")
     import platform
     print(f"{platform.machine()}, Python {platform.python_version()}; instructions counted by "
           f"callgrind; Pi 4 at {PI4_IPS:.1e} instr/s, Pi Zero 2 W at {PI_ZERO2_IPS:.1e} instr/s")
-    print(f"{'hot path':<16} {'instructions':>14} {'Pi 4':>10} {'Zero 2 W':>10} {'budget':>9}"
-          f"  {'target':>9}")
     with tempfile.TemporaryDirectory() as folder:
-        for size in [] if args.only else SIZES:
-            costs = per_tap(size, 40, folder)
-            p99, median = percentile(costs, 99), percentile(costs, 50)
-            zero = p99 / PI_ZERO2_IPS * 1000
-            label = f"tap {size[0]}x{size[1]}"
-            print(f"{label:<16} {p99:14,.0f} {p99 / PI4_IPS * 1000:8.2f}ms "
-                  f"{zero:8.2f}ms {BUDGETS_MS['tap_to_frame']:7.1f}ms  "
-                  f"{TARGETS['tap_to_frame'] / 1e6:7.2f}M  {verdict('tap_to_frame', p99)}"
-                  f"  (p99 of {len(costs)} taps; median {median:,.0f})")
-        for path, (_fn, n) in PATHS.items():
-            if args.only:
-                break
-            one = (instructions(path, 2 * n, folder) - instructions(path, n, folder)) / n
-            row(path, one)
-        one, main_thread = cold_start_instructions(folder)
-        row("cold_start", one, f"main thread {main_thread:,.0f}; 200-game journal, phone "
-                               "view and MQTT")
+        roots = [("after", ROOT)]
+        if args.before:
+            roots.insert(0, (f"before ({args.before})", _checkout(args.before, folder)))
+        try:
+            _report(roots, sizes, games, args, folder)
+        finally:
+            if args.before:
+                subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force",
+                                roots[0][1]], check=False)
     return 0
+
+
+def _report(roots: list[tuple[str, str]], sizes, games, args, folder: str) -> None:
+    if args.only:                        # --only cold_start
+        sizes = games = []
+    work = [(per_game, g, size, folder, root) for _, root in roots for size in sizes
+            for g in games]
+    counts = dict(zip([(root, size, g) for _, root in roots for size in sizes for g in games],
+                      _pool(args.jobs, work), strict=True))
+    target = TARGETS["tap_to_frame"]
+    print(f"\ntap -> frame over a whole game (p99 of the per-tap count; target "
+          f"{_m(target)} = {target / PI_ZERO2_IPS * 1000:.0f} ms on a Zero 2 W)")
+    head = "".join(f" | {name:>34}" for name, _ in roots)
+    print(f"{'game':<8} {'size':>9}{head} | {'Zero 2 W':>8}  verdict")
+    for size in sizes:
+        for g in games:
+            cells = []
+            for _, root in roots:
+                c = counts[(root, size, g)]
+                cells.append(f"{_m(percentile(c.taps, 99)):>9} p99, {_m(percentile(c.taps, 50)):>8}"
+                             f" p50 ({len(c.taps):3d})")
+            c = counts[(ROOT, size, g)]
+            p99 = percentile(c.taps, 99)
+            press = percentile(c.presses, 99)
+            ok = p99 <= target and press <= target
+            print(f"{g:<8} {size[0]:>4}x{size[1]:<4}" + "".join(f" | {x:>34}" for x in cells)
+                  + f" | {p99 / PI_ZERO2_IPS * 1000:6.1f}ms  {'PASS' if ok else 'FAIL'}"
+                  f"  (press p99 {_m(press)}, scan p99 {_m(percentile(c.scans, 99))})")
+    if args.no_paths:
+        return
+    print(f"\n{'hot path':<16}" + "".join(f" {name:>22}" for name, _ in roots)
+          + f" {'Pi 4':>9} {'Zero 2 W':>9} {'budget':>8} {'target':>8}")
+    for path, (_fn, n) in PATHS.items():
+        if path == "tap_to_frame" or args.only:
+            continue                     # counted over whole games above
+        ones = []
+        for _, root in roots:
+            if n:
+                pair = _pool(args.jobs, [(instructions, path, 2 * n, folder, root),
+                                         (instructions, path, n, folder, root)])
+                ones.append((pair[0] - pair[1]) / n)
+            else:
+                ones.append(instructions(path, 1, folder, root))
+        one = ones[-1]
+        pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
+        print(f"{path:<16}" + "".join(f" {v:22,.0f}" for v in ones)
+              + f" {pi4:7.2f}ms {zero:7.2f}ms {BUDGETS_MS[path]:6.1f}ms"
+              f" {_m(TARGETS[path]):>8}  {verdict(path, one)}")
+    # the cold start: `coffee-companion run` to READY=1, every thread (main thread apart)
+    starts = [cold_start_instructions(folder, root) for _, root in roots]
+    one, main_thread = starts[-1]
+    pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
+    print(f"{'cold_start':<16}" + "".join(f" {v:22,.0f}" for v, _ in starts)
+          + f" {pi4:7.2f}ms {zero:7.2f}ms {BUDGETS_MS['cold_start']:6.1f}ms"
+          f" {_m(TARGETS['cold_start']):>8}  {verdict('cold_start', one)}"
+          f"  (main thread {main_thread:,.0f}; 200-game journal, phone view and MQTT)")
 
 
 if __name__ == "__main__":

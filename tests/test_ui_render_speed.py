@@ -64,3 +64,96 @@ def test_malformed_and_missing_still_fall_back(monkeypatch, caplog):
     assert i18n.tr("en", "test.broken") == "{0} and {"
     assert i18n.tr("en", "test.named") == "hello {who}"
     assert i18n.tr("en", "test.named", who="Ana") == "hello Ana"
+
+
+# --- partial repaints give the picture a whole repaint gives --------------------------------
+
+def test_a_plain_panel_is_its_colour_inside_its_border_and_clear_of_its_corners():
+    """``Fill.solid_over`` (a repaint starts from the panel there) against what
+    pygame.draw.rect really paints, for many sizes, radii and borders."""
+    import random
+    rng = random.Random(19)
+    surface = pygame.Surface((300, 300))
+    colour = (200, 100, 50)
+    for _ in range(3000):
+        rect = pygame.Rect(rng.randint(0, 20), rng.randint(0, 20), rng.randint(1, 260),
+                           rng.randint(1, 260))
+        fill = widgets.Fill("p", rect, color=colour, radius=rng.choice([0, 4, 8, 12, 14, 40]),
+                            border=rng.choice([0, 1, 2, 3, 4, 9]), border_color=(10, 220, 30))
+        surface.fill((1, 2, 3))
+        fill.paint(surface)
+        area = pygame.Rect(rng.randint(0, 290), rng.randint(0, 290), rng.randint(1, 60),
+                           rng.randint(1, 60)).clip(rect)
+        if fill.solid_over(area) is not None:
+            assert pygame.image.tobytes(surface.subsurface(area), "RGB") == \
+                bytes(colour) * (area.w * area.h), (fill, area)
+    assert fill.solid_over(fill.rect.inflate(-60, -60)) == colour or min(fill.rect.size) < 80
+
+
+def _same_as_a_whole_repaint(app) -> None:
+    """What the screen shows is what a whole repaint draws, but for the odd pixel: pygame
+    draws a rounded outline under a clip a pixel differently at the clip's edge (a
+    repaint of changed rectangles clips), about a hundred pixels a frame at most."""
+    shown = pygame.image.tobytes(app.surface, "RGB")
+    whole = pygame.Surface(app.size)
+    app.screen.invalidate()
+    app.screen.draw(whole)
+    drawn = pygame.image.tobytes(whole, "RGB")
+    differ = sum(1 for i in range(0, len(drawn), 3) if shown[i:i + 3] != drawn[i:i + 3]) \
+        if shown != drawn else 0
+    assert differ <= len(drawn) // 3 // 1000, (type(app.screen).__name__, differ)
+
+
+@pytest.mark.parametrize("script,size", [("sample_game.jsonl", (800, 480)),
+                                         ("sample_cake_game.jsonl", (1280, 720))])
+def test_every_frame_of_many_taps_is_what_a_whole_repaint_draws(script, size):
+    """Press, release, the table's answer: each frame, drawn from changed rectangles only
+    (pressed looks without a rebuild, panels that hide what is behind them, a toast's
+    shadow), is the frame a whole repaint draws."""
+    import random
+
+    from companion.ui.screenshots import sample_script
+    from ui_touch import make_app
+    loop, app = make_app(size, lines=sample_script(script))
+    rng = random.Random(7)
+    app.pump()
+    for _ in range(60):
+        choices = [w for w in app.screen._widgets if w.tappable and w.name != "hdr.settings"]
+        if not choices:
+            break
+        w = rng.choice(choices)
+        x, y = w.rect.center
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            app.handle(pygame.event.Event(kind, x=x / size[0], y=y / size[1], dx=0.0, dy=0.0,
+                                          touch_id=1, finger_id=0, pressure=1.0))
+            app.pump()
+            _same_as_a_whole_repaint(app)
+        loop.drain()
+        app.pump()
+        _same_as_a_whole_repaint(app)
+
+
+def test_a_copied_rounded_rectangle_is_what_pygame_draws():
+    """``widgets.rounded`` (a shape drawn once, then copied) against pygame.draw.rect
+    at random places, sizes, radii and outlines, in the display's format."""
+    import random
+    rng = random.Random(23)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    direct = pygame.Surface((400, 300), 0, screen)
+    for _ in range(800):
+        rect = pygame.Rect(rng.randint(-10, 300), rng.randint(-10, 200), rng.randint(1, 140),
+                           rng.randint(1, 140))
+        radius = rng.choice([0, 2, 6, 8, 10, 14, 16, 40])
+        layers = [((rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)), 0)]
+        for _ in range(rng.randint(0, 2)):
+            layers.append((rng.choice([(255, 0, 255), (0, 0, 0), (250, 246, 240)]),
+                           rng.choice([1, 2, 3, 4, 9])))
+        for _time in ("drawn", "copy made", "copied"):
+            for s in (screen, direct):
+                s.fill((30, 60, 90))
+            widgets.rounded(screen, rect, radius, *layers)
+            for colour, width in layers:
+                pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
+            assert pygame.image.tobytes(screen, "RGB") == pygame.image.tobytes(direct, "RGB"), \
+                (_time, rect, radius, layers)

@@ -299,6 +299,11 @@ class App:
         """Whether ``update`` answers an input this screen posted."""
         return any(update.event is e for e in self._own)
 
+    def last_posted(self) -> Any:
+        """The newest input this screen posted (None before any): a screen tells by it
+        whether a tap asked the table loop for something."""
+        return self._own[-1] if self._own else None
+
     def _from_loop(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
         self._received += 1

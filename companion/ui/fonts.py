@@ -28,6 +28,7 @@ import subprocess
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -119,24 +120,31 @@ class _Face:
             self.font.set_bold(bold)
         else:
             self.font = pygame.font.Font(path, size)
-        self._coverage: object | None = None
         self._size = size
-        self._known: dict[str, bool] = {}
 
     def covers(self, ch: str) -> bool:
-        got = self._known.get(ch)
+        """Whether the file has a glyph for ``ch`` (asked once per file, whatever the size)."""
+        key = (self.path, ch)
+        got = _covered.get(key)
         if got is None:
-            if self._coverage is None:
+            coverage = _coverage.get(self.path)
+            if coverage is None:
                 import pygame.freetype
                 if not pygame.freetype.get_init():
                     pygame.freetype.init()
-                self._coverage = pygame.freetype.Font(self.path, self._size)
+                coverage = _coverage[self.path] = pygame.freetype.Font(self.path, self._size)
             try:
-                got = self._coverage.get_metrics(ch)[0] is not None  # type: ignore[attr-defined]
+                got = coverage.get_metrics(ch)[0] is not None
             except (pygame.error, IndexError):
                 got = False
-            self._known[ch] = got
+            _covered[key] = got
         return got
+
+
+#: font file -> a freetype font that answers which characters it has (any size will do)
+_coverage: dict[str | None, Any] = {}
+#: (font file, character) -> whether the file has a glyph for it
+_covered: dict[tuple[str | None, str], bool] = {}
 
 
 class ChainFont:
@@ -147,6 +155,12 @@ class ChainFont:
     def __init__(self, faces: list[_Face], on_missing=None):
         self.faces = faces
         self._on_missing = on_missing
+        # the faces never change: their metrics are worked out once
+        self._ascent = max(f.font.get_ascent() for f in faces)
+        self._descent = min(f.font.get_descent() for f in faces)
+        self._linesize = max(max(f.font.get_linesize() for f in faces),
+                             self._ascent - self._descent)
+        self._sizes: dict[str, tuple[int, int]] = {}
 
     @property
     def first(self) -> pygame.font.Font:
@@ -174,23 +188,30 @@ class ChainFont:
         return out
 
     def get_ascent(self) -> int:
-        return max(f.font.get_ascent() for f in self.faces)
+        return self._ascent
 
     def get_descent(self) -> int:
-        return min(f.font.get_descent() for f in self.faces)
+        return self._descent
 
     def get_height(self) -> int:
-        return self.get_ascent() - self.get_descent()
+        return self._ascent - self._descent
 
     def get_linesize(self) -> int:
-        return max(max(f.font.get_linesize() for f in self.faces), self.get_height())
+        return self._linesize
 
     def size(self, text: str) -> tuple[int, int]:
-        if len(self.faces) == 1:
-            return self.first.size(text)
-        runs = self.runs(text)
-        width = sum(self.faces[i].font.size(piece)[0] for i, piece in runs)
-        return width, self.get_height()
+        """Width and height of ``text`` (measured once per text: fitting asks again and again)."""
+        got = self._sizes.get(text)
+        if got is None:
+            if len(self._sizes) > 4000:
+                self._sizes.clear()
+            if len(self.faces) == 1:
+                got = self.first.size(text)
+            else:
+                width = sum(self.faces[i].font.size(piece)[0] for i, piece in self.runs(text))
+                got = (width, self._ascent - self._descent)
+            self._sizes[text] = got
+        return got
 
     def render(self, text: str, antialias: bool, color, background=None) -> pygame.Surface:
         if len(self.faces) == 1:
@@ -232,6 +253,7 @@ def _forget_fonts() -> None:
     _hooked = False           # pygame forgets its quit functions once it has run them
     for b in list(_books):
         b.clear()
+    _coverage.clear()
 
 
 def _hook_quit() -> None:

@@ -25,7 +25,23 @@ from .theme import MIN_TARGET
 Spec = int | float
 
 
+_cuts: dict[tuple, list[tuple[int, int]]] = {}
+
+
 def _cut(total: int, specs: Sequence[Spec], gap: int) -> list[tuple[int, int]]:
+    """(start, length) of each piece (remembered: a screen cuts the same pieces every frame;
+    the key tells 1 pixel from a share of 1.0). The caller must not change the list."""
+    specs = tuple(specs)
+    key = (total, gap, specs, tuple(map(type, specs)))
+    got = _cuts.get(key)
+    if got is None:
+        if len(_cuts) > 2000:
+            _cuts.clear()
+        got = _cuts[key] = _cut_now(total, specs, gap)
+    return got
+
+
+def _cut_now(total: int, specs: Sequence[Spec], gap: int) -> list[tuple[int, int]]:
     fixed = sum(s for s in specs if isinstance(s, int)) + gap * (len(specs) - 1)
     weights = sum(s for s in specs if isinstance(s, float))
     left = max(0, total - fixed)
@@ -72,6 +88,9 @@ def centered(rect: pygame.Rect, w: int, h: int) -> pygame.Rect:
     return r
 
 
+_metrics: dict[tuple, Metrics] = {}
+
+
 @dataclass(frozen=True)
 class Metrics:
     """Shared sizes for a screen of ``size`` pixels (designed at 800x480)."""
@@ -80,11 +99,23 @@ class Metrics:
 
     @classmethod
     def of(cls, size: tuple[int, int]) -> Metrics:
-        return cls(int(size[0]), int(size[1]))
+        """The metrics of ``size`` (one shared instance per size: they never change)."""
+        key = (cls, int(size[0]), int(size[1]))
+        got = _metrics.get(key)
+        if got is None:
+            got = _metrics[key] = cls(key[1], key[2])
+        return got
 
     def px(self, design: float) -> int:
         """A length designed for 800x480, scaled to this screen (by its tighter side)."""
-        return max(1, round(design * self._scale))
+        got = self._px.get(design)
+        if got is None:
+            got = self._px[design] = max(1, round(design * self._scale))
+        return got
+
+    @cached_property
+    def _px(self) -> dict[float, int]:      # design length -> pixels, asked again and again
+        return {}
 
     @cached_property
     def _scale(self) -> float:      # asked thousands of times a frame: divide once

@@ -21,6 +21,7 @@ Widgets here:
 from __future__ import annotations
 
 import contextlib
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
@@ -48,6 +49,8 @@ def font(size: int, bold: bool = False) -> Font:
         pygame.font.init()
         _font_cache.clear()
         _render_cache.clear()
+        _ink_cache.clear()
+        _shapes.clear()                 # (made for a display that may be gone too)
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
     cached = _font_cache.get(key)
@@ -71,6 +74,7 @@ def reset_fonts() -> None:
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
+    _ink_cache.clear()
 
 
 # --- text ------------------------------------------------------------------------------
@@ -178,9 +182,24 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return hit
 
 
+_ink_cache: dict[tuple, pygame.Rect] = {}
+
+
+def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
+    """The bounding box of the letters in ``render(text, size, color, bold)`` (remembered:
+    finding it reads every pixel). The caller must not change it."""
+    key = (text, size, color, bold)
+    r = _ink_cache.get(key)
+    if r is None:
+        if len(_ink_cache) > 2000:
+            _ink_cache.clear()
+        r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
+    return r
+
+
 def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
     """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
-    return render(text, size, theme.TEXT, bold).get_bounding_rect()
+    return pygame.Rect(_ink(text, size, theme.TEXT, bold))
 
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
@@ -191,7 +210,7 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
         f = font(s, bold)
         height = f.get_linesize()
         if lines <= 1:
-            tall = ink_rect(text, s, bold).h if tight else f.get_height()
+            tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()
             if f.size(text)[0] <= box.w and tall <= box.h:
                 return s, [text]
         else:
@@ -237,7 +256,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
     s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
     if tight:
         img = render(broken[0], s, color, bold)
-        letters = img.get_bounding_rect()
+        letters = _ink(broken[0], s, color, bold)
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         y = box.y + (box.h - letters.h) // 2 - letters.y
@@ -267,6 +286,55 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
     return ink
 
 
+# --- rounded rectangles, drawn once and then copied ----------------------------------------
+
+_shapes: dict[tuple, pygame.Surface] = {}
+_shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
+_KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
+
+
+def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+            *layers: tuple[Color, int]) -> None:
+    """``pygame.draw.rect(surface, colour, rect, width, border_radius=radius)`` for each
+    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel: drawn the
+    first time, then copied from a copy made the second time (a colour-keyed, run-length
+    encoded surface in the target's format, which SDL copies about ten times faster than
+    pygame draws rounded corners; the first time is not slowed by making it).
+
+    Drawn directly where a copy could differ: on a surface with per-pixel alpha, a
+    rectangle not wholly on the surface (pygame draws a shape cut by an edge a pixel
+    differently), or a rectangle narrower than twice its radius or an outline (pygame
+    draws those a pixel differently at different places)."""
+    rect = pygame.Rect(rect)
+    if radius <= 0 or 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h) \
+            or surface.get_flags() & pygame.SRCALPHA or not surface.get_rect().contains(rect):
+        for colour, width in layers:
+            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        return
+    key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
+    shape = _shapes.get(key)
+    if shape is None:
+        if len(_shapes) > 600:
+            _shapes.clear()
+        if key not in _shapes_seen:     # the first time, drawn: the copy is for the second
+            if len(_shapes_seen) > 2000:
+                _shapes_seen.clear()
+            _shapes_seen.add(key)
+            for colour, width in layers:
+                pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+            return
+        shape = pygame.Surface(rect.size, 0, surface)
+        used = {shape.map_rgb(colour) for colour, _ in layers}
+        clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
+        shape.fill(clear)
+        whole = shape.get_rect()
+        for colour, width in layers:
+            pygame.draw.rect(shape, colour, whole, width, border_radius=radius)
+        shape.set_colorkey(clear, pygame.RLEACCEL)
+        _shapes[key] = shape
+    surface.blit(shape, rect)
+
+
 # --- widgets ---------------------------------------------------------------------------
 
 @dataclass(eq=False)
@@ -285,14 +353,26 @@ class Widget:
     pressed: bool = False
 
     def key(self) -> tuple:
-        names = _compared.get(type(self))
-        if names is None:      # once per widget class: dataclasses.fields() is slow per call
-            names = _compared[type(self)] = tuple(f.name for f in fields(self) if f.compare)
-        return tuple([_freeze(getattr(self, n)) for n in names])
+        got = _compared.get(type(self))
+        if got is None:        # once per widget class: dataclasses.fields() is slow per call
+            names = tuple(f.name for f in fields(self) if f.compare)
+            got = _compared[type(self)] = (operator.attrgetter(*names, names[0]),
+                                           names.index("rect"))
+        get, rect = got
+        values = list(get(self))[:-1]      # (a second name: attrgetter always gives a tuple)
+        values[rect] = tuple(values[rect])
+        if not _MUTABLE.isdisjoint(map(type, values)):
+            return tuple([_freeze(v) for v in values])
+        return tuple(values)
 
     @property
     def tappable(self) -> bool:
         return self.on_tap is not None
+
+    @property
+    def extent(self) -> pygame.Rect:
+        """Every pixel the widget paints (its rect, unless it casts a shadow)."""
+        return self.rect
 
     def draw(self, surface: pygame.Surface) -> None:
         global _owner
@@ -305,8 +385,15 @@ class Widget:
     def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
         raise NotImplementedError
 
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        """The one colour this widget paints over all of ``area`` (hiding what is behind
+        it there), or None. A repaint of ``area`` then starts from this widget."""
+        return None
 
-_compared: dict[type, tuple[str, ...]] = {}   # widget class -> names of the fields that count
+
+#: widget class -> a getter of the fields that count (and where its rect is among them)
+_compared: dict[type, tuple[Callable[[Any], tuple], int]] = {}
+_MUTABLE = {pygame.Rect, list}          # field values a key holds as tuples
 
 
 def _freeze(v: Any) -> Any:
@@ -326,10 +413,23 @@ class Fill(Widget):
     border_color: Color = theme.PANEL_LINE
 
     def paint(self, surface):
-        pygame.draw.rect(surface, self.color, self.rect, border_radius=self.radius)
         if self.border:
-            pygame.draw.rect(surface, self.border_color, self.rect, self.border,
-                             border_radius=self.radius)
+            rounded(surface, self.rect, self.radius, (tuple(self.color), 0),
+                    (tuple(self.border_color), self.border))
+        else:
+            rounded(surface, self.rect, self.radius, (tuple(self.color), 0))
+
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        # inside the border, and clear of the rounded corners along one axis, it is all
+        # ``color`` (tests/test_ui_render_speed.py checks this against pygame.draw.rect)
+        if type(self) is not Fill or len(self.color) != 3:
+            return None
+        r, b = self.rect, self.border
+        corner = max(self.radius, b)
+        if r.inflate(-2 * corner, -2 * b).contains(area) \
+                or r.inflate(-2 * b, -2 * corner).contains(area):
+            return self.color
+        return None
 
 
 Panel = Fill
@@ -353,7 +453,7 @@ class Label(Widget):
 
     def paint(self, surface):
         if self.background is not None:
-            pygame.draw.rect(surface, self.background, self.rect, border_radius=self.radius)
+            rounded(surface, self.rect, self.radius, (tuple(self.background), 0))
         box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
         draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
                   self.valign, self.lines, self.min_size, self.tight)
@@ -384,10 +484,11 @@ class Button(Widget):
         face = self.color if self.enabled else theme.BUTTON_DISABLED
         if self.pressed and self.enabled:
             face = theme.mix(face, theme.WHITE, 0.3)
-        pygame.draw.rect(surface, face, self.rect, border_radius=self.radius)
         if self.outline is not None:
-            pygame.draw.rect(surface, self.outline, self.rect, max(2, self.rect.h // 20),
-                             border_radius=self.radius)
+            rounded(surface, self.rect, self.radius, (tuple(face), 0),
+                    (tuple(self.outline), max(2, self.rect.h // 20)))
+        else:
+            rounded(surface, self.rect, self.radius, (tuple(face), 0))
         fg = self.text_color or theme.readable_on(face)
         if not self.enabled:
             fg = theme.mix(fg, face, 0.5)
@@ -405,9 +506,17 @@ class Shade(Widget):
         self.blocks = True
 
     def paint(self, surface):
-        veil = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        veil.fill((*theme.BLACK, self.alpha))
+        key = (self.rect.size, self.alpha)
+        veil = _veils.get(key)
+        if veil is None:           # made once per size (a whole screen's worth of pixels)
+            if len(_veils) > 8:
+                _veils.clear()
+            veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            veil.fill((*theme.BLACK, self.alpha))
         surface.blit(veil, self.rect)
+
+
+_veils: dict[tuple, pygame.Surface] = {}
 
 
 @dataclass(eq=False)
@@ -416,6 +525,10 @@ class Toast(Widget):
     text: str = ""
     size: int = 20
     kind: str = "error"          # "error", "info" or "warning"
+
+    @property
+    def extent(self) -> pygame.Rect:
+        return self.rect.union(self.rect.move(3, 4))      # and its shadow
 
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
@@ -594,8 +707,7 @@ class OrderCard(Widget):
         """How many cards are in position 4, in must-read type on a red badge."""
         global _owner
         _owner = f"{self.name}.count"
-        pygame.draw.rect(surface, theme.URGENT, badge, border_radius=8)
-        pygame.draw.rect(surface, theme.TEXT, badge, 2, border_radius=8)
+        rounded(surface, badge, 8, (theme.URGENT, 0), (theme.TEXT, 2))
         draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
                   else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
                   theme.TEXT, True, tight=True)
@@ -610,11 +722,11 @@ class OrderCard(Widget):
             slot_color = theme.mix(theme.PANEL_DIM, theme.URGENT, 0.15)
         else:
             slot_color = theme.PANEL_DIM
-        pygame.draw.rect(surface, slot_color, r, border_radius=8)
         edge = theme.URGENT if urgent else theme.PANEL_LINE
-        pygame.draw.rect(surface, edge, r, 3 if urgent and self.cards else 2, border_radius=8)
+        layers = ((tuple(slot_color), 0), (edge, 3 if urgent and self.cards else 2))
         if self.pressed:
-            pygame.draw.rect(surface, theme.TEXT, r, 4, border_radius=8)
+            layers += ((theme.TEXT, 4),)
+        rounded(surface, r, 8, *layers)
         num_color = theme.URGENT if urgent and not self.cards else (
             theme.TEXT if urgent else theme.TEXT_DIM)
         if self.compact:
@@ -666,8 +778,7 @@ class OrderCard(Widget):
 
     def _card(self, surface, c: pygame.Rect, card, top: bool) -> None:
         paper = theme.CARD if card is not None else theme.CARD_UNKNOWN
-        pygame.draw.rect(surface, paper, c, border_radius=6)
-        pygame.draw.rect(surface, theme.CARD_EDGE, c, 2, border_radius=6)
+        rounded(surface, c, 6, (paper, 0), (theme.CARD_EDGE, 2))
         if not top:
             return
         if card is None:

@@ -77,6 +77,7 @@ class Screen:
         self._changed = True
         self._widgets: list[Widget] = []
         self._pressed: str | None = None
+        self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
         self._toasts: list[_ToastNote] = []
 
     # --- words ----------------------------------------------------------------------------
@@ -122,7 +123,12 @@ class Screen:
 
     @property
     def needs_draw(self) -> bool:
-        return self._changed
+        return self._changed or bool(self._looks)
+
+    def _press_look(self, name: str) -> None:
+        """Only the pressed look of widget ``name`` changes: the next draw repaints it
+        without building the screen again (a finger going down or lifting)."""
+        self._looks.add(name)
 
     def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
@@ -148,10 +154,13 @@ class Screen:
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
+        looks, self._looks = self._looks, set()
+        if not self._changed and not self._full and self._widgets:
+            return self._draw_looks(surface, looks)
         self._changed = False
         ws = self.widgets()
         self._widgets = ws
-        now = {w.name: (tuple(w.rect), w.key()) for w in ws}
+        now = {w.name: (tuple(w.extent), w.key()) for w in ws}
         if len(now) != len(ws):
             names = [w.name for w in ws]
             dup = next(n for n in names if names.count(n) > 1)
@@ -168,20 +177,43 @@ class Screen:
         for w in ws:
             before = self._drawn.get(w.name)
             if before != now[w.name]:
-                dirty.append(pygame.Rect(w.rect))
+                dirty.append(pygame.Rect(w.extent))
                 if before is not None and before[0] != now[w.name][0]:
                     dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+        self._drawn = now
+        return self._repaint(surface, ws, dirty)
+
+    def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
+        """Repaint the widgets (of the last build) whose pressed look changed."""
+        dirty = []
+        for w in self._widgets:
+            if w.name in looks:
+                w.pressed = w.name == self._pressed
+                now = (tuple(w.extent), w.key())
+                if self._drawn.get(w.name) != now:
+                    self._drawn[w.name] = now
+                    dirty.append(pygame.Rect(w.extent))
+        return self._repaint(surface, self._widgets, dirty)
+
+    def _repaint(self, surface: pygame.Surface, ws: list[Widget],
+                 dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
         # repaint each changed area, clipped to it: the background, then every widget
-        # that reaches into it, back to front (so overlays stay on top)
+        # that reaches into it, back to front (so overlays stay on top); a plain panel
+        # that covers the whole area with one colour hides what is behind it
         for r in dirty:
             surface.set_clip(r)
-            surface.fill(self.background, r)
-            for w in ws:
-                if w.rect.colliderect(r):
-                    w.draw(surface)
+            there = [w for w in ws if w.extent.colliderect(r)]
+            colour, start = self.background, 0
+            for i in range(len(there) - 1, -1, -1):
+                solid = there[i].solid_over(r)
+                if solid is not None:
+                    colour, start = solid, i + 1
+                    break
+            surface.fill(colour, r)
+            for w in there[start:]:
+                w.draw(surface)
         surface.set_clip(None)
-        self._drawn = now
         return dirty
 
     # --- toasts ---------------------------------------------------------------------------
@@ -255,14 +287,20 @@ class Screen:
         if p.kind == "down":
             self._pressed = w.name if w is not None and w.tappable else None
             if self._pressed:
-                self.changed()
+                self._press_look(self._pressed)
             return
         pressed, self._pressed = self._pressed, None
         if pressed is None:
             return
-        self.changed()
+        self._press_look(pressed)
         if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
+            # (the start-up fault page's stand-in app posts nothing)
+            newest = getattr(self.app, "last_posted", None)
+            before = newest() if newest is not None else None
             w.on_tap()
+            if newest is not None and newest() is not before:
+                return      # the table loop's answer (an update) builds the screen again
+        self.changed()
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
