@@ -383,7 +383,8 @@ def check_display(cfg: Config, system: System) -> list[Check]:
     return [ok("display", f"driver {driver or 'automatic'}; " + ", ".join(found)), egl]
 
 
-EGL_LIBS = (("libEGL.so.1", "libegl1"), ("libgbm.so.1", "libgbm1"))
+EGL_LIBS = (("libEGL.so.1", "libegl1"), ("libgbm.so.1", "libgbm1"),
+            ("libGLESv2.so.2", "libgles2"))    # SDL loads GL ES with EGL
 SOFTWARE_DRI = ("kms_swrast", "swrast")
 
 
