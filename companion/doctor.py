@@ -396,9 +396,9 @@ def check_egl(system: System) -> Check:
         return bool(system.glob(f"/usr/lib/*/{lib}") or system.glob(f"/usr/lib/{lib}"))
     missing = [(lib, pkg) for lib, pkg in EGL_LIBS if not has(lib)]
     if missing:
-        return fail("display", f"SDL's kmsdrm cannot start EGL: {', '.join(l for l, _ in missing)} "
-                    "not installed", f"sudo apt install {' '.join(p for _, p in missing)} "
-                    "(install.sh does)")
+        libs = ", ".join(lib for lib, _ in missing)
+        return fail("display", f"SDL's kmsdrm cannot start EGL: {libs} not installed",
+                    f"sudo apt install {' '.join(p for _, p in missing)} (install.sh does)")
     dri = {os.path.basename(p)[:-len("_dri.so")]
            for p in system.glob("/usr/lib/*/dri/*_dri.so") + system.glob("/usr/lib/dri/*_dri.so")}
     cards = []
