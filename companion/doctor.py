@@ -411,7 +411,8 @@ def check_egl(system: System) -> Check:
         return fail("display", "no Mesa DRI driver (/usr/lib/<arch>/dri/*_dri.so): SDL's kmsdrm "
                     "stops with \"EGL not initialized\" and the screen stays dark",
                     "sudo apt install libgl1-mesa-dri (install.sh does)")
-    native = [c for c in cards if c in dri]
+    # the kernel's name for the card's driver, as Mesa names its file: vc4-drm -> vc4
+    native = [n for c in cards for n in (c, c.replace("-", "_"), c.split("-")[0]) if n in dri]
     if native:
         return ok("display", f"EGL on GBM with Mesa's {native[0]} driver")
     software = [d for d in SOFTWARE_DRI if d in dri]

@@ -75,10 +75,10 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     for name in ("libEGL.so.1", "libgbm.so.1", "libGLESv2.so.2", "dri/vc4_dri.so",
                  "dri/kms_swrast_dri.so"):
         (lib / name).write_text("")
-    (root / "sys/bus/platform/drivers/vc4").mkdir(parents=True)
+    (root / "sys/bus/platform/drivers/vc4-drm").mkdir(parents=True)
     (root / "sys/class/drm/card0/device").mkdir(parents=True)
     (root / "sys/class/drm/card0/device/driver").symlink_to(
-        root / "sys/bus/platform/drivers/vc4")
+        root / "sys/bus/platform/drivers/vc4-drm")
     (root / "proc/asound").mkdir(parents=True)
     (root / "proc/asound/cards").write_text(
         " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
@@ -279,7 +279,7 @@ def test_the_screen_names_the_missing_piece_of_egl(pi):
         return [(c.status, c.found, c.fix) for c in checks]
     (lib / "dri/vc4_dri.so").unlink()            # only the software driver left: slower, OK
     assert [s for s, _, _ in display()] == ["OK", "OK"]
-    assert "software driver (kms_swrast): no DRI driver for the vc4 card" in display()[1][1]
+    assert "software driver (kms_swrast): no DRI driver for the vc4-drm card" in display()[1][1]
     (lib / "dri/kms_swrast_dri.so").unlink()     # no DRI driver at all
     [(status, found, fix)] = display()
     assert status == "FAIL" and "EGL not initialized" in found
