@@ -87,10 +87,11 @@ esac
 # --- apt ----------------------------------------------------------------------------------
 # EGL (libegl1), GBM (libgbm1), the GL ES library SDL loads with them (libgles2) and Mesa's
 # DRI drivers (libgl1-mesa-dri): SDL's kmsdrm opens the screen through EGL on GBM, and without
-# any one of them it fails with "EGL not initialized" (found by .ci/check-appliance-vm; a
-# Raspberry Pi OS Lite image is not sure to have them)
+# any one of them it fails with "EGL not initialized". Without libGL (libgl1) it opens, says
+# nothing, and every frame stays black. (Both found by .ci/check-appliance-vm; a Raspberry
+# Pi OS Lite image is not sure to have them.)
 APT="python3 python3-venv python3-pip python3-pygame fonts-dejavu-core fonts-nanum fontconfig
-     espeak-ng alsa-utils udev ca-certificates libegl1 libgbm1 libgles2 libgl1-mesa-dri"
+     espeak-ng alsa-utils udev ca-certificates libegl1 libgbm1 libgles2 libgl1 libgl1-mesa-dri"
 say "apt packages: $(echo $APT | tr '\n' ' ')"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

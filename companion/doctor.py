@@ -383,21 +383,23 @@ def check_display(cfg: Config, system: System) -> list[Check]:
     return [ok("display", f"driver {driver or 'automatic'}; " + ", ".join(found)), egl]
 
 
+# SDL loads GL ES with EGL; without libGL the screen opens but every frame stays black
 EGL_LIBS = (("libEGL.so.1", "libegl1"), ("libgbm.so.1", "libgbm1"),
-            ("libGLESv2.so.2", "libgles2"))    # SDL loads GL ES with EGL
+            ("libGLESv2.so.2", "libgles2"), ("libGL.so.1", "libgl1"))
 SOFTWARE_DRI = ("kms_swrast", "swrast")
 
 
 def check_egl(system: System) -> Check:
-    """What SDL's kmsdrm needs past the DRM device: EGL on GBM, and a Mesa DRI driver for
-    the card (vc4 on a Pi) or Mesa's software one. Without them the screen never opens and
-    SDL says only "EGL not initialized" (found by .ci/check-appliance-vm)."""
+    """What SDL's kmsdrm needs past the DRM device: EGL on GBM, GL ES and GL, and a Mesa DRI
+    driver for the card (vc4 on a Pi) or Mesa's software one. Without them the screen never
+    opens and SDL says only "EGL not initialized", or (no libGL) it opens and stays black
+    (both found by .ci/check-appliance-vm)."""
     def has(lib: str) -> bool:
         return bool(system.glob(f"/usr/lib/*/{lib}") or system.glob(f"/usr/lib/{lib}"))
     missing = [(lib, pkg) for lib, pkg in EGL_LIBS if not has(lib)]
     if missing:
         libs = ", ".join(lib for lib, _ in missing)
-        return fail("display", f"SDL's kmsdrm cannot start EGL: {libs} not installed",
+        return fail("display", f"SDL's kmsdrm cannot draw: {libs} not installed",
                     f"sudo apt install {' '.join(p for _, p in missing)} (install.sh does)")
     dri = {os.path.basename(p)[:-len("_dri.so")]
            for p in system.glob("/usr/lib/*/dri/*_dri.so") + system.glob("/usr/lib/dri/*_dri.so")}

@@ -72,8 +72,8 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     # EGL on GBM and Mesa's vc4 driver, for SDL's kmsdrm (install.sh installs them)
     lib = root / "usr/lib/aarch64-linux-gnu"
     (lib / "dri").mkdir(parents=True)
-    for name in ("libEGL.so.1", "libgbm.so.1", "libGLESv2.so.2", "dri/vc4_dri.so",
-                 "dri/kms_swrast_dri.so"):
+    for name in ("libEGL.so.1", "libgbm.so.1", "libGLESv2.so.2", "libGL.so.1",
+                 "dri/vc4_dri.so", "dri/kms_swrast_dri.so"):
         (lib / name).write_text("")
     (root / "sys/bus/platform/drivers/vc4-drm").mkdir(parents=True)
     (root / "sys/class/drm/card0/device").mkdir(parents=True)
@@ -291,3 +291,10 @@ def test_the_screen_names_the_missing_piece_of_egl(pi):
     [(status, found, fix)] = display()
     assert "libgbm.so.1, libGLESv2.so.2 not installed" in found
     assert fix.startswith("sudo apt install libgbm1 libgles2")
+    # only libGL missing: the booted guest's screen opened and stayed black
+    for name in ("libgbm.so.1", "libGLESv2.so.2"):
+        (lib / name).write_text("")
+    (lib / "libGL.so.1").unlink()
+    [(status, found, fix)] = display()
+    assert status == "FAIL" and "libGL.so.1 not installed" in found
+    assert fix.startswith("sudo apt install libgl1 ")

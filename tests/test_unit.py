@@ -105,7 +105,9 @@ def test_install_sh_installs_what_kmsdrm_and_the_gpio_chips_need():
     apt = re.search(r'^APT="([^"]*)"', script, re.M)
     assert apt, "install.sh lists its apt packages in APT=\"...\""
     # SDL's kmsdrm: EGL on GBM with a Mesa DRI driver, else "EGL not initialized"
-    assert {"libegl1", "libgbm1", "libgles2", "libgl1-mesa-dri"} <= set(apt.group(1).split())
+    # (and libGL, without which the screen opened and stayed black)
+    assert {"libegl1", "libgbm1", "libgles2", "libgl1", "libgl1-mesa-dri"} \
+        <= set(apt.group(1).split())
     # the GPIO chips open for the gpio group, where the image has no such rule
     rule = (ROOT / "hardware/99-coffee-gpio.rules").read_text(encoding="utf-8")
     lines = [x for x in rule.splitlines() if x and not x.startswith("#")]
