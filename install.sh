@@ -10,7 +10,8 @@
 # What it does, in order (each step prints a line): apt packages (a compiler only when a Pi
 # library has no wheel for this machine), the `coffee` service user in the groups that exist
 # here, the program in a venv at /opt/coffee-companion/venv on Debian's python3-pygame,
-# /etc/coffee-companion/config.toml (kept if you already have one), the scanner's udev rule,
+# /etc/coffee-companion/config.toml (kept if you already have one), udev rules (the scanner,
+# the GPIO chips for the gpio group),
 # SPI for the LED strip in config.txt, the systemd unit, then it starts the service.
 # Then: `coffee-companion doctor` says what is still missing.
 set -eu
@@ -21,6 +22,7 @@ ETC=/etc/coffee-companion
 STATE=/var/lib/coffee-companion
 UNIT=/etc/systemd/system/coffee-companion.service
 RULE=/etc/udev/rules.d/99-coffee-scanner.rules
+GPIO_RULE=/etc/udev/rules.d/99-coffee-gpio.rules
 USER_NAME=coffee
 GROUPS_WANTED="gpio spi dialout video render input audio"
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +55,7 @@ uninstall() {
     fi
     rm -f "$UNIT" && say "removed the service $UNIT"
     systemd_up && systemctl daemon-reload
-    rm -f "$RULE" && say "removed the udev rule $RULE"
+    rm -f "$RULE" "$GPIO_RULE" && say "removed the udev rules $RULE and $GPIO_RULE"
     command -v udevadm >/dev/null && udevadm control --reload 2>/dev/null || true
     rm -rf "$PREFIX" && say "removed the program $PREFIX"
     rm -f /usr/local/bin/coffee-companion
@@ -83,8 +85,13 @@ case $MODEL in
 esac
 
 # --- apt ----------------------------------------------------------------------------------
+# EGL (libegl1), GBM (libgbm1), the GL ES library SDL loads with them (libgles2) and Mesa's
+# DRI drivers (libgl1-mesa-dri): SDL's kmsdrm opens the screen through EGL on GBM, and without
+# any one of them it fails with "EGL not initialized". Without libGL (libgl1) it opens, says
+# nothing, and every frame stays black. (Both found by .ci/check-appliance-vm; a Raspberry
+# Pi OS Lite image is not sure to have them.)
 APT="python3 python3-venv python3-pip python3-pygame fonts-dejavu-core fonts-nanum fontconfig
-     espeak-ng alsa-utils udev ca-certificates"
+     espeak-ng alsa-utils udev ca-certificates libegl1 libgbm1 libgles2 libgl1 libgl1-mesa-dri"
 say "apt packages: $(echo $APT | tr '\n' ' ')"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
@@ -155,13 +162,15 @@ fi
 "$VENV/bin/coffee-companion" --config "$ETC/config.toml" config check \
     || say "warning: fix $ETC/config.toml (the service shows the problem on the screen)"
 
-# --- udev rule for the scanner ------------------------------------------------------------------
+# --- udev rules: the scanner's name, the GPIO chips for the gpio group ----------------------------
 install -m 0644 "$SRC/hardware/99-coffee-scanner.rules" "$RULE"
+install -m 0644 "$SRC/hardware/99-coffee-gpio.rules" "$GPIO_RULE"
 if udevadm control --reload 2>/dev/null; then
     udevadm trigger --subsystem-match=tty --action=add 2>/dev/null || true
-    say "udev rule $RULE installed and applied (/dev/coffee-scanner appears with the Pico)"
+    udevadm trigger --subsystem-match=gpio --action=add 2>/dev/null || true
+    say "udev rules $RULE (/dev/coffee-scanner appears with the Pico) and $GPIO_RULE installed and applied"
 else
-    say "udev rule $RULE installed (udev is not running here: it applies at the next boot)"
+    say "udev rules $RULE and $GPIO_RULE installed (udev is not running here: they apply at the next boot)"
 fi
 
 # --- SPI for the LED strip ------------------------------------------------------------------------
@@ -218,7 +227,10 @@ else
     say "service (re)started: $(systemctl is-active coffee-companion.service)"
 fi
 
-if systemd_up && [ "$(systemctl get-default)" = graphical.target ]; then
+# Debian's default target is graphical.target even with no desktop installed: only a display
+# manager holds the screen
+if systemd_up && [ "$(systemctl get-default)" = graphical.target ] \
+        && systemctl cat display-manager.service >/dev/null 2>&1; then
     say "a desktop starts at boot and would hold the screen: for the companion to own it,"
     say "    sudo systemctl set-default multi-user.target && sudo reboot"
 fi

@@ -377,7 +377,54 @@ def check_display(cfg: Config, system: System) -> list[Check]:
     if not found:
         return [fail("display", "no screen connected (DRM connectors all disconnected)",
                      "check the screen's ribbon or HDMI cable and its power")]
-    return [ok("display", f"driver {driver or 'automatic'}; " + ", ".join(found))]
+    egl = check_egl(system)
+    if egl.status != "OK":
+        return [egl]
+    return [ok("display", f"driver {driver or 'automatic'}; " + ", ".join(found)), egl]
+
+
+# SDL loads GL ES with EGL; without libGL the screen opens but every frame stays black
+EGL_LIBS = (("libEGL.so.1", "libegl1"), ("libgbm.so.1", "libgbm1"),
+            ("libGLESv2.so.2", "libgles2"), ("libGL.so.1", "libgl1"))
+SOFTWARE_DRI = ("kms_swrast", "swrast")
+
+
+def check_egl(system: System) -> Check:
+    """What SDL's kmsdrm needs past the DRM device: EGL on GBM, GL ES and GL, and a Mesa DRI
+    driver for the card (vc4 on a Pi) or Mesa's software one. Without them the screen never
+    opens and SDL says only "EGL not initialized", or (no libGL) it opens and stays black
+    (both found by .ci/check-appliance-vm)."""
+    def has(lib: str) -> bool:
+        return bool(system.glob(f"/usr/lib/*/{lib}") or system.glob(f"/usr/lib/{lib}"))
+    missing = [(lib, pkg) for lib, pkg in EGL_LIBS if not has(lib)]
+    if missing:
+        libs = ", ".join(lib for lib, _ in missing)
+        return fail("display", f"SDL's kmsdrm cannot draw: {libs} not installed",
+                    f"sudo apt install {' '.join(p for _, p in missing)} (install.sh does)")
+    dri = {os.path.basename(p)[:-len("_dri.so")]
+           for p in system.glob("/usr/lib/*/dri/*_dri.so") + system.glob("/usr/lib/dri/*_dri.so")}
+    cards = []
+    for link in system.glob("/sys/class/drm/card[0-9]*/device/driver"):
+        try:
+            cards.append(os.path.basename(os.readlink(link)))
+        except OSError:
+            continue
+    if not dri:
+        return fail("display", "no Mesa DRI driver (/usr/lib/<arch>/dri/*_dri.so): SDL's kmsdrm "
+                    "stops with \"EGL not initialized\" and the screen stays dark",
+                    "sudo apt install libgl1-mesa-dri (install.sh does)")
+    # the kernel's name for the card's driver, as Mesa names its file: vc4-drm -> vc4
+    native = [n for c in cards for n in (c, c.replace("-", "_"), c.split("-")[0]) if n in dri]
+    if native:
+        return ok("display", f"EGL on GBM with Mesa's {native[0]} driver")
+    software = [d for d in SOFTWARE_DRI if d in dri]
+    card = f" for the {cards[0]} card" if cards else ""
+    if software:
+        return ok("display", f"EGL on GBM with Mesa's software driver ({software[0]}): no "
+                  f"DRI driver{card}, drawing is slower")
+    return fail("display", f"no Mesa DRI driver{card} and no software one (kms_swrast): SDL's "
+                "kmsdrm stops with \"EGL not initialized\"",
+                "sudo apt install --reinstall libgl1-mesa-dri")
 
 
 def check_fonts(cfg: Config, system: System) -> list[Check]:

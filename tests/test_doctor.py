@@ -69,6 +69,16 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     hdmi = root / "sys/class/drm/card0-HDMI-A-1"
     hdmi.mkdir(parents=True)
     (hdmi / "status").write_text("disconnected\n")
+    # EGL on GBM and Mesa's vc4 driver, for SDL's kmsdrm (install.sh installs them)
+    lib = root / "usr/lib/aarch64-linux-gnu"
+    (lib / "dri").mkdir(parents=True)
+    for name in ("libEGL.so.1", "libgbm.so.1", "libGLESv2.so.2", "libGL.so.1",
+                 "dri/vc4_dri.so", "dri/kms_swrast_dri.so"):
+        (lib / name).write_text("")
+    (root / "sys/bus/platform/drivers/vc4-drm").mkdir(parents=True)
+    (root / "sys/class/drm/card0/device").mkdir(parents=True)
+    (root / "sys/class/drm/card0/device/driver").symlink_to(
+        root / "sys/bus/platform/drivers/vc4-drm")
     (root / "proc/asound").mkdir(parents=True)
     (root / "proc/asound/cards").write_text(
         " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
@@ -135,6 +145,7 @@ def test_a_healthy_pi_is_all_ok(pi):
     assert doctor.exit_status(checks) == 0
     found = doctor.report(checks)
     assert "DSI-1 800x480" in found and "vc4-hdmi" in found
+    assert "EGL on GBM with Mesa's vc4 driver" in found
     stopped = doctor.run_checks(cfg, True, system(root, {"ActiveState": "inactive"}))
     assert "scanner firmware 0.1.0, protocol 1, reader MFRC522 ok" in doctor.report(stopped)
 
@@ -255,3 +266,35 @@ def test_storage_is_named_for_what_it_is_in_the_players_language(tmp_path, monke
     ro = doctor_mod.check_storage(str(tmp_path), str(tmp_path), "en")
     assert ro.status == "FAIL" and "read-only" in ro.found and "lock switch" in ro.fix
     assert "failing" not in full.found + full.fix + ro.found + ro.fix
+
+
+def test_the_screen_names_the_missing_piece_of_egl(pi):
+    """kmsdrm's "EGL not initialized" (the appliance check's first boot): doctor names the
+    library or the Mesa DRI driver that is missing and the package that brings it."""
+    root, cfg, _ = pi
+    lib = root / "usr/lib/aarch64-linux-gnu"
+
+    def display():
+        checks = doctor.check_display(config.load(cfg), system(root))
+        return [(c.status, c.found, c.fix) for c in checks]
+    (lib / "dri/vc4_dri.so").unlink()            # only the software driver left: slower, OK
+    assert [s for s, _, _ in display()] == ["OK", "OK"]
+    assert "software driver (kms_swrast): no DRI driver for the vc4-drm card" in display()[1][1]
+    (lib / "dri/kms_swrast_dri.so").unlink()     # no DRI driver at all
+    [(status, found, fix)] = display()
+    assert status == "FAIL" and "EGL not initialized" in found
+    assert "apt install libgl1-mesa-dri" in fix
+    (lib / "libgbm.so.1").unlink()               # GBM itself missing: named first
+    [(status, found, fix)] = display()
+    assert status == "FAIL" and "libgbm.so.1" in found and "apt install libgbm1" in fix
+    (lib / "libGLESv2.so.2").unlink()            # and the GL ES library SDL loads with EGL
+    [(status, found, fix)] = display()
+    assert "libgbm.so.1, libGLESv2.so.2 not installed" in found
+    assert fix.startswith("sudo apt install libgbm1 libgles2")
+    # only libGL missing: the booted guest's screen opened and stayed black
+    for name in ("libgbm.so.1", "libGLESv2.so.2"):
+        (lib / name).write_text("")
+    (lib / "libGL.so.1").unlink()
+    [(status, found, fix)] = display()
+    assert status == "FAIL" and "libGL.so.1 not installed" in found
+    assert fix.startswith("sudo apt install libgl1 ")

@@ -89,3 +89,27 @@ def test_phones_open_plain_coffee_rush_local_on_a_pi():
     script = (ROOT / "install.sh").read_text(encoding="utf-8")
     assert 'if [ "$HOST" = raspberrypi ]' in script
     assert "hostnamectl set-hostname coffee-rush" in script
+
+
+def test_the_first_frame_waits_for_no_network():
+    # a booted guest (.ci/check-appliance-vm) reached network.target ~25 s after the disk:
+    # the table must not wait for it; the phone view listens on every address from the start
+    s = unit_settings()
+    order = " ".join(s.get("After", []) + s.get("Wants", []) + s.get("Requires", []))
+    assert "network" not in order, order
+    assert "local-fs.target" in s["After"][0]
+
+
+def test_install_sh_installs_what_kmsdrm_and_the_gpio_chips_need():
+    script = (ROOT / "install.sh").read_text(encoding="utf-8")
+    apt = re.search(r'^APT="([^"]*)"', script, re.M)
+    assert apt, "install.sh lists its apt packages in APT=\"...\""
+    # SDL's kmsdrm: EGL on GBM with a Mesa DRI driver, else "EGL not initialized"
+    # (and libGL, without which the screen opened and stayed black)
+    assert {"libegl1", "libgbm1", "libgles2", "libgl1", "libgl1-mesa-dri"} \
+        <= set(apt.group(1).split())
+    # the GPIO chips open for the gpio group, where the image has no such rule
+    rule = (ROOT / "hardware/99-coffee-gpio.rules").read_text(encoding="utf-8")
+    lines = [x for x in rule.splitlines() if x and not x.startswith("#")]
+    assert lines == ['SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"']
+    assert "hardware/99-coffee-gpio.rules" in script and 'rm -f "$RULE" "$GPIO_RULE"' in script
