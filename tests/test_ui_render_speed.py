@@ -85,7 +85,7 @@ def test_a_plain_panel_is_its_colour_inside_its_border_and_clear_of_its_corners(
         area = pygame.Rect(rng.randint(0, 290), rng.randint(0, 290), rng.randint(1, 60),
                            rng.randint(1, 60)).clip(rect)
         if fill.solid_over(area) is not None:
-            assert pygame.image.tobytes(surface.subsurface(area), "RGB") == \
+            assert pygame.image.tostring(surface.subsurface(area), "RGB") == \
                 bytes(colour) * (area.w * area.h), (fill, area)
     assert fill.solid_over(fill.rect.inflate(-60, -60)) == colour or min(fill.rect.size) < 80
 
@@ -94,11 +94,11 @@ def _same_as_a_whole_repaint(app) -> None:
     """What the screen shows is what a whole repaint draws, but for the odd pixel: pygame
     draws a rounded outline under a clip a pixel differently at the clip's edge (a
     repaint of changed rectangles clips), about a hundred pixels a frame at most."""
-    shown = pygame.image.tobytes(app.surface, "RGB")
+    shown = pygame.image.tostring(app.surface, "RGB")
     whole = pygame.Surface(app.size)
     app.screen.invalidate()
     app.screen.draw(whole)
-    drawn = pygame.image.tobytes(whole, "RGB")
+    drawn = pygame.image.tostring(whole, "RGB")
     differ = sum(1 for i in range(0, len(drawn), 3) if shown[i:i + 3] != drawn[i:i + 3]) \
         if shown != drawn else 0
     assert differ <= len(drawn) // 3 // 1000, (type(app.screen).__name__, differ)
@@ -155,5 +155,5 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
             widgets.rounded(screen, rect, radius, *layers)
             for colour, width in layers:
                 pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
-            assert pygame.image.tobytes(screen, "RGB") == pygame.image.tobytes(direct, "RGB"), \
+            assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
                 (_time, rect, radius, layers)
