@@ -35,6 +35,7 @@ from xml.sax.saxutils import escape
 import segno
 
 from companion.devices.scanner_protocol import PlainScan, decode_line
+from companion.pdf import pdf_file
 
 CELL_W_MM = 32.0
 CELL_H_MM = 38.0
@@ -310,17 +311,7 @@ def sheets_pdf(page_list: Sequence[Sequence[Sticker]], paper: Paper) -> bytes:
     objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R >>".encode("ascii")
     objects[tree - 1] = (f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] "
                          f"/Count {len(kids)} >>").encode("ascii")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += (b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-            % (len(objects) + 1, catalog, info, xref))
-    return bytes(out)
+    return pdf_file(objects, catalog, info)
 
 
 # --------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import pygame
 
 from . import exports
 from .journal import GameRecord, Journal
+from .pdf import pdf_file
 from .rules.engine import NO_SPECIALTIES
 from .rules.scoring import ranking, tie_break, winners
 from .rules.state import Game, Table
@@ -327,17 +328,7 @@ def pdf(surface: pygame.Surface, title: str) -> bytes:
     content = f"q {pw} 0 0 {ph} 0 0 cm /Im0 Do Q\n".encode("ascii")
     objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
     objects.append(b"<< /Title " + _pdf_string(title) + b" /Producer (coffee-companion) >>")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += (b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-            % (len(objects) + 1, len(objects), xref))
-    return bytes(out)
+    return pdf_file(objects, 1, len(objects))
 
 
 def _pdf_string(text: str) -> bytes:
