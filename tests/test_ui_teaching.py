@@ -453,10 +453,9 @@ def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
     assert any(bots_waited), "the bots never waited for a hint to be read"
 
 
-def test_the_service_gives_the_screen_its_voice(tmp_path):
+def _voiced_service(tmp_path):
+    """A headless service with the voice on (espeak-ng), no buttons, strip or phone view."""
     import shutil
-
-    import pygame
 
     from companion.config import defaults
     from companion.service import Service
@@ -467,7 +466,13 @@ def test_the_service_gives_the_screen_its_voice(tmp_path):
     cfg.values["catalog"]["paths"] = []
     cfg.values["seats"]["driver"] = "none"
     cfg.values["pixels"]["driver"] = "none"
-    svc = Service(cfg, headless=True)
+    cfg.values["web"]["enabled"] = False
+    return Service(cfg, headless=True)
+
+
+def test_the_service_gives_the_screen_its_voice(tmp_path):
+    import pygame
+    svc = _voiced_service(tmp_path)
     svc.start_outputs()
     try:
         assert svc.voice is not None
@@ -486,21 +491,8 @@ def test_the_service_gives_the_screen_its_voice(tmp_path):
 def test_the_screen_gets_its_voice_when_the_outputs_start_behind_the_first_frame(tmp_path):
     """The service's own order: the screen is built (and drawn) first, the outputs start
     after READY=1 on a thread of their own; the hints are said aloud from then on."""
-    import shutil
-
     import pygame
-
-    from companion.config import defaults
-    from companion.service import Service
-    if shutil.which("espeak-ng") is None:
-        pytest.skip("espeak-ng is not installed")
-    cfg = defaults()
-    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
-    cfg.values["catalog"]["paths"] = []
-    cfg.values["seats"]["driver"] = "none"
-    cfg.values["pixels"]["driver"] = "none"
-    cfg.values["web"]["enabled"] = False
-    svc = Service(cfg, headless=True)
+    svc = _voiced_service(tmp_path)
     try:
         svc.app = app = svc.build_app(pygame.Surface((800, 480)))
         assert svc.voice is None and app.speak is None      # nothing to say it with yet
