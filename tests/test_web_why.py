@@ -76,12 +76,18 @@ def test_tie_breaks_on_the_finished_game_say_why():
     assert 'data-why="tie:0"' in html and 'class="ties"' in html
 
 
-def test_api_why_answers_each_target_and_api_table_keeps_its_keys(tmp_path):
+def surge_view(tmp_path) -> tuple[TableLoop, PhoneView]:
+    """A table that has played SURGE, and its phone view (not started)."""
     loop = TableLoop(Session(None, Catalog.example()))
     view = PhoneView(loop, web_config(tmp_path))
     for a in SURGE:
         loop.post(ev.TouchAction(a))
     loop.drain()
+    return loop, view
+
+
+def test_api_why_answers_each_target_and_api_table_keeps_its_keys(tmp_path):
+    loop, view = surge_view(tmp_path)
     with TestClient(view.app, base_url="http://localhost") as client:
         r = client.get("/api/why?lang=ko")
         assert r.status_code == 200

@@ -5,32 +5,20 @@ import os
 import pytest
 
 from companion import inputs as ev
-from companion.catalog import Catalog
 from companion.explain import explanations
-from companion.session import Session
-from companion.table import Recorder, TableLoop
+from companion.table import Recorder
 from companion.ui.why_text import why_text
-from companion.web.app import PhoneView
 
 from test_web_browser import CHROMIUM, FLAGS
-from web_fixtures import web_config
+from test_web_why import surge_view
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian's chromium is not installed (.ci/run installs it)")
 
-SURGE = [{"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
-          "start": "Ana"},
-         {"do": "correct", "deck": 3}, {"do": "complete"}, {"do": "complete"},
-         {"do": "end_turn"}]
-
 
 def test_a_tap_on_the_question_mark_shows_why_and_the_next_action_closes_it(tmp_path):
     from playwright.sync_api import sync_playwright
-    loop = TableLoop(Session(None, Catalog.example()))
-    view = PhoneView(loop, web_config(tmp_path))
-    for a in SURGE:
-        loop.post(ev.TouchAction(a))
-    loop.drain()
+    loop, view = surge_view(tmp_path)
     assert view.start("127.0.0.1", 0, mdns=False)
     loop.start()
     try:
