@@ -125,6 +125,11 @@ def test_sentences_are_rendered_off_the_loop_and_played_by_the_sound_thread():
     voice.attach(loop)
     voice.start()
     try:
+        import pygame
+        sound.tick(0.0)                      # the mixer open; another test of this worker
+        speech = pygame.mixer.Channel(0)     # may have left a sentence queued on its speech
+        speech.stop()                        # channel (the mixer is the process's): the
+        speech.stop()                        # first stop starts the queued one, the second ends it
         loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                                   "players": ["Ana", "Ben"]}))
         loop.post(ev.TouchAction({"do": "end_turn"}))
