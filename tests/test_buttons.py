@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 from companion import config, inputs as ev
 from companion.journal import Journal
 from companion.devices.buttons import NO_GPIO, UNDO, Buttons, Gesture, PressClassifier
+from companion.devices.mock_pins import Fingers
 from companion.session import Session
 from companion.table import NotYourTurn, Recorder, TableLoop
 
@@ -363,31 +364,42 @@ def test_a_hold_due_before_another_buttons_edge_is_posted_first(clock, posted):
     assert gestures(posted) == [ev.SeatHold(0, start + 1.0), ev.UndoTap(clock())]
 
 
-def test_simulated_press_goes_through_the_mock_pin(clock, posted):
+def test_fingers_press_through_the_mock_pin(clock, posted):
     b = make_buttons(posted, clock)
-    b.press(3)
+    fingers = Fingers.on(b)
+    fingers.press(3)
     assert b.devices[3].pin.state == 0 and posted == []
-    assert b.next_deadline() == pytest.approx(clock() + 0.12)   # the finger lifts
-    b.poll(clock.advance(0.2))              # the simulated finger lifts at 0.12 s
+    assert fingers.next_lift() == pytest.approx(clock() + 0.12)   # the finger lifts
+    fingers.poll(clock.advance(0.2))        # the finger lifts at 0.12 s
     assert b.devices[3].pin.state == 1
     assert gestures(posted) == [ev.SeatTap(3, clock())]
-    b.press(1, seconds=1.3)
-    b.press_undo(seconds=2.2)
+    fingers.press(1, seconds=1.3)
+    fingers.press(UNDO, seconds=2.2)
     start = clock()
     for _ in range(30):
-        b.poll(clock.advance(0.1))
+        fingers.poll(clock.advance(0.1))
     assert gestures(posted[1:]) == [ev.SeatHold(1, start + 1.0), ev.UndoHold(start + 2.0)]
     assert all(d.pin.state == 1 for d in b.devices.values())
 
 
-def test_only_simulated_buttons_can_be_pressed_by_software(posted, clock):
-    b = Buttons(posted.append, PINS, 24, driver="none", clock=clock)
-    assert b.open() is False and posted == []
+def test_only_mock_pins_can_be_pressed_by_software(posted, clock, monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no_such_factory")
+    b = Buttons(posted.append, PINS, 24, driver="gpio", clock=clock)
     with pytest.raises(RuntimeError, match="simulated"):
-        b.press(0)
+        Fingers.on(b)
     s = make_buttons(posted, clock, undo_pin=-1)
     with pytest.raises(ValueError, match="no button for UNDO"):
-        s.press_undo()
+        Fingers.on(s).press(UNDO)
+
+
+def test_the_buttons_have_no_simulation_of_their_own():
+    """Simulation lives in the pin layer (mock_pins), the way gpiozero keeps it."""
+    import inspect
+
+    from companion.devices import buttons
+    source = inspect.getsource(buttons.Buttons)
+    assert "MockFactory" not in source and "drive_low" not in source
+    assert not hasattr(buttons.Buttons, "press")
 
 
 def test_without_gpio_the_buttons_say_so_once_and_the_companion_goes_on(monkeypatch, posted):
@@ -440,21 +452,25 @@ def test_timer_thread_fires_the_hold_while_the_button_is_still_down():
     b = Buttons(events.put, PINS, 24, driver="simulated", hold_seconds=0.3, bounce_ms=10).start()
     assert events.get(timeout=2).status == "ready"
     pin = b.devices[2].pin
-    b.press(2, seconds=5)
+    fingers = Fingers.on(b).start()
+    fingers.press(2, seconds=5)
     hold = events.get(timeout=2)
     assert hold == ev.SeatHold(2, hold.at, hold.press) and pin.state == 0
+    fingers.close()
     b.close()
     assert not b._thread
 
 
-def test_timer_thread_lifts_simulated_taps():
+def test_fingers_thread_lifts_taps_on_a_real_clock():
     events = queue.Queue()
     b = Buttons(events.put, PINS, 24, driver="simulated").start()
     events.get(timeout=2)
-    b.press(0)
-    b.press_undo()
+    fingers = Fingers.on(b).start()
+    fingers.press(0)
+    fingers.press(UNDO)
     got = [events.get(timeout=2), events.get(timeout=2)]
     assert sorted(type(e).__name__ for e in got) == ["SeatTap", "UndoTap"]
+    fingers.close()
     b.close()
 
 

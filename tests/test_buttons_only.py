@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from companion import inputs as ev  # noqa: E402
 from companion.catalog import Catalog  # noqa: E402
 from companion.devices.buttons import Buttons, Gesture, PressClassifier  # noqa: E402
+from companion.devices.mock_pins import Fingers as PinFingers  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.table import TableLoop, stepped_slot  # noqa: E402
@@ -99,7 +100,7 @@ class Fingers:
         self.b.poll()
 
     def tap(self, seat, times=1):
-        pin = self.b.mock_pin(seat)
+        pin = PinFingers.on(self.b).pin(seat)
         for _ in range(times):
             pin.drive_low()
             self._wait(0.08)
@@ -109,7 +110,7 @@ class Fingers:
         return self.loop.drain()
 
     def hold(self, seat):
-        pin = self.b.mock_pin(seat)
+        pin = PinFingers.on(self.b).pin(seat)
         pin.drive_low()
         self._wait(1.1)
         pin.drive_high()

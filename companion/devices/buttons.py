@@ -21,15 +21,17 @@ The module has three layers, read top to bottom:
    gpiozero callbacks only timestamp the edge, feed the classifier and post
    the resulting event to the table loop; they never touch game state. A small
    timer thread calls :meth:`Buttons.poll` at the next deadline (a hold
-   threshold, a simulated release) and sleeps without a timeout when nothing
+   threshold, the end of a row of taps) and sleeps without a timeout when nothing
    is pending, so idle buttons cost no CPU and a tap wakes no timer.
    Tests with an injected clock skip the thread and call ``poll()`` themselves.
-3. :meth:`Buttons.from_config` picks the pin factory from ``[seats] driver``:
-   ``"gpio"`` (gpiozero chooses lgpio or RPi.GPIO on a Raspberry Pi),
-   ``"simulated"`` (gpiozero's ``MockFactory``: :meth:`Buttons.press` pushes a
-   button through its mock pin, for the demo and the touchscreen) or
-   ``"none"``. Without usable GPIO the buttons report themselves unavailable
-   with one clear message and the companion carries on without them.
+3. :meth:`Buttons.from_config` takes the pin factory for ``[seats] driver``
+   from :func:`companion.devices.mock_pins.pin_factory`: ``"gpio"`` (gpiozero
+   chooses lgpio or RPi.GPIO on a Raspberry Pi) or ``"simulated"`` (gpiozero's
+   ``MockFactory``). Simulation lives in that pin layer, never here: the demo
+   and the tests press through mock pins with
+   :class:`~companion.devices.mock_pins.Fingers`, through this same code.
+   Without usable GPIO the buttons report themselves unavailable with one
+   clear message and the companion carries on without them.
 
 Debounce, as the classifier does it ("leading edge"): the first edge of a
 press or release acts at once, so a tap is applied the instant the button
@@ -55,7 +57,6 @@ never judge whose turn it is.
 """
 from __future__ import annotations
 
-import heapq
 import logging
 import math
 import threading
@@ -67,15 +68,15 @@ from collections.abc import Callable, Sequence
 
 from companion import inputs as ev
 from companion.config import Config, SeatsSettings
+from companion.devices.mock_pins import pin_factory as factory_for
 
 log = logging.getLogger("companion.buttons")
 _SEATS = SeatsSettings()            # the config schema's defaults ([seats])
 
-TAP_SECONDS = 0.12
-"""How long :meth:`Buttons.press` holds a simulated button down by default."""
-
 NO_GPIO = ("no GPIO pins found: on a Raspberry Pi install lgpio (pip install '.[pi]'); "
            "elsewhere set [seats] driver = \"simulated\"")
+
+_DRIVER_LABEL = {"simulated": "simulated buttons: "}
 
 UNDO = "undo"
 """The name of the shared UNDO button where a seat number would go."""
@@ -252,7 +253,8 @@ class Buttons:
     called from gpiozero's callback thread or the timer thread and must not
     block. ``pins[i]`` is seat ``i``'s BCM pin (seat 0 = seat 1 on the
     label); ``undo_pin`` -1 means no UNDO button. Buttons close the contact to
-    ground and use the Pi's internal pull-ups.
+    ground and use the Pi's internal pull-ups. ``pin_factory``: gpiozero's; by
+    default the pin layer's for ``driver`` (:func:`~companion.devices.mock_pins.pin_factory`).
     """
 
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
@@ -270,7 +272,8 @@ class Buttons:
         self.driver = driver
         self.clock = clock
         self.turn_now = turn_now
-        self.pin_factory = pin_factory
+        # the pin layer's choice for the driver, unless one is given (gpiozero's Factory idea)
+        self.pin_factory = factory_for(driver) if pin_factory is None else pin_factory
         bounce = bounce_ms / 1000.0
         self._names: list[Any] = list(range(len(self.pins)))
         self._pin_numbers = list(self.pins)
@@ -285,8 +288,6 @@ class Buttons:
         self.available = False
         self.problem = ""                       # why the buttons are unavailable
         self._cond = threading.Condition(threading.Lock())
-        self._releases: list[tuple[float, int, Any]] = []   # simulated fingers lifting
-        self._release_n = 0
         self._closing = False
         self._thread: threading.Thread | None = None
         self._timer_wakes_at = math.inf          # what the timer thread sleeps until
@@ -345,52 +346,18 @@ class Buttons:
         self.available = False
 
     @property
-    def simulated(self) -> bool:
-        return self.driver == "simulated" and self.available
-
-    def mock_pin(self, seat: Any):
-        """The gpiozero ``MockPin`` of a seat (0-based) or of ``UNDO`` (simulated only)."""
-        if not self.simulated:
-            raise RuntimeError('buttons can only be pressed by software with '
-                               '[seats] driver = "simulated"')
-        if seat not in self.devices:
-            raise ValueError(f"no button for {_label(seat)}")
-        return self.devices[seat].pin
-
-    # -- the simulated twin
-    def press(self, seat: Any, seconds: float = TAP_SECONDS) -> None:
-        """Push a simulated button for ``seconds`` (returns at once).
-
-        ``seat`` is 0-based, or :data:`UNDO`. The press goes through the mock
-        pin exactly like a finger on a real pin: a tap for short presses, a
-        hold from ``hold_seconds`` on. The timer thread lifts the finger (or
-        ``poll()`` once the injected clock has moved that far).
-        """
-        pin = self.mock_pin(seat)
-        pin.drive_low()
-        with self._cond:
-            self._release_n += 1
-            heapq.heappush(self._releases, (self.clock() + seconds, self._release_n, seat))
-            self._wake_timer()
-
-    def press_undo(self, seconds: float = TAP_SECONDS) -> None:
-        self.press(UNDO, seconds)
+    def pin_numbers(self) -> dict[Any, int]:
+        """Each button's BCM pin: seat (0-based) or ``UNDO`` -> number."""
+        return dict(zip(self._names, self._pin_numbers, strict=True))
 
     # -- time
     def poll(self, now: float | None = None) -> None:
         """Decide whatever is due at ``now`` (default: the clock): holds, ends of
-        bounce windows, simulated releases. The timer thread calls this; tests
+        bounce windows and of rows of taps. The timer thread calls this; tests
         with an injected clock call it after moving the clock."""
         now = self.clock() if now is None else now
-        lift = []
         with self._cond:
             self._advance(now)
-            while self._releases and self._releases[0][0] <= now:
-                lift.append(heapq.heappop(self._releases)[2])
-        for seat in lift:
-            device = self.devices.get(seat)
-            if device is not None and not self._closing:
-                device.pin.drive_high()
 
     def next_deadline(self) -> float | None:
         with self._cond:
@@ -402,9 +369,6 @@ class Buttons:
         # button that wakes 10 times a second; holds are classified here instead.
         from gpiozero import DigitalInputDevice
         factory = self.pin_factory
-        if self.driver == "simulated" and factory is None:
-            from gpiozero.pins.mock import MockFactory
-            factory = self.pin_factory = MockFactory()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for name, number in zip(self._names, self._pin_numbers, strict=True):
@@ -428,7 +392,7 @@ class Buttons:
     def _describe(self) -> str:
         seats = ", ".join(f"seat {i + 1} GPIO{p}" for i, p in enumerate(self.pins))
         undo = f", UNDO GPIO{self.undo_pin}" if self.undo_pin >= 0 else ", no UNDO button"
-        return ("simulated buttons: " if self.driver == "simulated" else "") + seats + undo
+        return _DRIVER_LABEL.get(self.driver, "") + seats + undo
 
     def _edge(self, name: Any, pressed: bool) -> None:
         """gpiozero callback: stamp, classify, post. Never touches game state."""
@@ -479,8 +443,6 @@ class Buttons:
     def _next_deadline(self) -> float | None:
         times = [t for t in (c.next_deadline() for c in self.classifiers.values())
                  if t is not None]
-        if self._releases:
-            times.append(self._releases[0][0])
         return min(times) if times else None
 
     def _run(self) -> None:
