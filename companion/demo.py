@@ -30,12 +30,15 @@ import random
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import config as config_mod
 from . import teaching
 from . import inputs as ev
 from .catalog import Catalog
+from .devices.buttons import Buttons
+from .devices.mock_pins import Fingers, ManualClock
 from .devices.pixels import SimulatedStrip
 from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
@@ -98,10 +101,19 @@ class Bots:
             self.post(ev.CardScanned(self.tags.pop(0), source="demo"))
 
     def play_turn(self) -> None:
+        """The active player's turn: touchscreen actions, seat taps, then the hold."""
         game = _started(self.loop.table)
         me, seat = game.active_player, game.active
         if me is None or seat is None:       # over: nobody's turn
             return
+        self._touch_actions(game, me)
+        self._complete_orders(me, seat)
+        if self.rng.random() < 0.1:          # somebody taps out of turn now and then
+            self.press((seat + 1) % len(game.players), False)
+        self.press(seat, True)
+
+    def _touch_actions(self, game: Game, me: Any) -> None:
+        """Cake cards, upgrades and tokens, chosen on the touchscreen."""
         if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
             self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
@@ -113,6 +125,9 @@ class Bots:
         if me.cookies and self.rng.random() < 0.3:
             self.post(ev.TouchAction({"do": "spend_cookies",
                                       "count": self.rng.randint(1, me.cookies)}))
+
+    def _complete_orders(self, me: Any, seat: int) -> None:
+        """A few orders, each a tap of the seat button."""
         urgent = len(me.queue[3]) + len(me.queue[2])
         done = min(me.order_count(), self.rng.choice([0, 1, 1, 1, 2, 2]) + int(urgent > 2))
         filled = sum(1 for pos in me.queue if pos)
@@ -120,9 +135,40 @@ class Bots:
             # now and then the newer order first: a double tap steps past the oldest
             taps = 2 if i == 0 and filled > 1 and self.rng.random() < 0.25 else 1
             self.press(seat, False, taps)
-        if self.rng.random() < 0.1:          # somebody taps out of turn now and then
-            self.press((seat + 1) % len(game.players), False)
-        self.press(seat, True)
+
+
+class FingerPresses:
+    """The bots' fingers on the seat buttons: each press drives the button's gpiozero
+    mock pin low and high (:class:`~companion.devices.mock_pins.Fingers`) on the
+    simulated table's clock, through the same ``Buttons`` code a Pi runs.
+
+    ``sleep(seconds)`` lets real time pass too (the screen demo, to be watched;
+    the terminal demo passes none); ``after()`` runs once the gesture was posted
+    (the terminal demo applies it there)."""
+
+    def __init__(self, buttons: Any, clock: ManualClock, hold_seconds: float,
+                 window_seconds: float, sleep: Callable[[float], Any] = lambda s: None,
+                 after: Callable[[], Any] = lambda: None) -> None:
+        self.fingers = Fingers.on(buttons, clock)
+        self.clock, self.hold_seconds, self.window = clock, hold_seconds, window_seconds
+        self.sleep, self.after = sleep, after
+
+    def __call__(self, seat: int, hold: bool, taps: int = 1) -> None:
+        for _ in range(taps - 1):                # the first taps of a double tap
+            self._down(seat, 0.08)
+            self._pass(0.12)
+        self._down(seat, self.hold_seconds + 0.2 if hold else 0.12)
+        # the row of taps ends and the bounce window passes: the gesture is posted
+        self._pass(self.window + 0.1)
+        self.after()
+
+    def _down(self, seat: int, seconds: float) -> None:
+        self.fingers.press(seat, seconds)
+        self._pass(seconds)
+
+    def _pass(self, seconds: float) -> None:
+        self.sleep(seconds)
+        self.fingers.poll(self.clock.advance(seconds))
 
 
 class TerminalPrinter:
@@ -254,10 +300,11 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         cfg: config_mod.Config | None = None, teach: bool = False) -> int:
     out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
-    service = Service(demo_config(cfg, len(names), db, buttons=False), headless=True,
-                      catalog=catalog)
+    service = Service(demo_config(cfg, len(names), db), headless=True, catalog=catalog)
+    service.input_clock = clock = ManualClock()     # the simulated table's time
     try:
         loop = service.loop
+        service.start_inputs()               # seat buttons on mock pins, as the service does
         printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
         if teach:
@@ -272,7 +319,9 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
                           variant=i18n.tr(language, f"variant.{variant}"),
                           players=i18n.names_list(language, names), start=setup["start"],
                           deck=game.deck) + "\n")
-        bots = Bots(loop, rng, tags)
+        applied: list[Update] = []
+        bots = Bots(loop, rng, tags, press=_presses(service, clock,
+                                                     after=lambda: applied.extend(loop.drain())))
         for _ in range(max_turns):
             game = loop.table.game
             if game is None or game.game_over:
@@ -281,17 +330,31 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
             bots.answer_cakes()
             loop.drain()
             bots.play_turn()
-            stalled = any(h.kind == "stalled" for u in loop.drain() for h in u.happened)
+            applied.extend(loop.drain())
+            stalled = any(h.kind == "stalled" for u in applied for h in u.happened)
+            applied.clear()
             if stalled:
                 out.write(i18n.tr(language, "demo.stalled") + "\n")
                 break
         out.write((i18n.tr(language, "demo.journal", path=db) if scratch is None
                    else i18n.tr(language, "demo.journal_temporary")) + "\n")
     finally:
+        for device in service.inputs:
+            device.close()
         service.journal.close()
         if scratch is not None:
             scratch.cleanup()
     return 0
+
+
+def _presses(service: Service, clock: ManualClock, **kw: Any) -> FingerPresses | None:
+    """Fingers on the service's own seat buttons (mock pins), or None without buttons."""
+    buttons = next((d for d in service.inputs if isinstance(d, Buttons) and d.available), None)
+    if buttons is None:
+        return None
+    seats = service.cfg.seats
+    return FingerPresses(buttons, clock, seats.hold_seconds,
+                         (seats.multi_tap_ms + seats.bounce_ms) / 1000, **kw)
 
 
 # --- the demo on the touchscreen -----------------------------------------------------
@@ -301,11 +364,11 @@ class PacedBots(threading.Thread):
     applied by the table loop before the next (so the screen can be watched)."""
 
     def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str], pace: float,
-                 buttons: Any = None,
+                 presses: FingerPresses | None = None,
                  hold_seconds: float = config_mod.SeatsSettings().hold_seconds,
                  reading: Any = None):
         super().__init__(name="demo-bots", daemon=True)
-        self.loop, self.pace, self.buttons = loop, pace, buttons
+        self.loop, self.pace, self.presses = loop, pace, presses
         #: the table is reading a hint (``demo --teach``): the bots wait until it is done
         self.reading = reading or (lambda: False)
         self.all_tags = list(tags)
@@ -315,7 +378,9 @@ class PacedBots(threading.Thread):
         self._new_game = threading.Event()
         self._games = 0
         loop.subscribe(self._seen)
-        press = self._press if buttons is not None else None
+        if presses is not None:              # the fingers take their time, to be watched
+            presses.sleep = lambda s: self.stopping.wait(s * min(1.0, pace / 0.6))
+        press = self._press if presses is not None else None
         self.bots = Bots(loop, rng, tags, post=self._post, press=press)
 
     def _seen(self, u: Update) -> None:
@@ -346,15 +411,10 @@ class PacedBots(threading.Thread):
         if self.stopping.is_set():
             return
         self._applied.clear()
-        down = self.hold_seconds + 0.2 if hold else 0.12
-        for _ in range(taps - 1):                # the first taps of a double tap
-            self.buttons.press(seat, 0.08)
-            self.stopping.wait(0.2)
-        self.buttons.press(seat, down)
-        self._applied.wait(5.0 + down)
-        # a finger needs a moment between presses: a press inside the button's
-        # debounce window after the release would be taken for contact chatter
-        self.stopping.wait(max(self.pace, 0.1 + (down - self.hold_seconds if hold else 0)))
+        assert self.presses is not None          # only set as the press with fingers
+        self.presses(seat, hold, taps)           # down and up on the mock pin, then posted
+        self._applied.wait(5.0)
+        self.stopping.wait(self.pace)
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -389,6 +449,7 @@ class DemoService(Service):
                  setup: dict, rng: random.Random, tags: list[str], pace: float,
                  out, language: str, stop_when_over: bool = False, teach: bool = False):
         super().__init__(cfg, catalog=catalog)
+        self.input_clock = self.clock = ManualClock()   # the simulated table's time
         self.window, self.setup, self.out = window, setup, out
         self.teach = teach
         self.rng, self.tags, self.pace = rng, tags, pace
@@ -429,8 +490,8 @@ class DemoService(Service):
             app.teaching.auto = True
             app.teaching.speed = 0.6 / self.pace
         self.loop.post(ev.TouchAction(self.setup))
-        bots = PacedBots(self.loop, self.rng, self.tags, self.pace, self._buttons(),
-                         self.cfg.seats.hold_seconds,
+        bots = PacedBots(self.loop, self.rng, self.tags, self.pace,
+                         _presses(self, self.clock), self.cfg.seats.hold_seconds,
                          reading=(lambda: app.catching_up or app.teaching.busy)
                          if self.teach else None)
         bots.start()
@@ -440,10 +501,6 @@ class DemoService(Service):
         while app.running and not self.stopping.is_set() and not self._over(app):
             app.step()
             self.window.draw_strip()
-
-    def _buttons(self) -> Any:
-        from .devices.buttons import Buttons
-        return next((d for d in self.inputs if isinstance(d, Buttons) and d.simulated), None)
 
     def _over(self, app: App) -> bool:
         g = app.table.game

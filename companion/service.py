@@ -111,6 +111,9 @@ def status_line(table) -> str:
 
 
 class Service:
+    #: the inputs' clock (a simulated table's, in the demo: mock-pin presses take no time)
+    input_clock: Callable[[], float] = staticmethod(time.monotonic)
+
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
                  catalog: Catalog | None = None):
         """``catalog``: the cards to know instead of ``[catalog]`` (the demo's example
@@ -295,6 +298,7 @@ class Service:
         if self.cfg["seats"]["driver"] != "none":
             buttons = _optional("seat buttons",
                                 lambda: Buttons.from_config(self.cfg, self.loop.post,
+                                                           clock=self.input_clock,
                                                            turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)

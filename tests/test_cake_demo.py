@@ -19,7 +19,7 @@ def test_cake_time_demo_on_screen_plays_the_terminal_game():
     assert "A cake on" in text and "+1 cake card" in text and "Final ranking:" in text
     shown, err = io.StringIO(), io.StringIO()
     rc = demo.run_screen("original", 2, seed=3, speed=100, out=shown, err=err,
-                         stop_when_over=True, use_buttons=False, expansion="cake_time")
+                         stop_when_over=True, expansion="cake_time")
     assert rc == 0, err.getvalue()
     assert _turns(shown.getvalue()) == _turns(text)
 

@@ -21,7 +21,7 @@ def test_screen_demo_plays_the_same_game_as_the_terminal_demo():
     demo.run("original", 3, seed=4, out=headless)
     shown, err = io.StringIO(), io.StringIO()
     rc = demo.run_screen("original", 3, seed=4, speed=100, out=shown, err=err,
-                         stop_when_over=True, use_buttons=False)
+                         stop_when_over=True)
     assert rc == 0, err.getvalue()
     assert "Final ranking:" in shown.getvalue()
     assert _turns(shown.getvalue()) == _turns(headless.getvalue())
