@@ -27,7 +27,8 @@ from hypothesis import given, settings, strategies as st
 from companion import config, inputs as ev
 from companion.catalog import Catalog
 from companion.devices import scanner_protocol as sp
-from companion.devices.scanner import DropLog, ScannerReader
+from companion.devices.scanner import ScannerReader
+from companion.devices.scanner_meaning import DropLog
 from companion.devices.scanner_protocol import Error, Heartbeat, Hello, Scan, encode
 from companion.session import Session
 from companion.table import Recorder, TableLoop, UnknownCard
@@ -502,13 +503,13 @@ def test_close_is_prompt_even_mid_read(end, events):
 
 def test_drop_log_is_rate_limited(caplog):
     clock = FakeClock()
-    drop = DropLog(clock, burst=5, window=60)
+    drop = DropLog(burst=5, window=60)
     caplog.set_level(logging.WARNING, "companion.scanner")
     for n in range(8):
-        drop("bad line %d", n)
+        drop(clock(), "bad line %d", n)
     assert [r.getMessage() for r in caplog.records] == [f"bad line {n}" for n in range(5)]
     clock.advance(61)
-    drop("bad line %d", 8)
+    drop(clock(), "bad line %d", 8)
     assert [r.getMessage() for r in caplog.records][5:] == [
         "scanner: 3 more bad lines dropped in the last 60 s", "bad line 8"]
 
@@ -601,14 +602,14 @@ def test_firmware_to_pty_to_reader_to_table_loop(end):
 def test_an_unexpected_error_in_the_reader_is_a_lost_scanner_not_a_dead_thread(end, events,
                                                                               readers):
     reader = connected(end, events, readers)
-    original, calls = reader._handle, []
+    original, calls = reader.protocol.data_received, []
 
-    def broken(received, now):                       # a bug on the first scan only
-        calls.append(received)
+    def broken(data, now):                           # a bug on the first scan only
+        calls.append(data)
         if len(calls) == 1:
             raise RuntimeError("bug")
-        return original(received, now)
-    reader._handle = broken
+        return original(data, now)
+    reader.protocol.data_received = broken
     end.write(encode(Scan(1, "04A1B2C3")))
     assert "internal error" in events.status("lost").params["reason"]
     assert end.read_request() == sp.HELLO_REQUEST   # it reopened the port

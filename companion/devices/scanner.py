@@ -1,35 +1,33 @@
-"""The card scanner's reader thread: serial port in, ``CardScanned`` events out.
+"""The card scanner's transport: a serial port that reconnects, bytes to the protocol.
 
 A player puts an order card on the scanner box; the box (a Pico with an NFC
 reader speaking protocol v2, or v1 with old firmware, or a plain QR/barcode
 module) sends a line over USB serial. Which kind is attached is the
 configuration's choice (``[scanner] mode``), never guessed from the line:
 in "protocol" mode only valid protocol lines count; in "plain" mode a plain
-line counts too if it has the shape of a tag (``[scanner] plain_pattern``). This thread
-owns that port. Framing and decoding are the codec's job
-(:mod:`companion.devices.scanner_protocol`); this module decides what the
-decoded lines *mean* for the table, the way pyserial's
-``serial.threaded.LineReader`` keeps framing apart from handling:
+line counts too if it has the shape of a tag (``[scanner] plain_pattern``).
 
-* a scan posts :class:`~companion.inputs.CardScanned` (``source`` "nfc" or
-  "barcode") stamped with the table's version as the line was read (with
-  ``turn_now``: the table loop judges a scan that would complete an order
-  stale once that turn has ended); the same tag again within
-  ``repeat_window`` seconds of its last sighting is the same scan, not a
-  second one;
-* damaged, malformed or over-long lines are counted and logged (a few per
-  minute at most), never fatal; a missed sequence number is logged; a
-  scanner that keeps sending such lines (a Pico whose firmware crashed into
-  the MicroPython REPL, a wrong baud rate, line noise) is reported as
-  ``garbled`` until valid protocol lines come again;
-* the scanner's health becomes :class:`~companion.inputs.DeviceStatus` events
-  for ``device="scanner"`` with ``status``:
+The work is split the way pyserial's ``serial.threaded`` splits it:
+
+* :class:`ScannerReader` (like ``ReaderThread``) owns the port on its own
+  thread: it opens it with pyserial, writes the HELLO request, reads bytes,
+  and after a pulled cable or a failed port reopens it with exponential
+  backoff (at most ``reconnect_max`` seconds apart). It stamps each scan with
+  the table's version as the line was read (``turn_now``: the table loop
+  judges a scan that would complete an order stale once that turn has ended)
+  and posts what the protocol gives back.
+* :class:`~companion.devices.scanner_meaning.ScannerProtocol` (like
+  ``Protocol``/``LineReader``) is fed the bytes: framing (the codec,
+  :mod:`companion.devices.scanner_protocol`), meaning, repeats and health
+  counters, without I/O, so tests feed it bytes without a port.
+
+The scanner's health becomes :class:`~companion.inputs.DeviceStatus` events
+for ``device="scanner"`` with ``status``:
 
   ``connected``      the port opened for the first time
   ``lost``           unplugged, the port failed or vanished, or a protocol
                      scanner sent nothing for ``LOST_AFTER_S``; the thread
-                     retries with exponential backoff (at most
-                     ``reconnect_max`` seconds apart)
+                     retries with exponential backoff
   ``back``           it works again after ``lost``
   ``unsupported_firmware``  its HELLO names a protocol version this companion
                      does not speak; its other lines are ignored
@@ -46,12 +44,13 @@ decoded lines *mean* for the table, the way pyserial's
 
 The port is opened with ``serial.serial_for_url``, so ``[scanner] port`` may
 be ``/dev/ttyACM0``, ``/dev/serial/by-id/...``, a udev symlink such as
-``/dev/coffee-scanner``, ``loop://`` or ``socket://host:port``. Reads block
-(with a one-second timeout to look at the clock), so an idle scanner costs no
-CPU.
+``/dev/coffee-scanner``, ``loop://``, ``socket://host:port`` or one end of a
+pty pair (the demo's simulated scanner). Reads block (with a one-second
+timeout to look at the clock), so an idle scanner costs no CPU.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import errno
@@ -67,6 +66,7 @@ import serial
 from companion import inputs as ev
 from companion.config import Config, ScannerSettings
 from companion.devices import scanner_protocol as sp
+from companion.devices.scanner_meaning import ScannerProtocol
 
 log = logging.getLogger("companion.scanner")
 _SCANNER = ScannerSettings()        # the config schema's defaults ([scanner])
@@ -76,48 +76,16 @@ Post = Callable[[Any], None]
 FIRST_RETRY_S = 0.5
 """First wait before reopening a lost port; doubles up to ``reconnect_max``."""
 
-_HELLO_TEXT = sp.HELLO_REQUEST.decode("ascii").strip()
-
-GARBLED_LINES = 3
-GARBLED_WINDOW_S = 10.0
-"""This many dropped lines within this many seconds: the scanner is ``garbled``."""
-
-GARBLED = ("the card scanner is not responding properly: it sends text that is not the "
-           "scanner protocol ({what}); re-flash the scanner: firmware/README.md")
-
 READ_TIMEOUT_S = 1.0
 """A blocking read gives up after this long, to check for silence and stop requests."""
 
 
-class DropLog:
-    """Logs dropped lines without flooding the journal: at most ``burst`` per
-    ``window`` seconds, then one line saying how many more were dropped."""
-
-    def __init__(self, clock: Callable[[], float], burst: int = 5, window: float = 60.0):
-        self.clock, self.burst, self.window = clock, burst, window
-        self._start: float | None = None
-        self._logged = 0
-        self._hidden = 0
-
-    def __call__(self, message: str, *args: Any) -> None:
-        now = self.clock()
-        if self._start is None or now - self._start >= self.window:
-            if self._hidden:
-                log.warning("scanner: %d more bad lines dropped in the last %.0f s",
-                            self._hidden, self.window)
-            self._start, self._logged, self._hidden = now, 0, 0
-        if self._logged < self.burst:
-            self._logged += 1
-            log.warning(message, *args)
-        else:
-            self._hidden += 1
-
-
 class ScannerReader:
-    """Reads one scanner port on its own thread and posts what it means.
+    """Reads one scanner port on its own thread and posts what its protocol object
+    makes of the bytes.
 
-    ``post`` is normally ``TableLoop.post``. ``clock`` times the repeat window
-    and the heartbeat silence (inject one in tests); ``read_timeout``,
+    ``post`` is normally ``TableLoop.post``. ``clock`` dates the bytes (the
+    repeat window, the heartbeat silence; inject one in tests); ``read_timeout``,
     ``lost_after`` and ``first_retry`` exist so tests can be quick.
     """
 
@@ -135,33 +103,18 @@ class ScannerReader:
         self.post = post
         self.turn_now = turn_now        # the table's version now (TableLoop.turn_now)
         self.baudrate = baudrate
-        self.repeat_window = repeat_window
         self.reconnect_max = max(reconnect_max, first_retry)
         self.clock = clock
         self.read_timeout = read_timeout
-        self.lost_after = lost_after
         self.first_retry = first_retry
         self.open_port = open_port
-        self.stream = sp.ScannerStream(max_line=max_line, plain_pattern=plain_pattern)
-        self._bad_at: list[float] = []          # when recent lines were dropped
-        self.counts = {"scans": 0, "repeats": 0, "ignored_unsupported": 0, "opens": 0,
-                       "open_failures": 0, "lost": 0, "missed": 0, "idle_reads": 0,
-                       "echoes": 0, "bad_lines": 0}
-        self.status: str | None = None      # the last status posted
-        self.firmware: sp.Hello | None = None
+        self.protocol = ScannerProtocol(url, repeat_window=repeat_window, max_line=max_line,
+                                        lost_after=lost_after, plain_pattern=plain_pattern)
+        self.port_counts = {"opens": 0, "open_failures": 0, "idle_reads": 0}
         self.native_id: int | None = None   # the thread's id, for CPU measurements
-        self._drop_log = DropLog(clock)
         self._stop = threading.Event()
         self._port: Any = None
         self._thread: threading.Thread | None = None
-        self._ever_open = False
-        self._expects_heartbeat = False         # it spoke the protocol on this port
-        self._unsupported = False
-        self._reader_ok: bool | None = None
-        self._awaiting_back = False
-        self._heard_at = 0.0
-        self._last_tag: str | None = None
-        self._last_tag_at = 0.0
 
     @classmethod
     def from_config(cls, cfg: Config, post: Post, **kw: Any) -> ScannerReader:
@@ -174,6 +127,27 @@ class ScannerReader:
     def enabled(self) -> bool:
         """False when ``[scanner] port`` is empty: no scanner at this table."""
         return bool(self.url)
+
+    # -- what the protocol knows, read here for the status page and the tests
+    @property
+    def counts(self) -> collections.ChainMap[str, int]:
+        return collections.ChainMap(self.port_counts, self.protocol.counts)
+
+    @property
+    def status(self) -> str | None:
+        return self.protocol.status
+
+    @property
+    def firmware(self) -> sp.Hello | None:
+        return self.protocol.firmware
+
+    @property
+    def stream(self) -> sp.ScannerStream:
+        return self.protocol.stream
+
+    @property
+    def repeat_window(self) -> float:
+        return self.protocol.repeat_window
 
     # -- life cycle
     def start(self) -> ScannerReader:
@@ -204,22 +178,16 @@ class ScannerReader:
         delay = self.first_retry
         while not self._stop.is_set():
             port = self._open()
-            if port is None:
-                if self.status == "unavailable":
-                    return
-            else:
-                heard_before = self.stream.counts["messages"] + self.stream.counts["plain_scans"]
-                try:
-                    reason = self._serve(port)
-                except Exception as exc:      # a bug here must not silence the scanner for good
-                    log.exception("scanner reader failed")
-                    reason = f"internal error ({exc!r})"
+            if port is None and self.status == "unavailable":
+                return
+            if port is not None:
+                heard_before = self.protocol.heard
+                reason = self._serve_safely(port)
                 self._close_port(port)
                 if self._stop.is_set():
                     return
-                self._lost(reason)
-                heard = self.stream.counts["messages"] + self.stream.counts["plain_scans"]
-                if heard > heard_before:
+                self._post(self.protocol.connection_lost(reason))
+                if self.protocol.heard > heard_before:
                     delay = self.first_retry   # it worked for a while: retry soon
             if self._stop.wait(delay):
                 return
@@ -232,52 +200,57 @@ class ScannerReader:
             port = self.open_port(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
                                   write_timeout=1.0, exclusive=True)
         except ValueError as exc:             # not a port or URL pyserial knows
-            self._set_status("unavailable", f"[scanner] port {self.url!r} is no serial port "
-                             f"or pyserial URL ({exc}); fix it in the config file")
+            self._post(self.protocol.unavailable(
+                f"[scanner] port {self.url!r} is no serial port or pyserial URL ({exc}); "
+                "fix it in the config file"))
             return None
         except (serial.SerialException, OSError) as exc:
-            self.counts["open_failures"] += 1
-            self._lost(_why_not_open(self.url, exc))
+            self.port_counts["open_failures"] += 1
+            self._post(self.protocol.connection_lost(_why_not_open(self.url, exc)))
             return None
         self._port = port
-        self.counts["opens"] += 1
+        self.port_counts["opens"] += 1
         return port
+
+    def _serve_safely(self, port: Any) -> str:
+        try:
+            return self._serve(port)
+        except Exception as exc:      # a bug here must not silence the scanner for good
+            log.exception("scanner reader failed")
+            return f"internal error ({exc!r})"
 
     def _serve(self, port: Any) -> str:
         """Read until the port fails or goes silent; return why (for the log)."""
-        self.stream.reset()
         try:
-            port.write(sp.HELLO_REQUEST)
+            port.write(self.protocol.greeting)
         except (serial.SerialException, OSError) as exc:
             return f"cannot write to the port ({exc})"
-        self._heard_at = self.clock()
-        if self._expects_heartbeat:
-            self._awaiting_back = True        # "back" once it speaks again
-        else:
-            self._connected()
+        self._post(self.protocol.connection_made(self.clock()))
         while not self._stop.is_set():
             try:
-                data = port.read(1)
-                while data and port.in_waiting:
-                    data += port.read(port.in_waiting)
+                data = _read(port)
             except (serial.SerialException, OSError) as exc:
                 return f"the port failed ({exc})"
             now = self.clock()
-            if not data:
-                self.counts["idle_reads"] += 1
+            if data:
+                self._post(self.protocol.data_received(data, now))
             else:
-                too_long = self.stream.framer.dropped_too_long
-                for received in self.stream.feed(data):
-                    self._handle(received, now)
-                if self.stream.framer.dropped_too_long != too_long:
-                    self._drop_log("scanner: dropped a line longer than %d bytes",
-                                   self.stream.framer.max_line)
-                    self._bad_line(now, "a line without end")
-            if self._expects_heartbeat and now - self._heard_at >= self.lost_after:
-                return f"no heartbeat for {now - self._heard_at:.0f} s"
-            if not data and "://" not in self.url and not os.path.exists(self.url):
-                return "the port vanished"
+                self.port_counts["idle_reads"] += 1
+            why = self.protocol.silence(now) or (None if data else self._vanished())
+            if why:
+                return why
         return "stopped"
+
+    def _vanished(self) -> str | None:
+        if "://" not in self.url and not os.path.exists(self.url):
+            return "the port vanished"
+        return None
+
+    def _post(self, events: list[Any]) -> None:
+        for event in events:
+            if isinstance(event, ev.CardScanned) and self.turn_now is not None:
+                event = dataclasses.replace(event, seen=self.turn_now())  # as it was read
+            self.post(event)
 
     def _close_port(self, port: Any) -> None:
         self._port = None
@@ -286,155 +259,13 @@ class ScannerReader:
         except Exception:
             log.debug("closing the scanner port failed", exc_info=True)
 
-    # -- meaning
-    def _handle(self, received: sp.Received, now: float) -> None:
-        item, seq = received.item, received.seq
-        if seq is not None and seq.status == "gap":
-            self.counts["missed"] += seq.missed
-            log.warning("scanner: missed %d lines (%d..%d)", seq.missed, seq.first_missed,
-                        seq.last_missed)
-        elif seq is not None and seq.status == "restart":
-            log.info("scanner: the firmware restarted (sequence number %d)", seq.seq)
-        if isinstance(item, sp.DecodeFailure):
-            if isinstance(item, sp.UnknownType):
-                self._heard(now)
-                return
-            if item.line.strip().upper() == _HELLO_TEXT.encode():
-                self.counts["echoes"] += 1    # our own request coming back (loop://, echo on)
-                return
-            self._drop_log("scanner: dropped a line (%s): %r", item.reason, item.line[:40])
-            self._bad_line(now, _what(item.line))
-            return
-        if not isinstance(item, sp.PlainScan) and self.status == "garbled":
-            self._bad_at.clear()
-            self._set_status("back", f"the card scanner on {self.url} speaks its protocol again")
-        if isinstance(item, sp.Hello):
-            self._hello(item, now)
-            return
-        if self._unsupported:
-            self.counts["ignored_unsupported"] += 1
-            return
-        if isinstance(item, sp.PlainScan):
-            if item.code.upper() == _HELLO_TEXT:
-                self.counts["echoes"] += 1    # our own request coming back (loop://, echo on)
-                return
-            self._expects_heartbeat = False   # a QR/barcode module: it is silent between scans
-            self._heard(now)
-        else:
-            self._expects_heartbeat = True
-            self._heard(now)
-        if isinstance(item, sp.Heartbeat):
-            self._reader(item.reader_status == "ok", "")
-        elif isinstance(item, sp.Error):
-            self._error(item)
-        scan = sp.card_scanned(item, at=now)
-        if scan is not None:
-            self._scan(scan, now)
 
-    def _heard(self, now: float) -> None:
-        self._heard_at = now
-        if self._awaiting_back:
-            self._connected()
-
-    def _connected(self) -> None:
-        self._awaiting_back = False
-        if self._unsupported:
-            return
-        if not self._ever_open:
-            self._ever_open = True
-            self._set_status("connected", f"card scanner on {self.url}")
-        elif self.status in ("lost", "unsupported_firmware", None):
-            self._set_status("back", f"the card scanner on {self.url} works again")
-
-    def _hello(self, hello: sp.Hello, now: float) -> None:
-        self.firmware = hello
-        log.info("scanner: firmware %s, protocol %d, reader %s (%s)", hello.firmware,
-                 hello.protocol, hello.reader, hello.reader_status)
-        if hello.protocol not in sp.SUPPORTED_VERSIONS:
-            self._unsupported = True
-            self._expects_heartbeat = False
-            self._awaiting_back = False
-            self._set_status("unsupported_firmware", (
-                f"the card scanner's firmware {hello.firmware} speaks protocol version "
-                f"{hello.protocol}, this companion speaks versions 1 and {sp.PROTOCOL_VERSION}: "
-                "flash the firmware that came with this companion (firmware/README.md) "
-                "or update the companion; scans are ignored until then"),
-                firmware=hello.firmware, protocol=hello.protocol)
-            return
-        was_unsupported, self._unsupported = self._unsupported, False
-        self._expects_heartbeat = True
-        self._heard(now)
-        if was_unsupported:
-            self._set_status("back", f"the card scanner on {self.url} works again")
-        self._reader(hello.reader_status == "ok", "")
-
-    def _error(self, error: sp.Error) -> None:
-        log.warning("scanner reports %s %s", error.code, error.detail)
-        if error.code == sp.ERROR_READER_NOT_RESPONDING:
-            self._reader(False, error.detail)
-        elif error.code == sp.ERROR_READER_REINITIALISED:
-            self._reader(True, error.detail)
-
-    def _reader(self, ok: bool, detail: str) -> None:
-        if ok == self._reader_ok or (ok and self._reader_ok is None):
-            self._reader_ok = ok
-            return
-        self._reader_ok = ok
-        if ok:
-            self.post(ev.DeviceStatus("scanner", "back",
-                                      "the scanner box's card reader works again",
-                                      {"port": self.url, "reader": "ok"}))
-        else:
-            why = f" ({detail})" if detail else ""
-            self.post(ev.DeviceStatus("scanner", "not_responding", (
-                f"the card reader inside the scanner box does not answer{why}: check its "
-                "wiring and 3.3 V power (firmware/README.md, Troubleshooting); "
-                "it is retried every second"), {"port": self.url, "reason": detail}))
-
-    def _bad_line(self, now: float, what: str) -> None:
-        """A dropped line: several within GARBLED_WINDOW_S make the scanner ``garbled``."""
-        self.counts["bad_lines"] += 1
-        self._bad_at = [t for t in self._bad_at[-(GARBLED_LINES - 1):]
-                        if now - t < GARBLED_WINDOW_S] + [now]
-        if len(self._bad_at) >= GARBLED_LINES and self.status != "garbled":
-            log.warning("scanner garbled: %s", what)
-            self._set_status("garbled", GARBLED.format(what=what), what=what)
-
-    def _scan(self, scan: ev.CardScanned, now: float) -> None:
-        if scan.tag == self._last_tag and now - self._last_tag_at < self.repeat_window:
-            self._last_tag_at = now           # still lying there / read again: one scan
-            self.counts["repeats"] += 1
-            return
-        self._last_tag, self._last_tag_at = scan.tag, now
-        self.counts["scans"] += 1
-        if self.turn_now is not None:         # the table as the card was read
-            scan = dataclasses.replace(scan, seen=self.turn_now())
-        self.post(scan)
-
-    # -- status
-    def _lost(self, reason: str) -> None:
-        if self.status in ("lost", "unavailable"):
-            log.debug("scanner still lost: %s", reason)
-            return
-        self.counts["lost"] += 1
-        log.warning("scanner lost: %s", reason)
-        self._set_status("lost", f"the card scanner on {self.url} is not answering: {reason}; "
-                         "retrying (check its USB cable)", reason=reason)
-
-    def _set_status(self, status: str, detail: str, **params: Any) -> None:
-        if status == self.status:
-            return
-        self.status = status
-        self.post(ev.DeviceStatus("scanner", status, detail, {"port": self.url, **params}))
-
-
-def _what(line: bytes) -> str:
-    """A few words for the log on what a dropped line looked like."""
-    text = line.decode("utf-8", "replace")
-    if text.startswith(">>>") or "Traceback" in text or "Error:" in text \
-            or "MicroPython" in text:
-        return "MicroPython REPL text: its firmware stopped"
-    return "line noise or a wrong firmware"
+def _read(port: Any) -> bytes:
+    """One blocking read (up to the port's timeout) and whatever else is waiting."""
+    data = port.read(1)
+    while data and port.in_waiting:
+        data += port.read(port.in_waiting)
+    return bytes(data)
 
 
 def _why_not_open(url: str, exc: BaseException) -> str:

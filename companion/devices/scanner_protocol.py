@@ -314,25 +314,36 @@ def _decode_plain(raw: bytes) -> DecodeResult:
 
 
 def _decode_frame(raw: bytes, allow_v1: bool = True) -> DecodeResult:
+    """A ``$``-line: its frame (length, bytes, CRC) checked, then its fields."""
+    body = _unframe(raw, allow_v1)
+    return body if not isinstance(body, str) else _decode_body(raw, body)
+
+
+def _unframe(raw: bytes, allow_v1: bool) -> str | DecodeFailure:
+    """The body between ``$`` and ``*CRC`` once the frame checks out, or why not."""
     if len(raw) > MAX_LINE:
         return TooLong(raw[:MAX_LINE], "protocol line too long", len(raw), MAX_LINE)
     if any(b < 0x20 or b > 0x7E for b in raw):
         return Malformed(raw, "non-printable byte in protocol line")
     text = raw.decode("ascii")
     if len(text) >= 6 and text[-5] == "*" and _HEX4.match(text[-4:]):
-        body, received, expected = text[1:-5], int(text[-4:], 16), None
-        expected = crc16(body.encode("ascii"))
+        body, received, crc = text[1:-5], int(text[-4:], 16), crc16
     elif len(text) >= 4 and text[-3] == "*" and _HEX2.match(text[-2:]):
         if not allow_v1:
             return Malformed(raw, "a protocol v1 line (CRC-8) from a scanner that speaks v2")
-        body, received = text[1:-3], int(text[-2:], 16)
-        expected = crc8(body.encode("ascii"))
+        body, received, crc = text[1:-3], int(text[-2:], 16), crc8
     else:
         return Malformed(raw, "no '*' and 4 (v2) or 2 (v1) hex CRC digits at the end")
+    expected = crc(body.encode("ascii"))
     if expected != received:
         return BadChecksum(raw, "checksum mismatch", expected, received)
     if "$" in body or "*" in body:
         return Malformed(raw, "'$' or '*' inside the line")
+    return body
+
+
+def _decode_body(raw: bytes, body: str) -> DecodeResult:
+    """``TYPE,SEQ[,fields...]`` of a line whose frame checked out."""
     parts = body.split(",")
     if len(parts) < 2 or not _KIND.match(parts[0]) or not _SEQ.match(parts[1]):
         return Malformed(raw, "expected TYPE,SEQ at the start")
