@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import os
+import queue
 import random
 import sys
 import tempfile
@@ -40,6 +41,7 @@ from .catalog import Catalog
 from .devices.buttons import Buttons
 from .devices.mock_pins import Fingers, ManualClock
 from .devices.pixels import SimulatedStrip
+from .devices.scanner_pty import DEMO_CODES, SimulatedScanner
 from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                                CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
@@ -70,12 +72,16 @@ class Bots:
     """Decides what each simulated player does on their turn (seeded, reproducible)."""
 
     def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str],
-                 post=None, press=None):
+                 post=None, press=None, scan=None):
         self.loop, self.rng, self.tags = loop, rng, list(tags)
         self.post = post or loop.post
-        # press(seat, hold, taps): a seat button; by default the input events themselves
+        # press(seat, hold, taps): a seat button; the demo presses through mock pins
+        # (FingerPresses); by default (other tools) the input events themselves
         self.press = press or (lambda seat, hold, taps=1: self.post(
             ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps)))
+        # scan(tag): a card under the scanner; the demo's goes through a pty
+        # (SimulatedScanner) and the service's ScannerReader
+        self.scan = scan or (lambda tag: self.post(ev.CardScanned(tag, source="demo")))
         self.seen_serial = 0          # cards up to this one were checked for a cake
 
     def answer_cakes(self) -> None:
@@ -98,7 +104,7 @@ class Bots:
         game = _started(self.loop.table)
         waiting = sum(1 for p in game.players for pos in p.queue for c in pos if c.tag is None)
         for _ in range(min(waiting, len(self.tags))):
-            self.post(ev.CardScanned(self.tags.pop(0), source="demo"))
+            self.scan(self.tags.pop(0))
 
     def play_turn(self) -> None:
         """The active player's turn: touchscreen actions, seat taps, then the hold."""
@@ -274,11 +280,12 @@ def _prepare(edition: str, players: int | list, seed: int, db: str | None):
 
 
 def demo_config(cfg: config_mod.Config | None, players: int, db: str, web: bool = False,
-                buttons: bool = True) -> config_mod.Config:
+                buttons: bool = True, scanner_port: str = "") -> config_mod.Config:
     """The service's configuration for the demo: the given one (or the defaults) with
     simulated buttons (one per player, while there are pins) and strip, the journal at
-    ``db``, no scanner (the bots pass the cards), no MQTT (a demo's games are not the
-    café's), the phone view only with ``web``."""
+    ``db``, the scanner at ``scanner_port`` (a simulated QR module on a pty: the example
+    cards' printed codes; none when empty), no MQTT (a demo's games are not the café's),
+    the phone view only with ``web``."""
     base = cfg if cfg is not None else config_mod.defaults()
     out = config_mod.Config(copy.deepcopy(base.values), base.path, set(base.from_file))
     seats, pixels = out["seats"], out["pixels"]
@@ -288,7 +295,9 @@ def demo_config(cfg: config_mod.Config | None, players: int, db: str, web: bool 
     if pixels["driver"] != "none":
         pixels["driver"] = "simulated"
     out["journal"]["path"] = db
-    out["scanner"]["port"] = ""
+    out["scanner"]["port"] = scanner_port
+    if scanner_port:
+        out["scanner"]["mode"], out["scanner"]["plain_pattern"] = "plain", DEMO_CODES
     out["mqtt"]["host"] = ""
     out["web"]["enabled"] = web
     return out
@@ -300,11 +309,14 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
         cfg: config_mod.Config | None = None, teach: bool = False) -> int:
     out = out or sys.stdout                  # the stream of the moment of the call
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
-    service = Service(demo_config(cfg, len(names), db), headless=True, catalog=catalog)
+    scanner = SimulatedScanner()
+    service = Service(demo_config(cfg, len(names), db, scanner_port=scanner.port),
+                      headless=True, catalog=catalog)
     service.input_clock = clock = ManualClock()     # the simulated table's time
     try:
         loop = service.loop
-        service.start_inputs()               # seat buttons on mock pins, as the service does
+        service.start_inputs()     # seat buttons on mock pins and the scanner, as the service
+        _apply_until(loop, _scanner_up)
         printer = TerminalPrinter(out, language)
         loop.subscribe(printer)
         if teach:
@@ -320,8 +332,12 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
                           players=i18n.names_list(language, names), start=setup["start"],
                           deck=game.deck) + "\n")
         applied: list[Update] = []
-        bots = Bots(loop, rng, tags, press=_presses(service, clock,
-                                                     after=lambda: applied.extend(loop.drain())))
+
+        def scan(tag: str) -> None:          # the card under the scanner, read, applied
+            scanner.show(tag)
+            applied.extend(_apply_until(loop, lambda u: _scanned(u, tag)))
+        bots = Bots(loop, rng, tags, scan=scan,
+                    press=_presses(service, clock, after=lambda: applied.extend(loop.drain())))
         for _ in range(max_turns):
             game = loop.table.game
             if game is None or game.game_over:
@@ -341,10 +357,35 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
     finally:
         for device in service.inputs:
             device.close()
+        scanner.close()
         service.journal.close()
         if scratch is not None:
             scratch.cleanup()
     return 0
+
+
+def _scanner_up(u: Update) -> bool:
+    return isinstance(u.event, ev.DeviceStatus) and u.event.device == "scanner" \
+        and u.event.status in ("connected", "back")
+
+
+def _scanned(u: Update, tag: str) -> bool:
+    return isinstance(u.event, ev.CardScanned) and u.event.tag == tag
+
+
+def _apply_until(loop: TableLoop, done: Callable[[Update], bool],
+                 timeout: float = 5.0) -> list[Update]:
+    """Apply inputs on this thread as the devices post them, until one is ``done``."""
+    out: list[Update] = []
+    while not out or not done(out[-1]):
+        try:
+            event = loop.inputs.get(timeout=timeout)
+        except queue.Empty:
+            raise RuntimeError("the demo's simulated scanner was not read within "
+                               f"{timeout:g} s") from None
+        if not isinstance(event, ev.Stop):
+            out.append(loop.handle(event))
+    return out
 
 
 def _presses(service: Service, clock: ManualClock, **kw: Any) -> FingerPresses | None:
@@ -366,8 +407,10 @@ class PacedBots(threading.Thread):
     def __init__(self, loop: TableLoop, rng: random.Random, tags: list[str], pace: float,
                  presses: FingerPresses | None = None,
                  hold_seconds: float = config_mod.SeatsSettings().hold_seconds,
-                 reading: Any = None):
+                 reading: Any = None, scanner: SimulatedScanner | None = None):
         super().__init__(name="demo-bots", daemon=True)
+        self.scanner = scanner
+        self._until: Callable[[Update], bool] = lambda u: True
         self.loop, self.pace, self.presses = loop, pace, presses
         #: the table is reading a hint (``demo --teach``): the bots wait until it is done
         self.reading = reading or (lambda: False)
@@ -381,14 +424,16 @@ class PacedBots(threading.Thread):
         if presses is not None:              # the fingers take their time, to be watched
             presses.sleep = lambda s: self.stopping.wait(s * min(1.0, pace / 0.6))
         press = self._press if presses is not None else None
-        self.bots = Bots(loop, rng, tags, post=self._post, press=press)
+        self.bots = Bots(loop, rng, tags, post=self._post, press=press,
+                         scan=self._scan if scanner is not None else None)
 
     def _seen(self, u: Update) -> None:
         if any(h.kind == "game_started" for h in u.happened):
             self._games += 1
             if self._games > 1:               # a rematch (not the demo's own first game)
                 self._new_game.set()
-        self._applied.set()
+        if self._until(u):
+            self._applied.set()
 
     def _wait_applied(self, timeout: float) -> None:
         self._applied.wait(timeout)
@@ -405,6 +450,17 @@ class PacedBots(threading.Thread):
         self._applied.clear()
         self.loop.post(event)
         self._wait_applied(5.0)
+
+    def _scan(self, tag: str) -> None:
+        """The card under the simulated scanner; on once the table applied its scan."""
+        self._wait_reader()
+        if self.stopping.is_set() or self.scanner is None:
+            return
+        self._applied.clear()
+        self._until = lambda u: _scanned(u, tag)
+        self.scanner.show(tag)
+        self._wait_applied(5.0)
+        self._until = lambda u: True
 
     def _press(self, seat: int, hold: bool, taps: int = 1) -> None:
         self._wait_reader()
@@ -447,9 +503,13 @@ class DemoService(Service):
 
     def __init__(self, cfg: config_mod.Config, catalog: Catalog, window: DemoWindow,
                  setup: dict, rng: random.Random, tags: list[str], pace: float,
-                 out, language: str, stop_when_over: bool = False, teach: bool = False):
+                 out, language: str, stop_when_over: bool = False, teach: bool = False,
+                 scanner: SimulatedScanner | None = None):
         super().__init__(cfg, catalog=catalog)
         self.input_clock = self.clock = ManualClock()   # the simulated table's time
+        self.scanner = scanner
+        self._scanner_up = threading.Event()
+        self.loop.subscribe(lambda u: self._scanner_up.set() if _scanner_up(u) else None)
         self.window, self.setup, self.out = window, setup, out
         self.teach = teach
         self.rng, self.tags, self.pace = rng, tags, pace
@@ -465,7 +525,7 @@ class DemoService(Service):
                            f"pairing code {self.web.pairing.shown()}\n")
 
     def device_status(self) -> dict[str, str]:
-        return dict(super().device_status(), scanner="simulated")     # the bots scan
+        return dict(super().device_status(), scanner="simulated")     # a QR module on a pty
 
     def open_window(self):
         return self.window.table
@@ -485,6 +545,8 @@ class DemoService(Service):
             self.window.show_strip(strip, self.lights.segments,
                                    app.seat_colors[:len(self.lights.segments)])
         super().start_inputs()
+        if self.scanner is not None:
+            self._scanner_up.wait(5.0)    # bytes sent before the port opened would be lost
         if self.teach:       # the table reads each hint, then the bots play on
             app.teaching.set_enabled(True)
             app.teaching.auto = True
@@ -493,7 +555,7 @@ class DemoService(Service):
         bots = PacedBots(self.loop, self.rng, self.tags, self.pace,
                          _presses(self, self.clock), self.cfg.seats.hold_seconds,
                          reading=(lambda: app.catching_up or app.teaching.busy)
-                         if self.teach else None)
+                         if self.teach else None, scanner=self.scanner)
         bots.start()
         self.inputs.append(bots)          # closed first on the way out, like any input
         self.ready()
@@ -529,13 +591,15 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
         return run(edition, players, seed, variant, db, out, language=language,
                    expansion=expansion, cfg=cfg, teach=teach)
     rng, names, scratch, db, catalog, tags = _prepare(edition, players, seed, db)
+    scanner = SimulatedScanner()
     try:
         setup = _setup(edition, names, variant, rng, expansion)
-        service = DemoService(demo_config(cfg, len(names), db, web, use_buttons), catalog,
-                              window, setup, rng, tags, 0.6 / max(0.05, speed), out, language,
-                              stop_when_over, teach)
+        service = DemoService(demo_config(cfg, len(names), db, web, use_buttons, scanner.port),
+                              catalog, window, setup, rng, tags, 0.6 / max(0.05, speed), out,
+                              language, stop_when_over, teach, scanner)
         service.run()
     finally:
+        scanner.close()
         if scratch is not None:
             scratch.cleanup()
     return 0
