@@ -13,11 +13,14 @@ the deck), cake cards played now and then before completing an order.
 
 The demo is the service (``companion.service``, what ``coffee-companion run``
 starts) built from the same configuration with simulated drivers: seat buttons
-on gpiozero mock pins, a simulated LED strip, a journal in a temporary folder
-unless ``db``, the example card catalog, and the bots as one more input adapter
-(they post typed inputs, or press the simulated buttons, like any adapter).
-``run`` plays in the terminal at full speed (no screen needed): the same
-journal, session and table loop, driven input by input. ``run_screen`` runs the
+on gpiozero mock pins (the bots press them by driving the pins low and high on
+the simulated table's clock, :class:`FingerPresses`), the scanner a QR module
+on the far end of a pty pair (the service's own ``ScannerReader`` reads the
+codes the bots show it), a simulated LED strip, a journal in a temporary folder
+unless ``db`` and the example card catalog. The bots' other inputs are the
+touchscreen's actions (upgrades, tokens, cakes). ``run`` plays in the terminal
+at full speed (no screen needed): the same journal, session and table loop,
+driven input by input as the devices post them. ``run_screen`` runs the
 service with the touchscreen (pygame) in a window with the strip drawn below it,
 the bots playing at a watchable pace on their own thread; a finger or mouse can
 join in (undo, fix, rematch).
