@@ -6,6 +6,7 @@ import pytest
 
 from companion import config
 from companion import inputs as ev
+from companion.devices.mock_pins import Fingers
 from companion.journal import Journal
 from companion.service import Service
 from companion.table import Recorder
@@ -54,16 +55,17 @@ def test_a_simulated_button_press_is_journaled_and_lit(cfg, tmp_path):
     svc.start_inputs()
     try:
         buttons = svc.inputs[0]
-        assert buttons.simulated
+        fingers = Fingers.on(buttons).start()          # presses through the mock pins
         svc.loop.post(ev.TouchAction({"do": "setup", "edition": "winter",
                                       "players": ["Ana", "Ben", "Chloe"]}))
         rec.wait_for(lambda u: u.accepted and u.action["do"] == "setup")
-        buttons.press(0)                                   # Ana taps: completes an order
+        fingers.press(0)                                   # Ana taps: completes an order
         rec.wait_for(lambda u: u.accepted and u.action == {"do": "complete"})
-        buttons.press(1)                                   # Ben is not active
+        fingers.press(1)                                   # Ben is not active
         rec.wait_for(lambda u: u.seat == 1 and u.rejection is not None)
-        buttons.press(0, seconds=1.2)                      # Ana holds: ends her turn
+        fingers.press(0, seconds=1.2)                      # Ana holds: ends her turn
         rec.wait_for(lambda u: u.accepted and u.action == {"do": "end_turn"})
+        fingers.close()
         # Ben and Chloe must draw: their segments blink, so frames keep coming
         assert wait_until(lambda: svc.lights.strip.writes > 2)
     finally:

@@ -11,6 +11,7 @@ import sys
 import httpx
 
 from companion import inputs as ev
+from companion.devices.mock_pins import Fingers
 from companion.service import Service
 from companion.table import Recorder
 
@@ -123,8 +124,10 @@ def test_port_taken_table_plays_on_with_one_warning(tmp_path, caplog):
             try:
                 svc.loop.post(ev.TouchAction(json.loads(SETUP)))
                 rec.wait_for(lambda u: u.accepted)
-                svc.inputs[0].press(1)
+                fingers = Fingers.on(svc.inputs[0]).start()
+                fingers.press(1)
                 rec.wait_for(lambda u: u.accepted and u.action == {"do": "complete"})
+                fingers.close()
             finally:
                 svc.shutdown()
     assert svc.web is None

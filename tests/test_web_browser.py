@@ -8,6 +8,7 @@ import time
 import pytest
 
 from companion import inputs as ev
+from companion.devices.mock_pins import Fingers
 from companion.table import Recorder
 
 from web_fixtures import service_with_web  # noqa: F401 - fixture
@@ -49,11 +50,12 @@ def test_tap_shows_on_the_page_and_actions_need_the_code(service_with_web, brows
     page.wait_for_function("document.getElementById('live').dataset.seq !== undefined")
 
     # a seat tap on the simulated button reaches the page within a second
-    buttons = svc.inputs[0]
+    fingers = Fingers.on(svc.inputs[0]).start()
     pressed = time.monotonic()
-    buttons.press(0)
+    fingers.press(0)
     page.wait_for_function(f"{likes_of(1)} === '1'", timeout=1000)
     assert time.monotonic() - pressed < 1.0
+    fingers.close()
 
     # undo without the code: refused, nothing changes
     page.click("details.ctl summary")
