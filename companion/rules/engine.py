@@ -18,7 +18,7 @@ from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, R
 from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Game, Player, Table, push
+from .state import GameDraft, PlayerDraft, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -54,7 +54,7 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     game = table.game
     if game is None:
         return reject("no_game")
-    g = game.clone()
+    g = game.draft()
     result: list[Happening] | Rejection
     if do == "correct":
         result = _correct(g, action)
@@ -69,7 +69,8 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
         result.append(Stalled("all_queues_empty"))
     recorded = _as_recorded(action, result)
     # Any accepted action other than setup/undo/redo can be undone and clears redo.
-    new = Table(g, push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo, None)
+    undo = push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo
+    new = Table(g.freeze(), undo, None)
     return Accepted(new, tuple(result), recorded)
 
 
@@ -112,13 +113,13 @@ def _redo(table: Table) -> Outcome:
                     (Redone(action),) + again.happened, {"do": "redo"})
 
 
-# --- the actions of a running game: each changes the clone ``g`` in place ---------
+# --- the actions of a running game: each changes the draft ``g`` in place ---------
 # ``me`` is the active player of ``g``: a running game always has one.
 
-Step = Callable[[Game, Player, Action, frozenset], "list[Happening] | Rejection"]
+Step = Callable[[GameDraft, PlayerDraft, Action, frozenset], "list[Happening] | Rejection"]
 
 
-def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
+def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset
               ) -> list[Happening] | Rejection:
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
@@ -157,7 +158,7 @@ def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
     return out
 
 
-def _caked_or_not(g: Game, me: Player, slot: int | None, tag: str | None, cake: bool):
+def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | None, cake: bool):
     """``complete`` with ``cake`` (1.2, Cake Time): the first order of ``slot`` with (or
     without) a cake, else of the highest position holding one; (position index, card)."""
     if g.expansion is None:
@@ -173,7 +174,7 @@ def _caked_or_not(g: Game, me: Player, slot: int | None, tag: str | None, cake: 
                   slot=slot or 0)
 
 
-def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
+def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
                       ) -> list[Happening] | Rejection:
     u = a["upgrade"]
     tokens = token_id(g.rules.token)
@@ -199,7 +200,7 @@ def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
     return [UpgradeActivated(me.name, u)]
 
 
-def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
+def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
                    ) -> list[Happening] | Rejection:
     count = a["count"]
     if count > me.cookies:
@@ -214,11 +215,11 @@ def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
     return [TokensSpent(me.name, count)]
 
 
-def _end_turn(g: Game, me: Player, _a: Action, _tags: frozenset) -> list[Happening]:
+def _end_turn(g: GameDraft, me: PlayerDraft, _a: Action, _tags: frozenset) -> list[Happening]:
     return end_turn(g, g.players.index(me))
 
 
-def _scan(g: Game, me: Player, a: Action, specialty_tags: frozenset
+def _scan(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset
           ) -> list[Happening] | Rejection:
     tag = a["tag"]
     if me.find(tag) is not None:
@@ -241,7 +242,7 @@ def _scan(g: Game, me: Player, a: Action, specialty_tags: frozenset
     return [CardIdentified(owner.name, i + 1, tag)]
 
 
-def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
+def _correct(g: GameDraft, a: Action) -> list[Happening] | Rejection:
     """``correct``: also after the game is over (then the ranking is recomputed)."""
     out: list[Happening] = []
     rules = VARIANTS[g.variant]
@@ -279,7 +280,7 @@ def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
     return out
 
 
-def _reopen_if_no_reason(g: Game, out: list[Happening]) -> None:
+def _reopen_if_no_reason(g: GameDraft, out: list[Happening]) -> None:
     """A correction is a miscount put right (1.2): in a running standard game, once the
     deck holds cards and nobody has 5 dislikes, a closed token turns back to open and the
     round is no longer the last."""
@@ -292,7 +293,7 @@ def _reopen_if_no_reason(g: Game, out: list[Happening]) -> None:
     g.closed_reason = None
 
 
-def _removed_reason_player(g: Game, out: list[Happening]) -> str | None:
+def _removed_reason_player(g: GameDraft, out: list[Happening]) -> str | None:
     """Whose count the correction changed (the player named in the correction)."""
     return next((h.player for h in out if isinstance(h, Corrected) and h.player), None)
 

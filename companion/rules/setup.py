@@ -15,7 +15,7 @@ from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, JUNIOR_CARDS, ORI
     RULES, RULES_VERSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .happenings import GameStarted
 from .rejections import Rejection, reject
-from .state import Card, Game, Player, empty_queue
+from .state import Card, Game, GameDraft, PlayerDraft, empty_queue
 
 
 def _tiles(edition, names: list[str], given, open_tiles: bool) -> dict[str, tuple] | Rejection:
@@ -105,12 +105,12 @@ def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] 
 
     n = len(names)
     start = names.index(start_name)
-    players = [Player(name, empty_queue(), tiles[name], cookies=edition.starting_tokens,
+    players = [PlayerDraft(name, empty_queue(), tiles[name], cookies=edition.starting_tokens,
                       cake_cards=edition.starting_cake_cards)
                for name in names]
     longer = a.get("longer_game", False)
     removed = (edition.longer_game_removed if longer else edition.removed_by_players).get(n, 0)
-    game = Game(edition=edition.id, variant=variant, players=players, start=start,
+    game = GameDraft(edition=edition.id, variant=variant, players=players, start=start,
                 active=start, deck=edition.deck_size - removed, removed=removed,
                 ristretto_start=ristretto, expansion=expansion, longer_game=longer,
                 two_drinks_one_cake=a.get("two_drinks_one_cake", False),
@@ -143,7 +143,7 @@ def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] 
             arrived_in_position_1(game, seat, None)
     happened = GameStarted(edition.id, variant, tuple(names), start_name, game.deck,
                            _grouped(deal, names), expansion)
-    return game, happened
+    return game.freeze(), happened
 
 
 def _grouped(deal, names) -> tuple[tuple[str, int, int], ...]:

@@ -17,10 +17,10 @@ from .editions import DISLIKES_TO_CLOSE, VARIANTS
 from .happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver, Happening,
                          OrdersMovedDown, ShopClosed, Stalled, TokensGained, TurnChanged)
 from .scoring import ranking, winners
-from .state import Card, Game
+from .state import Card, GameDraft, GameReads
 
 
-def draw(game: Game, seat: int, count: int, out: list[Happening]) -> None:
+def draw(game: GameDraft, seat: int, count: int, out: list[Happening]) -> None:
     """``count`` cards leave the deck and join the end of position 1."""
     position = game.players[seat].queue[0]
     for _ in range(count):
@@ -30,7 +30,7 @@ def draw(game: Game, seat: int, count: int, out: list[Happening]) -> None:
         cakes.arrived_in_position_1(game, seat, out)
 
 
-def close_shop(game: Game, reason: str, player: str | None, out: list[Happening]) -> None:
+def close_shop(game: GameDraft, reason: str, player: str | None, out: list[Happening]) -> None:
     """Flip the starting player token to CLOSED (once)."""
     if game.token == "closed":
         return
@@ -41,21 +41,21 @@ def close_shop(game: Game, reason: str, player: str | None, out: list[Happening]
         out.append(FinalTurnBegins(game.players[game.last_seat].name))
 
 
-def check_dislikes(game: Game, out: list[Happening]) -> None:
+def check_dislikes(game: GameDraft, out: list[Happening]) -> None:
     for p in game.players:
         if p.dislikes >= DISLIKES_TO_CLOSE:
             close_shop(game, "five_dislikes", p.name, out)
             return
 
 
-def is_stalled(game: Game) -> bool:
+def is_stalled(game: GameReads) -> bool:
     """3-4 players, standard rules, token open, every queue empty: nothing can happen."""
     return (not game.game_over and game.token == "open" and len(game.players) >= 3
             and VARIANTS[game.variant].order_surge and game.completed_this_turn == 0
             and all(p.order_count() == 0 for p in game.players))
 
 
-def end_turn(game: Game, seat: int) -> list[Happening]:
+def end_turn(game: GameDraft, seat: int) -> list[Happening]:
     """The active player (at ``seat``) ends the turn."""
     out: list[Happening] = []
     rules = VARIANTS[game.variant]

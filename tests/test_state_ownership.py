@@ -1,0 +1,49 @@
+"""Nothing outside the table loop writes game or table state (issue 21).
+
+The game the engine hands out is frozen (every thread may share it); settings changes,
+catalog reloads and the BG Stats link reach the table through the loop's one input
+queue and are applied on the loop's thread; slow work runs on a worker.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from companion.rules import apply, parse_action
+from companion.rules.state import Card, Game, Player, Table
+from tests.rules_helpers import play, setup
+
+
+def test_a_game_and_its_players_refuse_assignment():
+    table, _ = play(setup(players=["Ana", "Ben"]))
+    game = table.game
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.deck = 0                                       # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.players[0].likes = 9                           # type: ignore[misc]
+    assert isinstance(game.players, tuple)
+    assert all(isinstance(pos, tuple) for pos in game.players[0].queue)
+    with pytest.raises(AttributeError):                     # a tuple has no append
+        game.players[0].queue[0].append(Card(99))           # type: ignore[attr-defined]
+
+
+def test_lists_given_to_a_player_or_game_are_kept_as_tuples():
+    p = Player("Ana", [[Card(1)], [], [], []], ["jump"])     # type: ignore[arg-type]
+    g = Game("original", "standard", [p], 0, 0, 10, 0)        # type: ignore[arg-type]
+    assert p.queue == ((Card(1),), (), (), ()) and p.tiles == ("jump",)
+    assert g.players == (p,)
+
+
+def test_the_engine_returns_a_new_game_and_leaves_the_old_one_as_it_was():
+    table, _ = play(setup(players=["Ana", "Ben"]))
+    before = table.game
+    snapshot = dataclasses.astuple(before)
+    after = apply(table, parse_action({"do": "complete"}))
+    assert after.table.game is not before
+    assert dataclasses.astuple(before) == snapshot           # the old state is untouched
+    assert after.table.game.players[0].likes == 1 and before.players[0].likes == 0
+    # the undo snapshot is the very state before: undo gives it back unchanged
+    undone = apply(after.table, parse_action({"do": "undo"}))
+    assert undone.table.game is before
+    assert Table(before) == Table(undone.table.game)
