@@ -47,3 +47,71 @@ def test_the_engine_returns_a_new_game_and_leaves_the_old_one_as_it_was():
     undone = apply(after.table, parse_action({"do": "undo"}))
     assert undone.table.game is before
     assert Table(before) == Table(undone.table.game)
+
+
+# --- settings and catalog: inputs on the one queue, applied by the loop's thread --------
+
+def _service(tmp_path):
+    from companion.config import defaults
+    from companion.service import Service
+    cfg = defaults()
+    cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
+    cfg.values["catalog"]["paths"] = []
+    cfg.values["seats"]["driver"] = "none"
+    cfg.values["pixels"]["driver"] = "none"
+    cfg.values["sound"]["enabled"] = False
+    return Service(cfg, headless=True)
+
+
+def _on_loop_thread(svc, kind):
+    """Record, when an update of input ``kind`` reaches the subscribers, which thread it
+    is on and what the log's language is then."""
+    import threading
+    seen: dict = {}
+    done = threading.Event()
+
+    def watch(u) -> None:
+        if isinstance(u.event, kind):
+            seen.update(thread=threading.current_thread(), language=svc.log_words.language,
+                        catalog=svc.session.catalog)
+            done.set()
+    svc.loop.subscribe(watch)
+    return seen, done
+
+
+def test_a_settings_change_from_the_screens_thread_is_applied_by_the_loops_thread(tmp_path):
+    import threading
+    from companion.inputs import SettingsChanged
+    from companion.ui.settings_store import Settings
+    svc = _service(tmp_path)
+    seen, done = _on_loop_thread(svc, SettingsChanged)
+    loop_thread = svc.loop.start()
+    try:
+        settings = Settings(language="ko")
+        settings.subscribe(svc.apply_settings)
+        screen = threading.Thread(target=settings.set, args=("language", "es"), name="screen")
+        screen.start()
+        screen.join(5)
+        assert done.wait(5), "the settings never reached the loop"
+        assert seen["thread"] is loop_thread is not screen
+        assert seen["language"] == "es" == svc.log_words.language   # set before outputs hear
+        assert svc.loop.settings == SettingsChanged("es", True, 0.7, 0.3, 0, "language")
+    finally:
+        svc.shutdown()
+
+
+def test_a_catalog_read_afresh_is_swapped_in_by_the_loops_thread(tmp_path):
+    from companion.catalog import Catalog
+    from companion.inputs import CatalogLoaded
+    svc = _service(tmp_path)
+    seen, done = _on_loop_thread(svc, CatalogLoaded)
+    before = svc.session.catalog
+    fresh = Catalog.example()
+    loop_thread = svc.loop.start()
+    try:
+        svc.loop.post(CatalogLoaded(fresh))
+        assert done.wait(5), "the catalog never reached the loop"
+        assert seen["thread"] is loop_thread and seen["catalog"] is fresh is not before
+        assert svc.session.catalog is fresh
+    finally:
+        svc.shutdown()

@@ -170,6 +170,8 @@ def test_the_service_speaks_in_the_screens_language_and_settings_turn_it_off(tmp
     try:
         assert svc.voice is not None and svc.voice in svc.outputs
         svc.apply_settings(Settings(language="ko", voice=False))
+        assert svc.voice.language == "en"         # an input: nothing changes until the loop
+        svc.loop.drain()                          # applies it (here, on this thread)
         assert (svc.voice.language, svc.voice.enabled) == ("ko", False)
         assert svc.log_words.language == "ko"
         svc.voice(moments()["turn"])              # off: nothing is queued
