@@ -54,8 +54,14 @@ def record(journal: Journal, game_id: int) -> GameRecord:
 def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "",
               device: str | None = None) -> str:
     """The BG Stats link of a finished game (``bgstats.NotFinished`` if it runs)."""
+    return link_of(game, journal.lines(game.id)[0], state, location, device)
+
+
+def link_of(game: GameRecord, setup_line: str, state: dict, location: str = "",
+            device: str | None = None) -> str:
+    """``play_link`` from the game's setup line (a worker's: no journal at hand)."""
     colours = seat_rgb(game.seat_colors) if game.seat_colors else None
-    setup = json.loads(journal.lines(game.id)[0])
+    setup = json.loads(setup_line)
     return bgstats.link(bgstats.play(game.id, game.started_at, game.ended_at, state,
                                      device=device or bgstats.device_id(), colours=colours,
                                      location=location, setup=setup))

@@ -136,7 +136,7 @@ class Service:
         self.loop.subscribe(self._settings_reached)
         self._watch(self.loop)
         from .play_link import PlayLink
-        self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
+        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
@@ -487,6 +487,7 @@ class Service:
         for device in self.inputs:
             _optional("closing an input", device.close)
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
+        _optional("closing the BG Stats link's worker", self.play_link.close)
         for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
         if self.app is not None:             # last: the sound thread owned the mixer till now

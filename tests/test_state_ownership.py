@@ -115,3 +115,93 @@ def test_a_catalog_read_afresh_is_swapped_in_by_the_loops_thread(tmp_path):
         assert svc.session.catalog is fresh
     finally:
         svc.shutdown()
+
+
+# --- the BG Stats link: made on a worker, posted back, kept by the loop ------------------
+
+FINISHED = ['{"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"]}',
+            '{"do": "correct", "player": "Ana", "dislikes": 5}',
+            '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']
+
+
+def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_path):
+    import threading
+    from companion import inputs as ev
+    from companion.journal import Journal
+    from companion.play_link import PlayLink
+    from companion.session import Session
+    from companion.table import Recorder, TableLoop
+    made_on: list = []
+    making, release = threading.Event(), threading.Event()
+
+    def make(record, lines, location):          # the worker's part, held until released
+        made_on.append(threading.current_thread())
+        making.set()
+        assert release.wait(5)
+        return f"link of game {record.id} after {len(lines)} lines"
+
+    with Journal(str(tmp_path / "journal.db")) as journal:
+        loop = TableLoop(Session(journal))
+        links = PlayLink(loop, make=make)
+        loop.subscribe(links)
+        recorder = Recorder()
+        loop.subscribe(recorder)
+        loop_thread = loop.start()
+        try:
+            for n, line in enumerate(FINISHED):
+                loop.post(ev.ScriptLine(line, n + 1))
+            assert making.wait(5), "no link was asked for when the game ended"
+            assert made_on == [made_on[0]] and made_on[0] is not loop_thread
+            # the worker is busy: the loop still answers inputs, and shows no link yet
+            asked = ev.DismissDraws()
+            loop.post(asked)
+            assert recorder.wait_for(lambda u: u.event is asked).event is asked
+            assert links.link is None and not links.ready.is_set()
+            release.set()
+            found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
+            assert links.ready.wait(5) and links.link == "link of game 1 after 5 lines"
+            assert found.event.made_for == loop.turn_now()
+        finally:
+            release.set()
+            loop.stop()
+            links.close()
+
+
+def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
+    import threading
+    from companion import inputs as ev
+    from companion.journal import Journal
+    from companion.play_link import PlayLink
+    from companion.session import Session
+    from companion.table import Recorder, TableLoop
+    release = threading.Event()
+    asked: list = []
+
+    def make(record, lines, location):
+        asked.append(len(lines))
+        assert release.wait(5)
+        return f"after {len(lines)} lines"
+
+    with Journal(str(tmp_path / "journal.db")) as journal:
+        loop = TableLoop(Session(journal))
+        links = PlayLink(loop, make=make)
+        loop.subscribe(links)
+        recorder = Recorder()
+        loop.subscribe(recorder)
+        kept: list = []                          # the link kept as each result arrives
+        loop.subscribe(lambda u: kept.append(links.link)
+                       if isinstance(u.event, ev.PlayLinkFound) else None)
+        loop.start()
+        try:
+            for n, line in enumerate(FINISHED + ['{"do": "correct", "player": "Ben", "likes": 9}']):
+                loop.post(ev.ScriptLine(line, n + 1))
+            recorder.wait_for(lambda u: any(h.kind == "ranking_changed" for h in u.happened))
+            release.set()
+            # the first link (the table before the correction) arrives first and is dropped
+            recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound)
+                              and u.event.link == "after 6 lines")
+            assert asked == [5, 6] and kept == [None, "after 6 lines"]
+        finally:
+            release.set()
+            loop.stop()
+            links.close()
