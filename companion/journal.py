@@ -387,6 +387,10 @@ class Journal:
             return (f"{self.path}: the disk reported an error ({msg}) although it has room "
                     "and is writable: the SD card or disk may be failing; copy the journal "
                     "somewhere safe")
+        return self._explain_opening(msg, fault)
+
+    def _explain_opening(self, msg: str, fault: str | None) -> str:
+        """``_explain`` for a file that cannot be opened or written (or anything else)."""
         if fault == READ_ONLY and mounted_read_only(self.path):
             return _read_only(self.path, "the disk is mounted read-only")
         if self.readonly and ("unable to open" in msg or "readonly" in msg):

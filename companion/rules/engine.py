@@ -18,7 +18,7 @@ from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, R
 from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import GameDraft, PlayerDraft, Table, push
+from .state import Card, GameDraft, PlayerDraft, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -119,30 +119,19 @@ def _redo(table: Table) -> Outcome:
 Step = Callable[[GameDraft, PlayerDraft, Action, frozenset], "list[Happening] | Rejection"]
 
 
-def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset
+def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset[str]
               ) -> list[Happening] | Rejection:
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
     if g.completed_this_turn >= CUPS:
         return reject("three_orders", player=me.name)
-    slot, tag = a.get("slot"), a.get("card")
+    slot = a.get("slot")
     if slot is not None and not me.queue[slot - 1]:
         return reject("slot_empty", player=me.name, slot=slot)
-    if "cake" in a:
-        picked = _caked_or_not(g, me, slot, tag, a["cake"])
-        if isinstance(picked, Rejection):
-            return picked
-        pos, card = picked
-    elif tag is not None:
-        pos = me.find(tag)
-        if slot is not None and pos != slot - 1:
-            return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
-        if pos is None:
-            return reject("card_not_in_queue", card=tag, player=me.name)
-        card = next(c for c in me.queue[pos] if c.tag == tag)
-    else:
-        pos = slot - 1 if slot is not None else max(i for i in range(4) if me.queue[i])
-        card = me.queue[pos][0]
+    picked = _order_to_complete(g, me, a)
+    if isinstance(picked, Rejection):
+        return picked
+    pos, card = picked
     me.queue[pos].remove(card)
     me.likes += 1
     g.completed_this_turn += 1
@@ -158,7 +147,27 @@ def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozense
     return out
 
 
-def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | None, cake: bool):
+def _order_to_complete(g: GameDraft, me: PlayerDraft, a: Action
+                       ) -> tuple[int, Card] | Rejection:
+    """Which order ``complete`` takes: (position index, card). With ``cake``, the first
+    with (or without) a cake; with ``card``, that card (in ``slot``, if named); else the
+    first of ``slot``, or of the highest position holding one."""
+    slot, tag = a.get("slot"), a.get("card")
+    if "cake" in a:
+        return _caked_or_not(g, me, slot, tag, a["cake"])
+    if tag is None:
+        pos = slot - 1 if slot is not None else max(i for i in range(4) if me.queue[i])
+        return pos, me.queue[pos][0]
+    found = me.find(tag)
+    if slot is not None and found != slot - 1:
+        return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
+    if found is None:
+        return reject("card_not_in_queue", card=tag, player=me.name)
+    return found, next(c for c in me.queue[found] if c.tag == tag)
+
+
+def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | None,
+                  cake: bool) -> tuple[int, Card] | Rejection:
     """``complete`` with ``cake`` (1.2, Cake Time): the first order of ``slot`` with (or
     without) a cake, else of the highest position holding one; (position index, card)."""
     if g.expansion is None:
@@ -252,22 +261,9 @@ def _correct(g: GameDraft, a: Action) -> list[Happening] | Rejection:
         out.append(Corrected(None, "deck", g.deck, a["deck"]))
         g.deck = a["deck"]
     else:
-        fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
-        if fields and "player" not in a:
-            return reject("correct_no_player", fields=tuple(fields))
-        if not fields:
-            return reject("correct_nothing")
-        if "cake_cards" in fields and g.expansion is None:
-            return reject("not_cake_time")
-        if "dislikes" in a and not rules.flow_of_time:
-            return reject("junior_no_dislikes")
-        seat = g.seat_of(a["player"])
-        if seat is None:
-            return reject("unknown_player", player=a["player"])
-        p = g.players[seat]
-        for f in fields:
-            out.append(Corrected(p.name, f, getattr(p, f), a[f]))
-            setattr(p, f, a[f])
+        counted = _correct_counts(g, a, out)
+        if counted is not None:
+            return counted
     g.corrected = True
     if g.game_over:
         ranked = ranking(g)
@@ -278,6 +274,27 @@ def _correct(g: GameDraft, a: Action) -> list[Happening] | Rejection:
             close_shop(g, "deck_empty", None, out)     # the deck ran out (spec 1.1)
         _reopen_if_no_reason(g, out)
     return out
+
+
+def _correct_counts(g: GameDraft, a: Action, out: list[Happening]) -> Rejection | None:
+    """A player's likes, dislikes, tokens or cake cards set by hand; None when done."""
+    fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
+    if fields and "player" not in a:
+        return reject("correct_no_player", fields=tuple(fields))
+    if not fields:
+        return reject("correct_nothing")
+    if "cake_cards" in fields and g.expansion is None:
+        return reject("not_cake_time")
+    if "dislikes" in a and not VARIANTS[g.variant].flow_of_time:
+        return reject("junior_no_dislikes")
+    seat = g.seat_of(a["player"])
+    if seat is None:
+        return reject("unknown_player", player=a["player"])
+    p = g.players[seat]
+    for f in fields:
+        out.append(Corrected(p.name, f, getattr(p, f), a[f]))
+        setattr(p, f, a[f])
+    return None
 
 
 def _reopen_if_no_reason(g: GameDraft, out: list[Happening]) -> None:
