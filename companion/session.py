@@ -34,7 +34,7 @@ log = logging.getLogger("companion.session")
 SEAT_COLOUR_NAMES = NAMES   # the box's meeple colours (companion.seat_colours)
 
 
-def _ranking_json(game) -> list:
+def _ranking_json(game: Game) -> list[dict[str, Any]]:
     return [r.__dict__ for r in ranking(game)]
 
 
@@ -43,7 +43,7 @@ class Rebuilt:
     """A game rebuilt from its lines: the table, the lines as recorded (each with the
     facts that decided it), and where it stopped if a line was refused."""
     table: Table
-    lines: list = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
     failed_at: int | None = None          # index of the line that could not be replayed
     rejection: Rejection | None = None
 
@@ -54,7 +54,7 @@ class Rebuilt:
         return f"action {self.failed_at} cannot be replayed ({self.rejection})"
 
 
-def rebuild(lines: Iterable[str], specialty_tags: frozenset = NO_SPECIALTIES,
+def rebuild(lines: Iterable[str], specialty_tags: frozenset[str] = NO_SPECIALTIES,
             rules: str = RULES) -> Rebuilt:
     """Replay a game's stored lines from an empty table, under the table-script version
     ``rules`` the game was recorded under (``GameRecord.rules``).
@@ -107,18 +107,20 @@ def migrate(journal: Journal, catalog: Catalog) -> None:
 
 # The screen's RGB seat colours as schema 1 kept them: the shades of that version, and
 # today's (companion.seat_colours, whose red and green were tuned since).
-SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
-                    (240, 190, 20): "yellow"}
+SCHEMA1_SEAT_RGB: dict[tuple[int, ...], str] = {
+    (214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
+    (240, 190, 20): "yellow"}
 
 
-def _colour_names(rgbs) -> list | None:
+def _colour_names(rgbs: Any) -> list[str] | None:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
-    by_rgb: dict[tuple, str] = {**SCHEMA1_SEAT_RGB,
+    by_rgb: dict[tuple[int, ...], str] = {**SCHEMA1_SEAT_RGB,
               **{tuple(rgb): name for rgb, name in zip(SCREEN_RGB, NAMES, strict=True)}}
     if not isinstance(rgbs, list):
         return None
     names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]
-    return names if all(names) else None
+    found = [n for n in names if n]
+    return found if len(found) == len(names) else None
 
 
 def _final_ranking(action: Action, before: Game | None, after: Game | None
@@ -152,8 +154,10 @@ class Session:
         self.rules = RULES
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
-        self.seat_colors: tuple = ()      # colour names of the current game's seats, if chosen
-        self.recent_names: tuple = ()     # players of recent games, newest first (the wizard)
+        #: colour names of the current game's seats, if chosen
+        self.seat_colors: tuple[str, ...] = ()
+        #: players of recent games, newest first (the wizard)
+        self.recent_names: tuple[str, ...] = ()
         #: the current game's lines as the journal holds them, setup first (what follows
         #: from the game's history, e.g. which hints it has taught: companion.teaching)
         self.lines: list[str] = []
@@ -237,7 +241,8 @@ class Session:
                           error=str(exc))
         return None
 
-    def apply_line(self, text: str, progress=None) -> Outcome | None:
+    def apply_line(self, text: str, progress: tuple[str, Any] | None = None
+                   ) -> Outcome | None:
         """A raw table-script line: None for blank/comment lines."""
         action = parse_line(text)
         if action is None or isinstance(action, Rejection):

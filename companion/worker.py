@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 log = logging.getLogger("companion.worker")
 
@@ -58,7 +59,7 @@ class Worker:
 
     # --- the life cycle ---------------------------------------------------------------------
 
-    def start(self):
+    def start(self) -> Self:
         if self._wanted() and self._thread is None:
             self._thread = threading.Thread(target=self._run, name=self.thread_name,
                                             daemon=True)

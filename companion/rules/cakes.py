@@ -9,6 +9,7 @@ supply is not counted.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                          Happening)
@@ -31,7 +32,7 @@ def arrived_in_position_1(game: GameDraft, seat: int, out: list[Happening] | Non
             out.append(CakePlaced(p.name, 1, position[-1].tag, "two_drinks_one_cake"))
 
 
-def put_cake(g: GameDraft, a: dict) -> list[Happening] | Rejection:
+def put_cake(g: GameDraft, a: dict[str, Any]) -> list[Happening] | Rejection:
     """``cake``: the table put a cake on one of ``player``'s orders (진행, 1st point)."""
     if g.expansion is None:
         return reject("not_cake_time")

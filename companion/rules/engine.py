@@ -33,10 +33,10 @@ class Accepted:
 
 
 Outcome = Accepted | Rejection
-NO_SPECIALTIES: frozenset = frozenset()
+NO_SPECIALTIES: frozenset[str] = frozenset()
 
 
-def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTIES,
+def apply(table: Table, action: Action, specialty_tags: frozenset[str] = NO_SPECIALTIES,
           rules_version: str = RULES) -> Outcome:
     """Apply one validated action (see ``actions.parse_action``).
 
@@ -116,7 +116,7 @@ def _redo(table: Table) -> Outcome:
 # --- the actions of a running game: each changes the draft ``g`` in place ---------
 # ``me`` is the active player of ``g``: a running game always has one.
 
-Step = Callable[[GameDraft, PlayerDraft, Action, frozenset], "list[Happening] | Rejection"]
+Step = Callable[[GameDraft, PlayerDraft, Action, frozenset[str]], "list[Happening] | Rejection"]
 
 
 def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset[str]
@@ -183,7 +183,7 @@ def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | No
                   slot=slot or 0)
 
 
-def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
+def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]
                       ) -> list[Happening] | Rejection:
     u = a["upgrade"]
     tokens = token_id(g.rules.token)
@@ -209,7 +209,7 @@ def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
     return [UpgradeActivated(me.name, u)]
 
 
-def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
+def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]
                    ) -> list[Happening] | Rejection:
     count = a["count"]
     if count > me.cookies:
@@ -224,11 +224,11 @@ def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
     return [TokensSpent(me.name, count)]
 
 
-def _end_turn(g: GameDraft, me: PlayerDraft, _a: Action, _tags: frozenset) -> list[Happening]:
+def _end_turn(g: GameDraft, me: PlayerDraft, _a: Action, _tags: frozenset[str]) -> list[Happening]:
     return end_turn(g, g.players.index(me))
 
 
-def _scan(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset
+def _scan(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset[str]
           ) -> list[Happening] | Rejection:
     tag = a["tag"]
     if me.find(tag) is not None:

@@ -85,8 +85,9 @@ def start_game(a: dict[str, Any], rules_version: str = RULES
         return refused
     variant = a.get("variant", "standard")
     upgrades = VARIANTS[variant].upgrades
-    tiles = (_tiles(edition, names, a.get("upgrades"), version.open_tiles) if upgrades
-             else {n: () for n in names})
+    tiles: dict[str, tuple[str, ...]] | Rejection = (
+        _tiles(edition, names, a.get("upgrades"), version.open_tiles) if upgrades
+        else {n: () for n in names})
     if isinstance(tiles, Rejection):
         return tiles
     game = _table(a, edition, version, variant, tiles, expansion)
