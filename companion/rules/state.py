@@ -9,7 +9,7 @@ can therefore be kept as undo snapshots for free, and shared with every thread.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from .editions import POSITIONS, RULES, RULES_VERSIONS, Edition, RulesVersion, box_rules
@@ -57,7 +57,7 @@ class PlayerReads:
 
 
 def _frozen_queue(queue: Iterable[Iterable[Card]]) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(position) for position in queue)
+    return tuple(map(tuple, queue))
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,10 @@ class Player(PlayerReads):
 
     def draft(self) -> PlayerDraft:
         """A mutable copy for the engine to change (``PlayerDraft.freeze``)."""
-        return PlayerDraft(**{f: getattr(self, f) for f in _PLAYER_FIELDS}
-                           | {"queue": [list(p) for p in self.queue]})
+        d = object.__new__(PlayerDraft)           # the same fields: copied, not re-checked
+        d.__dict__.update(self.__dict__)
+        d.queue = list(map(list, self.queue))
+        return d
 
 
 @dataclass
@@ -99,10 +101,10 @@ class PlayerDraft(PlayerReads):
     cake_cards: int = 0
 
     def freeze(self) -> Player:
-        return Player(**{f: getattr(self, f) for f in _PLAYER_FIELDS})
-
-
-_PLAYER_FIELDS = [f.name for f in fields(Player)]
+        p = object.__new__(Player)                # the hot path: every action freezes
+        p.__dict__.update(self.__dict__, queue=_frozen_queue(self.queue),
+                          tiles=tuple(self.tiles), upgrades=tuple(self.upgrades))
+        return p
 
 
 def empty_queue() -> list[list[Card]]:
@@ -206,8 +208,10 @@ class Game(GameReads):
 
     def draft(self) -> GameDraft:
         """A mutable copy for the engine to change within one move (``GameDraft.freeze``)."""
-        return GameDraft(**{f: getattr(self, f) for f in _GAME_FIELDS}
-                         | {"players": [p.draft() for p in self.players]})
+        d = object.__new__(GameDraft)             # the same fields: copied, not re-checked
+        d.__dict__.update(self.__dict__)
+        d.players = [p.draft() for p in self.players]   # (4 at most)
+        return d
 
 
 @dataclass
@@ -244,11 +248,10 @@ class GameDraft(GameReads):
         return None if self.active is None else self.players[self.active]
 
     def freeze(self) -> Game:
-        return Game(**{f: getattr(self, f) for f in _GAME_FIELDS}
-                    | {"players": tuple(p.freeze() for p in self.players)})
-
-
-_GAME_FIELDS = [f.name for f in fields(Game)]
+        g = object.__new__(Game)                  # the hot path: every action freezes
+        g.__dict__.update(self.__dict__, players=tuple(p.freeze() for p in self.players),
+                          used_tags=frozenset(self.used_tags))
+        return g
 
 
 @dataclass(frozen=True)
