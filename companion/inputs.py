@@ -9,6 +9,10 @@ An input made against what its sender saw carries that table's version
 the finger landed on, a phone from its ``If-Match``, a scan from the moment the
 line was read); the loop refuses it if it has gone stale (``table.refusal``).
 Script lines and inputs without a version are never stale.
+
+Not only the devices post: a settings change (``SettingsChanged``), catalogs read
+afresh (``CatalogLoaded``) and a worker's result (``PlayLinkFound``) come through the
+same queue, so that only the loop's thread ever changes what the table holds.
 """
 from __future__ import annotations
 
