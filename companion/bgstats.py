@@ -75,7 +75,7 @@ def utc(iso: str) -> datetime:
     return t.astimezone(UTC)
 
 
-def colour_names(colours: Sequence | None, count: int) -> list[str]:
+def colour_names(colours: Sequence[Any] | None, count: int) -> list[str]:
     """Seat colours (RGB, as the screen keeps them) as names; the box's by default."""
     rgb = [tuple(c) for c in colours] if colours else []
     rgb += DEFAULT_COLOURS[len(rgb):]
@@ -86,7 +86,7 @@ def _player_id(name: str) -> str:
     return "p-" + hashlib.sha256(name.casefold().encode()).hexdigest()[:8]
 
 
-def board(state: dict, setup: dict | None = None) -> str:
+def board(state: dict[str, Any], setup: dict[str, Any] | None = None) -> str:
     """Edition · variant · expansion · options, e.g. "Coffee Rush · Standard · Cake Time"."""
     setup = setup or {}
     parts = [EDITION_NAMES.get(state["edition"], state["edition"]),
@@ -98,9 +98,9 @@ def board(state: dict, setup: dict | None = None) -> str:
     return " · ".join(parts)
 
 
-def play(game_id: int, started_at: str, ended_at: str | None, state: dict, *,
-         device: str, colours: Sequence | None = None, location: str = "",
-         setup: dict | None = None) -> dict[str, Any]:
+def play(game_id: int, started_at: str, ended_at: str | None, state: dict[str, Any], *,
+         device: str, colours: Sequence[Any] | None = None, location: str = "",
+         setup: dict[str, Any] | None = None) -> dict[str, Any]:
     """The BG Stats play of one finished game.
 
     ``state`` is the game's final table as ``replay --json`` prints it
@@ -141,7 +141,7 @@ def play(game_id: int, started_at: str, ended_at: str | None, state: dict, *,
     return out
 
 
-def link(play_: dict) -> str:
+def link(play_: dict[str, Any]) -> str:
     """The BG Stats link of a play: compact JSON, percent-encoded as UTF-8 like
     JavaScript's encodeURIComponent (accents and Hangul survive any scanner), except
     that ``:`` and ``,`` stay as they are (legal in a query, and a smaller QR code)."""

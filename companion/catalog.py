@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .rules.editions import EDITIONS
 
@@ -38,7 +39,7 @@ class CardInfo:
     edition: str
 
 
-def _check(path: str, n: int, raw: dict) -> CardInfo:
+def _check(path: str, n: int, raw: dict[str, Any]) -> CardInfo:
     where = f"{path}: card {n}"
     unknown = set(raw) - {"tag", "drink", "recipe", "specialty", "edition"}
     if unknown:
@@ -78,7 +79,7 @@ class Catalog:
         return None if tag is None else self.cards.get(tag)
 
     @property
-    def specialty_tags(self) -> frozenset:
+    def specialty_tags(self) -> frozenset[str]:
         return frozenset(t for t, c in self.cards.items() if c.specialty)
 
     def __len__(self) -> int:
@@ -113,7 +114,8 @@ class Catalog:
         return cls(out)
 
     @classmethod
-    def load_many(cls, paths: Iterable[str], on_error=None) -> Catalog:
+    def load_many(cls, paths: Iterable[str],
+                  on_error: Callable[[CatalogError], None] | None = None) -> Catalog:
         """Merge catalogs (later files win); missing files are skipped. With ``on_error``,
         a file that cannot be read is reported to it (a CatalogError) and skipped."""
         merged = cls()

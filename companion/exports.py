@@ -9,11 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from . import bgstats
 from .journal import GameRecord, Journal
 from .rules.editions import RULES, RULES_VERSIONS
 from .rules.engine import NO_SPECIALTIES
+from .rules.state import Table
 from .rules.view import table_json
 from .session import Rebuilt, rebuild
 from .seat_colours import screen_rgb as seat_rgb
@@ -31,14 +33,14 @@ class ExportError(ValueError):
     """The game cannot be exported in this format (the message says why)."""
 
 
-def final_state(lines: list[str], specialty_tags: frozenset = NO_SPECIALTIES,
-                rules: str = RULES) -> dict:
+def final_state(lines: list[str], specialty_tags: frozenset[str] = NO_SPECIALTIES,
+                rules: str = RULES) -> dict[str, Any]:
     """The game's final table, as ``replay --json`` prints it (``session.rebuild``, the
     one replay of a journal's lines, under the version ``rules`` it was recorded under)."""
     return table_json(_replayed(rebuild(lines, specialty_tags, rules)))
 
 
-def _replayed(rebuilt: Rebuilt):
+def _replayed(rebuilt: Rebuilt) -> Table:
     if rebuilt.failed_at is not None:
         raise ExportError(f"the game's {rebuilt.problem}")
     return rebuilt.table
@@ -51,18 +53,24 @@ def record(journal: Journal, game_id: int) -> GameRecord:
     raise ExportError(f"{journal.path} has no game {game_id}")
 
 
-def play_link(journal: Journal, game: GameRecord, state: dict, location: str = "",
+def play_link(journal: Journal, game: GameRecord, state: dict[str, Any], location: str = "",
               device: str | None = None) -> str:
     """The BG Stats link of a finished game (``bgstats.NotFinished`` if it runs)."""
+    return link_of(game, journal.lines(game.id)[0], state, location, device)
+
+
+def link_of(game: GameRecord, setup_line: str, state: dict[str, Any], location: str = "",
+            device: str | None = None) -> str:
+    """``play_link`` from the game's setup line (a worker's: no journal at hand)."""
     colours = seat_rgb(game.seat_colors) if game.seat_colors else None
-    setup = json.loads(journal.lines(game.id)[0])
+    setup = json.loads(setup_line)
     return bgstats.link(bgstats.play(game.id, game.started_at, game.ended_at, state,
                                      device=device or bgstats.device_id(), colours=colours,
                                      location=location, setup=setup))
 
 
 def render(journal: Journal, game_id: int, fmt: str, source: str = "",
-           location: str = "", specialty_tags: frozenset = NO_SPECIALTIES) -> str:
+           location: str = "", specialty_tags: frozenset[str] = NO_SPECIALTIES) -> str:
     """``specialty_tags``: the catalog's, only for a journal of schema 1 (its lines do not
     carry the specialties it gave)."""
     game = record(journal, game_id)
@@ -92,7 +100,7 @@ def render(journal: Journal, game_id: int, fmt: str, source: str = "",
     raise ExportError(f"{fmt} is not an export format ({', '.join(FORMATS)})")
 
 
-def players_csv(game: GameRecord, state: dict) -> str:
+def players_csv(game: GameRecord, state: dict[str, Any]) -> str:
     """One row per player, seat order (spreadsheet friendly, UTF-8)."""
     places = {r["name"]: r["place"] for r in state["ranking"]}
     buf = io.StringIO()

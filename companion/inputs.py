@@ -9,13 +9,20 @@ An input made against what its sender saw carries that table's version
 the finger landed on, a phone from its ``If-Match``, a scan from the moment the
 line was read); the loop refuses it if it has gone stale (``table.refusal``).
 Script lines and inputs without a version are never stale.
+
+Not only the devices post: a settings change (``SettingsChanged``), catalogs read
+afresh (``CatalogLoaded``) and a worker's result (``PlayLinkFound``) come through the
+same queue, so that only the loop's thread ever changes what the table holds.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
 
 
 @dataclass(frozen=True)
@@ -179,9 +186,43 @@ class DismissDraws:
 
 
 @dataclass(frozen=True)
+class SettingsChanged:
+    """The table's settings as the Settings screen (or the service's start) left them.
+
+    Any thread posts it; the table loop applies it on its own thread (it keeps them as
+    ``TableLoop.settings``) and every output learns of it from that update: the log's and
+    the voice's language, the voice on or off, the volume, the brightness, the turn timer.
+    ``changed`` names the one setting that changed ("" for all of them)."""
+    language: str
+    voice: bool = True
+    volume: float = 0.7
+    brightness: float = 0.3
+    turn_timer: int = 0
+    changed: str = ""
+
+
+@dataclass(frozen=True)
+class CatalogLoaded:
+    """The card catalogs read afresh (the fault page's Try again): the table loop swaps
+    them in on its own thread. ``problems``: the files that could not be read, in words."""
+    catalog: Catalog
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayLinkFound:
+    """A worker made the BG Stats link of the finished game on the table ``made_for``
+    (None when it cannot be made): the table loop's update hands it to its owner,
+    ``play_link.PlayLink``, which keeps it only if the table is still that one."""
+    made_for: TableVersion
+    link: str | None
+
+
+@dataclass(frozen=True)
 class Stop:
     """Ask the table loop to finish after the inputs already queued."""
 
 
 InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction | WebAction
-              | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | Stop)
+              | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | SettingsChanged
+              | CatalogLoaded | PlayLinkFound | Stop)

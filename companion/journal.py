@@ -90,15 +90,15 @@ class GameRecord:
     players: list[str]
     started_at: str
     ended_at: str | None
-    ranking: list | None
+    ranking: list[Any] | None
     actions: int
-    seat_colors: list | None = None
+    seat_colors: list[str] | None = None
     rules: str = RULES
     problem: str | None = None       # unreplayable (migrated) game, or an unreadable field
     expansion: str | None = None     # "cake_time", from the recorded setup line
 
 
-def _json_or_problem(text: str | None, what: str, problems: list):
+def _json_or_problem(text: str | None, what: str, problems: list[str]) -> Any:
     """A stored JSON column; a damaged one is noted, not raised (the lines are the truth)."""
     if text is None:
         return None
@@ -327,7 +327,7 @@ class Journal:
             raise self._error(exc) from None
         return target
 
-    def migrate(self, games: dict[int, dict]) -> None:
+    def migrate(self, games: dict[int, dict[str, Any]]) -> None:
         """Schema 1 -> 2 in one transaction. ``games``: id -> {"lines": resolved lines,
         "rules": version, "problem": text or None, "seat_colors": names or None}."""
         try:
@@ -387,6 +387,10 @@ class Journal:
             return (f"{self.path}: the disk reported an error ({msg}) although it has room "
                     "and is writable: the SD card or disk may be failing; copy the journal "
                     "somewhere safe")
+        return self._explain_opening(msg, fault)
+
+    def _explain_opening(self, msg: str, fault: str | None) -> str:
+        """``_explain`` for a file that cannot be opened or written (or anything else)."""
         if fault == READ_ONLY and mounted_read_only(self.path):
             return _read_only(self.path, "the disk is mounted read-only")
         if self.readonly and ("unable to open" in msg or "readonly" in msg):
@@ -398,7 +402,7 @@ class Journal:
                     "exists and can be written")
         return f"{self.path}: {msg}"
 
-    def _close_refused(self, created: list) -> None:
+    def _close_refused(self, created: list[str]) -> None:
         """Close a refused journal and remove the empty side files SQLite made for it."""
         self.close()
         for f in created:
@@ -425,7 +429,7 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- writing -----------------------------------------------------------------
@@ -461,9 +465,9 @@ class Journal:
         self._batch = False
         self.db.execute("COMMIT")
 
-    def record(self, line: str, *, new_game: dict | None = None,
-               game_over: list | None = None, reopened: bool = False,
-               seat_colors: list | None = None, rules: str = RULES,
+    def record(self, line: str, *, new_game: dict[str, Any] | None = None,
+               game_over: list[Any] | None = None, reopened: bool = False,
+               seat_colors: list[str] | None = None, rules: str = RULES,
                progress: tuple[str, Any] | None = None) -> None:
         """Store one accepted action durably; raise JournalError if it could not be.
 
@@ -505,7 +509,7 @@ class Journal:
             raise self._error(exc) from None
         self._game_id, self._seq = game_id, seq
 
-    def set_meta(self, key: str, value) -> None:
+    def set_meta(self, key: str, value: Any) -> None:
         try:
             with self._transaction():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
@@ -513,7 +517,7 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise self._error(exc) from None
 
-    def meta(self, key: str, default=None):
+    def meta(self, key: str, default: Any = None) -> Any:
         """A small JSON value kept beside the games (e.g. a replay's progress)."""
         self._mine()
         try:
@@ -560,7 +564,8 @@ class Journal:
                                "the journal is damaged")
         return [r[1] for r in rows]
 
-    def games(self, where: str = "", args: tuple = (), limit: int = -1) -> list[GameRecord]:
+    def games(self, where: str = "", args: tuple[Any, ...] = (), limit: int = -1
+              ) -> list[GameRecord]:
         """The games, oldest first (``where``/``limit``: the newest ``limit`` matching)."""
         self._mine()
         extra = ("g.seat_colors, g.rules, g.problem" if self.schema >= 2

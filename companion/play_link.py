@@ -1,47 +1,96 @@
 """The BG Stats link of the game that just finished (``companion.exports``), kept by a
 table-loop subscriber for the end screen and the phone view.
 
+Making it replays the whole game, so it is made on a worker (``worker.Jobs``), never on
+the loop's thread: the loop reads what the worker needs (the game's record and lines,
+the journal being its own), the worker makes the link and posts it back as an input
+(``inputs.PlayLinkFound``), and the loop's update hands it to ``PlayLink``, which keeps
+it only if the table is still the one it was made for. So ``link`` is written on the
+loop's thread alone; the screen and the phone view read it.
+
 Apart from ``exports`` so that the service's start loads neither the exports nor
-bgstats: they are imported when a game is over.
+bgstats: they are imported when a game is over, on the worker.
 """
 from __future__ import annotations
 
-from .journal import JournalError
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .inputs import PlayLinkFound, TableVersion
+from .journal import GameRecord, JournalError
+from .worker import Jobs
+
+log = logging.getLogger("companion.bgstats")
+
+#: (the game's record, its lines, the location) -> the link, or None (the worker's part)
+MakeLink = Callable[[GameRecord, Sequence[str], str], "str | None"]
+
+
+def make_link(game: GameRecord, lines: Sequence[str], location: str = "") -> str | None:
+    """The link as the history exports it (the journal's lines replayed): the same
+    link everywhere. None, with a warning, when it cannot be made."""
+    from . import bgstats          # here: a start with a game running needs neither
+    from .exports import ExportError, final_state, link_of
+    try:
+        state = final_state(list(lines), rules=game.rules)
+        return link_of(game, lines[0], state, location)
+    except (ExportError, bgstats.NotFinished, JournalError, ValueError, IndexError) as exc:
+        log.warning("no BG Stats link: %s", exc)
+        return None
 
 
 class PlayLink:
     """The BG Stats link of the game that just finished, for the end screen.
 
-    A table-loop subscriber: it reads the journal on the loop's thread (the
-    journal's owner), once when a game ends or its final ranking changes; ``link``
-    is None while a game runs."""
+    A table-loop subscriber: when a game is over (or its finished table changes, e.g.
+    a correction reranks it) it asks a worker for the link; ``link`` is None while a
+    game runs and while the link is being made. ``ready`` is set once the link of the
+    table on show is known (or there is none to make)."""
 
-    ENDINGS = ("game_over", "ranking_changed")
+    def __init__(self, loop: Any, location: str = "", make: MakeLink = make_link,
+                 jobs: Jobs | None = None):
+        self.loop, self.location = loop, location
+        self.session = loop.session
+        self.link: str | None = None          # written on the loop's thread only
+        self.ready = threading.Event()
+        self._make = make
+        self._jobs = jobs if jobs is not None else Jobs("play-link")
+        self._for: TableVersion | None = None    # the table the link is (being) made for
+        self._want(loop.turn_now())             # before the loop runs: a resumed game
 
-    def __init__(self, session, location: str = ""):
-        self.session, self.location = session, location
-        self.link: str | None = None
-        self.refresh()
-
-    def __call__(self, update) -> None:
-        game = update.table.game
-        if game is None or not game.game_over:
-            self.link = None
-        elif self.link is None or any(h.kind in self.ENDINGS for h in update.happened):
-            self.refresh()
-
-    def refresh(self) -> None:
-        journal, game = self.session.journal, self.session.table.game
-        self.link = None
-        if journal is None or game is None or not game.game_over:
+    def __call__(self, update: Any) -> None:
+        """On the loop's thread."""
+        if isinstance(update.event, PlayLinkFound):
+            if update.event.made_for == self._for:   # else made for an older table
+                self.link = update.event.link
+                self.ready.set()
             return
-        from . import bgstats          # here: a start with a game running needs neither
-        from .exports import ExportError, final_state, play_link, record
-        try:
-            rec = record(journal, self.session.game_id)
-            # the journal's replay, as the history exports it: the same link everywhere
-            state = final_state(journal.lines(rec.id), rules=rec.rules)
-            self.link = play_link(journal, rec, state, self.location)
-        except (ExportError, bgstats.NotFinished, JournalError, ValueError) as exc:
-            import logging
-            logging.getLogger("companion.bgstats").warning("no BG Stats link: %s", exc)
+        if update.version is not None and update.version != self._for:
+            self._want(update.version)
+
+    def _want(self, version: TableVersion) -> None:
+        """The table is now ``version``: no link while a game runs, else ask the worker.
+        On the journal's owner thread (the loop's, or the service's before it runs)."""
+        self._for, self.link = version, None
+        journal, game = self.session.journal, self.session.table.game
+        game_id = self.session.game_id
+        record = None
+        if journal is not None and game is not None and game.game_over and game_id is not None:
+            try:
+                record = journal.game(game_id)     # one row: the loop's thread may read it
+            except JournalError as exc:
+                log.warning("no BG Stats link: %s", exc)
+        if record is None:
+            self.ready.set()
+            return
+        self.ready.clear()
+        lines, location, post = tuple(self.session.lines), self.location, self.loop.post
+
+        def job() -> None:                         # on the worker's thread
+            post(PlayLinkFound(version, self._make(record, lines, location)))
+        self._jobs.submit(job)
+
+    def close(self) -> None:
+        self._jobs.close()

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from . import faults, logs
 from .cli import load_catalog
 from .config import Config, ConfigError
+from .inputs import CatalogLoaded, SettingsChanged
 from .journal import Journal, JournalError
 from .notify import Notifier
 from .session import Session
@@ -135,9 +136,10 @@ class Service:
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
         self.log_words = LogSubscriber(language=cfg["game"]["language"])
         self.loop.subscribe(self.log_words)
+        self.loop.subscribe(self._settings_reached)
         self._watch(self.loop)
         from .play_link import PlayLink
-        self.play_link = PlayLink(self.session, cfg["bgstats"]["location"])   # end screen's QR
+        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
         self.outputs: list = []
         self.inputs: list = []
@@ -231,18 +233,29 @@ class Service:
                                          daemon=True)
         self._starter.start()
 
-    def apply_settings(self, settings, _changed: str = "") -> None:
-        """Touchscreen settings (volume, voice, LED brightness, turn timer) reach the outputs."""
-        self.log_words.language = settings.language
+    def apply_settings(self, settings, changed: str = "") -> None:
+        """Touchscreen settings (language, volume, voice, LED brightness, turn timer) go to
+        the table loop as an input, from whichever thread changed them: the loop applies
+        them and the outputs learn of them from its update (``_settings_reached``)."""
+        self.loop.post(SettingsChanged(settings.language, settings.voice, settings.volume,
+                                       settings.brightness, settings.turn_timer, changed))
+
+    def _settings_reached(self, update: Update) -> None:
+        """Subscriber (the loop's thread, the one writer of what follows): the settings
+        the loop applied reach the log, the voice, the sound and the lights."""
+        s = update.event
+        if not isinstance(s, SettingsChanged):
+            return
+        self.log_words.language = s.language
         if self.voice is not None:
-            self.voice.language = settings.language
-            self.voice.enabled = settings.voice
+            self.voice.language = s.language
+            self.voice.enabled = s.voice
         if self.sound is not None:
-            self.sound.set_volume(settings.volume)
-            self.sound.set_turn_timer(settings.turn_timer)
+            self.sound.set_volume(s.volume)
+            self.sound.set_turn_timer(s.turn_timer)
         if self.lights is not None:
-            self.lights.set_brightness(settings.brightness)
-            self.lights.set_turn_timer(settings.turn_timer)
+            self.lights.set_brightness(s.brightness)
+            self.lights.set_turn_timer(s.turn_timer)
 
     def show_seat_colors(self, names) -> None:
         """The running game's seat colours (names, recorded with its setup) on the lights;
@@ -435,9 +448,10 @@ class Service:
             return (faults.catalog_fault(self.cfg, self.catalog_problems[0])
                     if self.catalog_problems else None)
 
-        def retry() -> None:                              # read the catalogs afresh
+        def retry() -> None:            # read the catalogs afresh; the loop swaps them in
             self.catalog_problems.clear()
-            self.session.catalog = self._catalog()
+            catalog = self._catalog()
+            self.loop.post(CatalogLoaded(catalog, tuple(str(p) for p in self.catalog_problems)))
         return self._fault_first(surface, find, retry)
 
     def _fault_first(self, surface, find: Callable[[], Any], retry: Callable[[], None]) -> bool:
@@ -477,6 +491,7 @@ class Service:
         for device in self.inputs:
             _optional("closing an input", device.close)
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
+        _optional("closing the BG Stats link's worker", self.play_link.close)
         for output in self.outputs:            # lights first: the LEDs go dark
             _optional("closing an output", output.close)
         if self.app is not None:             # last: the sound thread owned the mixer till now

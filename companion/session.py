@@ -17,10 +17,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from collections.abc import Iterable
+from typing import Any
 
 from .catalog import Catalog
 from .journal import Journal, JournalBusy, JournalError
-from .rules import Accepted, Rejection, Table, apply, parse_line, to_line
+from .rules import Accepted, Action, Game, Rejection, Table, apply, parse_line, to_line
 from .rules.editions import RULES, RULES_VERSIONS
 from .rules.engine import NO_SPECIALTIES
 from .rules.rejections import reject
@@ -33,7 +34,7 @@ log = logging.getLogger("companion.session")
 SEAT_COLOUR_NAMES = NAMES   # the box's meeple colours (companion.seat_colours)
 
 
-def _ranking_json(game) -> list:
+def _ranking_json(game: Game) -> list[dict[str, Any]]:
     return [r.__dict__ for r in ranking(game)]
 
 
@@ -42,7 +43,7 @@ class Rebuilt:
     """A game rebuilt from its lines: the table, the lines as recorded (each with the
     facts that decided it), and where it stopped if a line was refused."""
     table: Table
-    lines: list = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
     failed_at: int | None = None          # index of the line that could not be replayed
     rejection: Rejection | None = None
 
@@ -53,7 +54,7 @@ class Rebuilt:
         return f"action {self.failed_at} cannot be replayed ({self.rejection})"
 
 
-def rebuild(lines: Iterable[str], specialty_tags: frozenset = NO_SPECIALTIES,
+def rebuild(lines: Iterable[str], specialty_tags: frozenset[str] = NO_SPECIALTIES,
             rules: str = RULES) -> Rebuilt:
     """Replay a game's stored lines from an empty table, under the table-script version
     ``rules`` the game was recorded under (``GameRecord.rules``).
@@ -106,18 +107,43 @@ def migrate(journal: Journal, catalog: Catalog) -> None:
 
 # The screen's RGB seat colours as schema 1 kept them: the shades of that version, and
 # today's (companion.seat_colours, whose red and green were tuned since).
-SCHEMA1_SEAT_RGB = {(214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
-                    (240, 190, 20): "yellow"}
+SCHEMA1_SEAT_RGB: dict[tuple[int, ...], str] = {
+    (214, 48, 49): "red", (36, 113, 214): "blue", (39, 160, 82): "green",
+    (240, 190, 20): "yellow"}
 
 
-def _colour_names(rgbs) -> list | None:
+def _colour_names(rgbs: Any) -> list[str] | None:
     """Schema 1 kept the screen's RGB triples; the setup records the box's colour names."""
-    by_rgb: dict[tuple, str] = {**SCHEMA1_SEAT_RGB,
+    by_rgb: dict[tuple[int, ...], str] = {**SCHEMA1_SEAT_RGB,
               **{tuple(rgb): name for rgb, name in zip(SCREEN_RGB, NAMES, strict=True)}}
     if not isinstance(rgbs, list):
         return None
     names = [by_rgb.get(tuple(c)) if isinstance(c, list) else None for c in rgbs]
-    return names if all(names) else None
+    found = [n for n in names if n]
+    return found if len(found) == len(names) else None
+
+
+def _final_ranking(action: Action, before: Game | None, after: Game | None
+                   ) -> list[dict[str, Any]] | None:
+    """The ranking to record when this action ends the game (or, on a finished game, a
+    correction or redo changes it); None otherwise."""
+    if after is None or not after.game_over or action["do"] == "setup":
+        return None
+    if before is None or not before.game_over or action["do"] in ("correct", "redo"):
+        return _ranking_json(after)
+    return None
+
+
+def _box_colours(action: Action, seat_colors: tuple[str, ...]) -> tuple[str, ...]:
+    """The seat colours to record with a setup: the players' seats only, each one of the
+    box's colours, no colour twice; anything else is not recorded (with a warning)."""
+    if action["do"] == "setup":                 # the players' seats only
+        seat_colors = tuple(seat_colors)[:len(action["players"])]
+    if (not set(seat_colors) <= set(SEAT_COLOUR_NAMES)
+            or len(set(seat_colors)) < len(seat_colors)):
+        log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
+        return ()
+    return seat_colors
 
 
 class Session:
@@ -128,8 +154,10 @@ class Session:
         self.rules = RULES
         self.catalog = catalog if catalog is not None else Catalog()
         self.table = Table()
-        self.seat_colors: tuple = ()      # colour names of the current game's seats, if chosen
-        self.recent_names: tuple = ()     # players of recent games, newest first (the wizard)
+        #: colour names of the current game's seats, if chosen
+        self.seat_colors: tuple[str, ...] = ()
+        #: players of recent games, newest first (the wizard)
+        self.recent_names: tuple[str, ...] = ()
         #: the current game's lines as the journal holds them, setup first (what follows
         #: from the game's history, e.g. which hints it has taught: companion.teaching)
         self.lines: list[str] = []
@@ -166,40 +194,22 @@ class Session:
         """The journal's number for the current game (None without a journal or game)."""
         return None if self.journal is None else self.journal.current_game_id
 
-    def apply(self, action: dict, seat_colors: tuple = (), progress=None) -> Outcome:
+    def apply(self, action: Action, seat_colors: tuple[str, ...] = (),
+              progress: tuple[str, Any] | None = None) -> Outcome:
         """Apply one validated action. ``seat_colors``: colour names chosen for a setup.
         ``progress``: (key, value) stored with the line (``replay --db``)."""
-        if action["do"] == "setup":                 # the players' seats only
-            seat_colors = tuple(seat_colors)[:len(action["players"])]
-        if (not set(seat_colors) <= set(SEAT_COLOUR_NAMES)
-                or len(set(seat_colors)) < len(seat_colors)):
-            log.warning("seat colours %r are not the box's colours: not recorded", seat_colors)
-            seat_colors = ()
+        seat_colors = _box_colours(action, seat_colors)
         before = self.table.game
         outcome = apply(self.table, action, self.catalog.specialty_tags, self.rules)
         if isinstance(outcome, Rejection):
             return outcome
-        after = outcome.table.game
         new_game = action if action["do"] == "setup" else None
         line = to_line(outcome.action)
         if self.journal is not None:
-            over = after is not None and after.game_over and (
-                new_game is None and (before is None or not before.game_over
-                                      or action["do"] in ("correct", "redo")))
-            reopened = (before is not None and before.game_over and after is not None
-                        and not after.game_over)
-            try:
-                self.journal.record(line, new_game=new_game,
-                                    rules=self.rules,
-                                    game_over=_ranking_json(after) if over else None,
-                                    reopened=reopened, seat_colors=list(seat_colors),
-                                    progress=progress)
-            except JournalBusy:
-                raise                # nothing changed: the table loop waits and tries again
-            except JournalError as exc:       # a full card says it is full, not failing
-                log.error("action not saved: %s", exc)
-                return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
-                              error=str(exc))
+            refused = self._record(line, action, before, outcome.table.game, seat_colors,
+                                   progress)
+            if refused is not None:
+                return refused
         if new_game is not None:
             self.seat_colors = tuple(seat_colors)
             names = list(action["players"])
@@ -209,7 +219,30 @@ class Session:
         self.lines = [line] if new_game is not None else self.lines + [line]
         return outcome
 
-    def apply_line(self, text: str, progress=None) -> Outcome | None:
+    def _record(self, line: str, action: Action, before: Game | None, after: Game | None,
+                seat_colors: tuple[str, ...], progress: tuple[str, Any] | None
+                ) -> Rejection | None:
+        """Commit the line to the journal: None once it is saved, else the rejection
+        (``JournalBusy`` goes through: nothing changed, the table loop tries again)."""
+        assert self.journal is not None
+        new_game = action if action["do"] == "setup" else None
+        reopened = (before is not None and before.game_over and after is not None
+                    and not after.game_over)
+        try:
+            self.journal.record(line, new_game=new_game, rules=self.rules,
+                                game_over=_final_ranking(action, before, after),
+                                reopened=reopened, seat_colors=list(seat_colors),
+                                progress=progress)
+        except JournalBusy:
+            raise                # nothing changed: the table loop waits and tries again
+        except JournalError as exc:       # a full card says it is full, not failing
+            log.error("action not saved: %s", exc)
+            return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
+                          error=str(exc))
+        return None
+
+    def apply_line(self, text: str, progress: tuple[str, Any] | None = None
+                   ) -> Outcome | None:
         """A raw table-script line: None for blank/comment lines."""
         action = parse_line(text)
         if action is None or isinstance(action, Rejection):

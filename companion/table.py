@@ -294,6 +294,9 @@ class TableLoop:
         self._thread: threading.Thread | None = None
         self._halt = threading.Event()
         self.paused = False            # another program holds the journal's lock
+        #: the table's settings as last applied (``inputs.SettingsChanged``; None until
+        #: the first): only the loop's thread replaces them, outputs learn from its update
+        self.settings: ev.SettingsChanged | None = None
         self.dropped = 0               # inputs never applied because the loop was halted
         #: called on the loop's own thread between inputs, at least every
         #: ``heartbeat_every`` seconds (the systemd watchdog): an input whose handling
@@ -524,6 +527,8 @@ class TableLoop:
         if isinstance(event, ev.DismissDraws):
             return Update(event, self.table, happened=(DrawsDismissed(event.seat),),
                           seat=event.seat, applied_at=self.clock())
+        if isinstance(event, (ev.SettingsChanged, ev.CatalogLoaded, ev.PlayLinkFound)):
+            return self._take(event)
         raise TypeError(f"not an input event: {event!r}")
 
     def _seat(self, event, posted: float) -> Update:
@@ -556,6 +561,16 @@ class TableLoop:
         self._advance(outcome.action)
         return Update(event, outcome.table, action or {"do": "?"}, happened, seat=seat,
                       posted_at=posted, applied_at=now)
+
+    def _take(self, event: ev.SettingsChanged | ev.CatalogLoaded | ev.PlayLinkFound) -> Update:
+        """What the loop owns besides the table changes here, on its thread only: the
+        settings, the card catalog. The update tells every output (a BG Stats link made on
+        a worker reaches its owner, ``play_link.PlayLink``, the same way)."""
+        if isinstance(event, ev.SettingsChanged):
+            self.settings = event
+        elif isinstance(event, ev.CatalogLoaded):
+            self.session.catalog = event.catalog
+        return Update(event, self.table, applied_at=self.clock())
 
     def _unknown_cards(self, happened: tuple) -> tuple:
         cat = self.session.catalog

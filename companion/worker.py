@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Self
 
 log = logging.getLogger("companion.worker")
 
@@ -58,7 +59,7 @@ class Worker:
 
     # --- the life cycle ---------------------------------------------------------------------
 
-    def start(self):
+    def start(self) -> Self:
         if self._wanted() and self._thread is None:
             self._thread = threading.Thread(target=self._run, name=self.thread_name,
                                             daemon=True)
@@ -101,3 +102,42 @@ class Worker:
                         self._cond.wait(left)
                 if self._stopping:
                     return
+
+
+class Jobs(Worker):
+    """Slow work off the table loop's thread (issue 21: nothing blocks the loop).
+
+    ``submit(job)`` from any thread; each job runs on this worker's own thread, in the
+    order given, and posts what it found back to the loop as an input (the loop's thread
+    is the only one that then changes anything). Started on the first job.
+    """
+
+    def __init__(self, name: str = "jobs", clock: Callable[[], float] = time.monotonic):
+        self.thread_name = name
+        self.clock = clock
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._thread = None
+        self._inbox: list[Callable[[], None]] = []
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._cond:
+            self._inbox.append(job)
+            self._cond.notify_all()
+        self.start()
+
+    def tick(self, now: float | None = None) -> float | None:
+        with self._cond:
+            jobs, self._inbox = self._inbox, []
+        for job in jobs:
+            try:
+                job()
+            except Exception:            # a job's bug must not end the worker
+                log.exception("a %s job failed", self.thread_name)
+        return None
+
+    def _has_work(self) -> bool:
+        return bool(self._inbox)
+
+    def close(self) -> None:
+        self.stop()

@@ -75,8 +75,8 @@ def test_stepped_slot_counts_from_the_oldest_order():
     from companion.rules.state import Card, Player
     p = Player("Ana", [[Card(1)], [], [Card(2)], [Card(3)]], ())
     assert [stepped_slot(p, n) for n in (1, 2, 3, 4)] == [4, 3, 1, 1]
-    p.queue = [[], [], [], []]
-    assert stepped_slot(p, 2) is None
+    from dataclasses import replace
+    assert stepped_slot(replace(p, queue=((), (), (), ())), 2) is None
 
 
 # ---------------------------------------------------------------- at the table

@@ -32,10 +32,14 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
     with Journal(db) as journal:
         session = Session(journal)
         loop = TableLoop(session)
-        links = PlayLink(session)
+        links = PlayLink(loop)
         loop.subscribe(links)
         app = App(loop, surface=pygame.Surface((800, 480)), language="ko")
         app.play_links = links
+        loop.start()                              # a worker makes the link, the loop keeps it
+        assert links.ready.wait(5)
+        loop.stop()
+        links.close()
         app.screen.invalidate()
         app.screen.draw(app.surface)
         assert type(app.screen).__name__ == "EndScreen"

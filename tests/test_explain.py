@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -302,11 +303,13 @@ def _constructed_rulings() -> set[str]:
     # open shop with an empty deck, and with a player already at 5 dislikes
     for change in ({"deck": 0}, {"dislikes": 5}):
         table = play([three, done])
-        game = table.game.clone()
+        game = table.game
         if "deck" in change:
-            game.deck = 0
+            game = replace(game, deck=0)
         else:
-            game.players[2].dislikes = 5
+            players = list(game.players)
+            players[2] = replace(players[2], dislikes=5)
+            game = replace(game, players=tuple(players))
         before = Table(game, table.undo)
         out = apply(before, end)
         whys = rulings(game, end, out.happened, out.table.game)

@@ -9,6 +9,7 @@ player sees them). Letters, so a frame reads at a glance:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 import pytest
 
 from companion.lights.patterns import (DrawPrompt, LightContext, Lights, Style, breath, color,
@@ -147,8 +148,7 @@ def test_turn_clock_starts_a_timer_on_each_new_turn_only():
     g1 = table_game(3, active=0)
     assert tc.observe(g1, 5.0) and tc.timer == TurnTimer(5.0, 30.0)
     assert not tc.observe(g1, 9.0) and tc.timer.started == 5.0      # same turn
-    g2 = table_game(3, active=1)
-    g2.turn = 2
+    g2 = replace(table_game(3, active=1), turn=2)
     assert tc.observe(g2, 12.0) and tc.timer.started == 12.0
     assert tc.observe(table_game(3, game_over=True), 20.0) and tc.timer is None
     off = TurnClock(0)

@@ -209,10 +209,9 @@ def test_shared_victory_and_tie_breaks_exactly():
     # vs Dae 3 likes
     assert [(x.name, x.place) for x in r] == [("Chloe", 1), ("Ana", 2), ("Ben", 2), ("Dae", 4)]
     assert winners(r) == ("Chloe",)
-    ps[2].likes = 4
-    ps[2].dislikes = 0
-    ps[2].cookies = 1
-    r = ranking(g)
+    from dataclasses import replace
+    chloe = replace(ps[2], likes=4, dislikes=0, cookies=1)
+    r = ranking(replace(g, players=(ps[0], ps[1], chloe, ps[3])))
     assert winners(r) == ("Ana", "Ben", "Chloe")
 
 

@@ -88,6 +88,7 @@ def test_settings_from_the_screen_reach_lights_and_sound(cfg):
     svc.start_outputs()
     try:
         svc.apply_settings(Settings(volume=0.2, brightness=0.1, turn_timer=60))
+        svc.loop.drain()                     # the loop applies them (here, on this thread)
         assert svc.lights.wait_idle(timeout=5)
         assert svc.lights.strip.brightness == pytest.approx(0.1)
     finally:

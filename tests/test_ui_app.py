@@ -515,9 +515,9 @@ def test_a_stalled_table_shows_the_stall_banner(display):
     from companion.rules import Table as T
     loop, app = make(display)
     start(loop, app)
-    g = app.table.game.clone()
-    for p in g.players:                   # every order queue empty, the shop open
-        p.queue = [[], [], [], []]
+    from dataclasses import replace
+    g = app.table.game                    # every order queue empty, the shop open
+    g = replace(g, players=tuple(replace(p, queue=((), (), (), ())) for p in g.players))
     loop.session.table = T(g, app.table.undo, None)
     loop.post(ev.DeviceStatus("scanner", "connected"))   # any update brings the new table
     settle(loop, app)

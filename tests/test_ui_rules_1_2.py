@@ -186,7 +186,7 @@ def test_after_a_guess_both_orders_of_the_position_can_be_completed():
     touch(app, "dlg.too")
     assert posted(app)[-1] == {"do": "complete", "slot": 1, "cake": True}
     ana = app.table.game.players[0]
-    assert ana.likes == 2 and ana.cake_cards == 2 and ana.queue[0] == []
+    assert ana.likes == 2 and ana.cake_cards == 2 and ana.queue[0] == ()
 
 
 def test_a_guess_is_offered_back_only_while_it_is_the_last_thing_done():

@@ -4,6 +4,7 @@ thread on pygame's dummy audio driver, and silence with one warning without an e
 """
 from __future__ import annotations
 
+from dataclasses import replace
 import io
 import logging
 import shutil
@@ -33,8 +34,7 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 
 def moments():
     """One update per moment worth saying, on a 4-player game closed by Dae."""
-    game = game_of(["Ana", "Ben", "Chloe", "Dae"])
-    game.token = "closed"
+    game = replace(game_of(["Ana", "Ben", "Chloe", "Dae"]), token="closed")
     table = Table(game)
     rank = (RankEntry("Ana", 9, 5, 1, 1), RankEntry("Ben", 4, 3, 0, 2))
     return {
@@ -170,6 +170,8 @@ def test_the_service_speaks_in_the_screens_language_and_settings_turn_it_off(tmp
     try:
         assert svc.voice is not None and svc.voice in svc.outputs
         svc.apply_settings(Settings(language="ko", voice=False))
+        assert svc.voice.language == "en"         # an input: nothing changes until the loop
+        svc.loop.drain()                          # applies it (here, on this thread)
         assert (svc.voice.language, svc.voice.enabled) == ("ko", False)
         assert svc.log_words.language == "ko"
         svc.voice(moments()["turn"])              # off: nothing is queued

@@ -138,6 +138,8 @@ def test_port_taken_table_plays_on_with_one_warning(tmp_path, caplog):
 def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
     svc = Service(web_config(tmp_path), headless=True)
     svc.start_web()
+    recorder = Recorder()
+    svc.loop.subscribe(recorder)                 # after the live page: it hears first
     svc.loop.start()
     try:
         code = pair(svc).json()["token"]
@@ -145,6 +147,8 @@ def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
                      '{"do": "correct", "player": "Ana", "dislikes": 5}',
                      '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']:
             assert post(svc, line, code).status_code == 200, line
+        # made on a worker, then every subscriber (the live page too) hears of it
+        recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
         link = httpx.get(svc.web.url + "/history/1/bgstats").text.strip()
         assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
         page = httpx.get(svc.web.url + "/?lang=pt").text

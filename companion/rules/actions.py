@@ -12,7 +12,7 @@ from typing import Any
 
 from .rejections import Rejection, reject
 
-Action = dict  # {"do": ..., **keys}; validated by parse_action
+Action = dict[str, Any]  # {"do": ..., **keys}; validated by parse_action
 
 # Per action: key -> (kind of value, required); a kind is an id (locale section "value")
 _STR, _INT, _BOOL, _LIST, _UPGRADES = "text", "whole_number", "bool", "list", "list_or_object"
@@ -85,7 +85,7 @@ def parse_action(obj: Any) -> Action | Rejection:
     return dict(obj)
 
 
-def _limits(obj: dict) -> Rejection | None:
+def _limits(obj: dict[str, Any]) -> Rejection | None:
     """Text that is not Unicode text, a number beyond any table, a name or tag too long."""
     for key, value in obj.items():
         for v in _leaves(value):
@@ -100,7 +100,7 @@ def _limits(obj: dict) -> Rejection | None:
     return None
 
 
-def _leaves(value: Any) -> list:
+def _leaves(value: Any) -> list[Any]:
     """A value's scalars: itself, a list's items, an object's keys and values (the
     upgrades object maps names to lists); deeper values are refused by the setup."""
     if isinstance(value, list):
@@ -110,7 +110,7 @@ def _leaves(value: Any) -> list:
     return [value]
 
 
-def _value_problem(do: str, a: dict) -> Rejection | None:
+def _value_problem(do: str, a: dict[str, Any]) -> Rejection | None:
     if do in ("complete", "cake") and "slot" in a and not 1 <= a["slot"] <= 4:
         return reject("bad_value", key="slot", problem="position")
     if do in ("complete", "cake") and "card" in a and not a["card"]:

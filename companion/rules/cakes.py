@@ -9,14 +9,15 @@ supply is not counted.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                          Happening)
 from .rejections import Rejection, reject
-from .state import Card, Game, Player
+from .state import Card, GameDraft, PlayerDraft
 
 
-def arrived_in_position_1(game: Game, seat: int, out: list[Happening] | None) -> None:
+def arrived_in_position_1(game: GameDraft, seat: int, out: list[Happening] | None) -> None:
     """A card just joined the end of position 1 (deal or draw).
 
     "Two drinks, one cake": when position 1 then holds 2, 4 or 6 cards, the
@@ -31,7 +32,7 @@ def arrived_in_position_1(game: Game, seat: int, out: list[Happening] | None) ->
             out.append(CakePlaced(p.name, 1, position[-1].tag, "two_drinks_one_cake"))
 
 
-def put_cake(g: Game, a: dict) -> list[Happening] | Rejection:
+def put_cake(g: GameDraft, a: dict[str, Any]) -> list[Happening] | Rejection:
     """``cake``: the table put a cake on one of ``player``'s orders (진행, 1st point)."""
     if g.expansion is None:
         return reject("not_cake_time")
@@ -62,7 +63,7 @@ def put_cake(g: Game, a: dict) -> list[Happening] | Rejection:
     return [CakePlaced(p.name, pos + 1, card.tag, "table")]
 
 
-def play_cake_card(g: Game, me: Player) -> list[Happening] | Rejection:
+def play_cake_card(g: GameDraft, me: PlayerDraft) -> list[Happening] | Rejection:
     """``play_cake_card``: before the active player ``me`` completes an order (진행, 3rd point)."""
     if g.expansion is None:
         return reject("not_cake_time")
@@ -74,21 +75,21 @@ def play_cake_card(g: Game, me: Player) -> list[Happening] | Rejection:
     return [CakeCardPlayed(me.name, me.cake_cards)]
 
 
-def completed(me: Player, card: Card, out: list[Happening]) -> None:
+def completed(me: PlayerDraft, card: Card, out: list[Happening]) -> None:
     """A completed order's cake goes back to the supply and earns a cake card (진행, 2nd)."""
     if card.cake:
         me.cake_cards += 1
         out.append(CakeCardGained(me.name, "cake", me.cake_cards))
 
 
-def missed(me: Player, cards: list[Card], out: list[Happening]) -> None:
+def missed(me: PlayerDraft, cards: list[Card], out: list[Happening]) -> None:
     """Cakes on orders that became dislikes go back to the supply, no card (진행, 4th)."""
     cakes = sum(c.cake for c in cards)
     if cakes:
         out.append(CakesReturned(me.name, cakes))
 
 
-def break_time(g: Game, me: Player, out: list[Happening]) -> None:
+def break_time(g: GameDraft, me: PlayerDraft, out: list[Happening]) -> None:
     """Break Time at the end of ``me``'s turn, before the surge (추가되는 업그레이드)."""
     if "break_time" in me.upgrades and g.completed_this_turn <= g.rules.break_time_most_completed:
         me.cake_cards += 1

@@ -23,7 +23,7 @@ class Edition:
     title: str
     year: int
     deck_size: int                       # order cards in the box
-    removed_by_players: dict             # player count -> cards returned to the box unseen
+    removed_by_players: dict[int, int]   # player count -> cards returned to the box unseen
     like_points: int                     # score per like card
     upgrade_points: int                  # score per activated upgrade
     dislike_points: int                  # score per dislike card (negative)
@@ -35,7 +35,7 @@ class Edition:
     variants: tuple[str, ...]            # allowed variants
     ristretto_start: bool                # the Ristretto/Espresso start exists
     ristretto_cards: int = 0             # how many Ristretto/Espresso cards the box has
-    meeples: tuple = ()                  # (colour, meeples of that colour in the box)
+    meeples: tuple[tuple[str, int], ...] = ()   # (colour, meeples of that colour in the box)
     board_chaos: bool = False            # the "Main board chaos!" random layout exists
     specialty_mark: str = "ribbon"       # how the board marks specialty squares
     expansions: tuple[str, ...] = ()     # expansions that can join this edition
@@ -108,9 +108,9 @@ class Expansion:
     year: int
     edition: str                         # the edition it expands
     order_cards: int                     # its own order cards, shuffled into the deck
-    removed_by_players: dict             # base order cards returned to the box unseen
+    removed_by_players: dict[int, int]   # base order cards returned to the box unseen
     upgrades: tuple[str, ...]            # upgrade tiles it adds
-    meeples: tuple                       # (colour, meeples it adds)
+    meeples: tuple[tuple[str, int], ...]  # (colour, meeples it adds)
     starting_cake_cards: int
     upgrade_draw: bool
     cake_when_position_1_holds: tuple[int, ...]

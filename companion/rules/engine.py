@@ -18,7 +18,7 @@ from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, R
 from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Game, Player, Table, push
+from .state import Card, GameDraft, PlayerDraft, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -33,10 +33,10 @@ class Accepted:
 
 
 Outcome = Accepted | Rejection
-NO_SPECIALTIES: frozenset = frozenset()
+NO_SPECIALTIES: frozenset[str] = frozenset()
 
 
-def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTIES,
+def apply(table: Table, action: Action, specialty_tags: frozenset[str] = NO_SPECIALTIES,
           rules_version: str = RULES) -> Outcome:
     """Apply one validated action (see ``actions.parse_action``).
 
@@ -54,7 +54,7 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
     game = table.game
     if game is None:
         return reject("no_game")
-    g = game.clone()
+    g = game.draft()
     result: list[Happening] | Rejection
     if do == "correct":
         result = _correct(g, action)
@@ -69,7 +69,8 @@ def apply(table: Table, action: Action, specialty_tags: frozenset = NO_SPECIALTI
         result.append(Stalled("all_queues_empty"))
     recorded = _as_recorded(action, result)
     # Any accepted action other than setup/undo/redo can be undone and clears redo.
-    new = Table(g, push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo, None)
+    undo = push(table.undo, (game, recorded)) if do in UNDOABLE else table.undo
+    new = Table(g.freeze(), undo, None)
     return Accepted(new, tuple(result), recorded)
 
 
@@ -112,36 +113,25 @@ def _redo(table: Table) -> Outcome:
                     (Redone(action),) + again.happened, {"do": "redo"})
 
 
-# --- the actions of a running game: each changes the clone ``g`` in place ---------
+# --- the actions of a running game: each changes the draft ``g`` in place ---------
 # ``me`` is the active player of ``g``: a running game always has one.
 
-Step = Callable[[Game, Player, Action, frozenset], "list[Happening] | Rejection"]
+Step = Callable[[GameDraft, PlayerDraft, Action, frozenset[str]], "list[Happening] | Rejection"]
 
 
-def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
+def _complete(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset[str]
               ) -> list[Happening] | Rejection:
     if me.order_count() == 0:
         return reject("queue_empty", player=me.name)
     if g.completed_this_turn >= CUPS:
         return reject("three_orders", player=me.name)
-    slot, tag = a.get("slot"), a.get("card")
+    slot = a.get("slot")
     if slot is not None and not me.queue[slot - 1]:
         return reject("slot_empty", player=me.name, slot=slot)
-    if "cake" in a:
-        picked = _caked_or_not(g, me, slot, tag, a["cake"])
-        if isinstance(picked, Rejection):
-            return picked
-        pos, card = picked
-    elif tag is not None:
-        pos = me.find(tag)
-        if slot is not None and pos != slot - 1:
-            return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
-        if pos is None:
-            return reject("card_not_in_queue", card=tag, player=me.name)
-        card = next(c for c in me.queue[pos] if c.tag == tag)
-    else:
-        pos = slot - 1 if slot is not None else max(i for i in range(4) if me.queue[i])
-        card = me.queue[pos][0]
+    picked = _order_to_complete(g, me, a)
+    if isinstance(picked, Rejection):
+        return picked
+    pos, card = picked
     me.queue[pos].remove(card)
     me.likes += 1
     g.completed_this_turn += 1
@@ -157,7 +147,27 @@ def _complete(g: Game, me: Player, a: Action, specialty_tags: frozenset
     return out
 
 
-def _caked_or_not(g: Game, me: Player, slot: int | None, tag: str | None, cake: bool):
+def _order_to_complete(g: GameDraft, me: PlayerDraft, a: Action
+                       ) -> tuple[int, Card] | Rejection:
+    """Which order ``complete`` takes: (position index, card). With ``cake``, the first
+    with (or without) a cake; with ``card``, that card (in ``slot``, if named); else the
+    first of ``slot``, or of the highest position holding one."""
+    slot, tag = a.get("slot"), a.get("card")
+    if "cake" in a:
+        return _caked_or_not(g, me, slot, tag, a["cake"])
+    if tag is None:
+        pos = slot - 1 if slot is not None else max(i for i in range(4) if me.queue[i])
+        return pos, me.queue[pos][0]
+    found = me.find(tag)
+    if slot is not None and found != slot - 1:
+        return reject("card_not_in_slot", card=tag, slot=slot, player=me.name)
+    if found is None:
+        return reject("card_not_in_queue", card=tag, player=me.name)
+    return found, next(c for c in me.queue[found] if c.tag == tag)
+
+
+def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | None,
+                  cake: bool) -> tuple[int, Card] | Rejection:
     """``complete`` with ``cake`` (1.2, Cake Time): the first order of ``slot`` with (or
     without) a cake, else of the highest position holding one; (position index, card)."""
     if g.expansion is None:
@@ -173,7 +183,7 @@ def _caked_or_not(g: Game, me: Player, slot: int | None, tag: str | None, cake: 
                   slot=slot or 0)
 
 
-def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
+def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]
                       ) -> list[Happening] | Rejection:
     u = a["upgrade"]
     tokens = token_id(g.rules.token)
@@ -199,7 +209,7 @@ def _activate_upgrade(g: Game, me: Player, a: Action, _tags: frozenset
     return [UpgradeActivated(me.name, u)]
 
 
-def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
+def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]
                    ) -> list[Happening] | Rejection:
     count = a["count"]
     if count > me.cookies:
@@ -214,11 +224,11 @@ def _spend_cookies(g: Game, me: Player, a: Action, _tags: frozenset
     return [TokensSpent(me.name, count)]
 
 
-def _end_turn(g: Game, me: Player, _a: Action, _tags: frozenset) -> list[Happening]:
+def _end_turn(g: GameDraft, me: PlayerDraft, _a: Action, _tags: frozenset[str]) -> list[Happening]:
     return end_turn(g, g.players.index(me))
 
 
-def _scan(g: Game, me: Player, a: Action, specialty_tags: frozenset
+def _scan(g: GameDraft, me: PlayerDraft, a: Action, specialty_tags: frozenset[str]
           ) -> list[Happening] | Rejection:
     tag = a["tag"]
     if me.find(tag) is not None:
@@ -241,7 +251,7 @@ def _scan(g: Game, me: Player, a: Action, specialty_tags: frozenset
     return [CardIdentified(owner.name, i + 1, tag)]
 
 
-def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
+def _correct(g: GameDraft, a: Action) -> list[Happening] | Rejection:
     """``correct``: also after the game is over (then the ranking is recomputed)."""
     out: list[Happening] = []
     rules = VARIANTS[g.variant]
@@ -251,22 +261,9 @@ def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
         out.append(Corrected(None, "deck", g.deck, a["deck"]))
         g.deck = a["deck"]
     else:
-        fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
-        if fields and "player" not in a:
-            return reject("correct_no_player", fields=tuple(fields))
-        if not fields:
-            return reject("correct_nothing")
-        if "cake_cards" in fields and g.expansion is None:
-            return reject("not_cake_time")
-        if "dislikes" in a and not rules.flow_of_time:
-            return reject("junior_no_dislikes")
-        seat = g.seat_of(a["player"])
-        if seat is None:
-            return reject("unknown_player", player=a["player"])
-        p = g.players[seat]
-        for f in fields:
-            out.append(Corrected(p.name, f, getattr(p, f), a[f]))
-            setattr(p, f, a[f])
+        counted = _correct_counts(g, a, out)
+        if counted is not None:
+            return counted
     g.corrected = True
     if g.game_over:
         ranked = ranking(g)
@@ -279,7 +276,28 @@ def _correct(g: Game, a: Action) -> list[Happening] | Rejection:
     return out
 
 
-def _reopen_if_no_reason(g: Game, out: list[Happening]) -> None:
+def _correct_counts(g: GameDraft, a: Action, out: list[Happening]) -> Rejection | None:
+    """A player's likes, dislikes, tokens or cake cards set by hand; None when done."""
+    fields = [f for f in ("likes", "dislikes", "cookies", "cake_cards") if f in a]
+    if fields and "player" not in a:
+        return reject("correct_no_player", fields=tuple(fields))
+    if not fields:
+        return reject("correct_nothing")
+    if "cake_cards" in fields and g.expansion is None:
+        return reject("not_cake_time")
+    if "dislikes" in a and not VARIANTS[g.variant].flow_of_time:
+        return reject("junior_no_dislikes")
+    seat = g.seat_of(a["player"])
+    if seat is None:
+        return reject("unknown_player", player=a["player"])
+    p = g.players[seat]
+    for f in fields:
+        out.append(Corrected(p.name, f, getattr(p, f), a[f]))
+        setattr(p, f, a[f])
+    return None
+
+
+def _reopen_if_no_reason(g: GameDraft, out: list[Happening]) -> None:
     """A correction is a miscount put right (1.2): in a running standard game, once the
     deck holds cards and nobody has 5 dislikes, a closed token turns back to open and the
     round is no longer the last."""
@@ -292,7 +310,7 @@ def _reopen_if_no_reason(g: Game, out: list[Happening]) -> None:
     g.closed_reason = None
 
 
-def _removed_reason_player(g: Game, out: list[Happening]) -> str | None:
+def _removed_reason_player(g: GameDraft, out: list[Happening]) -> str | None:
     """Whose count the correction changed (the player named in the correction)."""
     return next((h.player for h in out if isinstance(h, Corrected) and h.player), None)
 

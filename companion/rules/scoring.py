@@ -6,16 +6,16 @@ from itertools import pairwise
 
 from .editions import EDITIONS
 from .happenings import RankEntry
-from .state import Game, Player
+from .state import GameReads, PlayerReads
 
 
-def score(edition: str, player: Player) -> int:
+def score(edition: str, player: PlayerReads) -> int:
     e = EDITIONS[edition]
     return (player.likes * e.like_points + len(player.upgrades) * e.upgrade_points
             + player.dislikes * e.dislike_points)
 
 
-def ranking(game: Game) -> tuple[RankEntry, ...]:
+def ranking(game: GameReads) -> tuple[RankEntry, ...]:
     """Every player best first; ties by likes, then tokens; still tied share the place."""
     keyed = [((score(game.edition, p), p.likes, p.cookies), p) for p in game.players]
     ordered = sorted(keyed, key=lambda kp: kp[0], reverse=True)  # stable: seat order kept

@@ -9,16 +9,18 @@ upgrade tiles, the two optional rules).
 """
 from __future__ import annotations
 
+from typing import Any
 
 from .cakes import arrived_in_position_1
 from .editions import EDITIONS, EXPANSION_OPTIONS, EXPANSIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES, \
-    RULES, RULES_VERSIONS, UPGRADE_TILES, VARIANTS, box_rules
+    RULES, RULES_VERSIONS, UPGRADE_TILES, VARIANTS, Edition, RulesVersion, box_rules
 from .happenings import GameStarted
 from .rejections import Rejection, reject
-from .state import Card, Game, Player, empty_queue
+from .state import Card, Game, GameDraft, PlayerDraft, empty_queue
 
 
-def _tiles(edition, names: list[str], given, open_tiles: bool) -> dict[str, tuple] | Rejection:
+def _tiles(edition: Edition, names: list[str], given: Any, open_tiles: bool
+           ) -> dict[str, tuple[str, ...]] | Rejection:
     if given is None:       # not named: 1.2 any of the edition's (4 at most), 1.1 the original 4
         return {n: edition.upgrades if open_tiles else ORIGINAL_UPGRADES for n in names}
     if isinstance(given, dict):
@@ -29,22 +31,29 @@ def _tiles(edition, names: list[str], given, open_tiles: bool) -> dict[str, tupl
         lists = {n: given for n in names}
     out = {}
     for name in names:
-        ids = lists[name]
-        if not isinstance(ids, list):
-            return reject("upgrade_list", player=name)
-        if len(ids) != UPGRADE_TILES:
-            return reject("upgrade_count", count=len(ids))
-        for u in ids:
-            if not isinstance(u, str) or u not in edition.upgrades:
-                return reject("upgrade_unknown", upgrade=u, edition=edition.expansion or edition.id)
-        if len(set(ids)) != len(ids):
-            dup = next(u for u in ids if ids.count(u) > 1)
-            return reject("upgrade_twice", upgrade=dup)
-        out[name] = tuple(ids)
+        ids = _tile_list(edition, name, lists[name])
+        if isinstance(ids, Rejection):
+            return ids
+        out[name] = ids
     return out
 
 
-def _expansion(a: dict, edition) -> str | None | Rejection:
+def _tile_list(edition: Edition, name: str, ids: Any) -> tuple[str, ...] | Rejection:
+    """One player's 4 upgrade tiles, each the edition's and named once."""
+    if not isinstance(ids, list):
+        return reject("upgrade_list", player=name)
+    if len(ids) != UPGRADE_TILES:
+        return reject("upgrade_count", count=len(ids))
+    for u in ids:
+        if not isinstance(u, str) or u not in edition.upgrades:
+            return reject("upgrade_unknown", upgrade=u, edition=edition.expansion or edition.id)
+    if len(set(ids)) != len(ids):
+        dup = next(u for u in ids if ids.count(u) > 1)
+        return reject("upgrade_twice", upgrade=dup)
+    return tuple(ids)
+
+
+def _expansion(a: dict[str, Any], edition: Edition) -> str | None | Rejection:
     expansion = a.get("expansion")
     if expansion is not None:
         if expansion not in EXPANSIONS:
@@ -58,37 +67,67 @@ def _expansion(a: dict, edition) -> str | None | Rejection:
     return expansion
 
 
-def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] | Rejection:
+def start_game(a: dict[str, Any], rules_version: str = RULES
+               ) -> tuple[Game, GameStarted] | Rejection:
     """Validate ``a`` and deal, under the table-script version ``rules_version`` (the
     session's: a journal replays each game under the version it was recorded under)."""
     version = RULES_VERSIONS[rules_version]
-    edition = EDITIONS.get(a["edition"])
-    if edition is None:
+    found = EDITIONS.get(a["edition"])
+    if found is None:
         return reject("bad_edition", edition=a["edition"])
-    expansion = _expansion(a, edition)
+    expansion = _expansion(a, found)
     if isinstance(expansion, Rejection):
         return expansion
-    edition = box_rules(edition.id, expansion)
+    edition = box_rules(found.id, expansion)
     names = a["players"]
+    refused = _names_problem(names, a) or _variant_problem(a, edition)
+    if refused is not None:
+        return refused
+    variant = a.get("variant", "standard")
+    upgrades = VARIANTS[variant].upgrades
+    tiles: dict[str, tuple[str, ...]] | Rejection = (
+        _tiles(edition, names, a.get("upgrades"), version.open_tiles) if upgrades
+        else {n: () for n in names})
+    if isinstance(tiles, Rejection):
+        return tiles
+    game = _table(a, edition, version, variant, tiles, expansion)
+    deal = _deal_plan(game, edition, version, a.get("junior_cards"))
+    for seat, pos, from_deck in deal:
+        game.players[seat].queue[pos].append(Card(game.next_serial))
+        game.next_serial += 1
+        if from_deck:
+            game.deck -= 1
+        if pos == 0:
+            arrived_in_position_1(game, seat, None)
+    happened = GameStarted(edition.id, variant, tuple(names), names[game.start], game.deck,
+                           _grouped(deal, names), expansion)
+    return game.freeze(), happened
+
+
+def _names_problem(names: list[Any], a: dict[str, Any]) -> Rejection | None:
+    """2 to 4 players, each named once; the starting player one of them."""
     if not 2 <= len(names) <= 4:
         return reject("player_count", count=len(names))
+    start_name = a.get("start", names[0])
     for n in names:
         if not isinstance(n, str) or not n.strip():
             return reject("empty_name")
     for n in names:
         if names.count(n) > 1:
             return reject("duplicate_name", name=n)
-    start_name = a.get("start", names[0])
     if start_name not in names:
         return reject("unknown_start", name=start_name)
+    return None
+
+
+def _variant_problem(a: dict[str, Any], edition: Edition) -> Rejection | None:
+    """The variant, the Ristretto start and the Junior cards the box allows."""
     variant = a.get("variant", "standard")
     if variant not in edition.variants:
         return reject("bad_variant", variant=variant, edition=edition.expansion or edition.id)
-    rules = VARIANTS[variant]
-    if "upgrades" in a and not rules.upgrades:
+    if "upgrades" in a and not VARIANTS[variant].upgrades:
         return reject("junior_upgrades")
-    ristretto = a.get("ristretto_start", False)
-    if ristretto and not edition.ristretto_start:
+    if a.get("ristretto_start", False) and not edition.ristretto_start:
         return reject("ristretto_not_original")
     junior_cards = a.get("junior_cards")
     if junior_cards is not None:
@@ -97,34 +136,39 @@ def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] 
         if not JUNIOR_CARDS[0] <= junior_cards <= JUNIOR_CARDS[1]:
             return reject("bad_junior_cards", count=junior_cards, least=JUNIOR_CARDS[0],
                           most=JUNIOR_CARDS[1])
-    open_tiles = rules.upgrades and "upgrades" not in a and version.open_tiles
-    tiles = (_tiles(edition, names, a.get("upgrades"), version.open_tiles) if rules.upgrades
-             else {n: () for n in names})
-    if isinstance(tiles, Rejection):
-        return tiles
+    return None
 
-    n = len(names)
-    start = names.index(start_name)
-    players = [Player(name, empty_queue(), tiles[name], cookies=edition.starting_tokens,
-                      cake_cards=edition.starting_cake_cards)
+
+def _table(a: dict[str, Any], edition: Edition, version: RulesVersion, variant: str,
+           tiles: dict[str, tuple[str, ...]], expansion: str | None) -> GameDraft:
+    """The game before the deal: the players with their tiles and tokens, the deck."""
+    names = a["players"]
+    players = [PlayerDraft(name, empty_queue(), tiles[name], cookies=edition.starting_tokens,
+                           cake_cards=edition.starting_cake_cards)
                for name in names]
     longer = a.get("longer_game", False)
-    removed = (edition.longer_game_removed if longer else edition.removed_by_players).get(n, 0)
-    game = Game(edition=edition.id, variant=variant, players=players, start=start,
-                active=start, deck=edition.deck_size - removed, removed=removed,
-                ristretto_start=ristretto, expansion=expansion, longer_game=longer,
-                two_drinks_one_cake=a.get("two_drinks_one_cake", False),
-                rules_version=version.id, open_tiles=open_tiles)
+    removed = (edition.longer_game_removed if longer
+               else edition.removed_by_players).get(len(names), 0)
+    start = names.index(a.get("start", names[0]))
+    return GameDraft(edition=edition.id, variant=variant, players=players, start=start,
+                     active=start, deck=edition.deck_size - removed, removed=removed,
+                     ristretto_start=a.get("ristretto_start", False), expansion=expansion,
+                     longer_game=longer,
+                     two_drinks_one_cake=a.get("two_drinks_one_cake", False),
+                     rules_version=version.id,
+                     open_tiles=(VARIANTS[variant].upgrades and "upgrades" not in a
+                                 and version.open_tiles))
+
+
+def _deal_plan(game: GameDraft, edition: Edition, version: RulesVersion,
+               junior_cards: int | None) -> list[tuple[int, int, bool]]:
+    """The deal, card by card: (seat, position index, from the deck)."""
+    n, start = len(game.players), game.start
     clockwise = [(start + i) % n for i in range(n)]
-    deal: list[tuple[int, int, bool]] = []   # (seat, position index, from the deck)
-    if ristretto:
-        # The 4 Ristretto/Espresso cards are set apart first; one to each player.
-        game.deck -= edition.ristretto_cards
-        game.removed += edition.ristretto_cards - n
-        deal += [(s, 0, False) for s in clockwise]
-        deal += [(s, 1, True) for s in clockwise]
-        deal += [(start, 0, True)]
-    elif rules.deal == "two_per_position":
+    deal: list[tuple[int, int, bool]] = []
+    if game.ristretto_start:
+        return _ristretto_deal(game, edition, clockwise)
+    if VARIANTS[game.variant].deal == "two_per_position":
         each = junior_cards or JUNIOR_CARDS[0]
         deal += [(s, pos, True) for s in clockwise for pos in range(4) for _ in range(each)]
     elif version.book_deal_order and edition.deal_order == "two_each_then_extra":
@@ -134,23 +178,24 @@ def start_game(a: dict, rules_version: str = RULES) -> tuple[Game, GameStarted] 
     else:
         deal += [(start, 0, True), (start, 0, True), (start, 1, True)]
         deal += [(s, pos, True) for s in clockwise[1:] for pos in (0, 1)]
-    for seat, pos, from_deck in deal:
-        players[seat].queue[pos].append(Card(game.next_serial))
-        game.next_serial += 1
-        if from_deck:
-            game.deck -= 1
-        if pos == 0:
-            arrived_in_position_1(game, seat, None)
-    happened = GameStarted(edition.id, variant, tuple(names), start_name, game.deck,
-                           _grouped(deal, names), expansion)
-    return game, happened
+    return deal
 
 
-def _grouped(deal, names) -> tuple[tuple[str, int, int], ...]:
-    out: list[list] = []
+def _ristretto_deal(game: GameDraft, edition: Edition, clockwise: list[int]
+                    ) -> list[tuple[int, int, bool]]:
+    """The 4 Ristretto/Espresso cards are set apart first; one to each player."""
+    game.deck -= edition.ristretto_cards
+    game.removed += edition.ristretto_cards - len(clockwise)
+    return ([(s, 0, False) for s in clockwise] + [(s, 1, True) for s in clockwise]
+            + [(game.start, 0, True)])
+
+
+def _grouped(deal: list[tuple[int, int, bool]], names: list[str]
+             ) -> tuple[tuple[str, int, int], ...]:
+    out: list[list[Any]] = []
     for seat, pos, _ in deal:
         if out and out[-1][0] == names[seat] and out[-1][1] == pos + 1:
             out[-1][2] += 1
         else:
             out.append([names[seat], pos + 1, 1])
-    return tuple(tuple(x) for x in out)
+    return tuple((str(x[0]), int(x[1]), int(x[2])) for x in out)

@@ -1,11 +1,14 @@
 """The game at the table, as plain data.
 
-A state is never changed once the engine has handed it out: the engine clones
-it, changes the clone and returns that. Old states can therefore be kept as
-undo snapshots for free.
+``Game`` and ``Player`` are frozen: nothing changes a state once the engine has
+handed it out, on any thread. The engine works the way boardgame.io's reducers do
+with immer: a move is applied to a *draft* (``Game.draft()``, plain mutable lists),
+and the draft is frozen into the new state (``GameDraft.freeze()``). Old states
+can therefore be kept as undo snapshots for free, and shared with every thread.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,22 +29,16 @@ class Card:
     cake: bool = False
 
 
-@dataclass
-class Player:
+class PlayerReads:
+    """What a player's state says, for a frozen ``Player`` and a ``PlayerDraft`` alike."""
     name: str
-    queue: list[list[Card]]            # positions 1..4, oldest arrival first
-    tiles: tuple[str, ...]             # the 4 upgrade tiles on the player board
-    likes: int = 0
-    dislikes: int = 0
-    cookies: int = 0                   # rush tokens (original) or cookies (winter)
-    upgrades: tuple[str, ...] = ()     # activated upgrade ids, in activation order
-    discarded_likes: int = 0           # likes paid for upgrades (out of play)
-    cake_cards: int = 0                # cake cards in hand (Cake Time)
-
-    def clone(self) -> Player:
-        return Player(self.name, [list(p) for p in self.queue], self.tiles, self.likes,
-                      self.dislikes, self.cookies, self.upgrades, self.discarded_likes,
-                      self.cake_cards)
+    queue: Sequence[Sequence[Card]]
+    upgrades: tuple[str, ...]
+    likes: int
+    dislikes: int
+    cookies: int
+    discarded_likes: int
+    cake_cards: int
 
     def cakes(self) -> int:
         """Cakes on this player's orders."""
@@ -59,41 +56,76 @@ class Player:
         return None
 
 
+def _frozen_queue(queue: Iterable[Iterable[Card]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(map(tuple, queue))
+
+
+@dataclass(frozen=True)
+class Player(PlayerReads):
+    """One player's state; ``queue`` (positions 1..4, oldest arrival first) is kept as
+    tuples whatever it was given."""
+    name: str
+    queue: tuple[tuple[Card, ...], ...]
+    tiles: tuple[str, ...]             # the 4 upgrade tiles on the player board
+    likes: int = 0
+    dislikes: int = 0
+    cookies: int = 0                   # rush tokens (original) or cookies (winter)
+    upgrades: tuple[str, ...] = ()     # activated upgrade ids, in activation order
+    discarded_likes: int = 0           # likes paid for upgrades (out of play)
+    cake_cards: int = 0                # cake cards in hand (Cake Time)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "queue", _frozen_queue(self.queue))
+        object.__setattr__(self, "tiles", tuple(self.tiles))
+        object.__setattr__(self, "upgrades", tuple(self.upgrades))
+
+    def draft(self) -> PlayerDraft:
+        """A mutable copy for the engine to change (``PlayerDraft.freeze``)."""
+        d = object.__new__(PlayerDraft)           # the same fields: copied, not re-checked
+        d.__dict__.update(self.__dict__)
+        d.queue = list(map(list, self.queue))
+        return d
+
+
+@dataclass
+class PlayerDraft(PlayerReads):
+    """A player being changed by the engine, inside one move (never handed out)."""
+    name: str
+    queue: list[list[Card]]
+    tiles: tuple[str, ...]
+    likes: int = 0
+    dislikes: int = 0
+    cookies: int = 0
+    upgrades: tuple[str, ...] = ()
+    discarded_likes: int = 0
+    cake_cards: int = 0
+
+    def freeze(self) -> Player:
+        p = object.__new__(Player)                # the hot path: every action freezes
+        p.__dict__.update(self.__dict__, queue=_frozen_queue(self.queue),
+                          tiles=tuple(self.tiles), upgrades=tuple(self.upgrades))
+        return p
+
+
 def empty_queue() -> list[list[Card]]:
     return [[] for _ in range(POSITIONS)]
 
 
-@dataclass
-class Game:
+class GameReads:
+    """What a game's state says, for a frozen ``Game`` and a ``GameDraft`` alike."""
     edition: str
     variant: str
-    players: list[Player]
-    start: int                          # seat of the starting player
-    active: int | None               # seat of the active player; None once over
-    deck: int                           # cards left in the order deck
-    removed: int                        # cards out of the game at setup
-    ristretto_start: bool = False
-    turn: int = 1
-    token: str = "open"                 # the starting player token: "open" / "closed"
-    closed_reason: str | None = None
-    next_serial: int = 1
-    used_tags: frozenset = frozenset()  # every tag identified in this game
-    completed_this_turn: int = 0
-    spent_this_turn: bool = False
-    upgraded_this_turn: bool = False
-    game_over: bool = False
-    corrected: bool = False             # counts were set by hand at least once
-    expansion: str | None = None     # "cake_time" or None
-    longer_game: bool = False           # Cake Time option: every base card in the deck
-    two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
-    rules_version: str = RULES          # the table-script version the game is played under
-    open_tiles: bool = False            # no tiles named: any of the edition's, 4 at most
-    tokens_won_this_turn: int = 0       # tokens the active player's orders gave this turn
-
-    def clone(self) -> Game:
-        g = Game(**{f: getattr(self, f) for f in _GAME_FIELDS})
-        g.players = [p.clone() for p in self.players]
-        return g
+    expansion: str | None
+    rules_version: str
+    start: int
+    active: int | None
+    deck: int
+    removed: int
+    tokens_won_this_turn: int
+    completed_this_turn: int
+    token: str
+    game_over: bool
+    players: Sequence[PlayerReads]
 
     @property
     def rules(self) -> Edition:
@@ -109,7 +141,7 @@ class Game:
         """Upgrade ids flipped by anyone in this game (with open tiles, 4 at most)."""
         return frozenset(u for p in self.players for u in p.upgrades)
 
-    def spendable_tokens(self, player: Player) -> int:
+    def spendable_tokens(self, player: PlayerReads) -> int:
         """Tokens ``player`` may spend now: tokens are spent while moving, before orders
         are completed, so those this turn's orders gave wait for the next turn (1.2)."""
         if not self.version.spend_waits_for_next_turn or self.active_player is not player:
@@ -128,7 +160,7 @@ class Game:
         return None
 
     @property
-    def active_player(self) -> Player | None:
+    def active_player(self) -> PlayerReads | None:
         return None if self.active is None else self.players[self.active]
 
     def total_cards(self) -> int:
@@ -138,7 +170,88 @@ class Game:
                       for p in self.players))
 
 
-_GAME_FIELDS = [f for f in Game.__dataclass_fields__]
+@dataclass(frozen=True)
+class Game(GameReads):
+    """A game's state; ``players`` is kept as a tuple whatever it was given."""
+    edition: str
+    variant: str
+    players: tuple[Player, ...]
+    start: int                          # seat of the starting player
+    active: int | None                  # seat of the active player; None once over
+    deck: int                           # cards left in the order deck
+    removed: int                        # cards out of the game at setup
+    ristretto_start: bool = False
+    turn: int = 1
+    token: str = "open"                 # the starting player token: "open" / "closed"
+    closed_reason: str | None = None
+    next_serial: int = 1
+    used_tags: frozenset[str] = frozenset()  # every tag identified in this game
+    completed_this_turn: int = 0
+    spent_this_turn: bool = False
+    upgraded_this_turn: bool = False
+    game_over: bool = False
+    corrected: bool = False             # counts were set by hand at least once
+    expansion: str | None = None        # "cake_time" or None
+    longer_game: bool = False           # Cake Time option: every base card in the deck
+    two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
+    rules_version: str = RULES          # the table-script version the game is played under
+    open_tiles: bool = False            # no tiles named: any of the edition's, 4 at most
+    tokens_won_this_turn: int = 0       # tokens the active player's orders gave this turn
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "used_tags", frozenset(self.used_tags))
+
+    @property
+    def active_player(self) -> Player | None:
+        return None if self.active is None else self.players[self.active]
+
+    def draft(self) -> GameDraft:
+        """A mutable copy for the engine to change within one move (``GameDraft.freeze``)."""
+        d = object.__new__(GameDraft)             # the same fields: copied, not re-checked
+        d.__dict__.update(self.__dict__)
+        d.players = [p.draft() for p in self.players]   # (4 at most)
+        return d
+
+
+@dataclass
+class GameDraft(GameReads):
+    """A game being changed by the engine inside one move: what ``Game`` holds, in
+    mutable form. Never handed out: ``freeze`` makes the state the engine returns."""
+    edition: str
+    variant: str
+    players: list[PlayerDraft]
+    start: int
+    active: int | None
+    deck: int
+    removed: int
+    ristretto_start: bool = False
+    turn: int = 1
+    token: str = "open"
+    closed_reason: str | None = None
+    next_serial: int = 1
+    used_tags: frozenset[str] = frozenset()
+    completed_this_turn: int = 0
+    spent_this_turn: bool = False
+    upgraded_this_turn: bool = False
+    game_over: bool = False
+    corrected: bool = False
+    expansion: str | None = None
+    longer_game: bool = False
+    two_drinks_one_cake: bool = False
+    rules_version: str = RULES
+    open_tiles: bool = False
+    tokens_won_this_turn: int = 0
+
+    @property
+    def active_player(self) -> PlayerDraft | None:
+        return None if self.active is None else self.players[self.active]
+
+    def freeze(self) -> Game:
+        g = object.__new__(Game)                  # the hot path: every action freezes
+        g.__dict__.update(self.__dict__, players=tuple(p.freeze() for p in self.players),
+                          used_tags=frozenset(self.used_tags))
+        return g
 
 
 @dataclass(frozen=True)
@@ -149,15 +262,15 @@ class Table:
     ``(entry, rest)`` or None. ``redo`` likewise holds undone actions.
     """
     game: Game | None = None
-    undo: tuple | None = None
-    redo: tuple | None = None
+    undo: tuple[Any, ...] | None = None
+    redo: tuple[Any, ...] | None = None
 
 
-def push(stack: tuple | None, item: Any) -> tuple:
+def push(stack: tuple[Any, ...] | None, item: Any) -> tuple[Any, ...]:
     return (item, stack)
 
 
-def stack_items(stack: tuple | None) -> list:
+def stack_items(stack: tuple[Any, ...] | None) -> list[Any]:
     out = []
     while stack is not None:
         out.append(stack[0])

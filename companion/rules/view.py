@@ -22,7 +22,7 @@ def _player(g: Game, p: Player) -> dict[str, Any]:
     return out
 
 
-def table_json(table: Table, rejected: Iterable[dict] = ()) -> dict[str, Any]:
+def table_json(table: Table, rejected: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
     g = table.game
     if g is None:
         return {"schema": 1, "edition": None, "variant": None, "expansion": None,

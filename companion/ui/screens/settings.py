@@ -105,6 +105,23 @@ class SettingsScreen(Screen):
                    color=theme.PRIMARY, on_tap=self.close),
         ]
         label_w = round(screen.w * 0.27)
+        controls = self._rows(body, label_w, out)
+        out += self._languages(controls[0])
+        out += self._controls(controls)
+        if pairing is not None:
+            out += self._pairing(parts[5], label_w)
+        if hint:
+            out.append(Label("set.font_hint", parts[-1], background=theme.WARNING, radius=10,
+                             text=self.t("settings.font_missing", command=fonts.INSTALL_COMMAND),
+                             size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
+        if pairing is not None and self.phones_open:
+            out += self._phones()
+        return out
+
+    def _rows(self, body: list[pygame.Rect], label_w: int, out: list[Widget]
+              ) -> list[pygame.Rect]:
+        """The four settings rows with their labels (added to ``out``); their controls' boxes."""
+        m = self.m
         for i, row in enumerate(body):
             out.append(Fill(f"set.row{i}", row, color=theme.PANEL, radius=12))
         labels = ["settings.language", "settings.volume", "settings.brightness",
@@ -120,7 +137,12 @@ class SettingsScreen(Screen):
                              size=m.small if i == 0 else m.body, bold=True, align="left",
                              lines=1 if i == 0 else 2))
             controls.append(control)
-        out += self._languages(controls[0])
+        return controls
+
+    def _controls(self, controls: list[pygame.Rect]) -> list[Widget]:
+        """Volume and voice, brightness, the turn timer and teaching."""
+        m = self.m
+        out: list[Widget] = []
         volume, voice = cols(controls[1], [1.0, m.px(theme.SETTINGS_VOICE_W)], m.gap)
         out += self._meter("volume", volume, self.settings.volume, theme.OK,
                            f"{round(self.settings.volume * 100)} %")
@@ -143,14 +165,6 @@ class SettingsScreen(Screen):
                                f"{self.t('word.on' if teach else 'word.off')}",
                           color=theme.OK if teach else theme.BUTTON,
                           on_tap=self.toggle_teaching))
-        if pairing is not None:
-            out += self._pairing(parts[5], label_w)
-        if hint:
-            out.append(Label("set.font_hint", parts[-1], background=theme.WARNING, radius=10,
-                             text=self.t("settings.font_missing", command=fonts.INSTALL_COMMAND),
-                             size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
-        if pairing is not None and self.phones_open:
-            out += self._phones()
         return out
 
     def _pairing(self, row: pygame.Rect, label_w: int) -> list[Widget]:
