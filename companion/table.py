@@ -34,8 +34,11 @@ from collections.abc import Callable
 from . import inputs as ev
 from .catalog import Catalog, CardInfo, CatalogError
 from .rules import Rejection, Table, parse_action
-from .inputs import TableVersion
-from .rules.happenings import CardIdentified, Happening, OrderCompleted
+from .inputs import InputEvent, TableVersion
+from .rules.actions import Action
+from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged,
+                               DrawsDismissed, Happening, NotYourTurn, OrderCompleted,
+                               TablePaused, TableResumed, UnknownCard)
 from .rules.rejections import reject
 from .journal import JournalBusy
 from .session import Session
@@ -45,66 +48,12 @@ log = logging.getLogger("companion.table")
 
 
 @dataclass(frozen=True)
-class NotYourTurn(Happening):
-    """A seat's press changed nothing: not its turn when the press began, or
-    (``overlapped``) another seat's button was being pressed at that moment."""
-    kind: ClassVar[str] = "not_your_turn"
-    seat: int
-    player: str | None
-    active: str | None
-    overlapped: bool = False
-
-
-@dataclass(frozen=True)
-class UnknownCard(Happening):
-    """A scanned tag that no catalog knows: offer to enroll it."""
-    kind: ClassVar[str] = "unknown_card"
-    tag: str
-
-
-@dataclass(frozen=True)
-class CardEnrolled(Happening):
-    kind: ClassVar[str] = "card_enrolled"
-    tag: str
-    drink: str
-
-
-@dataclass(frozen=True)
-class DeviceStatusChanged(Happening):
-    kind: ClassVar[str] = "device_status"
-    device: str
-    status: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class TablePaused(Happening):
-    """Another program holds the journal's lock: nothing can be saved, so the
-    table waits (inputs stay queued, none is lost or refused)."""
-    kind: ClassVar[str] = "table_paused"
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class TableResumed(Happening):
-    """The journal is free again: the waiting inputs are applied in order."""
-    kind: ClassVar[str] = "table_resumed"
-
-
-@dataclass(frozen=True)
-class DrawsDismissed(Happening):
-    """The draw prompt was dismissed (screen and lights stop showing it)."""
-    kind: ClassVar[str] = "draws_dismissed"
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
 class Update:
     """What one input did: the action tried, what happened or why not, the table after."""
-    event: Any
+    event: InputEvent | None          # None: no input (a table shown as it already was)
     table: Table
-    action: dict | None = None
-    happened: tuple = ()
+    action: Action | None = None
+    happened: tuple[Happening, ...] = ()
     rejection: Rejection | None = None
     seat: int | None = None
     posted_at: float = 0.0

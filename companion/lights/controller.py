@@ -41,7 +41,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 from collections.abc import Callable, Sequence
 
 from .. import seat_colours
@@ -49,9 +49,15 @@ from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_se
                               validate_segments)
 from ..draw_prompt import pending_draws
 from ..rules.state import Game
-from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStarted,
-                                OrderCompleted, TurnChanged)
-from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
+from ..table import Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
 from .patterns import (CAKE_STEP, CAKE_STEPS, FLASH_STEP, FLASH_STEPS,
@@ -266,40 +272,62 @@ class LightsController(Worker):
         self.game = game
         surged = False
         for h in u.happened:
-            if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
-                self.draws.clear()
-                if isinstance(h, GameStarted):
-                    self.game_over_since = None
-            elif isinstance(h, CardsToDraw):
-                surged = True
-            elif isinstance(h, GameOver):
-                self.game_over_since = at
-                self.draws.clear()
-            elif h.kind == "draws_dismissed":
-                self._dismiss(h.seat)
-            elif isinstance(h, OrderCompleted) and game is not None:
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self.taken[seat] = (h.position, at, h.cake)
-            elif isinstance(h, CakeCardGained) and game is not None:
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self.cake_cards[seat] = at
-            elif isinstance(h, TablePaused):
-                self.paused_since = at
-            elif isinstance(h, TableResumed):
-                self.paused_since = None
-            elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
-                if h.status in SCANNER_LOST and self.scanner_lost_since is None:
-                    self.scanner_lost_since = at
-                elif h.status in SCANNER_BACK:
-                    self.scanner_lost_since = None
+            surged = self._take_happening(h, game, at) or surged
         if surged:                   # who draws which cards: the one model (draw_prompt)
             self._draws_from(u.table, at)
         if u.rejection is not None and u.seat is not None \
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
+
+    def _take_happening(self, h: Happening, game: Game | None, at: float) -> bool:  # noqa: C901
+        """What one happening changes in the lights; True for a surge (its draws are read
+        from the table once every happening is taken). One case per happening: the match
+        is exhaustive, so a new happening fails mypy until the lights decide."""
+        match h:
+            case GameStarted():
+                self.draws.clear()             # a prompt lasts one turn
+                self.game_over_since = None
+            case TurnChanged():
+                self.draws.clear()
+            case CardsToDraw():
+                return True
+            case GameOver():
+                self.game_over_since = at
+                self.draws.clear()
+            case DrawsDismissed():
+                self._dismiss(h.seat)
+            case OrderCompleted():
+                seat = _seat_of(game, h.player)
+                if seat is not None:
+                    self.taken[seat] = (h.position, at, h.cake)
+            case CakeCardGained():
+                seat = _seat_of(game, h.player)
+                if seat is not None:
+                    self.cake_cards[seat] = at
+            case TablePaused():
+                self.paused_since = at
+            case TableResumed():
+                self.paused_since = None
+            case DeviceStatusChanged():
+                self._scanner_status(h, at)
+            case (CardIdentified() | TokensGained() | TokensSpent() | UpgradeActivated()
+                  | CakePlaced() | CakeCardPlayed() | CakesReturned() | OrdersMovedDown()
+                  | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
+                  | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
+                  | NotYourTurn() | UnknownCard() | CardEnrolled()):
+                pass                           # the lights show these from the game itself
+            case _:
+                assert_never(h)
+        return False
+
+    def _scanner_status(self, h: DeviceStatusChanged, at: float) -> None:
+        if h.device != "scanner":
+            return
+        if h.status in SCANNER_LOST and self.scanner_lost_since is None:
+            self.scanner_lost_since = at
+        elif h.status in SCANNER_BACK:
+            self.scanner_lost_since = None
 
     def _draws_from(self, table, at: float) -> None:
         """The draws still due on ``table``, after a surge or on a table shown as it is (a
@@ -339,6 +367,10 @@ class LightsController(Worker):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:
                 del self.draws[seat]
+
+
+def _seat_of(game: Game | None, player: str) -> int | None:
+    return None if game is None else game.seat_of(player)
 
 
 # --- from the configuration --------------------------------------------------

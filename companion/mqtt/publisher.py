@@ -26,13 +26,21 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
 from ..journal import Journal, JournalError
 from ..inputs import DeviceStatus
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
 from ..table import Update
 from . import connection, topics
 from .connection import make_client
@@ -40,7 +48,23 @@ from .connection import make_client
 log = logging.getLogger("companion.mqtt")
 
 STATE_GAP = 0.1        # seconds: at most ten states a second; what comes meanwhile is merged
-RESULT_KINDS = frozenset({"game_over", "ranking_changed", "undone", "redone", "corrected"})
+
+
+def changes_result(h: Happening) -> bool:
+    """Whether a happening may change a finished game's result (then the results are
+    published again). Exhaustive: a new happening fails mypy until MQTT decides."""
+    match h:
+        case GameOver() | RankingChanged() | Undone() | Redone() | Corrected():
+            return True
+        case (GameStarted() | CardIdentified() | OrderCompleted() | TokensGained()
+              | TokensSpent() | UpgradeActivated() | CakePlaced() | CakeCardGained()
+              | CakeCardPlayed() | CakesReturned() | CardsToDraw() | OrdersMovedDown()
+              | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
+              | TurnChanged() | Stalled() | NotYourTurn() | UnknownCard() | CardEnrolled()
+              | DeviceStatusChanged() | TablePaused() | TableResumed() | DrawsDismissed()):
+            return False
+        case _:
+            assert_never(h)
 
 
 @dataclass(frozen=True)
@@ -245,7 +269,7 @@ class MqttPublisher:
         self.client.publish(self._topic("events"), topics.dumps(topics.event_payload(
             u, game_id=seen.game_id, seq=seq, at=seen.at)), qos=1)
         self.counts["events"] += 1
-        return any(h.kind in RESULT_KINDS for h in u.happened)
+        return any(changes_result(h) for h in u.happened)
 
     def _publish_state(self) -> None:
         s = self._latest
