@@ -28,7 +28,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 from collections.abc import Callable
 
 from . import inputs as ev

@@ -1,0 +1,79 @@
+"""The loop's typed contract with its outputs (issue 21, README "The loop and its outputs").
+
+``Happening`` is a closed union; each output matches it and ends in ``assert_never``.
+The proof that this is enforced, not just written: add a happening to the union (mypy's
+``--shadow-file``, the real file untouched) and mypy must name every output that does
+not handle it yet, and nothing else.
+"""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+from companion.rules import happenings as hp
+
+ROOT = Path(__file__).resolve().parent.parent
+HAPPENINGS = ROOT / "companion" / "rules" / "happenings.py"
+
+#: Every output that turns happenings into something a player sees or hears, or a hub reads.
+OUTPUTS = {
+    "companion/ui/i18n.py",            # the screen's and the log's words
+    "companion/sound/cues.py",
+    "companion/lights/controller.py",
+    "companion/voice.py",
+    "companion/web/pages.py",          # the phone view's news
+    "companion/mqtt/publisher.py",     # which happenings change a published result
+}
+
+
+def _records() -> set[type]:
+    seen, todo = set(), list(hp.Record.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        seen.add(cls)
+    return seen
+
+
+def test_the_union_holds_every_happening_class_and_only_those():
+    assert set(get_args(hp.Happening)) == _records()
+    assert len(hp.KINDS) == len(set(hp.KINDS)) == len(_records())
+    for cls in get_args(hp.Happening):
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
+
+
+def test_isinstance_of_the_union_tells_a_happening_from_anything_else():
+    assert isinstance(hp.TurnChanged("Ben", "Ana", 2), hp.Happening)
+    assert isinstance(hp.TablePaused(), hp.Happening)
+    assert not isinstance(hp.RankEntry("Ana", 3, 3, 0, 1), hp.Happening)
+
+
+def _with_a_new_happening(source: str) -> str:
+    """happenings.py with one more happening, ``Spilled``, in the union."""
+    anchor = "@dataclass(frozen=True)\nclass DrawsDismissed(Record):"
+    union_end = "| TableResumed | DrawsDismissed)"
+    assert anchor in source and union_end in source, "happenings.py changed shape: update me"
+    source = source.replace(anchor, '@dataclass(frozen=True)\nclass Spilled(Record):\n'
+                            '    kind: ClassVar[str] = "spilled"\n\n\n' + anchor)
+    return source.replace(union_end, "| TableResumed | DrawsDismissed | Spilled)")
+
+
+def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_path):
+    shadow = tmp_path / "happenings.py"
+    shadow.write_text(_with_a_new_happening(HAPPENINGS.read_text(encoding="utf-8")),
+                      encoding="utf-8")
+    cache = ROOT / ".mypy_cache" / "contract-test"   # its own (mypy ignores it): warm after one run
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-error-summary",
+         "--shadow-file", str(HAPPENINGS), str(shadow), "companion"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    about_spilled = {line.split(":", 1)[0] for line in errors
+                     if '"assert_never"' in line and '"Spilled"' in line}
+    assert about_spilled == OUTPUTS, done.stdout + done.stderr
+    others = [line for line in errors if '"Spilled"' not in line]
+    assert not others, "mypy errors that are not about the new happening:\n" + "\n".join(others)
+
