@@ -33,9 +33,9 @@ from collections.abc import Callable
 
 from . import inputs as ev
 from .catalog import Catalog, CardInfo, CatalogError
-from .rules import Rejection, Table, parse_action
+from .rules import Accepted, Rejection, Table, parse_action
 from .inputs import InputEvent, TableVersion
-from .rules.actions import Action
+from .rules.state import Game, Player
 from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged,
                                DrawsDismissed, Happening, NotYourTurn, OrderCompleted,
                                TablePaused, TableResumed, UnknownCard)
@@ -47,12 +47,16 @@ from .ui import i18n
 log = logging.getLogger("companion.table")
 
 
+ActionDict = dict[str, Any]
+"""An action as the journal writes it: ``{"do": ..., **keys}`` (``rules.actions``)."""
+
+
 @dataclass(frozen=True)
 class Update:
     """What one input did: the action tried, what happened or why not, the table after."""
     event: InputEvent | None          # None: no input (a table shown as it already was)
     table: Table
-    action: Action | None = None
+    action: ActionDict | None = None
     happened: tuple[Happening, ...] = ()
     rejection: Rejection | None = None
     seat: int | None = None
@@ -75,18 +79,18 @@ class Halted(Exception):
     """The loop was told to stop while an input waited for the journal."""
 
 
-def complete_action(player, slot: int) -> dict:
+def complete_action(player: Player, slot: int) -> ActionDict:
     """Complete the order in position ``slot`` (1-4) of ``player``'s queue, naming its
     card when it was scanned: what a touch on that position and a seat's multi-tap
     both post, so the journal holds the same line either way."""
-    action: dict = {"do": "complete", "slot": slot}
+    action: ActionDict = {"do": "complete", "slot": slot}
     cards = player.queue[slot - 1]
     if cards and cards[0].tag is not None:
         action["card"] = cards[0].tag
     return action
 
 
-def cake_completion(player, slot: int, cake: bool) -> dict:
+def cake_completion(player: Player, slot: int, cake: bool) -> ActionDict:
     """Complete the first order of position ``slot`` with (or without) a cake (Cake Time,
     table script 1.2): by its card when it was scanned, else by ``cake``, which names it
     without a scanner."""
@@ -96,12 +100,12 @@ def cake_completion(player, slot: int, cake: bool) -> dict:
     return {"do": "complete", "slot": slot, "cake": cake}
 
 
-def mixed_cakes(player, slot: int) -> bool:
+def mixed_cakes(player: Player, slot: int) -> bool:
     """Position ``slot`` holds orders with and without a cake: which one is asked."""
     return len({c.cake for c in player.queue[slot - 1]}) == 2
 
 
-def stepped_slot(player, taps: int) -> int | None:
+def stepped_slot(player: Player, taps: int) -> int | None:
     """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
     position with cards), each further tap the next order towards position 1;
     more taps than orders stop at the newest. None for an empty queue."""
@@ -131,7 +135,7 @@ def seen_of(event: Any) -> TableVersion | None:
     return getattr(event, "seen", None)
 
 
-def _binding(event: Any, game: Any) -> str | None:
+def _binding(event: Any, game: Game | None) -> str | None:
     """What an input acts on, so what must not have changed since its sender saw the
     table: "table" (anything), "turn", "game", or None (nothing: never stale)."""
     if isinstance(event, ev.WebAction):
@@ -152,13 +156,13 @@ def _binding(event: Any, game: Any) -> str | None:
     return None
 
 
-def _scan_binding(tag: str, game: Any) -> str | None:
+def _scan_binding(tag: str, game: Game | None) -> str | None:
     """A card this game already knows would complete an order (or be refused as another
     queue's): an act of the turn. A new card only names the next card dealt: any time."""
     return "turn" if game is not None and tag in game.used_tags else None
 
 
-def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
+def stale(event: Any, game: Game | None, now: TableVersion) -> Rejection | None:
     """Why ``event`` must not act on the table ``now`` (``game`` its game), or None.
 
     An input acts only on the table its sender saw: a turn's action (a correction and
@@ -176,7 +180,7 @@ def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
     return what_changed(seen, now, game)
 
 
-def what_changed(seen: TableVersion, now: TableVersion, game: Any) -> Rejection:
+def what_changed(seen: TableVersion, now: TableVersion, game: Game | None) -> Rejection:
     """The words for an input made against ``seen``: what has happened since."""
     if seen.game != now.game:
         return reject("stale_game")
@@ -187,30 +191,34 @@ def what_changed(seen: TableVersion, now: TableVersion, game: Any) -> Rejection:
     return reject("stale_table")
 
 
-def refusal(event: Any, game: Any, now: TableVersion) -> tuple[Rejection, tuple] | None:
+Refusal = tuple[Rejection, tuple[Happening, ...]]
+"""Why an input changes nothing, and what that makes happen (a seat's ``NotYourTurn``)."""
+
+
+def refusal(event: Any, game: Game | None, now: TableVersion) -> Refusal | None:
     """The one check of an input against what its sender saw: (why, what happened)
     when it changes nothing, else None. A seat press also belongs to the seat that
     was active when it began and to no press of another seat in flight then."""
     if isinstance(event, (ev.SeatTap, ev.SeatHold)) and game is not None \
             and game.active is not None and 0 <= event.seat < len(game.players):
-        return _seat_refusal(event, game, now)
+        return _seat_refusal(event, game, game.active, now)
     why = stale(event, game, now)
     return None if why is None else (why, ())
 
 
-def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
-                  now: TableVersion) -> tuple[Rejection, tuple] | None:
+def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Game, active: int,
+                  now: TableVersion) -> Refusal | None:
     press = event.press
     seen = press.seen if press is not None else None
     if seen is not None and seen.game != now.game:
         return reject("stale_game"), ()                  # begun before this game started
     # who was playing when the press began ("not your turn, Ben: Ana is playing")
     then = (seen.active if seen is not None and seen.active is not None
-            and seen.active < len(game.players) else game.active)
+            and seen.active < len(game.players) else active)
     name = game.players[event.seat].name
     if seen is not None and then == event.seat and not seen.same_turn(now):
         return what_changed(seen, now, game), ()          # its own turn has ended since
-    if event.seat != then or event.seat != game.active:
+    if event.seat != then or event.seat != active:
         return (reject("not_your_turn", player=name),
                 (NotYourTurn(event.seat, name, game.players[then].name),))
     if press is not None and press.overlapped:
@@ -220,7 +228,7 @@ def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
     return None
 
 
-def _asked(event: Any) -> dict | None:
+def _asked(event: Any) -> ActionDict | None:
     """What a refused input asked for, as a refused line's ``action`` (its "why?" names
     it); None for a seat press (its seat and turn say it)."""
     if isinstance(event, ev.TouchAction):
@@ -280,7 +288,7 @@ class TableLoop:
         return TableVersion(game_id, step, None if game is None else game.turn,
                             None if game is None else game.active)
 
-    def _advance(self, action: dict) -> None:
+    def _advance(self, action: ActionDict) -> None:
         """The table changed (an accepted action): its next version. With a journal,
         the journal's game and sequence numbers; without, counted here."""
         journal = self.session.journal
@@ -475,7 +483,7 @@ class TableLoop:
                           seat=event.seat, applied_at=self.clock())
         raise TypeError(f"not an input event: {event!r}")
 
-    def _seat(self, event, posted: float) -> Update:
+    def _seat(self, event: ev.SeatTap | ev.SeatHold, posted: float) -> Update:
         game = self.table.game
         if game is None:
             return self._apply(event, {"do": "complete" if isinstance(event, ev.SeatTap)
@@ -483,7 +491,7 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        action: dict = {"do": "end_turn"}
+        action: ActionDict = {"do": "end_turn"}
         if isinstance(event, ev.SeatTap):
             slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
                 else None
@@ -491,10 +499,12 @@ class TableLoop:
                 else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
-    def _apply(self, event, action: dict, posted: float, seat: int | None = None) -> Update:
+    def _apply(self, event: InputEvent, action: ActionDict, posted: float,
+               seat: int | None = None) -> Update:
         return self._update(event, action, self.session.apply(action), seat, posted)
 
-    def _update(self, event, action, outcome, seat, posted) -> Update:
+    def _update(self, event: InputEvent, action: ActionDict | None,
+                outcome: Accepted | Rejection | None, seat: int | None, posted: float) -> Update:
         now = self.clock()
         if outcome is None:
             return Update(event, self.table, posted_at=posted, applied_at=now)
@@ -506,7 +516,7 @@ class TableLoop:
         return Update(event, outcome.table, action or {"do": "?"}, happened, seat=seat,
                       posted_at=posted, applied_at=now)
 
-    def _unknown_cards(self, happened: tuple) -> tuple:
+    def _unknown_cards(self, happened: tuple[Happening, ...]) -> tuple[UnknownCard, ...]:
         cat = self.session.catalog
         return tuple(UnknownCard(h.tag) for h in happened
                      if isinstance(h, (CardIdentified, OrderCompleted))
@@ -551,7 +561,7 @@ class LogSubscriber:
 @dataclass
 class Recorder:
     """A test subscriber: keeps every update and lets a test wait for one."""
-    updates: list = field(default_factory=list)
+    updates: list[Update] = field(default_factory=list)
     _cond: threading.Condition = field(default_factory=threading.Condition)
 
     def __call__(self, u: Update) -> None:
