@@ -251,8 +251,6 @@ class Service:
         """Subscriber (loop thread, whose session it is): a new game's colours."""
         if any(h.kind == "game_started" for h in update.happened):
             self.show_seat_colors(self.session.seat_colors)
-            if self.web is not None and self.session.seat_colors:
-                self.web.live.set_colours(seat_rgb(self.session.seat_colors))
 
     def start_web(self) -> None:
         """The phone view on the LAN (``[web]``): one more adapter of the table loop. A

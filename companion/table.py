@@ -42,6 +42,8 @@ from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged
 from .rules.rejections import reject
 from .journal import JournalBusy
 from .session import Session
+from .snapshot import Snapshot
+from .draw_prompt import Draws
 from .ui import i18n
 
 log = logging.getLogger("companion.table")
@@ -63,6 +65,7 @@ class Update:
     posted_at: float = 0.0
     applied_at: float = 0.0
     version: TableVersion | None = None   # the table's version after this update
+    snapshot: Snapshot | None = None      # what every output shows after it (set by the loop)
 
     @property
     def accepted(self) -> bool:
@@ -264,6 +267,10 @@ class TableLoop:
         self.version = self._version(0, 0)
         if journal is not None and journal.current_game_id is not None:   # a resumed game
             self.version = self._version(journal.current_game_id, journal.current_seq or 0)
+        #: what every output shows now (``snapshot.Snapshot``): the loop's thread replaces it
+        #: with each update it publishes; any thread may read it
+        self.snapshot = Snapshot(session.table, self.version, session.game_id,
+                                 tuple(session.seat_colors), Draws().after(session.table, ()))
 
     # --- for any thread --------------------------------------------------------------
 
@@ -434,6 +441,10 @@ class TableLoop:
     def _tell(self, update: Update) -> None:
         if update.version is None:
             update = replace(update, version=self.version)
+        self.snapshot = self.snapshot.after(update.table, self.version, update.happened,
+                                            self.session.game_id,
+                                            tuple(self.session.seat_colors))
+        update = replace(update, snapshot=self.snapshot)
         for fn in list(self.subscribers):
             try:
                 fn(update)

@@ -21,8 +21,8 @@ steps 1-2 at ``now`` and returns when it wants to be called again (None =
 only after the next update). Time comes from the injectable ``clock``.
 
 Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
-loop, which relays a ``draws_dismissed`` happening to every subscriber (so
-screen and lights always agree). Cards scanned after a surge end the prompt
+loop, which works out whose prompts are dismissed once, in the update's
+snapshot (``draw_prompt.Draws``), so screen, phones and lights always agree. Cards scanned after a surge end the prompt
 by themselves, and so does the next turn; a table shown as it is (a resumed
 game) works out the draws still due from the game (``draw_prompt``).
 The settings screen can call ``set_brightness`` (never above the configured
@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from .. import seat_colours
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..draw_prompt import pending_draws
+from ..draw_prompt import Draws, pending_draws
 from ..rules.state import Game
 from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                                 CardEnrolled, CardIdentified, CardsToDraw, Corrected,
@@ -275,6 +275,8 @@ class LightsController(Worker):
             surged = self._take_happening(h, game, at) or surged
         if surged:                   # who draws which cards: the one model (draw_prompt)
             self._draws_from(u.table, at)
+        if u.snapshot is not None:   # whose prompt a tap dismissed: the loop's, once
+            self._hide_dismissed(u.snapshot.draws)
         if u.rejection is not None and u.seat is not None \
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
@@ -295,8 +297,6 @@ class LightsController(Worker):
             case GameOver():
                 self.game_over_since = at
                 self.draws.clear()
-            case DrawsDismissed():
-                self._dismiss(h.seat)
             case OrderCompleted():
                 seat = _seat_of(game, h.player)
                 if seat is not None:
@@ -315,8 +315,8 @@ class LightsController(Worker):
                   | CakePlaced() | CakeCardPlayed() | CakesReturned() | OrdersMovedDown()
                   | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
                   | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
-                  | NotYourTurn() | UnknownCard() | CardEnrolled()):
-                pass                           # the lights show these from the game itself
+                  | NotYourTurn() | UnknownCard() | CardEnrolled() | DrawsDismissed()):
+                pass        # from the game itself; a dismissal from the snapshot's draws
             case _:
                 assert_never(h)
         return False
@@ -345,10 +345,10 @@ class LightsController(Worker):
                                  for c in pos if c.serial in pending.serials)
                 self.draws[seat] = DrawPrompt(mine, at, until)
 
-    def _dismiss(self, seat: int | None) -> None:
-        if seat is None:
+    def _hide_dismissed(self, draws: Draws) -> None:
+        if draws.everyone:
             self.draws.clear()
-        else:
+        for seat in draws.dismissed:
             self.draws.pop(seat, None)
 
     def _prune(self, now: float) -> None:
