@@ -434,11 +434,11 @@ class TableLoop:
             log.info("table resumed: the journal is free again")
             self._tell(Update(ev.DeviceStatus("journal", "back"), self.table,
                               happened=(TableResumed(),), applied_at=self.clock()))
-        update = replace(update, version=self.version)
-        self._tell(update)
-        return update
+        return self._tell(replace(update, version=self.version))
 
-    def _tell(self, update: Update) -> None:
+    def _tell(self, update: Update) -> Update:
+        """Publish ``update`` with its version and the loop's next snapshot: what every
+        subscriber is handed, and what is returned."""
         if update.version is None:
             update = replace(update, version=self.version)
         self.snapshot = self.snapshot.after(update.table, self.version, update.happened,
@@ -450,6 +450,7 @@ class TableLoop:
                 fn(update)
             except Exception:
                 log.exception("subscriber %r failed on %r", fn, update.event)
+        return update
 
     # --- inputs -> actions -------------------------------------------------------------
 

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 from companion.rules import happenings as hp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,3 +79,62 @@ def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_pa
     others = [line for line in errors if '"Spilled"' not in line]
     assert not others, "mypy errors that are not about the new happening:\n" + "\n".join(others)
 
+
+
+# --- the snapshot the loop publishes ---------------------------------------------------------
+
+def _surged_table():
+    """Ana (red, chosen at setup) completes an order and ends her turn: Ben and Chloe draw."""
+    from companion import inputs as ev
+    from companion.catalog import Catalog
+    from companion.session import Session
+    from companion.table import TableLoop
+    loop = TableLoop(Session(None, Catalog.example()))
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                              "players": ["Ana", "Ben", "Chloe"], "start": "Ana"},
+                             seat_colors=("green", "red", "blue")))
+    loop.post(ev.SeatTap(0))
+    loop.post(ev.SeatHold(0))
+    return loop, ev, loop.drain()
+
+
+def test_every_update_carries_the_loops_snapshot_of_the_table_after_it():
+    loop, ev, updates = _surged_table()
+    for u in updates:
+        assert u.snapshot is not None and u.snapshot.table is u.table
+        assert u.snapshot.version == u.version
+    last = updates[-1].snapshot
+    assert last is loop.snapshot and last.seat_colours == ("green", "red", "blue")
+    assert last.draws.pending is not None
+    assert last.draws.pending.draws == (("Ben", 1), ("Chloe", 1))
+    assert [last.draws.shown_for(s) for s in range(3)] == [True, True, True]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        last.paused = True                                         # type: ignore[misc]
+
+
+def test_a_dismissed_draw_prompt_is_worked_out_once_and_lasts_its_turn():
+    loop, ev, _ = _surged_table()
+    loop.post(ev.DismissDraws(seat=1))
+    draws = loop.drain()[0].snapshot.draws
+    assert draws.dismissed == {1} and not draws.everyone and draws.any_dismissed
+    assert (draws.shown_for(1), draws.shown_for(2)) == (False, True)
+    loop.post(ev.DismissDraws())
+    draws = loop.drain()[0].snapshot.draws
+    assert draws.everyone and not draws.shown_for(2)
+    loop.post(ev.SeatHold(1))                                      # Ben's turn ends
+    draws = loop.drain()[-1].snapshot.draws
+    assert not draws.any_dismissed                                 # a new prompt, or none
+
+
+def test_the_snapshot_keeps_each_devices_last_report_and_the_pause():
+    from companion.rules.happenings import DeviceStatusChanged, TablePaused, TableResumed
+    loop, ev, _ = _surged_table()
+    loop.post(ev.DeviceStatus("scanner", "lost", "unplugged"))
+    snap = loop.drain()[0].snapshot
+    assert snap.device("scanner") == "lost" and snap.device("lights") is None
+    paused = snap.after(snap.table, snap.version, (TablePaused("held"),), None, ())
+    assert paused.paused and paused.device("scanner") == "lost"
+    back = paused.after(snap.table, snap.version,
+                        (TableResumed(), DeviceStatusChanged("scanner", "connected")), None, ())
+    assert not back.paused and back.device("scanner") == "connected"
+    assert back.draws is snap.draws                                # the same table: not redone

@@ -22,9 +22,10 @@ only after the next update). Time comes from the injectable ``clock``.
 
 Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
 loop, which works out whose prompts are dismissed once, in the update's
-snapshot (``draw_prompt.Draws``), so screen, phones and lights always agree. Cards scanned after a surge end the prompt
-by themselves, and so does the next turn; a table shown as it is (a resumed
-game) works out the draws still due from the game (``draw_prompt``).
+snapshot (``draw_prompt.Draws``), so screen, phones and lights always agree.
+Cards scanned after a surge end the prompt by themselves, and so does the
+next turn; a table shown as it is (a resumed game) works out the draws still
+due from the game (``draw_prompt``).
 The settings screen can call ``set_brightness`` (never above the configured
 cap), ``set_turn_timer`` and ``set_seat_colors``; like every call from outside,
 they only queue work for the lights thread.
