@@ -554,11 +554,26 @@ class TableLoop:
 
 class LogSubscriber:
     """Writes what happened to the log in words, in ``language``, with the players'
-    names (the service's journal in systemd): one line per happening or refusal."""
+    names (the service's journal in systemd): one line per happening or refusal.
+    An ``outputs.Output``."""
+
+    name = "log"
 
     def __init__(self, logger: logging.Logger = log, language: str = i18n.DEFAULT):
         self.log = logger
         self.language = language
+
+    def start(self, snapshot: Snapshot | None = None) -> LogSubscriber:
+        return self                  # words for what happens from now on only
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def close(self) -> None:
+        """Nothing to close: the log is the process's."""
+
+    def status(self) -> str:
+        return "ok"
 
     def __call__(self, u: Update) -> None:
         game = u.table.game
@@ -566,7 +581,7 @@ class LogSubscriber:
         if u.rejection is not None:
             self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
         for h in u.happened:
-            if h.kind != "not_your_turn" or u.rejection is None:
+            if not isinstance(h, NotYourTurn) or u.rejection is None:
                 self.log.info("%s", i18n.happening_text(self.language, h, edition))
 
 

@@ -49,6 +49,7 @@ from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, Cakes
                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
                                UpgradeActivated, Undone)
 from .rules.state import Game
+from .snapshot import Snapshot
 from .table import Update
 from .ui import i18n
 from .worker import Worker
@@ -146,6 +147,7 @@ class Voice(Worker):
     ``SoundPlayer.play_speech``). ``language`` is read when an update arrives.
     """
 
+    name = "voice"                      # an ``outputs.Output``
     thread_name = "voice"
 
     def __init__(self, play: Callable[[bytes], None], language: str = "en",
@@ -189,8 +191,23 @@ class Voice(Worker):
             self._cond.notify()
 
     def attach(self, loop) -> Voice:
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
         return self
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: Snapshot | None = None) -> Voice:
+        """Start the voice's thread (it says what happens from now: nothing of the table
+        as it is)."""
+        super().start()
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def status(self) -> str:
+        """"off" (switched off in the settings), or the engine's state."""
+        return self.state if self.enabled else "off"
 
     # --- the voice's own thread ---------------------------------------------------------
 

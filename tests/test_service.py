@@ -108,8 +108,7 @@ def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
     shown = []
     set_colors = svc.lights.set_seat_colors
     svc.lights.set_seat_colors = lambda c: (shown.append(list(c)), set_colors(c))
-    svc.loop.subscribe(svc._new_seat_colors)
-    svc.loop.subscribe(rec)                       # after it: rec sees the update last
+    svc.loop.subscribe(rec)                 # after the lights: rec sees the update last
     svc.loop.start()
     try:
         svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
@@ -122,6 +121,7 @@ def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
     again = Service(cfg, headless=True)
     try:
         assert again.session.seat_colors == ("green", "red", "yellow")
+        assert again.loop.snapshot.seat_colours == ("green", "red", "yellow")
         assert again.journal.games()[-1].seat_colors == ["green", "red", "yellow"]
     finally:
         again.shutdown()

@@ -58,6 +58,7 @@ from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, Cake
                                 ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
                                 TokensGained, TokensSpent, TurnChanged, UnknownCard,
                                 UpgradeActivated, Undone)
+from ..snapshot import Snapshot
 from ..table import Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
@@ -94,6 +95,7 @@ class LightsController(Worker):
     """Shows the table on a pixel strip; see the module docstring."""
 
     thread_name = "lights"
+    name = "lights"                        # an ``outputs.Output``
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = seat_colours.LED_RGB, fps: int = MAX_FPS,
@@ -135,12 +137,41 @@ class LightsController(Worker):
         self._asleep = False               # the thread waits for an update, no timeout
         self._thread: threading.Thread | None = None
         self._errors_logged: set = set()
+        self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: Snapshot | None = None) -> LightsController:
+        """Show the table as it is (``snapshot``: with its seat colours), start the thread."""
+        if snapshot is not None:
+            self.show_table(snapshot.table)
+            self._follow_colours(snapshot)
+        super().start()
+        return self
+
+    def on_update(self, update: Update) -> None:
+        """Queue the update (loop thread), after the seat colours it chose, if new."""
+        if update.snapshot is not None:
+            self._follow_colours(update.snapshot)
+        self._put("update", update)
+
+    def status(self) -> str:
+        if self.strip is None:
+            return "off"
+        return "simulated" if isinstance(self.strip, SimulatedStrip) else "ok"
+
+    def _follow_colours(self, snapshot: Snapshot) -> None:
+        """A game's seat colours (chosen at setup) on its seats; the seats without a
+        player keep their box colour."""
+        if snapshot.seat_colours and snapshot.seat_colours != self._colour_names:
+            self._colour_names = snapshot.seat_colours
+            self.set_seat_colors(seat_colours.every_seat(snapshot.seat_colours))
 
     # --- any thread ------------------------------------------------------------------
 
     def __call__(self, update: Update) -> None:
         """The table-loop subscriber: queue the update, wake the lights thread."""
-        self._put("update", update)
+        self.on_update(update)
 
     def show_table(self, table) -> None:
         """Show a table without an update (at start, e.g. a resumed game)."""
@@ -168,9 +199,10 @@ class LightsController(Worker):
         self._put("fault", bool(on))
 
     def attach(self, loop) -> LightsController:
-        """Subscribe to a ``TableLoop`` and show its table as it is now."""
+        """Subscribe to a ``TableLoop`` and show its table as it is now, without starting
+        the thread (tests and tools call ``tick``; the service uses ``outputs.Outputs``)."""
         self.show_table(loop.table)
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
         return self
 
     @property

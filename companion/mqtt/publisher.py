@@ -41,6 +41,7 @@ from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, Cake
                                 ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
                                 TokensGained, TokensSpent, TurnChanged, UnknownCard,
                                 UpgradeActivated, Undone)
+from ..snapshot import Snapshot
 from ..table import Update
 from . import connection, topics
 from .connection import make_client
@@ -117,7 +118,10 @@ class AckFile:
 
 
 class MqttPublisher:
-    """Publishes a table's state, events and results; see the module text."""
+    """Publishes a table's state, events and results; see the module text. An
+    ``outputs.Output``."""
+
+    name = "MQTT"
 
     def __init__(self, settings: dict, journal_path: str, session,
                  clock: Callable[[], float] = time.time, reconnect_min: float = 1.0,
@@ -189,7 +193,7 @@ class MqttPublisher:
     # --- the table loop's side (its thread: note and return) --------------------------
 
     def attach(self, loop) -> None:
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
 
     def _seq(self) -> int | None:
         journal = self.session.journal
@@ -200,7 +204,15 @@ class MqttPublisher:
 
     # --- running -----------------------------------------------------------------------
 
-    def start(self) -> MqttPublisher:
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def status(self) -> str:
+        """"connected" to the hub, or "offline" (it keeps trying)."""
+        return "connected" if self.connected.is_set() else "offline"
+
+    def start(self, snapshot: Snapshot | None = None) -> MqttPublisher:
+        """Connect and publish (the table as it is was read when this was built)."""
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
         self._thread.start()
         connection.start(self.client, self.settings)

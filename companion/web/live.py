@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import itertools
 import logging
 import threading
@@ -68,9 +69,11 @@ class Client:
 
 
 class LiveTable:
-    """Subscribe with ``loop.subscribe(live)``; the web app reads ``latest`` and
-    ``listen()``s; ``post_action`` waits for the loop's answer."""
+    """The phone view's output of the table loop (``outputs.Output``: the service starts
+    it with ``outputs.Outputs``, a test may ``loop.subscribe(live.on_update)``); the web
+    app reads ``latest`` and ``listen()``s; ``post_action`` waits for the loop's answer."""
 
+    name = "web live view"
     QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
 
     def __init__(self, loop: Any, colours: list | None = None, play_link: Any = None):
@@ -92,7 +95,27 @@ class LiveTable:
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
         self._lock = threading.Lock()
-        loop.subscribe(self)
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: TableSnapshot | None = None) -> LiveTable:
+        """Show the table as it is: its draws due, seat colours and devices."""
+        if snapshot is not None:
+            self._follow(snapshot)
+            self.latest = dataclasses.replace(self.latest, draws=self._draws,
+                                              draws_short=self._short, colours=self.colours,
+                                              game_id=snapshot.game_id)
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def close(self) -> None:
+        self.close_streams()
+
+    def status(self) -> str:
+        """"ok", or "no server" while the web server's loop is not bound."""
+        return "ok" if self.aio is not None else "no server"
 
     # --- the table loop's thread -------------------------------------------------------
 
