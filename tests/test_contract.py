@@ -63,14 +63,33 @@ def _with_a_new_happening(source: str) -> str:
     return source.replace(union_end, "| TableResumed | DrawsDismissed | Spilled)")
 
 
+EVERY_OUTPUT = """\
+from companion.lights.controller import LightsController
+from companion.mqtt.publisher import MqttPublisher
+from companion.outputs import Output
+from companion.sound.player import SoundPlayer
+from companion.table import LogSubscriber
+from companion.voice import Voice
+from companion.web.live import LiveTable
+
+
+def every_output(a: LightsController, b: SoundPlayer, c: Voice, d: MqttPublisher,
+                 e: LiveTable, f: LogSubscriber) -> list[Output]:
+    return [a, b, c, d, e, f]
+"""
+"""Type-checked with the rest: each output implements ``outputs.Output``."""
+
+
 def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_path):
     shadow = tmp_path / "happenings.py"
     shadow.write_text(_with_a_new_happening(HAPPENINGS.read_text(encoding="utf-8")),
                       encoding="utf-8")
+    outputs = tmp_path / "every_output.py"
+    outputs.write_text(EVERY_OUTPUT, encoding="utf-8")
     cache = ROOT / ".mypy_cache" / "contract-test"   # its own (mypy ignores it): warm after one run
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-error-summary",
-         "--shadow-file", str(HAPPENINGS), str(shadow), "companion"],
+         "--shadow-file", str(HAPPENINGS), str(shadow), "companion", str(outputs)],
         cwd=ROOT, capture_output=True, text=True, timeout=240)
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     about_spilled = {line.split(":", 1)[0] for line in errors
@@ -138,3 +157,68 @@ def test_the_snapshot_keeps_each_devices_last_report_and_the_pause():
                         (TableResumed(), DeviceStatusChanged("scanner", "connected")), None, ())
     assert not back.paused and back.device("scanner") == "connected"
     assert back.draws is snap.draws                                # the same table: not redone
+
+
+# --- one output interface, one list ----------------------------------------------------------
+
+class _Probe:
+    """A minimal output: records what the list does with it."""
+    name = "probe"
+
+    def __init__(self, calls: list):
+        self.calls = calls
+
+    def start(self, snapshot=None):
+        self.calls.append(("start", snapshot))
+        return self
+
+    def on_update(self, update):
+        self.calls.append(("update", update))
+
+    def close(self):
+        self.calls.append(("close", None))
+
+    def status(self):
+        return "ok"
+
+
+def test_the_outputs_list_starts_with_the_snapshot_hands_every_update_and_closes_in_order():
+    from companion.outputs import Output, Outputs
+    loop, ev, _ = _surged_table()
+    calls: list = []
+    first, second = _Probe(calls), _Probe(calls)
+    second.name = "second"
+    outputs = Outputs(loop)
+    assert isinstance(first, Output)
+    outputs.start(first)
+    outputs.start(second)
+    assert calls == [("start", loop.snapshot), ("start", loop.snapshot)]
+    loop.post(ev.DismissDraws())
+    u = loop.drain()[0]
+    assert calls[2:] == [("update", u), ("update", u)]
+    assert outputs.status() == {"probe": "ok", "second": "ok"} and len(outputs) == 2
+    outputs.close()
+    assert [c for c, _ in calls[4:]] == ["close", "close"] and len(outputs) == 0
+    loop.post(ev.DismissDraws())
+    loop.drain()
+    assert len(calls) == 6                                 # closed: no longer handed updates
+
+
+def test_the_service_starts_every_configured_output_through_the_one_list(tmp_path):
+    from companion import config
+    from companion.service import Service
+    cfg = config.defaults()
+    cfg["journal"]["path"] = str(tmp_path / "games.db")
+    cfg["pixels"]["driver"] = "simulated"
+    cfg["sound"]["enabled"] = True
+    cfg["web"]["enabled"] = False
+    svc = Service(cfg, headless=True)
+    try:
+        svc.start_outputs()
+        names = [o.name for o in svc.outputs]
+        assert names[:3] == ["log", "lights", "sound"], names
+        assert svc.outputs.status()["lights"] == "simulated"
+        assert all(o.on_update in svc.loop.subscribers for o in svc.outputs)
+    finally:
+        svc.shutdown()
+    assert len(svc.outputs) == 0
