@@ -3,8 +3,11 @@
 Any thread posts typed input events (``companion.inputs``) with ``post``. The
 loop takes them one at a time, maps them to actions, applies them through the
 session (engine + journal: durable first) and hands an ``Update`` to every
-subscriber (screen, lights, sound, logging). Subscribers are called on the
-loop's thread and must not block; one that raises is logged and skipped.
+subscriber: what the input did (typed: ``happened`` holds ``rules.happenings.Happening``,
+a closed union) and the loop's frozen ``snapshot.Snapshot`` of the table after it, the
+one thing outputs read (``outputs.Output``; README "The loop and its outputs").
+Subscribers are called on the loop's thread and must not block; one that raises is
+logged and skipped.
 
 Seat inputs: a tap completes the oldest order of that seat's player, a double
 tap the next one after it (``complete_action``: the same table-script line a

@@ -31,8 +31,10 @@ cap), ``set_turn_timer`` and ``set_seat_colors``; like every call from outside,
 they only queue work for the lights thread.
 
 ``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
-None without lights); ``controller.attach(loop)`` subscribes it and shows the
-table as it is; ``controller.start()`` starts the thread.
+None without lights). It is an ``outputs.Output``: ``start(snapshot)`` shows the
+table as it is (with the seat colours chosen at setup) and starts the thread, and
+``on_update`` follows the loop; ``controller.attach(loop)`` subscribes it without the
+thread (tests and tools call ``tick``).
 """
 from __future__ import annotations
 
