@@ -200,7 +200,13 @@ class MqttPublisher:
         return None if journal is None else journal.current_seq
 
     def __call__(self, u: Update) -> None:
-        self._inbox.put(_Seen(u, self.session.game_id, self._seq(), self.clock()))
+        snap = u.snapshot
+        if snap is None:           # an update made by hand (tools): the session as it is
+            game_id, seq = self.session.game_id, self._seq()
+        else:                      # the loop's: its game and the journal's step in it
+            game_id = snap.game_id
+            seq = snap.version.step if game_id is not None else None
+        self._inbox.put(_Seen(u, game_id, seq, self.clock()))
 
     # --- running -----------------------------------------------------------------------
 
