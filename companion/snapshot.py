@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .catalog import Catalog
 from .draw_prompt import Draws
 from .inputs import TableVersion
 from .rules.happenings import DeviceStatusChanged, Happening, TablePaused, TableResumed
@@ -26,13 +27,15 @@ class Snapshot:
     draws: Draws = field(default_factory=Draws)
     devices: tuple[tuple[str, str], ...] = ()   # (device, status) as each last reported
     paused: bool = False                   # another program holds the journal's lock
+    catalog: Catalog | None = None         # the cards known (a new one replaces it whole)
 
     def device(self, name: str) -> str | None:
         """``name``'s last reported status, or None if it has reported none."""
         return dict(self.devices).get(name)
 
     def after(self, table: Table, version: TableVersion, happened: tuple[Happening, ...],
-              game_id: int | None, seat_colours: tuple[str, ...]) -> Snapshot:
+              game_id: int | None, seat_colours: tuple[str, ...],
+              catalog: Catalog | None = None) -> Snapshot:
         """The next snapshot, once ``happened`` made ``table``."""
         devices, paused = dict(self.devices), self.paused
         for h in happened:
@@ -44,4 +47,4 @@ class Snapshot:
                 paused = False
         draws = self.draws.after(table, happened, unchanged=table is self.table)
         return Snapshot(table, version, game_id, seat_colours, draws, tuple(devices.items()),
-                        paused)
+                        paused, catalog)

@@ -273,7 +273,8 @@ class TableLoop:
         #: what every output shows now (``snapshot.Snapshot``): the loop's thread replaces it
         #: with each update it publishes; any thread may read it
         self.snapshot = Snapshot(session.table, self.version, session.game_id,
-                                 tuple(session.seat_colors), Draws().after(session.table, ()))
+                                 tuple(session.seat_colors), Draws().after(session.table, ()),
+                                 catalog=session.catalog)
 
     # --- for any thread --------------------------------------------------------------
 
@@ -446,7 +447,8 @@ class TableLoop:
             update = replace(update, version=self.version)
         self.snapshot = self.snapshot.after(update.table, self.version, update.happened,
                                             self.session.game_id,
-                                            tuple(self.session.seat_colors))
+                                            tuple(self.session.seat_colors),
+                                            self.session.catalog)
         update = replace(update, snapshot=self.snapshot)
         for fn in list(self.subscribers):
             try:

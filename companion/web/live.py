@@ -126,7 +126,7 @@ class LiveTable:
         snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
                         draws_short=self._short, happened=tuple(u.happened),
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
-                        posted_at=u.posted_at, drinks=self._drinks(state),
+                        posted_at=u.posted_at, drinks=self._drinks(state, shared),
                         version=u.version if u.version is not None else self.loop.turn_now(),
                         bgstats=self.play_link.link if self.play_link is not None else None,
                         game_id=shared.game_id,
@@ -157,9 +157,12 @@ class LiveTable:
         else:
             self._draws, self._short = due.pending.draws, due.pending.short
 
-    def _drinks(self, state: dict) -> dict:
-        catalog = self.loop.session.catalog
-        out = {}
+    def _drinks(self, state: dict, shared: TableSnapshot) -> dict:
+        """The drink of each scanned card on the table, by tag (the snapshot's catalog)."""
+        catalog = shared.catalog
+        out: dict[str, str] = {}
+        if catalog is None:
+            return out
         for p in state["players"]:
             for pos in p["queue"]:
                 for tag in pos:
