@@ -66,7 +66,7 @@ def one_table(args) -> int:
             start = time.perf_counter()
             publisher(update)
             costs.append(time.perf_counter() - start)
-        t.loop.subscribers[t.loop.subscribers.index(publisher)] = timed
+        t.loop.subscribers[t.loop.subscribers.index(publisher.on_update)] = timed
     t.start_paced(0.6 / args.speed)
     threading.Event().wait(args.seconds)
     threads = [th for th in threading.enumerate()

@@ -102,6 +102,7 @@ def main(argv=None):
             cpu_alone, _ = idle_cpu(app, args.idle_seconds)
             view = PhoneView(loop, config.defaults(), os.path.join(folder, "bench.db"))
             assert view.start("127.0.0.1", 0, mdns=False)
+            loop.subscribe(view.live.start(loop.snapshot).on_update)
             seen: dict = {}
             cond = threading.Condition()
             phones = [Phone(view.server.url, seen, cond) for _ in range(args.phones)]

@@ -4,26 +4,28 @@ After an order surge (or the 2-player draw) the next players take cards from
 the deck. The companion reminds them until the cards are on the table: until
 they are scanned (with a scanner) or until the next turn begins (without one,
 nobody could tell the companion otherwise). A tap on the screen may hide the
-reminder early; that is a screen matter and does not change what is due.
+reminder early (``DrawsDismissed``); that does not change what is due.
 
 ``pending_draws(table)`` reads the undo history the engine keeps (a journal
 replay rebuilds it), so the prompt is the same after a restart as before it:
-nothing about it lives in screen or lights state.
+nothing about it lives in screen or lights state. ``Draws`` is the prompt as every
+output shows it: what is due and which seats' prompts were dismissed this turn,
+worked out once per update by the table loop (``snapshot.Snapshot.draws``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .rules import Accepted, Table, apply
-from .rules.happenings import CardsToDraw
+from .rules.happenings import CardsToDraw, DrawsDismissed, Happening
 from .rules.state import stack_items
 
 
 @dataclass(frozen=True)
 class PendingDraws:
     """Cards players must take from the deck during turn ``turn``."""
-    draws: tuple          # ((player, count), ...), in drawing order
-    serials: frozenset    # the drawn cards (by serial) still waiting for a scan
+    draws: tuple[tuple[str, int], ...]   # ((player, count), ...), in drawing order
+    serials: frozenset[int]              # the drawn cards (by serial) still waiting for a scan
     short: bool = False   # the deck could not cover every draw
     turn: int = 0
 
@@ -58,3 +60,40 @@ def pending_draws(table: Table) -> PendingDraws | None:
             return None          # every drawn card was scanned
         return PendingDraws(draws, waiting, short, game.turn)
     return None
+
+
+@dataclass(frozen=True)
+class Draws:
+    """The draw prompt as every output shows it: ``pending`` (what is due, or None) and
+    the prompts dismissed during that turn: ``dismissed`` seats', or ``everyone``'s."""
+    pending: PendingDraws | None = None
+    dismissed: frozenset[int] = frozenset()
+    everyone: bool = False
+
+    def after(self, table: Table, happened: tuple[Happening, ...],
+              unchanged: bool = False) -> Draws:
+        """The prompt once ``happened`` made ``table`` (``unchanged``: the same table as
+        before, so the same draws due): a dismissal lasts the turn it was made in (a new
+        prompt, a new turn or none due forgets it)."""
+        pending = self.pending if unchanged else pending_draws(table)
+        same = (pending is not None and self.pending is not None
+                and pending.turn == self.pending.turn and pending.draws == self.pending.draws)
+        dismissed, everyone = (self.dismissed, self.everyone) if same else (frozenset(), False)
+        for h in happened:
+            if isinstance(h, DrawsDismissed):
+                if h.seat is None:
+                    everyone = True
+                else:
+                    dismissed |= {h.seat}
+        if (pending, dismissed, everyone) == (self.pending, self.dismissed, self.everyone):
+            return self
+        return Draws(pending, dismissed, everyone)
+
+    @property
+    def any_dismissed(self) -> bool:
+        """A prompt was dismissed this turn (the phone view then hides the whole prompt)."""
+        return self.everyone or bool(self.dismissed)
+
+    def shown_for(self, seat: int) -> bool:
+        """Whether ``seat``'s prompt is still shown (the lights light it)."""
+        return self.pending is not None and not self.everyone and seat not in self.dismissed

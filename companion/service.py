@@ -44,8 +44,9 @@ from .inputs import CatalogLoaded, SettingsChanged
 from .journal import Journal, JournalError
 from .notify import Notifier
 from .session import Session
+from .outputs import Outputs
 from .table import LogSubscriber, TableLoop, Update
-from .seat_colours import every_seat, screen_rgb as seat_rgb
+from .seat_colours import screen_rgb as seat_rgb
 
 if TYPE_CHECKING:                        # pygame loads with the screen, not before
     from .catalog import Catalog
@@ -134,14 +135,14 @@ class Service:
         paths = cfg["catalog"]["paths"]
         self.loop = TableLoop(self.session,
                               catalog_path=os.path.expanduser(paths[0]) if paths else None)
+        self.outputs = Outputs(self.loop)    # every output of the loop, in start order
         self.log_words = LogSubscriber(language=cfg["game"]["language"])
-        self.loop.subscribe(self.log_words)
+        self.outputs.start(self.log_words)
         self.loop.subscribe(self._settings_reached)
         self._watch(self.loop)
         from .play_link import PlayLink
         self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])   # end screen's QR
         self.loop.subscribe(self.play_link)
-        self.outputs: list = []
         self.inputs: list = []
         self.lights: LightsController | None = None
         self.sound: SoundPlayer | None = None
@@ -182,27 +183,21 @@ class Service:
         self.notifier.ready(status_line(self.loop.table))
 
     def start_outputs(self) -> None:
+        """The lights, sound, MQTT and voice (those configured and available), each
+        started with the loop's snapshot in the one list of outputs."""
         from .lights.controller import build_lights
         from .sound import build_sound
         lights = _optional("lights", lambda: build_lights(self.cfg))
-        if lights is not None:
-            lights.attach(self.loop)
-            self.outputs.append(lights.start())
         sound = _optional("sound", lambda: build_sound(self.cfg))
-        if sound is not None:
-            sound.attach(self.loop)
-            self.outputs.append(sound.start())
         self.lights, self.sound = lights, sound
         from .mqtt.publisher import build_publisher
         mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.session,
                                                          self.journal.path))
-        if mqtt is not None:
-            mqtt.attach(self.loop)
-            self.outputs.append(mqtt.start())
         from .voice import build_voice
         self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
-        if self.voice is not None:
-            self.outputs.append(self.voice.attach(self.loop).start())
+        for output in (lights, sound, mqtt, self.voice):
+            if output is not None:
+                self.outputs.start(output)
 
     def start_adapters(self) -> None:
         """The outputs, the phone view and the inputs, once (see ``run``); a stop asked
@@ -215,10 +210,8 @@ class Service:
                 if self.stopping.is_set():
                     return
                 start()
-                if start == self.start_outputs:
-                    self.show_seat_colors(self.session.seat_colors)
-                    if self.settings is not None:     # the screen's, set before they were up
-                        self.apply_settings(self.settings)
+                if start == self.start_outputs and self.settings is not None:
+                    self.apply_settings(self.settings)   # the screen's, set before they were up
             if self.app is not None and self.web is not None:   # Settings shows the code
                 self.app.web_url = self.web.public_url
                 self.app.pairing = self.web.pairing         # type: ignore[assignment]
@@ -257,19 +250,6 @@ class Service:
             self.lights.set_brightness(s.brightness)
             self.lights.set_turn_timer(s.turn_timer)
 
-    def show_seat_colors(self, names) -> None:
-        """The running game's seat colours (names, recorded with its setup) on the lights;
-        seats without a player keep their box colour."""
-        if self.lights is not None and names:
-            self.lights.set_seat_colors(every_seat(names))
-
-    def _new_seat_colors(self, update) -> None:
-        """Subscriber (loop thread, whose session it is): a new game's colours."""
-        if any(h.kind == "game_started" for h in update.happened):
-            self.show_seat_colors(self.session.seat_colors)
-            if self.web is not None and self.session.seat_colors:
-                self.web.live.set_colours(seat_rgb(self.session.seat_colors))
-
     def start_web(self) -> None:
         """The phone view on the LAN (``[web]``): one more adapter of the table loop. A
         port already taken gives one warning; the table plays on without it."""
@@ -282,8 +262,7 @@ class Service:
                          play_link=self.play_link)
         if _optional("phone view", view.start):
             self.web = view
-        else:                                # not served: it need not follow the table
-            self.loop.subscribers.remove(view.live)
+            self.outputs.start(view.live)    # served: it follows the table from now
 
     def device_status(self) -> dict[str, str]:
         """Each device as the companion page shows it: ok, simulated, off, unavailable
@@ -339,7 +318,6 @@ class Service:
             log.info("resumed game %s: %s, turn %s%s", self.session.game_id,
                      ", ".join(p.name for p in game.players), game.turn,
                      " (over)" if game.game_over else "")
-        self.loop.subscribe(self._new_seat_colors)
         self.loop.start()
         try:
             # The first frame and READY=1 wait for nothing but the journal, the table loop
@@ -492,8 +470,7 @@ class Service:
             _optional("closing an input", device.close)
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
         _optional("closing the BG Stats link's worker", self.play_link.close)
-        for output in self.outputs:            # lights first: the LEDs go dark
-            _optional("closing an output", output.close)
+        self.outputs.close()                 # in start order: the LEDs go dark first
         if self.app is not None:             # last: the sound thread owned the mixer till now
             _optional("closing the screen", self.app.close)
         if loop_ended:

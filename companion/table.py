@@ -3,8 +3,11 @@
 Any thread posts typed input events (``companion.inputs``) with ``post``. The
 loop takes them one at a time, maps them to actions, applies them through the
 session (engine + journal: durable first) and hands an ``Update`` to every
-subscriber (screen, lights, sound, logging). Subscribers are called on the
-loop's thread and must not block; one that raises is logged and skipped.
+subscriber: what the input did (typed: ``happened`` holds ``rules.happenings.Happening``,
+a closed union) and the loop's frozen ``snapshot.Snapshot`` of the table after it, the
+one thing outputs read (``outputs.Output``; README "The loop and its outputs").
+Subscribers are called on the loop's thread and must not block; one that raises is
+logged and skipped.
 
 Seat inputs: a tap completes the oldest order of that seat's player, a double
 tap the next one after it (``complete_action``: the same table-script line a
@@ -28,88 +31,44 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 from collections.abc import Callable
 
 from . import inputs as ev
 from .catalog import Catalog, CardInfo, CatalogError
-from .rules import Rejection, Table, parse_action
-from .inputs import TableVersion
-from .rules.happenings import CardIdentified, Happening, OrderCompleted
+from .rules import Accepted, Rejection, Table, parse_action
+from .inputs import InputEvent, TableVersion
+from .rules.state import Game, Player
+from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged,
+                               DrawsDismissed, Happening, NotYourTurn, OrderCompleted,
+                               TablePaused, TableResumed, UnknownCard)
 from .rules.rejections import reject
 from .journal import JournalBusy
 from .session import Session
+from .snapshot import Snapshot
+from .draw_prompt import Draws
 from .ui import i18n
 
 log = logging.getLogger("companion.table")
 
 
-@dataclass(frozen=True)
-class NotYourTurn(Happening):
-    """A seat's press changed nothing: not its turn when the press began, or
-    (``overlapped``) another seat's button was being pressed at that moment."""
-    kind: ClassVar[str] = "not_your_turn"
-    seat: int
-    player: str | None
-    active: str | None
-    overlapped: bool = False
-
-
-@dataclass(frozen=True)
-class UnknownCard(Happening):
-    """A scanned tag that no catalog knows: offer to enroll it."""
-    kind: ClassVar[str] = "unknown_card"
-    tag: str
-
-
-@dataclass(frozen=True)
-class CardEnrolled(Happening):
-    kind: ClassVar[str] = "card_enrolled"
-    tag: str
-    drink: str
-
-
-@dataclass(frozen=True)
-class DeviceStatusChanged(Happening):
-    kind: ClassVar[str] = "device_status"
-    device: str
-    status: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class TablePaused(Happening):
-    """Another program holds the journal's lock: nothing can be saved, so the
-    table waits (inputs stay queued, none is lost or refused)."""
-    kind: ClassVar[str] = "table_paused"
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class TableResumed(Happening):
-    """The journal is free again: the waiting inputs are applied in order."""
-    kind: ClassVar[str] = "table_resumed"
-
-
-@dataclass(frozen=True)
-class DrawsDismissed(Happening):
-    """The draw prompt was dismissed (screen and lights stop showing it)."""
-    kind: ClassVar[str] = "draws_dismissed"
-    seat: int | None = None
+ActionDict = dict[str, Any]
+"""An action as the journal writes it: ``{"do": ..., **keys}`` (``rules.actions``)."""
 
 
 @dataclass(frozen=True)
 class Update:
     """What one input did: the action tried, what happened or why not, the table after."""
-    event: Any
+    event: InputEvent | None          # None: no input (a table shown as it already was)
     table: Table
-    action: dict | None = None
-    happened: tuple = ()
+    action: ActionDict | None = None
+    happened: tuple[Happening, ...] = ()
     rejection: Rejection | None = None
     seat: int | None = None
     posted_at: float = 0.0
     applied_at: float = 0.0
     version: TableVersion | None = None   # the table's version after this update
+    snapshot: Snapshot | None = None      # what every output shows after it (set by the loop)
 
     @property
     def accepted(self) -> bool:
@@ -126,18 +85,18 @@ class Halted(Exception):
     """The loop was told to stop while an input waited for the journal."""
 
 
-def complete_action(player, slot: int) -> dict:
+def complete_action(player: Player, slot: int) -> ActionDict:
     """Complete the order in position ``slot`` (1-4) of ``player``'s queue, naming its
     card when it was scanned: what a touch on that position and a seat's multi-tap
     both post, so the journal holds the same line either way."""
-    action: dict = {"do": "complete", "slot": slot}
+    action: ActionDict = {"do": "complete", "slot": slot}
     cards = player.queue[slot - 1]
     if cards and cards[0].tag is not None:
         action["card"] = cards[0].tag
     return action
 
 
-def cake_completion(player, slot: int, cake: bool) -> dict:
+def cake_completion(player: Player, slot: int, cake: bool) -> ActionDict:
     """Complete the first order of position ``slot`` with (or without) a cake (Cake Time,
     table script 1.2): by its card when it was scanned, else by ``cake``, which names it
     without a scanner."""
@@ -147,12 +106,12 @@ def cake_completion(player, slot: int, cake: bool) -> dict:
     return {"do": "complete", "slot": slot, "cake": cake}
 
 
-def mixed_cakes(player, slot: int) -> bool:
+def mixed_cakes(player: Player, slot: int) -> bool:
     """Position ``slot`` holds orders with and without a cake: which one is asked."""
     return len({c.cake for c in player.queue[slot - 1]}) == 2
 
 
-def stepped_slot(player, taps: int) -> int | None:
+def stepped_slot(player: Player, taps: int) -> int | None:
     """The position ``taps`` quick taps choose: 1 tap the oldest order (the highest
     position with cards), each further tap the next order towards position 1;
     more taps than orders stop at the newest. None for an empty queue."""
@@ -182,7 +141,7 @@ def seen_of(event: Any) -> TableVersion | None:
     return getattr(event, "seen", None)
 
 
-def _binding(event: Any, game: Any) -> str | None:
+def _binding(event: Any, game: Game | None) -> str | None:
     """What an input acts on, so what must not have changed since its sender saw the
     table: "table" (anything), "turn", "game", or None (nothing: never stale)."""
     if isinstance(event, ev.WebAction):
@@ -203,13 +162,13 @@ def _binding(event: Any, game: Any) -> str | None:
     return None
 
 
-def _scan_binding(tag: str, game: Any) -> str | None:
+def _scan_binding(tag: str, game: Game | None) -> str | None:
     """A card this game already knows would complete an order (or be refused as another
     queue's): an act of the turn. A new card only names the next card dealt: any time."""
     return "turn" if game is not None and tag in game.used_tags else None
 
 
-def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
+def stale(event: Any, game: Game | None, now: TableVersion) -> Rejection | None:
     """Why ``event`` must not act on the table ``now`` (``game`` its game), or None.
 
     An input acts only on the table its sender saw: a turn's action (a correction and
@@ -227,7 +186,7 @@ def stale(event: Any, game: Any, now: TableVersion) -> Rejection | None:
     return what_changed(seen, now, game)
 
 
-def what_changed(seen: TableVersion, now: TableVersion, game: Any) -> Rejection:
+def what_changed(seen: TableVersion, now: TableVersion, game: Game | None) -> Rejection:
     """The words for an input made against ``seen``: what has happened since."""
     if seen.game != now.game:
         return reject("stale_game")
@@ -238,30 +197,34 @@ def what_changed(seen: TableVersion, now: TableVersion, game: Any) -> Rejection:
     return reject("stale_table")
 
 
-def refusal(event: Any, game: Any, now: TableVersion) -> tuple[Rejection, tuple] | None:
+Refusal = tuple[Rejection, tuple[Happening, ...]]
+"""Why an input changes nothing, and what that makes happen (a seat's ``NotYourTurn``)."""
+
+
+def refusal(event: Any, game: Game | None, now: TableVersion) -> Refusal | None:
     """The one check of an input against what its sender saw: (why, what happened)
     when it changes nothing, else None. A seat press also belongs to the seat that
     was active when it began and to no press of another seat in flight then."""
     if isinstance(event, (ev.SeatTap, ev.SeatHold)) and game is not None \
             and game.active is not None and 0 <= event.seat < len(game.players):
-        return _seat_refusal(event, game, now)
+        return _seat_refusal(event, game, game.active, now)
     why = stale(event, game, now)
     return None if why is None else (why, ())
 
 
-def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
-                  now: TableVersion) -> tuple[Rejection, tuple] | None:
+def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Game, active: int,
+                  now: TableVersion) -> Refusal | None:
     press = event.press
     seen = press.seen if press is not None else None
     if seen is not None and seen.game != now.game:
         return reject("stale_game"), ()                  # begun before this game started
     # who was playing when the press began ("not your turn, Ben: Ana is playing")
     then = (seen.active if seen is not None and seen.active is not None
-            and seen.active < len(game.players) else game.active)
+            and seen.active < len(game.players) else active)
     name = game.players[event.seat].name
     if seen is not None and then == event.seat and not seen.same_turn(now):
         return what_changed(seen, now, game), ()          # its own turn has ended since
-    if event.seat != then or event.seat != game.active:
+    if event.seat != then or event.seat != active:
         return (reject("not_your_turn", player=name),
                 (NotYourTurn(event.seat, name, game.players[then].name),))
     if press is not None and press.overlapped:
@@ -271,7 +234,7 @@ def _seat_refusal(event: ev.SeatTap | ev.SeatHold, game: Any,
     return None
 
 
-def _asked(event: Any) -> dict | None:
+def _asked(event: Any) -> ActionDict | None:
     """What a refused input asked for, as a refused line's ``action`` (its "why?" names
     it); None for a seat press (its seat and turn say it)."""
     if isinstance(event, ev.TouchAction):
@@ -310,6 +273,11 @@ class TableLoop:
         self.version = self._version(0, 0)
         if journal is not None and journal.current_game_id is not None:   # a resumed game
             self.version = self._version(journal.current_game_id, journal.current_seq or 0)
+        #: what every output shows now (``snapshot.Snapshot``): the loop's thread replaces it
+        #: with each update it publishes; any thread may read it
+        self.snapshot = Snapshot(session.table, self.version, session.game_id,
+                                 tuple(session.seat_colors), Draws().after(session.table, ()),
+                                 catalog=session.catalog)
 
     # --- for any thread --------------------------------------------------------------
 
@@ -334,7 +302,7 @@ class TableLoop:
         return TableVersion(game_id, step, None if game is None else game.turn,
                             None if game is None else game.active)
 
-    def _advance(self, action: dict) -> None:
+    def _advance(self, action: ActionDict) -> None:
         """The table changed (an accepted action): its next version. With a journal,
         the journal's game and sequence numbers; without, counted here."""
         journal = self.session.journal
@@ -473,18 +441,24 @@ class TableLoop:
             log.info("table resumed: the journal is free again")
             self._tell(Update(ev.DeviceStatus("journal", "back"), self.table,
                               happened=(TableResumed(),), applied_at=self.clock()))
-        update = replace(update, version=self.version)
-        self._tell(update)
-        return update
+        return self._tell(replace(update, version=self.version))
 
-    def _tell(self, update: Update) -> None:
+    def _tell(self, update: Update) -> Update:
+        """Publish ``update`` with its version and the loop's next snapshot: what every
+        subscriber is handed, and what is returned."""
         if update.version is None:
             update = replace(update, version=self.version)
+        self.snapshot = self.snapshot.after(update.table, self.version, update.happened,
+                                            self.session.game_id,
+                                            tuple(self.session.seat_colors),
+                                            self.session.catalog)
+        update = replace(update, snapshot=self.snapshot)
         for fn in list(self.subscribers):
             try:
                 fn(update)
             except Exception:
                 log.exception("subscriber %r failed on %r", fn, update.event)
+        return update
 
     # --- inputs -> actions -------------------------------------------------------------
 
@@ -531,7 +505,7 @@ class TableLoop:
             return self._take(event)
         raise TypeError(f"not an input event: {event!r}")
 
-    def _seat(self, event, posted: float) -> Update:
+    def _seat(self, event: ev.SeatTap | ev.SeatHold, posted: float) -> Update:
         game = self.table.game
         if game is None:
             return self._apply(event, {"do": "complete" if isinstance(event, ev.SeatTap)
@@ -539,7 +513,7 @@ class TableLoop:
         if not 0 <= event.seat < len(game.players):
             return Update(event, self.table, rejection=reject("empty_seat", seat=event.seat + 1),
                           seat=event.seat, posted_at=posted, applied_at=self.clock())
-        action: dict = {"do": "end_turn"}
+        action: ActionDict = {"do": "end_turn"}
         if isinstance(event, ev.SeatTap):
             slot = stepped_slot(game.players[event.seat], event.count) if event.count > 1 \
                 else None
@@ -547,10 +521,12 @@ class TableLoop:
                 else complete_action(game.players[event.seat], slot)
         return self._apply(event, action, posted, seat=event.seat)
 
-    def _apply(self, event, action: dict, posted: float, seat: int | None = None) -> Update:
+    def _apply(self, event: InputEvent, action: ActionDict, posted: float,
+               seat: int | None = None) -> Update:
         return self._update(event, action, self.session.apply(action), seat, posted)
 
-    def _update(self, event, action, outcome, seat, posted) -> Update:
+    def _update(self, event: InputEvent, action: ActionDict | None,
+                outcome: Accepted | Rejection | None, seat: int | None, posted: float) -> Update:
         now = self.clock()
         if outcome is None:
             return Update(event, self.table, posted_at=posted, applied_at=now)
@@ -572,7 +548,7 @@ class TableLoop:
             self.session.catalog = event.catalog
         return Update(event, self.table, applied_at=self.clock())
 
-    def _unknown_cards(self, happened: tuple) -> tuple:
+    def _unknown_cards(self, happened: tuple[Happening, ...]) -> tuple[UnknownCard, ...]:
         cat = self.session.catalog
         return tuple(UnknownCard(h.tag) for h in happened
                      if isinstance(h, (CardIdentified, OrderCompleted))
@@ -598,11 +574,26 @@ class TableLoop:
 
 class LogSubscriber:
     """Writes what happened to the log in words, in ``language``, with the players'
-    names (the service's journal in systemd): one line per happening or refusal."""
+    names (the service's journal in systemd): one line per happening or refusal.
+    An ``outputs.Output``."""
+
+    name = "log"
 
     def __init__(self, logger: logging.Logger = log, language: str = i18n.DEFAULT):
         self.log = logger
         self.language = language
+
+    def start(self, snapshot: Snapshot | None = None) -> LogSubscriber:
+        return self                  # words for what happens from now on only
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def close(self) -> None:
+        """Nothing to close: the log is the process's."""
+
+    def status(self) -> str:
+        return "ok"
 
     def __call__(self, u: Update) -> None:
         game = u.table.game
@@ -610,14 +601,14 @@ class LogSubscriber:
         if u.rejection is not None:
             self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
         for h in u.happened:
-            if h.kind != "not_your_turn" or u.rejection is None:
+            if not isinstance(h, NotYourTurn) or u.rejection is None:
                 self.log.info("%s", i18n.happening_text(self.language, h, edition))
 
 
 @dataclass
 class Recorder:
     """A test subscriber: keeps every update and lets a test wait for one."""
-    updates: list = field(default_factory=list)
+    updates: list[Update] = field(default_factory=list)
     _cond: threading.Condition = field(default_factory=threading.Condition)
 
     def __call__(self, u: Update) -> None:

@@ -37,10 +37,19 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable
+from typing import Any, assert_never
 
 from .config import VoiceSettings
-from .rules.happenings import (CardsToDraw, DislikesTaken, GameOver, ShopClosed, ShopReopened,
-                               TurnChanged)
+from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                               CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                               DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                               FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                               OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                               ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                               TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                               UpgradeActivated, Undone)
+from .rules.state import Game
+from .snapshot import Snapshot
 from .table import Update
 from .ui import i18n
 from .worker import Worker
@@ -59,31 +68,49 @@ def phrases_for(update: Update, lang: str) -> list[str]:
     """The sentences one update calls for, in order (none for a refused input)."""
     if update.rejection is not None:
         return []
-    t = lambda key, **p: i18n.tr(lang, f"voice.{key}", **p)           # noqa: E731
-    n = lambda key, count, **p: i18n.tr_count(lang, f"voice.{key}", count, **p)  # noqa: E731
-    game = update.table.game
-    out: list[str] = []
-    for h in update.happened:
-        if isinstance(h, DislikesTaken):
-            out.append(n("dislikes", h.count, player=h.player,
-                         number=number_word(lang, h.count)))
-        elif isinstance(h, CardsToDraw) and h.draws:
-            out.append(i18n.tr(lang, "word.list_separator").join(
-                n("draws", count, player=player, number=number_word(lang, count))
-                for player, count in h.draws))
-        elif isinstance(h, ShopClosed):
-            last = game.players[game.last_seat].name if game is not None else ""
-            out.append(t("shop_closed", player=last))
-        elif isinstance(h, ShopReopened):
-            out.append(t("shop_reopened"))
-        elif isinstance(h, TurnChanged) and not (game is not None and game.game_over):
-            out.append(t("turn", player=h.player))
-        elif isinstance(h, GameOver):
+    return [text for h in update.happened
+            if (text := phrase_of(h, lang, update.table.game)) is not None]
+
+
+def _t(lang: str, key: str, **params: Any) -> str:
+    return i18n.tr(lang, f"voice.{key}", **params)
+
+
+def _n(lang: str, key: str, count: int, **params: Any) -> str:
+    return i18n.tr_count(lang, f"voice.{key}", count, number=number_word(lang, count), **params)
+
+
+# radon C-D: one case per happening, the exhaustive match (assert_never)
+def phrase_of(h: Happening, lang: str, game: Game | None) -> str | None:
+    """The sentence one happening calls for, or None. One case per happening: the match
+    is exhaustive, so a new happening fails mypy until the voice decides."""
+    match h:
+        case DislikesTaken():
+            return _n(lang, "dislikes", h.count, player=h.player)
+        case CardsToDraw():
+            return i18n.tr(lang, "word.list_separator").join(
+                _n(lang, "draws", count, player=player) for player, count in h.draws) or None
+        case ShopClosed():
+            return _t(lang, "shop_closed",
+                      player=game.players[game.last_seat].name if game is not None else "")
+        case ShopReopened():
+            return _t(lang, "shop_reopened")
+        case TurnChanged():
+            return None if game is not None and game.game_over else _t(lang, "turn",
+                                                                        player=h.player)
+        case GameOver():
             if len(h.winners) == 1:
-                out.append(t("winner", player=h.winners[0]))
-            else:
-                out.append(t("winners", players=i18n.names_list(lang, h.winners)))
-    return out
+                return _t(lang, "winner", player=h.winners[0])
+            return _t(lang, "winners", players=i18n.names_list(lang, h.winners))
+        case (GameStarted() | CardIdentified() | OrderCompleted() | TokensGained()
+              | TokensSpent() | UpgradeActivated() | CakePlaced() | CakeCardGained()
+              | CakeCardPlayed() | CakesReturned() | OrdersMovedDown() | FinalTurnBegins()
+              | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
+              | NotYourTurn() | UnknownCard() | CardEnrolled() | DeviceStatusChanged()
+              | TablePaused() | TableResumed() | DrawsDismissed()):
+            return None                 # the screen shows these; the voice keeps quiet
+        case _:
+            assert_never(h)
 
 
 def number_word(lang: str, count: int) -> str:
@@ -121,6 +148,7 @@ class Voice(Worker):
     ``SoundPlayer.play_speech``). ``language`` is read when an update arrives.
     """
 
+    name = "voice"                      # an ``outputs.Output``
     thread_name = "voice"
 
     def __init__(self, play: Callable[[bytes], None], language: str = "en",
@@ -164,8 +192,23 @@ class Voice(Worker):
             self._cond.notify()
 
     def attach(self, loop) -> Voice:
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
         return self
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: Snapshot | None = None) -> Voice:
+        """Start the voice's thread (it says what happens from now: nothing of the table
+        as it is)."""
+        super().start()
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def status(self) -> str:
+        """"off" (switched off in the settings), or the engine's state."""
+        return self.state if self.enabled else "off"
 
     # --- the voice's own thread ---------------------------------------------------------
 

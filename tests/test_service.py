@@ -104,15 +104,14 @@ def test_an_unusable_journal_folder_is_a_clear_error(tmp_path, cfg):
         Service(cfg, headless=True)
 
 
-def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
+def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg, monkeypatch):
     svc = Service(cfg, headless=True)
     rec = Recorder()
     svc.start_outputs()
     shown = []
     set_colors = svc.lights.set_seat_colors
     svc.lights.set_seat_colors = lambda c: (shown.append(list(c)), set_colors(c))
-    svc.loop.subscribe(svc._new_seat_colors)
-    svc.loop.subscribe(rec)                       # after it: rec sees the update last
+    svc.loop.subscribe(rec)                 # after the lights: rec sees the update last
     svc.loop.start()
     try:
         svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
@@ -125,6 +124,14 @@ def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg):
     again = Service(cfg, headless=True)
     try:
         assert again.session.seat_colors == ("green", "red", "yellow")
+        assert again.loop.snapshot.seat_colours == ("green", "red", "yellow")
+        asked = []
+        from companion.lights.controller import LightsController
+        set_colors = LightsController.set_seat_colors
+        monkeypatch.setattr(LightsController, "set_seat_colors",
+                            lambda self, c: (asked.append(list(c)), set_colors(self, c)))
+        again.start_outputs()                    # the lights start with the snapshot's colours
+        assert asked and asked[0][:3] == ["green", "red", "yellow"]
         assert again.journal.games()[-1].seat_colors == ["green", "red", "yellow"]
     finally:
         again.shutdown()

@@ -10,7 +10,7 @@ import pytest
 
 from companion.config import LANGUAGES
 from companion.rules import happenings as hp
-from companion.rules.happenings import Happening, RankEntry
+from companion.rules.happenings import RankEntry, Record
 from companion.rules.rejections import ENGLISH as ENGLISH_REJECTIONS
 from companion.rules.rejections import CODED, ENGLISH_WORDS, reject
 from companion import table as table_mod
@@ -178,7 +178,7 @@ SAMPLES = [
 
 
 def all_happening_kinds() -> set[str]:
-    seen, todo = set(), list(Happening.__subclasses__())
+    seen, todo = set(), list(Record.__subclasses__())
     while todo:
         cls = todo.pop()
         todo += cls.__subclasses__()

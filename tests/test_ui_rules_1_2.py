@@ -277,6 +277,7 @@ def test_fix_by_touch_that_removes_the_fifth_dislike_reopens_every_output():
     lights = LightsController(strip, contiguous_segments(3, 8), clock=app.clock)
     lights.attach(loop)
     live = LiveTable(loop)
+    loop.subscribe(live.on_update)
     events: list = []
     loop.subscribe(events.append)
     lights.tick(app.clock())

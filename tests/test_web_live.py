@@ -11,6 +11,7 @@ from companion.web.live import LiveTable
 def table():
     loop = TableLoop(Session(None, Catalog.example()))
     live = LiveTable(loop, colours=[(39, 160, 82)])
+    loop.subscribe(live.on_update)
     loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                               "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
     loop.drain()

@@ -29,6 +29,7 @@ SURGE = [  # Ana completes 2 with 3 cards left: Ben draws 2, Chloe the last one;
 def played(actions, live_class=LiveTable):
     loop = TableLoop(Session(None, Catalog.example()))
     live = live_class(loop)
+    loop.subscribe(live.on_update)
     for a in actions:
         loop.post(ev.TouchAction(a))
     loop.drain()
@@ -80,6 +81,7 @@ def surge_view(tmp_path) -> tuple[TableLoop, PhoneView]:
     """A table that has played SURGE, and its phone view (not started)."""
     loop = TableLoop(Session(None, Catalog.example()))
     view = PhoneView(loop, web_config(tmp_path))
+    loop.subscribe(view.live.on_update)
     for a in SURGE:
         loop.post(ev.TouchAction(a))
     loop.drain()

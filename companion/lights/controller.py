@@ -21,17 +21,20 @@ steps 1-2 at ``now`` and returns when it wants to be called again (None =
 only after the next update). Time comes from the injectable ``clock``.
 
 Dismissing a draw prompt: the screen posts ``DismissDraws`` to the table
-loop, which relays a ``draws_dismissed`` happening to every subscriber (so
-screen and lights always agree). Cards scanned after a surge end the prompt
-by themselves, and so does the next turn; a table shown as it is (a resumed
-game) works out the draws still due from the game (``draw_prompt``).
+loop, which works out whose prompts are dismissed once, in the update's
+snapshot (``draw_prompt.Draws``), so screen, phones and lights always agree.
+Cards scanned after a surge end the prompt by themselves, and so does the
+next turn; a table shown as it is (a resumed game) works out the draws still
+due from the game (``draw_prompt``).
 The settings screen can call ``set_brightness`` (never above the configured
 cap), ``set_turn_timer`` and ``set_seat_colors``; like every call from outside,
 they only queue work for the lights thread.
 
 ``build_lights(cfg)`` makes a controller from the ``[pixels]`` config (or
-None without lights); ``controller.attach(loop)`` subscribes it and shows the
-table as it is; ``controller.start()`` starts the thread.
+None without lights). It is an ``outputs.Output``: ``start(snapshot)`` shows the
+table as it is (with the seat colours chosen at setup) and starts the thread, and
+``on_update`` follows the loop; ``controller.attach(loop)`` subscribes it without the
+thread (tests and tools call ``tick``).
 """
 from __future__ import annotations
 
@@ -41,17 +44,24 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 from collections.abc import Callable, Sequence
 
 from .. import seat_colours
 from ..devices.pixels import (PixelStrip, Segment, SimulatedStrip, contiguous_segments,
                               validate_segments)
-from ..draw_prompt import pending_draws
+from ..draw_prompt import Draws, pending_draws
 from ..rules.state import Game
-from ..rules.happenings import (CakeCardGained, CardsToDraw, GameOver, GameStarted,
-                                OrderCompleted, TurnChanged)
-from ..table import DeviceStatusChanged, TablePaused, TableResumed, Update
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
+from ..snapshot import Snapshot
+from ..table import Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
 from .patterns import (CAKE_STEP, CAKE_STEPS, FLASH_STEP, FLASH_STEPS,
@@ -87,6 +97,7 @@ class LightsController(Worker):
     """Shows the table on a pixel strip; see the module docstring."""
 
     thread_name = "lights"
+    name = "lights"                        # an ``outputs.Output``
 
     def __init__(self, strip: PixelStrip, segments: Sequence[Segment],
                  seat_colors: Sequence = seat_colours.LED_RGB, fps: int = MAX_FPS,
@@ -128,12 +139,41 @@ class LightsController(Worker):
         self._asleep = False               # the thread waits for an update, no timeout
         self._thread: threading.Thread | None = None
         self._errors_logged: set = set()
+        self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: Snapshot | None = None) -> LightsController:
+        """Show the table as it is (``snapshot``: with its seat colours), start the thread."""
+        if snapshot is not None:
+            self.show_table(snapshot.table)
+            self._follow_colours(snapshot)
+        super().start()
+        return self
+
+    def on_update(self, update: Update) -> None:
+        """Queue the update (loop thread), after the seat colours it chose, if new."""
+        if update.snapshot is not None:
+            self._follow_colours(update.snapshot)
+        self._put("update", update)
+
+    def status(self) -> str:
+        if self.strip is None:
+            return "off"
+        return "simulated" if isinstance(self.strip, SimulatedStrip) else "ok"
+
+    def _follow_colours(self, snapshot: Snapshot) -> None:
+        """A game's seat colours (chosen at setup) on its seats; the seats without a
+        player keep their box colour."""
+        if snapshot.seat_colours and snapshot.seat_colours != self._colour_names:
+            self._colour_names = snapshot.seat_colours
+            self.set_seat_colors(seat_colours.every_seat(snapshot.seat_colours))
 
     # --- any thread ------------------------------------------------------------------
 
     def __call__(self, update: Update) -> None:
         """The table-loop subscriber: queue the update, wake the lights thread."""
-        self._put("update", update)
+        self.on_update(update)
 
     def show_table(self, table) -> None:
         """Show a table without an update (at start, e.g. a resumed game)."""
@@ -161,9 +201,10 @@ class LightsController(Worker):
         self._put("fault", bool(on))
 
     def attach(self, loop) -> LightsController:
-        """Subscribe to a ``TableLoop`` and show its table as it is now."""
+        """Subscribe to a ``TableLoop`` and show its table as it is now, without starting
+        the thread (tests and tools call ``tick``; the service uses ``outputs.Outputs``)."""
         self.show_table(loop.table)
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
         return self
 
     @property
@@ -266,40 +307,63 @@ class LightsController(Worker):
         self.game = game
         surged = False
         for h in u.happened:
-            if isinstance(h, (GameStarted, TurnChanged)):   # a prompt lasts one turn
-                self.draws.clear()
-                if isinstance(h, GameStarted):
-                    self.game_over_since = None
-            elif isinstance(h, CardsToDraw):
-                surged = True
-            elif isinstance(h, GameOver):
-                self.game_over_since = at
-                self.draws.clear()
-            elif h.kind == "draws_dismissed":
-                self._dismiss(h.seat)
-            elif isinstance(h, OrderCompleted) and game is not None:
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self.taken[seat] = (h.position, at, h.cake)
-            elif isinstance(h, CakeCardGained) and game is not None:
-                seat = game.seat_of(h.player)
-                if seat is not None:
-                    self.cake_cards[seat] = at
-            elif isinstance(h, TablePaused):
-                self.paused_since = at
-            elif isinstance(h, TableResumed):
-                self.paused_since = None
-            elif isinstance(h, DeviceStatusChanged) and h.device == "scanner":
-                if h.status in SCANNER_LOST and self.scanner_lost_since is None:
-                    self.scanner_lost_since = at
-                elif h.status in SCANNER_BACK:
-                    self.scanner_lost_since = None
+            surged = self._take_happening(h, game, at) or surged
         if surged:                   # who draws which cards: the one model (draw_prompt)
             self._draws_from(u.table, at)
+        if u.snapshot is not None:   # whose prompt a tap dismissed: the loop's, once
+            self._hide_dismissed(u.snapshot.draws)
         if u.rejection is not None and u.seat is not None \
                 and 0 <= u.seat < self.style.seat_count:
             self.flashes[u.seat] = at
         self.turns.observe(game, at)
+
+    # radon C-D: one case per happening, the exhaustive match (assert_never)
+    def _take_happening(self, h: Happening, game: Game | None, at: float) -> bool:
+        """What one happening changes in the lights; True for a surge (its draws are read
+        from the table once every happening is taken). One case per happening: the match
+        is exhaustive, so a new happening fails mypy until the lights decide."""
+        match h:
+            case GameStarted():
+                self.draws.clear()             # a prompt lasts one turn
+                self.game_over_since = None
+            case TurnChanged():
+                self.draws.clear()
+            case CardsToDraw():
+                return True
+            case GameOver():
+                self.game_over_since = at
+                self.draws.clear()
+            case OrderCompleted():
+                seat = _seat_of(game, h.player)
+                if seat is not None:
+                    self.taken[seat] = (h.position, at, h.cake)
+            case CakeCardGained():
+                seat = _seat_of(game, h.player)
+                if seat is not None:
+                    self.cake_cards[seat] = at
+            case TablePaused():
+                self.paused_since = at
+            case TableResumed():
+                self.paused_since = None
+            case DeviceStatusChanged():
+                self._scanner_status(h, at)
+            case (CardIdentified() | TokensGained() | TokensSpent() | UpgradeActivated()
+                  | CakePlaced() | CakeCardPlayed() | CakesReturned() | OrdersMovedDown()
+                  | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
+                  | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
+                  | NotYourTurn() | UnknownCard() | CardEnrolled() | DrawsDismissed()):
+                pass        # from the game itself; a dismissal from the snapshot's draws
+            case _:
+                assert_never(h)
+        return False
+
+    def _scanner_status(self, h: DeviceStatusChanged, at: float) -> None:
+        if h.device != "scanner":
+            return
+        if h.status in SCANNER_LOST and self.scanner_lost_since is None:
+            self.scanner_lost_since = at
+        elif h.status in SCANNER_BACK:
+            self.scanner_lost_since = None
 
     def _draws_from(self, table, at: float) -> None:
         """The draws still due on ``table``, after a surge or on a table shown as it is (a
@@ -317,10 +381,10 @@ class LightsController(Worker):
                                  for c in pos if c.serial in pending.serials)
                 self.draws[seat] = DrawPrompt(mine, at, until)
 
-    def _dismiss(self, seat: int | None) -> None:
-        if seat is None:
+    def _hide_dismissed(self, draws: Draws) -> None:
+        if draws.everyone:
             self.draws.clear()
-        else:
+        for seat in draws.dismissed:
             self.draws.pop(seat, None)
 
     def _prune(self, now: float) -> None:
@@ -339,6 +403,10 @@ class LightsController(Worker):
             if (prompt.until is not None and now >= prompt.until) \
                     or draws_left(self.game, prompt) == 0:
                 del self.draws[seat]
+
+
+def _seat_of(game: Game | None, player: str) -> int | None:
+    return None if game is None else game.seat_of(player)
 
 
 # --- from the configuration --------------------------------------------------

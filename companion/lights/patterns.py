@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 from collections.abc import Mapping, Sequence
 
 from .. import seat_colours
@@ -227,68 +228,119 @@ class _Due:
 
 # --- the picture -------------------------------------------------------------
 
+@dataclass(frozen=True)
+class _Frame:
+    """What every seat's picture needs of the game, worked out once per frame."""
+    game: Any
+    players: int
+    closed: bool                 # the shop is closed, the game not over: the final round
+    final_seat: int | None       # the last seat, while it plays the final turn
+    won: tuple
+    unidentified: set            # drawn cards not scanned yet (only while a prompt shows)
+
+
 def render(game, context: LightContext, now: float, style: Style = Style()) -> Lights:
-    """The colours of every seat segment at ``now`` (see the module docstring)."""
+    """The colours of every seat segment at ``now`` (see the module docstring): each
+    seat's picture, layer over layer (``_seat``)."""
     due = _Due(now)
-    animating = False
-    players = len(game.players) if game is not None else 0
     closed = game is not None and not game.game_over and game.token == "closed"
-    final_seat = (game.last_seat if closed and game.active == game.last_seat else None)
-    won = _winning_seats(game) if game is not None and game.game_over else ()
-    unidentified = _unidentified(game) if game is not None and context.draws else set()
+    frame = _Frame(game, len(game.players) if game is not None else 0, closed,
+                   game.last_seat if closed and game.active == game.last_seat else None,
+                   _winning_seats(game) if game is not None and game.game_over else (),
+                   _unidentified(game) if game is not None and context.draws else set())
+    animating = False
     seats = []
     for seat in range(style.seat_count):
-        own = style.seat_colors[seat]
-        n = style.lengths[seat]
-        if seat >= players:
-            px = [OFF] * n
-        elif game.game_over:
-            px = _game_over(seat in won, own, n, context.game_over_since, now, due)
-        else:
-            player = game.players[seat]
-            if seat == game.active:
-                px = _active(own, n, context.timer, now, due)
-                if style.sweep:
-                    _sweep(px, now, due)
-            else:
-                px = [scale(own, DIM)] * n
-            if seat == final_seat:
-                px = [scale(c, pulse(now)) for c in px]
-                animating = True
-            elif closed:
-                w = breath(now)
-                px = [mix(c, AMBER, w) for c in px]
-                animating = True
-            _pips(px, len(player.queue[3]))
-            prompt = context.draws.get(seat)
-            if prompt is not None and (prompt.until is None or now < prompt.until) \
-                    and prompt.serials & unidentified:
-                step = _step(now, prompt.since, DRAW_BLINK)
-                if step % 2 == 0:
-                    px = [WHITE] * n
-                elif asks_for_cakes(game):
-                    px = [CAKE] * n
-                due.add(prompt.since + (step + 1) * DRAW_BLINK)
-                due.add(prompt.until)
-        taken = context.taken.get(seat)
-        if taken is not None and taken[1] <= now < taken[1] + TAKEN_SECONDS:
-            # the quarter shows which order went: white, or pink for the one with the cake
-            px = _position(taken[0], n, CAKE if taken[2:3] == (True,) else WHITE)
-            due.add(taken[1] + TAKEN_SECONDS)
-        if seat < players and not game.game_over:
-            px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
-                        now, due)
-        px = _flash(px, OFF, own, context.flashes.get(seat), FLASH_STEP, FLASH_STEPS, now, due)
-        if context.scanner_lost_since is not None:
-            step = _step(now, context.scanner_lost_since, SCANNER_BLINK)
-            px[0] = MAGENTA if step % 2 == 0 else BLUE
-            due.add(context.scanner_lost_since + (step + 1) * SCANNER_BLINK)
-        if context.paused_since is not None:       # above everything: nothing counts now
-            step = _step(now, context.paused_since, PAUSE_BLINK)
-            px = [AMBER if step % 2 == 0 else OFF] * n
-            due.add(context.paused_since + (step + 1) * PAUSE_BLINK)
+        px, moving = _seat(seat, frame, context, now, style, due)
+        animating = animating or moving
         seats.append(tuple(px))
     return Lights(tuple(seats), animating, due.at)
+
+
+def _seat(seat: int, frame: _Frame, context: LightContext, now: float, style: Style,
+          due: _Due) -> tuple[list, bool]:
+    """One seat's colours, bottom layer first: the game (or nothing), the order taken,
+    a cake card, a refusal's flash, the scanner lost, the pause (above everything)."""
+    own, n = style.seat_colors[seat], style.lengths[seat]
+    animating = False
+    if seat >= frame.players:
+        px = [OFF] * n
+    elif frame.game.game_over:
+        px = _game_over(seat in frame.won, own, n, context.game_over_since, now, due)
+    else:
+        px, animating = _playing(seat, frame, context, own, n, now, style, due)
+    px = _taken(px, context.taken.get(seat), n, now, due)
+    if seat < frame.players and not frame.game.game_over:
+        px = _flash(px, CAKE, own, context.cake_cards.get(seat), CAKE_STEP, CAKE_STEPS,
+                    now, due)
+    px = _flash(px, OFF, own, context.flashes.get(seat), FLASH_STEP, FLASH_STEPS, now, due)
+    _scanner_lost(px, context.scanner_lost_since, now, due)
+    return _paused(px, context.paused_since, n, now, due), animating
+
+
+def _playing(seat: int, frame: _Frame, context: LightContext, own: Color, n: int,
+             now: float, style: Style, due: _Due) -> tuple[list, bool]:
+    """A player's seat during the game: active or dim, the final round's pulse or amber
+    breath, dislike pips, and the draw prompt's blink."""
+    game = frame.game
+    if seat == game.active:
+        px = _active(own, n, context.timer, now, due)
+        if style.sweep:
+            _sweep(px, now, due)
+    else:
+        px = [scale(own, DIM)] * n
+    animating = False
+    if seat == frame.final_seat:
+        px = [scale(c, pulse(now)) for c in px]
+        animating = True
+    elif frame.closed:
+        w = breath(now)
+        px = [mix(c, AMBER, w) for c in px]
+        animating = True
+    _pips(px, len(game.players[seat].queue[3]))
+    return _draw_prompt(px, context.draws.get(seat), frame, n, now, due), animating
+
+
+def _draw_prompt(px: list, prompt: DrawPrompt | None, frame: _Frame, n: int, now: float,
+                 due: _Due) -> list:
+    """White blinks (pink with Cake Time) while this seat's drawn cards wait for a scan."""
+    if prompt is None or not (prompt.until is None or now < prompt.until) \
+            or not prompt.serials & frame.unidentified:
+        return px
+    step = _step(now, prompt.since, DRAW_BLINK)
+    if step % 2 == 0:
+        px = [WHITE] * n
+    elif asks_for_cakes(frame.game):
+        px = [CAKE] * n
+    due.add(prompt.since + (step + 1) * DRAW_BLINK)
+    due.add(prompt.until)
+    return px
+
+
+def _taken(px: list, taken: tuple | None, n: int, now: float, due: _Due) -> list:
+    """The quarter of the order just completed: white, or pink for the one with a cake."""
+    if taken is None or not taken[1] <= now < taken[1] + TAKEN_SECONDS:
+        return px
+    due.add(taken[1] + TAKEN_SECONDS)
+    return _position(taken[0], n, CAKE if taken[2:3] == (True,) else WHITE)
+
+
+def _scanner_lost(px: list, since: float | None, now: float, due: _Due) -> None:
+    """The first LED of every seat blinks magenta and blue while the scanner is lost."""
+    if since is None:
+        return
+    step = _step(now, since, SCANNER_BLINK)
+    px[0] = MAGENTA if step % 2 == 0 else BLUE
+    due.add(since + (step + 1) * SCANNER_BLINK)
+
+
+def _paused(px: list, since: float | None, n: int, now: float, due: _Due) -> list:
+    """Amber blinks over everything while the table is paused: nothing counts now."""
+    if since is None:
+        return px
+    step = _step(now, since, PAUSE_BLINK)
+    due.add(since + (step + 1) * PAUSE_BLINK)
+    return [AMBER if step % 2 == 0 else OFF] * n
 
 
 def fault(now: float, style: Style = Style()) -> Lights:

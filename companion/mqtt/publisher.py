@@ -26,13 +26,22 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
 from ..journal import Journal, JournalError
 from ..inputs import DeviceStatus
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
+from ..snapshot import Snapshot
 from ..table import Update
 from . import connection, topics
 from .connection import make_client
@@ -40,7 +49,23 @@ from .connection import make_client
 log = logging.getLogger("companion.mqtt")
 
 STATE_GAP = 0.1        # seconds: at most ten states a second; what comes meanwhile is merged
-RESULT_KINDS = frozenset({"game_over", "ranking_changed", "undone", "redone", "corrected"})
+
+
+def changes_result(h: Happening) -> bool:
+    """Whether a happening may change a finished game's result (then the results are
+    published again). Exhaustive: a new happening fails mypy until MQTT decides."""
+    match h:
+        case GameOver() | RankingChanged() | Undone() | Redone() | Corrected():
+            return True
+        case (GameStarted() | CardIdentified() | OrderCompleted() | TokensGained()
+              | TokensSpent() | UpgradeActivated() | CakePlaced() | CakeCardGained()
+              | CakeCardPlayed() | CakesReturned() | CardsToDraw() | OrdersMovedDown()
+              | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
+              | TurnChanged() | Stalled() | NotYourTurn() | UnknownCard() | CardEnrolled()
+              | DeviceStatusChanged() | TablePaused() | TableResumed() | DrawsDismissed()):
+            return False
+        case _:
+            assert_never(h)
 
 
 @dataclass(frozen=True)
@@ -93,7 +118,10 @@ class AckFile:
 
 
 class MqttPublisher:
-    """Publishes a table's state, events and results; see the module text."""
+    """Publishes a table's state, events and results; see the module text. An
+    ``outputs.Output``."""
+
+    name = "MQTT"
 
     def __init__(self, settings: dict, journal_path: str, session,
                  clock: Callable[[], float] = time.time, reconnect_min: float = 1.0,
@@ -165,18 +193,32 @@ class MqttPublisher:
     # --- the table loop's side (its thread: note and return) --------------------------
 
     def attach(self, loop) -> None:
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
 
     def _seq(self) -> int | None:
         journal = self.session.journal
         return None if journal is None else journal.current_seq
 
     def __call__(self, u: Update) -> None:
-        self._inbox.put(_Seen(u, self.session.game_id, self._seq(), self.clock()))
+        snap = u.snapshot
+        if snap is None:           # an update made by hand (tools): the session as it is
+            game_id, seq = self.session.game_id, self._seq()
+        else:                      # the loop's: its game and the journal's step in it
+            game_id = snap.game_id
+            seq = snap.version.step if game_id is not None else None
+        self._inbox.put(_Seen(u, game_id, seq, self.clock()))
 
     # --- running -----------------------------------------------------------------------
 
-    def start(self) -> MqttPublisher:
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def status(self) -> str:
+        """"connected" to the hub, or "offline" (it keeps trying)."""
+        return "connected" if self.connected.is_set() else "offline"
+
+    def start(self, snapshot: Snapshot | None = None) -> MqttPublisher:
+        """Connect and publish (the table as it is was read when this was built)."""
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
         self._thread.start()
         connection.start(self.client, self.settings)
@@ -245,7 +287,7 @@ class MqttPublisher:
         self.client.publish(self._topic("events"), topics.dumps(topics.event_payload(
             u, game_id=seen.game_id, seq=seq, at=seen.at)), qos=1)
         self.counts["events"] += 1
-        return any(h.kind in RESULT_KINDS for h in u.happened)
+        return any(changes_result(h) for h in u.happened)
 
     def _publish_state(self) -> None:
         s = self._latest

@@ -1,15 +1,22 @@
-"""What happened: the engine's report of an accepted action, in table terms.
+"""What happened: the engine's and the table loop's report of an input, in table terms.
 
-Screen, lights and sound subscribe to these; the rules never call them.
-Each happening is a small frozen record with a ``kind`` and ``as_dict()``.
+Screen, lights, sound, voice, the phone view and MQTT read these; the rules never
+call them. Each happening is a small frozen record with a ``kind`` and ``as_dict()``.
+
+``Happening`` is the closed union of them all (the loop's contract with its outputs,
+README "The loop and its outputs"): an output ``match``es a happening and ends with
+``case _: assert_never(h)``, so a new happening fails ``mypy`` until every output
+says what it does with it (tests/test_contract.py proves that).
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias, get_args
 
 
-class Happening:
+class Record:
+    """What every happening has: its ``kind`` (the id in logs, MQTT and the locale
+    files' ``happening.`` keys) and a plain dict of its fields."""
     kind: ClassVar[str] = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -17,7 +24,7 @@ class Happening:
 
 
 @dataclass(frozen=True)
-class GameStarted(Happening):
+class GameStarted(Record):
     kind: ClassVar[str] = "game_started"
     edition: str
     variant: str
@@ -29,7 +36,7 @@ class GameStarted(Happening):
 
 
 @dataclass(frozen=True)
-class CardIdentified(Happening):
+class CardIdentified(Record):
     kind: ClassVar[str] = "card_identified"
     player: str
     position: int
@@ -37,7 +44,7 @@ class CardIdentified(Happening):
 
 
 @dataclass(frozen=True)
-class OrderCompleted(Happening):
+class OrderCompleted(Record):
     kind: ClassVar[str] = "order_completed"
     player: str
     position: int
@@ -47,7 +54,7 @@ class OrderCompleted(Happening):
 
 
 @dataclass(frozen=True)
-class TokensGained(Happening):
+class TokensGained(Record):
     kind: ClassVar[str] = "tokens_gained"
     player: str
     count: int
@@ -55,21 +62,21 @@ class TokensGained(Happening):
 
 
 @dataclass(frozen=True)
-class TokensSpent(Happening):
+class TokensSpent(Record):
     kind: ClassVar[str] = "tokens_spent"
     player: str
     count: int
 
 
 @dataclass(frozen=True)
-class UpgradeActivated(Happening):
+class UpgradeActivated(Record):
     kind: ClassVar[str] = "upgrade_activated"
     player: str
     upgrade: str
 
 
 @dataclass(frozen=True)
-class CakePlaced(Happening):
+class CakePlaced(Record):
     """A cake was put on an order (Cake Time)."""
     kind: ClassVar[str] = "cake_placed"
     player: str
@@ -79,7 +86,7 @@ class CakePlaced(Happening):
 
 
 @dataclass(frozen=True)
-class CakeCardGained(Happening):
+class CakeCardGained(Record):
     kind: ClassVar[str] = "cake_card_gained"
     player: str
     reason: str          # "cake" (a caked order completed) or "break_time"
@@ -87,14 +94,14 @@ class CakeCardGained(Happening):
 
 
 @dataclass(frozen=True)
-class CakeCardPlayed(Happening):
+class CakeCardPlayed(Record):
     kind: ClassVar[str] = "cake_card_played"
     player: str
     left: int
 
 
 @dataclass(frozen=True)
-class CakesReturned(Happening):
+class CakesReturned(Record):
     """Cakes on missed orders went back to the supply (no cake card)."""
     kind: ClassVar[str] = "cakes_returned"
     player: str
@@ -102,7 +109,7 @@ class CakesReturned(Happening):
 
 
 @dataclass(frozen=True)
-class CardsToDraw(Happening):
+class CardsToDraw(Record):
     """Players must take cards from the deck into position 1, in this order."""
     kind: ClassVar[str] = "cards_to_draw"
     draws: tuple[tuple[str, int], ...]       # (player, cards), in drawing order
@@ -111,14 +118,14 @@ class CardsToDraw(Happening):
 
 
 @dataclass(frozen=True)
-class OrdersMovedDown(Happening):
+class OrdersMovedDown(Record):
     kind: ClassVar[str] = "orders_moved_down"
     player: str
     cards: int           # orders that moved one position down
 
 
 @dataclass(frozen=True)
-class DislikesTaken(Happening):
+class DislikesTaken(Record):
     kind: ClassVar[str] = "dislikes_taken"
     player: str
     count: int
@@ -126,14 +133,14 @@ class DislikesTaken(Happening):
 
 
 @dataclass(frozen=True)
-class ShopClosed(Happening):
+class ShopClosed(Record):
     kind: ClassVar[str] = "shop_closed"
     reason: str          # "deck_empty", "five_dislikes" or "orders_done" (junior)
     player: str | None = None
 
 
 @dataclass(frozen=True)
-class ShopReopened(Happening):
+class ShopReopened(Record):
     """A correction took away every reason the shop had closed (table script 1.2): the
     token is open again and the round is no longer the last. ``reason``: why it had
     closed; ``player``: whose corrected count removed it (None for the deck)."""
@@ -143,13 +150,13 @@ class ShopReopened(Happening):
 
 
 @dataclass(frozen=True)
-class FinalTurnBegins(Happening):
+class FinalTurnBegins(Record):
     kind: ClassVar[str] = "final_turn_begins"
     player: str
 
 
 @dataclass(frozen=True)
-class TurnChanged(Happening):
+class TurnChanged(Record):
     kind: ClassVar[str] = "turn_changed"
     player: str
     previous: str
@@ -166,14 +173,14 @@ class RankEntry:
 
 
 @dataclass(frozen=True)
-class GameOver(Happening):
+class GameOver(Record):
     kind: ClassVar[str] = "game_over"
     ranking: tuple[RankEntry, ...]
     winners: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class RankingChanged(Happening):
+class RankingChanged(Record):
     """A correction after the game changed the final ranking."""
     kind: ClassVar[str] = "ranking_changed"
     ranking: tuple[RankEntry, ...]
@@ -181,7 +188,7 @@ class RankingChanged(Happening):
 
 
 @dataclass(frozen=True)
-class Corrected(Happening):
+class Corrected(Record):
     kind: ClassVar[str] = "corrected"
     player: str | None
     field: str           # "likes", "dislikes", "cookies", "cake_cards" or "deck"
@@ -190,19 +197,97 @@ class Corrected(Happening):
 
 
 @dataclass(frozen=True)
-class Stalled(Happening):
+class Stalled(Record):
     """Nothing can ever happen again under the rules: tell the table."""
     kind: ClassVar[str] = "stalled"
     reason: str          # "all_queues_empty"
 
 
 @dataclass(frozen=True)
-class Undone(Happening):
+class Undone(Record):
     kind: ClassVar[str] = "undone"
-    action: dict
+    action: dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Redone(Happening):
+class Redone(Record):
     kind: ClassVar[str] = "redone"
-    action: dict
+    action: dict[str, Any]
+
+
+# --- the table loop's own happenings (no rule decided them) ------------------------------
+
+@dataclass(frozen=True)
+class NotYourTurn(Record):
+    """A seat's press changed nothing: not its turn when the press began, or
+    (``overlapped``) another seat's button was being pressed at that moment."""
+    kind: ClassVar[str] = "not_your_turn"
+    seat: int
+    player: str | None
+    active: str | None
+    overlapped: bool = False
+
+
+@dataclass(frozen=True)
+class UnknownCard(Record):
+    """A scanned tag that no catalog knows: offer to enroll it."""
+    kind: ClassVar[str] = "unknown_card"
+    tag: str
+
+
+@dataclass(frozen=True)
+class CardEnrolled(Record):
+    kind: ClassVar[str] = "card_enrolled"
+    tag: str
+    drink: str
+
+
+@dataclass(frozen=True)
+class DeviceStatusChanged(Record):
+    kind: ClassVar[str] = "device_status"
+    device: str
+    status: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TablePaused(Record):
+    """Another program holds the journal's lock: nothing can be saved, so the
+    table waits (inputs stay queued, none is lost or refused)."""
+    kind: ClassVar[str] = "table_paused"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TableResumed(Record):
+    """The journal is free again: the waiting inputs are applied in order."""
+    kind: ClassVar[str] = "table_resumed"
+
+
+@dataclass(frozen=True)
+class DrawsDismissed(Record):
+    """The draw prompt was dismissed (screen and lights stop showing it)."""
+    kind: ClassVar[str] = "draws_dismissed"
+    seat: int | None = None
+
+
+# --- the closed union: every happening there is --------------------------------------------
+
+RuleHappening: TypeAlias = (
+    GameStarted | CardIdentified | OrderCompleted | TokensGained | TokensSpent
+    | UpgradeActivated | CakePlaced | CakeCardGained | CakeCardPlayed | CakesReturned
+    | CardsToDraw | OrdersMovedDown | DislikesTaken | ShopClosed | ShopReopened
+    | FinalTurnBegins | TurnChanged | GameOver | RankingChanged | Corrected | Stalled
+    | Undone | Redone)
+"""What the rules engine reports of an accepted action."""
+
+LoopHappening: TypeAlias = (
+    NotYourTurn | UnknownCard | CardEnrolled | DeviceStatusChanged | TablePaused
+    | TableResumed | DrawsDismissed)
+"""What the table loop itself reports (presses, the scanner, devices, the journal's lock)."""
+
+Happening: TypeAlias = RuleHappening | LoopHappening
+"""Every happening: what an ``Update.happened`` holds. ``isinstance(x, Happening)`` works."""
+
+KINDS: tuple[str, ...] = tuple(c.kind for c in get_args(Happening))
+"""Every happening's ``kind``, in the union's order."""

@@ -26,11 +26,18 @@ cue                    when
 """
 from __future__ import annotations
 
+from typing import assert_never
+
 from ..inputs import SeatTap
-from ..rules.happenings import (CakeCardGained, CardIdentified, CardsToDraw, DislikesTaken,
-                                FinalTurnBegins, GameOver, OrderCompleted, ShopClosed,
-                                TurnChanged)
-from ..table import DeviceStatusChanged, Update
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
+from ..table import Update
 
 #: Every cue id; the same set as ``CUES`` in companion/sounds/make_sounds.py (a test checks).
 CUE_IDS = ("tap", "order_completed", "specialty", "surge_tick", "turn_change", "dislike",
@@ -46,25 +53,40 @@ def cues_for(update: Update) -> list[str]:
     if isinstance(update.event, SeatTap) and update.accepted:
         out.append("tap")
     for h in update.happened:
-        if isinstance(h, OrderCompleted):
-            out.append("specialty" if h.specialty else "order_completed")
-        elif isinstance(h, CardIdentified):
-            out.append("card_scanned")
-        elif isinstance(h, CakeCardGained):
-            out.append("cake_card")
-        elif isinstance(h, CardsToDraw):
-            out += ["surge_tick"] * sum(count for _, count in h.draws)
-        elif isinstance(h, DislikesTaken):
-            out.append("dislike")
-        elif isinstance(h, ShopClosed):
-            out.append("shop_closed")
-        elif isinstance(h, FinalTurnBegins):
-            out.append("final_turn")
-        elif isinstance(h, TurnChanged):
-            out.append("turn_change")
-        elif isinstance(h, GameOver):
-            out += ["game_over", "winner"]
-        elif isinstance(h, DeviceStatusChanged) and h.device == "scanner" \
-                and h.status == "lost":
-            out.append("scanner_lost")
+        out += cues_of(h)
     return out
+
+
+# radon C-D: one case per happening, the exhaustive match (assert_never)
+def cues_of(h: Happening) -> list[str]:
+    """The cue ids one happening calls for (one case per happening: the match is
+    exhaustive, so a new happening fails mypy until it is given its sound or none)."""
+    match h:
+        case OrderCompleted():
+            return ["specialty" if h.specialty else "order_completed"]
+        case CardIdentified():
+            return ["card_scanned"]
+        case CakeCardGained():
+            return ["cake_card"]
+        case CardsToDraw():
+            return ["surge_tick"] * sum(count for _, count in h.draws)
+        case DislikesTaken():
+            return ["dislike"]
+        case ShopClosed():
+            return ["shop_closed"]
+        case FinalTurnBegins():
+            return ["final_turn"]
+        case TurnChanged():
+            return ["turn_change"]
+        case GameOver():
+            return ["game_over", "winner"]
+        case DeviceStatusChanged():
+            return ["scanner_lost"] if (h.device, h.status) == ("scanner", "lost") else []
+        case (GameStarted() | TokensGained() | TokensSpent() | UpgradeActivated() | CakePlaced()
+              | CakeCardPlayed() | CakesReturned() | OrdersMovedDown() | ShopReopened()
+              | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
+              | NotYourTurn() | UnknownCard() | CardEnrolled() | TablePaused()
+              | TableResumed() | DrawsDismissed()):
+            return []                   # silent: the screen and the voice say these
+        case _:
+            assert_never(h)

@@ -48,6 +48,7 @@ import companion
 from ..config import SoundSettings, VoiceSettings
 from ..logs import native_stderr_quiet
 
+from ..snapshot import Snapshot
 from ..table import Update
 from ..turn_timer import TurnClock
 from ..worker import Worker
@@ -74,6 +75,7 @@ class SoundPlayer(Worker):
     """Plays the cues for each update; see the module docstring."""
 
     thread_name = "sound"
+    name = "sound"                         # an ``outputs.Output``
 
     def __init__(self, folder: os.PathLike | None = None,
                  volume: float = SoundSettings().volume,
@@ -102,6 +104,23 @@ class SoundPlayer(Worker):
         self.speech_volume = VoiceSettings().volume
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
         self._speech_channel: Any = None   # pygame.mixer.Channel once the mixer is open
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: Snapshot | None = None) -> SoundPlayer:
+        """Follow the table as it is (``snapshot``: the turn timer of a resumed game),
+        then start the thread."""
+        if snapshot is not None and self.enabled:
+            self._put(("table", snapshot.table))
+        super().start()
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def status(self) -> str:
+        """"off" (disabled), "closed" (not started), "playing", or "silent" (no audio)."""
+        return "off" if not self.enabled else self.state
 
     # --- any thread ------------------------------------------------------------------
 
@@ -143,7 +162,7 @@ class SoundPlayer(Worker):
         """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
         if self.enabled:
             self._put(("table", loop.table))
-        loop.subscribe(self)
+        loop.subscribe(self.on_update)
         return self
 
     def wait_played(self, count: int, timeout: float = 5.0) -> bool:

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import inputs as ev
-from ..draw_prompt import pending_draws
+from ..seat_colours import screen_rgb
+from ..snapshot import Snapshot as TableSnapshot
+from ..table import Update
 from ..rules.view import table_json
 
 log = logging.getLogger("companion.web")
@@ -67,9 +69,11 @@ class Client:
 
 
 class LiveTable:
-    """Subscribe with ``loop.subscribe(live)``; the web app reads ``latest`` and
-    ``listen()``s; ``post_action`` waits for the loop's answer."""
+    """The phone view's output of the table loop (``outputs.Output``: the service starts
+    it with ``outputs.Outputs``, a test may ``loop.subscribe(live.on_update)``); the web
+    app reads ``latest`` and ``listen()``s; ``post_action`` waits for the loop's answer."""
 
+    name = "web live view"
     QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
 
     def __init__(self, loop: Any, colours: list | None = None, play_link: Any = None):
@@ -80,40 +84,52 @@ class LiveTable:
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
-        self._hidden_turn: int | None = None  # the turn whose prompt was dismissed
+        self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
         self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
                                colours=self.colours, at=time.monotonic(),
                                rules_table=loop.table,
                                version=loop.turn_now(),
                                bgstats=play_link.link if play_link is not None else None,
-                               game_id=self._game_id())
+                               game_id=loop.snapshot.game_id)
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
         self._lock = threading.Lock()
-        loop.subscribe(self)
 
-    def _game_id(self) -> int | None:
-        """The journal's number of the game on the table (through the BG Stats link's
-        session: the one owner of the journal), for the finished game's story page."""
-        session = getattr(self.play_link, "session", None)
-        return session.game_id if session is not None else None
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: TableSnapshot | None = None) -> LiveTable:
+        """Show the table as it is: its draws due, seat colours and devices."""
+        if snapshot is not None:
+            self._follow(snapshot)
+            self.latest = dataclasses.replace(self.latest, draws=self._draws,
+                                              draws_short=self._short, colours=self.colours,
+                                              game_id=snapshot.game_id)
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def close(self) -> None:
+        self.close_streams()
+
+    def status(self) -> str:
+        """"ok", or "no server" while the web server's loop is not bound."""
+        return "ok" if self.aio is not None else "no server"
 
     # --- the table loop's thread -------------------------------------------------------
 
-    def __call__(self, u: Any) -> None:
-        self._follow_draws(u)
-        for h in u.happened:
-            if h.kind == "device_status":
-                self.devices[h.device] = h.status
+    def __call__(self, u: Update) -> None:
+        shared = u.snapshot if u.snapshot is not None else self.loop.snapshot
+        self._follow(shared)
         state = table_json(u.table)
         snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
                         draws_short=self._short, happened=tuple(u.happened),
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
-                        posted_at=u.posted_at, drinks=self._drinks(state),
+                        posted_at=u.posted_at, drinks=self._drinks(state, shared),
                         version=u.version if u.version is not None else self.loop.turn_now(),
                         bgstats=self.play_link.link if self.play_link is not None else None,
-                        game_id=self._game_id(),
+                        game_id=shared.game_id,
                         rules_table=u.table, action=u.action)
         self.latest = snap
         with self._lock:
@@ -127,22 +143,26 @@ class LiveTable:
             except RuntimeError:          # the web server's loop has closed
                 self.aio = None
 
-    def _follow_draws(self, u: Any) -> None:
-        """Who still draws how many, as the touchscreen shows it (``draw_prompt``: from
-        the game itself, until the new cards are scanned or the next turn begins),
-        unless the prompt was dismissed this turn."""
-        game = u.table.game
-        if game is not None and any(h.kind == "draws_dismissed" for h in u.happened):
-            self._hidden_turn = game.turn
-        due = pending_draws(u.table)
-        if due is None or due.turn == self._hidden_turn:
+    def _follow(self, shared: TableSnapshot) -> None:
+        """The loop's snapshot as the phones show it: the devices' reports, the seats'
+        colours chosen at setup, and who still draws how many (``draw_prompt``: as the
+        touchscreen and the lights show it), unless a prompt was dismissed this turn."""
+        self.devices.update(shared.devices)
+        if shared.seat_colours and shared.seat_colours != self._colour_names:
+            self._colour_names = shared.seat_colours
+            self.colours = tuple(tuple(c) for c in screen_rgb(shared.seat_colours))
+        due = shared.draws
+        if due.pending is None or due.any_dismissed:
             self._draws, self._short = (), False
         else:
-            self._draws, self._short = tuple(tuple(d) for d in due.draws), due.short
+            self._draws, self._short = due.pending.draws, due.pending.short
 
-    def _drinks(self, state: dict) -> dict:
-        catalog = self.loop.session.catalog
-        out = {}
+    def _drinks(self, state: dict, shared: TableSnapshot) -> dict:
+        """The drink of each scanned card on the table, by tag (the snapshot's catalog)."""
+        catalog = shared.catalog
+        out: dict[str, str] = {}
+        if catalog is None:
+            return out
         for p in state["players"]:
             for pos in p["queue"]:
                 for tag in pos:
@@ -150,18 +170,6 @@ class LiveTable:
                     if card is not None:
                         out[tag] = card.drink
         return out
-
-    def set_colours(self, colours: list) -> None:
-        """The seats' colours chosen in the wizard (loop thread): shown from now on."""
-        self.colours = tuple(tuple(c) for c in colours)
-        snap = dataclasses.replace(self.latest, seq=next(self._seq), colours=self.colours,
-                                   happened=(), rejection=None)
-        self.latest = snap
-        if self.aio is not None:
-            try:
-                self.aio.call_soon_threadsafe(self._publish, snap)
-            except RuntimeError:
-                self.aio = None
 
     # --- the web server's thread -------------------------------------------------------
 

@@ -10,10 +10,18 @@ cookie) and post actions.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, assert_never
 from collections.abc import Iterable
 
 from .. import __version__
+from ..rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
+                                CardEnrolled, CardIdentified, CardsToDraw, Corrected,
+                                DeviceStatusChanged, DislikesTaken, DrawsDismissed,
+                                FinalTurnBegins, GameOver, GameStarted, Happening, NotYourTurn,
+                                OrderCompleted, OrdersMovedDown, RankingChanged, Redone,
+                                ShopClosed, ShopReopened, Stalled, TablePaused, TableResumed,
+                                TokensGained, TokensSpent, TurnChanged, UnknownCard,
+                                UpgradeActivated, Undone)
 from ..rules.scoring import ranking
 from ..seat_colours import SCREEN_RGB, screen_rgb
 from ..story import story_of
@@ -158,14 +166,23 @@ def _why(lang: str, explained: dict, *targets: str) -> str:
     return "".join(out)
 
 
-def live_fragment(lang: str, snap) -> str:
+def live_fragment(lang: str, snap: Any) -> str:
     """The live table: every seat's queue and counts, turn, sign, draws, ranking."""
     state, game = snap.table, snap.game
     if game is None or state["edition"] is None:
         return f'<p class="bar"><b>{t(lang, "table.no_game")}</b></p>' \
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
-    edition = state["edition"]
+    out = [_bar(lang, state, game, explained), _draws(lang, snap, explained)]
+    if state["game_over"]:
+        out.append(_ending(lang, snap, explained))
+    out.append(_seats(lang, snap, explained))
+    out.append(_news(lang, snap, explained))
+    return "".join(out)
+
+
+def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any]) -> str:
+    """The turn, the shop's sign, the deck and the final round."""
     n = len(state["players"])
     out = ['<div class="bar">']
     if not state["game_over"]:
@@ -181,73 +198,118 @@ def live_fragment(lang: str, snap) -> str:
                  else tr(lang, "web.final_round", player=last))
         out.append(f'<span class="warn">{escape(words)}</span>' + _why(lang, explained, "final"))
     out.append("</div>")
-    if snap.draws or snap.draws_short:
-        who = tr(lang, "table.draw_join").join(tr(lang, "table.draw_one", player=p, count=c)
-                                              for p, c in snap.draws)
-        short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
-        out.append(f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}'
-                   + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws)) + '</div>')
-    if state["game_over"]:
-        out.append(f'<h2>{t(lang, "end.title")}</h2><ol class="rank">')
-        for r in state["ranking"]:
-            won = ' class="won"' if r["name"] in state["winners"] else ""
-            out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
-                       f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
-        out.append("</ol>")
-        ties = [w for target, w in sorted(explained.items()) if target.startswith("tie:")]
-        if ties:
-            tokens = token_name(lang, edition, 2)
-            lines = [t(lang, "end." + w.key, better=w.params["better"],
-                       worse=w.params["worse"], tokens=tokens)
-                     + _why(lang, explained, w.target) for w in ties]
-            out.append('<ul class="ties">' + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
-        links = []
-        if snap.game_id is not None:
-            links.append(f'<a class="btn story" id="story" href="/history/{snap.game_id}'
-                         f'?lang={lang}">{t(lang, "story.web_story")}</a>')
-        if snap.bgstats:
-            links.append(f'<a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
-                         f'rel="noopener">{t(lang, "web.bgstats")}</a>')
-        if links:
-            out.append(f'<p>{"".join(links)}</p>')
+    return "".join(out)
+
+
+def _draws(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+    """Who draws how many cards now (the one model: ``draw_prompt``)."""
+    if not (snap.draws or snap.draws_short):
+        return ""
+    who = tr(lang, "table.draw_join").join(tr(lang, "table.draw_one", player=p, count=c)
+                                          for p, c in snap.draws)
+    short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
+    return (f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}'
+            + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws)) + '</div>')
+
+
+def _ending(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+    """The final ranking, its ties' reasons, and the story and BG Stats links."""
+    state = snap.table
+    out = [f'<h2>{t(lang, "end.title")}</h2><ol class="rank">']
+    for r in state["ranking"]:
+        won = ' class="won"' if r["name"] in state["winners"] else ""
+        out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
+                   f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
+    out.append("</ol>")
+    ties = [w for target, w in sorted(explained.items()) if target.startswith("tie:")]
+    if ties:
+        tokens = token_name(lang, state["edition"], 2)
+        lines = [t(lang, "end." + w.key, better=w.params["better"],
+                   worse=w.params["worse"], tokens=tokens)
+                 + _why(lang, explained, w.target) for w in ties]
+        out.append('<ul class="ties">' + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
+    links = []
+    if snap.game_id is not None:
+        links.append(f'<a class="btn story" id="story" href="/history/{snap.game_id}'
+                     f'?lang={lang}">{t(lang, "story.web_story")}</a>')
+    if snap.bgstats:
+        links.append(f'<a class="btn bg" id="bgstats" href="{escape(snap.bgstats)}" '
+                     f'rel="noopener">{t(lang, "web.bgstats")}</a>')
+    if links:
+        out.append(f'<p>{"".join(links)}</p>')
+    return "".join(out)
+
+
+def _seats(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+    state = snap.table
     colours = list(snap.colours) + SEAT_RGB[len(snap.colours):]
-    out.append('<div class="seats">')
+    out = ['<div class="seats">']
     for seat, p in enumerate(state["players"]):
-        active = p["name"] == state["active"]
-        out.append(f'<section class="seat{" active" if active else ""}" '
-                   f'style="--c:{_rgb(colours[seat % len(colours)])}" data-seat="{seat + 1}">'
-                   f'<h2><span>{escape(p["name"])}'
-                   + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
-                   + f'</span><span class="pts">{p["score"]}</span></h2>'
-                   f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
-                   f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b>'
-                   + _why(lang, explained, f"dislikes:{p['name']}") + '</span>'
-                   f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
-                   f'<b>{p["cookies"]}</b></span>'
-                   + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
-                      if "cake_cards" in p else "") + '</div>')
-        out.append('<div class="queue">')
-        cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
-        for i, (pos, caked) in enumerate(zip(p["queue"], cakes, strict=True), 1):
-            cards = "".join(_card(lang, snap, tag, cake)
-                            for tag, cake in zip(pos, caked, strict=True))
-            out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
-                       f'{i}<br>{cards}</div>')
-        out.append("</div>")
-        if p["upgrades"]:
-            names = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
-            out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(names)}</div>')
-        out.append("</section>")
+        out.append(_seat(lang, snap, explained, p, colours[seat % len(colours)], seat))
     out.append("</div>")
-    news = [happening_text(lang, h, edition) for h in snap.happened
-            if h.kind not in ("device_status",)]
+    return "".join(out)
+
+
+def _seat(lang: str, snap: Any, explained: dict[str, Any], p: dict[str, Any], colour: Any,
+          seat: int) -> str:
+    """One seat: its name, points, counts, queue and upgrades."""
+    edition, active = snap.table["edition"], p["name"] == snap.table["active"]
+    out = [f'<section class="seat{" active" if active else ""}" '
+           f'style="--c:{_rgb(colour)}" data-seat="{seat + 1}">'
+           f'<h2><span>{escape(p["name"])}'
+           + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
+           + f'</span><span class="pts">{p["score"]}</span></h2>'
+           f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
+           f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b>'
+           + _why(lang, explained, f"dislikes:{p['name']}") + '</span>'
+           f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
+           f'<b>{p["cookies"]}</b></span>'
+           + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
+              if "cake_cards" in p else "") + '</div>']
+    out.append('<div class="queue">')
+    cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
+    for i, (pos, caked) in enumerate(zip(p["queue"], cakes, strict=True), 1):
+        cards = "".join(_card(lang, snap, tag, cake)
+                        for tag, cake in zip(pos, caked, strict=True))
+        out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
+                   f'{i}<br>{cards}</div>')
+    out.append("</div>")
+    if p["upgrades"]:
+        names = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
+        out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(names)}</div>')
+    out.append("</section>")
+    return "".join(out)
+
+
+def _news(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+    """What the last update did, in words, and why a refusal."""
+    edition = snap.table["edition"]
+    news = [happening_text(lang, h, edition) for h in snap.happened if in_news(h)]
     if snap.rejection is not None:
         news.append(rejection_text(lang, snap.rejection))
+    if not news:
+        return ""
     refused = _why(lang, explained, "refusal")
-    if news:
-        out.append(f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
-                   + "".join(f"<li>{escape(x)}</li>" for x in news if x) + refused + "</ul>")
-    return "".join(out)
+    return (f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
+            + "".join(f"<li>{escape(x)}</li>" for x in news if x) + refused + "</ul>")
+
+
+def in_news(h: Happening) -> bool:
+    """Whether the phone view's news lists a happening. Exhaustive: a new happening
+    fails mypy until the phone view decides."""
+    match h:
+        case DeviceStatusChanged():
+            return False                 # the companion page shows devices
+        case (GameStarted() | CardIdentified() | OrderCompleted() | TokensGained()
+              | TokensSpent() | UpgradeActivated() | CakePlaced() | CakeCardGained()
+              | CakeCardPlayed() | CakesReturned() | CardsToDraw() | OrdersMovedDown()
+              | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
+              | TurnChanged() | GameOver() | RankingChanged() | Corrected() | Stalled()
+              | Undone() | Redone() | NotYourTurn() | UnknownCard() | CardEnrolled()
+              | TablePaused() | TableResumed() | DrawsDismissed()):
+            return True
+        case _:
+            assert_never(h)
 
 
 def _card(lang: str, snap, tag: str | None, cake: bool) -> str:

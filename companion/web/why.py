@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 from ..explain import Why, explanations, refusal
+from ..rules.happenings import NotYourTurn
 from ..ui.why_text import why_text
 
 _lock = threading.Lock()
@@ -30,8 +31,8 @@ def whys(snap: Any) -> dict[str, Why]:
             pending[player] = pending.get(player, 0) + count
         out = explanations(snap.rules_table, pending)
     if snap.rejection is not None:
-        active = next((h.active for h in snap.happened if h.kind == "not_your_turn"
-                       and not getattr(h, "overlapped", False)), None)
+        active = next((h.active for h in snap.happened
+                       if isinstance(h, NotYourTurn) and not h.overlapped), None)
         out = {**out, "refusal": refusal(snap.rejection, snap.action, active)}
     with _lock:
         if len(_cache) > 16:
