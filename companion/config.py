@@ -13,7 +13,6 @@ import os
 import re
 import reprlib
 import tomllib
-from dataclasses import dataclass, field, fields
 from typing import Any
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
@@ -26,35 +25,98 @@ scanner's codec, which reads it from here: the config is read at every start, th
 codec only once a scanner is configured.)"""
 
 
-@dataclass(frozen=True)
 class Key:
-    """One setting as the schema declares it (read from a section's fields)."""
-    name: str
-    type: str                     # "str", "int", "float", "bool", "list[int]", "list[str]"
-    default: Any
-    meaning: str
-    allowed: tuple = ()           # allowed values (for str and list items)
-    min: float | None = None
-    max: float | None = None
-    secret: bool = False          # never printed by `config show` (a password)
-    pattern: str = ""             # a regular expression the whole text must match
+    """One setting as the schema declares it (read from a section's ``setting()``s)."""
+    __slots__ = ("name", "type", "default", "meaning", "allowed", "min", "max", "secret",
+                 "pattern")
+
+    def __init__(self, name: str, type: str, default: Any, meaning: str, allowed: tuple = (),
+                 min: float | None = None, max: float | None = None, secret: bool = False,
+                 pattern: str = ""):
+        self.name = name
+        self.type = type          # "str", "int", "float", "bool", "list[int]", "list[str]"
+        self.default = default
+        self.meaning = meaning
+        self.allowed = allowed    # allowed values (for str and list items)
+        self.min = min
+        self.max = max
+        self.secret = secret      # never printed by `config show` (a password)
+        self.pattern = pattern    # a regular expression the whole text must match
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Key and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Key(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
+
+
+class _Setting:
+    """A section's declared key until the section class collects it into a ``Key``."""
+    __slots__ = ("default", "info")
+
+    def __init__(self, default: Any, info: dict):
+        self.default, self.info = default, info
 
 
 def setting(default: Any, meaning: str, allowed: tuple = (), *, min: float | None = None,
             max: float | None = None, secret: bool = False, pattern: str = "") -> Any:
-    """A section's field: its default, meaning and allowed values (one schema entry)."""
-    info = {"meaning": meaning, "allowed": allowed, "min": min, "max": max, "secret": secret,
-            "pattern": pattern}
-    if isinstance(default, list):
-        return field(default_factory=lambda: list(default), metadata=info)
-    return field(default=default, metadata=info)
+    """A section's key: its default, meaning and allowed values (one schema entry)."""
+    return _Setting(default, {"meaning": meaning, "allowed": allowed, "min": min, "max": max,
+                              "secret": secret, "pattern": pattern})
+
+
+class Section:
+    """A section's typed view: frozen, one attribute per key, each key's default unless
+    given (``GameSettings(language="es")``). A plain class, not a dataclass: the config
+    is read at every start, and making a dataclass compiles its methods (issue 19)."""
+    KEYS: tuple[Key, ...] = ()
+
+    def __init_subclass__(cls) -> None:
+        notes = cls.__dict__.get("__annotations__", {})
+        cls.KEYS = tuple(Key(name, str(notes[name]), value.default, **value.info)
+                         for name, value in list(vars(cls).items())
+                         if isinstance(value, _Setting))
+        for key in cls.KEYS:               # the class attribute is the default, as before
+            setattr(cls, key.name, key.default)
+
+    def __init__(self, **values: Any):
+        for key in self.KEYS:
+            value = values.pop(key.name) if key.name in values else (
+                list(key.default) if isinstance(key.default, list) else key.default)
+            object.__setattr__(self, key.name, value)
+        if values:
+            raise TypeError(f"{type(self).__name__} has no key {', '.join(values)}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to {name}: {type(self).__name__} is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete {name}: {type(self).__name__} is frozen")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, k.name) for k in self.KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(tuple(tuple(v) if isinstance(v, list) else v for v in self._values()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(
+            f"{k.name}={getattr(self, k.name)!r}" for k in self.KEYS) + ")"
 
 
 # --- the schema: one frozen dataclass per section, one field per key -------------------
 # ``Config.seats`` (and so on) is the typed view of a section; ``SCHEMA`` lists its keys.
 
-@dataclass(frozen=True)
-class GameSettings:
+class GameSettings(Section):
     language: str = setting("en", "Language of the screen and messages.", LANGUAGES)
     edition: str = setting("original", "Edition offered first by the setup wizard.",
                            ("original", "winter"))
@@ -62,15 +124,13 @@ class GameSettings:
                               min=0, max=600)
 
 
-@dataclass(frozen=True)
-class JournalSettings:
+class JournalSettings(Section):
     path: str = setting(
         "~/.local/share/coffee-companion/journal.db",
         "The game journal (SQLite). Every accepted action is saved here before it shows.")
 
 
-@dataclass(frozen=True)
-class CatalogSettings:
+class CatalogSettings(Section):
     paths: list[str] = setting(
         ["~/.config/coffee-companion/cards.toml"],
         "Card catalogs (TOML), later files win. The first is where `enroll` writes.")
@@ -78,8 +138,7 @@ class CatalogSettings:
         False, "Also load the bundled EXAMPLE catalog (made-up cards, for trying the companion).")
 
 
-@dataclass(frozen=True)
-class SeatsSettings:
+class SeatsSettings(Section):
     driver: str = setting("gpio", "Seat buttons: real GPIO pins, simulated (mock pins) or none.",
                           ("gpio", "simulated", "none"))
     pins: list[int] = setting([17, 27, 22, 23],
@@ -100,8 +159,7 @@ class SeatsSettings:
         min=0, max=1000)
 
 
-@dataclass(frozen=True)
-class ScannerSettings:
+class ScannerSettings(Section):
     port: str = setting(
         "",
         "Serial port or pyserial URL of the card scanner (e.g. /dev/serial/by-id/..., "
@@ -123,8 +181,7 @@ class ScannerSettings:
         "in full): by default the tags `labels` prints (CR0001) and NFC UIDs in hex.")
 
 
-@dataclass(frozen=True)
-class PixelsSettings:
+class PixelsSettings(Section):
     driver: str = setting("neopixel", "Light strip: a real NeoPixel strip, simulated or none.",
                           ("neopixel", "simulated", "none"))
     pin: str = setting(
@@ -143,15 +200,13 @@ class PixelsSettings:
         "it is shows by motion, not by colour alone.")
 
 
-@dataclass(frozen=True)
-class SoundSettings:
+class SoundSettings(Section):
     enabled: bool = setting(True, "Play sound cues.")
     volume: float = setting(0.7, "Volume 0-1.", min=0.0, max=1.0)
     folder: str = setting("", "Folder of cue WAV files; empty = the bundled sounds.")
 
 
-@dataclass(frozen=True)
-class VoiceSettings:
+class VoiceSettings(Section):
     enabled: bool = setting(
         True,
         "Speak the table's moments (whose turn, order surges, dislikes, the shop "
@@ -161,8 +216,7 @@ class VoiceSettings:
         "espeak-ng", "The speech program (Raspberry Pi OS / Debian: sudo apt install espeak-ng).")
 
 
-@dataclass(frozen=True)
-class DisplaySettings:
+class DisplaySettings(Section):
     driver: str = setting(
         "",
         "SDL video driver: empty = automatic; kmsdrm on Raspberry Pi OS Lite; "
@@ -173,8 +227,7 @@ class DisplaySettings:
                               ("auto", "on", "off"))
 
 
-@dataclass(frozen=True)
-class MqttSettings:
+class MqttSettings(Section):
     host: str = setting(
         "", "MQTT broker (the café's Mosquitto) this table reports to; empty = off.")
     port: int = setting(1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535)
@@ -191,8 +244,7 @@ class MqttSettings:
         "", "Home Assistant MQTT discovery prefix (usually homeassistant); empty = off.")
 
 
-@dataclass(frozen=True)
-class CafeSettings:
+class CafeSettings(Section):
     database: str = setting(
         "~/.local/share/coffee-companion/cafe.db",
         "The hub's database: an SQLite file, or a database URL such as "
@@ -202,8 +254,7 @@ class CafeSettings:
     port: int = setting(8090, "Port of the floor page and leaderboard.", min=1, max=65535)
 
 
-@dataclass(frozen=True)
-class WebSettings:
+class WebSettings(Section):
     enabled: bool = setting(
         True,
         "Serve the phone view (live table, history, companion page, JSON API) on the "
@@ -220,15 +271,14 @@ class WebSettings:
             "Host is refused (DNS rebinding).")
 
 
-@dataclass(frozen=True)
-class BgstatsSettings:
+class BgstatsSettings(Section):
     location: str = setting(
         "",
         "Where the games are played, sent to BG Stats with each play (e.g. the café's "
         "name); empty = none.")
 
 
-SECTIONS: dict[str, type] = {
+SECTIONS: dict[str, type[Section]] = {
     "game": GameSettings, "journal": JournalSettings, "catalog": CatalogSettings,
     "seats": SeatsSettings, "scanner": ScannerSettings, "pixels": PixelsSettings,
     "sound": SoundSettings, "voice": VoiceSettings, "display": DisplaySettings,
@@ -236,13 +286,7 @@ SECTIONS: dict[str, type] = {
 }
 
 
-def _keys(section: type) -> list[Key]:
-    default = section()
-    return [Key(f.name, str(f.type), getattr(default, f.name), **f.metadata)
-            for f in fields(section)]
-
-
-SCHEMA: dict[str, list[Key]] = {name: _keys(cls) for name, cls in SECTIONS.items()}
+SCHEMA: dict[str, list[Key]] = {name: list(cls.KEYS) for name, cls in SECTIONS.items()}
 
 
 class ConfigError(Exception):
@@ -253,11 +297,23 @@ class ConfigError(Exception):
         self.problems = problems
 
 
-@dataclass
 class Config:
-    values: dict[str, dict[str, Any]]
-    path: str | None = None
-    from_file: set = field(default_factory=set)   # "section.key" set by the file
+    """The effective configuration: ``cfg["seats"]["pins"]``, or typed: ``cfg.seats.pins``."""
+
+    def __init__(self, values: dict[str, dict[str, Any]], path: str | None = None,
+                 from_file: set | None = None):
+        self.values = values
+        self.path = path
+        self.from_file: set = from_file if from_file is not None else set()  # "section.key"
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is Config and (self.values, self.path, self.from_file)
+                == (other.values, other.path, other.from_file))
+
+    __hash__ = None      # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"Config(values={self.values!r}, path={self.path!r}, from_file={self.from_file!r})"
 
     def __getitem__(self, section: str) -> dict[str, Any]:
         return self.values[section]

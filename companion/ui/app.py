@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import importlib
+import importlib.util
 import logging
 import os
 import queue
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -43,13 +46,7 @@ from .. import inputs as ev
 from ..rules.happenings import GameStarted
 from .. import seat_colours
 from . import text
-from .keyboard import KeyboardScreen
 from .screens.base import Pointer, Screen
-from .screens.end import EndScreen
-from .screens.enroll import EnrollScreen
-from .screens.fix import FixScreen
-from .screens.settings import SettingsScreen
-from .screens.setup_wizard import WizardScreen
 from .screens.table_view import TableView
 from .teaching_view import Teaching
 
@@ -58,16 +55,40 @@ log = logging.getLogger("companion.ui")
 #: the custom event that wakes the main thread when the table loop has an update
 UPDATE_EVENT = pygame.USEREVENT + 7
 
+class _Screens(Mapping[str, type[Screen]]):
+    """Screen name -> class, each screen's module imported when the screen is first
+    asked for: the first frame needs only the table view (issue 19's cold start)."""
+
+    def __init__(self, where: dict[str, tuple[str, str]]):
+        self._where = where
+
+    def __getitem__(self, name: str) -> type[Screen]:
+        module, cls = self._where[name]
+        return getattr(importlib.import_module(module, __package__), cls)
+
+    def loaded(self, name: str) -> type[Screen] | None:
+        """The class, if its module is imported already (else no such screen is open)."""
+        module, cls = self._where[name]
+        found = sys.modules.get(importlib.util.resolve_name(module, __package__))
+        return getattr(found, cls) if found is not None else None
+
+    def __iter__(self):
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
 #: screen name -> class; built as Class(app, **kwargs)
-SCREENS: dict[str, type[Screen]] = {
-    "table": TableView,
-    "end": EndScreen,
-    "fix": FixScreen,
-    "wizard": WizardScreen,
-    "settings": SettingsScreen,
-    "keyboard": KeyboardScreen,
-    "enroll": EnrollScreen,
-}
+SCREENS = _Screens({
+    "table": (".screens.table_view", "TableView"),
+    "end": (".screens.end", "EndScreen"),
+    "fix": (".screens.fix", "FixScreen"),
+    "wizard": (".screens.setup_wizard", "WizardScreen"),
+    "settings": (".screens.settings", "SettingsScreen"),
+    "keyboard": (".keyboard", "KeyboardScreen"),
+    "enroll": (".screens.enroll", "EnrollScreen"),
+})
 
 
 POINTER_EVENTS = (pygame.FINGERDOWN, pygame.FINGERUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
@@ -262,7 +283,8 @@ class App:
 
     def is_open(self, name: str) -> bool:
         """Whether the screen called ``name`` is anywhere on the stack."""
-        return any(type(s) is SCREENS[name] for s in self.stack)
+        cls = SCREENS.loaded(name)
+        return cls is not None and any(type(s) is cls for s in self.stack)
 
     def set_language(self, lang: str) -> None:
         text.set_language(lang)
@@ -355,7 +377,7 @@ class App:
         """Open and close the screens the table calls for (``ROUTES``)."""
         for route in ROUTES:
             if route.closes(self, was_over):
-                for s in [s for s in self.stack if type(s) is SCREENS[route.screen]]:
+                for s in [s for s in self.stack if type(s) is SCREENS.loaded(route.screen)]:
                     self.pop(s)
             elif not self.is_open(route.screen) and route.opens(self, was_over):
                 self.open(route.screen, **route.kwargs(self))

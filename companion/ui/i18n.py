@@ -25,8 +25,10 @@ Public functions (all pure, safe to call from any thread):
 from __future__ import annotations
 
 import logging
+import marshal
 import os
 import string
+import sys
 import tomllib
 from collections.abc import Iterable
 from functools import cache
@@ -76,9 +78,38 @@ def catalog(lang: str) -> dict[str, str]:
         raise KeyError(f"{lang!r} is not a language of the companion ({', '.join(LANGUAGES)})")
     # beside this module (the companion is installed unpacked): importlib.resources would
     # load its readers and zipfile at every start, a noticeable part of it on a small Pi
-    with open(os.path.join(LOCALES, f"{lang}.toml"), "rb") as fh:
-        data = fh.read()
-    return _flatten(tomllib.loads(data.decode("utf-8")))
+    path = os.path.join(LOCALES, f"{lang}.toml")
+    cached = os.path.join(LOCALES, "__pycache__", f"{lang}.{sys.implementation.cache_tag}.marshal")
+    with open(path, "rb") as fh:
+        stamp = os.fstat(fh.fileno())
+        stamp_key = (stamp.st_mtime_ns, stamp.st_size)
+        try:
+            with open(cached, "rb") as got:
+                seen, entries = marshal.load(got)
+            if seen == stamp_key and isinstance(entries, dict):
+                return entries
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+        entries = _flatten(tomllib.loads(fh.read().decode("utf-8")))
+    _keep_parsed(cached, stamp_key, entries)
+    return entries
+
+
+def _keep_parsed(cached: str, stamp_key: tuple, entries: dict[str, str]) -> None:
+    """The parsed entries beside the byte code, as Python keeps its modules' (same place,
+    same rule: not when byte code is not written; the file's size and time tell a stale
+    one): tomllib is pure Python, and parsing a language file was about 45 M instructions
+    of every start on the Pi (issue 19). A folder that cannot be written costs nothing."""
+    if sys.dont_write_bytecode:
+        return
+    try:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        part = f"{cached}.{os.getpid()}.part"
+        with open(part, "wb") as fh:
+            marshal.dump((stamp_key, entries), fh)
+        os.replace(part, cached)
+    except OSError:
+        pass
 
 
 def placeholders(template: str) -> set[str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import tempfile
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -140,6 +139,7 @@ class SettingsStore:
         lines = ["# Settings changed on the touchscreen (coffee-companion). Safe to delete."]
         lines += [f"{k} = {toml_value(v)}" for k, v in settings.values().items()]
         tmp = None
+        import tempfile                   # (with shutil, bz2, lzma: not at every start)
         try:
             os.makedirs(folder, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=folder)

@@ -202,7 +202,6 @@ class Teaching:
 
 def area_for(screen: Any) -> pygame.Rect | None:
     """Where ``screen`` shows a hint (None: it shows none, the hint waits)."""
-    from .screens.end import EndScreen
     from .screens.table_view import TableView
     m = screen.m
     if type(screen) is TableView:
@@ -215,6 +214,7 @@ def area_for(screen: Any) -> pygame.Rect | None:
         body = lay.body
         side = lay.others[0]
         return pygame.Rect(side.x, body.y, side.w, body.h)
+    from .screens.end import EndScreen       # (imported with the first end screen)
     if type(screen) is EndScreen:     # over the bottom bar (rematch, new game), under the
         screen_rect = inset(m.rect, m.margin)            # winner and the ranking
         h = m.bar + m.px(44)
