@@ -67,7 +67,6 @@ PENDING = frozenset({
     "companion/setup_choices.py:SetupChoices.set_edition",
     "companion/teaching.py:Teacher.observe",
     "companion/ui/screens/base.py:Screen.draw",
-    "companion/ui/screens/setup_wizard.py:WizardScreen._prefill",
     "companion/web/app.py:build_app.action",
 })
 
