@@ -65,7 +65,6 @@ PENDING = frozenset({
     "companion/doctor.py:check_egl",
     "companion/doctor.py:check_pins",
     "companion/setup_choices.py:SetupChoices.set_edition",
-    "companion/teaching.py:Teacher.observe",
     "companion/ui/screens/base.py:Screen.draw",
     "companion/web/app.py:build_app.action",
 })
