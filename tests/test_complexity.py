@@ -64,7 +64,6 @@ PENDING = frozenset({
     "companion/cafe/hub.py:Hub.handle_batch",
     "companion/doctor.py:check_egl",
     "companion/doctor.py:check_pins",
-    "companion/setup_choices.py:SetupChoices.set_edition",
     "companion/ui/screens/base.py:Screen.draw",
     "companion/web/app.py:build_app.action",
 })
