@@ -62,7 +62,6 @@ PENDING = frozenset({
     "companion/ui/widgets.py:rounded",
     # nobody's this session (web/app.py's action: the stale-phone precondition's file)
     "companion/ui/screens/base.py:Screen.draw",
-    "companion/web/app.py:build_app.action",
 })
 
 
