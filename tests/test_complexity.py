@@ -50,10 +50,6 @@ PENDING = frozenset({
     # start: configuration
     "companion/config.py:_problem",
     "companion/config.py:load",
-    # devices: simulation at the pin and transport layer
-    "companion/demo.py:Bots.play_turn",
-    "companion/devices/scanner.py:ScannerReader._handle",
-    "companion/devices/scanner_protocol.py:_decode_frame",
     # frame: tap to frame
     "companion/ui/chips.py:Chip.paint",
     "companion/ui/screens/table_view.py:TableView._dialog",
