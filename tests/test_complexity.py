@@ -31,22 +31,9 @@ MARKER = re.compile(r"#\s*complexity:\s*\S")
 PENDING = frozenset({
     # contract: the typed loop contract, one function per light pattern
     "companion/draw_prompt.py:pending_draws",
-    "companion/lights/controller.py:LightsController._take_update",
-    "companion/lights/patterns.py:render",
-    "companion/sound/cues.py:cues_for",
     "companion/sound/player.py:SoundPlayer._take",
-    "companion/ui/i18n.py:happening_text",
     "companion/web/pages.py:game_page",
-    "companion/web/pages.py:live_fragment",
     # state: rules, session, journal, settings screens
-    "companion/journal.py:Journal._explain",
-    "companion/rules/engine.py:_complete",
-    "companion/rules/engine.py:_correct",
-    "companion/rules/setup.py:_tiles",
-    "companion/rules/setup.py:start_game",
-    "companion/rules/turn.py:end_turn",
-    "companion/session.py:Session.apply",
-    "companion/ui/screens/settings.py:SettingsScreen.build",
     # start: configuration
     "companion/config.py:_problem",
     "companion/config.py:load",
