@@ -31,8 +31,6 @@ MARKER = re.compile(r"#\s*complexity:\s*\S")
 PENDING = frozenset({
     # contract: the typed loop contract, one function per light pattern
     "companion/draw_prompt.py:pending_draws",
-    "companion/sound/player.py:SoundPlayer._take",
-    "companion/web/pages.py:game_page",
     # state: rules, session, journal, settings screens
     # start: configuration
     "companion/config.py:_problem",
