@@ -33,8 +33,6 @@ PENDING = frozenset({
     "companion/draw_prompt.py:pending_draws",
     # state: rules, session, journal, settings screens
     # start: configuration
-    "companion/config.py:_problem",
-    "companion/config.py:load",
     # frame: tap to frame
     "companion/ui/chips.py:Chip.paint",
     "companion/ui/screens/table_view.py:TableView._dialog",
