@@ -42,7 +42,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Toast, Widget
+from ..widgets import Shade, Toast, Widget
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ class Screen:
         self._pressed: str | None = None
         self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
         self._toasts: list[_ToastNote] = []
+        self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
+        self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
 
     # --- words ----------------------------------------------------------------------------
 
@@ -165,14 +167,23 @@ class Screen:
             names = [w.name for w in ws]
             dup = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"two widgets are called {dup!r}")
+        full = pygame.Rect((0, 0), surface.get_size())
+        veil = None if surface.get_flags() & pygame.SRCALPHA else next(
+            (i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+        was_veiled, self._veiled = self._veiled, veil is not None
         if self._full:
             self._full = False
-            full = pygame.Rect((0, 0), surface.get_size())
+            self._under = None
             surface.fill(self.background)
             for w in ws:
                 w.draw(surface)
             self._drawn = now
             return [full]
+        if veil is not None and not was_veiled:
+            return self._veil_over(surface, ws, now, veil)
+        restored = []
+        if veil is None and was_veiled and self._unveil(surface):
+            restored = [full]
         dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in now]
         for w in ws:
             before = self._drawn.get(w.name)
@@ -181,7 +192,40 @@ class Screen:
                 if before is not None and before[0] != now[w.name][0]:
                     dirty.append(pygame.Rect(before[0]))      # where it was before it moved
         self._drawn = now
-        return self._repaint(surface, ws, dirty)
+        return self._repaint(surface, ws, dirty) + restored
+
+    def _veil_over(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                   veil: int) -> list[pygame.Rect]:
+        """A dialog opens: a whole-screen Shade and what is on it appear over the screen.
+        What is behind the shade is already on the surface (but for the widgets that changed
+        with it, repainted first), so it is veiled as it is instead of painted again; a copy
+        of it unveiled is kept, for the dialog closing (``_unveil``)."""
+        below = ws[:veil]
+        below_now = {w.name: now[w.name] for w in below}
+        dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in below_now]
+        for w in below:
+            before = self._drawn.get(w.name)
+            if before != below_now[w.name]:
+                dirty.append(pygame.Rect(w.extent))
+                if before is not None and before[0] != below_now[w.name][0]:
+                    dirty.append(pygame.Rect(before[0]))
+        self._repaint(surface, below, dirty)
+        self._under = (_keep_under(surface), below_now)
+        for w in ws[veil:]:
+            w.draw(surface)
+        self._drawn = now
+        return [pygame.Rect((0, 0), surface.get_size())]
+
+    def _unveil(self, surface: pygame.Surface) -> bool:
+        """The dialog closed: put back the screen as it was under the shade (if the copy is
+        still this screen's), so only what changed since is painted again. False: no copy."""
+        under, self._under = self._under, None
+        if under is None or _UNDER.get(surface.get_size()) is None \
+                or _UNDER[surface.get_size()][1] is not under[0]:
+            return False
+        surface.blit(_UNDER[surface.get_size()][0], (0, 0))
+        self._drawn = dict(under[1])
+        return True
 
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
         """Repaint the widgets (of the last build) whose pressed look changed."""
@@ -301,6 +345,26 @@ class Screen:
             if newest is not None and newest() is not before:
                 return      # the table loop's answer (an update) builds the screen again
         self.changed()
+
+
+#: size -> (a copy of the screen under a dialog's shade, the token of the draw that made it):
+#: one surface per size, made once and reused (no whole-screen allocation per dialog)
+_UNDER: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+
+
+def _keep_under(surface: pygame.Surface) -> object:
+    size = surface.get_size()
+    got = _UNDER.get(size)
+    copy = got[0] if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
+        and got[0].get_masks() == surface.get_masks() else None
+    if copy is None:
+        if len(_UNDER) > 4:
+            _UNDER.clear()
+        copy = pygame.Surface(size, 0, surface)
+    copy.blit(surface, (0, 0))
+    token = object()
+    _UNDER[size] = (copy, token)
+    return token
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
