@@ -506,6 +506,9 @@ class Shade(Widget):
         self.blocks = True
 
     def paint(self, surface):
+        surface.blit(self.veil(), self.rect)
+
+    def veil(self) -> pygame.Surface:
         key = (self.rect.size, self.alpha)
         veil = _veils.get(key)
         if veil is None:           # made once per size (a whole screen's worth of pixels)
@@ -513,7 +516,26 @@ class Shade(Widget):
                 _veils.clear()
             veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
             veil.fill((*theme.BLACK, self.alpha))
-        surface.blit(veil, self.rect)
+        return veil
+
+    def paint_around(self, surface: pygame.Surface, hole: pygame.Rect) -> None:
+        """``paint`` but for ``hole``, which the caller then covers with opaque pixels (a
+        dialog's box): the veil's pixels there would be painted over at once."""
+        hole = hole.clip(self.rect)
+        if not hole:
+            self.paint(surface)
+            return
+        veil, r = self.veil(), self.rect
+        for part in (pygame.Rect(r.x, r.y, r.w, hole.top - r.y),
+                     pygame.Rect(r.x, hole.bottom, r.w, r.bottom - hole.bottom),
+                     pygame.Rect(r.x, hole.top, hole.left - r.x, hole.h),
+                     pygame.Rect(hole.right, hole.top, r.right - hole.right, hole.h)):
+            if part.w > 0 and part.h > 0:
+                surface.blit(veil, part, part.move(-r.x, -r.y))
+
+    def prepare(self, surface: pygame.Surface) -> None:
+        """Make the veil now (on a whole repaint), not on the tap that opens a dialog."""
+        self.veil()
 
 
 _veils: dict[tuple, pygame.Surface] = {}

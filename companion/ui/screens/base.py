@@ -42,7 +42,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Shade, Toast, Widget
+from ..widgets import Fill, Shade, Toast, Widget
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,9 @@ class Screen:
         if self._full:
             self._full = False
             self._under = None
+            if not surface.get_flags() & pygame.SRCALPHA:
+                _under_copy(surface)                    # (made once per size)
+                Shade("", full).prepare(surface)
             surface.fill(self.background)
             for w in ws:
                 w.draw(surface)
@@ -211,7 +214,14 @@ class Screen:
                     dirty.append(pygame.Rect(before[0]))
         self._repaint(surface, below, dirty)
         self._under = (_keep_under(surface), below_now)
-        for w in ws[veil:]:
+        shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
+        assert isinstance(shade, Shade)
+        if isinstance(box, Fill) and len(box.color) == 3:
+            # the dialog's box hides what is under it, but for its rounded corners
+            shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
+        else:
+            shade.draw(surface)
+        for w in ws[veil + 1:]:
             w.draw(surface)
         self._drawn = now
         return [pygame.Rect((0, 0), surface.get_size())]
@@ -352,18 +362,26 @@ class Screen:
 _UNDER: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 
 
-def _keep_under(surface: pygame.Surface) -> object:
+def _under_copy(surface: pygame.Surface) -> pygame.Surface:
+    """The surface a copy of the screen under a shade goes to, made once per size and format
+    (on a whole repaint: no whole-screen allocation on the tap that opens a dialog)."""
     size = surface.get_size()
     got = _UNDER.get(size)
-    copy = got[0] if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
-        and got[0].get_masks() == surface.get_masks() else None
-    if copy is None:
-        if len(_UNDER) > 4:
-            _UNDER.clear()
-        copy = pygame.Surface(size, 0, surface)
+    if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
+            and got[0].get_masks() == surface.get_masks():
+        return got[0]
+    if len(_UNDER) > 4:
+        _UNDER.clear()
+    copy = pygame.Surface(size, 0, surface)
+    _UNDER[size] = (copy, None)
+    return copy
+
+
+def _keep_under(surface: pygame.Surface) -> object:
+    copy = _under_copy(surface)
     copy.blit(surface, (0, 0))
     token = object()
-    _UNDER[size] = (copy, token)
+    _UNDER[surface.get_size()] = (copy, token)
     return token
 
 
