@@ -255,9 +255,10 @@ class Screen:
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
+        extents = [w.extent for w in ws]
         for r in dirty:
             surface.set_clip(r)
-            there = [w for w in ws if w.extent.colliderect(r)]
+            there = [ws[i] for i in r.collidelistall(extents)]     # (in order, back to front)
             colour, start = self.background, 0
             for i in range(len(there) - 1, -1, -1):
                 solid = there[i].solid_over(r)
