@@ -42,7 +42,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Fill, Shade, Toast, Widget
+from ..widgets import Fill, Shade, Toast, Widget, looks
 
 
 @dataclass(frozen=True)
@@ -256,9 +256,13 @@ class Screen:
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
         extents = [w.extent for w in ws]
+        kept = looks()
+        grounds: list | None = None
+        form = (surface.get_bitsize(), surface.get_masks(), surface.get_flags() & pygame.SRCALPHA)
         for r in dirty:
             surface.set_clip(r)
-            there = [ws[i] for i in r.collidelistall(extents)]     # (in order, back to front)
+            at = r.collidelistall(extents)          # (in order, back to front)
+            there = [ws[i] for i in at]
             colour, start = self.background, 0
             for i in range(len(there) - 1, -1, -1):
                 solid = there[i].solid_over(r)
@@ -266,10 +270,32 @@ class Screen:
                     colour, start = solid, i + 1
                     break
             surface.fill(colour, r)
-            for w in there[start:]:
+            for i in at[start:]:
+                w = ws[i]
+                if kept is None or form[2]:
+                    w.draw(surface)
+                    continue
+                if grounds is None:
+                    grounds = self._grounds(ws, extents)
+                key = kept.key(w, grounds[i], form) if grounds[i] is not None else None
+                look = kept.get(key) if key is not None else None
+                if look is not None:
+                    surface.blit(look, w.rect)
+                    continue
                 w.draw(surface)
+                if key is not None and r.contains(w.rect):
+                    kept.keep(key, surface, w.rect)
         surface.set_clip(None)
         return dirty
+
+    def _grounds(self, ws: list[Widget], extents: list[pygame.Rect]) -> list:
+        """For each widget, the one colour under all of it (what the widgets before it
+        paint there, or the screen's background), or None (a mix, or see-through)."""
+        out: list = []
+        for i, e in enumerate(extents):
+            below = e.collidelistall(extents[:i])
+            out.append(ws[below[-1]].solid_over(e) if below else self.background)
+        return out
 
     # --- toasts ---------------------------------------------------------------------------
 
