@@ -29,18 +29,8 @@ MARKER = re.compile(r"#\s*complexity:\s*\S")
 #: "path:qualified name" of functions being reduced on other branches (issue 21).
 #: MUST BE EMPTY when those branches are merged: the lead empties it after merging.
 PENDING = frozenset({
-    # contract: the typed loop contract, one function per light pattern
+    # contract2: the draw prompt, split on its branch
     "companion/draw_prompt.py:pending_draws",
-    # state: rules, session, journal, settings screens
-    # start: configuration
-    # frame: tap to frame
-    "companion/ui/chips.py:Chip.paint",
-    "companion/ui/screens/table_view.py:TableView._dialog",
-    "companion/ui/screens/table_view.py:TableView.on_update",
-    "companion/ui/widgets.py:OrderCard._paint",
-    "companion/ui/widgets.py:rounded",
-    # nobody's this session: left alone as frame is reworking the tap-to-frame draw path
-    "companion/ui/screens/base.py:Screen.draw",
 })
 
 
