@@ -141,7 +141,8 @@ class Service:
         self.loop.subscribe(self._settings_reached)
         self._watch(self.loop)
         from .play_link import PlayLink
-        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])   # end screen's QR
+        #: asks a worker for a finished game's BG Stats link (the snapshot carries it)
+        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])
         self.loop.subscribe(self.play_link)
         self.inputs: list = []
         self.lights: LightsController | None = None
@@ -258,8 +259,7 @@ class Service:
         from .web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
-                         colours=seat_rgb(self.session.seat_colors) or None,
-                         play_link=self.play_link)
+                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None)
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -360,7 +360,6 @@ class Service:
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg, on_display=True)   # the display, or the demo's part of it
-        app.play_links = self.play_link      # type: ignore[assignment]  # App says None
         if self.web is not None:             # Settings shows the phones' pairing code
             app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
         self.screen_on = True

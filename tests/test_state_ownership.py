@@ -155,11 +155,11 @@ def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_p
             # the worker is busy: the loop still answers inputs, and shows no link yet
             asked = ev.DismissDraws()
             loop.post(asked)
-            assert recorder.wait_for(lambda u: u.event is asked).event is asked
-            assert links.link is None and not links.ready.is_set()
+            answered = recorder.wait_for(lambda u: u.event is asked)
+            assert answered.event is asked and answered.snapshot.play_link is None
             release.set()
             found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
-            assert links.ready.wait(5) and links.link == "link of game 1 after 5 lines"
+            assert found.snapshot.play_link == "link of game 1 after 5 lines"
             assert found.event.made_for == loop.turn_now()
         finally:
             release.set()
@@ -189,7 +189,7 @@ def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
         recorder = Recorder()
         loop.subscribe(recorder)
         kept: list = []                          # the link kept as each result arrives
-        loop.subscribe(lambda u: kept.append(links.link)
+        loop.subscribe(lambda u: kept.append(u.snapshot.play_link)
                        if isinstance(u.event, ev.PlayLinkFound) else None)
         loop.start()
         try:
