@@ -175,13 +175,14 @@ class Service:
             loop.heartbeat = self.notifier.watchdog
             loop.heartbeat_every = self.notifier.ping_every
 
-        def status(update: Update) -> None:
-            self.notifier.status(status_line(update.table))
+        def status(update: Update) -> None:     # on the loop's thread: its snapshot
+            shared = update.snapshot if update.snapshot is not None else loop.snapshot
+            self.notifier.status(status_line(shared.table))
         loop.subscribe(status)
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
-        self.notifier.ready(status_line(self.loop.table))
+        self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:
         """The lights, sound, MQTT and voice (those configured and available), each
@@ -192,7 +193,7 @@ class Service:
         sound = _optional("sound", lambda: build_sound(self.cfg))
         self.lights, self.sound = lights, sound
         from .mqtt.publisher import build_publisher
-        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.session,
+        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.loop.snapshot,
                                                          self.journal.path))
         from .voice import build_voice
         self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))

@@ -84,12 +84,12 @@ class LiveTable:
         self._draws: tuple = ()
         self._short = False
         self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
-        self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
+        shared = loop.snapshot              # the loop's: frozen, any thread may read it
+        self.latest = Snapshot(0, table_json(shared.table), shared.table.game,
                                colours=self.colours, at=time.monotonic(),
-                               rules_table=loop.table,
-                               version=loop.turn_now(),
-                               bgstats=loop.snapshot.play_link,
-                               game_id=loop.snapshot.game_id)
+                               rules_table=shared.table,
+                               version=shared.version,
+                               bgstats=shared.play_link, game_id=shared.game_id)
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
