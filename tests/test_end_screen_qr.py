@@ -46,6 +46,8 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
         assert found.snapshot.play_link == link   # the loop's snapshot carries it
         assert app.process_updates() >= 1         # the screen takes it from the update
         assert app.screen.link == link
+        later = App(loop, surface=pygame.Surface((800, 480)), language="ko")
+        assert type(later.screen).__name__ == "EndScreen" and later.screen.link == link
         app.screen.invalidate()
         app.screen.draw(app.surface)
         assert type(app.screen).__name__ == "EndScreen"
