@@ -29,8 +29,7 @@ MARKER = re.compile(r"#\s*complexity:\s*\S")
 #: "path:qualified name" of functions being reduced on other branches (issue 21).
 #: MUST BE EMPTY when those branches are merged: the lead empties it after merging.
 PENDING = frozenset({
-    # contract: the typed loop contract, one function per light pattern
-    "companion/draw_prompt.py:pending_draws",
+    # contract: the typed loop contract, one function per light pattern (done)
     # state: rules, session, journal, settings screens
     # start: configuration
     # frame: tap to frame
