@@ -29,7 +29,9 @@ import pygame
 from ... import inputs as ev
 from ...draw_prompt import PendingDraws, pending_draws
 from ...rules import Accepted, apply
-from ...rules.happenings import GameStarted, TurnChanged
+from ...rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted, Happening,
+                                 NotYourTurn, OrderCompleted, ShopClosed, ShopReopened,
+                                 TablePaused, TableResumed, TurnChanged)
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from ...table import cake_completion, complete_action, mixed_cakes
@@ -113,7 +115,7 @@ class TableView(CakeTable, WhyTargets):
         self.cake_update(update)
         self._update_action = update.action
         for h in update.happened:
-            react = self._REACTIONS.get(h.kind)
+            react = self._REACTIONS.get(type(h))
             if react is not None:
                 react(self, h, game)
         if self._dialog_outdated(update, game):
@@ -143,7 +145,7 @@ class TableView(CakeTable, WhyTargets):
             self._open("storage")
             return
         near = self.app.last_touch if self.app.is_own(update) else None
-        refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+        refused = next((h for h in update.happened if isinstance(h, NotYourTurn)), None)
         if refused is not None and refused.active and not refused.overlapped:
             self.toast(self.t("table.its_turn", player=refused.active), near=near)
         else:
@@ -208,15 +210,15 @@ class TableView(CakeTable, WhyTargets):
                    kind="warning" if bad else "info")
 
     #: what the table view does with a happening, by its kind
-    _REACTIONS: dict[str, Callable[[TableView, Any, Any], None]] = {
-        "game_started": _on_game_started,
-        "draws_dismissed": _on_draws_dismissed,
-        "order_completed": _on_order_completed,
-        "shop_closed": _on_shop_closed,
-        "shop_reopened": _on_shop_reopened,
-        "table_paused": _on_table_paused,
-        "table_resumed": _on_table_resumed,
-        "device_status": _on_device_status,
+    _REACTIONS: dict[type[Happening], Callable[[TableView, Any, Any], None]] = {
+        GameStarted: _on_game_started,
+        DrawsDismissed: _on_draws_dismissed,
+        OrderCompleted: _on_order_completed,
+        ShopClosed: _on_shop_closed,
+        ShopReopened: _on_shop_reopened,
+        TablePaused: _on_table_paused,
+        TableResumed: _on_table_resumed,
+        DeviceStatusChanged: _on_device_status,
     }
 
     # --- what the engine would accept -------------------------------------------------------
