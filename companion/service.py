@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from . import faults, logs
-from .cli import load_catalog
 from .config import Config, ConfigError
 from .inputs import CatalogLoaded, SettingsChanged
 from .journal import Journal, JournalError
@@ -165,7 +164,8 @@ class Service:
             log.warning("card catalog: %s; its cards are not used (recorded games do not "
                         "need them)", exc)
             self.catalog_problems.append(exc)
-        return load_catalog(self.cfg, warn=problem)
+        from .catalog import Catalog
+        return Catalog.configured(self.cfg.catalog.paths, self.cfg.catalog.example, problem)
 
     def _watch(self, loop: TableLoop) -> None:
         """systemd: WATCHDOG=1 from the table loop's own thread, STATUS= on each change."""
