@@ -371,7 +371,7 @@ class Service:
         settings.subscribe(self.apply_settings)
         if self.voice is not None:            # teaching's hints are said aloud too (or
             app.speak = self.voice.say        # once the outputs start behind the first frame)
-        saved = self.session.seat_colors      # read before the loop's first input is handled
+        saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
         return app
