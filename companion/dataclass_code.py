@@ -97,3 +97,21 @@ def install() -> None:
     _load()
     dataclasses.exec = cached_exec         # type: ignore[attr-defined]
     atexit.register(keep)
+
+
+def prepare() -> None:
+    """What an install runs once, as the owner of the program's folder (``install.sh``; the
+    service's own user cannot write there): every module of the companion imported, so that
+    every record's code is kept, and every language file's parsed entries too."""
+    import importlib
+    import pkgutil
+
+    import companion
+    from companion.ui import i18n
+    for module in pkgutil.walk_packages(companion.__path__, "companion."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    for lang in i18n.LANGUAGES:
+        i18n.catalog(lang)
+    keep()
+    print(f"kept the code of {len(_codes)} record methods in {PATH}")
