@@ -78,7 +78,9 @@ def keep() -> None:
     if not _changed or sys.dont_write_bytecode:
         return
     _changed = False
-    codes = _codes if len(_codes) <= MOST else {t: c for t, c in _codes.items() if t in _used}
+    codes = dict(_codes)                   # a copy: another thread may be importing
+    if len(codes) > MOST:
+        codes = {text: code for text, code in codes.items() if text in _used}
     try:
         os.makedirs(os.path.dirname(PATH), exist_ok=True)
         part = f"{PATH}.{os.getpid()}.part"
