@@ -12,8 +12,10 @@ import httpx
 
 from companion import inputs as ev
 from companion.devices.mock_pins import Fingers
+from companion.rules import Rejection
 from companion.service import Service
 from companion.table import Recorder
+from companion.web.app import _one_line, _precondition
 
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
 
@@ -148,12 +150,13 @@ def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
                      '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']:
             assert post(svc, line, code).status_code == 200, line
         # made on a worker, then every subscriber (the live page too) hears of it
-        recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
+        found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
         link = httpx.get(svc.web.url + "/history/1/bgstats").text.strip()
         assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
         page = httpx.get(svc.web.url + "/?lang=pt").text
         assert f'id="bgstats" href="{link}"' in page
-        assert svc.play_link.link == link                  # the end screen's QR code
+        assert found.snapshot.play_link == link            # the end screen's QR code
+        assert svc.web.live.latest.bgstats == link         # the phones' copy: the same
     finally:
         svc.shutdown()
 
@@ -215,3 +218,12 @@ def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_
     svc.web.pairing.forget(phone.id)                   # Settings' "Forget"
     assert post(svc, '{"do": "undo"}', token).status_code == 401
     assert httpx.delete(svc.web.url + "/api/pair", timeout=5).status_code == 200
+
+
+def test_an_action_body_is_one_table_script_line():
+    assert _one_line(b'  {"do": "undo"}\n') == ('{"do": "undo"}', {"do": "undo"})
+    assert _one_line(b"\xff\xfe")[1] == Rejection("bad_text", {})        # not UTF-8
+    assert _one_line(b'{"do": "undo"}\n{"do": "undo"}')[1] is None      # two lines
+    assert _one_line(b"# a comment")[1] is None
+    assert _precondition(None) == (True, None) and _precondition(" * ") == (True, None)
+    assert _precondition('"nonsense"') == (False, None)
