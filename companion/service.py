@@ -37,7 +37,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from . import faults, logs
+from . import dataclass_code, faults, logs
 from .config import Config, ConfigError
 from .inputs import CatalogLoaded, SettingsChanged
 from .journal import Journal, JournalError
@@ -182,6 +182,7 @@ class Service:
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
+        dataclass_code.keep()           # the records' code compiled this start, for the next
         self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:
