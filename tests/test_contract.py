@@ -18,7 +18,7 @@ import pytest
 from companion.rules import happenings as hp
 
 ROOT = Path(__file__).resolve().parent.parent
-HAPPENINGS = ROOT / "companion" / "rules" / "happenings.py"
+HAPPENINGS = ROOT / "companion/rules/happenings.py"
 
 #: Every output that turns happenings into something a player sees or hears, or a hub reads.
 OUTPUTS = {
