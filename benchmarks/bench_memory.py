@@ -37,6 +37,9 @@ WARM_GAMES = 50
 
 
 def rss_mb() -> float:
+    if os.environ.get("BENCH_TRIM"):
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
     with open("/proc/self/status") as fh:
         for line in fh:
             if line.startswith("VmRSS:"):
@@ -71,6 +74,40 @@ def caches() -> str:
     import ctypes.util
     sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3"))
     sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+    import gc
+    import sqlite3
+    import pygame
+    held: dict[int, object] = {}     # pygame's objects are not tracked: find them in containers
+    for o in gc.get_objects():
+        for r in gc.get_referents(o):
+            if isinstance(r, (pygame.Surface, pygame.font.Font, sqlite3.Connection)):
+                held[id(r)] = r
+    live = [o for o in held.values() if isinstance(o, pygame.Surface)]
+    live_px = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in live)
+    fonts = sum(1 for o in held.values() if isinstance(o, pygame.font.Font))
+    conns = sum(1 for o in held.values() if isinstance(o, sqlite3.Connection))
+    names = {id(v): f"{m.__name__}.{k}" for m in list(sys.modules.values())
+             for k, v in list(getattr(m, "__dict__", {}).items())}
+    names.update({id(o.__dict__): f"{type(o).__qualname__} object" for o in gc.get_objects()
+                  if hasattr(o, "__dict__") and not isinstance(o, type)})
+    holders: dict[str, list[int]] = {}    # who holds the pixels
+    for o in gc.get_objects():
+        if o is held or o is live or type(o) is tuple:
+            continue
+        px = sum(r.get_width() * r.get_height() * r.get_bytesize()
+                 for r in gc.get_referents(o) if isinstance(r, pygame.Surface))
+        if px:
+            where = names.get(id(o), type(o).__qualname__)
+            got = holders.setdefault(where, [0, 0])
+            got[0] += 1
+            got[1] += px
+    from companion.ui import widgets
+    shapes = sorted(((k[0] * k[1], k[:2]) for k in list(widgets._shapes)), reverse=True)
+    print(f"  {len(shapes)} shapes, biggest:", shapes[:10])
+    for where, (n, px) in sorted(holders.items(), key=lambda kv: -kv[1][1])[:12]:
+        print(f"  {px / 2**20:6.2f} MB in {n:4d} {where}")
+    print(f"  live: {len(live)} surfaces, {live_px / 2**20:.1f} MB of pixels; {fonts} pygame "
+          f"fonts; {conns} SQLite connections; {threading.active_count()} threads", flush=True)
     return (f"  rendered text: {len(surfaces)} surfaces, {pixels / 2**20:.1f} MB of pixels; "
             f"{len(widgets._font_cache)} fonts open; SQLite "
             f"{sqlite.sqlite3_memory_used() / 2**20:.1f} MB; Python "
