@@ -65,10 +65,13 @@ def smaps(top: int = 15) -> str:
     return "\n".join(f"  {kb / 1024:7.1f} MB  {path}" for path, kb in biggest)
 
 
+_counts: dict[str, int] = {}
+
+
 def caches() -> str:
     """The screen's text caches: how many entries, how many bytes of pixels."""
     from companion.ui import widgets
-    surfaces = list(widgets._render_cache.values())
+    surfaces = widgets._render_cache.values()
     pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in surfaces)
     import ctypes
     import ctypes.util
@@ -77,6 +80,13 @@ def caches() -> str:
     import gc
     import sqlite3
     import pygame
+    from collections import Counter
+    counts = Counter(type(o).__qualname__ for o in gc.get_objects())
+    global _counts
+    if _counts:
+        grown = sorted(((n - _counts.get(t, 0), t) for t, n in counts.items()), reverse=True)
+        print("  objects grown since the last look:", grown[:15])
+    _counts = counts
     held: dict[int, object] = {}     # pygame's objects are not tracked: find them in containers
     for o in gc.get_objects():
         for r in gc.get_referents(o):
@@ -161,7 +171,7 @@ def child(config: str, games: int, every: int) -> int:
                     raise RuntimeError(f"game {n} did not end")
                 if traced and n in (WARM_GAMES // 5, games):
                     snapshots.append(tracemalloc.take_snapshot())
-                if os.environ.get("BENCH_SMAPS") and n == games:
+                if os.environ.get("BENCH_SMAPS") and n in (games // 3, games):
                     print(smaps(), flush=True)
                     print(caches(), flush=True)
                     print("  imported since start-up:", " ".join(sorted(
@@ -209,7 +219,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory(dir=shm) as fast:
         broker = mosquitto(os.path.join(folder, "broker"))
         try:
-            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port)
+            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port,
+                                  extra=os.environ.get("BENCH_CONFIG", "").replace("\\n", "\n"))
             proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config,
                                      "--games", str(args.games), "--every", str(args.every)],
                                     env=child_env(), cwd=ROOT, stdout=subprocess.PIPE, text=True)
