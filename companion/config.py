@@ -13,6 +13,7 @@ import os
 import re
 import reprlib
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
@@ -386,35 +387,59 @@ def _short(value: Any) -> str:
     return reprlib.repr(value)
 
 
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+#: A value's type as the schema names it: (does the value have it, what to say if not).
+_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "str": (lambda v: isinstance(v, str), "must be a text in quotes"),
+    "int": (_whole, "must be a whole number"),
+    "float": (_number, "must be a number"),
+    "bool": (lambda v: isinstance(v, bool), "must be true or false"),
+}
+
+
 def _problem(key: Key, value: Any) -> str | None:
-    def number(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-    t = key.type
-    if t == "str" and not isinstance(value, str):
-        return f"must be a text in quotes, not {_short(value)}"
-    if t == "int" and not (isinstance(value, int) and not isinstance(value, bool)):
-        return f"must be a whole number, not {_short(value)}"
-    if t == "float" and not number(value):
-        return f"must be a number, not {_short(value)}"
-    if t == "bool" and not isinstance(value, bool):
-        return f"must be true or false, not {_short(value)}"
-    if t.startswith("list"):
-        if not isinstance(value, list):
-            return f"must be a list like [..], not {_short(value)}"
-        item = t[5:-1]
-        for v in value:
-            if item == "int" and not (isinstance(v, int) and not isinstance(v, bool)):
-                return f"must list whole numbers, not {_short(v)}"
-            if item == "str" and not isinstance(v, str):
-                return f"must list texts in quotes, not {_short(v)}"
+    """What is wrong with one setting's value, in an installer's words; None if nothing."""
+    return (_type_problem(key.type, value)
+            or _pattern_problem(key, value)
+            or next(filter(None, (_item_problem(key, v) for v in
+                                  (value if isinstance(value, list) else [value]))), None))
+
+
+def _type_problem(t: str, value: Any) -> str | None:
+    if t in _TYPES:
+        fits, words = _TYPES[t]
+        return None if fits(value) else f"{words}, not {_short(value)}"
+    if not t.startswith("list"):
+        return None
+    if not isinstance(value, list):
+        return f"must be a list like [..], not {_short(value)}"
+    item = t[5:-1]
+    for v in value:
+        if item == "int" and not _whole(v):
+            return f"must list whole numbers, not {_short(v)}"
+        if item == "str" and not isinstance(v, str):
+            return f"must list texts in quotes, not {_short(v)}"
+    return None
+
+
+def _pattern_problem(key: Key, value: Any) -> str | None:
     if key.pattern and isinstance(value, str) and not re.fullmatch(key.pattern, value):
         return f"must be 1 to 64 letters, digits, - or _, not {_short(value)}"
-    items = value if isinstance(value, list) else [value]
-    for v in items:
-        if key.allowed and v not in key.allowed:
-            return f"must be one of {', '.join(map(str, key.allowed))}, not {_short(v)}"
-        if number(v) and key.min is not None and not key.min <= v <= key.max:
-            return f"must be from {key.min:g} to {key.max:g}, not {_short(v)}"
+    return None
+
+
+def _item_problem(key: Key, v: Any) -> str | None:
+    if key.allowed and v not in key.allowed:
+        return f"must be one of {', '.join(map(str, key.allowed))}, not {_short(v)}"
+    if _number(v) and key.min is not None and not key.min <= v <= key.max:
+        return f"must be from {key.min:g} to {key.max:g}, not {_short(v)}"
     return None
 
 
@@ -462,36 +487,38 @@ def load(path: str | None = None, required: bool = False) -> Config:
         raise ConfigError([f"{path}: not a configuration (values nested too deeply)"]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([f"{path}: cannot be read ({exc})"]) from None
-    problems = []
-    for section, table in data.items():
-        if section not in SCHEMA:
-            hint = _close_matches(section, SCHEMA)
-            problems.append(f"{path}: [{section}] is not a section"
-                            + (f" (did you mean [{hint[0]}]?)" if hint else ""))
-            continue
-        if not isinstance(table, dict):
-            problems.append(f"{path}: {section} must be a [{section}] section")
-            continue
-        keys = {k.name: k for k in SCHEMA[section]}
-        for name, value in table.items():
-            if name not in keys:
-                hint = _close_matches(name, keys)
-                problems.append(f"{path}: [{section}] {name} is not a setting"
-                                + (f" (did you mean {hint[0]}?)" if hint else ""))
-                continue
-            bad = _problem(keys[name], value)
-            if bad:
-                problems.append(f"{path}: [{section}] {name} {bad}")
-                continue
-            if keys[name].type == "float":
-                value = float(value)
-            cfg.values[section][name] = value
-            cfg.from_file.add(f"{section}.{name}")
+    problems = [p for section, table in data.items()
+                for p in _read_section(cfg, path, section, table)]
     if not problems:
         problems = [f"{path}: {p}" for p in _cross_checks(cfg)]
     if problems:
         raise ConfigError(problems)
     return cfg
+
+
+def _read_section(cfg: Config, path: str, section: str, table: Any) -> list[str]:
+    """One [section] of the file into ``cfg``: what is wrong with it, if anything."""
+    if section not in SCHEMA:
+        hint = _close_matches(section, SCHEMA)
+        return [f"{path}: [{section}] is not a section"
+                + (f" (did you mean [{hint[0]}]?)" if hint else "")]
+    if not isinstance(table, dict):
+        return [f"{path}: {section} must be a [{section}] section"]
+    keys = {k.name: k for k in SCHEMA[section]}
+    problems = []
+    for name, value in table.items():
+        if name not in keys:
+            hint = _close_matches(name, keys)
+            problems.append(f"{path}: [{section}] {name} is not a setting"
+                            + (f" (did you mean {hint[0]}?)" if hint else ""))
+            continue
+        bad = _problem(keys[name], value)
+        if bad:
+            problems.append(f"{path}: [{section}] {name} {bad}")
+            continue
+        cfg.values[section][name] = float(value) if keys[name].type == "float" else value
+        cfg.from_file.add(f"{section}.{name}")
+    return problems
 
 
 def default_path() -> str | None:

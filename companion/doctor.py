@@ -254,6 +254,19 @@ def check_pins(cfg: Config, system: System) -> list[Check]:
     pins = {p: f"seat {i + 1}" for i, p in enumerate(seats["pins"])}
     if seats["undo_pin"] >= 0:
         pins[seats["undo_pin"]] = "UNDO"
+    out = _pin_clashes(cfg, pins)
+    if not system.glob("/dev/gpiochip*"):
+        return out + [fail("gpio", "no GPIO chip (/dev/gpiochip*): not a Raspberry Pi?",
+                           'on a PC set [seats] driver = "simulated"')]
+    out += _pins_in_use(system, pins)
+    if not any(c.status == "FAIL" for c in out):
+        out.append(ok("gpio", "buttons on " + ", ".join(f"GPIO{p} ({w})"
+                                                          for p, w in sorted(pins.items()))))
+    return out
+
+
+def _pin_clashes(cfg: Config, pins: dict[int, str]) -> list[Check]:
+    """Buttons on the LED strip's SPI pins (when it uses SPI) or the serial port's."""
     out = []
     if cfg["pixels"]["driver"] == "neopixel" and cfg["pixels"]["pin"] == "D10":
         for pin, who in sorted(pins.items()):
@@ -266,28 +279,22 @@ def check_pins(cfg: Config, system: System) -> list[Check]:
             out.append(warn("gpio", f"{who} is on GPIO{pin}, the serial port's "
                             f"{UART_PINS[pin]}", "move it to a free pin, or turn the serial "
                             "port off in raspi-config"))
-    chips = system.glob("/dev/gpiochip*")
-    if not chips:
-        return out + [fail("gpio", "no GPIO chip (/dev/gpiochip*): not a Raspberry Pi?",
-                           'on a PC set [seats] driver = "simulated"')]
+    return out
+
+
+def _pins_in_use(system: System, pins: dict[int, str]) -> list[Check]:
+    """Buttons on lines another program holds (the running companion holds its own)."""
     chip = "/dev/gpiochip4" if system.exists("/dev/gpiochip4") and system.read(
         "/proc/device-tree/model").startswith("Raspberry Pi 5") else "/dev/gpiochip0"
     used = system.gpio_lines(system.path(chip))
     if used is None:
-        out.append(warn("gpio", "cannot tell whether the pins are free (no gpiod here)",
-                        "install the [pi] extra (install.sh does)"))
-    else:
-        service_up = system.unit("ActiveState") == "active"
-        for pin, who in sorted(pins.items()):
-            if pin in used:
-                if service_up:
-                    continue              # the running companion holds its own pins
-                out.append(fail("gpio", f"GPIO{pin} ({who}) is in use by {used[pin]}",
-                                "stop that program, or move the button to a free pin"))
-    if not any(c.status == "FAIL" for c in out):
-        out.append(ok("gpio", "buttons on " + ", ".join(f"GPIO{p} ({w})"
-                                                          for p, w in sorted(pins.items()))))
-    return out
+        return [warn("gpio", "cannot tell whether the pins are free (no gpiod here)",
+                     "install the [pi] extra (install.sh does)")]
+    if system.unit("ActiveState") == "active":
+        return []
+    return [fail("gpio", f"GPIO{pin} ({who}) is in use by {used[pin]}",
+                 "stop that program, or move the button to a free pin")
+            for pin, who in sorted(pins.items()) if pin in used]
 
 
 def check_spi(cfg: Config, system: System) -> list[Check]:
@@ -401,14 +408,8 @@ def check_egl(system: System) -> Check:
         libs = ", ".join(lib for lib, _ in missing)
         return fail("display", f"SDL's kmsdrm cannot draw: {libs} not installed",
                     f"sudo apt install {' '.join(p for _, p in missing)} (install.sh does)")
-    dri = {os.path.basename(p)[:-len("_dri.so")]
-           for p in system.glob("/usr/lib/*/dri/*_dri.so") + system.glob("/usr/lib/dri/*_dri.so")}
-    cards = []
-    for link in system.glob("/sys/class/drm/card[0-9]*/device/driver"):
-        try:
-            cards.append(os.path.basename(os.readlink(link)))
-        except OSError:
-            continue
+    dri = _dri_drivers(system)
+    cards = _card_drivers(system)
     if not dri:
         return fail("display", "no Mesa DRI driver (/usr/lib/<arch>/dri/*_dri.so): SDL's kmsdrm "
                     "stops with \"EGL not initialized\" and the screen stays dark",
@@ -425,6 +426,23 @@ def check_egl(system: System) -> Check:
     return fail("display", f"no Mesa DRI driver{card} and no software one (kms_swrast): SDL's "
                 "kmsdrm stops with \"EGL not initialized\"",
                 "sudo apt install --reinstall libgl1-mesa-dri")
+
+
+def _dri_drivers(system: System) -> set[str]:
+    """Mesa's DRI drivers installed, by name (``vc4`` for ``vc4_dri.so``)."""
+    return {os.path.basename(p)[:-len("_dri.so")]
+            for p in system.glob("/usr/lib/*/dri/*_dri.so") + system.glob("/usr/lib/dri/*_dri.so")}
+
+
+def _card_drivers(system: System) -> list[str]:
+    """The kernel's driver of each DRM card (``vc4-drm``), those that can be read."""
+    cards = []
+    for link in system.glob("/sys/class/drm/card[0-9]*/device/driver"):
+        try:
+            cards.append(os.path.basename(os.readlink(link)))
+        except OSError:
+            continue
+    return cards
 
 
 def check_fonts(cfg: Config, system: System) -> list[Check]:

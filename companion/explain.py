@@ -21,7 +21,7 @@ Targets (the same on the touchscreen, the phone view and ``replay --explain``):
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,27 +107,68 @@ def rulings(before: Game | None, action: dict, happened: tuple[Happening, ...],
         return []
     out: list[Why] = []
     for h in happened:
-        if isinstance(h, CardsToDraw):
-            if h.reason == "order_surge":
-                out += _surge(before, h)
-            else:
-                out += [Why(f"draw:{p}", "two_player_draw", {"player": p}, facts={"draws": n})
-                        for p, n in h.draws]
-        elif isinstance(h, DislikesTaken):
-            out.append(_flow_of_time(before, after, h))
-        elif isinstance(h, Corrected) and h.field == "dislikes" and h.player is not None:
-            out.append(Why(f"dislikes:{h.player}", "dislikes_corrected",
-                           {"player": h.player, "before": h.before, "after": h.after},
-                           facts={"before": h.before, "after": h.after}))
-        elif isinstance(h, ShopClosed):
-            out.append(_closed(before, after, happened, h))
-        elif isinstance(h, ShopReopened):
-            out.append(_reopened(after, h))
-        elif isinstance(h, FinalTurnBegins) and not after.game_over:
-            out.append(final_round(after, h.player))     # (a game that ends at once has none)
-        elif isinstance(h, (GameOver, RankingChanged)):
-            out += ties(after)
+        ruling = _RULINGS.get(type(h))
+        if ruling is not None:
+            out += ruling(before, after, happened, h)
     return out
+
+
+def _draws(before: Game, after: Game, happened: tuple[Happening, ...],
+           h: CardsToDraw) -> list[Why]:
+    """Who draws after an order surge, or the 2-player game's draw."""
+    if h.reason == "order_surge":
+        return _surge(before, h)
+    return [Why(f"draw:{p}", "two_player_draw", {"player": p}, facts={"draws": n})
+            for p, n in h.draws]
+
+
+def _dislikes_taken(before: Game, after: Game, happened: tuple[Happening, ...],
+                    h: DislikesTaken) -> list[Why]:
+    return [_flow_of_time(before, after, h)]
+
+
+def _corrected(before: Game, after: Game, happened: tuple[Happening, ...],
+               h: Corrected) -> list[Why]:
+    """A correction of a player's dislikes (other corrections say nothing)."""
+    if h.field != "dislikes" or h.player is None:
+        return []
+    return [Why(f"dislikes:{h.player}", "dislikes_corrected",
+                {"player": h.player, "before": h.before, "after": h.after},
+                facts={"before": h.before, "after": h.after})]
+
+
+def _shop_closed(before: Game, after: Game, happened: tuple[Happening, ...],
+                 h: ShopClosed) -> list[Why]:
+    return [_closed(before, after, happened, h)]
+
+
+def _shop_reopened(before: Game, after: Game, happened: tuple[Happening, ...],
+                   h: ShopReopened) -> list[Why]:
+    return [_reopened(after, h)]
+
+
+def _final_turn(before: Game, after: Game, happened: tuple[Happening, ...],
+                h: FinalTurnBegins) -> list[Why]:
+    """"Final round" (a game that ends at once has none)."""
+    return [] if after.game_over else [final_round(after, h.player)]
+
+
+def _ranked(before: Game, after: Game, happened: tuple[Happening, ...],
+            h: Happening) -> list[Why]:
+    return ties(after)
+
+
+# happening type -> its rulings (happenings not listed make none)
+_RULINGS: dict[type, Callable[[Game, Game, tuple[Happening, ...], Any], list[Why]]] = {
+    CardsToDraw: _draws,
+    DislikesTaken: _dislikes_taken,
+    Corrected: _corrected,
+    ShopClosed: _shop_closed,
+    ShopReopened: _shop_reopened,
+    FinalTurnBegins: _final_turn,
+    GameOver: _ranked,
+    RankingChanged: _ranked,
+}
 
 
 def _surge(before: Game, h: CardsToDraw) -> list[Why]:
@@ -173,39 +214,55 @@ def _flow_of_time(before: Game, after: Game, h: DislikesTaken) -> Why:
 
 
 def _closed(before: Game, after: Game, happened: tuple[Happening, ...], h: ShopClosed) -> Why:
+    """Why the shop closed: the deck ran out, a player has five dislikes, or (Junior
+    Barista) a player's queue is empty."""
     facts = {"reason": h.reason, "deck_before": before.deck, "deck_after": after.deck,
              "dislikes": {p.name: p.dislikes for p in after.players}}
-    active = before.players[before.active].name if before.active is not None else ""
     if h.reason == "deck_empty":
-        surge = next((c for c in happened if isinstance(c, CardsToDraw)
-                      and c.reason == "order_surge"), None)
-        two = next((c for c in happened if isinstance(c, CardsToDraw)
-                    and c.reason == "two_player_draw"), None)
-        if any(isinstance(c, Corrected) and c.field == "deck" for c in happened):
-            return Why("sign", "closed_deck_corrected", {"closed": CLOSED}, facts=facts)
-        if surge is not None and surge.draws and before.deck > 0 and (
-                two is None or sum(n for _, n in surge.draws) == before.deck):
-            return Why("sign", "closed_surge", {"player": active, "closed": CLOSED},
-                       count=before.deck, facts=facts)
-        if two is not None:
-            return Why("sign", "closed_two_player_draw", {"player": active, "closed": CLOSED},
-                       facts=facts)
-        return Why("sign", "closed_deck_empty", {"player": active, "closed": CLOSED},
-                   facts=facts)
+        return _closed_deck_empty(before, happened, facts)
     if h.reason == "five_dislikes":
-        total = after.players[after.seat_of(h.player or "") or 0].dislikes
-        if any(isinstance(c, DislikesTaken) and c.player == h.player for c in happened):
-            key = "closed_dislikes"
-        elif any(isinstance(c, Corrected) and c.player == h.player and c.field == "dislikes"
-                 for c in happened):
-            key = "closed_dislikes_corrected"
-        else:
-            key = "closed_dislikes_has"
-        return Why("sign", key, {"player": h.player, "total": total, "closed": CLOSED,
-                                 "most": DISLIKES_TO_CLOSE}, facts=facts)
+        return _closed_dislikes(after, happened, h.player or "", facts)
     # "orders_done": Junior Barista, the player's queue is empty
     return Why("sign", "closed_orders_done", {"player": h.player or "", "closed": CLOSED},
                facts=facts)
+
+
+def _closed_deck_empty(before: Game, happened: tuple[Happening, ...],
+                       facts: dict[str, Any]) -> Why:
+    """The deck ran out: corrected to 0, emptied by an order surge, or by the 2-player
+    draw (a surge that took the deck's last cards is the cause even with a 2-player draw)."""
+    if any(isinstance(c, Corrected) and c.field == "deck" for c in happened):
+        return Why("sign", "closed_deck_corrected", {"closed": CLOSED}, facts=facts)
+    active = before.players[before.active].name if before.active is not None else ""
+    params = {"player": active, "closed": CLOSED}
+    surge = _drawn(happened, "order_surge")
+    two = _drawn(happened, "two_player_draw")
+    if surge is not None and surge.draws and before.deck > 0 and (
+            two is None or sum(n for _, n in surge.draws) == before.deck):
+        return Why("sign", "closed_surge", params, count=before.deck, facts=facts)
+    key = "closed_deck_empty" if two is None else "closed_two_player_draw"
+    return Why("sign", key, params, facts=facts)
+
+
+def _drawn(happened: tuple[Happening, ...], reason: str) -> CardsToDraw | None:
+    """The draw for ``reason`` among ``happened``, if any."""
+    return next((c for c in happened if isinstance(c, CardsToDraw) and c.reason == reason),
+                None)
+
+
+def _closed_dislikes(after: Game, happened: tuple[Happening, ...], player: str,
+                     facts: dict[str, Any]) -> Why:
+    """``player`` has five dislikes: just taken, set by a correction, or already had."""
+    total = after.players[after.seat_of(player) or 0].dislikes
+    if any(isinstance(c, DislikesTaken) and c.player == player for c in happened):
+        key = "closed_dislikes"
+    elif any(isinstance(c, Corrected) and c.player == player and c.field == "dislikes"
+             for c in happened):
+        key = "closed_dislikes_corrected"
+    else:
+        key = "closed_dislikes_has"
+    return Why("sign", key, {"player": player, "total": total, "closed": CLOSED,
+                             "most": DISLIKES_TO_CLOSE}, facts=facts)
 
 
 def _reopened(after: Game, h: ShopReopened) -> Why:
@@ -311,40 +368,63 @@ def explanations(table: Table, pending: dict[str, int] | None = None) -> dict[st
     if game is None:
         return out
     entries = list(history(table))
-    # the draws of the turn that just ended
+    out.update(_last_turn_draws(game, entries, pending))
+    out.update(_dislikes_causes(game, entries))
+    out.update(_sign_cause(entries))
+    if game.token == "closed" and not game.game_over and game.active is not None:
+        out["final"] = final_round(game)
+    if game.game_over:
+        out.update((w.target, w) for w in ties(game))
+    return out
+
+
+Entries = list[tuple[Game, dict, Game]]
+
+
+def _rulings_of(before: Game, action: dict, after: Game) -> list[Why]:
+    """The rulings of one recorded action (its happenings worked out again)."""
+    return rulings(before, action, happenings_of(before, action), after)
+
+
+def _last_turn_draws(game: Game, entries: Entries,
+                     pending: dict[str, int] | None) -> dict[str, Why]:
+    """The "+N" badges of the draws the turn that just ended made (those still pending)."""
     for before, action, after in entries:
         if before.turn < game.turn - 1:
             break
-        if action.get("do") != "end_turn" or before.turn != game.turn - 1:
-            continue
-        for w in rulings(before, action, happenings_of(before, action), after):
-            name = w.target.partition(":")[2]
-            if w.target.startswith("draw:") and (pending is None or pending.get(name)):
-                out.setdefault(w.target, w)
-        break
-    # each player's dislikes: the newest action that changed them
+        if action.get("do") == "end_turn" and before.turn == game.turn - 1:
+            out: dict[str, Why] = {}
+            for w in _rulings_of(before, action, after):
+                name = w.target.partition(":")[2]
+                if w.target.startswith("draw:") and (pending is None or pending.get(name)):
+                    out.setdefault(w.target, w)
+            return out
+    return {}
+
+
+def _dislikes_causes(game: Game, entries: Entries) -> dict[str, Why]:
+    """Each player's dislikes: the newest action that changed them."""
+    out: dict[str, Why] = {}
     wanted = {p.name for p in game.players if p.dislikes > 0}
     for before, action, after in entries:
         if not wanted:
             break
         changed = {p.name for p, q in zip(before.players, after.players, strict=True)
                    if p.dislikes != q.dislikes and p.name in wanted}
-        if changed:
-            for w in rulings(before, action, happenings_of(before, action), after):
-                name = w.target.partition(":")[2]
-                if w.target.startswith("dislikes:") and name in changed:
-                    out.setdefault(w.target, w)
-            wanted -= changed
-    # the sign: the newest action that flipped it
+        if not changed:
+            continue
+        for w in _rulings_of(before, action, after):
+            if w.target.startswith("dislikes:") and w.target.partition(":")[2] in changed:
+                out.setdefault(w.target, w)
+        wanted -= changed
+    return out
+
+
+def _sign_cause(entries: Entries) -> dict[str, Why]:
+    """The sign: the newest action that flipped it."""
     for before, action, after in entries:
         if before.token != after.token:
-            for w in rulings(before, action, happenings_of(before, action), after):
-                if w.target == "sign":
-                    out["sign"] = w
-                    break
-            break
-    if game.token == "closed" and not game.game_over and game.active is not None:
-        out["final"] = final_round(game)
-    if game.game_over:
-        out.update((w.target, w) for w in ties(game))
-    return out
+            sign = next((w for w in _rulings_of(before, action, after) if w.target == "sign"),
+                        None)
+            return {} if sign is None else {"sign": sign}
+    return {}

@@ -24,8 +24,10 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from typing import IO, BinaryIO
+from contextlib import closing
+from typing import IO, BinaryIO, NamedTuple
 
+from .catalog import Catalog
 from .journal import Journal, JournalError
 from .rules import Rejection, Table, parse_line
 from .rules.actions import rules_mark
@@ -96,47 +98,65 @@ def run(script: str, as_json: bool, strict: bool, db: str | None, catalog=None,
     except OSError as exc:
         print(f"cannot read {script}: {exc.strerror or exc}", file=err)
         return 2
-    scratch = None
+    said = _explainer(out, explain) if explain else None
     try:
         with fh:
-            if db is None:
-                scratch = tempfile.TemporaryDirectory(prefix="coffee-replay-")
-                journal = Journal(os.path.join(scratch.name, "journal.db"), durable=False)
-            else:
-                journal = Journal(db)
-            try:
-                if journal.needs_migration and migration_catalog is not None:
-                    migrate(journal, migration_catalog())
-                session = Session(journal, catalog)
-                if rules is not None:
-                    session.rules = rules
-                said = _explainer(out, explain) if explain else None
-                if scratch is not None:
-                    with journal.batch():
-                        rejected = _apply(session, fh, strict, err, None, said)
-                else:
-                    rejected = _apply(session, fh, strict, err, f"replay:{digest}", said)
-            finally:
-                journal.close()
+            played = _play(fh, digest, db, strict, err, said,
+                           Replay(catalog, migration_catalog, rules))
     except JournalError as exc:
         print(f"error: {exc}", file=err)
         return 2
     except OSError as exc:
         print(f"cannot read {script}: {exc.strerror or exc}", file=err)
         return 2
-    finally:
-        if scratch is not None:
-            scratch.cleanup()
-    if rejected is None:
+    if played is None:
         return 1
-    if explain:
-        return 0
-    state = table_json(session.table, rejected)
+    if not explain:
+        _print_state(played, as_json, out)
+    return 0
+
+
+class Replay(NamedTuple):
+    """How the session a script is played through is made."""
+    catalog: Catalog | None
+    migration_catalog: Callable[[], Catalog] | None
+    rules: str | None
+
+
+def _play(fh: BinaryIO, digest: str, db: str | None, strict: bool, err,
+          said: Said | None, how: Replay) -> tuple[Table, list] | None:
+    """Play the script into the --db journal (resumable) or a scratch one (one batch):
+    the final table and the rejected lines, or None when --strict stopped."""
+    if db is not None:
+        with closing(Journal(db)) as journal:
+            session = _session(journal, how)
+            rejected = _apply(session, fh, strict, err, f"replay:{digest}", said)
+            return None if rejected is None else (session.table, rejected)
+    with tempfile.TemporaryDirectory(prefix="coffee-replay-") as scratch, \
+            closing(Journal(os.path.join(scratch, "journal.db"), durable=False)) as journal:
+        session = _session(journal, how)
+        with journal.batch():
+            rejected = _apply(session, fh, strict, err, None, said)
+        return None if rejected is None else (session.table, rejected)
+
+
+def _session(journal: Journal, how: Replay) -> Session:
+    """A session on ``journal`` (migrated first when it is of the previous version)."""
+    if journal.needs_migration and how.migration_catalog is not None:
+        migrate(journal, how.migration_catalog())
+    session = Session(journal, how.catalog)
+    if how.rules is not None:
+        session.rules = how.rules
+    return session
+
+
+def _print_state(played: tuple[Table, list], as_json: bool, out) -> None:
+    """The final state: as JSON, or the short summary."""
+    state = table_json(*played)
     if as_json:
         out.write(json.dumps(state, ensure_ascii=False) + "\n")
     else:
         out.write(describe(state))
-    return 0
 
 
 Said = Callable[[int, Table, "str | Rejection", Outcome], None]
@@ -170,40 +190,21 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None,
     ``key``: where a replay into a journal keeps its place (None: nothing to resume).
     ``said``: told each applied line (number, table before, text, outcome)."""
     journal = session.journal if key else None
-    done = journal.meta(key) if journal is not None and key else None
-    skip = done["line"] if isinstance(done, dict) else 0
-    rejected = list(done["rejected"]) if isinstance(done, dict) else []
-    if journal is not None and isinstance(done, dict) and done.get("complete"):
-        print(f"note: this script was already replayed into {journal.path}; "
-              "nothing was applied again", file=err)
-        return rejected
-    if journal is not None and skip:
-        print(f"note: continuing an interrupted replay into {journal.path} "
-              f"after line {skip}", file=err)
-    last = skip
-    outcome: Outcome | None
+    place = _resume_place(journal, key)
+    if journal is not None and not _say_resuming(place, journal.path, err):
+        return place.rejected
+    rejected, skip, last = place.rejected, place.line, place.line
     for n, text in read_lines(fh):
         version = rules_mark(text) if isinstance(text, str) else None
         if version is not None:         # also before a resumed replay's place: it still holds
-            if version in RULES_VERSIONS:
-                session.rules = version
-            elif n > skip:
-                print(f"line {n}: table script {version} is not a version this companion "
-                      f"knows ({', '.join(RULES_VERSIONS)}); its games follow "
-                      f"{session.rules}", file=err)
+            _follow_rules(session, version, n, n > skip, err)
         if n <= skip:
             continue
         last = n
         if version is not None:
             continue
-        before = session.table
-        if isinstance(text, Rejection):
-            outcome = text
-        else:
-            progress = (key, {"line": n, "rejected": rejected}) if key else None
-            outcome = session.apply_line(text, progress=progress)
-        if said is not None and outcome is not None:
-            said(n, before, text, outcome)
+        progress = (key, {"line": n, "rejected": rejected}) if key else None
+        outcome = _apply_line(session, n, text, progress, said)
         if isinstance(outcome, Rejection):
             if strict:
                 print(f"line {n}: {outcome.text}", file=err)
@@ -212,6 +213,55 @@ def _apply(session: Session, fh: BinaryIO, strict: bool, err, key: str | None,
     if journal is not None and key:
         journal.set_meta(key, {"line": last, "rejected": rejected, "complete": True})
     return rejected
+
+
+class _Place(NamedTuple):
+    """How far an earlier replay of the same script into the journal got."""
+    line: int
+    rejected: list
+    complete: bool
+
+
+def _resume_place(journal: Journal | None, key: str | None) -> _Place:
+    """Where this replay starts: after what an earlier one kept under ``key``."""
+    done = journal.meta(key) if journal is not None and key else None
+    if not isinstance(done, dict):
+        return _Place(0, [], False)
+    return _Place(done["line"], list(done["rejected"]), bool(done.get("complete")))
+
+
+def _say_resuming(place: _Place, path, err) -> bool:
+    """Tell where a replay into a journal starts; False when there is nothing left to play."""
+    if place.complete:
+        print(f"note: this script was already replayed into {path}; "
+              "nothing was applied again", file=err)
+        return False
+    if place.line:
+        print(f"note: continuing an interrupted replay into {path} "
+              f"after line {place.line}", file=err)
+    return True
+
+
+def _follow_rules(session: Session, version: str, n: int, new: bool, err) -> None:
+    """A ``# table-script`` line: the setups after it follow that version (an unknown
+    version is said, for a line not played before, and ignored)."""
+    if version in RULES_VERSIONS:
+        session.rules = version
+    elif new:
+        print(f"line {n}: table script {version} is not a version this companion "
+              f"knows ({', '.join(RULES_VERSIONS)}); its games follow "
+              f"{session.rules}", file=err)
+
+
+def _apply_line(session: Session, n: int, text: str | Rejection, progress,
+                said: Said | None) -> Outcome | None:
+    """One script line through the session (None for a blank or comment line), told to
+    ``said``."""
+    before = session.table
+    outcome = text if isinstance(text, Rejection) else session.apply_line(text, progress=progress)
+    if said is not None and outcome is not None:
+        said(n, before, text, outcome)
+    return outcome
 
 
 def describe(state: dict) -> str:

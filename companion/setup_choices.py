@@ -99,14 +99,18 @@ class SetupChoices:
             self.upgrade_mode = "draw" if self.upgrade_mode != "each" else "each"
         elif self.upgrade_mode == "draw":
             self.upgrade_mode = "shared"
-        if self.variant not in EDITIONS[edition].variants:
+        self._drop_what_the_box_lacks()
+        self.fix_colours()
+
+    def _drop_what_the_box_lacks(self) -> None:
+        """After a change of box: a variant, Ristretto start or tiles it has not go."""
+        if self.variant not in EDITIONS[self.edition].variants:
             self.variant = "standard"
-        if not EDITIONS[edition].ristretto_start:
+        if not EDITIONS[self.edition].ristretto_start:
             self.ristretto = False
         allowed = set(self.box.upgrades)
         self.shared_tiles = [u for u in self.shared_tiles if u in allowed]
         self.player_tiles = [[u for u in tiles if u in allowed] for tiles in self.player_tiles]
-        self.fix_colours()
 
     def set_count(self, count: int) -> None:
         self.count = count

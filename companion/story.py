@@ -29,7 +29,8 @@ Turning points are key + params (words in the locale files' ``[story]`` section,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .rules.actions import Action
@@ -125,46 +126,73 @@ def story_of(table: Table) -> Story | None:
     first, done = steps(table)
     if first is None:
         return None
-    start_name = first.players[first.start].name
-    rounds = [_scores(first)]
-    points: list[TurningPoint] = []
-    surge: TurningPoint | None = None
-    first_upgrade: TurningPoint | None = None
-    round_ends: list[int] = []               # the action that ended each round
+    reader = _Reader(first.players[first.start].name, [_scores(first)])
     for at, step in enumerate(done):
-        turn = step.before.turn
-        rnd = round_of(step.before)
-
-        def point(key: str, **params: Any) -> TurningPoint:
-            return TurningPoint(key, rnd, turn, tuple(params.items()), at)  # noqa: B023
-
-        for h in step.happened:
-            if (isinstance(h, CardsToDraw) and h.reason == "order_surge"
-                    and step.before.completed_this_turn >= SURGE_WORTH_TELLING
-                    and (surge is None or step.before.completed_this_turn > surge["count"])):
-                surge = point("surge", player=step.before.players[step.before.active].name
-                              if step.before.active is not None else "",
-                              count=step.before.completed_this_turn, draws=h.draws)
-            elif isinstance(h, UpgradeActivated) and first_upgrade is None:
-                first_upgrade = point("upgrade", player=h.player, upgrade=h.upgrade)
-            elif isinstance(h, ShopClosed):
-                points.append(_closing(step, h, point))
-            elif isinstance(h, ShopReopened):     # a miscount put right: it never closed
-                points = [p for p in points if p.key not in CLOSING]
-        if (any(isinstance(h, TurnChanged) and h.player == start_name for h in step.happened)
-                or any(isinstance(h, GameOver) for h in step.happened)):
-            rounds.append(_scores(step.after))
-            round_ends.append(at)
+        reader.read(at, step)
     last = done[-1].after if done else first
+    rounds = reader.rounds
     if last.game_over and len(rounds) > 1:
         rounds[-1] = _scores(last)      # a correction after the game counts in its last round
-    points += [p for p in (surge, first_upgrade) if p is not None]
-    lead = _lead(rounds, [p.name for p in first.players], round_ends)
+    points = reader.points + [p for p in (reader.surge, reader.first_upgrade) if p is not None]
+    lead = _lead(rounds, [p.name for p in first.players], reader.round_ends)
     if lead is not None:
         points.append(lead)
     points.sort(key=lambda p: (p.at, IN_ONE_ACTION.index(p.key)))
     return Story(first.edition, tuple(p.name for p in first.players), first.start,
                  tuple(rounds), tuple(points), last.game_over)
+
+
+Point = Callable[..., TurningPoint]
+
+
+@dataclass
+class _Reader:
+    """What ``story_of`` gathers reading the game's actions oldest first."""
+    start_name: str                          # the starting player: their turn begins a round
+    rounds: list[tuple[int, ...]]            # the scores at the end of each round so far
+    points: list[TurningPoint] = field(default_factory=list)   # how the shop closed
+    surge: TurningPoint | None = None        # the biggest surge so far
+    first_upgrade: TurningPoint | None = None
+    round_ends: list[int] = field(default_factory=list)        # the action ending each round
+
+    def read(self, at: int, step: Step) -> None:
+        """One action: its turning points, and the scores if it ended a round."""
+        def point(key: str, **params: Any) -> TurningPoint:
+            return TurningPoint(key, round_of(step.before), step.before.turn,
+                                tuple(params.items()), at)
+
+        for h in step.happened:
+            self._happening(h, step, point)
+        if _ends_round(step, self.start_name):
+            self.rounds.append(_scores(step.after))
+            self.round_ends.append(at)
+
+    def _happening(self, h: Happening, step: Step, point: Point) -> None:
+        if isinstance(h, CardsToDraw):
+            self._surge(h, step, point)
+        elif isinstance(h, UpgradeActivated) and self.first_upgrade is None:
+            self.first_upgrade = point("upgrade", player=h.player, upgrade=h.upgrade)
+        elif isinstance(h, ShopClosed):
+            self.points.append(_closing(step, h, point))
+        elif isinstance(h, ShopReopened):     # a miscount put right: it never closed
+            self.points = [p for p in self.points if p.key not in CLOSING]
+
+    def _surge(self, h: CardsToDraw, step: Step, point: Point) -> None:
+        """Keep an order surge worth telling that is bigger than any before it."""
+        count = step.before.completed_this_turn
+        if h.reason != "order_surge" or count < SURGE_WORTH_TELLING:
+            return
+        if self.surge is not None and count <= self.surge["count"]:
+            return
+        active = step.before.active
+        player = step.before.players[active].name if active is not None else ""
+        self.surge = point("surge", player=player, count=count, draws=h.draws)
+
+
+def _ends_round(step: Step, start_name: str) -> bool:
+    """The action ended a round: the starting player's turn began, or the game ended."""
+    return any((isinstance(h, TurnChanged) and h.player == start_name)
+               or isinstance(h, GameOver) for h in step.happened)
 
 
 def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
@@ -176,7 +204,7 @@ def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
     return list(range(math.floor(low / step) * step, math.ceil(high / step) * step + 1, step))
 
 
-def _closing(step: Step, h: ShopClosed, point) -> TurningPoint:
+def _closing(step: Step, h: ShopClosed, point: Point) -> TurningPoint:
     """Why the shop closed, as a turning point."""
     if h.reason == "deck_empty":
         taker = None

@@ -482,14 +482,7 @@ class TableLoop:
         if isinstance(event, ev.CardScanned):
             return self._apply(event, {"do": "scan", "tag": event.tag}, posted)
         if isinstance(event, ev.TouchAction):
-            action = parse_action(dict(event.action))
-            if isinstance(action, Rejection):
-                return Update(event, self.table, dict(event.action), rejection=action,
-                              posted_at=posted, applied_at=self.clock())
-            if event.seat_colors and action["do"] == "setup":
-                outcome = self.session.apply(action, seat_colors=tuple(event.seat_colors))
-                return self._update(event, action, outcome, None, posted)
-            return self._apply(event, action, posted)
+            return self._touch(event, posted)
         if isinstance(event, ev.ScriptLine):
             return self._update(event, None, self.session.apply_line(event.text), None, posted)
         if isinstance(event, ev.DeviceStatus):
@@ -504,6 +497,18 @@ class TableLoop:
         if isinstance(event, (ev.SettingsChanged, ev.CatalogLoaded, ev.PlayLinkFound)):
             return self._take(event)
         raise TypeError(f"not an input event: {event!r}")
+
+    def _touch(self, event: ev.TouchAction, posted: float) -> Update:
+        """A touch or a phone names its action: checked, then applied (a new game's setup
+        carries the seat colours chosen with it)."""
+        action = parse_action(dict(event.action))
+        if isinstance(action, Rejection):
+            return Update(event, self.table, dict(event.action), rejection=action,
+                          posted_at=posted, applied_at=self.clock())
+        if event.seat_colors and action["do"] == "setup":
+            outcome = self.session.apply(action, seat_colors=tuple(event.seat_colors))
+            return self._update(event, action, outcome, None, posted)
+        return self._apply(event, action, posted)
 
     def _seat(self, event: ev.SeatTap | ev.SeatHold, posted: float) -> Update:
         game = self.table.game

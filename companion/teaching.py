@@ -139,6 +139,26 @@ def _values(key: str, game: Game, h: Any) -> Params:
 
 # --- the teacher ---------------------------------------------------------------------------
 
+def _moment(step: Step, happened: list[Happening], table: Table,
+            turn_start: bool) -> tuple[bool, Happening | None]:
+    """Whether ``step``'s moment came with this update, and the happening that brought it
+    (None at a turn's start)."""
+    if step.on == "turn_start":
+        return turn_start and TESTS[step.only or ""](table, None), None
+    cause = next((h for h in happened if h.kind == step.on
+                  and (step.only is None or TESTS[step.only](table, h))), None)
+    return cause is not None, cause
+
+
+def _hint(step: Step, game: Game, cause: Happening | None) -> Hint:
+    """The hint ``step`` gives in this game (its variant's words, one drawer or more)."""
+    key = VARIANT_KEYS.get((step.key, game.variant), step.key)
+    values = _values(step.key, game, cause)
+    if key == "order_surge" and len(values["drawers"]) == 1:
+        key = "order_surge_one"
+    return Hint(key, tuple(sorted((k, _frozen(v)) for k, v in values.items())))
+
+
 @dataclass
 class Teacher:
     """Which hints a game has passed (``taught``), and the new ones each update brings."""
@@ -158,21 +178,10 @@ class Teacher:
         for step in SEQUENCE:
             if step.key in self.taught:
                 continue
-            if step.on == "turn_start":
-                if not (turn_start and TESTS[step.only or ""](table, None)):
-                    continue
-                cause = None
-            else:
-                cause = next((h for h in happened if h.kind == step.on
-                              and (step.only is None or TESTS[step.only](table, h))), None)
-                if cause is None:
-                    continue
-            self.taught.add(step.key)
-            key = VARIANT_KEYS.get((step.key, game.variant), step.key)
-            values = _values(step.key, game, cause)
-            if key == "order_surge" and len(values["drawers"]) == 1:
-                key = "order_surge_one"
-            out.append(Hint(key, tuple(sorted((k, _frozen(v)) for k, v in values.items()))))
+            came, cause = _moment(step, happened, table, turn_start)
+            if came:
+                self.taught.add(step.key)
+                out.append(_hint(step, game, cause))
         return out
 
     @classmethod

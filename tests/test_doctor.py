@@ -298,3 +298,33 @@ def test_the_screen_names_the_missing_piece_of_egl(pi):
     [(status, found, fix)] = display()
     assert status == "FAIL" and "libGL.so.1 not installed" in found
     assert fix.startswith("sudo apt install libgl1 ")
+
+
+def test_seat_pins_clash_with_the_serial_port_or_another_program(pi):
+    root, cfg_path, _ = pi
+    cfg = config.load(cfg_path)
+    cfg["seats"]["pins"] = [17, 14]                      # GPIO14: the serial port's TXD
+    held = {17: "python3"}
+    stopped = doctor.check_pins(cfg, system(root, {"ActiveState": "inactive"}, lines=held))
+    assert [c.status for c in stopped] == ["WARN", "FAIL"], stopped
+    assert "GPIO14, the serial port's" in stopped[0].found
+    assert "GPIO17 (seat 1) is in use by python3" in stopped[1].found
+    # the running companion holds its own pins: only the serial port's warning, then OK
+    running = doctor.check_pins(cfg, system(root, {"ActiveState": "active"}, lines=held))
+    assert [c.status for c in running] == ["WARN", "OK"], running
+    assert running[1].found == "buttons on GPIO14 (seat 2), GPIO17 (seat 1), GPIO24 (UNDO)"
+    unknown = doctor.System(str(root), run=lambda cmd: None, gpio_lines=lambda chip: None)
+    cannot = doctor.check_pins(cfg, unknown)
+    assert "cannot tell whether the pins are free" in cannot[1].found
+    # a Pi 5's header is gpiochip4
+    (root / "dev/gpiochip4").write_text("")
+    (root / "proc/device-tree/model").write_text("Raspberry Pi 5 Model B Rev 1.0\0")
+    asked: list[str] = []
+    pi5 = doctor.System(str(root), run=lambda cmd: None,
+                        gpio_lines=lambda chip: asked.append(chip) or {})
+    assert doctor.check_pins(cfg, pi5)[-1].status == "OK"
+    assert asked == [str(root / "dev/gpiochip4")]
+    (root / "dev/gpiochip0").unlink()
+    (root / "dev/gpiochip4").unlink()
+    gone = doctor.check_pins(cfg, pi5)
+    assert gone[-1].status == "FAIL" and "no GPIO chip" in gone[-1].found

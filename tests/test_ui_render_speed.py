@@ -157,3 +157,91 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
                 pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
             assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
                 (_time, rect, radius, layers)
+
+
+def _whole_repaint_of(app) -> bytes:
+    """What a whole repaint of the top screen draws, on a surface of its own (the screen's
+    own bookkeeping untouched)."""
+    whole = pygame.Surface(app.size)
+    whole.fill(app.screen.background)
+    for w in app.screen.widgets():
+        w.draw(whole)
+    return pygame.image.tostring(whole, "RGB")
+
+
+def _tap(app, loop, name: str) -> None:
+    w = next(w for w in app.screen._widgets if w.name == name)
+    x, y = w.rect.center
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        app.handle(pygame.event.Event(kind, x=x / app.size[0], y=y / app.size[1], dx=0.0,
+                                      dy=0.0, touch_id=1, finger_id=0, pressure=1.0))
+        app.pump()
+    loop.drain()
+    app.pump()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size,
+                                                                            monkeypatch):
+    """A dialog's shade veils the table already on the surface (not painted again), and
+    closing it puts back the copy kept from under the shade: both frames are what a whole
+    repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed)."""
+    from companion.ui.screenshots import sample_script
+    from ui_touch import make_app
+    from companion.ui.screens.base import Screen
+    put_back: list[bool] = []
+    unveil = Screen._unveil
+    monkeypatch.setattr(Screen, "_unveil", lambda s, surface: put_back.append(
+        unveil(s, surface)) or put_back[-1])
+    loop, app = make_app(size, lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    for close in ("dlg.cancel", "dlg.up."):
+        names = {w.name for w in app.screen._widgets if w.tappable}
+        assert "ft.upgrade" in names, sorted(names)
+        _tap(app, loop, "ft.upgrade")
+        assert app.screen._veiled and app.screen._under is not None    # veiled as it was
+        assert pygame.image.tostring(app.surface, "RGB") == _whole_repaint_of(app)
+        target = next(w.name for w in app.screen._widgets if w.name.startswith(close))
+        _tap(app, loop, target)
+        assert not app.screen._veiled and put_back.pop() is True        # the copy put back
+        assert pygame.image.tostring(app.surface, "RGB") == _whole_repaint_of(app)
+
+
+@pytest.mark.parametrize("script,size", [("sample_game.jsonl", (800, 480)),
+                                         ("sample_cake_game.jsonl", (1024, 600))])
+def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size, monkeypatch):
+    """Every frame of many taps drawn with widgets copied from ``widgets.Looks`` (painted
+    once, on the same plain colour, maybe at another place) is the frame drawn with every
+    widget painted, pixel for pixel; and copies were used."""
+    import hashlib
+    import random
+
+    from companion.ui.screenshots import sample_script
+    from companion.ui.screens import base
+    from ui_touch import make_app
+
+    def frames(kept: bool) -> list[str]:
+        widgets._looks.clear()
+        monkeypatch.setattr(base, "looks", lambda: widgets._looks if kept else None)
+        loop, app = make_app(size, lines=sample_script(script))
+        rng = random.Random(11)
+        app.pump()
+        out = []
+        for _ in range(40):
+            w = rng.choice([w for w in app.screen._widgets
+                            if w.tappable and w.name != "hdr.settings"])
+            x, y = w.rect.center
+            for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+                app.handle(pygame.event.Event(kind, x=x / size[0], y=y / size[1], dx=0.0,
+                                              dy=0.0, touch_id=1, finger_id=0, pressure=1.0))
+                app.pump()
+                out.append(hashlib.sha1(pygame.image.tostring(app.surface, "RGB")).hexdigest())
+            loop.drain()
+            app.pump()
+            out.append(hashlib.sha1(pygame.image.tostring(app.surface, "RGB")).hexdigest())
+        return out
+
+    before = widgets._looks.copied
+    copied = frames(True)
+    assert widgets._looks.copied > before
+    assert copied == frames(False)

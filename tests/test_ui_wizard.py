@@ -377,3 +377,25 @@ def test_a_new_game_starts_from_the_last_tables_choices():
     assert second.model.players == ["Ana", "Ben", "Chloe"]
     assert second.model.colours[:3] == ["yellow", "blue", "green"]
     assert second.model.start is None
+
+
+def test_a_last_setup_that_does_not_fit_is_only_used_where_it_fits():
+    loop, app = make_app()
+    default = WizardScreen(app).model
+    app.last_setup = {"edition": "winter", "variant": "no-such", "players": ["A"] * 5}
+    app.seat_colors = [RGB["red"], RGB["red"]]              # the same colour twice
+    md = WizardScreen(app).model
+    assert md.edition == "winter" and md.variant == default.variant
+    assert md.count == default.count and md.players == default.players
+    assert md.colours == default.colours
+    app.last_setup = {"edition": "original", "players": ["Ana", 7]}   # not all names
+    app.seat_colors = [RGB["green"], (1, 2, 3)]                      # not a colour of ours
+    md = WizardScreen(app).model
+    assert md.players == default.players and md.colours == default.colours
+    app.last_setup = {"edition": "original", "players": ["Ana", "B" * 40, "Cy"]}
+    app.seat_colors = [RGB["green"], RGB["yellow"], RGB["red"]]
+    md = WizardScreen(app).model
+    assert md.players[0::2] == ["Ana", "Cy"] and 0 < len(md.players[1]) < 40
+    assert md.colours[:3] == ["green", "yellow", "red"]
+    app.last_setup = {"edition": "no-such-box", "players": ["Zed", "Yan"]}
+    assert WizardScreen(app).model.players == default.players

@@ -12,8 +12,10 @@ import httpx
 
 from companion import inputs as ev
 from companion.devices.mock_pins import Fingers
+from companion.rules import Rejection
 from companion.service import Service
 from companion.table import Recorder
+from companion.web.app import _one_line, _precondition
 
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
 
@@ -215,3 +217,12 @@ def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_
     svc.web.pairing.forget(phone.id)                   # Settings' "Forget"
     assert post(svc, '{"do": "undo"}', token).status_code == 401
     assert httpx.delete(svc.web.url + "/api/pair", timeout=5).status_code == 200
+
+
+def test_an_action_body_is_one_table_script_line():
+    assert _one_line(b'  {"do": "undo"}\n') == ('{"do": "undo"}', {"do": "undo"})
+    assert _one_line(b"\xff\xfe")[1] == Rejection("bad_text", {})        # not UTF-8
+    assert _one_line(b'{"do": "undo"}\n{"do": "undo"}')[1] is None      # two lines
+    assert _one_line(b"# a comment")[1] is None
+    assert _precondition(None) == (True, None) and _precondition(" * ") == (True, None)
+    assert _precondition('"nonsense"') == (False, None)

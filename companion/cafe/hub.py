@@ -119,6 +119,20 @@ class Hub:
 
     def handle_batch(self, batch: list[tuple]) -> list[str | None]:
         """Parse, store in one transaction, then acknowledge and tell the watchers."""
+        kinds, items, where_of = self._parse_batch(batch)
+        stored = self.store.write(self.venue, items) if items else []
+        changed = self._note_stored(kinds, where_of, items, stored)
+        for _topic, _payload, mid, qos, _at in batch:
+            if qos:
+                self.client.ack(mid, qos)
+        for what, table in sorted(changed):
+            self._tell(what, table)
+        return kinds
+
+    def _parse_batch(self, batch: list[tuple]
+                     ) -> tuple[list[str | None], list[tuple], list[int]]:
+        """What each message is, the store items to write (only the newest state of each
+        table), and the message each item came from."""
         latest_state = {}
         for i, (topic_name, *_rest) in enumerate(batch):
             if topic_name.endswith("/state"):
@@ -133,7 +147,13 @@ class Hub:
             if item is not None:
                 where_of.append(i)
                 items.append(item)
-        stored = self.store.write(self.venue, items) if items else []
+        return kinds, items, where_of
+
+    def _note_stored(self, kinds: list[str | None], where_of: list[int], items: list[tuple],
+                     stored: list) -> set[tuple]:
+        """Count what was stored (a result's outcome becomes its message's kind in
+        ``kinds``; ``where_of``: each item's message) and measure each state's lag; the
+        (page, table) pairs whose watchers must be told."""
         now = self.clock()
         changed = set()
         for i, item, outcome in zip(where_of, items, stored, strict=True):
@@ -148,12 +168,7 @@ class Hub:
                     updated = (item[2].get("status") or {}).get("updated_at")
                     if isinstance(updated, (int, float)):
                         self.lags.append(now - updated)
-        for _topic, _payload, mid, qos, _at in batch:
-            if qos:
-                self.client.ack(mid, qos)
-        for what, table in sorted(changed):
-            self._tell(what, table)
-        return kinds
+        return changed
 
     def _parse(self, topic_name: str, payload: bytes, at: float):
         """(store item or None, what it is) for one message."""

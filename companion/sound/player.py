@@ -238,27 +238,34 @@ class SoundPlayer(Worker):
         what, value = item
         if what == "cue":
             self._schedule([value], at)
-            return
-        if what == "speech":
-            if self.state == "playing" and not self.muted and self._speech_channel is not None:
-                import io
-
-                import pygame
-                try:       # SDL_mixer converts espeak's 22050 Hz mono to the mixer's format
-                    sound = pygame.mixer.Sound(file=io.BytesIO(value))
-                except Exception as exc:  # a broken WAV: skip this sentence only
-                    log.warning("a spoken sentence could not be loaded: %s", exc)
-                    return
-                sound.set_volume(self.speech_volume)
-                if len(self._speech) >= SPEECH_WAITING:   # a table faster than the voice:
-                    self._speech.popleft()                # the stalest sentence goes
-                self._speech.append(sound)
-            return
-        if what == "volume":
+        elif what == "speech":
+            self._queue_speech(value)
+        elif what == "volume":
             self.volume = value
             for sound in self.sounds.values():
                 sound.set_volume(value)
+        else:
+            self._follow_game(what, value, at)
+
+    def _queue_speech(self, wav: bytes) -> None:
+        """A spoken sentence waits for the speech channel (only while playing, unmuted)."""
+        if self.state != "playing" or self.muted or self._speech_channel is None:
             return
+        import io
+
+        import pygame
+        try:       # SDL_mixer converts espeak's 22050 Hz mono to the mixer's format
+            sound = pygame.mixer.Sound(file=io.BytesIO(wav))
+        except Exception as exc:  # a broken WAV: skip this sentence only
+            log.warning("a spoken sentence could not be loaded: %s", exc)
+            return
+        sound.set_volume(self.speech_volume)
+        if len(self._speech) >= SPEECH_WAITING:   # a table faster than the voice:
+            self._speech.popleft()                # the stalest sentence goes
+        self._speech.append(sound)
+
+    def _follow_game(self, what: str, value, at: float) -> None:
+        """A new table, update or turn timer: the turn clock's cues, then the update's."""
         if what == "turn_timer":
             self.turns = TurnClock(value)
             self._cancel_timer_cues()

@@ -335,13 +335,48 @@ def _device_status(lang: str, h: DeviceStatusChanged) -> str:
 def happening_text(lang: str, h: Happening, edition: str = "original") -> str:
     """The sentence the screen shows for a happening (engine or table loop).
 
-    One case per happening, each one line (radon counts every case: the exhaustive
-    match is the point, ``assert_never`` fails mypy for a happening without words)."""
+    Four families, each an exhaustive ``match`` with one line per case: ``assert_never``
+    here fails mypy for a happening no family takes, and in a family for one it forgot."""
+    match h:
+        case GameStarted() | CardIdentified() | Corrected() | UnknownCard() | CardEnrolled():
+            return _card_text(lang, h, edition)
+        case (OrderCompleted() | TokensGained() | TokensSpent() | UpgradeActivated()
+              | CakePlaced() | CakeCardGained() | CakeCardPlayed() | CakesReturned()):
+            return _order_text(lang, h, edition)
+        case (CardsToDraw() | OrdersMovedDown() | DislikesTaken() | ShopClosed()
+              | ShopReopened() | FinalTurnBegins() | TurnChanged() | GameOver()
+              | RankingChanged()):
+            return _flow_text(lang, h)
+        case (Stalled() | DrawsDismissed() | TablePaused() | TableResumed() | Undone()
+              | Redone() | NotYourTurn() | DeviceStatusChanged()):
+            return _table_text(lang, h)
+        case _:
+            assert_never(h)
+
+
+def _card_text(lang: str, h: GameStarted | CardIdentified | Corrected | UnknownCard
+               | CardEnrolled, edition: str) -> str:
+    """A game set up, a card read, a correction, the catalog."""
     match h:
         case GameStarted():
             return _t(lang, "game_started", start=h.start, players=names_list(lang, h.players))
         case CardIdentified():
             return _t(lang, "card_identified", player=h.player, position=h.position, tag=h.tag)
+        case Corrected():
+            return _corrected(lang, h, edition)
+        case UnknownCard():
+            return _t(lang, "unknown_card", tag=h.tag)
+        case CardEnrolled():
+            return _t(lang, "card_enrolled", tag=h.tag, drink=h.drink)
+        case _:
+            assert_never(h)
+
+
+def _order_text(lang: str, h: OrderCompleted | TokensGained | TokensSpent | UpgradeActivated
+                | CakePlaced | CakeCardGained | CakeCardPlayed | CakesReturned,
+                edition: str) -> str:
+    """An order filled, and what it brought: tokens, upgrades, cakes."""
+    match h:
         case OrderCompleted():
             return _order_completed(lang, h, edition)
         case TokensGained():
@@ -360,6 +395,15 @@ def happening_text(lang: str, h: Happening, edition: str = "original") -> str:
             return _t(lang, "cake_card_played", player=h.player, left=h.left)
         case CakesReturned():
             return tr_count(lang, "happening.cakes_returned", h.count, player=h.player)
+        case _:
+            assert_never(h)
+
+
+def _flow_text(lang: str, h: CardsToDraw | OrdersMovedDown | DislikesTaken | ShopClosed
+               | ShopReopened | FinalTurnBegins | TurnChanged | GameOver
+               | RankingChanged) -> str:
+    """The flow of time, the sign, the turns and the end."""
+    match h:
         case CardsToDraw():
             return _cards_to_draw(lang, h)
         case OrdersMovedDown():
@@ -379,18 +423,20 @@ def happening_text(lang: str, h: Happening, edition: str = "original") -> str:
             return _t(lang, "game_over", result=_winners(lang, h))
         case RankingChanged():
             return _t(lang, "ranking_changed", result=_winners(lang, h))
-        case Corrected():
-            return _corrected(lang, h, edition)
+        case _:
+            assert_never(h)
+
+
+def _table_text(lang: str, h: Stalled | DrawsDismissed | TablePaused | TableResumed | Undone
+                | Redone | NotYourTurn | DeviceStatusChanged) -> str:
+    """The table itself: a pause, an undo, a refused press, a device."""
+    match h:
         case Stalled() | DrawsDismissed() | TablePaused() | TableResumed():
             return _t(lang, h.kind)
         case Undone() | Redone():
             return _t(lang, h.kind, action=_action_name(lang, h.action))
         case NotYourTurn():
             return _not_your_turn(lang, h)
-        case UnknownCard():
-            return _t(lang, "unknown_card", tag=h.tag)
-        case CardEnrolled():
-            return _t(lang, "card_enrolled", tag=h.tag, drink=h.drink)
         case DeviceStatusChanged():
             return _device_status(lang, h)
         case _:

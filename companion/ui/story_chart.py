@@ -94,9 +94,7 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
     """Draw the chart inside ``rect``; ``flags``: the rounds of the numbered turning
     points (1, 2, 3 in this order). Returns the plot area."""
     pygame.draw.rect(surface, look.background, rect, border_radius=max(4, look.text // 3))
-    rounds = story.rounds
-    n_rounds = len(rounds) - 1
-    values = [v for r in rounds for v in r]
+    values = [v for r in story.rounds for v in r]
     ticks = nice_ticks(min(values), max(values))
     pad = max(4, look.text // 2)
     label_w = max(pen.width(str(t), look.text) for t in ticks) + pad
@@ -106,81 +104,126 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
                        rect.h - top_room - look.text - 2 * pad)
     if plot.w < 10 or plot.h < 10:
         return plot
-    lo, hi = ticks[0], ticks[-1]
+    frame = _Frame(plot, ticks[0], ticks[-1], len(story.rounds) - 1, look, pad)
+    _grid(surface, frame, ticks, rect.x + pad, label_w, pen)
+    _round_numbers(surface, frame, pen)
+    _flags(surface, frame, flags, rect, pen)
+    _seat_lines(surface, frame, story.rounds, len(story.players), colours)
+    return plot
 
-    def y_of(v: float) -> int:
-        return round(plot.bottom - (v - lo) / (hi - lo) * plot.h)
 
-    def x_of(r: float) -> int:
-        return round(plot.x + look.marker / 2 + r / max(1, n_rounds) * (plot.w - look.marker))
+@dataclass(frozen=True)
+class _Frame:
+    """Where scores and rounds fall inside the plot area."""
+    plot: pygame.Rect
+    lo: int                            # the lowest and highest tick
+    hi: int
+    n_rounds: int
+    look: ChartLook
+    pad: int
 
-    # the grid: a line per tick (0 stronger), its number on the left
+    def y_of(self, v: float) -> int:
+        return round(self.plot.bottom - (v - self.lo) / (self.hi - self.lo) * self.plot.h)
+
+    def x_of(self, r: float) -> int:
+        marker = self.look.marker
+        return round(self.plot.x + marker / 2
+                     + r / max(1, self.n_rounds) * (self.plot.w - marker))
+
+
+def _grid(surface: pygame.Surface, frame: _Frame, ticks: list[int], label_x: int,
+          label_w: int, pen: Pen) -> None:
+    """The grid: a line per tick (0 stronger), its number on the left."""
+    look, plot, pad = frame.look, frame.plot, frame.pad
     for t in ticks:
-        y = y_of(t)
+        y = frame.y_of(t)
         pygame.draw.line(surface, look.dim if t == 0 else look.grid, (plot.x, y),
                          (plot.right, y), max(1, look.line // (2 if t == 0 else 3)))
-        pen.write(surface, str(t), pygame.Rect(rect.x + pad, y - look.text, label_w - pad,
+        pen.write(surface, str(t), pygame.Rect(label_x, y - look.text, label_w - pad,
                                            2 * look.text), look.text, look.dim, False, "right")
-    # the rounds along the bottom: every ``every``-th that fits, the last always (a
-    # number too close to the last gives way to it)
+
+
+def _round_numbers(surface: pygame.Surface, frame: _Frame, pen: Pen) -> None:
+    """The rounds along the bottom: every ``every``-th that fits, the last always (a
+    number too close to the last gives way to it)."""
+    look, plot, pad, n_rounds = frame.look, frame.plot, frame.pad, frame.n_rounds
     every = max(1, math.ceil(n_rounds * pen.width(str(n_rounds) + "0", look.text)
                              / max(1, plot.w)))
     labels: list[tuple[int, pygame.Rect]] = []
     for r in [r for r in range(1, n_rounds + 1) if r % every == 0 or r == n_rounds]:
         box = pygame.Rect(0, plot.bottom + pad // 2, pen.width(str(r), look.text) + pad,
                           look.text + pad)
-        box.centerx = x_of(r)
+        box.centerx = frame.x_of(r)
         while labels and labels[-1][1].colliderect(box):
             labels.pop()
         labels.append((r, box))
     for r, box in labels:
         pen.write(surface, str(r), box, look.text, look.dim, False, "center")
-    # the turning points' rounds: a line through the middle of that round, its numbered
-    # flag above it (flags that would touch are set apart, a slanted stem joins them)
-    step = look.flag + max(2, look.flag // 8)
-    wanted = [(round((x_of(r - 1) + x_of(r)) / 2) if r >= 1 else x_of(0), i)
-              for i, r in enumerate(flags, 1)]
-    placed: list[float] = []
-    for x, _ in wanted:
-        placed.append(max(x, placed[-1] + step) if placed else x)
-    if placed and placed[-1] > rect.right - look.flag / 2:       # too far right: back left
-        shift = placed[-1] - (rect.right - look.flag / 2)
-        placed = [p - shift for p in placed]
-    fy = rect.y + pad // 2 + look.flag // 2
+
+
+def _flags(surface: pygame.Surface, frame: _Frame, flags: Sequence[int],
+           rect: pygame.Rect, pen: Pen) -> None:
+    """The turning points' rounds: a line through the middle of that round, its numbered
+    flag above it (flags that would touch are set apart, a slanted stem joins them)."""
+    look, plot = frame.look, frame.plot
+    wanted = [round((frame.x_of(r - 1) + frame.x_of(r)) / 2) if r >= 1 else frame.x_of(0)
+              for r in flags]
+    placed = _flag_places(wanted, look.flag + max(2, look.flag // 8),
+                          rect.right - look.flag / 2)
+    fy = rect.y + frame.pad // 2 + look.flag // 2
     thin = max(1, look.line // 3)
-    for (x, _), fx in zip(wanted, placed, strict=True):
+    for x, fx in zip(wanted, placed, strict=True):
         pygame.draw.line(surface, look.flag_color, (x, plot.y), (x, plot.bottom), thin)
         pygame.draw.line(surface, look.flag_color, (round(fx), fy), (x, plot.y), thin)
-    for (_, i), fx in zip(wanted, placed, strict=True):
+    for i, fx in enumerate(placed, 1):
         c = (round(fx), fy)
         pygame.draw.circle(surface, look.flag_color, c, look.flag // 2)
         box = pygame.Rect(0, 0, look.flag, look.flag)
         box.center = c
         pen.write(surface, str(i), box, round(look.flag * 0.8), theme.TEXT_DARK, True,
                   "center")
-    # each seat: its line, then its shape at every round, sideways apart when scores meet
-    seats = len(story.players)
-    spread = look.marker * 0.45
 
-    def point(seat: int, r: int) -> tuple[int, int]:
-        v = rounds[r][seat]
-        same = [s for s in range(seats) if rounds[r][s] == v]
-        nudge = 0.0
-        if len(same) > 1 and r > 0:
-            k = same.index(seat)
-            nudge = (k - (len(same) - 1) / 2) * spread
-        return round(x_of(r) + nudge), y_of(v)
 
+def _flag_places(wanted: list[int], step: int, rightmost: float) -> list[float]:
+    """The flags' centres: at least ``step`` apart left to right, all moved back left
+    when the last would pass ``rightmost``."""
+    placed: list[float] = []
+    for x in wanted:
+        placed.append(max(x, placed[-1] + step) if placed else x)
+    if placed and placed[-1] > rightmost:
+        shift = placed[-1] - rightmost
+        placed = [p - shift for p in placed]
+    return placed
+
+
+def _seat_lines(surface: pygame.Surface, frame: _Frame, rounds: Sequence[tuple[int, ...]],
+                seats: int, colours: Sequence[tuple]) -> None:
+    """Each seat: its line, then its shape at every round, sideways apart when scores
+    meet (all lines first, so no line covers a shape)."""
+    look = frame.look
     edge = max(1, look.marker // 8)
-    for seat in range(seats):
-        pts = [point(seat, r) for r in range(n_rounds + 1)]
+    spread = look.marker * 0.45
+    points = [[_seat_point(frame, rounds, seat, r, spread) for r in range(frame.n_rounds + 1)]
+              for seat in range(seats)]
+    for seat, pts in enumerate(points):
         colour = colours[seat % len(colours)]
         if len(pts) > 1:
             pygame.draw.lines(surface, look.outline, False, pts, look.line + 2 * edge)
             pygame.draw.lines(surface, colour, False, pts, look.line)
-    for seat in range(seats):
+    for seat, pts in enumerate(points):
         colour = colours[seat % len(colours)]
-        for r in range(1, n_rounds + 1):
-            draw_shape(surface, seat_shape(seat), point(seat, r), look.marker, colour,
-                       look.outline, edge)
-    return plot
+        for pt in pts[1:]:
+            draw_shape(surface, seat_shape(seat), pt, look.marker, colour, look.outline, edge)
+
+
+def _seat_point(frame: _Frame, rounds: Sequence[tuple[int, ...]], seat: int, r: int,
+                spread: float) -> tuple[int, int]:
+    """Where a seat's score at round ``r`` is drawn: seats with the same score there are
+    set ``spread`` apart sideways (not at round 0, where everyone starts)."""
+    v = rounds[r][seat]
+    same = [s for s in range(len(rounds[r])) if rounds[r][s] == v]
+    nudge = 0.0
+    if len(same) > 1 and r > 0:
+        k = same.index(seat)
+        nudge = (k - (len(same) - 1) / 2) * spread
+    return round(frame.x_of(r) + nudge), frame.y_of(v)

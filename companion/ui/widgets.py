@@ -52,6 +52,7 @@ def font(size: int, bold: bool = False) -> Font:
         _render_cache.clear()
         _ink_cache.clear()
         _shapes.clear()                 # (made for a display that may be gone too)
+        _looks.clear()
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
     cached = _font_cache.get(key)
@@ -71,6 +72,7 @@ def font(size: int, bold: bool = False) -> Font:
 
 def reset_fonts() -> None:
     """Forget cached fonts (after a language or font change)."""
+    _looks.clear()
     _font_cache.clear()
     _render_cache.clear()
     _fit_cache.clear()
@@ -389,6 +391,65 @@ class Widget:
         return None
 
 
+# --- looks: a widget painted once on a plain colour, then copied ------------------------------
+
+class Looks:
+    """Copies of widgets as painted on a plain background colour, keyed by what they show
+    (``Widget.key()`` with the rect's size, not its place), the colour and the surface's
+    format. A screen repainting a changed area copies a widget it has painted before (the
+    same card in another seat's panel after a turn change) instead of painting it again:
+    pygame's drawing is the same at any place on the surface, so the copy is the same pixels.
+    At most ``limit`` pixels are kept (the least recently used go first)."""
+
+    def __init__(self, limit: int = 800 * 480 * 2):
+        self.limit = limit
+        self._got: dict[tuple, pygame.Surface] = {}
+        self._pixels = 0
+        self.copied = 0                  # widgets copied instead of painted (tests, benchmarks)
+
+    @staticmethod
+    def key(w: Widget, ground: Color, form: tuple) -> tuple | None:
+        """What the look of ``w`` painted on ``ground`` depends on (None: not kept: only
+        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields)."""
+        if type(w) not in _KEPT or w.extent is not w.rect:
+            return None
+        k = w.key()
+        at = _compared[type(w)][1]
+        return (type(w), k[:at], k[at + 1:], w.rect.size, ground, form)
+
+    def get(self, key: tuple) -> pygame.Surface | None:
+        got = self._got.pop(key, None)
+        if got is not None:
+            self._got[key] = got           # (the most recently used last)
+            self.copied += 1
+        return got
+
+    def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        size = rect.w * rect.h
+        if size > self.limit // 4 or not surface.get_rect().contains(rect):
+            return
+        self._got[key] = surface.subsurface(rect).copy()
+        self._pixels += size
+        while self._pixels > self.limit:
+            old = self._got.pop(next(iter(self._got)))
+            self._pixels -= old.get_width() * old.get_height()
+
+    def clear(self) -> None:
+        self._got.clear()
+        self._pixels = 0
+
+    def __len__(self) -> int:
+        return len(self._got)
+
+
+_looks = Looks()
+
+
+def looks() -> Looks | None:
+    """The kept looks, or None while texts are being recorded (every text must be drawn)."""
+    return _looks if _records is None else None
+
+
 #: widget class -> a getter of the fields that count (and where its rect is among them)
 _compared: dict[type, tuple[Callable[[Any], tuple], int]] = {}
 _MUTABLE = {pygame.Rect, list}          # field values a key holds as tuples
@@ -504,6 +565,9 @@ class Shade(Widget):
         self.blocks = True
 
     def paint(self, surface):
+        surface.blit(self.veil(), self.rect)
+
+    def veil(self) -> pygame.Surface:
         key = (self.rect.size, self.alpha)
         veil = _veils.get(key)
         if veil is None:           # made once per size (a whole screen's worth of pixels)
@@ -511,7 +575,26 @@ class Shade(Widget):
                 _veils.clear()
             veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
             veil.fill((*theme.BLACK, self.alpha))
-        surface.blit(veil, self.rect)
+        return veil
+
+    def paint_around(self, surface: pygame.Surface, hole: pygame.Rect) -> None:
+        """``paint`` but for ``hole``, which the caller then covers with opaque pixels (a
+        dialog's box): the veil's pixels there would be painted over at once."""
+        hole = hole.clip(self.rect)
+        if not hole:
+            self.paint(surface)
+            return
+        veil, r = self.veil(), self.rect
+        for part in (pygame.Rect(r.x, r.y, r.w, hole.top - r.y),
+                     pygame.Rect(r.x, hole.bottom, r.w, r.bottom - hole.bottom),
+                     pygame.Rect(r.x, hole.top, hole.left - r.x, hole.h),
+                     pygame.Rect(hole.right, hole.top, r.right - hole.right, hole.h)):
+            if part.w > 0 and part.h > 0:
+                surface.blit(veil, part, part.move(-r.x, -r.y))
+
+    def prepare(self, surface: pygame.Surface) -> None:
+        """Make the veil now (on a whole repaint), not on the tap that opens a dialog."""
+        self.veil()
 
 
 _veils: dict[tuple, pygame.Surface] = {}
@@ -860,6 +943,11 @@ class Custom(Widget):
     def paint(self, surface):
         if self.paint_fn is not None:
             self.paint_fn(surface, self.rect)
+
+
+#: widgets kept as copies (``Looks``): each paints only inside its rect, from its fields
+#: (a Fill is copied already by ``rounded``; the OPEN sign's string reaches above its rect)
+_KEPT: set[type] = {Label, Button, Stat, OrderCard}
 
 
 @dataclass(eq=False)

@@ -319,6 +319,45 @@ async def _capped_body(request: Request, limit: int) -> bytes | None:
     return body
 
 
+def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
+    """Why a request may not act on the table (status, words' key), or None: it comes from
+    another site, carries the page's cookie without being the page, or is no paired phone."""
+    if not _same_origin(request):
+        return 403, "web.origin"
+    token, from_cookie = _bearer(request)
+    if from_cookie and token and request.headers.get("origin") is None:
+        return 403, "web.origin"              # a cookie counts only from the page itself
+    verdict = pairing.authorize(token)
+    if verdict == BUSY:
+        return 429, "web.busy"
+    if verdict != OK:
+        log.warning("phone %s: action refused, not a paired phone", _client(request))
+        return 401, "web.not_paired"
+    return None
+
+
+def _one_line(body: bytes) -> tuple[str | None, dict | Rejection | None]:
+    """The body's text and its table-script line (None: no line, or more than one; a
+    Rejection: not UTF-8 or not a line the table takes)."""
+    try:
+        text: str | None = body.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        text = None
+    parsed = Rejection("bad_text", {}) if text is None else parse_line(text)
+    if "\n" in (text or ""):
+        return text, None
+    return text, parsed
+
+
+def _precondition(header: str | None) -> tuple[bool, TableVersion | None]:
+    """An If-Match header: whether it can hold, and the table version it names (None: no
+    header, or "*": the action acts on the table as it is)."""
+    if header is None or header.strip() == "*":
+        return True, None
+    seen = TableVersion.from_etag(header)
+    return seen is not None, seen
+
+
 def build_app(view: PhoneView) -> Starlette:
     live, cfg = view.live, view.cfg
     html_cache: dict[tuple[int, str], str] = {}
@@ -404,37 +443,23 @@ def build_app(view: PhoneView) -> Starlette:
             r.headers["ETag"] = snap.version.etag
             return r
 
-        if not _same_origin(request):
-            return answer(403, "web.origin")
-        token, from_cookie = _bearer(request)
-        if from_cookie and token and request.headers.get("origin") is None:
-            return answer(403, "web.origin")       # a cookie counts only from the page itself
-        verdict = view.pairing.authorize(token)
-        if verdict == BUSY:
-            return answer(429, "web.busy")
-        if verdict != OK:
-            log.warning("phone %s: action refused, not a paired phone", _client(request))
-            return answer(401, "web.not_paired")
+        refused = _not_a_paired_phone(request, view.pairing)
+        if refused is not None:
+            return answer(*refused)
         body = await _capped_body(request, MAX_LINE)
         if body is None:
             return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
-        try:
-            text = body.decode("utf-8").strip()
-        except UnicodeDecodeError:
-            text = None
-        parsed = Rejection("bad_text", {}) if text is None else parse_line(text)
-        if parsed is None or "\n" in (text or ""):
+        text, parsed = _one_line(body)
+        if parsed is None:
             return answer(400, "web.empty_line")
         if isinstance(parsed, Rejection):
             reason = rejection_text(lang, parsed)
             return answer(422, "web.refused", reason=reason,
                           rejection={"code": parsed.code, "text": parsed.text})
         precondition = request.headers.get("if-match")
-        seen = None                   # no If-Match (or "*"): acts on the table as it is
-        if precondition is not None and precondition.strip() != "*":
-            seen = TableVersion.from_etag(precondition)
-            if seen is None:          # names no version of this table: cannot hold
-                return current(412, "web.refused", reject("stale_table"))
+        holds, seen = _precondition(precondition)
+        if not holds:                 # names no version of this table: cannot hold
+            return current(412, "web.refused", reject("stale_table"))
         log.info("phone %s: %s%s", _client(request), text,
                  f" (If-Match {precondition})" if precondition else "")
         try:

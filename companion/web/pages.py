@@ -388,39 +388,49 @@ def game_page(lang: str, record: Any, table: Any) -> str:
            f'{escape(tr(lang, "variant." + record.variant))} · '
            f'{t(lang, "web.started", time=when)}</small></p>']
     over = game is not None and game.game_over and story is not None
-    if game is not None and game.game_over and story is not None:
-        out.append('<ol class="rank">')
-        for r in ranking(game):
-            out.append(f'<li value="{r.place}"{" class=won" if r.place == 1 else ""}>'
-                       f'{escape(r.name)} · {escape(tr_count(lang, "end.points", r.score))}</li>')
-        out.append("</ol>")
-        out.append(f'<h2>{t(lang, "story.summary_chart")}</h2>')
-        if story.round_count:
-            out.append(story_svg(story, colours, lang, [p.round for p in story.points]))
-            out.append('<div class="keys">' + "".join(
-                f'<span data-seat="{seat + 1}">{key_svg(seat, colours[seat % len(colours)])}'
-                f'{escape(name)}</span>' for seat, name in enumerate(story.players)) + "</div>")
-        else:
-            out.append(f'<p>{t(lang, "story.too_short")}</p>')
-        if story.points:
-            out.append(f'<h2>{t(lang, "story.summary_points")}</h2><ol class="points">')
-            for i, p in enumerate(story.points, 1):
-                out.append(f'<li data-key="{p.key}"><span class="n">{i}</span><span>'
-                           f'<span class="r">{escape(round_text(lang, p))}</span>'
-                           f'{escape(point_text(lang, p))}</span></li>')
-            out.append("</ol>")
+    if over:
+        out += _finished_story(lang, game, story, colours)
     else:
         out.append(f'<p>{t(lang, "story.web_not_finished")}</p>')
-    downloads = [(fmt, label) for fmt, label in (("script", "script"), ("json", "JSON"),
-                                                  ("csv", "CSV"))]
+    out.append(_downloads(lang, record.id, over))
+    return page(lang, "history", title, "".join(out))
+
+
+def _finished_story(lang: str, game: Any, story: Any, colours: list) -> list[str]:
+    """A finished game: its ranking, the chart round by round, its turning points."""
+    out = ['<ol class="rank">']
+    for r in ranking(game):
+        out.append(f'<li value="{r.place}"{" class=won" if r.place == 1 else ""}>'
+                   f'{escape(r.name)} · {escape(tr_count(lang, "end.points", r.score))}</li>')
+    out.append("</ol>")
+    out.append(f'<h2>{t(lang, "story.summary_chart")}</h2>')
+    if story.round_count:
+        out.append(story_svg(story, colours, lang, [p.round for p in story.points]))
+        out.append('<div class="keys">' + "".join(
+            f'<span data-seat="{seat + 1}">{key_svg(seat, colours[seat % len(colours)])}'
+            f'{escape(name)}</span>' for seat, name in enumerate(story.players)) + "</div>")
+    else:
+        out.append(f'<p>{t(lang, "story.too_short")}</p>')
+    if story.points:
+        out.append(f'<h2>{t(lang, "story.summary_points")}</h2><ol class="points">')
+        for i, p in enumerate(story.points, 1):
+            out.append(f'<li data-key="{p.key}"><span class="n">{i}</span><span>'
+                       f'<span class="r">{escape(round_text(lang, p))}</span>'
+                       f'{escape(point_text(lang, p))}</span></li>')
+        out.append("</ol>")
+    return out
+
+
+def _downloads(lang: str, game_id: int, over: bool) -> str:
+    """The game's files: the script, JSON and CSV; a finished one also its summary."""
+    downloads = [("script", "script"), ("json", "JSON"), ("csv", "CSV")]
     if over:
         downloads = [("pdf", tr(lang, "story.web_pdf")),
                      ("png", tr(lang, "story.web_png"))] + downloads
-    out.append('<p class="downloads">' + "".join(
-        f'<a class="btn" download id="dl-{fmt}" href="/history/{record.id}/{fmt}'
+    return '<p class="downloads">' + "".join(
+        f'<a class="btn" download id="dl-{fmt}" href="/history/{game_id}/{fmt}'
         f'{"?lang=" + lang if fmt in ("pdf", "png") else ""}">{escape(label)}</a>'
-        for fmt, label in downloads) + "</p>")
-    return page(lang, "history", title, "".join(out))
+        for fmt, label in downloads) + "</p>"
 
 
 def duration(seconds: float) -> str:

@@ -42,7 +42,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Toast, Widget
+from ..widgets import Fill, Shade, Toast, Widget, looks
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ class Screen:
         self._pressed: str | None = None
         self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
         self._toasts: list[_ToastNote] = []
+        self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
+        self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
 
     # --- words ----------------------------------------------------------------------------
 
@@ -165,14 +167,26 @@ class Screen:
             names = [w.name for w in ws]
             dup = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"two widgets are called {dup!r}")
+        full = pygame.Rect((0, 0), surface.get_size())
+        veil = None if surface.get_flags() & pygame.SRCALPHA else next(
+            (i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+        was_veiled, self._veiled = self._veiled, veil is not None
         if self._full:
             self._full = False
-            full = pygame.Rect((0, 0), surface.get_size())
+            self._under = None
+            if not surface.get_flags() & pygame.SRCALPHA:
+                _under_copy(surface)                    # (made once per size)
+                Shade("", full).prepare(surface)
             surface.fill(self.background)
             for w in ws:
                 w.draw(surface)
             self._drawn = now
             return [full]
+        if veil is not None and not was_veiled:
+            return self._veil_over(surface, ws, now, veil)
+        restored = []
+        if veil is None and was_veiled and self._unveil(surface):
+            restored = [full]
         dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in now]
         for w in ws:
             before = self._drawn.get(w.name)
@@ -181,7 +195,47 @@ class Screen:
                 if before is not None and before[0] != now[w.name][0]:
                     dirty.append(pygame.Rect(before[0]))      # where it was before it moved
         self._drawn = now
-        return self._repaint(surface, ws, dirty)
+        return self._repaint(surface, ws, dirty) + restored
+
+    def _veil_over(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                   veil: int) -> list[pygame.Rect]:
+        """A dialog opens: a whole-screen Shade and what is on it appear over the screen.
+        What is behind the shade is already on the surface (but for the widgets that changed
+        with it, repainted first), so it is veiled as it is instead of painted again; a copy
+        of it unveiled is kept, for the dialog closing (``_unveil``)."""
+        below = ws[:veil]
+        below_now = {w.name: now[w.name] for w in below}
+        dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in below_now]
+        for w in below:
+            before = self._drawn.get(w.name)
+            if before != below_now[w.name]:
+                dirty.append(pygame.Rect(w.extent))
+                if before is not None and before[0] != below_now[w.name][0]:
+                    dirty.append(pygame.Rect(before[0]))
+        self._repaint(surface, below, dirty)
+        self._under = (_keep_under(surface), below_now)
+        shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
+        assert isinstance(shade, Shade)
+        if isinstance(box, Fill) and len(box.color) == 3:
+            # the dialog's box hides what is under it, but for its rounded corners
+            shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
+        else:
+            shade.draw(surface)
+        for w in ws[veil + 1:]:
+            w.draw(surface)
+        self._drawn = now
+        return [pygame.Rect((0, 0), surface.get_size())]
+
+    def _unveil(self, surface: pygame.Surface) -> bool:
+        """The dialog closed: put back the screen as it was under the shade (if the copy is
+        still this screen's), so only what changed since is painted again. False: no copy."""
+        under, self._under = self._under, None
+        if under is None or _UNDER.get(surface.get_size()) is None \
+                or _UNDER[surface.get_size()][1] is not under[0]:
+            return False
+        surface.blit(_UNDER[surface.get_size()][0], (0, 0))
+        self._drawn = dict(under[1])
+        return True
 
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
         """Repaint the widgets (of the last build) whose pressed look changed."""
@@ -201,9 +255,14 @@ class Screen:
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
+        extents = [w.extent for w in ws]
+        kept = looks()
+        grounds: list | None = None
+        form = (surface.get_bitsize(), surface.get_masks(), surface.get_flags() & pygame.SRCALPHA)
         for r in dirty:
             surface.set_clip(r)
-            there = [w for w in ws if w.extent.colliderect(r)]
+            at = r.collidelistall(extents)          # (in order, back to front)
+            there = [ws[i] for i in at]
             colour, start = self.background, 0
             for i in range(len(there) - 1, -1, -1):
                 solid = there[i].solid_over(r)
@@ -211,10 +270,32 @@ class Screen:
                     colour, start = solid, i + 1
                     break
             surface.fill(colour, r)
-            for w in there[start:]:
+            for i in at[start:]:
+                w = ws[i]
+                if kept is None or form[2]:
+                    w.draw(surface)
+                    continue
+                if grounds is None:
+                    grounds = self._grounds(ws, extents)
+                key = kept.key(w, grounds[i], form) if grounds[i] is not None else None
+                look = kept.get(key) if key is not None else None
+                if look is not None:
+                    surface.blit(look, w.rect)
+                    continue
                 w.draw(surface)
+                if key is not None and r.contains(w.rect):
+                    kept.keep(key, surface, w.rect)
         surface.set_clip(None)
         return dirty
+
+    def _grounds(self, ws: list[Widget], extents: list[pygame.Rect]) -> list:
+        """For each widget, the one colour under all of it (what the widgets before it
+        paint there, or the screen's background), or None (a mix, or see-through)."""
+        out: list = []
+        for i, e in enumerate(extents):
+            below = e.collidelistall(extents[:i])
+            out.append(ws[below[-1]].solid_over(e) if below else self.background)
+        return out
 
     # --- toasts ---------------------------------------------------------------------------
 
@@ -301,6 +382,34 @@ class Screen:
             if newest is not None and newest() is not before:
                 return      # the table loop's answer (an update) builds the screen again
         self.changed()
+
+
+#: size -> (a copy of the screen under a dialog's shade, the token of the draw that made it):
+#: one surface per size, made once and reused (no whole-screen allocation per dialog)
+_UNDER: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+
+
+def _under_copy(surface: pygame.Surface) -> pygame.Surface:
+    """The surface a copy of the screen under a shade goes to, made once per size and format
+    (on a whole repaint: no whole-screen allocation on the tap that opens a dialog)."""
+    size = surface.get_size()
+    got = _UNDER.get(size)
+    if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
+            and got[0].get_masks() == surface.get_masks():
+        return got[0]
+    if len(_UNDER) > 4:
+        _UNDER.clear()
+    copy = pygame.Surface(size, 0, surface)
+    _UNDER[size] = (copy, None)
+    return copy
+
+
+def _keep_under(surface: pygame.Surface) -> object:
+    copy = _under_copy(surface)
+    copy.blit(surface, (0, 0))
+    token = object()
+    _UNDER[surface.get_size()] = (copy, token)
+    return token
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:

@@ -92,18 +92,27 @@ class WizardScreen(Screen):
         md.options.update({o: last[o] for o in md.options if isinstance(last.get(o), bool)})
         if last.get("variant") in EDITIONS[md.edition].variants:
             md.variant = last["variant"]
-        players = last.get("players")
+        self._prefill_players(last.get("players"))
+        self._prefill_colours(seat_colors)
+        md.fix_colours()
+
+    def _prefill_players(self, players: Any) -> None:
+        """The last game's names, when it had 2 to 4 (cut to the longest name allowed)."""
         if isinstance(players, list) and 2 <= len(players) <= 4 \
                 and all(isinstance(p, str) for p in players):
-            md.set_count(len(players))
-            md.names[:len(players)] = [p[:MAX_NAME] for p in players]
+            self.model.set_count(len(players))
+            self.model.names[:len(players)] = [p[:MAX_NAME] for p in players]
+
+    def _prefill_colours(self, seat_colors: Any) -> None:
+        """The seats' colours, when every one is a colour of ours and no two are the same."""
+        if not seat_colors:
+            return
+        md = self.model
         by_rgb = {tuple(rgb): name for name, rgb in COLOUR_RGB.items()}
-        if seat_colors:
-            wanted = list(seat_colors)[:md.count]
-            chosen = [by_rgb[tuple(c)] for c in wanted if tuple(c) in by_rgb]
-            if len(chosen) == len(wanted) and len(set(chosen)) == len(chosen):
-                md.colours[:len(chosen)] = chosen
-        md.fix_colours()
+        wanted = list(seat_colors)[:md.count]
+        chosen = [by_rgb[tuple(c)] for c in wanted if tuple(c) in by_rgb]
+        if len(chosen) == len(wanted) and len(set(chosen)) == len(chosen):
+            md.colours[:len(chosen)] = chosen
 
     # --- navigation -----------------------------------------------------------------------
 

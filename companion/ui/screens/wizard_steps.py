@@ -17,6 +17,7 @@ import pygame
 from ...board import Board
 from ...rules import Rejection
 from ...rules.editions import EDITIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES, UPGRADE_TILES
+from ...rules.state import Game
 from ... import seat_colours
 from ...setup_choices import COLOURS
 from .. import theme
@@ -200,8 +201,9 @@ def start(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
 
 
 def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
+    """How the upgrade tiles are chosen (tabs), whose tiles (a tab per seat when each
+    player has their own), the box's tiles, and a status line."""
     m, md = w.m, w.model
-    lang = language()
     each = md.upgrade_mode == "each"
     drawn = md.upgrade_mode == "draw"
     status_h = theme.WIZARD_HINT_H if drawn or md.upgrade_mode == "open" \
@@ -209,50 +211,80 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     specs = [m.target + m.px(theme.WIZARD_TAB_PAD)] + ([m.target] if each else []) \
         + [1.0, m.px(status_h)]
     parts = rows(body, specs, m.gap)
-    out: list[Widget] = []
+    out = _upgrade_modes(w, parts[0])
+    seat: int | None = None
+    if each:
+        seat = min(w.tile_seat, md.count - 1)
+        out += _tile_tabs(w, parts[1], seat)
+    tiles = [] if md.upgrade_mode == "open" else md.tiles_of(seat)
+    out += _tile_chips(w, parts[-2], tiles, seat)
+    out.append(_upgrades_status(w, parts[-1], len(tiles)))
+    return out
+
+
+def _upgrade_modes(w: WizardScreen, row: pygame.Rect) -> list[Widget]:
+    """A tab per way of choosing the tiles (the box decides between drawn and shared)."""
+    m, md = w.m, w.model
     modes: tuple[tuple[str, str], ...] = (
         (("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each"))
         if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
                                      ("each", "wizard.upgrades_each")))
     modes += (("open", "wizard.upgrades_open"),)     # not named: any tile, 4 at most (1.2)
-    for (mode, words), cell in zip(modes, cols(parts[0], [1.0] * len(modes), m.gap),
-                                   strict=True):
-        out.append(Chip(f"wz.tiles.{mode}", cell, text=w.t(words), lines=2,
-                        size=m.body, on=md.upgrade_mode == mode,
-                        on_tap=w.tap(md.set_upgrade_mode, mode)))
-    seat: int | None = None
-    if each:
-        seat = min(w.tile_seat, md.count - 1)
-        for s, cell in zip(md.seats, cols(parts[1], [1.0] * md.count, m.gap), strict=True):
-            done = len(md.player_tiles[s]) == UPGRADE_TILES
-            out.append(Chip(f"wz.tiletab.{s}", cell,
-                            text=md.players[s] + ("" if done else " …"),
-                            size=m.body, on=s == seat, dot=w.seat_rgb(s),
-                            on_color=theme.mix(w.seat_rgb(s), theme.PANEL, 0.3),
-                            on_tap=w.tap(setattr, w, "tile_seat", s)))
-    open_tiles = md.upgrade_mode == "open"
-    tiles = [] if open_tiles else md.tiles_of(seat)
+    return [Chip(f"wz.tiles.{mode}", cell, text=w.t(words), lines=2,
+                 size=m.body, on=md.upgrade_mode == mode,
+                 on_tap=w.tap(md.set_upgrade_mode, mode))
+            for (mode, words), cell in zip(modes, cols(row, [1.0] * len(modes), m.gap),
+                                           strict=True)]
+
+
+def _tile_tabs(w: WizardScreen, row: pygame.Rect, seat: int) -> list[Widget]:
+    """A tab per seat whose tiles are shown ("…" until the seat has all of theirs)."""
+    m, md = w.m, w.model
+    out: list[Widget] = []
+    for s, cell in zip(md.seats, cols(row, [1.0] * md.count, m.gap), strict=True):
+        done = len(md.player_tiles[s]) == UPGRADE_TILES
+        out.append(Chip(f"wz.tiletab.{s}", cell,
+                        text=md.players[s] + ("" if done else " …"),
+                        size=m.body, on=s == seat, dot=w.seat_rgb(s),
+                        on_color=theme.mix(w.seat_rgb(s), theme.PANEL, 0.3),
+                        on_tap=w.tap(setattr, w, "tile_seat", s)))
+    return out
+
+
+def _tile_chips(w: WizardScreen, box: pygame.Rect, tiles: list[str],
+                seat: int | None) -> list[Widget]:
+    """The box's tiles, ``tiles`` on; tapped to choose only while choosing by hand."""
+    m, md = w.m, w.model
+    lang = language()
+    fixed = md.upgrade_mode in ("draw", "open")
+    full = md.upgrade_mode == "open" or len(tiles) >= UPGRADE_TILES
     all_tiles = md.box.upgrades
-    full = open_tiles or len(tiles) >= UPGRADE_TILES
-    for u, cell in zip(all_tiles, grid(parts[-2], len(all_tiles), 3, m.gap), strict=True):
+    out: list[Widget] = []
+    for u, cell in zip(all_tiles, grid(box, len(all_tiles), 3, m.gap), strict=True):
         on = u in tiles
         out.append(Chip(f"wz.tile.{u}", cell, text=upgrade_name(lang, u), size=m.body,
-                        on=on, enabled=on or not (full or drawn), lines=2,
-                        on_color=theme.UPGRADE_PURPLE,
-                        on_tap=None if drawn or open_tiles
-                        else w.tap(md.toggle_tile, seat, u)))
+                        on=on, enabled=on or not (full or md.upgrade_mode == "draw"),
+                        lines=2, on_color=theme.UPGRADE_PURPLE,
+                        on_tap=None if fixed else w.tap(md.toggle_tile, seat, u)))
+    return out
+
+
+def _upgrades_status(w: WizardScreen, row: pygame.Rect, chosen: int) -> Label:
+    """Who the tiles were drawn for, or how many to choose and how many are chosen."""
+    m, md = w.m, w.model
+    drawn = md.upgrade_mode == "draw"
+    total = len(md.box.upgrades)
     if drawn:             # the box's rule: the companion drew for the starting player
         status = w.t("cake.upgrades_drawn", player=md.players[md.start or 0])
-    elif open_tiles:
-        status = w.t("wizard.upgrades_open_hint", count=UPGRADE_TILES, total=len(all_tiles))
+    elif md.upgrade_mode == "open":
+        status = w.t("wizard.upgrades_open_hint", count=UPGRADE_TILES, total=total)
     else:
-        status = w.t("wizard.upgrades_choose", count=UPGRADE_TILES, total=len(all_tiles))
-        status += "  ·  " + w.t("wizard.upgrades_chosen", chosen=len(tiles),
+        status = w.t("wizard.upgrades_choose", count=UPGRADE_TILES, total=total)
+        status += "  ·  " + w.t("wizard.upgrades_chosen", chosen=chosen,
                                 count=UPGRADE_TILES)
-    out.append(Label("wz.tiles_status", parts[-1], text=status, size=m.small,
-                     color=theme.TEXT if drawn else theme.TEXT_DIM, align="left",
-                     lines=2 if drawn or open_tiles else 1))
-    return out
+    return Label("wz.tiles_status", row, text=status, size=m.small,
+                 color=theme.TEXT if drawn else theme.TEXT_DIM, align="left",
+                 lines=2 if drawn or md.upgrade_mode == "open" else 1)
 
 
 def options(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
@@ -337,48 +369,75 @@ def board(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
 
 
 def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
+    """What to deal: the deck to build (or cards to remove), each seat's four positions
+    from the starting player, and notes on the order and the rest of the setup."""
     m, md = w.m, w.model
     started = md.preview()
     if isinstance(started, Rejection):
         return []
     game, _ = started
-    box = md.box
-    notes_top: list[str] = []
-    removed = game.removed - (box.ristretto_cards - md.count if md.ristretto else 0)
-    if md.expansion is not None:     # the deck to build (003_..., 준비; 선택 규칙)
-        notes_top.append(w.t("cake.deal_build", count=removed) if removed
-                         else w.t("cake.deal_build_longer"))
-    elif removed:
-        notes_top.append(w.t("wizard.deal_removed", count=removed))
-    notes: list[str] = []
-    starter = md.players[md.start or 0]
-    if md.ristretto:
-        notes.append(w.t("wizard.deal_ristretto"))
-    elif md.variant == "junior":
-        notes.append(w.t("wizard.deal_order_junior", start=starter, count=md.junior_cards))
-    elif game.version.book_deal_order and box.deal_order == "two_each_then_extra":
-        notes.append(w.t("wizard.deal_order_two_each", start=starter))   # 001 Setup step 6
-    else:
-        notes.append(w.t("wizard.deal_order_start_first", start=starter))
+    heading = _deal_heading(w, game)
+    notes = _deal_notes(w, game)
+    top_h = m.px(theme.WIZARD_HEADING_H) * (2 if md.expansion else 1)
+    line_h = theme.WIZARD_CAKE_DEAL_LINE_H if md.expansion else theme.WIZARD_DEAL_LINE_H
+    specs = ([top_h] if heading is not None else []) + [1.0, m.px(line_h) * len(notes)]
+    parts = rows(body, specs, m.gap)
+    out: list[Widget] = []
+    if heading is not None:
+        out.append(Label("wz.deal_removed", parts[0], text=heading, size=m.body,
+                         color=theme.WARNING, bold=True, align="left", lines=2))
+    out += _deal_table(w, game, parts[-2])
+    note_lines = rows(parts[-1], [1.0] * len(notes), 0)
+    for k, (note, line) in enumerate(zip(notes, note_lines, strict=True)):
+        out.append(Label(f"wz.dealnote.{k}", line, text=note, size=m.small,
+                         color=theme.TEXT_DIM, align="left"))
+    return out
+
+
+def _deal_heading(w: WizardScreen, game: Game) -> str | None:
+    """The deck to build (003_..., 준비; 선택 규칙), or the cards to take out first."""
+    md = w.model
+    removed = game.removed - (md.box.ristretto_cards - md.count if md.ristretto else 0)
+    if md.expansion is not None:
+        return (w.t("cake.deal_build", count=removed) if removed
+                else w.t("cake.deal_build_longer"))
+    return w.t("wizard.deal_removed", count=removed) if removed else None
+
+
+def _deal_notes(w: WizardScreen, game: Game) -> list[str]:
+    """The lines under the table: the dealing order, tokens and cake cards, the deck."""
+    md, box = w.model, w.model.box
+    notes = [_deal_order(w, game)]
     if box.starting_tokens:
         notes.append(w.t("wizard.deal_tokens", token=token_name(language(), md.edition, 1)))
     if box.starting_cake_cards:
         notes += [w.t("cake.deal_cake_cards"), w.t("cake.deal_cakes")]
     notes.append(w.t("wizard.deal_deck", count=game.deck))
-    top_h = m.px(theme.WIZARD_HEADING_H) * (2 if md.expansion else 1)
-    line_h = theme.WIZARD_CAKE_DEAL_LINE_H if md.expansion else theme.WIZARD_DEAL_LINE_H
-    specs = ([top_h] if notes_top else []) + [1.0, m.px(line_h) * len(notes)]
-    parts = rows(body, specs, m.gap)
-    out: list[Widget] = []
-    if notes_top:
-        out.append(Label("wz.deal_removed", parts[0], text=notes_top[0], size=m.body,
-                         color=theme.WARNING, bold=True, align="left", lines=2))
-    table = parts[-2]
+    return notes
+
+
+def _deal_order(w: WizardScreen, game: Game) -> str:
+    """In which order the cards are dealt (Ristretto, Junior Barista, the book's order)."""
+    md = w.model
+    starter = md.players[md.start or 0]
+    if md.ristretto:
+        return w.t("wizard.deal_ristretto")
+    if md.variant == "junior":
+        return w.t("wizard.deal_order_junior", start=starter, count=md.junior_cards)
+    if game.version.book_deal_order and md.box.deal_order == "two_each_then_extra":
+        return w.t("wizard.deal_order_two_each", start=starter)   # 001 Setup step 6
+    return w.t("wizard.deal_order_start_first", start=starter)
+
+
+def _deal_table(w: WizardScreen, game: Game, table: pygame.Rect) -> list[Widget]:
+    """A heading row of the four positions, then a row per seat from the starting player."""
+    m, md = w.m, w.model
     first = md.start or 0
     order = [(first + k) % md.count for k in range(md.count)]
     lines = rows(table, [1.0] * (md.count + 1), max(2, m.gap // 2))
     name_w = round(table.w * 0.28)
     head = cols(lines[0], [name_w] + [1.0] * 4, m.gap)
+    out: list[Widget] = []
     for p in range(4):
         out.append(Label(f"wz.dealhead.{p}", head[p + 1],
                          text=w.t("word.position", position=p + 1), size=m.small,
@@ -388,20 +447,23 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
         out.append(Chip(f"wz.dealname.{seat}", cells[0], text=md.players[seat], size=m.body,
                         dot=w.seat_rgb(seat), color=theme.PANEL))
         for p in range(4):
-            n = len(game.players[seat].queue[p])
-            face = theme.CARD if n else theme.PANEL_DIM
-            cakes = sum(c.cake for c in game.players[seat].queue[p])
-            out.append(Label(f"wz.deal.{seat}.{p}", cells[p + 1],
-                             text=tr_count(language(), "wizard.deal_cards", n) if n else "–",
-                             size=m.body, bold=bool(n), background=face, radius=8,
-                             pad=cells[p + 1].h * 3 // 5 if cakes else 0,
-                             color=theme.TEXT_DARK if n else theme.TEXT_DIM))
-            if cakes:        # "two drinks, one cake" caps dealt cards at once
-                out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cells[p + 1], cakes, "left"))
-    note_lines = rows(parts[-1], [1.0] * len(notes), 0)
-    for k, (note, line) in enumerate(zip(notes, note_lines, strict=True)):
-        out.append(Label(f"wz.dealnote.{k}", line, text=note, size=m.small,
-                         color=theme.TEXT_DIM, align="left"))
+            out += _dealt(w, game, seat, p, cells[p + 1])
+    return out
+
+
+def _dealt(w: WizardScreen, game: Game, seat: int, p: int, cell: pygame.Rect) -> list[Widget]:
+    """How many cards a seat's position gets ("–": none), a cake badge on cake cards."""
+    m = w.m
+    n = len(game.players[seat].queue[p])
+    cakes = sum(c.cake for c in game.players[seat].queue[p])
+    out: list[Widget] = [Label(f"wz.deal.{seat}.{p}", cell,
+                               text=tr_count(language(), "wizard.deal_cards", n) if n else "–",
+                               size=m.body, bold=bool(n),
+                               background=theme.CARD if n else theme.PANEL_DIM, radius=8,
+                               pad=cell.h * 3 // 5 if cakes else 0,
+                               color=theme.TEXT_DARK if n else theme.TEXT_DIM)]
+    if cakes:        # "two drinks, one cake" caps dealt cards at once
+        out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cell, cakes, "left"))
     return out
 
 
