@@ -107,8 +107,8 @@ def record_text() -> Iterator[list[TextRecord]]:
         _records = before
 
 
-#: rendered text by (text, size, colour, bold); a busy screen's text is well under 1 MB
-_render_cache = SurfaceCache(max_bytes=2 << 20)
+#: rendered text by (text, size, colour, bold): a whole game at 800x480 draws about 3.3 MB
+_render_cache = SurfaceCache(max_bytes=4 << 20)
 
 
 def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
@@ -289,8 +289,9 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
-#: copies of rounded shapes by size, radius, layers and format (panels are big: capped by pixels)
-_shapes = SurfaceCache(max_bytes=3 << 20, max_items=600)
+#: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
+#: about 10 MB (panels are big); 8 MB keeps all but a dozen redraws a game (issue 19)
+_shapes = SurfaceCache(max_bytes=8 << 20, max_items=600)
 _shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
 
