@@ -27,6 +27,7 @@ def test_ten_thousand_texts_stay_within_the_render_cache_cap():
         widgets.render(f"Player {n} served {n * 7} cups", 18, (20, 20, 20))
         assert cache.bytes <= cache.max_bytes
     assert 0 < len(cache) <= cache.max_items
+    assert cache.bytes > cache.max_bytes // 2     # full, not emptied
     assert cache.bytes == sum(surface_bytes(s) for s in cache.values())
     # the texts of the screen on show stay: the newest is still there, the first is gone
     assert ("Player 9999 served 69993 cups", 18, (20, 20, 20), False) in cache
@@ -37,12 +38,13 @@ def test_rounded_shapes_of_every_size_stay_within_the_shape_cache_cap():
     target = pygame.Surface((800, 480))
     cache = widgets._shapes
     cache.clear()
-    for n in range(2_000):
-        rect = pygame.Rect(0, 0, 100 + n % 690, 40 + n % 430)
+    for n in range(300):                         # about 130 MB of shapes, all different
+        rect = pygame.Rect(0, 0, 100 + 2 * n, 40 + n)
         for _ in range(2):                       # the copy is made the second time
             widgets.rounded(target, rect, 12, ((n % 256, 40, 40), 0))
         assert cache.bytes <= cache.max_bytes
     assert 0 < len(cache) <= cache.max_items
+    assert cache.bytes > cache.max_bytes // 2     # full, not emptied
 
 
 def test_the_least_recently_used_surface_goes_first():
