@@ -108,7 +108,7 @@ def record_text() -> Iterator[list[TextRecord]]:
 
 
 #: rendered text by (text, size, colour, bold): a whole game at 800x480 draws about 3.3 MB
-_render_cache = SurfaceCache(max_bytes=4 << 20)
+_render_cache = SurfaceCache(max_bytes=3 << 20)
 
 
 def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
@@ -290,8 +290,9 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
 #: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
-#: about 10 MB (panels are big); 8 MB keeps all but a dozen redraws a game (issue 19)
-_shapes = SurfaceCache(max_bytes=8 << 20, max_items=600)
+#: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
+#: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
+_shapes = SurfaceCache(max_bytes=6 << 20, max_items=600)
 _shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
 
