@@ -15,6 +15,11 @@ Printed: the process's resident memory (VmRSS, /proc/self/status) after start-up
 every ``--every`` games. Target (issue 19): at most 60 MB RSS in the steady state
 (after the first 50 games, when the caches are warm) and flat: the last reading at
 most 2 MB above the one at game 50.
+
+``BENCH_SMAPS=1``: where the memory is (RSS by mapping, the live pygame surfaces and who
+holds their pixels, open fonts, SQLite's memory, the kinds of Python objects that grew);
+``BENCH_CONFIG='[sound]\\nenabled = false\\n'``: more config lines, to bisect by turning an
+output off; ``BENCH_TRIM=1``: glibc's ``malloc_trim`` before each reading (freed, not held?).
 """
 from __future__ import annotations
 
