@@ -38,7 +38,6 @@ PENDING = frozenset({
     "companion/ui/screens/table_view.py:TableView._dialog",
     "companion/ui/screens/table_view.py:TableView.on_update",
     "companion/ui/widgets.py:OrderCard._paint",
-    "companion/ui/widgets.py:rounded",
     # nobody's this session: left alone as frame is reworking the tap-to-frame draw path
     "companion/ui/screens/base.py:Screen.draw",
 })
