@@ -131,6 +131,16 @@ class Catalog:
         return merged
 
     @classmethod
+    def configured(cls, paths: Iterable[str], example: bool,
+                   on_error: Callable[[CatalogError], None]) -> Catalog:
+        """The table's catalogs (``[catalog] paths``), plus the bundled example one when
+        ``[catalog] example`` asks; a file that cannot be read goes to ``on_error``."""
+        cat = cls.load_many(paths, on_error=on_error)
+        if example:
+            cat = cls([*cls.example().cards.values(), *cat.cards.values()])
+        return cat
+
+    @classmethod
     def example(cls) -> Catalog:
         # the package's own file (installed unpacked), read without importlib.resources,
         # whose readers and zipfile would load with every start

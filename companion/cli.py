@@ -137,10 +137,7 @@ def load_catalog(cfg: Config, warn=None) -> Catalog:
     if warn is None:
         def warn(problem):
             print(f"catalog warning: {problem}; its cards are not used", file=sys.stderr)
-    cat = Catalog.load_many(cfg.catalog.paths, on_error=warn)
-    if cfg.catalog.example:
-        cat = Catalog([*Catalog.example().cards.values(), *cat.cards.values()])
-    return cat
+    return Catalog.configured(cfg.catalog.paths, cfg.catalog.example, warn)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from .devices.scanner_pty import DEMO_CODES, SimulatedScanner
 from .rules.editions import EXPANSIONS, UPGRADE_TILES, VARIANTS, box_rules
 from .rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced, CakesReturned,
                                CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
-                               OrderCompleted, ShopClosed, Stalled, TurnChanged,
+                               GameStarted, OrderCompleted, ShopClosed, Stalled, TurnChanged,
                                UpgradeActivated)
 from .rules.state import Game, Table
 from .rules.turn import is_stalled
@@ -350,7 +350,7 @@ def run(edition: str = "original", players: int | list = 3, seed: int = 1,
             loop.drain()
             bots.play_turn()
             applied.extend(loop.drain())
-            stalled = any(h.kind == "stalled" for u in applied for h in u.happened)
+            stalled = any(isinstance(h, Stalled) for u in applied for h in u.happened)
             applied.clear()
             if stalled:
                 out.write(i18n.tr(language, "demo.stalled") + "\n")
@@ -431,7 +431,7 @@ class PacedBots(threading.Thread):
                          scan=self._scan if scanner is not None else None)
 
     def _seen(self, u: Update) -> None:
-        if any(h.kind == "game_started" for h in u.happened):
+        if any(isinstance(h, GameStarted) for h in u.happened):
             self._games += 1
             if self._games > 1:               # a rematch (not the demo's own first game)
                 self._new_game.set()

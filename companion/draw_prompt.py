@@ -15,10 +15,11 @@ worked out once per update by the table loop (``snapshot.Snapshot.draws``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .rules import Accepted, Table, apply
 from .rules.happenings import CardsToDraw, DrawsDismissed, Happening
-from .rules.state import stack_items
+from .rules.state import Game, stack_items
 
 
 @dataclass(frozen=True)
@@ -39,27 +40,51 @@ def pending_draws(table: Table) -> PendingDraws | None:
     game = table.game
     if game is None or game.game_over:
         return None
+    ending = _turn_ending(table, game)
+    if ending is None:
+        return None
+    before, action = ending
+    drawn = _drawn_at(before, action)
+    if drawn is None:
+        return None
+    draws, short = drawn
+    waiting = _waiting_for_a_scan(game, first=before.next_serial)
+    if draws and not waiting:
+        return None          # every drawn card was scanned
+    return PendingDraws(draws, waiting, short, game.turn)
+
+
+def _turn_ending(table: Table, game: Game) -> tuple[Game, dict[str, Any]] | None:
+    """The game before the ``end_turn`` that began the current turn, and that action:
+    found in the undo history (newest first), None if it reaches an older turn first."""
     for before, action in stack_items(table.undo):
         if before is None or before.turn < game.turn - 1:
             return None
-        if action.get("do") != "end_turn" or before.turn != game.turn - 1:
-            continue
-        outcome = apply(Table(before), action)
-        if not isinstance(outcome, Accepted):
-            return None
-        # the order surge, and with two players the active player's own card
-        surges = [h for h in outcome.happened if isinstance(h, CardsToDraw)]
-        draws = tuple(d for h in surges for d in h.draws)
-        short = any(h.short for h in surges)
-        if not (draws or short):
-            return None
-        first = before.next_serial
-        waiting = frozenset(c.serial for p in game.players for pos in p.queue for c in pos
-                            if c.serial >= first and c.tag is None)
-        if draws and not waiting:
-            return None          # every drawn card was scanned
-        return PendingDraws(draws, waiting, short, game.turn)
+        if action.get("do") == "end_turn" and before.turn == game.turn - 1:
+            return before, action
     return None
+
+
+def _drawn_at(before: Game, action: dict[str, Any]) -> tuple[tuple[tuple[str, int], ...],
+                                                             bool] | None:
+    """The cards that ending the turn made players draw and whether the deck fell short,
+    replayed from ``before``: the order surge, and with two players the active player's
+    own card. None if it asked for none (or could not be replayed)."""
+    outcome = apply(Table(before), action)
+    if not isinstance(outcome, Accepted):
+        return None
+    surges = [h for h in outcome.happened if isinstance(h, CardsToDraw)]
+    draws = tuple(d for h in surges for d in h.draws)
+    short = any(h.short for h in surges)
+    if not (draws or short):
+        return None
+    return draws, short
+
+
+def _waiting_for_a_scan(game: Game, first: int) -> frozenset[int]:
+    """The serials of the cards drawn since serial ``first`` that nobody scanned yet."""
+    return frozenset(c.serial for p in game.players for pos in p.queue for c in pos
+                     if c.serial >= first and c.tag is None)
 
 
 @dataclass(frozen=True)

@@ -212,8 +212,8 @@ class CatalogLoaded:
 @dataclass(frozen=True)
 class PlayLinkFound:
     """A worker made the BG Stats link of the finished game on the table ``made_for``
-    (None when it cannot be made): the table loop's update hands it to its owner,
-    ``play_link.PlayLink``, which keeps it only if the table is still that one."""
+    (None when it cannot be made): the table loop keeps it, if the table is still that
+    one, and its snapshot carries it (``snapshot.Snapshot.play_link``) to every output."""
     made_for: TableVersion
     link: str | None
 

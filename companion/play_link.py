@@ -1,12 +1,12 @@
-"""The BG Stats link of the game that just finished (``companion.exports``), kept by a
-table-loop subscriber for the end screen and the phone view.
+"""The BG Stats link of the game that just finished (``companion.exports``), asked for
+by a table-loop subscriber for the end screen and the phone view.
 
 Making it replays the whole game, so it is made on a worker (``worker.Jobs``), never on
 the loop's thread: the loop reads what the worker needs (the game's record and lines,
 the journal being its own), the worker makes the link and posts it back as an input
-(``inputs.PlayLinkFound``), and the loop's update hands it to ``PlayLink``, which keeps
-it only if the table is still the one it was made for. So ``link`` is written on the
-loop's thread alone; the screen and the phone view read it.
+(``inputs.PlayLinkFound``); the loop keeps it if the table is still the one it was made
+for, and its snapshot carries it (``snapshot.Snapshot.play_link``): the screen and the
+phone view read it there, as every output reads the table.
 
 Apart from ``exports`` so that the service's start loads neither the exports nor
 bgstats: they are imported when a game is over, on the worker.
@@ -14,7 +14,6 @@ bgstats: they are imported when a game is over, on the worker.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,19 +41,16 @@ def make_link(game: GameRecord, lines: Sequence[str], location: str = "") -> str
 
 
 class PlayLink:
-    """The BG Stats link of the game that just finished, for the end screen.
+    """Asks for the BG Stats link of the game that just finished.
 
     A table-loop subscriber: when a game is over (or its finished table changes, e.g.
-    a correction reranks it) it asks a worker for the link; ``link`` is None while a
-    game runs and while the link is being made. ``ready`` is set once the link of the
-    table on show is known (or there is none to make)."""
+    a correction reranks it) it asks a worker for the link, which the worker posts to
+    the loop. It keeps no link itself: the loop's snapshot has it."""
 
     def __init__(self, loop: Any, location: str = "", make: MakeLink = make_link,
                  jobs: Jobs | None = None):
         self.loop, self.location = loop, location
         self.session = loop.session
-        self.link: str | None = None          # written on the loop's thread only
-        self.ready = threading.Event()
         self._make = make
         self._jobs = jobs if jobs is not None else Jobs("play-link")
         self._for: TableVersion | None = None    # the table the link is (being) made for
@@ -63,9 +59,6 @@ class PlayLink:
     def __call__(self, update: Any) -> None:
         """On the loop's thread."""
         if isinstance(update.event, PlayLinkFound):
-            if update.event.made_for == self._for:   # else made for an older table
-                self.link = update.event.link
-                self.ready.set()
             return
         if update.version is not None and update.version != self._for:
             self._want(update.version)
@@ -73,7 +66,7 @@ class PlayLink:
     def _want(self, version: TableVersion) -> None:
         """The table is now ``version``: no link while a game runs, else ask the worker.
         On the journal's owner thread (the loop's, or the service's before it runs)."""
-        self._for, self.link = version, None
+        self._for = version
         journal, game = self.session.journal, self.session.table.game
         game_id = self.session.game_id
         record = None
@@ -83,9 +76,7 @@ class PlayLink:
             except JournalError as exc:
                 log.warning("no BG Stats link: %s", exc)
         if record is None:
-            self.ready.set()
             return
-        self.ready.clear()
         lines, location, post = tuple(self.session.lines), self.location, self.loop.post
 
         def job() -> None:                         # on the worker's thread

@@ -37,8 +37,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from . import faults, logs
-from .cli import load_catalog
+from . import dataclass_code, faults, logs
 from .config import Config, ConfigError
 from .inputs import CatalogLoaded, SettingsChanged
 from .journal import Journal, JournalError
@@ -141,7 +140,8 @@ class Service:
         self.loop.subscribe(self._settings_reached)
         self._watch(self.loop)
         from .play_link import PlayLink
-        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])   # end screen's QR
+        #: asks a worker for a finished game's BG Stats link (the snapshot carries it)
+        self.play_link = PlayLink(self.loop, cfg["bgstats"]["location"])
         self.loop.subscribe(self.play_link)
         self.inputs: list = []
         self.lights: LightsController | None = None
@@ -164,7 +164,8 @@ class Service:
             log.warning("card catalog: %s; its cards are not used (recorded games do not "
                         "need them)", exc)
             self.catalog_problems.append(exc)
-        return load_catalog(self.cfg, warn=problem)
+        from .catalog import Catalog
+        return Catalog.configured(self.cfg.catalog.paths, self.cfg.catalog.example, problem)
 
     def _watch(self, loop: TableLoop) -> None:
         """systemd: WATCHDOG=1 from the table loop's own thread, STATUS= on each change."""
@@ -174,13 +175,15 @@ class Service:
             loop.heartbeat = self.notifier.watchdog
             loop.heartbeat_every = self.notifier.ping_every
 
-        def status(update: Update) -> None:
-            self.notifier.status(status_line(update.table))
+        def status(update: Update) -> None:     # on the loop's thread: its snapshot
+            shared = update.snapshot if update.snapshot is not None else loop.snapshot
+            self.notifier.status(status_line(shared.table))
         loop.subscribe(status)
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
-        self.notifier.ready(status_line(self.loop.table))
+        dataclass_code.keep()           # the records' code compiled this start, for the next
+        self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:
         """The lights, sound, MQTT and voice (those configured and available), each
@@ -191,7 +194,7 @@ class Service:
         sound = _optional("sound", lambda: build_sound(self.cfg))
         self.lights, self.sound = lights, sound
         from .mqtt.publisher import build_publisher
-        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.session,
+        mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.loop.snapshot,
                                                          self.journal.path))
         from .voice import build_voice
         self.voice = _optional("voice", lambda: build_voice(self.cfg, sound))
@@ -258,8 +261,7 @@ class Service:
         from .web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
-                         colours=seat_rgb(self.session.seat_colors) or None,
-                         play_link=self.play_link)
+                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None)
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -360,7 +362,6 @@ class Service:
         from .ui.settings_store import settings_for
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg, on_display=True)   # the display, or the demo's part of it
-        app.play_links = self.play_link      # type: ignore[assignment]  # App says None
         if self.web is not None:             # Settings shows the phones' pairing code
             app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
         self.screen_on = True
@@ -371,7 +372,7 @@ class Service:
         settings.subscribe(self.apply_settings)
         if self.voice is not None:            # teaching's hints are said aloud too (or
             app.speak = self.voice.say        # once the outputs start behind the first frame)
-        saved = self.session.seat_colors      # read before the loop's first input is handled
+        saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
         return app

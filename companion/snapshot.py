@@ -3,8 +3,10 @@
 The loop works this out once per update, on its own thread, from what it owns (the
 session, its version, its pause): the table, the seat colours chosen at setup, the
 draw prompt (what is due and which seats dismissed it, ``draw_prompt.Draws``), the
-devices' last reports and whether the table is paused. Outputs read the snapshot and
-the update's happenings, never the session (README "The loop and its outputs").
+devices' last reports, whether the table is paused and the finished game's BG Stats
+link (made on a worker, ``play_link.PlayLink``; kept only for the table it was made
+for). Outputs read the snapshot and the update's happenings, never the session
+(README "The loop and its outputs").
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ class Snapshot:
     devices: tuple[tuple[str, str], ...] = ()   # (device, status) as each last reported
     paused: bool = False                   # another program holds the journal's lock
     catalog: Catalog | None = None         # the cards known (a new one replaces it whole)
+    play_link: str | None = None           # the finished game's BG Stats link, once made
 
     def device(self, name: str) -> str | None:
         """``name``'s last reported status, or None if it has reported none."""
@@ -35,8 +38,9 @@ class Snapshot:
 
     def after(self, table: Table, version: TableVersion, happened: tuple[Happening, ...],
               game_id: int | None, seat_colours: tuple[str, ...],
-              catalog: Catalog | None = None) -> Snapshot:
-        """The next snapshot, once ``happened`` made ``table``."""
+              catalog: Catalog | None = None, play_link: str | None = None) -> Snapshot:
+        """The next snapshot, once ``happened`` made ``table`` (``play_link``: the BG
+        Stats link made for this very table, if any)."""
         devices, paused = dict(self.devices), self.paused
         for h in happened:
             if isinstance(h, DeviceStatusChanged):
@@ -47,4 +51,4 @@ class Snapshot:
                 paused = False
         draws = self.draws.after(table, happened, unchanged=table is self.table)
         return Snapshot(table, version, game_id, seat_colours, draws, tuple(devices.items()),
-                        paused, catalog)
+                        paused, catalog, play_link)

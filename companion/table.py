@@ -273,6 +273,8 @@ class TableLoop:
         self.version = self._version(0, 0)
         if journal is not None and journal.current_game_id is not None:   # a resumed game
             self.version = self._version(journal.current_game_id, journal.current_seq or 0)
+        #: the last BG Stats link a worker made for the table then shown (``_take``)
+        self._play_link: ev.PlayLinkFound | None = None
         #: what every output shows now (``snapshot.Snapshot``): the loop's thread replaces it
         #: with each update it publishes; any thread may read it
         self.snapshot = Snapshot(session.table, self.version, session.game_id,
@@ -451,7 +453,7 @@ class TableLoop:
         self.snapshot = self.snapshot.after(update.table, self.version, update.happened,
                                             self.session.game_id,
                                             tuple(self.session.seat_colors),
-                                            self.session.catalog)
+                                            self.session.catalog, self._link_now())
         update = replace(update, snapshot=self.snapshot)
         for fn in list(self.subscribers):
             try:
@@ -545,13 +547,20 @@ class TableLoop:
 
     def _take(self, event: ev.SettingsChanged | ev.CatalogLoaded | ev.PlayLinkFound) -> Update:
         """What the loop owns besides the table changes here, on its thread only: the
-        settings, the card catalog. The update tells every output (a BG Stats link made on
-        a worker reaches its owner, ``play_link.PlayLink``, the same way)."""
+        settings, the card catalog, the BG Stats link a worker made (``play_link``). The
+        update, and its snapshot, tell every output."""
         if isinstance(event, ev.SettingsChanged):
             self.settings = event
         elif isinstance(event, ev.CatalogLoaded):
             self.session.catalog = event.catalog
+        elif event.made_for == self.version:      # else made for a table since changed
+            self._play_link = event
         return Update(event, self.table, applied_at=self.clock())
+
+    def _link_now(self) -> str | None:
+        """The BG Stats link of the table as it is now, if one was made for it."""
+        found = self._play_link
+        return found.link if found is not None and found.made_for == self.version else None
 
     def _unknown_cards(self, happened: tuple[Happening, ...]) -> tuple[UnknownCard, ...]:
         cat = self.session.catalog

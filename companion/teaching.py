@@ -24,7 +24,7 @@ from typing import Any
 
 from .rules import Accepted, Game, Rejection, Table, apply, parse_line
 from .rules.editions import RULES
-from .rules.happenings import Happening
+from .rules.happenings import GameStarted, Happening, TurnChanged
 from .ui import i18n
 
 #: a hint: its key (``teach.<key>``) and the values its sentence names
@@ -168,12 +168,12 @@ class Teacher:
         """The hints this update calls for (in ``SEQUENCE`` order), each marked taught.
         ``happened``: what one accepted action did; ``table``: the table after it."""
         happened = list(happened)
-        if any(h.kind == "game_started" for h in happened):
+        if any(isinstance(h, GameStarted) for h in happened):
             self.taught = set()              # a new game: everything is to teach again
         game = table.game
         if game is None:
             return []
-        turn_start = any(h.kind in ("game_started", "turn_changed") for h in happened)
+        turn_start = any(isinstance(h, (GameStarted, TurnChanged)) for h in happened)
         out: list[Hint] = []
         for step in SEQUENCE:
             if step.key in self.taught:

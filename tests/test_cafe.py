@@ -96,7 +96,8 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     seen_twice = hub.counts["results_duplicate"]       # a reconnect may already resend one
     os.remove(t1.journal_path + ".mqtt-acked.json")
     from companion.mqtt.publisher import MqttPublisher
-    again = MqttPublisher(t1.settings, t1.journal_path, t1.session, reconnect_min=0.1).start()
+    again = MqttPublisher(t1.settings, t1.journal_path, t1.loop.snapshot,
+                          reconnect_min=0.1).start()
     try:
         assert wait_until(lambda: again.counts["results_acked"] == 2)
         assert wait_until(lambda: hub.counts["results_duplicate"] == seen_twice + 2)
@@ -105,7 +106,8 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     finally:
         again.close()
     # with its acknowledgements kept, a restarted table sends nothing again
-    quiet = MqttPublisher(t2.settings, t2.journal_path, t2.session, reconnect_min=0.1).start()
+    quiet = MqttPublisher(t2.settings, t2.journal_path, t2.loop.snapshot,
+                          reconnect_min=0.1).start()
     try:
         assert quiet.connected.wait(5)
         assert wait_until(lambda: quiet.counts["states"] >= 1)

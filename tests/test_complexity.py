@@ -9,9 +9,7 @@ radon's cyclomatic complexity of every function and method (nested ones too):
   order of the checks``. A reason names what makes the branches one thing (a table of
   cases, one branch per pattern); "it is long" is no reason: split the function.
 
-Up to 15 needs nothing. ``PENDING`` lists the functions still over the bar that other
-branches are reducing in parallel; it must be empty once they are merged (and an entry
-that is no longer over the bar fails too, so the list only shrinks).
+Up to 15 needs nothing.
 """
 from __future__ import annotations
 
@@ -26,21 +24,6 @@ NEVER = 20            # above this (rank D, E, F): never
 EXPLAINED = 15        # above this: only with a reason
 MARKER = re.compile(r"#\s*complexity:\s*\S")
 
-#: "path:qualified name" of functions being reduced on other branches (issue 21).
-#: MUST BE EMPTY when those branches are merged: the lead empties it after merging.
-PENDING = frozenset({
-    # contract: the typed loop contract, one function per light pattern
-    "companion/draw_prompt.py:pending_draws",
-    # state: rules, session, journal, settings screens
-    # start: configuration
-    # frame: tap to frame
-    "companion/ui/chips.py:Chip.paint",
-    "companion/ui/screens/table_view.py:TableView._dialog",
-    "companion/ui/screens/table_view.py:TableView.on_update",
-    "companion/ui/widgets.py:OrderCard._paint",
-    # nobody's this session: left alone as frame is reworking the tap-to-frame draw path
-    "companion/ui/screens/base.py:Screen.draw",
-})
 
 
 def _blocks(block, prefix: str = ""):
@@ -93,13 +76,8 @@ def package_problems() -> dict[str, str]:
 
 
 def test_no_function_is_over_the_complexity_bar():
-    problems = {k: v for k, v in package_problems().items() if k not in PENDING}
+    problems = package_problems()
     assert problems == {}, "\n".join(f"{k}: {v}" for k, v in sorted(problems.items()))
-
-
-def test_pending_lists_only_functions_still_over_the_bar():
-    stale = set(PENDING) - set(package_problems())
-    assert stale == set(), f"no longer over the bar, remove from PENDING: {sorted(stale)}"
 
 
 def _branches(n: int) -> str:

@@ -6,10 +6,11 @@ import pygame
 from pyzbar import pyzbar
 
 from companion import history
+from companion import inputs as ev
 from companion.exports import PlayLink
 from companion.journal import Journal
 from companion.session import Session
-from companion.table import TableLoop
+from companion.table import Recorder, TableLoop
 from companion.ui import screenshots
 from companion.ui.app import App
 from companion.web.pairing import Pairing
@@ -35,11 +36,18 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
         links = PlayLink(loop)
         loop.subscribe(links)
         app = App(loop, surface=pygame.Surface((800, 480)), language="ko")
-        app.play_links = links
+        recorder = Recorder()
+        loop.subscribe(recorder)
+        assert type(app.screen).__name__ == "EndScreen" and app.screen.link is None
         loop.start()                              # a worker makes the link, the loop keeps it
-        assert links.ready.wait(5)
+        found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
         loop.stop()
         links.close()
+        assert found.snapshot.play_link == link   # the loop's snapshot carries it
+        assert app.process_updates() >= 1         # the screen takes it from the update
+        assert app.screen.link == link
+        later = App(loop, surface=pygame.Surface((800, 480)), language="ko")
+        assert type(later.screen).__name__ == "EndScreen" and later.screen.link == link
         app.screen.invalidate()
         app.screen.draw(app.surface)
         assert type(app.screen).__name__ == "EndScreen"

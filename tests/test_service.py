@@ -159,3 +159,70 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
     finally:
         signal_mod.signal(signal_mod.SIGUSR1, old)
     assert not wait_for_stop(threading.Event(), 0.01)      # and it gives up when told
+
+
+def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):
+    """Every output (the lights, MQTT, the systemd status, the phone view's live table)
+    learns the table from the loop's snapshot: the session is made unreadable from the
+    moment they are built, except on the loop's own thread outside the outputs."""
+    import socket
+    import threading
+    from companion.notify import Notifier
+    from companion.session import Session
+    from companion.web.live import LiveTable
+    cfg["mqtt"]["host"] = "127.0.0.1"                # no broker there: MQTT stays offline
+    cfg["mqtt"]["port"] = 9
+    name = f"coffee-outputs-{id(cfg)}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + name)
+    sock.settimeout(5)
+    svc = Service(cfg, headless=True, notifier=Notifier({"NOTIFY_SOCKET": "@" + name}))
+    readers: list[tuple[str, str]] = []
+    in_output = threading.local()
+    plain = Session.__getattribute__
+
+    def guarded(session, attr):
+        on_loop = threading.current_thread().name == "table-loop"     # the loop's own
+        if not on_loop or getattr(in_output, "on", False):
+            readers.append((threading.current_thread().name, attr))
+            raise AttributeError(f"an output read Session.{attr}")
+        return plain(session, attr)
+
+    def as_output(fn):
+        def call(update):
+            in_output.on = True
+            try:
+                fn(update)
+            finally:
+                in_output.on = False
+        return call
+
+    rec = Recorder()
+    try:
+        monkeypatch.setattr(Session, "__getattribute__", guarded)
+        svc.start_outputs()                              # lights and MQTT built here
+        live = svc.outputs.start(LiveTable(svc.loop))
+        svc.ready()                                      # READY=1 with the table's status
+        assert sock.recv(200) == b"READY=1\nSTATUS=waiting for a new game (start one on " \
+            b"the touchscreen)"
+        kept = list(svc.loop.subscribers)
+        svc.loop.subscribers[:] = [fn if fn is svc.play_link else as_output(fn) for fn in kept]
+        svc.loop.subscribe(rec)
+        assert svc.loop.start().name == "table-loop"
+        svc.loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                                      "players": ["Ana", "Ben"]}))
+        svc.loop.post(ev.TouchAction({"do": "end_turn"}))
+        rec.wait_for(lambda u: u.accepted and u.action == {"do": "end_turn"})
+        assert sock.recv(200) == b"STATUS=Ana's turn, round 1"
+        assert sock.recv(200) == b"STATUS=Ben's turn, round 1"
+        assert live.latest.table["active"] == "Ben"
+        mqtt = next(o for o in svc.outputs if o.name == "MQTT")
+        assert wait_until(lambda: mqtt.counts["events_skipped"] >= 2)   # its thread took them
+        assert wait_until(lambda: svc.lights.strip.writes > 0)
+        svc.loop.stop()
+        svc.loop.subscribers[:] = kept
+    finally:
+        monkeypatch.setattr(Session, "__getattribute__", plain)
+        svc.shutdown()
+        sock.close()
+    assert readers == []

@@ -155,11 +155,11 @@ def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_p
             # the worker is busy: the loop still answers inputs, and shows no link yet
             asked = ev.DismissDraws()
             loop.post(asked)
-            assert recorder.wait_for(lambda u: u.event is asked).event is asked
-            assert links.link is None and not links.ready.is_set()
+            answered = recorder.wait_for(lambda u: u.event is asked)
+            assert answered.event is asked and answered.snapshot.play_link is None
             release.set()
             found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
-            assert links.ready.wait(5) and links.link == "link of game 1 after 5 lines"
+            assert found.snapshot.play_link == "link of game 1 after 5 lines"
             assert found.event.made_for == loop.turn_now()
         finally:
             release.set()
@@ -189,7 +189,7 @@ def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
         recorder = Recorder()
         loop.subscribe(recorder)
         kept: list = []                          # the link kept as each result arrives
-        loop.subscribe(lambda u: kept.append(links.link)
+        loop.subscribe(lambda u: kept.append(u.snapshot.play_link)
                        if isinstance(u.event, ev.PlayLinkFound) else None)
         loop.start()
         try:
@@ -205,3 +205,32 @@ def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
             release.set()
             loop.stop()
             links.close()
+
+
+def test_the_snapshot_carries_the_link_of_the_table_on_show_to_the_phones():
+    """The loop keeps a worker's link only for the table it was made for; the phone
+    view's live table takes it from the update's snapshot, and drops it with the table."""
+    from companion import inputs as ev
+    from companion.catalog import Catalog
+    from companion.session import Session
+    from companion.table import TableLoop
+    from companion.web.live import LiveTable
+    loop = TableLoop(Session(None, Catalog()))
+    live = LiveTable(loop)
+    loop.subscribe(live.on_update)
+    loop.post(ev.ScriptLine(FINISHED[0], 1))
+    loop.drain()
+    made_for = loop.turn_now()
+    loop.post(ev.ScriptLine(FINISHED[1], 2))            # the table changes meanwhile
+    loop.post(ev.PlayLinkFound(made_for, "made for the setup"))
+    [_, stale] = loop.drain()
+    assert stale.snapshot.play_link is None and live.latest.bgstats is None
+    loop.post(ev.PlayLinkFound(loop.turn_now(), "made for this table"))
+    [found] = loop.drain()
+    assert found.snapshot.play_link == "made for this table" == loop.snapshot.play_link
+    assert live.latest.bgstats == "made for this table"
+    loop.post(ev.DismissDraws())                         # the same table: the link stays
+    assert loop.drain()[0].snapshot.play_link == "made for this table"
+    loop.post(ev.ScriptLine(FINISHED[2], 3))             # a new table: no link for it yet
+    [moved] = loop.drain()
+    assert moved.accepted and moved.snapshot.play_link is None and live.latest.bgstats is None

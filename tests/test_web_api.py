@@ -150,12 +150,13 @@ def test_a_finished_game_offers_its_bg_stats_link_on_the_live_page(tmp_path):
                      '{"do": "end_turn"}', '{"do": "end_turn"}', '{"do": "end_turn"}']:
             assert post(svc, line, code).status_code == 200, line
         # made on a worker, then every subscriber (the live page too) hears of it
-        recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
+        found = recorder.wait_for(lambda u: isinstance(u.event, ev.PlayLinkFound))
         link = httpx.get(svc.web.url + "/history/1/bgstats").text.strip()
         assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
         page = httpx.get(svc.web.url + "/?lang=pt").text
         assert f'id="bgstats" href="{link}"' in page
-        assert svc.play_link.link == link                  # the end screen's QR code
+        assert found.snapshot.play_link == link            # the end screen's QR code
+        assert svc.web.live.latest.bgstats == link         # the phones' copy: the same
     finally:
         svc.shutdown()
 

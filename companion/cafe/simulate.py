@@ -38,7 +38,7 @@ class SimulatedTable:
         self.loop = TableLoop(self.session)
         self.publisher: MqttPublisher | None = None
         if publish:
-            self.publisher = MqttPublisher(settings, self.journal_path, self.session,
+            self.publisher = MqttPublisher(settings, self.journal_path, self.loop.snapshot,
                                            reconnect_min=reconnect_min)
             self.publisher.attach(self.loop)
         self.latencies: list[float] = []          # tap/hold -> every subscriber done

@@ -203,7 +203,7 @@ class LightsController(Worker):
     def attach(self, loop) -> LightsController:
         """Subscribe to a ``TableLoop`` and show its table as it is now, without starting
         the thread (tests and tools call ``tick``; the service uses ``outputs.Outputs``)."""
-        self.show_table(loop.table)
+        self.show_table(loop.snapshot.table)
         loop.subscribe(self.on_update)
         return self
 

@@ -123,13 +123,15 @@ class MqttPublisher:
 
     name = "MQTT"
 
-    def __init__(self, settings: dict, journal_path: str, session,
+    def __init__(self, settings: dict, journal_path: str, snapshot: Snapshot,
                  clock: Callable[[], float] = time.time, reconnect_min: float = 1.0,
                  client: mqtt.Client | None = None):
+        """``snapshot``: the table loop's (``loop.snapshot``), the table as it is now."""
         self.settings = settings
-        self.venue, self.name = settings["venue"], settings["table"]
+        #: the café's and this table's names in the topics (``name`` stays "MQTT": the
+        #: output's name in ``outputs.Outputs.status``)
+        self.venue, self.table = settings["venue"], settings["table"]
         self.journal_path = journal_path
-        self.session = session
         self.clock = clock
         self.acks = AckFile(journal_path + ".mqtt-acked.json")
         self.counts = {"events": 0, "events_skipped": 0, "states": 0, "results": 0,
@@ -139,8 +141,9 @@ class MqttPublisher:
         self._thread: threading.Thread | None = None
         self._pending: dict[int, tuple[int, str]] = {}      # mid -> (game id, version)
         self._acks_in: collections.deque[int] = collections.deque()   # PUBACKs (paho's thread)
-        self._latest = _Seen(Update(None, session.table), session.game_id,
-                             self._seq(), clock())
+        #: the loop's last snapshot (the loop's thread): a hand-made update's game and step
+        self._shared = snapshot
+        self._latest = self._noted(Update(None, snapshot.table), snapshot)
         self._devices: dict[str, str] = {}
         self._started: dict[int, str | None] = {}
         self._reader: Journal | None = None
@@ -151,10 +154,10 @@ class MqttPublisher:
     # --- paho ------------------------------------------------------------------------
 
     def _topic(self, leaf: str) -> str:
-        return topics.topic(self.venue, self.name, leaf)
+        return topics.topic(self.venue, self.table, leaf)
 
     def _client(self, reconnect_min: float) -> mqtt.Client:
-        c = make_client(self.settings, f"coffee-rush-{self.venue}-{self.name}", reconnect_min,
+        c = make_client(self.settings, f"coffee-rush-{self.venue}-{self.table}", reconnect_min,
                         clean_session=True)
         c.will_set(self._topic("status"), topics.OFFLINE, qos=1, retain=True)
         c.max_queued_messages_set(1000)     # bounded memory while the broker is away
@@ -172,7 +175,7 @@ class MqttPublisher:
             return
         self._unreachable.answered()
         log.info("MQTT: connected to %s:%s as %s/%s", self.settings["host"],
-                 self.settings["port"], self.venue, self.name)
+                 self.settings["port"], self.venue, self.table)
         self.connected.set()
         self._inbox.put(_CONNECTED)
 
@@ -195,18 +198,16 @@ class MqttPublisher:
     def attach(self, loop) -> None:
         loop.subscribe(self.on_update)
 
-    def _seq(self) -> int | None:
-        journal = self.session.journal
-        return None if journal is None else journal.current_seq
+    def _noted(self, u: Update, snap: Snapshot) -> _Seen:
+        """``u`` with the game and the journal's step in it, as the snapshot says."""
+        game_id = snap.game_id
+        return _Seen(u, game_id, snap.version.step if game_id is not None else None,
+                     self.clock())
 
     def __call__(self, u: Update) -> None:
-        snap = u.snapshot
-        if snap is None:           # an update made by hand (tools): the session as it is
-            game_id, seq = self.session.game_id, self._seq()
-        else:                      # the loop's: its game and the journal's step in it
-            game_id = snap.game_id
-            seq = snap.version.step if game_id is not None else None
-        self._inbox.put(_Seen(u, game_id, seq, self.clock()))
+        if u.snapshot is not None:     # the loop's (an update made by hand has none)
+            self._shared = u.snapshot
+        self._inbox.put(self._noted(u, self._shared))
 
     # --- running -----------------------------------------------------------------------
 
@@ -218,7 +219,11 @@ class MqttPublisher:
         return "connected" if self.connected.is_set() else "offline"
 
     def start(self, snapshot: Snapshot | None = None) -> MqttPublisher:
-        """Connect and publish (the table as it is was read when this was built)."""
+        """Connect and publish the table as ``snapshot`` shows it (else as it was when
+        this was built)."""
+        if snapshot is not None:       # before the publisher's thread: nobody reads it yet
+            self._shared = snapshot
+            self._latest = self._noted(Update(None, snapshot.table), snapshot)
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
         self._thread.start()
         connection.start(self.client, self.settings)
@@ -292,7 +297,7 @@ class MqttPublisher:
     def _publish_state(self) -> None:
         s = self._latest
         payload = topics.state_payload(
-            s.update.table, venue=self.venue, name=self.name, game_id=s.game_id, seq=s.seq,
+            s.update.table, venue=self.venue, name=self.table, game_id=s.game_id, seq=s.seq,
             started_at=self._started_at(s.game_id), devices=self._devices, updated_at=s.at)
         self.client.publish(self._topic("state"), topics.dumps(payload), qos=0, retain=True)
         self.counts["states"] += 1
@@ -331,7 +336,7 @@ class MqttPublisher:
                 d = topics.result_version(g)
                 if not g.ranking or self.acks.get(g.id) == d or (g.id, d) in in_flight:
                     continue
-                payload = topics.result_payload(g, venue=self.venue, name=self.name,
+                payload = topics.result_payload(g, venue=self.venue, name=self.table,
                                                 expansion=self._expansion(journal, g.id))
                 self._publish_result(g.id, d, payload)
         except JournalError as exc:
@@ -368,7 +373,7 @@ class MqttPublisher:
         prefix = self.settings["discovery_prefix"]
         if not prefix:
             return
-        for config_topic, payload in discovery_configs(prefix, self.venue, self.name):
+        for config_topic, payload in discovery_configs(prefix, self.venue, self.table):
             self.client.publish(config_topic, topics.dumps(payload), qos=1, retain=True)
 
 
@@ -389,8 +394,9 @@ def discovery_configs(prefix: str, venue: str, name: str) -> list[tuple[str, dic
             for key, label, template, icon in sensors]
 
 
-def build_publisher(cfg, session, journal_path: str) -> MqttPublisher | None:
-    """The publisher the config asks for, or None when ``[mqtt] host`` is empty."""
+def build_publisher(cfg, snapshot: Snapshot, journal_path: str) -> MqttPublisher | None:
+    """The publisher the config asks for, starting from the loop's ``snapshot``, or None
+    when ``[mqtt] host`` is empty."""
     if not cfg["mqtt"]["host"]:
         return None
-    return MqttPublisher(cfg["mqtt"], journal_path, session)
+    return MqttPublisher(cfg["mqtt"], journal_path, snapshot)

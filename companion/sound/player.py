@@ -161,7 +161,7 @@ class SoundPlayer(Worker):
     def attach(self, loop) -> SoundPlayer:
         """Subscribe to a ``TableLoop`` (and start the turn timer of a resumed game)."""
         if self.enabled:
-            self._put(("table", loop.table))
+            self._put(("table", loop.snapshot.table))
         loop.subscribe(self.on_update)
         return self
 

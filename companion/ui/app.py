@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 import pygame
 
 from .. import inputs as ev
-from ..rules.happenings import GameStarted
+from ..rules.happenings import CardEnrolled, DeviceStatusChanged, GameStarted, UnknownCard
 from .. import seat_colours
 from . import text
 from .screens.base import Pointer, Screen
@@ -226,7 +226,6 @@ class App:
         self.quit_on_escape = False                # the demo: Esc closes the window
         self.pairing = None                        # the phone view's pairing code (Settings)
         self.web_url: str | None = None         # where phones open the table
-        self.play_links = None                     # BG Stats link of a finished game (end screen)
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: queue.Queue[Any] = queue.Queue()
@@ -359,15 +358,15 @@ class App:
             self.version = u.version
         self.teaching.on_update(u)
         for h in u.happened:
-            if h.kind == "device_status":
+            if isinstance(h, DeviceStatusChanged):
                 self.devices[h.device] = h.status
             elif isinstance(h, GameStarted):
                 self.unknown_tags = []
                 if u.action:
                     self.last_setup = dict(u.action)
-            elif h.kind == "unknown_card" and h.tag not in self.unknown_tags:
+            elif isinstance(h, UnknownCard) and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
-            elif h.kind == "card_enrolled" and h.tag in self.unknown_tags:
+            elif isinstance(h, CardEnrolled) and h.tag in self.unknown_tags:
                 self.unknown_tags.remove(h.tag)
         for s in list(self.stack):
             s.on_update(u)

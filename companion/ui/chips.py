@@ -50,11 +50,7 @@ class Chip(Widget):
 
     def paint(self, surface):
         r = self.rect
-        face = self.on_color if self.on else self.color
-        if not self.enabled:
-            face = theme.BUTTON_DISABLED
-        if self.pressed and self.enabled:
-            face = theme.mix(face, theme.WHITE, 0.3)
+        face = self._face()
         radius = max(6, min(r.h // 4, 14))
         pygame.draw.rect(surface, face, r, border_radius=radius)
         if self.on:
@@ -63,7 +59,6 @@ class Chip(Widget):
         if not self.enabled:
             fg = theme.mix(fg, face, 0.55)
         pad = max(6, r.h // 8)
-        x = r.x + pad
         if self.ribbon:
             band = pygame.Rect(r.right - max(8, r.w // 10), r.y, max(8, r.w // 10), r.h)
             pygame.draw.rect(surface, theme.SPECIALTY, band, border_top_right_radius=radius,
@@ -72,15 +67,7 @@ class Chip(Widget):
             rad = max(8, min(r.h // 2 - pad, r.w // 2 - pad))
             draw_ingredient(surface, self.icon, r.center, rad, self.icon_letters)
             return
-        if self.icon is not None:
-            rad = max(8, min(round(r.h * 0.34), r.w // 7))
-            draw_ingredient(surface, self.icon, (x + rad, r.centery), rad, self.icon_letters)
-            x += 2 * rad + pad
-        elif self.dot is not None:
-            rad = max(6, r.h // 4)
-            pygame.draw.circle(surface, self.dot, (x + rad, r.centery), rad)
-            pygame.draw.circle(surface, theme.TEXT, (x + rad, r.centery), rad, 2)
-            x += 2 * rad + pad
+        x = self._mark(surface, r.x + pad, pad)
         right = r.right - pad - (max(8, r.w // 10) if self.ribbon else 0)
         box = pygame.Rect(x, r.y + pad // 2, max(1, right - x), r.h - pad)
         align = "left" if (self.icon is not None or self.dot is not None) else self.align
@@ -88,12 +75,40 @@ class Chip(Widget):
         size = word_safe_size(self.text, box.w, self.size) if lines > 1 else self.size
         draw_text(surface, self.text, box, size, fg, True, align=align, lines=lines)
         if self.badge:
-            rad = max(9, r.h // 6)
-            c = (r.right - rad - 3, r.y + rad + 3)
-            pygame.draw.circle(surface, theme.TEXT, c, rad)
-            disc = pygame.Rect(c[0] - rad, c[1] - rad, 2 * rad, 2 * rad)
-            draw_text(surface, f"{self.badge}", disc,
-                      round(rad * 1.3), theme.TEXT_DARK, True)
+            self._badge(surface)
+
+    def _face(self) -> Color:
+        """The chip's colour: chosen, disabled, or lighter under a finger."""
+        face = self.on_color if self.on else self.color
+        if not self.enabled:
+            face = theme.BUTTON_DISABLED
+        if self.pressed and self.enabled:
+            face = theme.mix(face, theme.WHITE, 0.3)
+        return face
+
+    def _mark(self, surface, x: int, pad: int) -> int:
+        """The ingredient icon or the colour dot before the text; returns where text starts."""
+        r = self.rect
+        if self.icon is not None:
+            rad = max(8, min(round(r.h * 0.34), r.w // 7))
+            draw_ingredient(surface, self.icon, (x + rad, r.centery), rad, self.icon_letters)
+            return x + 2 * rad + pad
+        if self.dot is not None:
+            rad = max(6, r.h // 4)
+            pygame.draw.circle(surface, self.dot, (x + rad, r.centery), rad)
+            pygame.draw.circle(surface, theme.TEXT, (x + rad, r.centery), rad, 2)
+            return x + 2 * rad + pad
+        return x
+
+    def _badge(self, surface) -> None:
+        """A count in the top right corner, on a disc."""
+        r = self.rect
+        rad = max(9, r.h // 6)
+        c = (r.right - rad - 3, r.y + rad + 3)
+        pygame.draw.circle(surface, theme.TEXT, c, rad)
+        disc = pygame.Rect(c[0] - rad, c[1] - rad, 2 * rad, 2 * rad)
+        draw_text(surface, f"{self.badge}", disc,
+                  round(rad * 1.3), theme.TEXT_DARK, True)
 
 
 @dataclass(eq=False)

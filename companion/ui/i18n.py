@@ -85,7 +85,7 @@ def catalog(lang: str) -> dict[str, str]:
         stamp_key = (stamp.st_mtime_ns, stamp.st_size)
         try:
             with open(cached, "rb") as got:
-                seen, entries = marshal.load(got)
+                seen, entries = marshal.loads(got.read())
             if seen == stamp_key and isinstance(entries, dict):
                 return entries
         except (OSError, EOFError, ValueError, TypeError):

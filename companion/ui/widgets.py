@@ -325,16 +325,22 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
             for colour, width in layers:
                 pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
             return
-        shape = pygame.Surface(rect.size, 0, surface)
-        used = {shape.map_rgb(colour) for colour, _ in layers}
-        clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
-        shape.fill(clear)
-        whole = shape.get_rect()
-        for colour, width in layers:
-            pygame.draw.rect(shape, colour, whole, width, border_radius=radius)
-        shape.set_colorkey(clear, pygame.RLEACCEL)
-        _shapes.put(key, shape)
+        shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
     surface.blit(shape, rect)
+
+
+def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+                layers: tuple[tuple[Color, int], ...]) -> pygame.Surface:
+    """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded."""
+    shape = pygame.Surface(rect.size, 0, surface)
+    used = {shape.map_rgb(colour) for colour, _ in layers}
+    clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
+    shape.fill(clear)
+    whole = shape.get_rect()
+    for colour, width in layers:
+        pygame.draw.rect(shape, colour, whole, width, border_radius=radius)
+    shape.set_colorkey(clear, pygame.RLEACCEL)
+    return shape
 
 
 # --- widgets ---------------------------------------------------------------------------
@@ -799,6 +805,18 @@ class OrderCard(Widget):
     def _paint(self, surface):
         r = self.rect
         urgent = self.position == 4
+        self._slot(surface, r, urgent)
+        num_color = theme.URGENT if urgent and not self.cards else (
+            theme.TEXT if urgent else theme.TEXT_DIM)
+        if self.compact:
+            self._paint_compact(surface, r, num_color)
+            return
+        badge = self._badge(surface, r, num_color)
+        if self.cards:
+            self._fan(surface, r, badge)
+
+    def _slot(self, surface, r: pygame.Rect, urgent: bool) -> None:
+        """The slot itself: position 4 (the next to fall) tinted urgent, more if it holds cards."""
         if urgent and self.cards:
             slot_color = theme.mix(theme.PANEL, theme.URGENT, 0.55)
         elif urgent:
@@ -806,15 +824,14 @@ class OrderCard(Widget):
         else:
             slot_color = theme.PANEL_DIM
         edge = theme.URGENT if urgent else theme.PANEL_LINE
-        layers = ((tuple(slot_color), 0), (edge, 3 if urgent and self.cards else 2))
+        layers: tuple[tuple[Color, int], ...] = (
+            (tuple(slot_color), 0), (edge, 3 if urgent and self.cards else 2))
         if self.pressed:
             layers += ((theme.TEXT, 4),)
         rounded(surface, r, 8, *layers)
-        num_color = theme.URGENT if urgent and not self.cards else (
-            theme.TEXT if urgent else theme.TEXT_DIM)
-        if self.compact:
-            self._paint_compact(surface, r, num_color)
-            return
+
+    def _badge(self, surface, r: pygame.Rect, num_color) -> pygame.Rect:
+        """The position number and the card count along the top; returns where they are."""
         badge_h = max(14, r.h // 6)
         if self._big_count():     # the count on top, big; the card stays readable below
             badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
@@ -826,14 +843,15 @@ class OrderCard(Widget):
         else:
             draw_text(surface, str(self.position), badge, badge_h, num_color, True,
                       align="left" if self.cards else "center")
-        if not self.cards:
-            return
         if len(self.cards) > 1 and not self._big_count():
             count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
             draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
                       align="right")
+        return badge
+
+    def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> None:
+        """The cards fan out: earlier cards peek out above the newest one."""
         area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
-        # cards fan out: earlier cards peek out above the newest one
         peek = max(4, area.h // 14)
         shown = self.cards[-3:]
         for i, card in enumerate(shown):

@@ -149,10 +149,9 @@ class PhoneView:
     def __init__(self, loop: Any, cfg: Any, journal_path: str | None = None,
                  pairing: Pairing | None = None,
                  devices: Callable[[], dict[str, str]] | None = None,
-                 colours: list | None = None, clock: Callable[[], float] = time.monotonic,
-                 play_link: Any = None):
+                 colours: list | None = None, clock: Callable[[], float] = time.monotonic):
         self.cfg = cfg
-        self.live = LiveTable(loop, colours, play_link)
+        self.live = LiveTable(loop, colours)
         store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
                  if journal_path else None)
         self.pairing = pairing or Pairing(store=store)

@@ -43,7 +43,7 @@ class Snapshot:
     rejection: Any | None = None
     colours: tuple = ()                # RGB per seat
     drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
-    bgstats: str | None = None      # the finished game's BG Stats link
+    bgstats: str | None = None         # the finished game's BG Stats link (the loop's snapshot)
     game_id: int | None = None         # the journal's number of the game (its story page)
     at: float = 0.0                    # time.monotonic() when the loop applied it
     posted_at: float = 0.0             # the input's own time (a seat press), if it had one
@@ -76,21 +76,20 @@ class LiveTable:
     name = "web live view"
     QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
 
-    def __init__(self, loop: Any, colours: list | None = None, play_link: Any = None):
+    def __init__(self, loop: Any, colours: list | None = None):
         self.loop = loop
-        self.play_link = play_link          # exports.PlayLink, subscribed before this
         self.colours = tuple(tuple(c) for c in (colours or ()))
         self.devices: dict[str, str] = {}
         self._seq = itertools.count(1)
         self._draws: tuple = ()
         self._short = False
         self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
-        self.latest = Snapshot(0, table_json(loop.table), loop.table.game,
+        shared = loop.snapshot              # the loop's: frozen, any thread may read it
+        self.latest = Snapshot(0, table_json(shared.table), shared.table.game,
                                colours=self.colours, at=time.monotonic(),
-                               rules_table=loop.table,
-                               version=loop.turn_now(),
-                               bgstats=play_link.link if play_link is not None else None,
-                               game_id=loop.snapshot.game_id)
+                               rules_table=shared.table,
+                               version=shared.version,
+                               bgstats=shared.play_link, game_id=shared.game_id)
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
         self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
@@ -104,7 +103,8 @@ class LiveTable:
             self._follow(snapshot)
             self.latest = dataclasses.replace(self.latest, draws=self._draws,
                                               draws_short=self._short, colours=self.colours,
-                                              game_id=snapshot.game_id)
+                                              game_id=snapshot.game_id,
+                                              bgstats=snapshot.play_link)
         return self
 
     def on_update(self, update: Update) -> None:
@@ -128,7 +128,7 @@ class LiveTable:
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state, shared),
                         version=u.version if u.version is not None else self.loop.turn_now(),
-                        bgstats=self.play_link.link if self.play_link is not None else None,
+                        bgstats=shared.play_link,
                         game_id=shared.game_id,
                         rules_table=u.table, action=u.action)
         self.latest = snap

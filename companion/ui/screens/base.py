@@ -162,40 +162,34 @@ class Screen:
         self._changed = False
         ws = self.widgets()
         self._widgets = ws
-        now = {w.name: (tuple(w.extent), w.key()) for w in ws}
-        if len(now) != len(ws):
-            names = [w.name for w in ws]
-            dup = next(n for n in names if names.count(n) > 1)
-            raise ValueError(f"two widgets are called {dup!r}")
-        full = pygame.Rect((0, 0), surface.get_size())
-        veil = None if surface.get_flags() & pygame.SRCALPHA else next(
-            (i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+        now = _placed(ws)
+        veil = _veil_index(surface, ws)
         was_veiled, self._veiled = self._veiled, veil is not None
         if self._full:
-            self._full = False
-            self._under = None
-            if not surface.get_flags() & pygame.SRCALPHA:
-                _under_copy(surface)                    # (made once per size)
-                Shade("", full).prepare(surface)
-            surface.fill(self.background)
-            for w in ws:
-                w.draw(surface)
-            self._drawn = now
-            return [full]
+            return self._repaint_all(surface, ws, now)
         if veil is not None and not was_veiled:
             return self._veil_over(surface, ws, now, veil)
         restored = []
         if veil is None and was_veiled and self._unveil(surface):
-            restored = [full]
-        dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in now]
-        for w in ws:
-            before = self._drawn.get(w.name)
-            if before != now[w.name]:
-                dirty.append(pygame.Rect(w.extent))
-                if before is not None and before[0] != now[w.name][0]:
-                    dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+            restored = [pygame.Rect((0, 0), surface.get_size())]
+        dirty = _dirty(self._drawn, ws, now)
         self._drawn = now
         return self._repaint(surface, ws, dirty) + restored
+
+    def _repaint_all(self, surface: pygame.Surface, ws: list[Widget],
+                     now: dict) -> list[pygame.Rect]:
+        """The whole screen painted again (a new screen, a new size, a forced repaint)."""
+        full = pygame.Rect((0, 0), surface.get_size())
+        self._full = False
+        self._under = None
+        if not surface.get_flags() & pygame.SRCALPHA:
+            _under_copy(surface)                    # (made once per size)
+            Shade("", full).prepare(surface)
+        surface.fill(self.background)
+        for w in ws:
+            w.draw(surface)
+        self._drawn = now
+        return [full]
 
     def _veil_over(self, surface: pygame.Surface, ws: list[Widget], now: dict,
                    veil: int) -> list[pygame.Rect]:
@@ -205,14 +199,7 @@ class Screen:
         of it unveiled is kept, for the dialog closing (``_unveil``)."""
         below = ws[:veil]
         below_now = {w.name: now[w.name] for w in below}
-        dirty = [pygame.Rect(r) for name, (r, _) in self._drawn.items() if name not in below_now]
-        for w in below:
-            before = self._drawn.get(w.name)
-            if before != below_now[w.name]:
-                dirty.append(pygame.Rect(w.extent))
-                if before is not None and before[0] != below_now[w.name][0]:
-                    dirty.append(pygame.Rect(before[0]))
-        self._repaint(surface, below, dirty)
+        self._repaint(surface, below, _dirty(self._drawn, below, below_now))
         self._under = (_keep_under(surface), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
         assert isinstance(shade, Shade)
@@ -431,3 +418,33 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
 
 def monotonic() -> float:
     return time.monotonic()
+
+
+def _placed(ws: list[Widget]) -> dict:
+    """Each widget's name -> (where it is, what it shows); names must be unique."""
+    now = {w.name: (tuple(w.extent), w.key()) for w in ws}
+    if len(now) != len(ws):
+        names = [w.name for w in ws]
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"two widgets are called {dup!r}")
+    return now
+
+
+def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:
+    """Where a whole-screen Shade (a dialog's veil) is in the widgets, if one is."""
+    if surface.get_flags() & pygame.SRCALPHA:
+        return None
+    full = pygame.Rect((0, 0), surface.get_size())
+    return next((i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+
+
+def _dirty(drawn: dict, ws: list[Widget], now: dict) -> list[pygame.Rect]:
+    """The rectangles to paint again: widgets gone, changed, or moved (where they were too)."""
+    dirty = [pygame.Rect(r) for name, (r, _) in drawn.items() if name not in now]
+    for w in ws:
+        before = drawn.get(w.name)
+        if before != now[w.name]:
+            dirty.append(pygame.Rect(w.extent))
+            if before is not None and before[0] != now[w.name][0]:
+                dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+    return dirty

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from ...rules.happenings import (CakePlaced, CardEnrolled, CardIdentified, CardsToDraw,
+                                 DeviceStatusChanged, DrawsDismissed, GameStarted, UnknownCard)
 from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import cols, inset, rows
@@ -31,8 +33,8 @@ from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
-_KEEP_ASKING = {"cake_placed", "card_identified", "unknown_card", "card_enrolled",
-                "device_status", "draws_dismissed"}
+_KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceStatusChanged,
+                DrawsDismissed)
 
 
 class CakeTable(Screen):
@@ -53,15 +55,15 @@ class CakeTable(Screen):
             return
         offer: list[str] = []            # in the order the cards left the deck
         for h in update.happened:
-            if h.kind == "game_started":
+            if isinstance(h, GameStarted):
                 n = len(game.players)
                 offer += [game.players[(game.start + k) % n].name for k in range(n)]
-            elif h.kind == "cards_to_draw":
+            elif isinstance(h, CardsToDraw):
                 offer += [p for p, _ in h.draws]
         if offer:
             self.cake_offer = tuple(dict.fromkeys(offer))
-            self.cake_dealing = any(h.kind == "game_started" for h in update.happened)
-        elif any(h.kind not in _KEEP_ASKING for h in update.happened):
+            self.cake_dealing = any(isinstance(h, GameStarted) for h in update.happened)
+        elif any(not isinstance(h, _KEEP_ASKING) for h in update.happened):
             self.cake_offer = ()
 
     def _cake_done(self) -> None:

@@ -6,9 +6,10 @@ dislike points); the order and the tie explanations come from
 here. REMATCH posts the same setup again (same players, edition, variant,
 start and upgrade tiles); NEW GAME opens the setup wizard.
 
-Beside the ranking, the finished game's BG Stats link as a QR code
-(``app.play_links``: ``companion.exports.PlayLink``, read from the journal); a
-phone scans it and BG Stats opens with the play filled in. A tap on the code
+Beside the ranking, the finished game's BG Stats link as a QR code, as the table
+loop's snapshot carries it (``snapshot.Snapshot.play_link``: made on a worker once the
+game is over, so it appears a moment after the ranking); a phone scans it and BG Stats
+opens with the play filled in. A tap on the code
 shows it on the whole screen, for phones further away.
 """
 from __future__ import annotations
@@ -57,9 +58,15 @@ def breakdown(game, player) -> list[tuple[str, int, int, int]]:
 class EndScreen(WhyTargets):
     def __init__(self, app: Any):
         super().__init__(app)
+        shared = app.loop.snapshot       # frozen, any thread may read it: the link, if
+        #: the BG Stats link of the table on show (None until the worker made it)
+        self.link: str | None = (shared.play_link       # it was made for the table shown
+                                 if shared.version == app.version else None)
 
     def on_update(self, update) -> None:
         self.why_update(update)          # the next action closes a "why?" panel
+        if update.snapshot is not None:
+            self.link = update.snapshot.play_link
         super().on_update(update)
 
     def rematch(self) -> None:
@@ -78,7 +85,7 @@ class EndScreen(WhyTargets):
         screen = inset(m.rect, m.margin)
         tie_h = (m.px(theme.END_TIE_LINE_H) * len(ties)
                  + (m.px(theme.END_CORRECTED_LINE_H) if game.corrected else 0))
-        link = self.play_link()
+        link = self.link
         title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
         qr_box = None
         if link:                     # the BG Stats code beside the ranking, as big as fits
@@ -114,7 +121,7 @@ class EndScreen(WhyTargets):
             r = pygame.Rect(notes.x, y, notes.w, m.px(theme.END_CORRECTED_LINE_H))
             out.append(Label("end.corrected", r, text=self.t("end.corrected"), size=m.small,
                              color=theme.TEXT_DIM, align="left"))
-        if qr_box is not None:
+        if link and qr_box is not None:
             out += self._qr(link, qr_box)
         buttons = [("end.undo", "↶ " + self.t("button.undo"), theme.BUTTON,
                     lambda: self.app.post_action({"do": "undo"})),
@@ -159,10 +166,6 @@ class EndScreen(WhyTargets):
         out.append(Label(f"end.score{i}", pts, text=t_count("end.points", entry.score),
                          size=m.big, bold=True, align="right"))
         return out
-
-    def play_link(self):
-        links = self.app.play_links
-        return links.link if links is not None else None
 
     def _qr(self, link: str, box: pygame.Rect) -> list[Widget]:
         """The BG Stats link as a QR code on white, as big as the column allows, with

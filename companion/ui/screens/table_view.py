@@ -29,7 +29,9 @@ import pygame
 from ... import inputs as ev
 from ...draw_prompt import PendingDraws, pending_draws
 from ...rules import Accepted, apply
-from ...rules.happenings import GameStarted, TurnChanged
+from ...rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted, Happening,
+                                 NotYourTurn, OrderCompleted, ShopClosed, ShopReopened,
+                                 TablePaused, TableResumed, TurnChanged)
 from ...rules.scoring import score
 from ...rules.turn import is_stalled
 from ...table import cake_completion, complete_action, mixed_cakes
@@ -113,17 +115,22 @@ class TableView(CakeTable, WhyTargets):
         self.cake_update(update)
         self._update_action = update.action
         for h in update.happened:
-            react = self._REACTIONS.get(h.kind)
+            react = self._REACTIONS.get(type(h))
             if react is not None:
                 react(self, h, game)
+        if self._dialog_outdated(update, game):
+            self.dialog = None
+
+    def _dialog_outdated(self, update, game) -> bool:
+        """An open dialog the update made pointless (nothing to upgrade, spend or complete
+        now; a cake question from a turn that ended; a guess undone meanwhile)."""
         if (game is None or game.game_over or game.active is None) \
                 and self.dialog in ("upgrade", "spend", "cake_choice", "cake_guess"):
-            self.dialog = None      # nothing to upgrade, spend or complete now
+            return True
         if self.dialog in ("cake_choice", "cake_guess") and any(
                 isinstance(h, TurnChanged) for h in update.happened):
-            self.dialog = None
-        if self.dialog == "cake_guess" and not self._guessed_at(self.cake_slot):
-            self.dialog = None      # undone meanwhile (the UNDO button): nothing to offer
+            return True
+        return self.dialog == "cake_guess" and not self._guessed_at(self.cake_slot)
 
     #: refusals that are storage faults: said in a dialog that stays until OK (a toast is too
     #: small for what to do, and goes before a player has read it)
@@ -138,7 +145,7 @@ class TableView(CakeTable, WhyTargets):
             self._open("storage")
             return
         near = self.app.last_touch if self.app.is_own(update) else None
-        refused = next((h for h in update.happened if h.kind == "not_your_turn"), None)
+        refused = next((h for h in update.happened if isinstance(h, NotYourTurn)), None)
         if refused is not None and refused.active and not refused.overlapped:
             self.toast(self.t("table.its_turn", player=refused.active), near=near)
         else:
@@ -203,15 +210,15 @@ class TableView(CakeTable, WhyTargets):
                    kind="warning" if bad else "info")
 
     #: what the table view does with a happening, by its kind
-    _REACTIONS: dict[str, Callable[[TableView, Any, Any], None]] = {
-        "game_started": _on_game_started,
-        "draws_dismissed": _on_draws_dismissed,
-        "order_completed": _on_order_completed,
-        "shop_closed": _on_shop_closed,
-        "shop_reopened": _on_shop_reopened,
-        "table_paused": _on_table_paused,
-        "table_resumed": _on_table_resumed,
-        "device_status": _on_device_status,
+    _REACTIONS: dict[type[Happening], Callable[[TableView, Any, Any], None]] = {
+        GameStarted: _on_game_started,
+        DrawsDismissed: _on_draws_dismissed,
+        OrderCompleted: _on_order_completed,
+        ShopClosed: _on_shop_closed,
+        ShopReopened: _on_shop_reopened,
+        TablePaused: _on_table_paused,
+        TableResumed: _on_table_resumed,
+        DeviceStatusChanged: _on_device_status,
     }
 
     # --- what the engine would accept -------------------------------------------------------
@@ -625,57 +632,30 @@ class TableView(CakeTable, WhyTargets):
     # --- dialogs -------------------------------------------------------------------------
 
     def _dialog(self, game) -> list[Widget]:
+        """The open dialog over a veil (a tap on the veil closes it); none: nothing."""
         if self.dialog is None:
             return []
-        m = self.m
+        if self.dialog == "storage":
+            return self._storage_box()
         close = lambda: self._open(None)  # noqa: E731
-        out: list[Widget] = [Shade("dlg.shade", m.rect, on_tap=close)]
-        me = game.active_player
-        if self.dialog == "upgrade" and me is not None:
-            ups = self.legal_upgrades()
-            box = centered(m.rect, m.px(theme.DIALOG_UPGRADE_W),
-                           m.px(theme.DIALOG_UPGRADE_BASE_H)
-                           + (len(ups) // 2 + 1) * m.px(theme.DIALOG_UPGRADE_ROW_H))
-            out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
-                            border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(theme.DIALOG_PAD))
-            title, body, buttons = rows(inner, [m.px(theme.DIALOG_UPGRADE_TITLE_H), 1.0, m.target],
-                                        m.gap)
-            out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
-                             size=m.body, bold=True, lines=2))
-            for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
-                out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
-                                  color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
-            cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
-            out.append(Button("dlg.cancel", cancel,
-                              text=self.t("button.cancel"), size=m.body, on_tap=close))
-        elif self.dialog == "spend" and me is not None:
-            token = game.rules.token
-            box = centered(m.rect, *map(m.px, theme.DIALOG_SPEND_BOX))
-            out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
-                            border_color=theme.PANEL_LINE, blocks=True))
-            inner = inset(box, m.px(theme.DIALOG_PAD))
-            title, hint, step, buttons = rows(inner, [m.px(theme.DIALOG_SPEND_TITLE_H),
-                                                      m.px(theme.DIALOG_SPEND_HINT_H), 1.0,
-                                                      m.target], m.gap)
-            out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
-                             text=self.t("spend.title", player=me.name,
-                                         tokens=tokens_lower(token))))
-            waiting = me.cookies - game.spendable_tokens(me)
-            out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
-                             text=self.t("spend.hint") if not waiting else self.t(
-                                 "spend.hint_waiting", count=game.spendable_tokens(me),
-                                 waiting=waiting)))
-            step_w, step_h = theme.DIALOG_SPEND_STEPPER
-            out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
-                                                         max(m.target, m.px(step_h))),
-                                   self.spend_count, 1, me.cookies, self._spend_change, m.huge)
-            cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
-            out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
-                              on_tap=close))
-            out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
-                              color=theme.PRIMARY, on_tap=self._spend_confirm))
-        elif self.dialog == "cake_choice" and me is not None:
+        body = self._dialog_body(game, game.active_player, close)
+        return [Shade("dlg.shade", self.m.rect, on_tap=close)] + body if body else []
+
+    def _dialog_body(self, game, me, close) -> list[Widget]:
+        if self.dialog == "fix_guard":
+            out: list[Widget] = []
+            out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
+                                     [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                                      ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
+            return out
+        if me is None:
+            return []
+        if self.dialog == "upgrade":
+            return self._upgrade_dialog(me, close)
+        if self.dialog == "spend":
+            return self._spend_dialog(game, me, close)
+        out = []
+        if self.dialog == "cake_choice":
             out += message_box(
                 self.m, self.t("cake.choose_title", position=self.cake_slot),
                 self.t("cake.choose_body"),
@@ -684,7 +664,7 @@ class TableView(CakeTable, WhyTargets):
                   partial(self._complete_cake, False), theme.PRIMARY),
                  ("dlg.caked", self.t("cake.choose_caked"),
                   partial(self._complete_cake, True), theme.CAKE_PINK)])
-        elif self.dialog == "cake_guess" and me is not None and self._cake_guess is not None:
+        elif self.dialog == "cake_guess" and self._cake_guess is not None:
             took_cake = self._cake_guess[2]
             out += message_box(
                 self.m, self.t("cake.guess_title_caked" if took_cake
@@ -695,12 +675,58 @@ class TableView(CakeTable, WhyTargets):
                  ("dlg.instead", self.t("cake.guess_instead"), self._other_instead,
                   theme.CAKE_PINK if not took_cake else theme.PRIMARY),
                  ("dlg.too", self.t("cake.guess_too"), self._other_too, theme.BUTTON)])
-        elif self.dialog == "storage":
-            return self._storage_box()
-        elif self.dialog == "fix_guard":
-            out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
-                                     [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
-                                      ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
-        else:
-            return []
+        return out
+
+    def _upgrade_dialog(self, me, close) -> list[Widget]:
+        """The active player's UPGRADE: one button per upgrade they may take."""
+        m = self.m
+        out: list[Widget] = []
+        ups = self.legal_upgrades()
+        box = centered(m.rect, m.px(theme.DIALOG_UPGRADE_W),
+                       m.px(theme.DIALOG_UPGRADE_BASE_H)
+                       + (len(ups) // 2 + 1) * m.px(theme.DIALOG_UPGRADE_ROW_H))
+        out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                        border_color=theme.PANEL_LINE, blocks=True))
+        inner = inset(box, m.px(theme.DIALOG_PAD))
+        title, body, buttons = rows(inner, [m.px(theme.DIALOG_UPGRADE_TITLE_H), 1.0, m.target],
+                                    m.gap)
+        out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
+                         size=m.body, bold=True, lines=2))
+        for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
+            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
+                              color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
+        cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
+        out.append(Button("dlg.cancel", cancel,
+                          text=self.t("button.cancel"), size=m.body, on_tap=close))
+        return out
+
+    def _spend_dialog(self, game, me, close) -> list[Widget]:
+        """SPEND: how many tokens, with what waits for a later turn said."""
+        m = self.m
+        out: list[Widget] = []
+        token = game.rules.token
+        box = centered(m.rect, *map(m.px, theme.DIALOG_SPEND_BOX))
+        out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                        border_color=theme.PANEL_LINE, blocks=True))
+        inner = inset(box, m.px(theme.DIALOG_PAD))
+        title, hint, step, buttons = rows(inner, [m.px(theme.DIALOG_SPEND_TITLE_H),
+                                                  m.px(theme.DIALOG_SPEND_HINT_H), 1.0,
+                                                  m.target], m.gap)
+        out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
+                         text=self.t("spend.title", player=me.name,
+                                     tokens=tokens_lower(token))))
+        waiting = me.cookies - game.spendable_tokens(me)
+        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
+                         text=self.t("spend.hint") if not waiting else self.t(
+                             "spend.hint_waiting", count=game.spendable_tokens(me),
+                             waiting=waiting)))
+        step_w, step_h = theme.DIALOG_SPEND_STEPPER
+        out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
+                                                     max(m.target, m.px(step_h))),
+                               self.spend_count, 1, me.cookies, self._spend_change, m.huge)
+        cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
+        out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
+                          on_tap=close))
+        out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
+                          color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out

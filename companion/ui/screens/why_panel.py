@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ...explain import Why, explanations, refusal, shown
+from ...rules.happenings import NotYourTurn
 from .. import theme
 from ..layout import inset, rows
 from ..text import language
@@ -138,8 +139,8 @@ class WhyTargets(Screen):
         if update.action is not None or update.rejection is not None:
             self.why_open = None
         if update.rejection is not None:
-            active = next((h.active for h in update.happened if h.kind == "not_your_turn"
-                           and not getattr(h, "overlapped", False)), None)
+            active = next((h.active for h in update.happened if isinstance(h, NotYourTurn)
+                           and not h.overlapped), None)
             self._why_refused = refusal(update.rejection, update.action, active)
         elif update.action is not None:
             self._why_refused = None
