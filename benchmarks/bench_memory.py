@@ -15,6 +15,11 @@ Printed: the process's resident memory (VmRSS, /proc/self/status) after start-up
 every ``--every`` games. Target (issue 19): at most 60 MB RSS in the steady state
 (after the first 50 games, when the caches are warm) and flat: the last reading at
 most 2 MB above the one at game 50.
+
+``BENCH_SMAPS=1``: where the memory is (RSS by mapping, the live pygame surfaces and who
+holds their pixels, open fonts, SQLite's memory, the kinds of Python objects that grew);
+``BENCH_CONFIG='[sound]\\nenabled = false\\n'``: more config lines, to bisect by turning an
+output off; ``BENCH_TRIM=1``: glibc's ``malloc_trim`` before each reading (freed, not held?).
 """
 from __future__ import annotations
 
@@ -37,6 +42,9 @@ WARM_GAMES = 50
 
 
 def rss_mb() -> float:
+    if os.environ.get("BENCH_TRIM"):
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
     with open("/proc/self/status") as fh:
         for line in fh:
             if line.startswith("VmRSS:"):
@@ -62,15 +70,59 @@ def smaps(top: int = 15) -> str:
     return "\n".join(f"  {kb / 1024:7.1f} MB  {path}" for path, kb in biggest)
 
 
+_counts: dict[str, int] = {}
+
+
 def caches() -> str:
     """The screen's text caches: how many entries, how many bytes of pixels."""
     from companion.ui import widgets
-    surfaces = list(widgets._render_cache.values())
+    surfaces = widgets._render_cache.values()
     pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in surfaces)
     import ctypes
     import ctypes.util
     sqlite = ctypes.CDLL(ctypes.util.find_library("sqlite3"))
     sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+    import gc
+    import sqlite3
+    import pygame
+    from collections import Counter
+    counts = Counter(type(o).__qualname__ for o in gc.get_objects())
+    global _counts
+    if _counts:
+        grown = sorted(((n - _counts.get(t, 0), t) for t, n in counts.items()), reverse=True)
+        print("  objects grown since the last look:", grown[:15])
+    _counts = counts
+    held: dict[int, object] = {}     # pygame's objects are not tracked: find them in containers
+    for o in gc.get_objects():
+        for r in gc.get_referents(o):
+            if isinstance(r, (pygame.Surface, pygame.font.Font, sqlite3.Connection)):
+                held[id(r)] = r
+    live = [o for o in held.values() if isinstance(o, pygame.Surface)]
+    live_px = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in live)
+    fonts = sum(1 for o in held.values() if isinstance(o, pygame.font.Font))
+    conns = sum(1 for o in held.values() if isinstance(o, sqlite3.Connection))
+    names = {id(v): f"{m.__name__}.{k}" for m in list(sys.modules.values())
+             for k, v in list(getattr(m, "__dict__", {}).items())}
+    names.update({id(o.__dict__): f"{type(o).__qualname__} object" for o in gc.get_objects()
+                  if hasattr(o, "__dict__") and not isinstance(o, type)})
+    holders: dict[str, list[int]] = {}    # who holds the pixels
+    for o in gc.get_objects():
+        if o is held or o is live or type(o) is tuple:
+            continue
+        px = sum(r.get_width() * r.get_height() * r.get_bytesize()
+                 for r in gc.get_referents(o) if isinstance(r, pygame.Surface))
+        if px:
+            where = names.get(id(o), type(o).__qualname__)
+            got = holders.setdefault(where, [0, 0])
+            got[0] += 1
+            got[1] += px
+    from companion.ui import widgets
+    shapes = sorted(((k[0] * k[1], k[:2]) for k in list(widgets._shapes)), reverse=True)
+    print(f"  {len(shapes)} shapes, biggest:", shapes[:10])
+    for where, (n, px) in sorted(holders.items(), key=lambda kv: -kv[1][1])[:12]:
+        print(f"  {px / 2**20:6.2f} MB in {n:4d} {where}")
+    print(f"  live: {len(live)} surfaces, {live_px / 2**20:.1f} MB of pixels; {fonts} pygame "
+          f"fonts; {conns} SQLite connections; {threading.active_count()} threads", flush=True)
     return (f"  rendered text: {len(surfaces)} surfaces, {pixels / 2**20:.1f} MB of pixels; "
             f"{len(widgets._font_cache)} fonts open; SQLite "
             f"{sqlite.sqlite3_memory_used() / 2**20:.1f} MB; Python "
@@ -124,7 +176,7 @@ def child(config: str, games: int, every: int) -> int:
                     raise RuntimeError(f"game {n} did not end")
                 if traced and n in (WARM_GAMES // 5, games):
                     snapshots.append(tracemalloc.take_snapshot())
-                if os.environ.get("BENCH_SMAPS") and n == games:
+                if os.environ.get("BENCH_SMAPS") and n in (games // 3, games):
                     print(smaps(), flush=True)
                     print(caches(), flush=True)
                     print("  imported since start-up:", " ".join(sorted(
@@ -172,7 +224,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory(dir=shm) as fast:
         broker = mosquitto(os.path.join(folder, "broker"))
         try:
-            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port)
+            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port,
+                                  extra=os.environ.get("BENCH_CONFIG", "").replace("\\n", "\n"))
             proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config,
                                      "--games", str(args.games), "--every", str(args.every)],
                                     env=child_env(), cwd=ROOT, stdout=subprocess.PIPE, text=True)

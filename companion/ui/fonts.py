@@ -111,16 +111,35 @@ def find_font_files(fc_match: str = "fc-match", fc_list: str = "fc-list") -> Fon
 # --- a font that draws each character with the first font that has it ---------------------
 
 class _Face:
-    """One font file at one size: the pygame font, and a glyph-coverage check."""
+    """One font file at one size: the pygame font, and a glyph-coverage check.
 
-    def __init__(self, path: str | None, size: int, bold: bool):
+    A face that is not the chain's first (the Korean face beside the Latin one) is opened
+    once for its metrics and then closed again until a character needs it: an open face
+    holds its tables and glyph cache in C memory (about 0.2 MB each, a font size each),
+    and a table that never shows Korean never needs them."""
+
+    def __init__(self, path: str | None, size: int, bold: bool, keep: bool = True):
         self.path = path
-        if path is None:
-            self.font = pygame.font.Font(None, round(size * 1.3))   # the default runs small
-            self.font.set_bold(bold)
-        else:
-            self.font = pygame.font.Font(path, size)
         self._size = size
+        self._bold = bold
+        opened = self._open()
+        self.ascent = opened.get_ascent()
+        self.descent = opened.get_descent()
+        self.linesize = opened.get_linesize()
+        self._font: pygame.font.Font | None = opened if keep else None
+
+    def _open(self) -> pygame.font.Font:
+        if self.path is None:
+            f = pygame.font.Font(None, round(self._size * 1.3))   # the default runs small
+            f.set_bold(self._bold)
+            return f
+        return pygame.font.Font(self.path, self._size)
+
+    @property
+    def font(self) -> pygame.font.Font:
+        if self._font is None:
+            self._font = self._open()
+        return self._font
 
     def covers(self, ch: str) -> bool:
         """Whether the file has a glyph for ``ch`` (asked once per file, whatever the size)."""
@@ -156,9 +175,9 @@ class ChainFont:
         self.faces = faces
         self._on_missing = on_missing
         # the faces never change: their metrics are worked out once
-        self._ascent = max(f.font.get_ascent() for f in faces)
-        self._descent = min(f.font.get_descent() for f in faces)
-        self._linesize = max(max(f.font.get_linesize() for f in faces),
+        self._ascent = max(f.ascent for f in faces)
+        self._descent = min(f.descent for f in faces)
+        self._linesize = max(max(f.linesize for f in faces),
                              self._ascent - self._descent)
         self._sizes: dict[str, tuple[int, int]] = {}
 
@@ -309,16 +328,17 @@ class FontBook:
             f = self.files
             hangul = f.hangul_bold if bold else f.hangul
             found = [self._face(f.latin_bold if bold else f.latin, size, bold),
-                     self._face(hangul, size, bold) if hangul is not None else None]
+                     self._face(hangul, size, bold, keep=False) if hangul is not None else None]
             faces = [x for x in found if x is not None] or [_Face(None, size, bold)]
             missing = self.warn_missing_hangul if len(faces) == 1 else None
             got = ChainFont(faces, on_missing=missing)
             self._cache[key] = got
         return got
 
-    def _face(self, path: str | None, size: int, bold: bool) -> _Face | None:
+    def _face(self, path: str | None, size: int, bold: bool,
+              keep: bool = True) -> _Face | None:
         try:
-            return _Face(path, size, bold)
+            return _Face(path, size, bold, keep)
         except (pygame.error, OSError, FileNotFoundError) as exc:
             self.log.warning("cannot open font %s (%s): using pygame's default font", path, exc)
             return None if path is not None else _Face(None, size, bold)

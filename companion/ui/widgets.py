@@ -30,6 +30,7 @@ import pygame
 
 from . import theme
 from .fonts import ChainFont, get_font, set_book
+from .surface_cache import SurfaceCache
 from .text import ingredient_letters
 
 Color = tuple
@@ -106,17 +107,15 @@ def record_text() -> Iterator[list[TextRecord]]:
         _records = before
 
 
-_render_cache: dict[tuple, pygame.Surface] = {}
+#: rendered text by (text, size, colour, bold): a whole game at 800x480 draws about 3.3 MB
+_render_cache = SurfaceCache(max_bytes=3 << 20)
 
 
 def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
     key = (text, size, color, bold)
     s = _render_cache.get(key)
     if s is None:
-        if len(_render_cache) > 2000:
-            _render_cache.clear()
-        s = font(size, bold).render(text, True, color)
-        _render_cache[key] = s
+        s = _render_cache.put(key, font(size, bold).render(text, True, color))
     return s
 
 
@@ -290,7 +289,10 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
-_shapes: dict[tuple, pygame.Surface] = {}
+#: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
+#: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
+#: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
+_shapes = SurfaceCache(max_bytes=6 << 20, max_items=600)
 _shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
 
@@ -316,8 +318,6 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
     shape = _shapes.get(key)
     if shape is None:
-        if len(_shapes) > 600:
-            _shapes.clear()
         if key not in _shapes_seen:     # the first time, drawn: the copy is for the second
             if len(_shapes_seen) > 2000:
                 _shapes_seen.clear()
@@ -325,7 +325,7 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
             for colour, width in layers:
                 pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
             return
-        shape = _shapes[key] = _shape_copy(surface, rect, radius, layers)
+        shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
     surface.blit(shape, rect)
 
 

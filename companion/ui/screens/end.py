@@ -215,7 +215,7 @@ class QrScreen(Screen):
                        paint_fn=partial(paint_qr, text=self.link))]
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)    # this game's link, on the end screen and full screen
 def qr_surface(text: str, side: int) -> pygame.Surface:
     """A white square of ``side`` pixels filled by the QR code of ``text`` (with a quiet
     zone of two modules): every module as big as the square allows, even when that is
