@@ -537,7 +537,7 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     """`coffee-companion run`. ``cfg``: the Config, or a function that loads it (so a
     broken config file at ``config_path`` is a fault on the screen, and Try again reads
     it again)."""
-    logs.setup(log_level)
+    logs.native_stderr_to_log(logs.setup(log_level))
     load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 
