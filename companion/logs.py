@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import logging
+import logging.handlers
 import os
+import queue
 import re
 import select
 import sys
@@ -188,3 +190,63 @@ def native_stderr_to_log(handler: logging.StreamHandler) -> threading.Thread | N
     thread = threading.Thread(target=pump, name="native-stderr", daemon=True)
     thread.start()
     return thread
+
+
+LOG_QUEUE_LINES = 10_000
+"""Lines the log holds while journald is not reading (then it counts what it drops)."""
+
+
+class _DroppingQueueHandler(logging.handlers.QueueHandler):
+    """Never waits: a full queue drops the record and counts it; the next line that fits
+    is preceded by the count."""
+
+    dropped = 0
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            if self.dropped:
+                self.queue.put_nowait(logging.LogRecord(
+                    "companion.logs", logging.WARNING, __file__, 0,
+                    "%d log lines were dropped: the system log was not reading",
+                    (self.dropped,), None))
+                self.dropped = 0
+            self.queue.put_nowait(record)
+        except queue.Full:
+            self.dropped += 1
+
+
+class _Listener(logging.handlers.QueueListener):
+    """Its stop writes what is queued, waiting at most ``STOP_SECONDS`` for a stalled
+    journald (a stop must not hang on the log)."""
+
+    STOP_SECONDS = 5.0
+
+    def __init__(self, lines: queue.Queue, handler: logging.Handler):
+        super().__init__(lines, handler, respect_handler_level=True)
+        self.lines = lines
+
+    def stop(self) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        with contextlib.suppress(queue.Full):
+            self.lines.put(None, timeout=self.STOP_SECONDS)    # QueueListener's sentinel
+        thread.join(self.STOP_SECONDS)
+        self._thread = None
+
+
+def behind_a_queue(handler: logging.Handler,
+                   lines: int = LOG_QUEUE_LINES) -> logging.handlers.QueueListener:
+    """The root logger hands its records to a queue that a thread of its own writes out
+    through ``handler``: a journald that is not reading (blocked on a slow SD card) never
+    stalls the table loop's thread, whose heartbeat the watchdog waits for (a booted guest
+    with its disk at 3 writes/s: .ci/check-appliance-vm run 6). Stop it at exit to write
+    what is left."""
+    root = logging.getLogger()
+    waiting: queue.Queue = queue.Queue(lines)
+    front = _DroppingQueueHandler(waiting)
+    root.removeHandler(handler)
+    root.addHandler(front)
+    listener = _Listener(waiting, handler)
+    listener.start()
+    return listener

@@ -29,6 +29,7 @@ lock; then the table pauses (screen and lights say so) and resumes by itself.
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import signal
@@ -537,7 +538,10 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     """`coffee-companion run`. ``cfg``: the Config, or a function that loads it (so a
     broken config file at ``config_path`` is a fault on the screen, and Try again reads
     it again)."""
-    logs.native_stderr_to_log(logs.setup(log_level))
+    handler = logs.setup(log_level)
+    if logs.native_stderr_to_log(handler) is not None:     # under systemd: see companion/logs.py
+        listener = logs.behind_a_queue(handler)
+        atexit.register(listener.stop)
     load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 

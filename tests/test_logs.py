@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,34 @@ def test_under_journald_what_c_code_writes_to_fd_2_reaches_the_log_collapsed(tmp
     lines = err_path.read_text().splitlines()
     assert lines.count("<4>ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred") == 1
     assert "<4>done" in lines and "python words" in lines
+
+
+def test_the_log_never_waits_for_a_stalled_journald():
+    gate = threading.Event()
+
+    class Stalled(logging.Handler):            # journald not reading: every write waits
+        def __init__(self):
+            super().__init__()
+            self.lines: list[str] = []
+
+        def emit(self, record):
+            gate.wait(10)
+            self.lines.append(record.getMessage())
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    slow = Stalled()
+    root.handlers[:] = [slow]
+    root.setLevel(logging.INFO)
+    listener = logs.behind_a_queue(slow, lines=5)
+    try:
+        for i in range(20):                    # returns at once though nothing is written
+            logging.getLogger("companion.table").info("line %d", i)
+        gate.set()
+        listener.lines.join()                  # written out now that journald reads again
+        logging.getLogger("companion.table").info("after")
+    finally:
+        listener.stop()
+        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+    assert slow.lines[0] == "line 0" and slow.lines[-1] == "after"
+    assert any(x.endswith("log lines were dropped: the system log was not reading")
+               for x in slow.lines)
