@@ -578,6 +578,7 @@ class Startup:
                     # no screen to show it on: the lights, the log and systemd's status
                     # say it; try again now and then (the file may be fixed meanwhile)
                     self.notifier.ready(fault.status())
+                    self.notifier.watchdog()    # alive: retrying, not hung (a VM check's kill)
                     wait_for_stop(self.stopping, DISPLAY_RETRY_SECONDS)
             else:
                 return 0
