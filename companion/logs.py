@@ -197,22 +197,24 @@ LOG_QUEUE_LINES = 10_000
 
 
 class _DroppingQueueHandler(logging.handlers.QueueHandler):
-    """Never waits: a full queue drops the record and counts it; the next line that fits
-    is preceded by the count."""
+    """Never waits: past ``limit`` waiting lines it drops the record and counts it; the
+    next line that fits is preceded by the count. A SimpleQueue, whose put is reentrant:
+    the stop signal's handler logs, and may run while this very thread is putting."""
 
-    dropped = 0
+    def __init__(self, lines: queue.SimpleQueue, limit: int):
+        super().__init__(lines)
+        self.lines, self.limit, self.dropped = lines, limit, 0
 
     def enqueue(self, record: logging.LogRecord) -> None:
-        try:
-            if self.dropped:
-                self.queue.put_nowait(logging.LogRecord(
-                    "companion.logs", logging.WARNING, __file__, 0,
-                    "%d log lines were dropped: the system log was not reading",
-                    (self.dropped,), None))
-                self.dropped = 0
-            self.queue.put_nowait(record)
-        except queue.Full:
+        if self.lines.qsize() >= self.limit:
             self.dropped += 1
+            return
+        if self.dropped:
+            dropped, self.dropped = self.dropped, 0
+            self.lines.put(logging.LogRecord(
+                "companion.logs", logging.WARNING, __file__, 0,
+                "%d log lines were dropped: the system log was not reading", (dropped,), None))
+        self.lines.put(record)
 
 
 class _Listener(logging.handlers.QueueListener):
@@ -221,7 +223,7 @@ class _Listener(logging.handlers.QueueListener):
 
     STOP_SECONDS = 5.0
 
-    def __init__(self, lines: queue.Queue, handler: logging.Handler):
+    def __init__(self, lines: queue.SimpleQueue, handler: logging.Handler):
         super().__init__(lines, handler, respect_handler_level=True)
         self.lines = lines
 
@@ -229,8 +231,7 @@ class _Listener(logging.handlers.QueueListener):
         thread = self._thread
         if thread is None:
             return
-        with contextlib.suppress(queue.Full):
-            self.lines.put(None, timeout=self.STOP_SECONDS)    # QueueListener's sentinel
+        self.lines.put(None)                       # QueueListener's sentinel
         thread.join(self.STOP_SECONDS)
         self._thread = None
 
@@ -243,8 +244,8 @@ def behind_a_queue(handler: logging.Handler,
     with its disk at 3 writes/s: .ci/check-appliance-vm run 6). Stop it at exit to write
     what is left."""
     root = logging.getLogger()
-    waiting: queue.Queue = queue.Queue(lines)
-    front = _DroppingQueueHandler(waiting)
+    waiting: queue.SimpleQueue = queue.SimpleQueue()
+    front = _DroppingQueueHandler(waiting, lines)
     root.removeHandler(handler)
     root.addHandler(front)
     listener = _Listener(waiting, handler)
