@@ -29,6 +29,7 @@ lock; then the table pauses (screen and lights say so) and resumes by itself.
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import signal
@@ -534,7 +535,10 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     """`coffee-companion run`. ``cfg``: the Config, or a function that loads it (so a
     broken config file at ``config_path`` is a fault on the screen, and Try again reads
     it again)."""
-    logs.setup(log_level)
+    handler = logs.setup(log_level)
+    if logs.native_stderr_to_log(handler) is not None:     # under systemd: see companion/logs.py
+        listener = logs.behind_a_queue(handler)
+        atexit.register(listener.stop)
     load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 
@@ -571,6 +575,7 @@ class Startup:
                     # no screen to show it on: the lights, the log and systemd's status
                     # say it; try again now and then (the file may be fixed meanwhile)
                     self.notifier.ready(fault.status())
+                    self.notifier.watchdog()    # alive: retrying, not hung (a VM check's kill)
                     wait_for_stop(self.stopping, DISPLAY_RETRY_SECONDS)
             else:
                 return 0

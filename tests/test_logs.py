@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,77 @@ def test_version(capsys):
         cli.main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"coffee-companion {__version__}"
+
+
+def test_a_c_librarys_repeated_line_is_logged_once_a_minute_with_its_count():
+    said: list[str] = []
+    now = [0.0]
+    lines = logs.NativeLines(said.append, clock=lambda: now[0], every=60)
+    for i in range(500):                   # libasound under a slow CPU, many times a second
+        now[0] = i * 0.1
+        lines.line(f"ALSA lib pcm.c:{8500 + i % 3}:(snd_pcm_recover) underrun occurred\n")
+    lines.line("MESA: warning: something else\n")
+    assert said == ["ALSA lib pcm.c:8500:(snd_pcm_recover) underrun occurred",
+                    "MESA: warning: something else"]
+    now[0] = 61.0
+    lines.flush_due()                      # the minute is over: the count, then afresh
+    assert said[2:] == ["ALSA lib pcm.c:8500:(snd_pcm_recover) underrun occurred "
+                        "(and 499 more times in 60 s)"]
+    lines.line("ALSA lib pcm.c:8501:(snd_pcm_recover) underrun occurred")
+    assert said[3:] == ["ALSA lib pcm.c:8501:(snd_pcm_recover) underrun occurred"]
+
+
+def test_under_journald_what_c_code_writes_to_fd_2_reaches_the_log_collapsed(tmp_path):
+    err_path = tmp_path / "stderr"
+    script = (
+        "import os, sys, time\n"
+        "from companion import logs\n"
+        "t = logs.native_stderr_to_log(logs.setup('info'))\n"
+        "for _ in range(200):\n"
+        "    os.write(2, b'ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred\\n')\n"
+        "os.write(2, b'done\\n')\n"
+        "print('python words', file=sys.stderr)\n"
+        "deadline = time.monotonic() + 10\n"
+        "while 'done' not in open(sys.argv[1]).read() and time.monotonic() < deadline:\n"
+        "    time.sleep(0.05)\n")
+    with open(err_path, "w") as err:
+        st = os.fstat(err.fileno())
+        env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}")
+        subprocess.run([sys.executable, "-c", script, str(err_path)], env=env, stderr=err,
+                       timeout=30, check=True, cwd=ROOT)
+    lines = err_path.read_text().splitlines()
+    assert lines.count("<4>ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred") == 1
+    assert "<4>done" in lines and "python words" in lines
+
+
+def test_the_log_never_waits_for_a_stalled_journald():
+    gate, drained = threading.Event(), threading.Event()
+
+    class Stalled(logging.Handler):            # journald not reading: every write waits
+        def __init__(self):
+            super().__init__()
+            self.lines: list[str] = []
+
+        def emit(self, record):
+            gate.wait(10)
+            self.lines.append(record.getMessage())
+            if listener.lines.empty():
+                drained.set()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    slow = Stalled()
+    root.handlers[:] = [slow]
+    root.setLevel(logging.INFO)
+    listener = logs.behind_a_queue(slow, lines=5)
+    try:
+        for i in range(20):                    # returns at once though nothing is written
+            logging.getLogger("companion.table").info("line %d", i)
+        gate.set()
+        assert drained.wait(10)                # written out now that journald reads again
+        logging.getLogger("companion.table").info("after")
+    finally:
+        listener.stop()
+        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
+    assert slow.lines[0] == "line 0" and slow.lines[-1] == "after"
+    assert any(x.endswith("log lines were dropped: the system log was not reading")
+               for x in slow.lines)

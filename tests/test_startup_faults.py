@@ -177,6 +177,26 @@ def test_start_a_new_journal_moves_the_damaged_one_aside_and_the_table_starts(
         assert j.games() == []
 
 
+def test_a_fault_with_no_screen_keeps_the_watchdog_fed_while_it_retries(tmp_path, notify_socket):
+    """No display to show the fault on: the start retries now and then, and tells systemd's
+    watchdog it is alive meanwhile (else the watchdog kills it every 30 s: a booted VM)."""
+    sock_path, sock = notify_socket
+    cfg_path = write_config(tmp_path)
+    damaged_journal(tmp_path)
+    startup = Startup(lambda: config.load(cfg_path, required=True), headless=True,
+                      notifier=Notifier({"NOTIFY_SOCKET": sock_path, "WATCHDOG_USEC": "30000000",
+                                         "WATCHDOG_PID": str(os.getpid())}),
+                      config_path=cfg_path)
+    seen: list[str] = []
+
+    def person():
+        while "WATCHDOG=1" not in seen:          # the socket's 10 s timeout ends a wait
+            seen.append(sock.recv(4096).decode())
+    assert with_a_person(startup.run, person, startup.stopping) == 0
+    assert any(x.startswith("READY=1\nSTATUS=fault: ") for x in seen)
+    assert seen[-1] == "WATCHDOG=1"
+
+
 def test_journal_damage_is_told_from_other_journal_problems(tmp_path):
     damaged = damaged_journal(tmp_path)
     assert faults.journal_damaged(damaged)
