@@ -24,6 +24,7 @@ from companion.rules.state import Table
 from companion.session import Session
 from companion.sound import (CUE_IDS, CUE_GAP, SURGE_SPACING, SoundPlayer, build_sound,
                              cues_for, default_folder)
+from companion.sound.player import RETRY_FIRST
 from companion.table import TableLoop, Update
 
 SOUNDS = Path(__file__).resolve().parent.parent / "companion" / "sounds"
@@ -243,9 +244,10 @@ def test_an_audio_driver_that_does_not_exist_means_silence_and_one_warning(playe
     loop = loop_with(p)
     with caplog.at_level(logging.WARNING):
         updates(ev.TouchAction(SETUP3), ev.SeatTap(0), ev.SeatTap(0), loop=loop)
-        assert p.tick(0.0) is None
+        assert p.tick(0.0) == RETRY_FIRST        # wakes only to try the output again
         updates(ev.SeatHold(0), loop=loop)
-        assert p.tick(1.0) is None
+        assert p.tick(1.0) == RETRY_FIRST
+        assert p.tick(RETRY_FIRST) == 3 * RETRY_FIRST    # still none: the wait doubles
     assert p.state == "silent" and list(p.played) == []
     [warning] = _warnings(caplog)
     assert "audio output cannot be opened" in warning.getMessage()
@@ -261,12 +263,36 @@ def test_a_mixer_that_fails_to_open(players, caplog, monkeypatch):
     loop = loop_with(p)
     with caplog.at_level(logging.WARNING):
         updates(ev.TouchAction(SETUP3), ev.SeatTap(1), loop=loop)
-        assert p.tick(0.0) is None               # silent: not even the timer wakes it
+        assert p.tick(0.0) == RETRY_FIRST        # silent: not even the timer wakes it
         p.play("tap")
         p.tick(1.0)
     assert list(p.played) == []
     [warning] = _warnings(caplog)
     assert "No available audio device" in warning.getMessage()
+
+
+def test_a_sound_card_that_appears_after_the_start_is_opened_then(players, caplog,
+                                                                   monkeypatch):
+    """A Pi's HDMI or USB audio can come up after the service (seen in the booted
+    appliance check): the player tries again, and the cues play once the card is there."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no_such_driver")
+    p = players()
+    loop = loop_with(p)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert p.tick(0.0) == RETRY_FIRST and p.state == "silent"
+            monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")       # the card is there now
+            p.tick(RETRY_FIRST - 0.1)
+            assert p.state == "silent"                            # not yet due
+            p.tick(RETRY_FIRST)
+            assert p.state == "playing"
+            updates(ev.TouchAction(SETUP3), ev.SeatTap(0), loop=loop)
+            p.tick(RETRY_FIRST + 1)
+        assert [c for _, c in p.played] == ["tap", "order_completed"]   # after it opened
+        words = [r.getMessage() for r in _warnings(caplog)]
+        assert len(words) == 2 and "opened now" in words[1]
+    finally:
+        p.close()
 
 
 def test_a_missing_folder_gives_one_warning(players, caplog, tmp_path):

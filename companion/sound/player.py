@@ -61,6 +61,11 @@ CUE_GAP = 0.05          # silence after a cue before the next cue of the same up
 TIMER_TAG = "timer"
 
 
+#: seconds before trying a missing audio output again, doubling up to the longest
+RETRY_FIRST = 5.0
+RETRY_LONGEST = 60.0
+
+
 def default_folder() -> Path:
     """The bundled cues: ``companion/sounds/`` (package data, so in the wheel too)."""
     return Path(companion.__file__).resolve().parent / "sounds"
@@ -104,6 +109,10 @@ class SoundPlayer(Worker):
         self.speech_volume = VoiceSettings().volume
         self._speech: deque = deque()      # pygame Sounds of sentences waiting to be said
         self._speech_channel: Any = None   # pygame.mixer.Channel once the mixer is open
+        #: no audio output yet (a sound card that appears after the service starts, a USB
+        #: speaker plugged in later): when to try opening it again, and the wait after that
+        self._retry_at: float | None = None
+        self._retry_wait = RETRY_FIRST
 
     # --- the output interface (``outputs.Output``) -------------------------------------
 
@@ -199,9 +208,9 @@ class SoundPlayer(Worker):
     def tick(self, now: float | None = None) -> float | None:
         """Take in what arrived, play every cue due by ``now``; return when the
         next cue is due (clock time), or None."""
-        if self.state == "closed":
-            self._open()
         now = self.clock() if now is None else now
+        if self.state == "closed" or (self._retry_at is not None and now >= self._retry_at):
+            self._open(now)
         with self._cond:
             received, self._inbox = self._inbox, []
         for item, at in received:
@@ -212,6 +221,8 @@ class SoundPlayer(Worker):
         wake = self._due[0][0] if self._due else None
         if self._speech:
             wake = self._say(now) if wake is None else min(wake, self._say(now))
+        if self._retry_at is not None:
+            wake = self._retry_at if wake is None else min(wake, self._retry_at)
         return wake
 
     def _say(self, now: float) -> float:
@@ -319,10 +330,11 @@ class SoundPlayer(Worker):
 
     # --- the mixer (only ever on the thread that runs tick) -----------------------------
 
-    def _open(self) -> None:
+    def _open(self, now: float = 0.0) -> None:
         if not self.enabled:
             self.state = "off"
             return
+        retrying, self._retry_at = self._retry_at is not None, None
         self.state = "silent"
         self.mixer_thread = threading.current_thread().name
         if not self.folder.is_dir():
@@ -340,10 +352,17 @@ class SoundPlayer(Worker):
                     pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
-            log.warning("no sound: the audio output cannot be opened (%s). Check the speaker "
-                        "or HDMI audio and the SDL_AUDIODRIVER setting, or set [sound] "
-                        "enabled = false. The table carries on silently.", exc)
+            if not retrying:
+                log.warning("no sound: the audio output cannot be opened (%s). Check the "
+                            "speaker or HDMI audio and the SDL_AUDIODRIVER setting, or set "
+                            "[sound] enabled = false. The table carries on silently and "
+                            "tries again now and then.", exc)
+            self._retry_at = now + self._retry_wait        # a sound card may come later
+            self._retry_wait = min(self._retry_wait * 2, RETRY_LONGEST)
             return
+        if retrying:
+            log.warning("sound: the audio output opened now; the cues play again")
+        self._retry_wait = RETRY_FIRST
         missing = []
         for cue in CUE_IDS:
             path = self.folder / (cue + ".wav")
@@ -364,6 +383,7 @@ class SoundPlayer(Worker):
             self._speech_channel = pygame.mixer.Channel(0)
 
     def _shutdown(self) -> None:
+        self._retry_at, self._retry_wait = None, RETRY_FIRST
         self.sounds.clear()
         self._speech.clear()
         self._speech_channel = None
