@@ -49,10 +49,10 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from benchmarks import bench_core, bench_ui  # noqa: E402
 from benchmarks.games import game_lines  # noqa: E402
 from companion.devices.buttons import Buttons  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.rules import Table, apply, parse_line  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.ui.app import App  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
+from companion.core.rules import Table, apply, parse_line  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.outputs.screen.app import App  # noqa: E402
 
 PINS, UNDO_PIN = [17, 27, 22, 23], 24
 
@@ -189,12 +189,12 @@ def buttons_pair(seconds: float) -> None:
 
 
 def lights_pair(seconds: float) -> None:
-    from companion import inputs as ev
-    from companion.config import defaults
-    from companion.lights.controller import build_lights
-    from companion.devices.pixels import SimulatedStrip, normalize_frame
-    from companion.lights.patterns import frame_from_lights, render
-    from companion.table import TableLoop
+    from companion.core import events as ev
+    from companion.appliance.config import defaults
+    from companion.outputs.lights.controller import build_lights
+    from companion.outputs.lights.pixels import SimulatedStrip, normalize_frame
+    from companion.outputs.lights.patterns import frame_from_lights, render
+    from companion.core.loop import TableLoop
 
     cfg = defaults()
     cfg["pixels"]["driver"] = "simulated"

@@ -36,9 +36,10 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
-from companion.cafe.simulate import SimulatedTable, table_settings  # noqa: E402
-from companion.journal import Journal  # noqa: E402
+from cafe_simulate import SimulatedTable, table_settings  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
 from tests.cafe_fixtures import Mosquitto, free_port, wait_until  # noqa: E402
 
 VENUE = "bench"

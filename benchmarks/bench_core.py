@@ -19,9 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.games import finished_game, game_lines  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.rules import Table, apply, parse_line  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
+from companion.core.rules import Table, apply, parse_line  # noqa: E402
+from companion.core.session import Session  # noqa: E402
 
 
 def timed(fn, repeat: int) -> list[float]:

@@ -19,9 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.games import game_lines  # noqa: E402
-from companion.draw_prompt import pending_draws  # noqa: E402
-from companion.explain import explanations, shown  # noqa: E402
-from companion.rules import Accepted, Table, apply, parse_line  # noqa: E402
+from companion.core.draw_prompt import pending_draws  # noqa: E402
+from companion.review.explain import explanations, shown  # noqa: E402
+from companion.core.rules import Accepted, Table, apply, parse_line  # noqa: E402
 
 
 def tables(actions: int) -> list[Table]:

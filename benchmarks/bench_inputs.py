@@ -39,13 +39,13 @@ sys.path.insert(0, ROOT)
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from companion import inputs as ev  # noqa: E402
+from companion.core import events as ev  # noqa: E402
 from companion.devices import scanner_protocol as sp  # noqa: E402
 from companion.devices.buttons import UNDO, Buttons  # noqa: E402
 from companion.devices.scanner import ScannerReader  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"]}
 TARGET_MS = 5.0

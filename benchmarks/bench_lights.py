@@ -28,17 +28,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from companion import inputs as ev  # noqa: E402
-from companion.config import defaults  # noqa: E402
-from companion.devices.pixels import contiguous_segments  # noqa: E402
-from companion.lights.controller import build_lights  # noqa: E402
-from companion.lights.patterns import (DrawPrompt, LightContext, Style,  # noqa: E402
-                                       frame_from_lights, render)
-from companion.rules.state import Card, Game, Player  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.sound import build_sound  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
-from companion.turn_timer import TurnTimer  # noqa: E402
+from companion.core import events as ev  # noqa: E402
+from companion.appliance.config import defaults  # noqa: E402
+from companion.outputs.lights.pixels import contiguous_segments  # noqa: E402
+from companion.outputs.lights.controller import build_lights  # noqa: E402
+from companion.outputs.lights.patterns import (DrawPrompt, LightContext, Style,  # noqa: E402
+                                               frame_from_lights, render)
+from companion.core.rules.state import Card, Game, Player  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.outputs.sound import build_sound  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
+from companion.core.turn_timer import TurnTimer  # noqa: E402
 
 SEATS, LEDS = 4, 16
 TILES = ("double_meeples", "diagonal_movement", "double_corners", "double_specialties")

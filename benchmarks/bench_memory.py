@@ -75,7 +75,7 @@ _counts: dict[str, int] = {}
 
 def caches() -> str:
     """The screen's text caches: how many entries, how many bytes of pixels."""
-    from companion.ui import widgets
+    from companion.outputs.screen import widgets
     surfaces = widgets._render_cache.values()
     pixels = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in surfaces)
     import ctypes
@@ -116,7 +116,7 @@ def caches() -> str:
             got = holders.setdefault(where, [0, 0])
             got[0] += 1
             got[1] += px
-    from companion.ui import widgets
+    from companion.outputs.screen import widgets
     shapes = sorted(((k[0] * k[1], k[:2]) for k in list(widgets._shapes)), reverse=True)
     print(f"  {len(shapes)} shapes, biggest:", shapes[:10])
     for where, (n, px) in sorted(holders.items(), key=lambda kv: -kv[1][1])[:12]:
@@ -132,10 +132,10 @@ def caches() -> str:
 def child(config: str, games: int, every: int) -> int:
     """The service, and a driver thread playing ``games`` games into its input queue."""
     from benchmarks.games import finished_game
-    from companion import config as config_mod
-    from companion import inputs as ev
-    from companion import logs
-    from companion.service import Service
+    from companion.appliance import config as config_mod
+    from companion.core import events as ev
+    from companion.appliance import logs
+    from companion.appliance.service import Service
 
     logs.setup("warning")
     traced = bool(os.environ.get("BENCH_TRACEMALLOC"))      # where Python's memory grows

@@ -28,13 +28,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion.catalog import Catalog  # noqa: E402
-from companion.inputs import ScriptLine  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
-from companion.ui.app import App  # noqa: E402
-from companion.ui.screenshots import sample_script  # noqa: E402
+from companion.core.catalog import Catalog  # noqa: E402
+from companion.core.events import ScriptLine  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs.screen.app import App  # noqa: E402
+from companion.outputs.screen.screenshots import sample_script  # noqa: E402
 
 
 def pct(values, p):

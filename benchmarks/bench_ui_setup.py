@@ -29,14 +29,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from benchmarks.bench_ui import pct  # noqa: E402
-from companion.catalog import Catalog  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
-from companion.ui import fonts, widgets  # noqa: E402
-from companion.ui.app import App  # noqa: E402
-from companion.ui.keyboard import KeyboardScreen  # noqa: E402
-from companion.ui.screens.base import Pointer  # noqa: E402
-from companion.ui.screens.setup_wizard import WizardScreen  # noqa: E402
+from companion.core.catalog import Catalog  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs.screen import fonts, widgets  # noqa: E402
+from companion.outputs.screen.app import App  # noqa: E402
+from companion.outputs.screen.keyboard import KeyboardScreen  # noqa: E402
+from companion.outputs.screen.screens.base import Pointer  # noqa: E402
+from companion.outputs.screen.screens.setup_wizard import WizardScreen  # noqa: E402
 
 
 def tap(app, name):

@@ -22,13 +22,13 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from companion import demo  # noqa: E402
-from companion.config import LANGUAGES  # noqa: E402
-from companion.rules.happenings import (CardsToDraw, DislikesTaken, GameOver,  # noqa: E402
-                                        RankEntry, ShopClosed, TurnChanged)
-from companion.rules.state import Table  # noqa: E402
-from companion.table import Update  # noqa: E402
-from companion.voice import Voice, phrases_for, render  # noqa: E402
+from companion.appliance import demo  # noqa: E402
+from companion.appliance.config import LANGUAGES  # noqa: E402
+from companion.core.rules.happenings import (CardsToDraw, DislikesTaken, GameOver,  # noqa: E402
+                                             RankEntry, ShopClosed, TurnChanged)
+from companion.core.rules.state import Table  # noqa: E402
+from companion.core.loop import Update  # noqa: E402
+from companion.outputs.voice import Voice, phrases_for, render  # noqa: E402
 
 
 def sample_updates() -> list:
@@ -43,10 +43,10 @@ def bench_loop_cost() -> None:
     """A bots' game (as ``coffee-companion demo`` plays it) with the voice subscribed."""
     import random
 
-    from companion import inputs as ev
-    from companion.catalog import Catalog
-    from companion.session import Session
-    from companion.table import TableLoop
+    from companion.core import events as ev
+    from companion.core.catalog import Catalog
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
     voice = Voice(lambda wav: None)          # not started: nothing is rendered
     for u in sample_updates():               # the language's catalog is read once, at start
         phrases_for(u, voice.language)

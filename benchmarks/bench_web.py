@@ -32,8 +32,8 @@ from benchmarks.bench_ui import finger, idle_cpu, pct, setup, tap_to_frame  # no
 import httpx  # noqa: E402
 import pygame  # noqa: E402
 
-from companion import config  # noqa: E402
-from companion.web.app import PhoneView  # noqa: E402
+from companion.appliance import config  # noqa: E402
+from companion.outputs.web.app import PhoneView  # noqa: E402
 
 
 class Phone(threading.Thread):

@@ -83,7 +83,7 @@ GAME_SEED = 1
 
 
 def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
-    """A whole game of the demo's bots (``companion.demo.Bots``, seeded), every move a
+    """A whole game of the demo's bots (``companion.appliance.demo.Bots``, seeded), every move a
     player makes on the touchscreen made as touches through the real App.
 
     Completing an order is a tap on its position, ending the turn a tap on END TURN,
@@ -103,13 +103,13 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
 
     import pygame
 
-    from companion import demo
-    from companion import inputs as ev
-    from companion.journal import Journal
-    from companion.rules.turn import is_stalled
-    from companion.session import Session
-    from companion.table import TableLoop, stepped_slot
-    from companion.ui.app import App
+    from companion.appliance import demo
+    from companion.core import events as ev
+    from companion.core.journal import Journal
+    from companion.core.rules.turn import is_stalled
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop, stepped_slot
+    from companion.outputs.screen.app import App
 
     players, expansion = GAMES[config]
     with tempfile.TemporaryDirectory() as folder:
@@ -215,11 +215,11 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
 
 def scan_to_action(repeat: int) -> None:
     """A protocol line arrives: framing, decoding, the table loop, the journal (then UNDO)."""
-    from companion import inputs as ev
+    from companion.core import events as ev
     from companion.devices import scanner_protocol as sp
-    from companion.journal import Journal
-    from companion.session import Session
-    from companion.table import TableLoop
+    from companion.core.journal import Journal
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
     with tempfile.TemporaryDirectory() as folder:
         journal = Journal(os.path.join(folder, "j.db"))
         loop = TableLoop(Session(journal))
@@ -240,8 +240,8 @@ def scan_to_action(repeat: int) -> None:
 def light_frame(repeat: int) -> None:
     """One frame of the strip: the pattern for a busy 4-seat table, placed on 64 LEDs."""
     from benchmarks.bench_lights import LEDS, SEATS, busy_game
-    from companion.devices.pixels import contiguous_segments
-    from companion.lights.patterns import LightContext, Style, frame_from_lights, render
+    from companion.outputs.lights.pixels import contiguous_segments
+    from companion.outputs.lights.patterns import LightContext, Style, frame_from_lights, render
     game = busy_game()
     segments = contiguous_segments(SEATS, LEDS)
     positions = [s.positions() for s in segments]

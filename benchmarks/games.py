@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 
-from companion.rules import Rejection, Table, apply, parse_action
+from companion.core.rules import Rejection, Table, apply, parse_action
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 

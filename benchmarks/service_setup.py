@@ -15,14 +15,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # an instruction count stops exactly at "first frame on screen and READY=1".
 RUN_UNTIL_READY = """\
 import os, sys
-from companion import notify
+from companion.appliance import notify
 _ready = notify.Notifier.ready
 def ready(self, status=''):
     _ready(self, status)
     os._exit(0)
 notify.Notifier.ready = ready
 sys.argv = ['coffee-companion', '--config', os.environ['BENCH_CONFIG'], 'run']
-from companion.cli import main
+from companion.commands.cli import main
 sys.exit(main())
 """
 

@@ -109,7 +109,7 @@ def prepare() -> None:
     import pkgutil
 
     import companion
-    from companion.ui import i18n
+    from companion.words import i18n
     for module in pkgutil.walk_packages(companion.__path__, "companion."):
         if not module.name.endswith("__main__"):
             importlib.import_module(module.name)

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from companion.cafe.hub import Hub
-from companion.cafe.simulate import SimulatedTable, table_settings
+from cafe_simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from companion import cli as companion_cli
+from companion.commands import cli as companion_cli
 
 
 @dataclass

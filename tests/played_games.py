@@ -1,8 +1,8 @@
 """Finished games in a real journal, with names that need escaping (BG Stats, web tests)."""
 import json
 
-from companion.journal import Journal
-from companion.session import Session
+from companion.core.journal import Journal
+from companion.core.session import Session
 
 # 2026-11-23 15:00:00 UTC, and the game takes 37 minutes
 START = 1795446000.0

@@ -1,5 +1,5 @@
 """Small helpers to drive the pure engine from table-script objects."""
-from companion.rules import Rejection, Table, apply, parse_action
+from companion.core.rules import Rejection, Table, apply, parse_action
 
 
 def step(table, action, tags=frozenset()):

@@ -2,7 +2,7 @@
 
 (A script marked ``# table-script 1.1`` follows the older contract and is not for it.)
 
-Written from /work/shared/specs/table-script.md alone (not from ``companion/rules/``), so
+Written from /work/shared/specs/table-script.md alone (not from ``companion/core/rules/``), so
 that ``tests/test_spec_model.py`` can compare the engine's replay with a second reading of
 the spec. ``replay(lines)`` turns the physical lines of a script into the spec's ``--json``
 output ("Output" section); rejected lines carry their line number, and the reason is a

@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit, parse_qs
 import pytest
 from pyzbar import pyzbar
 
-from companion import bgstats, history
+from companion.review import bgstats, history
 from played_games import NAMES, finished_game
 
 
@@ -82,8 +82,8 @@ def test_play_date_is_utc_whatever_the_offset():
 
 
 def test_a_running_game_has_no_play_yet(tmp_path):
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.core.journal import Journal
+    from companion.core.session import Session
     db = str(tmp_path / "j.db")
     with Journal(db) as j:
         Session(j).apply_line('{"do": "setup", "edition": "winter", "players": ["A", "B"]}')

@@ -13,12 +13,14 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
-from companion import config, inputs as ev
-from companion.journal import Journal
+from companion.appliance import config
+from companion.core import events as ev
+from companion.core.journal import Journal
 from companion.devices.buttons import NO_GPIO, UNDO, Buttons, Gesture, PressClassifier
 from companion.devices.mock_pins import Fingers
-from companion.session import Session
-from companion.table import NotYourTurn, Recorder, TableLoop
+from companion.core.session import Session
+from companion.core.loop import NotYourTurn, TableLoop
+from recorder import Recorder
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=200)
 PINS = [17, 27, 22, 23]

@@ -13,14 +13,14 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from companion import inputs as ev  # noqa: E402
-from companion.catalog import Catalog  # noqa: E402
+from companion.core import events as ev  # noqa: E402
+from companion.core.catalog import Catalog  # noqa: E402
 from companion.devices.buttons import Buttons, Gesture, PressClassifier  # noqa: E402
 from companion.devices.mock_pins import Fingers as PinFingers  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop, stepped_slot  # noqa: E402
-from companion.ui.app import App  # noqa: E402
+from companion.core.journal import Journal  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop, stepped_slot  # noqa: E402
+from companion.outputs.screen.app import App  # noqa: E402
 
 PINS = [17, 27, 22, 23]
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"],
@@ -72,7 +72,7 @@ def run_edges(c, edges, until):
 
 
 def test_stepped_slot_counts_from_the_oldest_order():
-    from companion.rules.state import Card, Player
+    from companion.core.rules.state import Card, Player
     p = Player("Ana", [[Card(1)], [], [Card(2)], [Card(3)]], ())
     assert [stepped_slot(p, n) for n in (1, 2, 3, 4)] == [4, 3, 1, 1]
     from dataclasses import replace
@@ -211,8 +211,8 @@ def test_a_double_tap_writes_the_line_a_touch_on_that_position_writes(table):
 
 def test_with_two_players_the_prompt_names_both_draws():
     """The surge and the 2-player draw come from one end of turn: one prompt for both."""
-    from companion.draw_prompt import pending_draws
-    from companion.rules import Table, apply
+    from companion.core.draw_prompt import pending_draws
+    from companion.core.rules import Table, apply
     t = Table()
     for a in ({"do": "setup", "edition": "original", "players": ["Ana", "Ben"],
                "start": "Ana"}, {"do": "complete"}, {"do": "end_turn"}):

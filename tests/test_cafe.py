@@ -10,11 +10,11 @@ import sys
 from starlette.testclient import TestClient
 
 from companion.cafe.hub import Hub
-from companion.cafe.simulate import SimulatedTable, table_settings
+from cafe_simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store
 from companion.cafe.web import build_app
-from companion.journal import Journal
-from companion.rules.view import table_json
+from companion.core.journal import Journal
+from companion.core.rules.view import table_json
 from tests.cafe_fixtures import VENUE, broker, hub, tables, wait_until  # noqa: F401
 
 
@@ -95,7 +95,7 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     t1.publisher.close()
     seen_twice = hub.counts["results_duplicate"]       # a reconnect may already resend one
     os.remove(t1.journal_path + ".mqtt-acked.json")
-    from companion.mqtt.publisher import MqttPublisher
+    from companion.outputs.mqtt.publisher import MqttPublisher
     again = MqttPublisher(t1.settings, t1.journal_path, t1.loop.snapshot,
                           reconnect_min=0.1).start()
     try:

@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from companion import inputs as ev
+from companion.core import events as ev
 from companion.cafe.web import build_app
-from companion.web.server import BackgroundServer
+from companion.outputs.web.server import BackgroundServer
 from tests.cafe_fixtures import broker, hub, tables, wait_until  # noqa: F401
 from tests.test_cafe import expected_board
 

@@ -5,10 +5,10 @@ import pytest
 
 from companion.cafe.hub import Hub
 from companion.cafe.leaderboard import standings
-from companion.cafe.simulate import SimulatedTable, table_settings
+from cafe_simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store, StoreError, meta, month_of
-from companion.journal import Journal
-from companion.mqtt import topics
+from companion.core.journal import Journal
+from companion.outputs.mqtt import topics
 from tests.cafe_fixtures import VENUE, postgresql  # noqa: F401  (fixture)
 
 

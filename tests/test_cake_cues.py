@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion import inputs as ev
-from companion.lights.patterns import (CAKE, CAKE_STEP, DrawPrompt, LightContext, Style,
-                                       render)
-from companion.sound import cues_for
+from companion.core import events as ev
+from companion.outputs.lights.patterns import (CAKE, CAKE_STEP, DrawPrompt, LightContext, Style,
+                                               render)
+from companion.outputs.sound import cues_for
 from tests.rules_helpers import END, play, setup
 from tests.test_light_patterns import seats
 from tests.test_lights_controller import Clock, make, post, table_loop

@@ -6,7 +6,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from companion import demo  # noqa: E402
+from companion.appliance import demo  # noqa: E402
 from companion.commands import demo_cmd  # noqa: E402
 from tests.test_ui_demo import _turns  # noqa: E402
 

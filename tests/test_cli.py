@@ -76,7 +76,7 @@ def test_history_of_a_damaged_journal_is_a_clear_error(tmp_path):
 
 
 def test_replay_does_not_import_pygame_or_hardware():
-    code = ("import sys, io; from companion import cli;"
+    code = ("import sys, io; from companion.commands import cli;"
             "sys.stdin = io.TextIOWrapper(io.BytesIO(b''));"
             "cli.main(['replay', '-', '--json']);"
             "bad = [m for m in ('pygame', 'gpiozero', 'serial', 'neopixel', 'board')"
@@ -106,7 +106,7 @@ def test_demo_is_reproducible_by_seed():
 
 
 def test_history_lists_a_cake_time_game_with_its_expansion(tmp_path):
-    from companion import history
+    from companion.review import history
     db = str(tmp_path / "j.db")
     script = tmp_path / "cake.jsonl"
     script.write_text('{"do": "setup", "edition": "original", "players": ["Ana", "Ben"], '

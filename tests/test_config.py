@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from companion import config
+from companion.appliance import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

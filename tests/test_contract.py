@@ -15,19 +15,19 @@ from typing import get_args
 
 import pytest
 
-from companion.rules import happenings as hp
+from companion.core.rules import happenings as hp
 
 ROOT = Path(__file__).resolve().parent.parent
-HAPPENINGS = ROOT / "companion/rules/happenings.py"
+HAPPENINGS = ROOT / "companion/core/rules/happenings.py"
 
 #: Every output that turns happenings into something a player sees or hears, or a hub reads.
 OUTPUTS = {
-    "companion/ui/i18n.py",            # the screen's and the log's words
-    "companion/sound/cues.py",
-    "companion/lights/controller.py",
-    "companion/voice.py",
-    "companion/web/pages.py",          # the phone view's news
-    "companion/mqtt/publisher.py",     # which happenings change a published result
+    "companion/words/i18n.py",            # the screen's and the log's words
+    "companion/outputs/sound/cues.py",
+    "companion/outputs/lights/controller.py",
+    "companion/outputs/voice.py",
+    "companion/outputs/web/pages.py",          # the phone view's news
+    "companion/outputs/mqtt/publisher.py",     # which happenings change a published result
 }
 
 
@@ -64,13 +64,13 @@ def _with_a_new_happening(source: str) -> str:
 
 
 EVERY_OUTPUT = """\
-from companion.lights.controller import LightsController
-from companion.mqtt.publisher import MqttPublisher
+from companion.outputs.lights.controller import LightsController
+from companion.outputs.mqtt.publisher import MqttPublisher
 from companion.outputs import Output
-from companion.sound.player import SoundPlayer
-from companion.table import LogSubscriber
-from companion.voice import Voice
-from companion.web.live import LiveTable
+from companion.outputs.sound.player import SoundPlayer
+from companion.core.loop import LogSubscriber
+from companion.outputs.voice import Voice
+from companion.outputs.web.live import LiveTable
 
 
 def every_output(a: LightsController, b: SoundPlayer, c: Voice, d: MqttPublisher,
@@ -104,10 +104,10 @@ def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_pa
 
 def _surged_table():
     """Ana (red, chosen at setup) completes an order and ends her turn: Ben and Chloe draw."""
-    from companion import inputs as ev
-    from companion.catalog import Catalog
-    from companion.session import Session
-    from companion.table import TableLoop
+    from companion.core import events as ev
+    from companion.core.catalog import Catalog
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
     loop = TableLoop(Session(None, Catalog.example()))
     loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                               "players": ["Ana", "Ben", "Chloe"], "start": "Ana"},
@@ -146,7 +146,7 @@ def test_a_dismissed_draw_prompt_is_worked_out_once_and_lasts_its_turn():
 
 
 def test_the_snapshot_keeps_each_devices_last_report_and_the_pause():
-    from companion.rules.happenings import DeviceStatusChanged, TablePaused, TableResumed
+    from companion.core.rules.happenings import DeviceStatusChanged, TablePaused, TableResumed
     loop, ev, _ = _surged_table()
     loop.post(ev.DeviceStatus("scanner", "lost", "unplugged"))
     snap = loop.drain()[0].snapshot
@@ -205,8 +205,8 @@ def test_the_outputs_list_starts_with_the_snapshot_hands_every_update_and_closes
 
 
 def test_the_service_starts_every_configured_output_through_the_one_list(tmp_path):
-    from companion import config
-    from companion.service import Service
+    from companion.appliance import config
+    from companion.appliance.service import Service
     cfg = config.defaults()
     cfg["journal"]["path"] = str(tmp_path / "games.db")
     cfg["pixels"]["driver"] = "simulated"

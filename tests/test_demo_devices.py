@@ -3,8 +3,9 @@ gpiozero mock pins and the service's Buttons, every card through a pty and the
 service's ScannerReader (no input posted around them)."""
 import io
 
-from companion import demo, inputs as ev
-from companion.table import TableLoop
+from companion.appliance import demo
+from companion.core import events as ev
+from companion.core.loop import TableLoop
 
 
 def test_the_terminal_demo_presses_mock_pins_and_scans_through_a_pty(monkeypatch):

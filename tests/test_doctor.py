@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import config, doctor
+from companion.appliance import config, doctor
 from companion.devices import scanner_protocol as sp
-from companion.journal import Journal
-from companion.ui.fonts import FontFiles
+from companion.core.journal import Journal
+from companion.outputs.screen.fonts import FontFiles
 
 NOW = time.mktime((2026, 6, 1, 12, 0, 0, 0, 0, -1))
 HEALTHY_UNIT = {"ActiveState": "active", "LoadState": "loaded", "UnitFileState": "enabled",
@@ -230,7 +230,7 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
 
 def test_config_check_names_the_broken_files_and_a_missing_named_config(tmp_path, capsys,
                                                                         monkeypatch):
-    from companion import cli
+    from companion.commands import cli
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[catalog]\npaths = ["{tmp_path}/cards.toml"]\n'
                    f'[journal]\npath = "{tmp_path}/journal.db"\n', encoding="utf-8")
@@ -252,7 +252,8 @@ def test_storage_is_named_for_what_it_is_in_the_players_language(tmp_path, monke
     import os as os_mod
     import shutil as shutil_mod
 
-    from companion import doctor as doctor_mod, journal as journal_mod
+    from companion.appliance import doctor as doctor_mod
+    from companion.core import journal as journal_mod
     Usage = collections.namedtuple("Usage", "total used free")
     monkeypatch.setattr(shutil_mod, "disk_usage", lambda p: Usage(8 << 30, 8 << 30, 10 << 20))
     full = doctor_mod.check_storage(str(tmp_path), str(tmp_path), "es")

@@ -5,15 +5,16 @@ import io
 import pygame
 from pyzbar import pyzbar
 
-from companion import history
-from companion import inputs as ev
-from companion.exports import PlayLink
-from companion.journal import Journal
-from companion.session import Session
-from companion.table import Recorder, TableLoop
-from companion.ui import screenshots
-from companion.ui.app import App
-from companion.web.pairing import Pairing
+from companion.review import history
+from companion.core import events as ev
+from companion.review.exports import PlayLink
+from companion.core.journal import Journal
+from companion.core.session import Session
+from companion.core.loop import TableLoop
+from recorder import Recorder
+from companion.outputs.screen import screenshots
+from companion.outputs.screen.app import App
+from companion.outputs.web.pairing import Pairing
 from played_games import finished_game
 
 

@@ -12,11 +12,12 @@ import tty
 
 import pytest
 
-from companion import cli, inputs as ev
-from companion.catalog import Catalog
+from companion.commands import cli
+from companion.core import events as ev
+from companion.core.catalog import Catalog
 from companion.devices.scanner_protocol import Hello, Scan, encode
-from companion.session import Session
-from companion.table import TableLoop
+from companion.core.session import Session
+from companion.core.loop import TableLoop
 
 
 @pytest.fixture

@@ -10,18 +10,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.config import LANGUAGES
-from companion.draw_prompt import pending_draws
-from companion.explain import Names, Why, Word, explanations, refusal, rulings, shown
-from companion.rules import Accepted, Rejection, Table, apply, parse_line
-from companion.rules.actions import rules_mark
-from companion.rules.editions import DISLIKES_TO_CLOSE, RULES
-from companion.rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
-                                        RankingChanged, Redone, ShopClosed, ShopReopened)
-from companion.rules.rejections import reject
-from companion.rules.scoring import ranking, tie_break
-from companion.ui import i18n
-from companion.ui.why_text import why_text
+from companion.appliance.config import LANGUAGES
+from companion.core.draw_prompt import pending_draws
+from companion.review.explain import Names, Why, Word, explanations, refusal, rulings, shown
+from companion.core.rules import Accepted, Rejection, Table, apply, parse_line
+from companion.core.rules.actions import rules_mark
+from companion.core.rules.editions import DISLIKES_TO_CLOSE, RULES
+from companion.core.rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
+                                             RankingChanged, Redone, ShopClosed, ShopReopened)
+from companion.core.rules.rejections import reject
+from companion.core.rules.scoring import ranking, tie_break
+from companion.words import i18n
+from companion.review.why_text import why_text
 from test_rules_properties import cake_sequences, sequences
 
 SCRIPTS = sorted((Path(__file__).parent / "scripts").glob("*.jsonl"))
@@ -216,7 +216,7 @@ def play(lines, rules=RULES, seen: set | None = None):
                 continue
             action = parse_line(raw)
         else:
-            from companion.rules import parse_action
+            from companion.core.rules import parse_action
             action = parse_action(raw)
         if action is None or isinstance(action, Rejection):
             continue

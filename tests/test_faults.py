@@ -13,15 +13,16 @@ import time
 
 import pytest
 
-from companion import inputs as ev
-from companion.journal import Journal
-from companion.devices.pixels import SimulatedStrip, contiguous_segments
-from companion.lights.controller import LightsController
-from companion.lights.patterns import AMBER, OFF, LightContext, Style, render
-from companion.service import JOURNAL_BUSY_SECONDS
-from companion.session import Session
-from companion.table import Recorder, TableLoop, TablePaused, TableResumed
-from companion.ui import i18n
+from companion.core import events as ev
+from companion.core.journal import Journal
+from companion.outputs.lights.pixels import SimulatedStrip, contiguous_segments
+from companion.outputs.lights.controller import LightsController
+from companion.outputs.lights.patterns import AMBER, OFF, LightContext, Style, render
+from companion.appliance.service import JOURNAL_BUSY_SECONDS
+from companion.core.session import Session
+from companion.core.loop import TableLoop, TablePaused, TableResumed
+from recorder import Recorder
+from companion.words import i18n
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, PYTHONPATH=ROOT)
@@ -132,8 +133,9 @@ mdns = false
 # At exit it prints what the LEDs show last, so the parent can see them dark.
 SERVICE = r"""
 import logging, sys, threading, time
-from companion import config, inputs as ev
-from companion.service import Service
+from companion.appliance import config
+from companion.core import events as ev
+from companion.appliance.service import Service
 cfg = config.load(sys.argv[1], required=True)
 logging.basicConfig(level="INFO", format="%(levelname)s %(name)s: %(message)s")
 svc = Service(cfg, headless=True)
@@ -173,8 +175,8 @@ def stop(child, sig):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM])
 def test_every_stop_signal_asks_for_the_same_clean_stop(tmp_path, sig):
-    from companion import config
-    from companion.service import Service
+    from companion.appliance import config
+    from companion.appliance.service import Service
     cfg_path = tmp_path / "config.toml"
     cfg_path.write_text(CONFIG.format(dir=tmp_path), encoding="utf-8")
     svc = Service(config.load(str(cfg_path), required=True), headless=True)
@@ -251,15 +253,15 @@ def test_a_full_disk_at_start_says_the_disk_is_full(small_disk):
     with open(small_disk / "photos", "wb") as fh, pytest.raises(OSError):    # fill it up
         fh.write(b"\0" * (512 << 10))
         fh.flush()
-    from companion.journal import JournalError
+    from companion.core.journal import JournalError
     with pytest.raises(JournalError) as exc:
         Journal(str(path))
     assert "is full" in str(exc.value) and "free some space" in str(exc.value)
     assert exc.value.fault == "full" and "failing" not in str(exc.value)
     assert "disk I/O error" not in str(exc.value)
     # the start-up fault page names it too, in the players' language
-    from companion.faults import journal_fault
-    from companion.ui.i18n import tr
+    from companion.appliance.faults import journal_fault
+    from companion.words.i18n import tr
     fault = journal_fault(str(path), exc.value)
     assert fault.action is None and fault.title_key == "fault.journal_title_full"
     assert tr("ko", fault.title_key) == "SD 카드가 가득 찼습니다"
@@ -273,9 +275,9 @@ def test_a_full_card_during_a_game_is_said_on_the_screen_until_it_passes(small_d
     accepted and the dialog goes."""
     import pygame
 
-    from companion.catalog import Catalog
-    from companion.ui import screenshots
-    from companion.ui.app import App
+    from companion.core.catalog import Catalog
+    from companion.outputs.screen import screenshots
+    from companion.outputs.screen.app import App
     screenshots._init_pygame()
     path = small_disk / "journal.db"
     journal = Journal(str(path))
@@ -317,7 +319,7 @@ def test_a_full_card_during_a_game_is_said_on_the_screen_until_it_passes(small_d
 
 
 def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
-    from companion import history, replay
+    from companion.review import history, replay
     path = small_disk / "journal.db"
     game_on(path)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
@@ -329,9 +331,9 @@ def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot be written (Read-only file system)" in err and "could not be saved" not in err
     # named read-only at start, on the fault page and by doctor (not "full", not "failing")
-    from companion.doctor import check_storage
-    from companion.faults import journal_fault
-    from companion.journal import JournalError
+    from companion.appliance.doctor import check_storage
+    from companion.appliance.faults import journal_fault
+    from companion.core.journal import JournalError
     with pytest.raises(JournalError) as exc:
         Journal(str(path))
     assert exc.value.fault == "read_only"
@@ -343,7 +345,7 @@ def test_history_and_replay_on_a_read_only_disk(small_disk, tmp_path, capsys):
 # A journal file the user may not write, in a folder they may (run as "nobody" under root).
 READ_ONLY_FILE = r"""
 import os, sys
-from companion import replay      # imported first: "nobody" may not read this venv
+from companion.review import replay      # imported first: "nobody" may not read this venv
 if os.getuid() == 0:
     os.setgid(65534)
     os.setuid(65534)

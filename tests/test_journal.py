@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from companion.journal import Journal, JournalBusy, JournalError
-from companion.rules import Rejection
-from companion.session import Session
+from companion.core.journal import Journal, JournalBusy, JournalError
+from companion.core.rules import Rejection
+from companion.core.session import Session
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"]}
 

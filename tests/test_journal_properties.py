@@ -14,12 +14,12 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import history, replay
-from companion.catalog import CardInfo, Catalog
-from companion.journal import Journal
-from companion.rules import Rejection, parse_action
-from companion.rules.view import table_json
-from companion.session import Session
+from companion.review import history, replay
+from companion.core.catalog import CardInfo, Catalog
+from companion.core.journal import Journal
+from companion.core.rules import Rejection, parse_action
+from companion.core.rules.view import table_json
+from companion.core.session import Session
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 TAGS = ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8"]

@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from companion import inputs as ev
-from companion import replay as replay_mod
-from companion.catalog import Catalog, CatalogError
-from companion.cli import load_catalog
-from companion.config import ConfigError
-from companion.config import load as load_config
-from companion.journal import Journal, JournalError
-from companion.rules import Rejection
-from companion.rules.view import table_json
-from companion.service import Service
-from companion.session import Session
-from companion.table import TableLoop
+from companion.core import events as ev
+from companion.review import replay as replay_mod
+from companion.core.catalog import Catalog, CatalogError
+from companion.commands.cli import load_catalog
+from companion.appliance.config import ConfigError
+from companion.appliance.config import load as load_config
+from companion.core.journal import Journal, JournalError
+from companion.core.rules import Rejection
+from companion.core.rules.view import table_json
+from companion.appliance.service import Service
+from companion.core.session import Session
+from companion.core.loop import TableLoop
 from inprocess import cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -9,18 +9,18 @@ import signal
 import subprocess
 import sys
 
-from companion.catalog import Catalog
-from companion.journal import Journal
-from companion.rules import Rejection, Table, apply, parse_line, to_line
-from companion.session import Session
+from companion.core.catalog import Catalog
+from companion.core.journal import Journal
+from companion.core.rules import Rejection, Table, apply, parse_line, to_line
+from companion.core.session import Session
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 CHILD = r"""
 import sys
-from companion.catalog import Catalog
-from companion.journal import Journal
-from companion.session import Session
+from companion.core.catalog import Catalog
+from companion.core.journal import Journal
+from companion.core.session import Session
 lines = open(sys.argv[2], encoding="utf-8").read().splitlines()
 with Journal(sys.argv[1]) as j:
     s = Session(j, Catalog.example())

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 import pytest
 
-from companion.lights.patterns import (DrawPrompt, LightContext, Lights, Style, breath, color,
-                                       frame_from_lights, pulse, render)
-from companion.rules.state import Card, Game, Player
-from companion.turn_timer import TurnClock, TurnTimer
+from companion.outputs.lights.patterns import (DrawPrompt, LightContext, Lights, Style, breath,
+                                               color, frame_from_lights, pulse, render)
+from companion.core.rules.state import Card, Game, Player
+from companion.core.turn_timer import TurnClock, TurnTimer
 from tests.rules_helpers import END, play, setup
 
 R, B, G, Y = (255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 200, 0)
@@ -300,7 +300,7 @@ def test_uneven_segments():
 # --- not by colour alone: motion on the active seat; the position a completion took ------
 
 def test_the_active_seat_is_told_by_a_moving_gap_when_the_sweep_is_on():
-    from companion.lights.patterns import OFF, SWEEP_STEP
+    from companion.outputs.lights.patterns import OFF, SWEEP_STEP
     style = Style(3, 8, sweep=True)
     game = table_game(3, active=1)
     frames = [render(game, LightContext(), t * SWEEP_STEP, style) for t in range(10)]
@@ -312,7 +312,7 @@ def test_the_active_seat_is_told_by_a_moving_gap_when_the_sweep_is_on():
 
 
 def test_a_completed_position_shows_as_its_quarter_of_the_segment():
-    from companion.lights.patterns import OFF, TAKEN_SECONDS, WHITE
+    from companion.outputs.lights.patterns import OFF, TAKEN_SECONDS, WHITE
     game = table_game(3, active=0)
     for position, lit in ((1, [0, 1]), (2, [2, 3]), (3, [4, 5]), (4, [6, 7])):
         lights = render(game, LightContext(taken={0: (position, 5.0)}), 5.5, Style(3, 8))
@@ -325,7 +325,7 @@ def test_a_completed_position_shows_as_its_quarter_of_the_segment():
 
 def test_a_completed_order_with_a_cake_shows_its_quarter_pink():
     # Cake Time without a scanner: a seat button's multi-tap says which kind it took
-    from companion.lights.patterns import CAKE, OFF
+    from companion.outputs.lights.patterns import CAKE, OFF
     game = table_game(3, active=0)
     lights = render(game, LightContext(taken={0: (1, 5.0, True)}), 5.5, Style(3, 8))
     assert [i for i, c in enumerate(lights.seats[0]) if c == CAKE] == [0, 1]

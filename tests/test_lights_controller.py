@@ -12,14 +12,15 @@ import threading
 
 import pytest
 
-from companion import inputs as ev
-from companion.config import defaults
-from companion.devices.pixels import NeoPixelStrip, Segment, SimulatedStrip, contiguous_segments
-from companion.lights.controller import (DRAW_PROMPT_WITHOUT_SCANNER, MAX_FPS, LightsController,
-                                         build_lights)
-from companion.rules.state import Table
-from companion.session import Session
-from companion.table import TableLoop, Update
+from companion.core import events as ev
+from companion.appliance.config import defaults
+from companion.outputs.lights.pixels import (NeoPixelStrip, Segment, SimulatedStrip,
+                                             contiguous_segments)
+from companion.outputs.lights.controller import (DRAW_PROMPT_WITHOUT_SCANNER, MAX_FPS,
+                                                 LightsController, build_lights)
+from companion.core.rules.state import Table
+from companion.core.session import Session
+from companion.core.loop import TableLoop, Update
 from tests.test_light_patterns import table_game
 from tests.test_pixels import TEST_PIN, fresh_blinka, wire  # noqa: F401  (fixtures)
 
@@ -324,7 +325,7 @@ def test_a_strip_that_fails_mid_game_leaves_the_table_running(caplog):
             raise OSError("[Errno 19] No such device")
     c = LightsController(Flaky(8), contiguous_segments(2, 4), clock=Clock())
     c(Update(None, Table(table_game(2))))
-    with caplog.at_level(logging.WARNING, logger="companion.lights"):
+    with caplog.at_level(logging.WARNING, logger="companion.outputs.lights"):
         assert c.tick(0.0) is None
         c.tick(1.0)
     warnings = [rec for rec in caplog.records if rec.levelno == logging.WARNING]
@@ -361,7 +362,7 @@ def test_simulated_driver_follows_the_layout_and_the_game_settings():
 
 
 def _one_clear_warning(caplog, *needles):
-    warnings = [rec for rec in caplog.records if rec.name == "companion.lights"]
+    warnings = [rec for rec in caplog.records if rec.name == "companion.outputs.lights"]
     assert len(warnings) == 1
     text = warnings[0].getMessage()
     for needle in needles:
@@ -453,7 +454,7 @@ def test_turn_timer_can_be_switched_on_during_a_turn():
 def test_device_news_before_any_game_is_shown_without_error(caplog):
     c, strip, clock = make()
     loop = table_loop(c, clock)
-    with caplog.at_level(logging.ERROR, logger="companion.lights"):
+    with caplog.at_level(logging.ERROR, logger="companion.outputs.lights"):
         post(loop, ev.DeviceStatus("buttons", "ready", "4 seats"),
              ev.DeviceStatus("scanner", "lost", "unplugged"))
         c.tick(0.0)

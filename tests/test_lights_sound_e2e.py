@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion import inputs as ev
-from companion.config import defaults
-from companion.lights.controller import build_lights
-from companion.session import Session
-from companion.sound import build_sound
-from companion.table import TableLoop
+from companion.core import events as ev
+from companion.appliance.config import defaults
+from companion.outputs.lights.controller import build_lights
+from companion.core.session import Session
+from companion.outputs.sound import build_sound
+from companion.core.loop import TableLoop
 
 R, B = (255, 0, 0), (0, 0, 255)
 r, b = (51, 0, 0), (0, 0, 51)

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from companion.ui import i18n
+from companion.words import i18n
 
 
 @pytest.fixture

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import __version__, cli, logs
+from companion import __version__
+from companion.commands import cli
+from companion.appliance import logs
 from service_helpers import table_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,10 +60,10 @@ def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
     lines = [x for x in text.splitlines() if x]
     assert lines and all(x[:3] in ("<3>", "<4>", "<6>", "<7>") for x in lines), text
     assert "ALSA lib" not in text
-    assert any(x.startswith("<6>companion.service: ") for x in lines)
+    assert any(x.startswith("<6>companion.appliance.service: ") for x in lines)
     assert any(x.startswith("<7>") for x in lines)                     # --log-level debug
     if "no sound" in text:                                              # no sound card here
-        assert any(x.startswith("<4>companion.sound: no sound") for x in lines)
+        assert any(x.startswith("<4>companion.outputs.sound: no sound") for x in lines)
 
 
 def test_version(capsys):
@@ -93,7 +95,7 @@ def test_under_journald_what_c_code_writes_to_fd_2_reaches_the_log_collapsed(tmp
     err_path = tmp_path / "stderr"
     script = (
         "import os, sys, time\n"
-        "from companion import logs\n"
+        "from companion.appliance import logs\n"
         "t = logs.native_stderr_to_log(logs.setup('info'))\n"
         "for _ in range(200):\n"
         "    os.write(2, b'ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred\\n')\n"
@@ -133,10 +135,10 @@ def test_the_log_never_waits_for_a_stalled_journald():
     listener = logs.behind_a_queue(slow, lines=5)
     try:
         for i in range(20):                    # returns at once though nothing is written
-            logging.getLogger("companion.table").info("line %d", i)
+            logging.getLogger("companion.core.loop").info("line %d", i)
         gate.set()
         assert drained.wait(10)                # written out now that journald reads again
-        logging.getLogger("companion.table").info("after")
+        logging.getLogger("companion.core.loop").info("after")
     finally:
         listener.stop()
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])

@@ -7,13 +7,14 @@ import subprocess
 import sys
 import threading
 
-from companion import inputs as ev
-from companion.journal import Journal
-from companion.notify import Notifier
-from companion.service import status_line
-from companion.session import Session
-from companion.catalog import Catalog
-from companion.table import Recorder, TableLoop
+from companion.core import events as ev
+from companion.core.journal import Journal
+from companion.appliance.notify import Notifier
+from companion.appliance.service import status_line
+from companion.core.session import Session
+from companion.core.catalog import Catalog
+from companion.core.loop import TableLoop
+from recorder import Recorder
 from service_helpers import table_config
 
 
@@ -123,8 +124,8 @@ def test_the_service_sends_ready_then_regular_watchdog_pings(notify_socket, tmp_
 
 
 def test_a_table_paused_for_the_journals_lock_keeps_the_watchdog_fed(notify_socket, tmp_path):
-    from companion.service import JOURNAL_BUSY_SECONDS
-    from companion.table import TablePaused
+    from companion.appliance.service import JOURNAL_BUSY_SECONDS
+    from companion.core.loop import TablePaused
     path, sock = notify_socket
     journal = Journal(str(tmp_path / "j.db"), busy_timeout=JOURNAL_BUSY_SECONDS)
     loop = TableLoop(Session(journal, Catalog()))

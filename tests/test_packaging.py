@@ -9,7 +9,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from companion.sound import CUE_IDS
+from companion.outputs.sound import CUE_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +18,8 @@ def test_the_wheel_installs_with_sounds_locales_and_catalog(tmp_path):
     src = tmp_path / "src"                 # a clean copy: no build/ left in the repository
     shutil.copytree(ROOT / "companion", src / "companion",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    shutil.copytree(ROOT / "sounds", src / "sounds")
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, src / name)
     # what `pip wheel .` runs (PEP 517), without pip's start-up time
     subprocess.run([sys.executable, "-c", "import setuptools.build_meta as b; "
@@ -26,15 +27,16 @@ def test_the_wheel_installs_with_sounds_locales_and_catalog(tmp_path):
                    capture_output=True)
     wheel = next(tmp_path.glob("coffee_rush_companion-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {f"companion/sounds/{cue}.wav" for cue in CUE_IDS} <= names
-    assert {f"companion/ui/locales/{lang}.toml" for lang in ("en", "es", "pt", "it", "ko")} <= names
+    assert {f"companion/sounds/{cue}.wav" for cue in CUE_IDS} <= names  # in the wheel
+    locales = {f"companion/words/locales/{lang}.toml" for lang in ("en", "es", "pt", "it", "ko")}
+    assert locales <= names
     site = tmp_path / "site"               # a pure-Python wheel installs by unpacking it
     zipfile.ZipFile(wheel).extractall(site)
     probe = """
 import json, companion
-from companion.sound import CUE_IDS, default_folder
-from companion.ui import i18n
-from companion.catalog import Catalog
+from companion.outputs.sound import CUE_IDS, default_folder
+from companion.words import i18n
+from companion.core.catalog import Catalog
 print(json.dumps({"at": companion.__file__,
                   "cues": sorted(c for c in CUE_IDS if (default_folder() / (c + ".wav")).is_file()),
                   "fault": [i18n.tr(l, "fault.try_again") for l in ("en", "es", "pt", "it", "ko")],

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.devices.pixels import (
-    DEFAULT_PIN, FRAMES_KEPT, OFF, NeoPixelStrip, PixelStrip, PixelStripError, Segment,
-    SimulatedStrip,
-    contiguous_segments, map_segments, normalize_frame, scale_frame, validate_segments,
-)
+from companion.outputs.lights.pixels import (
+           DEFAULT_PIN, FRAMES_KEPT, OFF, NeoPixelStrip, PixelStrip, PixelStripError, Segment,
+           SimulatedStrip,
+           contiguous_segments, map_segments, normalize_frame, scale_frame, validate_segments,
+       )
 
 # --- the real adafruit neopixel library ------------------------------------
 #
@@ -146,7 +146,7 @@ def test_on_a_plain_pc_the_strip_reports_it_cannot_run(fresh_blinka):
 def test_importing_the_module_does_not_import_blinka():
     code = textwrap.dedent("""
         import sys
-        import companion.devices.pixels
+        import companion.outputs.lights.pixels
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in
                         {"board", "neopixel", "neopixel_write", "digitalio", "adafruit_blinka"})
         print(",".join(loaded))

@@ -1,7 +1,7 @@
 import pytest
 
-from companion.rules import Table, parse_line
-from companion.rules.rejections import ENGLISH, Rejection
+from companion.core.rules import Table, parse_line
+from companion.core.rules.rejections import ENGLISH, Rejection
 from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup
 
 SCAN = lambda tag: {"do": "scan", "tag": tag}  # noqa: E731
@@ -250,7 +250,7 @@ def test_tokens_won_this_turn_wait_for_the_next_turn(spend_first):
 
 
 def test_a_1_1_game_spends_this_turns_tokens():
-    from companion.rules import apply
+    from companion.core.rules import apply
     out = apply(Table(), setup("original", ["Ana", "Ben"]), rules_version="1.1")
     t, _ = play({"do": "complete", "specialty": True}, {"do": "spend_cookies", "count": 1},
                 table=out.table)
@@ -284,7 +284,7 @@ def test_a_correction_keeps_the_shop_closed_while_a_reason_remains():
 def test_junior_and_1_1_games_are_not_reopened():
     t, _ = play(setup("winter", ["Ana", "Ben"], variant="junior"),
                 {"do": "correct", "deck": 0})
-    from companion.rules import apply
+    from companion.core.rules import apply
     out = apply(Table(), setup(), rules_version="1.1")
     t, _ = play({"do": "correct", "player": "Ben", "dislikes": 5},
                 {"do": "correct", "player": "Ben", "dislikes": 0}, table=out.table)

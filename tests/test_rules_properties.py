@@ -6,12 +6,12 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.journal import Journal
-from companion.rules import Rejection, Table, apply, parse_action
-from companion.rules.editions import CAKE_TIME_UPGRADES, WINTER_UPGRADES
-from companion.rules.happenings import CakePlaced, CakesReturned, OrderCompleted
-from companion.rules.state import stack_items
-from companion.session import Session
+from companion.core.journal import Journal
+from companion.core.rules import Rejection, Table, apply, parse_action
+from companion.core.rules.editions import CAKE_TIME_UPGRADES, WINTER_UPGRADES
+from companion.core.rules.happenings import CakePlaced, CakesReturned, OrderCompleted
+from companion.core.rules.state import stack_items
+from companion.core.session import Session
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 TAGS = ["T1", "T2", "T3", "T4", "T5", "T6"]
@@ -102,7 +102,7 @@ def check_invariants(game):
         assert cakes_on_cards(game) == 0 and all(p.cake_cards == 0 for p in game.players)
     assert all(p.cake_cards >= 0 for p in game.players)
     like, up, dis = WEIGHTS[game.edition]
-    from companion.rules.view import table_json
+    from companion.core.rules.view import table_json
     view = table_json(Table(game))
     for p, shown in zip(game.players, view["players"], strict=False):
         assert shown["score"] == p.likes * like + len(p.upgrades) * up + p.dislikes * dis
@@ -231,7 +231,7 @@ def test_a_spend_is_accepted_exactly_when_it_leaves_this_turns_tokens_unspent(ed
     """Table script 1.2 ``spend_cookies``, counted here from what the engine reported, not
     from its own bookkeeping: a spend is accepted if and only if it is at most the active
     player's tokens less those their orders gave this turn, whichever was recorded first."""
-    from companion.rules.happenings import TokensGained, TurnChanged
+    from companion.core.rules.happenings import TokensGained, TurnChanged
     table = apply(Table(), {"do": "setup", "edition": edition, "players": NAMES[:n]}).table
     won = 0                                     # tokens this turn's orders gave, as reported
     for action in seq:

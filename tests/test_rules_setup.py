@@ -1,7 +1,7 @@
 import pytest
 
-from companion.rules import Table, apply
-from companion.rules.editions import EDITIONS, ORIGINAL_UPGRADES, WINTER_UPGRADES
+from companion.core.rules import Table, apply
+from companion.core.rules.editions import EDITIONS, ORIGINAL_UPGRADES, WINTER_UPGRADES
 from rules_helpers import play, queue_sizes, rejected, setup, step
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
@@ -94,7 +94,7 @@ def test_upgrades_left_out_offer_the_editions_tiles_and_can_be_per_player():
     ({"do": "setup", "edition": "original", "players": "Ana,Ben"}, "wrong_type"),
 ])
 def test_setup_rejections(action, code):
-    from companion.rules import Table
+    from companion.core.rules import Table
     assert rejected(Table(), action).code == code
 
 

@@ -1,7 +1,7 @@
 import pytest
 
-from companion.rules.happenings import (CardsToDraw, FinalTurnBegins, GameOver, ShopClosed,
-                                        Stalled, TurnChanged)
+from companion.core.rules.happenings import (CardsToDraw, FinalTurnBegins, GameOver, ShopClosed,
+                                             Stalled, TurnChanged)
 from rules_helpers import DONE, END, play, player, queue_sizes, rejected, setup
 
 FOUR = ["Ana", "Ben", "Chloe", "Dae"]
@@ -165,7 +165,7 @@ def test_score_formula(edition, expected):
     t, _ = play(setup(edition, ["Ana", "Ben"]),
                 {"do": "correct", "player": "Ana", "likes": 6, "dislikes": 1},
                 {"do": "activate_upgrade", "upgrade": "double_meeples"})
-    from companion.rules import score
+    from companion.core.rules import score
     assert score(edition, player(t.game, "Ana")) == expected
 
 
@@ -197,8 +197,8 @@ def test_game_over_ranking_after_corrections():
 
 
 def test_shared_victory_and_tie_breaks_exactly():
-    from companion.rules.scoring import ranking, winners
-    from companion.rules.state import Game, Player, empty_queue
+    from companion.core.rules.scoring import ranking, winners
+    from companion.core.rules.state import Game, Player, empty_queue
     ps = [Player("Ana", empty_queue(), (), likes=4, cookies=1),
           Player("Ben", empty_queue(), (), likes=4, cookies=1),
           Player("Chloe", empty_queue(), (), likes=5, dislikes=1, cookies=0),

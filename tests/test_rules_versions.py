@@ -13,10 +13,10 @@ import json
 import shutil
 from pathlib import Path
 
-from companion.journal import Journal
-from companion.rules.editions import RULES
-from companion.rules.view import table_json
-from companion.session import Session
+from companion.core.journal import Journal
+from companion.core.rules.editions import RULES
+from companion.core.rules.view import table_json
+from companion.core.session import Session
 from inprocess import cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -2,7 +2,7 @@
 (the transport half, a pty closed and reopened, is in test_scanner_reader.py)."""
 from hypothesis import given, settings, strategies as st
 
-from companion import inputs as ev
+from companion.core import events as ev
 from companion.devices.scanner_meaning import GARBLED_LINES, ScannerProtocol
 from companion.devices.scanner_protocol import Heartbeat, Hello, Scan, encode
 

@@ -10,7 +10,7 @@ from companion.devices.scanner_protocol import (
     ScannerStream, SequenceTracker, TooLong, UnknownType, crc8, crc16, decode_line, encode,
     encode_line,
 )
-from companion.inputs import CardScanned
+from companion.core.events import CardScanned
 
 # Fixed examples: the same run every time (no flaky CI, no .hypothesis folder).
 FIXED = settings(derandomize=True, database=None, deadline=None)

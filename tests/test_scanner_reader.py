@@ -24,15 +24,17 @@ import pytest
 import serial
 from hypothesis import given, settings, strategies as st
 
-from companion import config, inputs as ev
-from companion.catalog import Catalog
+from companion.appliance import config
+from companion.core import events as ev
+from companion.core.catalog import Catalog
 from companion.devices import scanner_protocol as sp
 from companion.devices.scanner import ScannerReader
 from companion.devices.scanner_meaning import DropLog
 from companion.devices.scanner_protocol import Error, Heartbeat, Hello, Scan, encode
-from companion.session import Session
-from companion.table import Recorder, TableLoop, UnknownCard
-from companion.rules.happenings import CardIdentified
+from companion.core.session import Session
+from companion.core.loop import TableLoop, UnknownCard
+from recorder import Recorder
+from companion.core.rules.happenings import CardIdentified
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=40)
 HELLO = encode(Hello(0, 2, "0.2.0", "MFRC522", "ok"))

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from companion import config
-from companion import inputs as ev
+from companion.appliance import config
+from companion.core import events as ev
 from companion.devices.mock_pins import Fingers
-from companion.journal import Journal
-from companion.service import Service
-from companion.table import Recorder
+from companion.core.journal import Journal
+from companion.appliance.service import Service
+from recorder import Recorder
 
 
 def wait_until(predicate, timeout=5.0):
@@ -83,7 +83,7 @@ def test_a_simulated_button_press_is_journaled_and_lit(cfg, tmp_path):
 
 
 def test_settings_from_the_screen_reach_lights_and_sound(cfg):
-    from companion.ui.settings_store import Settings
+    from companion.outputs.screen.settings_store import Settings
     svc = Service(cfg, headless=True)
     svc.start_outputs()
     try:
@@ -96,7 +96,7 @@ def test_settings_from_the_screen_reach_lights_and_sound(cfg):
 
 
 def test_an_unusable_journal_folder_is_a_clear_error(tmp_path, cfg):
-    from companion.journal import JournalError
+    from companion.core.journal import JournalError
     blocker = tmp_path / "blocker"
     blocker.write_text("x")
     cfg["journal"]["path"] = str(blocker / "journal.db")
@@ -126,7 +126,7 @@ def test_seat_colours_chosen_for_a_game_come_back_after_a_restart(cfg, monkeypat
         assert again.session.seat_colors == ("green", "red", "yellow")
         assert again.loop.snapshot.seat_colours == ("green", "red", "yellow")
         asked = []
-        from companion.lights.controller import LightsController
+        from companion.outputs.lights.controller import LightsController
         set_colors = LightsController.set_seat_colors
         monkeypatch.setattr(LightsController, "set_seat_colors",
                             lambda self, c: (asked.append(list(c)), set_colors(self, c)))
@@ -145,7 +145,7 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
     import threading
     import time as time_mod
 
-    from companion.service import SIGNAL_CHECK_SECONDS, wait_for_stop
+    from companion.appliance.service import SIGNAL_CHECK_SECONDS, wait_for_stop
     stopping = threading.Event()
     old = signal_mod.signal(signal_mod.SIGUSR1, lambda *_: stopping.set())
     try:
@@ -167,9 +167,9 @@ def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):
     moment they are built, except on the loop's own thread outside the outputs."""
     import socket
     import threading
-    from companion.notify import Notifier
-    from companion.session import Session
-    from companion.web.live import LiveTable
+    from companion.appliance.notify import Notifier
+    from companion.core.session import Session
+    from companion.outputs.web.live import LiveTable
     cfg["mqtt"]["host"] = "127.0.0.1"                # no broker there: MQTT stays offline
     cfg["mqtt"]["port"] = 9
     name = f"coffee-outputs-{id(cfg)}"

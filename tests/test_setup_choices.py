@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from companion import board as boards
-from companion.rules.editions import EDITIONS, UPGRADE_TILES, box_rules
-from companion.setup_choices import SetupChoices, draw_upgrades, meeple_order
+from companion.core import board as boards
+from companion.core.rules.editions import EDITIONS, UPGRADE_TILES, box_rules
+from companion.core.setup_choices import SetupChoices, draw_upgrades, meeple_order
 
 
 # --- the model on its own ---------------------------------------------------------------------

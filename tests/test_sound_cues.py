@@ -16,18 +16,18 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import inputs as ev
-from companion.config import defaults
-from companion.rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
-                                        RankEntry, ShopClosed, TurnChanged)
-from companion.rules.state import Table
-from companion.session import Session
-from companion.sound import (CUE_IDS, CUE_GAP, SURGE_SPACING, SoundPlayer, build_sound,
-                             cues_for, default_folder)
-from companion.sound.player import RETRY_FIRST
-from companion.table import TableLoop, Update
+from companion.core import events as ev
+from companion.appliance.config import defaults
+from companion.core.rules.happenings import (CardsToDraw, DislikesTaken, FinalTurnBegins, GameOver,
+                                             RankEntry, ShopClosed, TurnChanged)
+from companion.core.rules.state import Table
+from companion.core.session import Session
+from companion.outputs.sound import (CUE_IDS, CUE_GAP, SURGE_SPACING, SoundPlayer, build_sound,
+                                     cues_for, default_folder)
+from companion.outputs.sound.player import RETRY_FIRST
+from companion.core.loop import TableLoop, Update
 
-SOUNDS = Path(__file__).resolve().parent.parent / "companion" / "sounds"
+SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 SETUP3 = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Cy"]}
 
 
@@ -72,7 +72,8 @@ def updates(*events, loop=None):
 # --- the cue ids are the generated files ---------------------------------------
 
 def test_cue_ids_are_the_generated_wavs():
-    spec = importlib.util.spec_from_file_location("make_sounds", SOUNDS / "make_sounds.py")
+    tool = SOUNDS.parent / "tools" / "make_sounds.py"
+    spec = importlib.util.spec_from_file_location("make_sounds", tool)
     make_sounds = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_sounds)
     assert set(CUE_IDS) == set(make_sounds.CUES) and len(CUE_IDS) == 16
@@ -233,7 +234,7 @@ def test_the_sound_thread_owns_the_mixer(players):
 # --- no audio, no files, disabled --------------------------------------------------------
 
 def _warnings(caplog):
-    return [r for r in caplog.records if r.name == "companion.sound"
+    return [r for r in caplog.records if r.name == "companion.outputs.sound"
             and r.levelno >= logging.WARNING]
 
 
@@ -326,10 +327,10 @@ def test_a_missing_cue_file_silences_only_that_cue(players, caplog, tmp_path):
 def test_disabled_sound_never_loads_pygame():
     code = textwrap.dedent("""
         import sys
-        from companion import inputs as ev
-        from companion.session import Session
-        from companion.sound import SoundPlayer
-        from companion.table import TableLoop
+        from companion.core import events as ev
+        from companion.core.session import Session
+        from companion.outputs.sound import SoundPlayer
+        from companion.core.loop import TableLoop
         p = SoundPlayer(enabled=False)
         loop = TableLoop(Session())
         p.attach(loop)

@@ -1,9 +1,9 @@
 """Differential check: the engine's replay against an independent model of the spec.
 
 ``tests/spec_model.py`` reads /work/shared/specs/table-script.md (version 1.2, Cake Time
-included) a second time, independently of ``companion/rules/``; ``tests/spec_scripts.py``
+included) a second time, independently of ``companion/core/rules/``; ``tests/spec_scripts.py``
 writes random, realistic scripts (legal and illegal lines, every edition and option).
-For each script the ``--json`` output of ``companion.replay.run`` (in process, through the
+For each script the ``--json`` output of ``companion.review.replay.run`` (in process, through the
 real journal) must equal the model's, rejected line numbers included (reasons are not
 compared; players sharing a place may be listed in any order).
 
@@ -25,11 +25,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from companion import replay                                   # noqa: E402
-from companion.catalog import Catalog, CardInfo                # noqa: E402
-from companion.journal import Journal                          # noqa: E402
-from companion.rules.view import table_json                    # noqa: E402
-from companion.session import Session                          # noqa: E402
+from companion.review import replay                                   # noqa: E402
+from companion.core.catalog import Catalog, CardInfo                # noqa: E402
+from companion.core.journal import Journal                          # noqa: E402
+from companion.core.rules.view import table_json                    # noqa: E402
+from companion.core.session import Session                          # noqa: E402
 from spec_model import replay as model_replay                  # noqa: E402
 from spec_scripts import SPECIALTY_TAGS, writer                # noqa: E402
 

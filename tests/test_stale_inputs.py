@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from companion import inputs as ev
-from companion.inputs import Press, TableVersion
-from companion.journal import Journal
-from companion.session import Session
-from companion.table import NotYourTurn, TableLoop, refusal
-from companion.ui.i18n import rejection_text
+from companion.core import events as ev
+from companion.core.events import Press, TableVersion
+from companion.core.journal import Journal
+from companion.core.session import Session
+from companion.core.loop import NotYourTurn, TableLoop, refusal
+from companion.words.i18n import rejection_text
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
          "start": "Ana"}
@@ -265,7 +265,7 @@ def test_a_finger_taps_the_frame_it_sees_even_when_the_update_came_in_the_same_e
 
 
 def test_a_refused_touch_says_what_it_asked_and_why_in_its_why():
-    from companion.explain import refusal as why_refused
+    from companion.review.explain import refusal as why_refused
     loop = make()
     seen = loop.version
     apply(loop, ev.SeatHold(0))

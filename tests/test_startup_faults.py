@@ -11,17 +11,18 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import config, faults
-from companion.catalog import Catalog
-from companion.config import LANGUAGES
-from companion.journal import Journal
-from companion.lights import patterns
-from companion.notify import Notifier
-from companion.service import Service, Startup
-from companion.session import Session
-from companion.ui import i18n, widgets
-from companion.ui.fonts import FontFiles
-from companion.ui.screens.fault import FaultPage, FaultScreen
+from companion.appliance import config, faults
+from companion.core.catalog import Catalog
+from companion.appliance.config import LANGUAGES
+from companion.core.journal import Journal
+from companion.outputs.lights import patterns
+from companion.appliance.notify import Notifier
+from companion.appliance.service import Service, Startup
+from companion.core.session import Session
+from companion.words import i18n
+from companion.outputs.screen import widgets
+from companion.outputs.screen.fonts import FontFiles
+from companion.outputs.screen.screens.fault import FaultPage, FaultScreen
 from service_helpers import table_config, wait_ready
 
 JOURNAL = "/var/lib/coffee-companion/journal.db"
@@ -104,7 +105,7 @@ def test_a_tap_on_the_page_chooses_its_action():
     fault = FAULTS["catalog"]
     page = FaultPage(fault, pygame.Surface((800, 480)), "it", on_display=False)
     probe = {w.name: w for w in page.screen.build()}
-    from companion.ui.screens.base import Pointer
+    from companion.outputs.screen.screens.base import Pointer
     for kind in ("down", "up"):
         page.screen.handle(Pointer(kind, probe["fault.action"].rect.center))
     assert page.choice == faults.SKIP_CATALOG_FILE
@@ -266,7 +267,7 @@ def test_a_missing_font_is_a_fault_only_where_the_screen_needs_it():
 
 def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify_socket, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
-    monkeypatch.setattr("companion.ui.app.display_available", lambda **_: False)
+    monkeypatch.setattr("companion.outputs.screen.app.display_available", lambda **_: False)
     sock_path, sock = notify_socket
     cfg = config.load(write_config(tmp_path), required=True)
     svc = Service(cfg, notifier=Notifier({"NOTIFY_SOCKET": sock_path}))

@@ -10,8 +10,8 @@ import dataclasses
 
 import pytest
 
-from companion.rules import apply, parse_action
-from companion.rules.state import Card, Game, Player, Table
+from companion.core.rules import apply, parse_action
+from companion.core.rules.state import Card, Game, Player, Table
 from tests.rules_helpers import play, setup
 
 
@@ -52,8 +52,8 @@ def test_the_engine_returns_a_new_game_and_leaves_the_old_one_as_it_was():
 # --- settings and catalog: inputs on the one queue, applied by the loop's thread --------
 
 def _service(tmp_path):
-    from companion.config import defaults
-    from companion.service import Service
+    from companion.appliance.config import defaults
+    from companion.appliance.service import Service
     cfg = defaults()
     cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
     cfg.values["catalog"]["paths"] = []
@@ -81,8 +81,8 @@ def _on_loop_thread(svc, kind):
 
 def test_a_settings_change_from_the_screens_thread_is_applied_by_the_loops_thread(tmp_path):
     import threading
-    from companion.inputs import SettingsChanged
-    from companion.ui.settings_store import Settings
+    from companion.core.events import SettingsChanged
+    from companion.outputs.screen.settings_store import Settings
     svc = _service(tmp_path)
     seen, done = _on_loop_thread(svc, SettingsChanged)
     loop_thread = svc.loop.start()
@@ -101,8 +101,8 @@ def test_a_settings_change_from_the_screens_thread_is_applied_by_the_loops_threa
 
 
 def test_a_catalog_read_afresh_is_swapped_in_by_the_loops_thread(tmp_path):
-    from companion.catalog import Catalog
-    from companion.inputs import CatalogLoaded
+    from companion.core.catalog import Catalog
+    from companion.core.events import CatalogLoaded
     svc = _service(tmp_path)
     seen, done = _on_loop_thread(svc, CatalogLoaded)
     before = svc.session.catalog
@@ -126,11 +126,12 @@ FINISHED = ['{"do": "setup", "edition": "original", "players": ["Ana", "Ben", "C
 
 def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_path):
     import threading
-    from companion import inputs as ev
-    from companion.journal import Journal
-    from companion.play_link import PlayLink
-    from companion.session import Session
-    from companion.table import Recorder, TableLoop
+    from companion.core import events as ev
+    from companion.core.journal import Journal
+    from companion.review.play_link import PlayLink
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
+    from recorder import Recorder
     made_on: list = []
     making, release = threading.Event(), threading.Event()
 
@@ -169,11 +170,12 @@ def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_p
 
 def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
     import threading
-    from companion import inputs as ev
-    from companion.journal import Journal
-    from companion.play_link import PlayLink
-    from companion.session import Session
-    from companion.table import Recorder, TableLoop
+    from companion.core import events as ev
+    from companion.core.journal import Journal
+    from companion.review.play_link import PlayLink
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
+    from recorder import Recorder
     release = threading.Event()
     asked: list = []
 
@@ -210,11 +212,11 @@ def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
 def test_the_snapshot_carries_the_link_of_the_table_on_show_to_the_phones():
     """The loop keeps a worker's link only for the table it was made for; the phone
     view's live table takes it from the update's snapshot, and drops it with the table."""
-    from companion import inputs as ev
-    from companion.catalog import Catalog
-    from companion.session import Session
-    from companion.table import TableLoop
-    from companion.web.live import LiveTable
+    from companion.core import events as ev
+    from companion.core.catalog import Catalog
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
+    from companion.outputs.web.live import LiveTable
     loop = TableLoop(Session(None, Catalog()))
     live = LiveTable(loop)
     loop.subscribe(live.on_update)

@@ -25,7 +25,7 @@ import threading
 import httpx
 import pytest
 
-from companion.journal import Journal
+from companion.core.journal import Journal
 
 STRACE = shutil.which("strace")
 pytestmark = pytest.mark.skipif(STRACE is None,

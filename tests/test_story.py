@@ -1,4 +1,4 @@
-"""The game's story (companion/story.py): scores round by round and the turning points.
+"""The game's story (companion/review/story.py): scores round by round and the turning points.
 
 Checked three ways: against the hand-computed numbers in the comments of
 ``tests/scripts/story_3p.jsonl`` and ``five_dislikes_winter.jsonl``; against an
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from companion import demo
-from companion.config import LANGUAGES
-from companion.journal import Journal
-from companion.replay import rules_mark
-from companion.rules import Rejection
-from companion.rules.scoring import ranking, score
-from companion.session import Session, rebuild
-from companion.story import Story, story_of
-from companion.story_words import point_text, round_text
+from companion.appliance import demo
+from companion.appliance.config import LANGUAGES
+from companion.core.journal import Journal
+from companion.review.replay import rules_mark
+from companion.core.rules import Rejection
+from companion.core.rules.scoring import ranking, score
+from companion.core.session import Session, rebuild
+from companion.review.story import Story, story_of
+from companion.review.story_words import point_text, round_text
 from played_games import finished_game
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"

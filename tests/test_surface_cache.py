@@ -10,8 +10,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from companion.ui import fonts, widgets  # noqa: E402
-from companion.ui.surface_cache import SurfaceCache, surface_bytes  # noqa: E402
+from companion.outputs.screen import fonts, widgets  # noqa: E402
+from companion.outputs.screen.surface_cache import SurfaceCache, surface_bytes  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

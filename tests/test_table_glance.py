@@ -15,14 +15,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pytest  # noqa: E402
 
-from companion.config import LANGUAGES  # noqa: E402
-from companion.ui import text  # noqa: E402
-from companion.ui.colour_vision import (MACHADO, MIN_DELTA_E, SEAT_SHAPES,  # noqa: E402
-                                        closest_pair, difference, simulate)
-from companion.ui.fonts import has_hangul, is_hangul  # noqa: E402
-from companion.ui.screenshots import (SIZES, act, finish_game, make_app,  # noqa: E402
-                                      sample_script)
-from companion.ui.widgets import ink_rect, record_text  # noqa: E402
+from companion.appliance.config import LANGUAGES  # noqa: E402
+from companion.outputs.screen import text  # noqa: E402
+from companion.core.colour_vision import (MACHADO, MIN_DELTA_E, SEAT_SHAPES,  # noqa: E402
+                                          closest_pair, difference, simulate)
+from companion.outputs.screen.fonts import has_hangul, is_hangul  # noqa: E402
+from companion.outputs.screen.screenshots import (SIZES, act, finish_game, make_app,  # noqa: E402
+                                                  sample_script)
+from companion.outputs.screen.widgets import ink_rect, record_text  # noqa: E402
 
 PANEL_MM = 154          # the 7" panel's visible width
 
@@ -114,7 +114,7 @@ def test_toasts_and_the_draw_prompt_never_cover_whose_turn_it_is(lang):
 
 
 def test_long_names_are_shortened_never_cut():
-    from companion import inputs as ev
+    from companion.core import events as ev
     names = ["Maximiliano Fernández", "Anne-Sophie Delacroix-Martin", "Bartholomew", "Lu"]
     setup = ('{{"do": "setup", "edition": "original", "start": "Maximiliano Fernández", '
              '"players": {}}}'.format(str(names).replace("'", '"')))

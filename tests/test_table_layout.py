@@ -5,11 +5,12 @@ import itertools
 import pygame
 import pytest
 
-from companion.ui import theme
-from companion.ui.layout import Metrics
-from companion.ui.table_layout import (active_banner_split, active_panel_layout, banner_rect,
-                                       footer_layout, header_layout, other_head_split,
-                                       other_panel_layout, table_layout)
+from companion.outputs.screen import theme
+from companion.outputs.screen.layout import Metrics
+from companion.outputs.screen.table_layout import (active_banner_split, active_panel_layout,
+                                                   banner_rect, footer_layout, header_layout,
+                                                   other_head_split, other_panel_layout,
+                                                   table_layout)
 
 SIZES = [(800, 480), (1024, 600), (1280, 720), (1280, 800)]
 

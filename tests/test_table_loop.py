@@ -1,9 +1,10 @@
 import threading
 
-from companion import inputs as ev
-from companion.catalog import Catalog
-from companion.session import Session
-from companion.table import NotYourTurn, Recorder, TableLoop, UnknownCard
+from companion.core import events as ev
+from companion.core.catalog import Catalog
+from companion.core.session import Session
+from companion.core.loop import NotYourTurn, TableLoop, UnknownCard
+from recorder import Recorder
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"]}
 

@@ -11,15 +11,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from companion import inputs as ev  # noqa: E402
-from companion.catalog import Catalog  # noqa: E402
-from companion.rules import Accepted, Table, apply  # noqa: E402
-from companion.rules.view import table_json  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
-from companion.ui.app import UPDATE_EVENT, App  # noqa: E402
-from companion.ui.screens.end import EndScreen  # noqa: E402
-from companion.ui.screens.fix import FixScreen  # noqa: E402
+from companion.core import events as ev  # noqa: E402
+from companion.core.catalog import Catalog  # noqa: E402
+from companion.core.rules import Accepted, Table, apply  # noqa: E402
+from companion.core.rules.view import table_json  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs.screen.app import UPDATE_EVENT, App  # noqa: E402
+from companion.outputs.screen.screens.end import EndScreen  # noqa: E402
+from companion.outputs.screen.screens.fix import FixScreen  # noqa: E402
 
 SIZE = (800, 480)
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
@@ -49,7 +49,7 @@ def display():
 def english_afterwards():
     """Screens set the language for the whole process: leave it as other tests expect."""
     yield
-    from companion.ui import text
+    from companion.outputs.screen import text
     text.set_language("en")
 
 def make(display, catalog=None):
@@ -319,7 +319,7 @@ def test_draw_prompt_leaves_the_turn_in_view_and_ends_with_the_turn(display):
 
 def test_draw_prompt_survives_a_restart(display, tmp_path):
     """The prompt comes from the journal's game, not from what the screen remembered."""
-    from companion.journal import Journal
+    from companion.core.journal import Journal
     db = str(tmp_path / "j.db")
     with Journal(db) as journal:
         loop = TableLoop(Session(journal, Catalog.example()))
@@ -512,7 +512,7 @@ def test_a_game_played_by_touch_alone_reaches_the_scripts_final_state(display, s
 
 
 def test_a_stalled_table_shows_the_stall_banner(display):
-    from companion.rules import Table as T
+    from companion.core.rules import Table as T
     loop, app = make(display)
     start(loop, app)
     from dataclasses import replace
@@ -540,7 +540,7 @@ def test_the_screen_shows_a_paused_table_until_the_journal_is_free(display, tmp_
     import sqlite3
     import time
 
-    from companion.journal import Journal
+    from companion.core.journal import Journal
     path = str(tmp_path / "journal.db")
     journal = Journal(path, busy_timeout=0.05)
     loop = TableLoop(Session(journal, Catalog.example()))

@@ -10,13 +10,13 @@ import pytest
 from test_ui_screens import check_targets, check_texts
 from ui_touch import has_widget, make_app, touch, widget
 
-from companion import seat_colours
-from companion.config import LANGUAGES
-from companion.inputs import TouchAction
-from companion.rules import Table, apply, parse_line
-from companion.rules.view import table_json
-from companion.ui import screenshots, text, widgets
-from companion.ui.screens.setup_wizard import WizardScreen
+from companion.core import seat_colours
+from companion.appliance.config import LANGUAGES
+from companion.core.events import TouchAction
+from companion.core.rules import Table, apply, parse_line
+from companion.core.rules.view import table_json
+from companion.outputs.screen import screenshots, text, widgets
+from companion.outputs.screen.screens.setup_wizard import WizardScreen
 
 SCRIPT = Path(__file__).parent / "scripts" / "cake_wizard_2p.jsonl"
 
@@ -156,8 +156,8 @@ def test_every_cake_scene_fits_in_every_language(lang):
 
 
 def test_a_rematch_of_a_cake_time_game_keeps_the_box_and_its_options():
-    from companion.rules.state import Table as T
-    from companion.ui.screens.end import setup_of
+    from companion.core.rules.state import Table as T
+    from companion.outputs.screen.screens.end import setup_of
     action = script_actions(SCRIPT)[0]
     game = apply(T(), action).table.game
     again = apply(T(), setup_of(game)).table.game

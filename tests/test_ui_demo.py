@@ -7,8 +7,8 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from companion import demo  # noqa: E402
-from companion.ui.app import display_available  # noqa: E402
+from companion.appliance import demo  # noqa: E402
+from companion.outputs.screen.app import display_available  # noqa: E402
 
 
 def _turns(text: str) -> list[str]:

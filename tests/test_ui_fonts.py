@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion.ui import fonts  # noqa: E402
+from companion.outputs.screen import fonts  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +74,7 @@ def test_fonts_are_cached_per_size_and_weight():
 
 def test_discovery_failing_falls_back_to_the_default_font_with_one_warning(caplog):
     book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
-    with caplog.at_level(logging.WARNING, logger="companion.ui.fonts"):
+    with caplog.at_level(logging.WARNING, logger="companion.outputs.screen.fonts"):
         assert book.hangul_missing()
         assert book.files == fonts.FontFiles()
         f = book.font(24)
@@ -90,7 +90,7 @@ def test_discovery_failing_falls_back_to_the_default_font_with_one_warning(caplo
 
 def test_no_warning_when_only_latin_text_is_drawn(caplog):
     book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
-    with caplog.at_level(logging.WARNING, logger="companion.ui.fonts"):
+    with caplog.at_level(logging.WARNING, logger="companion.outputs.screen.fonts"):
         book.font(24).render("Ñandú à la carte", True, (255, 255, 255))
     assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
 
@@ -116,7 +116,7 @@ def test_fontconfig_without_any_korean_font(tmp_path):
 
 
 def test_widgets_draw_with_these_fonts():
-    from companion.ui import widgets
+    from companion.outputs.screen import widgets
     widgets.reset_fonts()
     try:
         f = widgets.font(22)

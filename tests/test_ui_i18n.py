@@ -8,13 +8,14 @@ import re
 
 import pytest
 
-from companion.config import LANGUAGES
-from companion.rules import happenings as hp
-from companion.rules.happenings import RankEntry, Record
-from companion.rules.rejections import ENGLISH as ENGLISH_REJECTIONS
-from companion.rules.rejections import CODED, ENGLISH_WORDS, reject
-from companion import table as table_mod
-from companion.ui import i18n, text
+from companion.appliance.config import LANGUAGES
+from companion.core.rules import happenings as hp
+from companion.core.rules.happenings import RankEntry, Record
+from companion.core.rules.rejections import ENGLISH as ENGLISH_REJECTIONS
+from companion.core.rules.rejections import CODED, ENGLISH_WORDS, reject
+from companion.core import loop as table_mod
+from companion.words import i18n
+from companion.outputs.screen import text
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 
@@ -313,7 +314,7 @@ def test_a_missing_key_falls_back_to_english_and_logs_once(monkeypatch, caplog):
 
     monkeypatch.setattr(i18n, "catalog", holed)
     monkeypatch.setattr(i18n, "_warned", set())
-    with caplog.at_level(logging.WARNING, logger="companion.ui.i18n"):
+    with caplog.at_level(logging.WARNING, logger="companion.words.i18n"):
         assert i18n.tr("es", "wizard.next") == "Next"
         assert i18n.tr("es", "wizard.next") == "Next"
         assert i18n.tr("es", "wizard.back") == "Atrás"
@@ -338,14 +339,14 @@ def test_framework_text_module_uses_the_catalogs():
 
 
 def test_a_rejection_code_newer_than_the_catalogs_shows_the_engines_words(monkeypatch):
-    from companion.rules import rejections
+    from companion.core.rules import rejections
     monkeypatch.setitem(rejections.ENGLISH, "brand_new", "the {thing} is new")
     r = reject("brand_new", thing="kettle")
     assert i18n.rejection_text("ko", r) == "The kettle is new"
 
 
 def test_a_surge_into_an_empty_deck_is_said_once():
-    from companion.ui import i18n
+    from companion.words import i18n
     said = i18n.happening_text("en", hp.CardsToDraw((), "order_surge", short=True), "original")
     assert said == "Order surge: the deck is empty"
     short = i18n.happening_text("en", hp.CardsToDraw((("Ana", 2), ("Ben", 1)), "order_surge",

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, fields
 import pygame
 import pytest
 
-from companion.ui import i18n, widgets
-from companion.ui.layout import Metrics
+from companion.words import i18n
+from companion.outputs.screen import widgets
+from companion.outputs.screen.layout import Metrics
 
 
 def slow_key(w: widgets.Widget) -> tuple:
@@ -112,7 +113,7 @@ def test_every_frame_of_many_taps_is_what_a_whole_repaint_draws(script, size):
     shadow), is the frame a whole repaint draws."""
     import random
 
-    from companion.ui.screenshots import sample_script
+    from companion.outputs.screen.screenshots import sample_script
     from ui_touch import make_app
     loop, app = make_app(size, lines=sample_script(script))
     rng = random.Random(7)
@@ -186,9 +187,9 @@ def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size
     """A dialog's shade veils the table already on the surface (not painted again), and
     closing it puts back the copy kept from under the shade: both frames are what a whole
     repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed)."""
-    from companion.ui.screenshots import sample_script
+    from companion.outputs.screen.screenshots import sample_script
     from ui_touch import make_app
-    from companion.ui.screens.base import Screen
+    from companion.outputs.screen.screens.base import Screen
     put_back: list[bool] = []
     unveil = Screen._unveil
     monkeypatch.setattr(Screen, "_unveil", lambda s, surface: put_back.append(
@@ -216,8 +217,8 @@ def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size,
     import hashlib
     import random
 
-    from companion.ui.screenshots import sample_script
-    from companion.ui.screens import base
+    from companion.outputs.screen.screenshots import sample_script
+    from companion.outputs.screen.screens import base
     from ui_touch import make_app
 
     def frames(kept: bool) -> list[str]:

@@ -13,9 +13,9 @@ from html import escape as html_escape
 import pytest
 from ui_touch import has_widget, make_app, touch, widget
 
-from companion import inputs as ev
-from companion.inputs import TouchAction
-from companion.ui import text
+from companion.core import events as ev
+from companion.core.events import TouchAction
+from companion.outputs.screen import text
 
 
 @pytest.fixture(autouse=True)
@@ -130,9 +130,9 @@ def test_a_correction_that_removes_the_fifth_dislike_reopens_the_sign():
 def test_every_output_shows_the_reopened_shop():
     """The lights, the MQTT state and the phone view derive the sign from the table, so a
     correction that re-opens the shop ends the amber breath and the final round there."""
-    from companion.lights.patterns import LightContext, Style, render
-    from companion.mqtt.topics import state_payload
-    from companion.rules import Table, apply, parse_line
+    from companion.outputs.lights.patterns import LightContext, Style, render
+    from companion.outputs.mqtt.topics import state_payload
+    from companion.core.rules import Table, apply, parse_line
 
     opened = apply(Table(), parse_line(line(do="setup", edition="original",
                                             players=["Ana", "Ben", "Chloe"]))).table
@@ -225,12 +225,12 @@ def test_a_choice_made_by_touch_is_not_called_a_guess():
 def test_a_seat_buttons_order_with_a_cake_lights_its_quarter_pink():
     """Through the table loop and the lights controller: the quarter a seat button took is
     pink for an order with a cake, white for one without."""
-    from companion.devices.pixels import SimulatedStrip, contiguous_segments
-    from companion.lights.controller import LightsController
-    from companion.lights.patterns import (CAKE, CAKE_STEP, CAKE_STEPS, OFF, TAKEN_SECONDS,
-                                           WHITE)
-    from companion.session import Session
-    from companion.table import TableLoop
+    from companion.outputs.lights.pixels import SimulatedStrip, contiguous_segments
+    from companion.outputs.lights.controller import LightsController
+    from companion.outputs.lights.patterns import (CAKE, CAKE_STEP, CAKE_STEPS, OFF, TAKEN_SECONDS,
+                                                   WHITE)
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
 
     class Clock:
         now = 10.0
@@ -265,11 +265,11 @@ def test_fix_by_touch_that_removes_the_fifth_dislike_reopens_every_output():
     """The Fix screen, by touch: Ben's fifth dislike taken away. The sign on the screen,
     the lights, the phone view (sign and news) and the MQTT state and event, all fed by
     the same table loop, say the shop is open again."""
-    from companion.devices.pixels import SimulatedStrip, contiguous_segments
-    from companion.lights.controller import LightsController
-    from companion.mqtt.topics import event_payload, state_payload
-    from companion.web import pages
-    from companion.web.live import LiveTable
+    from companion.outputs.lights.pixels import SimulatedStrip, contiguous_segments
+    from companion.outputs.lights.controller import LightsController
+    from companion.outputs.mqtt.topics import event_payload, state_payload
+    from companion.outputs.web import pages
+    from companion.outputs.web.live import LiveTable
 
     start = line(do="setup", edition="original", players=["Ana", "Ben", "Chloe"])
     loop, app = make_app(lines=[start])

@@ -11,12 +11,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from companion.config import LANGUAGES  # noqa: E402
-from companion.ui import screenshots, widgets  # noqa: E402
-from companion.ui.app import SCREENS  # noqa: E402
-from companion.ui.layout import Metrics, cols, rows  # noqa: E402
-from companion.ui.table_layout import table_layout  # noqa: E402
-from companion.ui.theme import MIN_TARGET  # noqa: E402
+from companion.appliance.config import LANGUAGES  # noqa: E402
+from companion.outputs.screen import screenshots, widgets  # noqa: E402
+from companion.outputs.screen.app import SCREENS  # noqa: E402
+from companion.outputs.screen.layout import Metrics, cols, rows  # noqa: E402
+from companion.outputs.screen.table_layout import table_layout  # noqa: E402
+from companion.outputs.screen.theme import MIN_TARGET  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "test-output", "ui")
@@ -30,7 +30,7 @@ OVERLAYS = ("dlg.", "toast.", "ban.", "draw.", "why.", "teach.")   # teach.: the
 def english_afterwards():
     """Screens set the language for the whole process: leave it as other tests expect."""
     yield
-    from companion.ui import text
+    from companion.outputs.screen import text
     text.set_language("en")
 
 def long_names_script() -> list[str]:
@@ -172,7 +172,7 @@ def test_the_setup_screens_are_rendered():
 
 
 def test_screenshots_command_writes_named_pngs(tmp_path):
-    from companion import cli
+    from companion.commands import cli
     rc = cli.main(["screenshots", str(tmp_path), "--sizes", "800x480", "--languages", "en,ko",
                    "--screens", "table,end-tie"])
     assert rc == 0
@@ -184,7 +184,7 @@ def test_screenshots_command_writes_named_pngs(tmp_path):
 
 
 def test_screenshots_command_rejects_bad_input(tmp_path, capsys):
-    from companion import cli
+    from companion.commands import cli
     with pytest.raises(SystemExit):
         cli.main(["screenshots", str(tmp_path), "--sizes", "big"])
     assert "800x480" in capsys.readouterr().err

@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
 
-from companion.config import LANGUAGES
-from companion.config import defaults as config_defaults
-from companion.inputs import EnrollRequest
-from companion.ui import fonts, text, widgets
-from companion.ui.screens.enroll import EnrollScreen
-from companion.ui.screens.settings import SettingsScreen
-from companion.ui.settings_store import Settings, SettingsStore, path_beside, settings_for
+from companion.appliance.config import LANGUAGES
+from companion.appliance.config import defaults as config_defaults
+from companion.core.events import EnrollRequest
+from companion.outputs.screen import fonts, text, widgets
+from companion.outputs.screen.screens.enroll import EnrollScreen
+from companion.outputs.screen.screens.settings import SettingsScreen
+from companion.outputs.screen.settings_store import (Settings, SettingsStore, path_beside,
+                                                     settings_for)
 
 OUT = Path(__file__).resolve().parent.parent / "test-output" / "ui-setup"
 SIZES = [(800, 480), (1024, 600)]
@@ -138,7 +139,7 @@ def test_settings_stay_within_their_ranges(tmp_path):
 def test_a_damaged_settings_file_gives_the_config_values(tmp_path, caplog):
     path = tmp_path / "screen-settings.toml"
     path.write_text('language = "xx"\nvolume = 7\nturn_timer = [\n')
-    with caplog.at_level(logging.WARNING, logger="companion.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="companion.outputs.screen.settings"):
         s = SettingsStore(str(path)).load(Settings(volume=0.5))
     assert s.volume == 0.5 and "cannot read" in caplog.text
     path.write_text('language = "xx"\nvolume = 7\nturn_timer = "soon"\n')

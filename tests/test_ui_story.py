@@ -1,4 +1,4 @@
-"""The story page behind the end screen (screens/story.py, ui/story_chart.py): rendered
+"""The story page behind the end screen (screens/story.py, outputs/screen/story_chart.py): rendered
 from a whole demo game in every language at 800x480, 1024x600 and 1280x800 off-screen,
 saved under test-output/ui/; no text leaves its box or overlaps another, the chart has
 every seat's line in its colour and shape, the turning points are the story's, and the
@@ -11,14 +11,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from companion.config import LANGUAGES  # noqa: E402
-from companion.story import story_of  # noqa: E402
-from companion.story_words import point_text  # noqa: E402
-from companion.ui import screenshots, widgets  # noqa: E402
-from companion.ui.screens.end import EndScreen  # noqa: E402
-from companion.ui.screens.story import StoryScreen  # noqa: E402
-from companion.story import nice_ticks  # noqa: E402
-from companion.ui.story_chart import draw_shape  # noqa: E402
+from companion.appliance.config import LANGUAGES  # noqa: E402
+from companion.review.story import story_of  # noqa: E402
+from companion.review.story_words import point_text  # noqa: E402
+from companion.outputs.screen import screenshots, widgets  # noqa: E402
+from companion.outputs.screen.screens.end import EndScreen  # noqa: E402
+from companion.outputs.screen.screens.story import StoryScreen  # noqa: E402
+from companion.review.story import nice_ticks  # noqa: E402
+from companion.outputs.screen.story_chart import draw_shape  # noqa: E402
 from test_ui_screens import OUT, check_targets, check_texts  # noqa: E402
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
@@ -27,7 +27,7 @@ SIZES = [(800, 480), (1024, 600), (1280, 800)]
 @pytest.fixture(autouse=True)
 def english_afterwards():
     yield
-    from companion.ui import text
+    from companion.outputs.screen import text
     text.set_language("en")
 
 
@@ -157,8 +157,8 @@ def test_a_game_over_before_any_round_says_so():
 def test_a_long_or_short_game_keeps_its_numbers_apart(rounds):
     """The chart of any length: its numbers inside the chart and apart from each other,
     the last round always labelled; negative scores (Winter's dislikes) on the grid."""
-    from companion.story import Story
-    from companion.ui.story_chart import SCREEN_PEN, ChartLook, paint_chart
+    from companion.review.story import Story
+    from companion.outputs.screen.story_chart import SCREEN_PEN, ChartLook, paint_chart
     pygame.font.init()
     scores = tuple(tuple((r * (seat + 1) * 3) // 2 - 3 * seat for seat in range(4))
                    for r in range(rounds + 1))

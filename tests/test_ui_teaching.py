@@ -14,22 +14,22 @@ from importlib import resources
 import pytest
 from ui_touch import has_widget, make_app, touch, widget
 
-from companion import demo
-from companion import inputs as ev
-from companion import teaching
-from companion.catalog import Catalog
-from companion.journal import Journal
-from companion.rules import Accepted, apply
-from companion.rules import happenings as hp
-from companion.session import Session
-from companion.table import TableLoop
-from companion.ui import text
-from companion.ui.app import App
-from companion.ui.screens.end import EndScreen
-from companion.ui.screens.table_view import TableView
-from companion.ui.settings_store import settings_for
-from companion.ui.teaching_view import Teaching
-from companion.ui.widgets import Stat, Widget
+from companion.appliance import demo
+from companion.core import events as ev
+from companion.core import teaching
+from companion.core.catalog import Catalog
+from companion.core.journal import Journal
+from companion.core.rules import Accepted, apply
+from companion.core.rules import happenings as hp
+from companion.core.session import Session
+from companion.core.loop import TableLoop
+from companion.outputs.screen import text
+from companion.outputs.screen.app import App
+from companion.outputs.screen.screens.end import EndScreen
+from companion.outputs.screen.screens.table_view import TableView
+from companion.outputs.screen.settings_store import settings_for
+from companion.outputs.screen.teaching_view import Teaching
+from companion.outputs.screen.widgets import Stat, Widget
 
 LANGUAGES = ("en", "es", "pt", "it", "ko")
 
@@ -41,7 +41,7 @@ def _english():
 
 
 def locale(lang: str) -> dict:
-    raw = resources.files("companion.ui.locales").joinpath(f"{lang}.toml").read_bytes()
+    raw = resources.files("companion.words.locales").joinpath(f"{lang}.toml").read_bytes()
     return tomllib.loads(raw.decode("utf-8"))
 
 
@@ -71,7 +71,7 @@ def test_the_sequence_names_real_moments_and_every_hint_has_words_in_every_langu
 
 def test_the_new_sections_sit_right_after_the_languages():
     for lang in LANGUAGES:
-        lines = resources.files("companion.ui.locales").joinpath(f"{lang}.toml").read_text(
+        lines = resources.files("companion.words.locales").joinpath(f"{lang}.toml").read_text(
             encoding="utf-8").splitlines()
         sections = [ln for ln in lines if ln.startswith("[")]
         at = sections.index
@@ -239,7 +239,7 @@ def test_teaching_off_shows_no_hint():
 
 def test_every_hint_fits_its_card_in_every_language():
     """The longest words of each hint, at the smallest screen, in full (never cut)."""
-    from companion.ui import widgets
+    from companion.outputs.screen import widgets
     for lang in LANGUAGES:
         loop, app = make_app(lang=lang)
         start_by_touch(app, True, 4, "original")
@@ -386,7 +386,7 @@ def test_play_with_seat_colours_names_every_seat_at_once(lang, names):
     touch(app, "wz.colour.0.yellow")
     assert app.screen.model.colours[0] == "yellow"
     colours = app.screen.model.colours[:3]
-    from companion.ui.i18n import colour_name
+    from companion.words.i18n import colour_name
     assert app.screen.model.players == [colour_name(lang, c) for c in colours]
     touch(app, "wz.back")                         # renamable: a seat by the keyboard
     touch(app, "wz.seat.1")
@@ -420,7 +420,7 @@ def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
     """``demo --teach`` on the screen: the same game and hints as in the terminal, every
     hint up on the screen (moving on once read), the bots waiting meanwhile."""
     import os
-    from companion.ui import teaching_view
+    from companion.outputs.screen import teaching_view
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     shown_keys: list = []
     bots_waited: list = []
@@ -457,8 +457,8 @@ def _voiced_service(tmp_path):
     """A headless service with the voice on (espeak-ng), no buttons, strip or phone view."""
     import shutil
 
-    from companion.config import defaults
-    from companion.service import Service
+    from companion.appliance.config import defaults
+    from companion.appliance.service import Service
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
     cfg = defaults()
@@ -508,9 +508,9 @@ def test_the_screen_gets_its_voice_when_the_outputs_start_behind_the_first_frame
 def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
     """The table layout's own rectangles: the card is beside the active player's panel and
     under the top bar, whatever the screen and the number of players."""
-    from companion.inputs import ScriptLine
-    from companion.ui.table_layout import active_panel_layout, table_layout
-    from companion.ui.teaching_view import area_for
+    from companion.core.events import ScriptLine
+    from companion.outputs.screen.table_layout import active_panel_layout, table_layout
+    from companion.outputs.screen.teaching_view import area_for
     loop, app = make_app(size=size)
     app.teaching.set_enabled(True)
     names = ["Ana", "Ben", "Chloe", "Dae"][:players]
@@ -531,7 +531,7 @@ def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
 
 
 def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):
-    from companion.config import defaults
+    from companion.appliance.config import defaults
     loop, app = make_app()
     app.config = defaults()
     app.config.values["journal"]["path"] = str(tmp_path / "journal.db")

@@ -10,12 +10,12 @@ import pytest
 
 from ui_touch import has_widget, make_app, touch, widget
 
-from companion import inputs as ev
-from companion.explain import explanations
-from companion.rules.rejections import reject
-from companion.ui.screens.end import EndScreen
-from companion.ui.theme import MIN_TARGET
-from companion.ui.why_text import why_text
+from companion.core import events as ev
+from companion.review.explain import explanations
+from companion.core.rules.rejections import reject
+from companion.outputs.screen.screens.end import EndScreen
+from companion.outputs.screen.theme import MIN_TARGET
+from companion.review.why_text import why_text
 
 SURGE = [  # Ana completes 2 with 3 cards left: Ben draws 2, Chloe the last one; CLOSED
     {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"]},
@@ -129,7 +129,7 @@ def test_a_refused_touch_explains_itself_when_its_message_is_touched(lang):
     app.draw()
     touch(app, "toast.0")
     text = panel_text(app)
-    from companion.explain import refusal
+    from companion.review.explain import refusal
     want = why_text(lang, refusal(reject("slot_empty", player=me.name, slot=empty),
                                   {"do": "complete"}))
     assert text == want

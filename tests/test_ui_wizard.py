@@ -6,13 +6,13 @@ import random
 import pytest
 from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
 
-from companion import board as boards
-from companion import seat_colours
-from companion.inputs import TouchAction
-from companion.rules.editions import EDITIONS
-from companion.ui import text
-from companion.ui.keyboard import HangulComposer, Keyboard, KeyboardScreen
-from companion.ui.screens.setup_wizard import WizardScreen
+from companion.core import board as boards
+from companion.core import seat_colours
+from companion.core.events import TouchAction
+from companion.core.rules.editions import EDITIONS
+from companion.outputs.screen import text
+from companion.outputs.screen.keyboard import HangulComposer, Keyboard, KeyboardScreen
+from companion.outputs.screen.screens.setup_wizard import WizardScreen
 
 RGB = seat_colours.SCREEN_BY_NAME
 
@@ -263,11 +263,11 @@ def test_back_goes_one_step_back_and_cancel_leaves():
 
 
 def test_recent_names_come_from_the_journal(tmp_path):
-    from companion.catalog import Catalog
-    from companion.journal import Journal
-    from companion.session import Session
-    from companion.table import TableLoop
-    from companion.ui.app import App
+    from companion.core.catalog import Catalog
+    from companion.core.journal import Journal
+    from companion.core.session import Session
+    from companion.core.loop import TableLoop
+    from companion.outputs.screen.app import App
     import pygame
     journal = Journal(str(tmp_path / "j.db"))
     loop = TableLoop(Session(journal, Catalog()))

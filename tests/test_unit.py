@@ -82,7 +82,7 @@ def test_phones_open_plain_coffee_rush_local_on_a_pi():
     s = unit_settings()
     assert s["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"]
     assert s["AmbientCapabilities"] == ["CAP_NET_BIND_SERVICE"]
-    from companion import config
+    from companion.appliance import config
     pi = config.load(str(ROOT / "systemd" / "config.toml"), required=True)
     assert pi["web"]["enabled"] and pi["web"]["port"] == 80
     # install.sh names a Pi that still has Raspberry Pi OS's default name coffee-rush

@@ -12,16 +12,16 @@ import wave
 
 import pytest
 
-from companion import inputs as ev
-from companion.config import LANGUAGES, defaults
-from companion.rules.happenings import (CardsToDraw, DislikesTaken, GameOver, RankEntry,
-                                        ShopClosed, TurnChanged)
-from companion.rules.state import Table
-from companion.session import Session
-from companion.sound import SoundPlayer
-from companion.table import TableLoop, Update
-from companion.voice import VOICES, Voice, build_voice, phrases_for, render
-from companion.rules import apply
+from companion.core import events as ev
+from companion.appliance.config import LANGUAGES, defaults
+from companion.core.rules.happenings import (CardsToDraw, DislikesTaken, GameOver, RankEntry,
+                                             ShopClosed, TurnChanged)
+from companion.core.rules.state import Table
+from companion.core.session import Session
+from companion.outputs.sound import SoundPlayer
+from companion.core.loop import TableLoop, Update
+from companion.outputs.voice import VOICES, Voice, build_voice, phrases_for, render
+from companion.core.rules import apply
 from tests.rules_helpers import setup
 
 
@@ -87,7 +87,7 @@ def test_espeak_ng_renders_each_language_to_a_wav(lang):
 def test_without_an_engine_the_voice_is_silent_with_one_warning(caplog):
     played = []
     voice = Voice(played.append, engine="no-such-speech-engine")
-    with caplog.at_level(logging.WARNING, logger="companion.voice"):
+    with caplog.at_level(logging.WARNING, logger="companion.outputs.voice"):
         voice.start()
         for u in moments().values():
             voice(u)
@@ -158,8 +158,8 @@ def test_a_newer_turn_drops_what_was_not_yet_said():
 
 
 def test_the_service_speaks_in_the_screens_language_and_settings_turn_it_off(tmp_path):
-    from companion.service import Service
-    from companion.ui.settings_store import Settings
+    from companion.appliance.service import Service
+    from companion.outputs.screen.settings_store import Settings
     cfg = defaults()
     cfg.values["journal"]["path"] = str(tmp_path / "journal.db")
     cfg.values["catalog"]["paths"] = []

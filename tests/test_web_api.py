@@ -10,12 +10,12 @@ import sys
 
 import httpx
 
-from companion import inputs as ev
+from companion.core import events as ev
 from companion.devices.mock_pins import Fingers
-from companion.rules import Rejection
-from companion.service import Service
-from companion.table import Recorder
-from companion.web.app import _one_line, _precondition
+from companion.core.rules import Rejection
+from companion.appliance.service import Service
+from recorder import Recorder
+from companion.outputs.web.app import _one_line, _precondition
 
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
 
@@ -108,7 +108,7 @@ def test_companion_page_hides_secrets_and_shows_devices(service_with_web):
     assert 'data-device="scanner">scollegato' in text                # what the device said
     assert "journal.db" in text and "Ultime" in text
     assert "action refused, not a paired phone" in text             # the log's last lines
-    from companion.web.app import redacted
+    from companion.outputs.web.app import redacted
     assert redacted('password = "hunter2"\nport = 1') == 'password = "••••••"\nport = 1'
 
 

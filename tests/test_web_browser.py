@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from companion import inputs as ev
+from companion.core import events as ev
 from companion.devices.mock_pins import Fingers
-from companion.table import Recorder
+from recorder import Recorder
 
 from web_fixtures import service_with_web  # noqa: F401 - fixture
 

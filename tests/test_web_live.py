@@ -1,11 +1,11 @@
 """What the phones see, straight from the table loop (no server): who draws how
 many until the cards are scanned or the prompt is dismissed, and the page's words."""
-from companion import inputs as ev
-from companion.catalog import Catalog
-from companion.session import Session
-from companion.table import TableLoop
-from companion.web import pages
-from companion.web.live import LiveTable
+from companion.core import events as ev
+from companion.core.catalog import Catalog
+from companion.core.session import Session
+from companion.core.loop import TableLoop
+from companion.outputs.web import pages
+from companion.outputs.web.live import LiveTable
 
 
 def table():

@@ -2,7 +2,7 @@
 "Coffee Rush table" (_http._tcp) to the server's port."""
 from zeroconf import Zeroconf
 
-from companion.web.mdns import SERVICE, Announcer, addresses
+from companion.outputs.web.mdns import SERVICE, Announcer, addresses
 
 
 def test_the_table_is_found_by_name():

@@ -2,7 +2,7 @@
 tokens are kept hashed, survive a restart, are listed with a name and can be forgotten."""
 import os
 
-from companion.web.pairing import BUSY, LOCKED, OK, WRONG, Pairing, phone_name
+from companion.outputs.web.pairing import BUSY, LOCKED, OK, WRONG, Pairing, phone_name
 
 
 class Clock:

@@ -8,7 +8,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from companion.web.server import BackgroundServer
+from companion.outputs.web.server import BackgroundServer
 
 
 def hello_app():

@@ -6,7 +6,7 @@ import json
 
 import httpx
 
-from companion.journal import Journal
+from companion.core.journal import Journal
 
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 

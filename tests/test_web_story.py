@@ -20,12 +20,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from companion.journal import Journal
-from companion.service import Service
-from companion.session import Session, rebuild
-from companion.story import story_of
-from companion.story_words import point_text
-from companion.ui import screenshots
+from companion.core.journal import Journal
+from companion.appliance.service import Service
+from companion.core.session import Session, rebuild
+from companion.review.story import story_of
+from companion.review.story_words import point_text
+from companion.outputs.screen import screenshots
 from inprocess import cli
 from web_fixtures import web_config
 
@@ -163,7 +163,7 @@ def test_the_summary_pdf_is_one_a4_page_poppler_renders(served, tmp_path):
 
 def test_the_summarys_own_fonts_draw_hangul():
     """The summary's fonts (its own book, not the screen's) chain a Korean face."""
-    from companion import summary
+    from companion.review import summary
     pen = summary._pen()
     if pen.book.hangul_missing():
         pytest.skip("no Korean font installed (fonts-nanum)")
@@ -227,8 +227,8 @@ def test_the_story_page_in_chromium(served):
 
 @pytest.mark.parametrize("rounds", [1, 10, 25, 40])
 def test_the_svg_of_any_length_is_valid_with_the_last_round_labelled(rounds):
-    from companion.story import Story, TurningPoint
-    from companion.web.chart import story_svg
+    from companion.review.story import Story, TurningPoint
+    from companion.outputs.web.chart import story_svg
     st = Story("winter", ("Ana", 'Zoë "Z" & <Co>'), 0,
                tuple((2 * r, 3 - r) for r in range(rounds + 1)),
                (TurningPoint("lead_from", rounds, rounds * 2, (("player", "Ana"),)),), True)

@@ -8,16 +8,16 @@ from html import escape
 
 from starlette.testclient import TestClient
 
-from companion import inputs as ev
-from companion.catalog import Catalog
-from companion.explain import explanations
-from companion.rules.view import table_json
-from companion.session import Session
-from companion.table import TableLoop
-from companion.ui.why_text import why_text
-from companion.web import pages
-from companion.web.app import PhoneView
-from companion.web.live import LiveTable
+from companion.core import events as ev
+from companion.core.catalog import Catalog
+from companion.review.explain import explanations
+from companion.core.rules.view import table_json
+from companion.core.session import Session
+from companion.core.loop import TableLoop
+from companion.review.why_text import why_text
+from companion.outputs.web import pages
+from companion.outputs.web.app import PhoneView
+from companion.outputs.web.live import LiveTable
 
 from web_fixtures import web_config
 

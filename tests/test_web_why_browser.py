@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from companion import inputs as ev
-from companion.explain import explanations
-from companion.table import Recorder
-from companion.ui.why_text import why_text
+from companion.core import events as ev
+from companion.review.explain import explanations
+from recorder import Recorder
+from companion.review.why_text import why_text
 
 from test_web_browser import CHROMIUM, FLAGS
 from test_web_why import surge_view

@@ -9,14 +9,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion import config, seat_colours  # noqa: E402
-from companion.catalog import Catalog  # noqa: E402
-from companion.demo import demo_config  # noqa: E402
-from companion.lights.patterns import Style  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.table import TableLoop  # noqa: E402
-from companion.ui import theme  # noqa: E402
-from companion.ui.app import App  # noqa: E402
+from companion.appliance import config  # noqa: E402
+from companion.core import seat_colours
+from companion.core.catalog import Catalog  # noqa: E402
+from companion.appliance.demo import demo_config  # noqa: E402
+from companion.outputs.lights.patterns import Style  # noqa: E402
+from companion.core.session import Session  # noqa: E402
+from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs.screen import theme  # noqa: E402
+from companion.outputs.screen.app import App  # noqa: E402
 
 
 def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_it():

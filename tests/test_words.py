@@ -3,11 +3,11 @@ import logging
 
 import pytest
 
-from companion import inputs as ev
-from companion.config import LANGUAGES
-from companion.session import Session
-from companion.table import LogSubscriber, TableLoop
-from companion.ui import i18n
+from companion.core import events as ev
+from companion.appliance.config import LANGUAGES
+from companion.core.session import Session
+from companion.core.loop import LogSubscriber, TableLoop
+from companion.words import i18n
 
 PLURALS = ["table.points", "end.points", "end.likes_part", "end.upgrades_part",
            "end.dislikes_part", "demo.likes", "demo.dislikes", "voice.draws", "voice.dislikes",

@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion.ui import screenshots  # noqa: E402
+from companion.outputs.screen import screenshots  # noqa: E402
 
 
 def make_app(size=(800, 480), lang="en", lines=()):
@@ -53,7 +53,7 @@ def touch(app, name: str) -> None:
 
 def _keystrokes(text: str) -> str:
     """Hangul syllables as the jamo a person types (닭 -> ㄷㅏㄹㄱ, 과 -> ㄱㅗㅏ)."""
-    from companion.ui.keyboard import CHO, JONG, JUNG, SPLIT_FINAL, SPLIT_VOWEL
+    from companion.outputs.screen.keyboard import CHO, JONG, JUNG, SPLIT_FINAL, SPLIT_VOWEL
     out = []
     for ch in text:
         code = ord(ch) - 0xAC00
@@ -70,7 +70,8 @@ def _keystrokes(text: str) -> str:
 
 def type_on_keyboard(app, text: str) -> None:
     """Tap the keys of the on-screen keyboard (switching layers as a person would)."""
-    from companion.ui.keyboard import ACCENTS, HANGUL, HANGUL_SHIFT, LATIN, KeyboardScreen
+    from companion.outputs.screen.keyboard import (ACCENTS, HANGUL, HANGUL_SHIFT, LATIN,
+                                                   KeyboardScreen)
     screen = app.screen
     assert isinstance(screen, KeyboardScreen), type(screen).__name__
     kb = screen.keyboard

@@ -1,10 +1,10 @@
 """A service on simulated hardware serving the phone view on a free local port."""
 import pytest
 
-from companion import config
-from companion import inputs as ev
-from companion.service import Service
-from companion.table import Recorder
+from companion.appliance import config
+from companion.core import events as ev
+from companion.appliance.service import Service
+from recorder import Recorder
 
 
 def web_config(tmp_path, port: int = 0):

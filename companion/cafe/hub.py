@@ -21,9 +21,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..mqtt import topics
-from ..mqtt import connection
-from ..mqtt.connection import make_client
+from companion.outputs.mqtt import topics
+from companion.outputs.mqtt import connection
+from companion.outputs.mqtt.connection import make_client
 from .store import Store
 
 log = logging.getLogger("companion.cafe")

@@ -1,6 +1,6 @@
 """The hub's pages: the floor (every table at a glance) and the month's leaderboard.
 
-Starlette, served by ``companion.web.server.BackgroundServer`` (the phone view's
+Starlette, served by ``companion.outputs.web.server.BackgroundServer`` (the phone view's
 runner). Both pages are small HTML files that render JSON from the API and
 stay live through one server-sent event stream (``/api/stream``): the hub
 tells the page after every change, at most a few times a second.
@@ -28,8 +28,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Route
 
-from ..config import LANGUAGES
-from ..ui.i18n import DEFAULT, tr
+from companion.appliance.config import LANGUAGES
+from companion.words.i18n import DEFAULT, tr
 from .hub import Hub
 from .leaderboard import standings
 

@@ -1,1 +1,4 @@
-"""One module per ``coffee-companion`` sub-command (see ``companion.cli.COMMANDS``)."""
+"""The ``coffee-companion`` command: cli.py parses it, one module per sub-command runs it.
+The top of the tree: nothing imports a command (but ``python -m companion``).
+May import every room.
+"""

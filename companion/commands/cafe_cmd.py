@@ -14,11 +14,11 @@ def main(args) -> int:
     import sys
     import threading
 
-    from ..cafe.hub import Hub
-    from ..cafe.store import Store, StoreError
-    from ..cafe.web import build_app
-    from ..cli import load_config
-    from ..web.server import BackgroundServer
+    from companion.cafe.hub import Hub
+    from companion.cafe.store import Store, StoreError
+    from companion.cafe.web import build_app
+    from .cli import load_config
+    from companion.outputs.web.server import BackgroundServer
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     cfg = load_config(args)

@@ -8,8 +8,8 @@ def add_arguments(p):
 def main(args) -> int:
     import sys
 
-    from .. import config
-    from ..cli import load_config
+    from companion.appliance import config
+    from .cli import load_config
     if args.action == "docs":
         sys.stdout.write(config.docs())
         return 0
@@ -17,7 +17,7 @@ def main(args) -> int:
     if args.action == "show":
         sys.stdout.write(config.show(cfg))
         return 0
-    from ..doctor import check_files, exit_status, report
+    from companion.appliance.doctor import check_files, exit_status, report
     checks = check_files(cfg)                 # the catalogs, journal and disk it names
     print(report(checks))
     if exit_status(checks):

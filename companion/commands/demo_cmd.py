@@ -54,7 +54,7 @@ def _speed(value: str) -> float:
 def main(args) -> int:
     import sys
 
-    from .. import demo
+    from companion.appliance import demo
     if args.variant == "junior" and args.edition != "winter":
         print("error: the Junior variant belongs to Coffee Rush: Winter (--edition winter)",
               file=sys.stderr)
@@ -64,20 +64,20 @@ def main(args) -> int:
               file=sys.stderr)
         return 2
     x = {"expansion": args.expansion, "teach": args.teach}
-    from ..cli import load_config
+    from .cli import load_config
     cfg = load_config(args)
     lang = cfg["game"]["language"]
     if args.headless and not args.web:
         return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
                         language=lang, **x)
     if args.web:
-        from ..ui.app import display_available
+        from companion.outputs.screen.app import display_available
         if args.headless or not display_available(driver=cfg["display"]["driver"]):
             cfg["display"]["driver"] = "dummy"        # the phones are the screen
         return demo.run_screen(args.edition, args.players, args.seed, args.variant, args.db,
                                args.speed, cfg, web=True, **x)
     if not args.screen:
-        from ..ui.app import display_available
+        from companion.outputs.screen.app import display_available
         if not display_available(driver=cfg["display"]["driver"]):
             return demo.run(args.edition, args.players, args.seed, args.variant, args.db,
                             language=lang, **x)

@@ -10,7 +10,7 @@ def add_arguments(p):
 def main(args) -> int:
     import os
 
-    from .. import config, doctor
+    from companion.appliance import config, doctor
     path = args.config or config.default_path()
     named = bool(args.config or os.environ.get("COFFEE_COMPANION_CONFIG"))
     checks = doctor.run_checks(path, named, doctor.System(), args.scanner_seconds)

@@ -38,7 +38,7 @@ def add_arguments(p):
 
 
 def main(args) -> int:
-    from ..cli import load_config
+    from .cli import load_config
     cfg = load_config(args)
     path = os.path.expanduser(args.catalog or cfg.catalog.paths[0])
     edition = args.edition or cfg.game.edition
@@ -48,7 +48,7 @@ def main(args) -> int:
         if args.tag:
             tags = iter(args.tag)
         elif cfg.scanner.port and not args.keyboard:
-            from ..devices.scanner import ScannerReader
+            from companion.devices.scanner import ScannerReader
             events: queue.Queue = queue.Queue()
             reader = ScannerReader.from_config(cfg, events.put).start()
             tags = scanned_tags(events, enrollment)
@@ -69,7 +69,7 @@ class Enrollment:
     """The questions and the saving; ``ask``/``say`` are the terminal (tests replace them)."""
 
     def __init__(self, path: str, edition: str, ask=None, say=None):
-        from ..rules.editions import EDITIONS
+        from companion.core.rules.editions import EDITIONS
         self.path = path
         self.edition = edition
         self.ingredients = EDITIONS[edition].ingredients
@@ -80,13 +80,13 @@ class Enrollment:
         self.own = self._load()           # a catalog we cannot read stops us here, untouched
 
     def _load(self):
-        from ..catalog import Catalog
+        from companion.core.catalog import Catalog
         return Catalog.load(self.path) if os.path.exists(self.path) else Catalog()
 
     def saved_in_file(self) -> int:
         """How many of this session's cards the file holds now (after a Ctrl-C that may have
         landed between a save and its count)."""
-        from ..catalog import CatalogError
+        from companion.core.catalog import CatalogError
         try:
             on_disk = self._load()
         except (OSError, CatalogError):    # unreadable now: what was counted stands
@@ -111,7 +111,7 @@ class Enrollment:
 
     def enroll(self, tag: str) -> bool:
         """Ask about one card and save it; False when the user keeps the old entry."""
-        from ..catalog import CardInfo
+        from companion.core.catalog import CardInfo
         tag = tag.strip()
         problem = tag_problem(tag)
         if problem:
@@ -226,7 +226,7 @@ def typed_tags(enrollment: Enrollment):
 
 def scanned_tags(events: queue.Queue, enrollment: Enrollment):
     """Tags from the scanner thread; its status changes are shown as they come."""
-    from .. import inputs as ev
+    from companion.core import events as ev
     enrollment.say("Put a card on the scanner. Ctrl-C when you are done.")
     while True:
         try:

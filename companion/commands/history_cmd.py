@@ -3,7 +3,7 @@ HELP = ("list the journal's games, or export one as a table script, JSON, CSV, a
 
 
 def add_arguments(p):
-    from ..config import LANGUAGES
+    from companion.appliance.config import LANGUAGES
     p.add_argument("--db", help="journal (default: [journal] path from the config)")
     p.add_argument("--export", type=int, metavar="GAME", help="export this game")
     p.add_argument("--format", choices=("script", "json", "csv", "bgstats"), default="script",
@@ -20,8 +20,8 @@ def add_arguments(p):
 def main(args) -> int:
     import os
 
-    from .. import history
-    from ..cli import load_catalog, load_config
+    from companion.review import history
+    from .cli import load_catalog, load_config
     cfg = load_config(args)
     db = args.db or os.path.expanduser(cfg.journal.path)
     # the catalog matters only for a journal of the previous version (schema 1)

@@ -18,7 +18,7 @@ def add_arguments(p):
 def main(args) -> int:
     import sys
 
-    from .. import labels
+    from companion.devices import labels
     papers = ("a4", "letter") if args.paper == "both" else (args.paper,)
     try:
         tags = (labels.read_tags(args.tags) if args.tags

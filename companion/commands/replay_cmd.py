@@ -24,9 +24,9 @@ def add_arguments(p):
 def main(args) -> int:
     import sys
 
-    from .. import replay
-    from ..cli import load_catalog, load_config
-    from ..config import LANGUAGES
+    from companion.review import replay
+    from .cli import load_catalog, load_config
+    from companion.appliance.config import LANGUAGES
     if args.language not in LANGUAGES:
         print(f"--language {args.language}: the companion speaks {', '.join(LANGUAGES)}",
               file=sys.stderr)

@@ -11,8 +11,8 @@ def add_arguments(p):
 
 
 def main(args) -> int:
-    from .. import config, service
-    from ..cli import load_config
+    from companion.appliance import config, service
+    from .cli import load_config
     # loaded by the service, so that a broken file is shown on the screen, not a restart loop
     return service.main(lambda: load_config(args), args.headless, args.log_level,
                         config_path=args.config or config.default_path())

@@ -19,7 +19,7 @@ def _sizes(value: str):
 
 
 def _languages(value: str):
-    from ..config import LANGUAGES
+    from companion.appliance.config import LANGUAGES
     langs = [x.strip() for x in value.split(",") if x.strip()]
     bad = [x for x in langs if x not in LANGUAGES]
     if bad or not langs:
@@ -29,7 +29,7 @@ def _languages(value: str):
 
 
 def add_arguments(p):
-    from ..config import LANGUAGES
+    from companion.appliance.config import LANGUAGES
     p.add_argument("outdir", help="folder for the PNG files ({screen}-{lang}-{w}x{h}.png)")
     p.add_argument("--script", help="table script to start from (default: a built-in mid-game)")
     p.add_argument("--sizes", type=_sizes, default=[(800, 480), (1024, 600)],
@@ -53,7 +53,7 @@ def main(args) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             print(f"error: cannot read the table script {args.script}: {exc}", file=sys.stderr)
             return 2
-    from ..ui.screenshots import render_all
+    from companion.outputs.screen.screenshots import render_all
     only = [s.strip() for s in args.screens.split(",")] if args.screens else None
     try:
         files = render_all(args.outdir, script, args.sizes, args.languages, only)

@@ -1,5 +1,4 @@
-"""Hardware adapters (buttons, scanner, pixels), each with its simulated twin.
-
-Device threads only post typed input events (``companion.inputs``) to the table
-loop's queue; they never touch game state or pygame.
+"""Inputs: the table's hardware that players touch (seat buttons, card scanner, labels).
+Owns the pins and the serial line; each device only posts typed input events
+(companion.core.events) to the table loop. May import: core.events, appliance.config.
 """

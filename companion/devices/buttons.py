@@ -3,13 +3,14 @@
 At the table every seat has one big arcade button, and there is one UNDO
 button for everybody:
 
-* seat button **tap** -> :class:`~companion.inputs.SeatTap` (complete the oldest order)
+* seat button **tap** -> :class:`~companion.core.events.SeatTap` (complete the oldest order)
 * seat button **double tap** (two taps, each within ``multi_tap_seconds`` of the last)
   -> ``SeatTap(count=2)``: complete the next order after the oldest; three taps the
   third, and so on (each extra tap steps one position towards position 1)
-* seat button **hold** for ``hold_seconds`` -> :class:`~companion.inputs.SeatHold` (end the turn)
-* UNDO **tap** -> :class:`~companion.inputs.UndoTap`
-* UNDO **hold** for ``redo_hold_seconds`` -> :class:`~companion.inputs.UndoHold` (redo)
+* seat button **hold** for ``hold_seconds`` -> :class:`~companion.core.events.SeatHold` (end the
+  turn)
+* UNDO **tap** -> :class:`~companion.core.events.UndoTap`
+* UNDO **hold** for ``redo_hold_seconds`` -> :class:`~companion.core.events.UndoHold` (redo)
 
 The module has three layers, read top to bottom:
 
@@ -49,7 +50,7 @@ down (the turn ends without waiting for the release); the release after a
 hold is not a tap.
 
 Whose press, and when: the moment a seat's contact closes, :class:`Buttons`
-stamps the press with an :class:`~companion.inputs.Press` (that moment, the
+stamps the press with an :class:`~companion.core.events.Press` (that moment, the
 turn and active seat the table showed then, and whether another seat's press
 was still in flight) and every gesture of that press carries the stamp. The
 table loop decides with it (README, "At the table"); the buttons themselves
@@ -66,8 +67,8 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from companion import inputs as ev
-from companion.config import Config, SeatsSettings
+from companion.core import events as ev
+from companion.appliance.config import Config, SeatsSettings
 from companion.devices.mock_pins import pin_factory as factory_for
 
 log = logging.getLogger("companion.buttons")

@@ -21,7 +21,7 @@ The work is split the way pyserial's ``serial.threaded`` splits it:
   :mod:`companion.devices.scanner_protocol`), meaning, repeats and health
   counters, without I/O, so tests feed it bytes without a port.
 
-The scanner's health becomes :class:`~companion.inputs.DeviceStatus` events
+The scanner's health becomes :class:`~companion.core.events.DeviceStatus` events
 for ``device="scanner"`` with ``status``:
 
   ``connected``      the port opened for the first time
@@ -63,8 +63,8 @@ from collections.abc import Callable
 
 import serial
 
-from companion import inputs as ev
-from companion.config import Config, ScannerSettings
+from companion.core import events as ev
+from companion.appliance.config import Config, ScannerSettings
 from companion.devices import scanner_protocol as sp
 from companion.devices.scanner_meaning import ScannerProtocol
 

@@ -8,14 +8,14 @@ fed those bytes and the moments they arrived and gives back the inputs they
 mean. It does no I/O and reads no clock, so tests feed it noise, split frames
 or a card read twice without any port.
 
-* a scan becomes :class:`~companion.inputs.CardScanned` (``source`` "nfc" or
+* a scan becomes :class:`~companion.core.events.CardScanned` (``source`` "nfc" or
   "barcode"); the same tag again within ``repeat_window`` seconds of its last
   sighting is the same scan, not a second one;
 * damaged, malformed or over-long lines are counted and logged (a few per
   minute at most, :class:`DropLog`), never fatal; a missed sequence number is
   logged; ``GARBLED_LINES`` bad lines within ``GARBLED_WINDOW_S`` make the
   scanner ``garbled`` until valid protocol lines come again;
-* the scanner's health becomes :class:`~companion.inputs.DeviceStatus` for
+* the scanner's health becomes :class:`~companion.core.events.DeviceStatus` for
   ``device="scanner"``, posted once per change (the statuses are listed in
   :mod:`companion.devices.scanner`).
 """
@@ -24,8 +24,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion import inputs as ev
-from companion.config import ScannerSettings
+from companion.core import events as ev
+from companion.appliance.config import ScannerSettings
 from companion.devices import scanner_protocol as sp
 
 log = logging.getLogger("companion.scanner")

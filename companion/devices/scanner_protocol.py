@@ -4,7 +4,7 @@ At the table a small scanner box sits by the card piles: a Raspberry Pi Pico
 with an MFRC522 NFC reader (firmware in ``firmware/scanner``), or an
 off-the-shelf QR/barcode module. Both are USB serial ports. This module turns
 the bytes they send into typed values; the thread that owns the port turns
-those into :class:`companion.inputs.CardScanned` / ``DeviceStatus`` events.
+those into :class:`companion.core.events.CardScanned` / ``DeviceStatus`` events.
 
 Protocol v2 (full text: ``firmware/PROTOCOL.md``) is one ASCII line per
 message::
@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass
 from collections.abc import Sequence
 
-from companion import config
-from companion.inputs import CardScanned
+from companion.appliance import config
+from companion.core.events import CardScanned
 
 PROTOCOL_VERSION = 2
 """The protocol version this codec speaks (the first field of HELLO)."""

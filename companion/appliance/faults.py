@@ -1,0 +1,196 @@
+"""Start-up faults: what stops the table from starting, and the safe way out of each.
+
+The service never exits on these (under ``Restart=always`` that would be a
+restart loop behind a black screen). It shows the fault on the touchscreen
+(``outputs/screen/screens/fault.py``), in the configured language, with what to do, the
+lights blink the fault pattern, systemd's status line says it, and
+``coffee-companion doctor`` finds it too. Kinds:
+
+``config``   the config file is not valid (``ConfigError``): fix it, Try again.
+``catalog``  a card catalog file is broken (``CatalogError``): the table already
+             plays without it (its cards are unknown); the page says so first: play
+             without that file (the file is left as it is), or fix it and Try again.
+``journal``  the journal cannot be opened (``JournalError``). When the file is
+             really damaged (not a readable coffee-companion journal, and no
+             other process holds it), the screen offers to move it aside: renamed
+             with its -wal/-shm, never changed or deleted, and a new one starts.
+``font``     no Latin font, or no Korean one with the screen in Korean: the
+             screen would show boxes; continue anyway, or install the package.
+``display``  a display is configured but none is there: no screen to show it on,
+             so the lights, the log, the status line and ``doctor`` say it.
+
+Every page also offers Try again (start again from the config file).
+"""
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import sqlite3
+import time
+import tomllib
+from dataclasses import dataclass, field
+
+from companion.core.catalog import Catalog, CatalogError
+from .config import LANGUAGES, Config, ConfigError
+from companion.core.journal import Journal, JournalError
+from companion.core.session import Session
+
+log = logging.getLogger("companion.appliance.faults")
+
+# The touch action each kind offers besides Try again (None: nothing is safe).
+MOVE_JOURNAL_ASIDE = "move_journal_aside"
+SKIP_CATALOG_FILE = "skip_catalog_file"
+CONTINUE = "continue"
+RETRY = "retry"
+
+
+@dataclass(frozen=True)
+class StartupFault:
+    kind: str                       # config, catalog, journal, font, display
+    detail: str                     # the technical message (file names), for the log too
+    path: str | None = None      # the file concerned
+    action: str | None = None    # the safe touch action, if any
+    params: dict = field(default_factory=dict)   # for the screen's words
+    storage: str | None = None   # journal: the storage fault (full, read_only, failing)
+
+    @property
+    def _variant(self) -> str:
+        if self.action == MOVE_JOURNAL_ASIDE:
+            return "_damaged"
+        return f"_{self.storage}" if self.storage else ""
+
+    @property
+    def title_key(self) -> str:
+        return f"fault.{self.kind}_title{self._variant}"
+
+    @property
+    def fix_key(self) -> str:
+        return f"fault.{self.kind}_fix{self._variant}"
+
+    def status(self) -> str:
+        """One line for `systemctl status` and the log, in English."""
+        return f"fault: {SUMMARY[self.kind]}: {self.detail}"
+
+
+SUMMARY = {
+    "config": "the config file has mistakes",
+    "catalog": "a card catalog is broken",
+    "journal": "the game journal cannot be opened",
+    "font": "a font is missing",
+    "display": "no display, but one is configured",
+}
+
+
+# --- building a fault from what went wrong -----------------------------------------------
+
+def config_fault(exc: ConfigError, path: str | None) -> StartupFault:
+    return StartupFault("config", "\n".join(exc.problems), path,
+                        params={"path": path or "the config file"})
+
+
+def catalog_fault(cfg: Config, exc: CatalogError) -> StartupFault:
+    """The first catalog file of the config that does not load."""
+    for p in cfg["catalog"]["paths"]:
+        p = os.path.expanduser(p)
+        if not os.path.exists(p):
+            continue
+        try:
+            Catalog.load(p)
+        except CatalogError as own:
+            return StartupFault("catalog", str(own), p, SKIP_CATALOG_FILE, {"path": p})
+    return StartupFault("catalog", str(exc))
+
+
+def journal_fault(path: str, exc: Exception) -> StartupFault:
+    storage = exc.fault if isinstance(exc, JournalError) else None
+    # a full, read-only or failing card is no damaged journal: never offer to move it aside
+    # (read-only checks of a journal on a full card fail too, and would look like damage)
+    action = MOVE_JOURNAL_ASIDE if storage is None and journal_damaged(path) else None
+    return StartupFault("journal", str(exc), path, action, {"path": path}, storage)
+
+
+def journal_damaged(path: str) -> bool:
+    """Whether ``path`` is a journal whose contents cannot be used (damaged, not a journal,
+    games that do not replay), and moving it aside is possible and safe: no other companion
+    holds it and its folder is writable. Decided by reading it, never by changing it: the
+    journal opened read-only, the running game replayed as the service would, SQLite's own
+    quick check. A journal that reads fine but cannot be opened for writing (a full disk,
+    permissions) is not damaged."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isfile(path) or _locked(path) or not os.access(folder, os.W_OK):
+        return False
+    try:
+        with Journal(path, readonly=True) as journal:
+            Session(journal, Catalog())
+            ok = journal.db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    except JournalError:
+        return True
+    except sqlite3.DatabaseError:
+        return True
+    except OSError:
+        return False                  # cannot even read it: permissions, not damage
+    return not ok
+
+
+def _locked(path: str) -> bool:
+    try:
+        fd = os.open(path + ".lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def font_fault(language: str, files) -> StartupFault | None:
+    """A missing font the screen needs (``files``: ``ui.fonts.FontFiles``)."""
+    from companion.outputs.screen.fonts import INSTALL_COMMAND
+    if files.latin is None:
+        return StartupFault("font", "no DejaVu Sans (Latin letters fall back to a font "
+                            "without some symbols)", action=CONTINUE,
+                            params={"command": "sudo apt install fonts-dejavu-core"})
+    if language == "ko" and files.hangul is None:
+        return StartupFault("font", "no Korean font for the Korean screen", action=CONTINUE,
+                            params={"command": INSTALL_COMMAND})
+    return None
+
+
+def display_fault(driver: str, detail: str) -> StartupFault:
+    return StartupFault("display", f"SDL video driver {driver or 'automatic'}: {detail}",
+                        params={"driver": driver})
+
+
+# --- the safe actions -------------------------------------------------------------------
+
+def move_journal_aside(path: str, now: float | None = None) -> str:
+    """Rename the damaged journal (and its -wal/-shm) to ``<name>.damaged-<UTC time>``;
+    returns the new name. The files are only renamed: nothing in them changes."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if now is None else now))
+    target = f"{path}.damaged-{stamp}"
+    n = 1
+    while os.path.exists(target):
+        n += 1
+        target = f"{path}.damaged-{stamp}-{n}"
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.rename(path + suffix, target + suffix)
+    os.rename(path, target)
+    log.warning("moved the damaged journal %s aside to %s; a new journal starts", path, target)
+    return target
+
+
+def screen_language(cfg: Config | None, config_path: str | None = None) -> str:
+    """The configured language, even from a config file that does not validate."""
+    if cfg is not None:
+        return cfg["game"]["language"]
+    try:
+        with open(config_path or "", "rb") as fh:
+            lang = tomllib.load(fh).get("game", {}).get("language")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError, UnicodeDecodeError):
+        return "en"
+    return lang if lang in LANGUAGES else "en"

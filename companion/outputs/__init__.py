@@ -1,0 +1,89 @@
+"""Outputs: what the table shows, plays, says, serves and reports for every update.
+screen (pygame), lights, sound, voice, web (phone view), mqtt (café reports).
+May import: core, words, review, appliance.config; one output never imports another.
+
+One interface for every output of the table loop, and the one list the service keeps.
+
+An output (the lights, the sound, the voice, the phone view's live table, MQTT, the
+log) is started with the loop's snapshot (``snapshot.Snapshot``: the table as it is
+now), then handed every ``Update`` on the loop's thread (it must not block: a worker
+output queues it for its own thread), and closed once at the end. ``status()`` says in
+one word how it is doing, for the companion page and the logs.
+
+``Outputs`` is the one place outputs are wired: ``start`` shows an output the table,
+subscribes it and keeps it; ``close`` closes them in the order they started (the lights
+first: the LEDs go dark). The touchscreen is an output too, but it runs on the main
+thread and reads the loop itself (``ui.app``).
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from companion.core.snapshot import Snapshot
+    from companion.core.loop import TableLoop, Update
+
+log = logging.getLogger("companion.outputs")
+
+
+@runtime_checkable
+class Output(Protocol):
+    """What the table loop needs of an output."""
+
+    name: str
+    """What it is, in the logs ("lights", "sound", ...)."""
+
+    def start(self, snapshot: Snapshot | None = None) -> object:
+        """Show the table as it is, then begin (a worker starts its thread)."""
+        ...
+
+    def on_update(self, update: Update) -> None:
+        """One update, on the loop's thread: must not block."""
+        ...
+
+    def close(self) -> None:
+        """Stop for good (the service's shutdown)."""
+        ...
+
+    def status(self) -> str:
+        """How it is doing, in one word: "ok", "simulated", "silent", "offline", ..."""
+        ...
+
+
+class Outputs:
+    """The table loop's outputs, in the order they started."""
+
+    def __init__(self, loop: TableLoop) -> None:
+        self.loop = loop
+        self.started: list[Output] = []
+
+    def __iter__(self) -> Iterator[Output]:
+        return iter(list(self.started))
+
+    def __len__(self) -> int:
+        return len(self.started)
+
+    def start(self, output: Output) -> Output:
+        """Start ``output`` with the loop's snapshot and hand it every update from now."""
+        output.start(self.loop.snapshot)
+        self.loop.subscribe(output.on_update)
+        self.started.append(output)
+        log.debug("output started: %s", output.name)
+        return output
+
+    def status(self) -> dict[str, str]:
+        """Each output's status by name."""
+        return {o.name: o.status() for o in self.started}
+
+    def close(self) -> None:
+        """Close every output, in the order they started; one that fails is logged."""
+        for output in list(self.started):
+            if output.on_update in self.loop.subscribers:
+                self.loop.subscribers.remove(output.on_update)
+            try:
+                output.close()
+            except Exception as exc:
+                log.warning("closing %s failed: %s", output.name, exc)
+        self.started.clear()

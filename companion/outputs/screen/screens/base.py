@@ -1,0 +1,450 @@
+"""What a screen is, and the machinery every screen shares.
+
+A screen is an object the App shows (``app.show(screen)`` replaces the whole
+stack, ``app.push(screen)`` shows it on top, ``app.pop()`` goes back). It
+answers four calls, all on the main thread:
+
+``layout(size)``
+    The window has this size (called before the first draw and on resize).
+    Compute rectangles here with ``companion.outputs.screen.layout``; nothing is fixed to 800x480.
+
+``build() -> list[Widget]``
+    What the screen shows right now, back to front (see ``widgets.py``). The
+    base class's ``draw`` compares it with the previous list and repaints only
+    what changed; subclasses normally implement only ``build``.
+
+``handle(event)``
+    An input: a ``Pointer`` (finger or mouse, already in window pixels) or a
+    raw pygame event (KEYDOWN, TEXTINPUT, ... for keyboards). The base class
+    turns pointer down/up on a widget with ``on_tap`` into a tap (pressed look
+    while the finger is down; the tap fires when it lifts inside the widget).
+
+``on_update(update)``
+    The table loop applied an input (``companion.core.loop.Update``); the base
+    class marks the screen for a redraw and shows a rejection as a toast.
+
+A screen never changes the game: it calls ``self.app.post_action({...})``
+which posts a ``TouchAction`` to the table loop; the answer comes back as an
+``Update``. Words come from ``self.t(key, **params)``.
+
+Screens of the setup wizard, settings, keyboard and enroll are looked up by
+``app.open(name, **kwargs)`` (see ``companion/outputs/screen/app.py`` ``SCREENS``): a
+screen class is constructed as ``Class(app, **kwargs)``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from .. import theme
+from ..layout import Metrics
+from ..text import rejection_text, t
+from ..widgets import Fill, Shade, Toast, Widget, looks
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A finger or mouse button going down or up, in window pixels."""
+    kind: str                 # "down" or "up"
+    pos: tuple[int, int]
+    source: str = "finger"    # "finger" or "mouse"
+
+
+@dataclass
+class _ToastNote:
+    text: str
+    near: tuple[int, int] | None
+    until: float
+    kind: str
+
+
+class Screen:
+    """Base class of every screen. Subclasses implement ``build`` (and ``on_update``)."""
+
+    #: seconds a toast stays up
+    TOAST_SECONDS = 3.0
+    background = theme.BACKGROUND
+
+    def __init__(self, app: Any):
+        self.app = app
+        self.size: tuple[int, int] = (0, 0)
+        self.m = Metrics(1, 1)
+        self._drawn: dict[str, tuple[tuple, tuple]] = {}   # name -> (rect, key) as painted
+        self._full = True
+        self._changed = True
+        self._widgets: list[Widget] = []
+        self._pressed: str | None = None
+        self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
+        self._toasts: list[_ToastNote] = []
+        self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
+        self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
+
+    # --- words ----------------------------------------------------------------------------
+
+    def t(self, key: str, **params: Any) -> str:
+        return t(key, **params)
+
+    def rejection_text(self, rejection) -> str:
+        return rejection_text(rejection)
+
+    # --- the four calls -------------------------------------------------------------------
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.size = (int(size[0]), int(size[1]))
+        self.m = Metrics.of(self.size)
+        self.invalidate()
+
+    def build(self) -> list[Widget]:
+        return []
+
+    def on_update(self, update) -> None:
+        """A table update arrived. Default: redraw, and show a rejection (near the touch that
+        caused it, else at the top)."""
+        self.changed()
+        if update.rejection is not None:
+            near = self.app.last_touch if self.app.is_own(update) else None
+            self.toast(self.rejection_text(update.rejection), near=near)
+
+    def handle(self, event: Any) -> None:
+        if isinstance(event, Pointer):
+            self._pointer(event)
+
+    # --- redraw bookkeeping ---------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Repaint everything on the next draw (after layout, language change, ...)."""
+        self._full = True
+        self._changed = True
+
+    def changed(self) -> None:
+        """Something may look different: rebuild and repaint what differs."""
+        self._changed = True
+
+    @property
+    def needs_draw(self) -> bool:
+        return self._changed or bool(self._looks)
+
+    def _press_look(self, name: str) -> None:
+        """Only the pressed look of widget ``name`` changes: the next draw repaints it
+        without building the screen again (a finger going down or lifting)."""
+        self._looks.add(name)
+
+    def next_deadline(self) -> float | None:
+        """When (App clock) this screen must change by itself (a toast ending), or None."""
+        return min((n.until for n in self._toasts), default=None)
+
+    def tick(self, now: float) -> None:
+        """Time passed: drop expired toasts."""
+        before = len(self._toasts)
+        self._toasts = [n for n in self._toasts if n.until > now]
+        if len(self._toasts) != before:
+            self.changed()
+
+    def widgets(self) -> list[Widget]:
+        """Everything on screen, back to front: the screen's own widgets, then toasts."""
+        ws = self.build()
+        if self._pressed is not None:
+            for w in ws:
+                if w.name == self._pressed:
+                    w.pressed = True
+        teaching = getattr(self.app, "teaching", None)      # a hint card, when one is due
+        hints = teaching.widgets(self) if teaching is not None else []
+        return ws + hints + self._toast_widgets()
+
+    def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Repaint what changed since the last draw; return the changed rectangles."""
+        looks, self._looks = self._looks, set()
+        if not self._changed and not self._full and self._widgets:
+            return self._draw_looks(surface, looks)
+        self._changed = False
+        ws = self.widgets()
+        self._widgets = ws
+        now = _placed(ws)
+        veil = _veil_index(surface, ws)
+        was_veiled, self._veiled = self._veiled, veil is not None
+        if self._full:
+            return self._repaint_all(surface, ws, now)
+        if veil is not None and not was_veiled:
+            return self._veil_over(surface, ws, now, veil)
+        restored = []
+        if veil is None and was_veiled and self._unveil(surface):
+            restored = [pygame.Rect((0, 0), surface.get_size())]
+        dirty = _dirty(self._drawn, ws, now)
+        self._drawn = now
+        return self._repaint(surface, ws, dirty) + restored
+
+    def _repaint_all(self, surface: pygame.Surface, ws: list[Widget],
+                     now: dict) -> list[pygame.Rect]:
+        """The whole screen painted again (a new screen, a new size, a forced repaint)."""
+        full = pygame.Rect((0, 0), surface.get_size())
+        self._full = False
+        self._under = None
+        if not surface.get_flags() & pygame.SRCALPHA:
+            _under_copy(surface)                    # (made once per size)
+            Shade("", full).prepare(surface)
+        surface.fill(self.background)
+        for w in ws:
+            w.draw(surface)
+        self._drawn = now
+        return [full]
+
+    def _veil_over(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                   veil: int) -> list[pygame.Rect]:
+        """A dialog opens: a whole-screen Shade and what is on it appear over the screen.
+        What is behind the shade is already on the surface (but for the widgets that changed
+        with it, repainted first), so it is veiled as it is instead of painted again; a copy
+        of it unveiled is kept, for the dialog closing (``_unveil``)."""
+        below = ws[:veil]
+        below_now = {w.name: now[w.name] for w in below}
+        self._repaint(surface, below, _dirty(self._drawn, below, below_now))
+        self._under = (_keep_under(surface), below_now)
+        shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
+        assert isinstance(shade, Shade)
+        if isinstance(box, Fill) and len(box.color) == 3:
+            # the dialog's box hides what is under it, but for its rounded corners
+            shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
+        else:
+            shade.draw(surface)
+        for w in ws[veil + 1:]:
+            w.draw(surface)
+        self._drawn = now
+        return [pygame.Rect((0, 0), surface.get_size())]
+
+    def _unveil(self, surface: pygame.Surface) -> bool:
+        """The dialog closed: put back the screen as it was under the shade (if the copy is
+        still this screen's), so only what changed since is painted again. False: no copy."""
+        under, self._under = self._under, None
+        if under is None or _UNDER.get(surface.get_size()) is None \
+                or _UNDER[surface.get_size()][1] is not under[0]:
+            return False
+        surface.blit(_UNDER[surface.get_size()][0], (0, 0))
+        self._drawn = dict(under[1])
+        return True
+
+    def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
+        """Repaint the widgets (of the last build) whose pressed look changed."""
+        dirty = []
+        for w in self._widgets:
+            if w.name in looks:
+                w.pressed = w.name == self._pressed
+                now = (tuple(w.extent), w.key())
+                if self._drawn.get(w.name) != now:
+                    self._drawn[w.name] = now
+                    dirty.append(pygame.Rect(w.extent))
+        return self._repaint(surface, self._widgets, dirty)
+
+    def _repaint(self, surface: pygame.Surface, ws: list[Widget],
+                 dirty: list[pygame.Rect]) -> list[pygame.Rect]:
+        dirty = _merge(dirty)
+        # repaint each changed area, clipped to it: the background, then every widget
+        # that reaches into it, back to front (so overlays stay on top); a plain panel
+        # that covers the whole area with one colour hides what is behind it
+        extents = [w.extent for w in ws]
+        kept = looks()
+        grounds: list | None = None
+        form = (surface.get_bitsize(), surface.get_masks(), surface.get_flags() & pygame.SRCALPHA)
+        for r in dirty:
+            surface.set_clip(r)
+            at = r.collidelistall(extents)          # (in order, back to front)
+            there = [ws[i] for i in at]
+            colour, start = self.background, 0
+            for i in range(len(there) - 1, -1, -1):
+                solid = there[i].solid_over(r)
+                if solid is not None:
+                    colour, start = solid, i + 1
+                    break
+            surface.fill(colour, r)
+            for i in at[start:]:
+                w = ws[i]
+                if kept is None or form[2]:
+                    w.draw(surface)
+                    continue
+                if grounds is None:
+                    grounds = self._grounds(ws, extents)
+                key = kept.key(w, grounds[i], form) if grounds[i] is not None else None
+                look = kept.get(key) if key is not None else None
+                if look is not None:
+                    surface.blit(look, w.rect)
+                    continue
+                w.draw(surface)
+                if key is not None and r.contains(w.rect):
+                    kept.keep(key, surface, w.rect)
+        surface.set_clip(None)
+        return dirty
+
+    def _grounds(self, ws: list[Widget], extents: list[pygame.Rect]) -> list:
+        """For each widget, the one colour under all of it (what the widgets before it
+        paint there, or the screen's background), or None (a mix, or see-through)."""
+        out: list = []
+        for i, e in enumerate(extents):
+            below = e.collidelistall(extents[:i])
+            out.append(ws[below[-1]].solid_over(e) if below else self.background)
+        return out
+
+    # --- toasts ---------------------------------------------------------------------------
+
+    def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
+              seconds: float | None = None) -> None:
+        """Show ``text`` briefly, near ``near`` (a touch position) or at the top."""
+        until = self.app.clock() + (seconds or self.TOAST_SECONDS)
+        self._toasts = [n for n in self._toasts if n.text != text][-1:]
+        self._toasts.append(_ToastNote(text, near, until, kind))
+        self.changed()
+
+    def drop_stale_toasts(self) -> None:
+        """A new turn began: messages about the turn before (refusals) go at once."""
+        kept = [n for n in self._toasts if n.kind != "error"]
+        if len(kept) != len(self._toasts):
+            self._toasts = kept
+            self.changed()
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        """Areas a toast must never cover (e.g. whose turn it is); none by default."""
+        return []
+
+    @property
+    def toasts(self) -> list[str]:
+        return [n.text for n in self._toasts]
+
+    def _toast_widgets(self) -> list[Widget]:
+        out: list[Widget] = []
+        w, h = self.size
+        if not w:
+            return out
+        tw = min(w - 2 * self.m.margin, self.m.px(theme.TOAST_W))
+        th = self.m.px(theme.TOAST_H)
+        clear = self.keep_clear()
+        below = max((r.bottom for r in clear), default=self.m.bar + self.m.margin)
+        screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
+        for i, note in enumerate(self._toasts):
+            step = i * (th + self.m.gap)
+            spots = []
+            if note.near is not None:     # above the finger, else below it
+                x, y = note.near
+                spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
+                spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
+                spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
+            spots.append(pygame.Rect(0, 0, tw, th))
+            spots[-1].midtop = (w // 2, below + self.m.margin + step)
+            for r in spots:
+                r.clamp_ip(screen)
+            r = next((r for r in spots if not any(r.colliderect(c) for c in clear)), spots[-1])
+            out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
+                             on_tap=self._dismiss_toasts))
+        return out
+
+    def _dismiss_toasts(self) -> None:
+        self._toasts = []
+        self.changed()
+
+    # --- pointer -> taps ------------------------------------------------------------------
+
+    def widget_at(self, pos: tuple[int, int]) -> Widget | None:
+        """The front-most widget at ``pos`` that takes taps (or blocks them)."""
+        ws = self.widgets() if (self._changed or not self._widgets) else self._widgets
+        for w in reversed(ws):
+            if w.rect.collidepoint(pos) and (w.on_tap is not None or w.blocks):
+                return w
+        return None
+
+    def _pointer(self, p: Pointer) -> None:
+        w = self.widget_at(p.pos)
+        if p.kind == "down":
+            self._pressed = w.name if w is not None and w.tappable else None
+            if self._pressed:
+                self._press_look(self._pressed)
+            return
+        pressed, self._pressed = self._pressed, None
+        if pressed is None:
+            return
+        self._press_look(pressed)
+        if w is not None and w.name == pressed and w.tappable and w.on_tap is not None:
+            # (the start-up fault page's stand-in app posts nothing)
+            newest = getattr(self.app, "last_posted", None)
+            before = newest() if newest is not None else None
+            w.on_tap()
+            if newest is not None and newest() is not before:
+                return      # the table loop's answer (an update) builds the screen again
+        self.changed()
+
+
+#: size -> (a copy of the screen under a dialog's shade, the token of the draw that made it):
+#: one surface per size, made once and reused (no whole-screen allocation per dialog)
+_UNDER: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+
+
+def _under_copy(surface: pygame.Surface) -> pygame.Surface:
+    """The surface a copy of the screen under a shade goes to, made once per size and format
+    (on a whole repaint: no whole-screen allocation on the tap that opens a dialog)."""
+    size = surface.get_size()
+    got = _UNDER.get(size)
+    if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
+            and got[0].get_masks() == surface.get_masks():
+        return got[0]
+    if len(_UNDER) > 4:
+        _UNDER.clear()
+    copy = pygame.Surface(size, 0, surface)
+    _UNDER[size] = (copy, None)
+    return copy
+
+
+def _keep_under(surface: pygame.Surface) -> object:
+    copy = _under_copy(surface)
+    copy.blit(surface, (0, 0))
+    token = object()
+    _UNDER[surface.get_size()] = (copy, token)
+    return token
+
+
+def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Fewer, larger rectangles: any two that overlap become their union."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        r = pygame.Rect(r)
+        merged = True
+        while merged:
+            merged = False
+            for i, o in enumerate(out):
+                if o.colliderect(r):
+                    r = r.union(out.pop(i))
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+def monotonic() -> float:
+    return time.monotonic()
+
+
+def _placed(ws: list[Widget]) -> dict:
+    """Each widget's name -> (where it is, what it shows); names must be unique."""
+    now = {w.name: (tuple(w.extent), w.key()) for w in ws}
+    if len(now) != len(ws):
+        names = [w.name for w in ws]
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"two widgets are called {dup!r}")
+    return now
+
+
+def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:
+    """Where a whole-screen Shade (a dialog's veil) is in the widgets, if one is."""
+    if surface.get_flags() & pygame.SRCALPHA:
+        return None
+    full = pygame.Rect((0, 0), surface.get_size())
+    return next((i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+
+
+def _dirty(drawn: dict, ws: list[Widget], now: dict) -> list[pygame.Rect]:
+    """The rectangles to paint again: widgets gone, changed, or moved (where they were too)."""
+    dirty = [pygame.Rect(r) for name, (r, _) in drawn.items() if name not in now]
+    for w in ws:
+        before = drawn.get(w.name)
+        if before != now[w.name]:
+            dirty.append(pygame.Rect(w.extent))
+            if before is not None and before[0] != now[w.name][0]:
+                dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+    return dirty

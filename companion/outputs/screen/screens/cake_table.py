@@ -1,0 +1,157 @@
+"""Cake Time on the table view (mixed into ``TableView``; spec "Cake Time").
+
+- A cake badge on every order position that carries cakes, in every panel.
+- The cake question: after the deal and after each draw the deck's back may
+  show a cake ("3. 확장: 케이크 타임", 진행: the card just taken gets one). The
+  companion cannot see the deck, so a strip asks and offers one chip per player
+  who just took cards; each tap is a ``cake`` action for that player (the newest
+  cake-less card of their position 1). Not under "two drinks, one cake": the
+  companion places those cakes itself and the deck's backs no longer count
+  (선택 규칙).
+- The "Cake card" button, offered only when the engine would accept
+  ``play_cake_card`` (before the player completes an order).
+- Break Time, when ending the turn now would pay a cake card.
+
+Legality is asked of the engine (``TableView.accepts``); every tap becomes a
+``TouchAction`` through ``app.post_action``.
+"""
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from companion.core.rules.happenings import (CakePlaced, CardEnrolled, CardIdentified, CardsToDraw,
+                                             DeviceStatusChanged, DrawsDismissed, GameStarted,
+                                             UnknownCard)
+from .. import theme
+from ..cakes import cake_badge, draw_cake
+from ..layout import cols, inset, rows
+from ..table_layout import banner_rect
+from ..widgets import Button, Custom, Fill, Label, Widget
+from .base import Screen
+
+# Happenings that keep the cake question up: the cakes themselves, and things that are
+# not a move at the table (scans of the new cards, device news, the draw prompt hidden).
+_KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceStatusChanged,
+                DrawsDismissed)
+
+
+class CakeTable(Screen):
+    """The Cake Time part of ``TableView`` (which answers ``accepts``)."""
+
+    if TYPE_CHECKING:
+        def accepts(self, action: dict) -> bool: ...
+
+    cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
+    cake_dealing: bool = False             # ... taken in the deal
+
+    # --- updates -----------------------------------------------------------------------
+
+    def cake_update(self, update: Any) -> None:
+        game = update.table.game
+        if game is None or game.expansion is None or game.two_drinks_one_cake:
+            self.cake_offer = ()
+            return
+        offer: list[str] = []            # in the order the cards left the deck
+        for h in update.happened:
+            if isinstance(h, GameStarted):
+                n = len(game.players)
+                offer += [game.players[(game.start + k) % n].name for k in range(n)]
+            elif isinstance(h, CardsToDraw):
+                offer += [p for p, _ in h.draws]
+        if offer:
+            self.cake_offer = tuple(dict.fromkeys(offer))
+            self.cake_dealing = any(isinstance(h, GameStarted) for h in update.happened)
+        elif any(not isinstance(h, _KEEP_ASKING) for h in update.happened):
+            self.cake_offer = ()
+
+    def _cake_done(self) -> None:
+        self.cake_offer = ()
+        self.changed()
+
+    # --- widgets -----------------------------------------------------------------------
+
+    def cake_widgets(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
+        """Cake Time additions over the table's widgets (``built``, from which the Break
+        Time line takes the hint's place); none in other games."""
+        if game.expansion is None:
+            return []
+        out: list[Widget] = []
+        active = game.active if game.active is not None else game.last_seat
+        for w in built:
+            prefix, _, pos = w.name.partition(".pos")
+            if not pos.isdigit() or type(w).__name__ != "OrderCard":
+                continue
+            seat = active if prefix == "act" else int(prefix[1:])
+            cakes = sum(c.cake for c in game.players[seat].queue[int(pos) - 1])
+            if cakes:      # the big slots keep their corners for the number and the count
+                out.append(cake_badge(f"{w.name}.cake", w.rect, cakes,
+                                      "row" if prefix == "act" else "corner"))
+        out += self._break_time(game, built)
+        if self.cake_offer and not game.game_over:
+            out += self._cake_question(game, built, body)
+        return out
+
+    def can_play_cake_card(self) -> bool:
+        return self.accepts({"do": "play_cake_card"})
+
+    def cake_card_button(self, game: Any, slot: pygame.Rect, size: int) -> list[Widget]:
+        if game.game_over or game.active is None or not self.can_play_cake_card():
+            return []
+        return [Button("ft.cake_card", slot, text=self.t("cake.play"), size=size, lines=2,
+                       color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.25),
+                       on_tap=lambda: self.app.post_action({"do": "play_cake_card"}))]
+
+    def _break_time(self, game: Any, built: list[Widget]) -> list[Widget]:
+        """Break Time pays at the end of this turn (0 or 1 order completed so far)."""
+        me = game.active_player
+        if me is None or "break_time" not in me.upgrades \
+                or game.completed_this_turn > game.rules.break_time_most_completed:
+            return []
+        hint = next((w for w in built if w.name == "act.hint"), None)
+        if hint is None:
+            return []
+        built.remove(hint)      # Break Time takes the hint's line while it pays
+        m = self.m          # over the hint line: ending the turn now pays
+        r = hint.rect.inflate(0, 4)
+        return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
+                      bold=True, color=theme.TEXT_DARK, background=theme.CAKE_PINK, radius=8,
+                      pad=m.px(theme.CAKE_BREAK_TIME_PAD),
+                      min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
+
+    def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
+        """"Cake on the deck's back?": a chip per player who just took cards."""
+        m = self.m
+        h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
+        bottom = body.bottom
+        banners = [w.rect for w in built if w.name.startswith("ban.") and w.rect.w > body.w // 2]
+        if banners:
+            bottom = min(r.y for r in banners) - m.gap
+        r = banner_rect(m, body, h, bottom)
+        out: list[Widget] = [Fill("ban.cake.bg", r,
+                                  color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
+                                  radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
+        inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
+        line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
+                           m.px(theme.CAKE_QUESTION_ROW_GAP))
+        icon, words = cols(line, [line.h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
+        out.append(Custom("ban.cake.icon", icon, data="cake", paint_fn=draw_cake))
+        out.append(Label("ban.cake.ask", words,
+                         text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
+                         size=m.body, bold=True, align="left",
+                         min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
+        names = list(self.cake_offer)
+        specs = [1.0] * len(names) + [0.7]
+        cells = cols(chips, specs, m.gap)
+        seats = {p.name: i for i, p in enumerate(game.players)}
+        for name, cell in zip(names, cells, strict=False):
+            seat = seats.get(name, 0)
+            colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
+            out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
+                              color=colour, on_tap=partial(self.app.post_action,
+                                                           {"do": "cake", "player": name})))
+        out.append(Button("ban.cake.done", cells[-1], text=self.t("cake.done"), size=m.body,
+                          on_tap=self._cake_done))
+        return out

@@ -1,0 +1,732 @@
+"""The table view: the game in play, readable from across the table.
+
+Top bar: turn and round, the deck, "final round" once the shop is closed, the
+OPEN/CLOSED sign (the starting player token), scanner/buttons status.
+Left: the active player's big panel in their seat colour: name banner, score,
+their four order positions (tap one to complete that order), likes,
+dislikes, tokens, upgrades. Right: a compact panel per other player.
+Bottom: undo, redo, upgrade and spend (offered only when the engine would
+accept them), fix, and the big END TURN button.
+
+Banners over the panels: cards to draw after an order surge (until the new
+cards are scanned or the banner is tapped away) and the stall warning.
+Dialogs: pick an upgrade, count tokens to spend, the fix-mode guard. (A card no
+catalog knows opens the enroll screen: ``App``'s routes.)
+
+Nothing here decides a rule: legality is asked of the pure engine
+(``companion.core.rules.apply`` on the current table), and every tap becomes a
+``TouchAction`` for the table loop.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+from typing import Any
+from collections.abc import Callable
+
+import pygame
+
+from companion.core import events as ev
+from companion.core.draw_prompt import PendingDraws, pending_draws
+from companion.core.rules import Accepted, apply
+from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
+                                             Happening, NotYourTurn, OrderCompleted, ShopClosed,
+                                             ShopReopened, TablePaused, TableResumed, TurnChanged)
+from companion.core.rules.scoring import score
+from companion.core.rules.turn import is_stalled
+from companion.core.loop import cake_completion, complete_action, mixed_cakes
+from .. import theme
+from ..layout import centered, cols, grid, inset, rows
+from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
+                            footer_layout, header_layout, other_head_split, other_panel_layout,
+                            table_layout)
+from ..text import t_count, tokens_lower, upgrade_name
+from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
+                       common_size, stepper_buttons, text_width)
+from .cake_table import CakeTable
+from .why_panel import WhyTargets, table_targets
+from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
+                           name_form, seat_token, short_names, stats_row)
+
+
+class TableView(CakeTable, WhyTargets):
+    def __init__(self, app: Any):
+        super().__init__(app)
+        # "upgrade", "spend", "fix_guard", "cake_choice", "cake_guess"
+        self.dialog: str | None = None
+        self.cake_slot = 1                   # the position "cake_choice"/"cake_guess" asks about
+        # (seat, position, cake, turn) of the last order a seat button took by guessing
+        # between orders with and without a cake; a touch on that position offers the other
+        self._cake_guess: tuple[int, int, bool, int] | None = None
+        self._cake_guess_note = ""           # what the screen said about that guess
+        self.storage_fault: tuple[str, str] = ("", "")   # (full/read_only/failing, words)
+        self._update_action: dict | None = None
+        self.spend_count = 1
+        self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
+        self._draws_table: Any = None
+        self._draws: PendingDraws | None = None
+        self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
+        self._taken: tuple | None = None    # (seat, position, until): just completed
+        self._legal_table: Any = None
+        self._legal: dict[str, bool] = {}
+
+    # --- updates ----------------------------------------------------------------------------
+
+    #: how long a completed position stays marked
+    TAKEN_SECONDS = 2.0
+
+    def next_deadline(self) -> float | None:
+        toast = super().next_deadline()
+        taken = self._taken[2] if self._taken is not None else None
+        return min((t for t in (toast, taken) if t is not None), default=None)
+
+    def tick(self, now: float) -> None:
+        super().tick(now)
+        if self._taken is not None and now >= self._taken[2]:
+            self._taken = None
+            self.changed()
+
+    def _just_taken(self, seat: int, position: int) -> bool:
+        return self._taken is not None and self._taken[:2] == (seat, position)
+
+    @property
+    def pending(self) -> PendingDraws | None:
+        """The draws due now (from the table itself, so a restart shows them again),
+        unless the prompt was tapped away this turn."""
+        table = self.app.table
+        if self._draws_table is not table:
+            self._draws_table, self._draws = table, pending_draws(table)
+        if self._draws is not None and self._draws.turn == self._hidden_draws:
+            return None
+        return self._draws
+
+    def on_update(self, update) -> None:
+        self.changed()
+        game = update.table.game
+        if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
+            self.drop_stale_toasts()
+            self._taken = None       # the position marked last turn is history now
+            self._cake_guess = None
+        self.why_update(update)
+        if update.rejection is not None:
+            self._refused(update)
+        elif update.accepted and self.dialog == "storage":
+            self.dialog = None       # the card takes actions again: the fault has passed
+        self.cake_update(update)
+        self._update_action = update.action
+        for h in update.happened:
+            react = self._REACTIONS.get(type(h))
+            if react is not None:
+                react(self, h, game)
+        if self._dialog_outdated(update, game):
+            self.dialog = None
+
+    def _dialog_outdated(self, update, game) -> bool:
+        """An open dialog the update made pointless (nothing to upgrade, spend or complete
+        now; a cake question from a turn that ended; a guess undone meanwhile)."""
+        if (game is None or game.game_over or game.active is None) \
+                and self.dialog in ("upgrade", "spend", "cake_choice", "cake_guess"):
+            return True
+        if self.dialog in ("cake_choice", "cake_guess") and any(
+                isinstance(h, TurnChanged) for h in update.happened):
+            return True
+        return self.dialog == "cake_guess" and not self._guessed_at(self.cake_slot)
+
+    #: refusals that are storage faults: said in a dialog that stays until OK (a toast is too
+    #: small for what to do, and goes before a player has read it)
+    STORAGE_FAULTS = {"storage_full": "full", "storage_read_only": "read_only",
+                      "storage_failing": "failing"}
+
+    def _refused(self, update) -> None:
+        """A toast near the finger that was refused: whose turn it is, or why not."""
+        kind = self.STORAGE_FAULTS.get(update.rejection.code)
+        if kind is not None:
+            self.storage_fault = (kind, self.rejection_text(update.rejection))
+            self._open("storage")
+            return
+        near = self.app.last_touch if self.app.is_own(update) else None
+        refused = next((h for h in update.happened if isinstance(h, NotYourTurn)), None)
+        if refused is not None and refused.active and not refused.overlapped:
+            self.toast(self.t("table.its_turn", player=refused.active), near=near)
+        else:
+            self.toast(self.rejection_text(update.rejection), near=near)
+
+    def _on_game_started(self, h, game) -> None:
+        self.dialog = None
+
+    def _on_draws_dismissed(self, h, game) -> None:
+        if game is not None:
+            self._hidden_draws = game.turn
+
+    def _on_order_completed(self, h, game) -> None:
+        # mark the position taken, so a wrong one (a seat button's guess) is undone at once
+        seat = game.seat_of(h.player) if game is not None else None
+        if seat is not None:
+            self._taken = (seat, h.position, self.app.clock() + self.TAKEN_SECONDS)
+            rest = game.players[seat].queue[h.position - 1]
+            action = self._update_action or {}
+            guessed = action.get("do") == "complete" and "cake" not in action \
+                and "card" not in action       # a seat button's (or a phone's) plain line
+            if game.expansion is not None and h.tag is None and guessed \
+                    and any(c.cake != h.cake for c in rest):
+                # a guess between orders with and without a cake: say which, and let a
+                # touch on that position offer the other one
+                self._cake_guess = (seat, h.position, h.cake, game.turn)
+                self._cake_guess_note = self.t("cake.took_caked" if h.cake else "cake.took_plain",
+                                               player=h.player, position=h.position)
+                self.toast(self._cake_guess_note, kind="info")
+
+    def _on_shop_closed(self, h, game) -> None:
+        self.toast(self.t(f"table.closed_because.{h.reason}", player=h.player or ""),
+                   kind="warning", seconds=theme.TOAST_SHOP_CLOSED_S)
+
+    def _on_shop_reopened(self, h, game) -> None:
+        # the "Shop closed: ..." note goes; the sign on the screen is the table's (OPEN)
+        gone = {self.t(f"table.closed_because.{h.reason}", player=p.name)
+                for p in (game.players if game is not None else ())}
+        self._toasts = [n for n in self._toasts if n.text not in gone]
+        self.toast(self.t("happening.shop_reopened_deck" if h.player is None
+                          else "happening.shop_reopened_dislikes", player=h.player or "",
+                          open=self.t("word.open")),
+                   kind="info", seconds=theme.TOAST_SHOP_CLOSED_S)
+
+    def _on_table_paused(self, h, game) -> None:     # shown until the journal is free again
+        self.toast(self.t("happening.table_paused"), kind="warning",
+                   seconds=theme.TOAST_UNTIL_RESUMED_S)
+
+    def _on_table_resumed(self, h, game) -> None:
+        paused = self.t("happening.table_paused")
+        self._toasts = [n for n in self._toasts if n.text != paused]
+        self.toast(self.t("happening.table_resumed"), kind="info")
+
+    def _on_device_status(self, h, game) -> None:
+        if h.status == "garbled":
+            self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
+                       seconds=theme.TOAST_GARBLED_S)
+            return
+        name = self.t(f"device.{h.device}")
+        bad = device_bad(h.status)
+        self.toast(self.t("device.lost" if bad else "device.back", device=name),
+                   kind="warning" if bad else "info")
+
+    #: what the table view does with a happening, by its kind
+    _REACTIONS: dict[type[Happening], Callable[[TableView, Any, Any], None]] = {
+        GameStarted: _on_game_started,
+        DrawsDismissed: _on_draws_dismissed,
+        OrderCompleted: _on_order_completed,
+        ShopClosed: _on_shop_closed,
+        ShopReopened: _on_shop_reopened,
+        TablePaused: _on_table_paused,
+        TableResumed: _on_table_resumed,
+        DeviceStatusChanged: _on_device_status,
+    }
+
+    # --- what the engine would accept -------------------------------------------------------
+
+    def accepts(self, action: dict) -> bool:
+        """Whether the rules engine would accept ``action`` on the current table
+        (asked once per table and action: tables are never changed in place)."""
+        table = self.app.table
+        if self._legal_table is not table:
+            self._legal_table, self._legal = table, {}
+        key = repr(sorted(action.items()))
+        if key not in self._legal:
+            self._legal[key] = isinstance(
+                apply(table, action, self.app.catalog.specialty_tags), Accepted)
+        return self._legal[key]
+
+    def legal_upgrades(self) -> list[str]:
+        game = self.app.table.game
+        if game is None or game.active_player is None:
+            return []
+        me = game.active_player
+        return [u for u in me.tiles if u not in me.upgrades
+                and self.accepts({"do": "activate_upgrade", "upgrade": u})]
+
+    def can_spend(self) -> bool:
+        """Spend is offered while the active player holds tokens; when none may be spent
+        now (this turn's orders won them: table script 1.2) a touch says why."""
+        game = self.app.table.game
+        me = game.active_player if game is not None and not game.game_over else None
+        return me is not None and me.cookies > 0
+
+    def _spend_refusal(self, count: int) -> str | None:
+        """Why the engine would refuse spending ``count`` now, in words (None: it would not)."""
+        outcome = apply(self.app.table, {"do": "spend_cookies", "count": count})
+        return None if isinstance(outcome, Accepted) else self.rejection_text(outcome)
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def complete(self, slot: int) -> None:
+        me = self.app.table.game.active_player
+        if self._guessed_at(slot):      # a seat button guessed here: the other one instead?
+            self.cake_slot = slot
+            self._toasts = [n for n in self._toasts if n.text != self._cake_guess_note]
+            self._open("cake_guess")
+            return
+        if mixed_cakes(me, slot):       # Cake Time: the order with the cake, or the other?
+            self.cake_slot = slot
+            self._open("cake_choice")
+            return
+        self.app.post_action(complete_action(me, slot))
+
+    def _complete_cake(self, cake: bool) -> None:
+        game = self.app.table.game
+        me = game.active_player if game is not None else None
+        if me is not None and any(c.cake == cake for c in me.queue[self.cake_slot - 1]):
+            self.app.post_action(cake_completion(me, self.cake_slot, cake))
+        self._open(None)
+
+    def _guessed_at(self, slot: int) -> bool:
+        """A seat button's guess at ``slot`` is still the last thing done this turn, and the
+        position still holds an order of the other kind (with or without a cake)."""
+        guess, table = self._cake_guess, self.app.table
+        game = table.game
+        if guess is None or game is None or game.active_player is None or table.undo is None:
+            return False
+        seat, position, cake, turn = guess
+        (_, last), _ = table.undo
+        return (game.active, game.turn, slot) == (seat, turn, position) \
+            and last.get("do") == "complete" and "cake" not in last and "card" not in last \
+            and any(c.cake != cake for c in game.active_player.queue[slot - 1])
+
+    def _other_instead(self) -> None:
+        """Undo the seat button's guess and complete the other order of that position."""
+        if self._guessed_at(self.cake_slot) and self._cake_guess is not None:
+            other = not self._cake_guess[2]
+            self._cake_guess = None
+            me = self.app.table.game.active_player
+            self.app.post_action({"do": "undo"})
+            self.app.post_action(cake_completion(me, self.cake_slot, other))
+        self._open(None)
+
+    def _other_too(self) -> None:
+        """The player completed both: the other order of that position goes as well."""
+        if self._guessed_at(self.cake_slot) and self._cake_guess is not None:
+            other = not self._cake_guess[2]
+            self._cake_guess = None
+            self.app.post_action(cake_completion(self.app.table.game.active_player,
+                                                 self.cake_slot, other))
+        self._open(None)
+
+    def _open(self, dialog: str | None) -> None:
+        if dialog == "spend" and (why := self._spend_refusal(1)) is not None:
+            self.toast(why)            # e.g. the only token was won by this turn's order
+            return
+        self.dialog = dialog
+        if dialog == "spend":
+            self.spend_count = 1
+        self.changed()
+
+    def _spend_change(self, delta: int) -> None:
+        game = self.app.table.game
+        top = game.active_player.cookies if game and game.active_player else 1
+        want = max(1, min(top, self.spend_count + delta))
+        why = self._spend_refusal(want) if want > self.spend_count else None
+        if why is not None:            # more than may be spent now: say why, keep the count
+            self.toast(why)
+            return
+        self.spend_count = want
+        self.changed()
+
+    def _spend_confirm(self) -> None:
+        self.app.post_action({"do": "spend_cookies", "count": self.spend_count})
+        self._open(None)
+
+    def _upgrade(self, u: str) -> None:
+        self.app.post_action({"do": "activate_upgrade", "upgrade": u})
+        self._open(None)
+
+    def _fix(self) -> None:
+        self._open(None)
+        self.app.open("fix")
+
+    def _dismiss_draws(self) -> None:
+        """Hide the prompt at once and tell the table loop, so the lights stop too."""
+        game = self.app.table.game
+        self._hidden_draws = game.turn if game is not None else None
+        self.changed()
+        self.app.post(ev.DismissDraws())
+
+    # --- building the picture --------------------------------------------------------------
+
+    def build(self) -> list[Widget]:
+        game = self.app.table.game
+        if game is None:         # a storage fault can refuse the very first setup too
+            return self._no_game() + (self._storage_box() if self.dialog == "storage" else [])
+        lay = table_layout(self.size, len(game.players))
+        out: list[Widget] = []
+        out += self._header(game, lay.header)
+        active = game.active if game.active is not None else game.last_seat
+        out += self._active_panel(game, active, lay.active)
+        n = len(game.players)
+        for i, rect in enumerate(lay.others):
+            out += self._other_panel(game, (active + 1 + i) % n, rect)
+        out += self._footer(game, lay.footer)
+        body = lay.body
+        out += self._banners(game, body)
+        out += self.cake_widgets(game, out, body)
+        if self.dialog is None:           # "why?": touch targets and the open explanation
+            out += self.why_widgets(out, table_targets(game))
+        out += self._dialog(game)
+        return out
+
+    def _storage_box(self) -> list[Widget]:
+        """A storage fault, named for what it is, with what to do; until OK or the next
+        accepted action."""
+        kind, words = self.storage_fault
+        close = lambda: self._open(None)  # noqa: E731
+        return [Shade("dlg.shade", self.m.rect, on_tap=close)] + message_box(
+            self.m, self.t(f"fault.journal_title_{kind}"), words,
+            [("dlg.ok", self.t("button.ok"), close, theme.PRIMARY)])
+
+    def _no_game(self) -> list[Widget]:
+        m = self.m
+        w, h = theme.TABLE_NOGAME_BOX
+        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap)
+        button_h = m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)
+        title, hint, first, button = rows(box, [1.0, 1.0, button_h, button_h], m.gap)
+        out: list[Widget] = [
+            Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
+            Label("nogame.hint", hint, text=self.t("teach.first_game_hint"), size=m.body,
+                  color=theme.TEXT_DIM, lines=2),
+            # start at once: the first game, taught as it is played
+            Button("nogame.teach", centered(first, m.px(theme.TABLE_NOGAME_BUTTON_W) * 2
+                                            + m.gap, first.h),
+                   text=self.t("teach.first_game"), size=m.big, color=theme.PRIMARY,
+                   on_tap=partial(self.app.open, "wizard", teach=True)),
+        ]
+        buttons = [("nogame.new", "button.new_game", theme.BUTTON, {"teach": False}),
+                   # the language, before the wizard's words
+                   ("nogame.settings", "button.settings", theme.BUTTON, None)]
+        row = centered(button, m.px(theme.TABLE_NOGAME_BUTTON_W) * len(buttons) + m.gap, button.h)
+        for (name, words, color, teach), r in zip(buttons, cols(row, [1.0] * len(buttons),
+                                                                m.gap), strict=True):
+            open_it = (partial(self.app.open, "wizard", **teach) if teach is not None
+                       else partial(self.app.open, "settings"))
+            out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
+                              on_tap=open_it))
+        return out
+
+    def _header(self, game, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
+        devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
+        players = len(game.players)
+        turn_words = self.t("table.turn_round", turn=game.turn,
+                            round=(game.turn - 1) // players + 1)
+        deck_words = self.t("table.deck", count=game.deck)
+        closing = game.token == "closed" and not game.game_over
+        sign_words = self.t("word.open" if game.token == "open" else "word.closed")
+        info_w = 0 if closing else max(text_width(turn_words, m.body, True),
+                                       text_width(deck_words, m.body))
+        lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
+                            len(devices))
+        message = lay.message
+        if lay.info is None:      # the final round takes the room of the turn and deck counts
+            last = game.players[game.last_seat].name
+            big = self.t("table.last_turn" if game.active == game.last_seat
+                         else "table.final_round")
+            detail = (turn_words if game.active == game.last_seat
+                      else self.t("table.plays_last", player=last))
+            a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
+            out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
+                             color=theme.WARNING, align="left", min_size=m.must))
+            out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
+                             align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN)))
+        else:
+            top, bottom = rows(lay.info, [1.0, 1.0])
+            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
+                             align="left"))
+            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
+                             color=theme.TEXT_DIM, align="left"))
+        out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
+                            text=sign_words))
+        if lay.devices is not None:
+            split = rows if closing else cols
+            for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
+                status = self.app.devices[d]
+                out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
+                                  paint_fn=device_painter(d, status)))
+        out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
+                          on_tap=lambda: self.app.open("settings")))
+        return out
+
+    def _cards(self, player) -> list[tuple]:
+        cat = self.app.catalog
+        out = []
+        for pos in player.queue:
+            cards = []
+            for c in pos:
+                info = cat.get(c.tag)
+                cards.append(None if info is None else (info.drink, info.recipe, info.specialty))
+            out.append(tuple(cards))
+        return out
+
+    def _active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        me = game.players[seat]
+        color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+        running = not game.game_over and game.active is not None
+        out: list[Widget] = [
+            Fill("act.bg", rect, color=theme.mix(theme.PANEL, color, 0.18), radius=14,
+                 border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
+        ]
+        lay = active_panel_layout(m, rect, prompt=self.pending is not None)
+        banner, hint, stats = lay.banner, lay.hint, lay.stats
+        out.append(Fill("act.banner", banner, color=color, radius=10))
+        fg = theme.readable_on(color)
+        points = t_count("table.points", score(game.edition, me))
+        # the score gives way to "Ben's turn" in full, if that is enough
+        for score_size in (m.big, m.body, m.big):
+            score_w = text_width(points, score_size, True) + m.px(theme.TABLE_SCORE_PAD)
+            token, name_box, score_box = active_banner_split(m, lay.banner_inner, score_w)
+            words = self._turn_words(me.name, name_box)
+            if words == self.t("table.turn_of", player=me.name):
+                break
+        out.append(seat_token("act.seat", token, seat, color))
+        self._name_banner = banner
+        out.append(Label("act.name", name_box, text=words, size=m.must, bold=True, color=fg,
+                         align="left", min_size=m.must, tight=True))
+        out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
+                         color=fg, align="right"))
+        slots = lay.slots
+        pending = self.pending
+        for i, (r, cs) in enumerate(zip(slots, self._cards(me), strict=False)):
+            tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
+            out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
+                                 size=m.body, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
+        drawing = pending.count_for(me.name) if pending is not None else 0
+        if drawing:
+            out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
+        if pending is not None:
+            out += self._draw_sentence(pending, hint)
+        else:
+            words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
+            if any(c is None for pos in self._cards(me) for c in pos):
+                words = self._scan_next(game)
+            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+        out += stats_row(self.m, "act", game, me, stats, m.big)
+        return out
+
+    def _scan_next(self, game) -> str:
+        """Which card a scan names next: the oldest dealt card not yet identified, so the
+        prompt follows each book's deal order (Winter's: two each, then one)."""
+        waiting = [(c.serial, p.name, i + 1) for p in game.players
+                   for i, pos in enumerate(p.queue) for c in pos if c.tag is None]
+        if not waiting:
+            return self.t("table.scan_dealt")
+        _, player, position = min(waiting)
+        return self.t("table.scan_next", player=player, position=position)
+
+    def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        p = game.players[seat]
+        color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+        pre = f"p{seat}"
+        out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
+                                  border=max(2, m.px(theme.TABLE_OTHER_BORDER)),
+                                  border_color=color)]
+        lay = other_panel_layout(m, rect)
+        cards, stats = lay.cards, lay.stats
+        out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
+        points = t_count("table.points", score(game.edition, p))
+        score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
+        token, name_box, score_box = other_head_split(m, lay.head, score_w)
+        out.append(seat_token(f"{pre}.seat", token, seat, color))
+        name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
+        out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
+                         text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
+        out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
+                         align="right", min_size=m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE)))
+        for i, (r, cs) in enumerate(zip(lay.slots, self._cards(p), strict=False)):
+            out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
+                                 size=m.small, seat_color=color, urgent_size=m.must,
+                                 highlight=self._just_taken(seat, i + 1)))
+        out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
+        pending = self.pending
+        drawing = pending.count_for(p.name) if pending is not None else 0
+        if drawing:
+            # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
+            # (only the active player's counts must stay in view)
+            area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
+            out.append(draw_badge(self.m, f"draw.{pre}", area, drawing))
+        return out
+
+    def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
+        m = self.m
+        table = self.app.table
+        running = not game.game_over and game.active is not None
+        color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
+        lay = footer_layout(m, rect, cake_time=game.expansion is not None)
+        slots, end = lay.slots, lay.end
+        labels = [self.t("button.undo"), self.t("button.redo"),
+                  self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
+        size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
+        out: list[Widget] = [
+            Button("ft.undo", slots[0], text=labels[0], size=size,
+                   enabled=table.undo is not None,
+                   on_tap=lambda: self.app.post_action({"do": "undo"})),
+            Button("ft.redo", slots[1], text=labels[1], size=size,
+                   enabled=table.redo is not None,
+                   on_tap=lambda: self.app.post_action({"do": "redo"})),
+        ]
+        if running and self.legal_upgrades():
+            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
+                              color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
+        if running and self.can_spend():
+            out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
+                              color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
+        if game.expansion:
+            out += self.cake_card_button(game, slots[4], size)
+        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
+                          on_tap=lambda: self._open("fix_guard")))
+        if running:
+            out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
+                              color=color, outline=theme.TEXT,
+                              on_tap=lambda: self.app.post_action({"do": "end_turn"})))
+        return out
+
+    def _banners(self, game, body: pygame.Rect) -> list[Widget]:
+        m = self.m
+        out: list[Widget] = []
+        if is_stalled(game):
+            r = banner_rect(m, body, max(m.target, m.px(theme.TABLE_BANNER_H)))
+            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
+                             background=theme.DANGER, radius=12,
+                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
+        return out
+
+    def _turn_words(self, name: str, box: pygame.Rect) -> str:
+        """"Maximiliano Fernández's turn" if it fits at the must-read size; else a shorter
+        form ("Maximiliano's turn", then the name alone, then initials): never cut."""
+        size = self.m.must
+        for candidate in short_names(name):
+            for words in (self.t("table.turn_of", player=candidate), candidate):
+                if text_width(words, size, True) <= box.w:
+                    return words
+        return short_names(name)[-1]
+
+    def _draw_sentence(self, pending: PendingDraws, rect: pygame.Rect) -> list[Widget]:
+        """Who draws how many, in words, where the hint goes; a tap hides it."""
+        m = self.m
+        for form in range(3):     # whole names, else first names, else initials
+            who = self.t("table.draw_join").join(
+                self.t("table.draw_one", player=name_form(p, form), count=n)
+                for p, n in pending.draws)
+            if pending.short:
+                who = (who + ". " if who else "") + self.t("table.draw_short")
+            room = rect.w - 2 * m.px(theme.TABLE_DRAW_PAD)
+            if text_width(who, round(m.body * 0.6), True) <= room:
+                break
+        return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
+                      color=theme.TEXT_DARK, background=theme.WARNING, radius=8,
+                      pad=m.px(theme.TABLE_DRAW_PAD),
+                      on_tap=self._dismiss_draws)]
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        banner = self._name_banner
+        return [banner] if banner is not None and self.app.table.game is not None else []
+
+    # --- dialogs -------------------------------------------------------------------------
+
+    def _dialog(self, game) -> list[Widget]:
+        """The open dialog over a veil (a tap on the veil closes it); none: nothing."""
+        if self.dialog is None:
+            return []
+        if self.dialog == "storage":
+            return self._storage_box()
+        close = lambda: self._open(None)  # noqa: E731
+        body = self._dialog_body(game, game.active_player, close)
+        return [Shade("dlg.shade", self.m.rect, on_tap=close)] + body if body else []
+
+    def _dialog_body(self, game, me, close) -> list[Widget]:
+        if self.dialog == "fix_guard":
+            out: list[Widget] = []
+            out += message_box(self.m, self.t("fix.guard_title"), self.t("fix.guard_body"),
+                                     [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                                      ("dlg.ok", self.t("fix.open"), self._fix, theme.WARNING)])
+            return out
+        if me is None:
+            return []
+        if self.dialog == "upgrade":
+            return self._upgrade_dialog(me, close)
+        if self.dialog == "spend":
+            return self._spend_dialog(game, me, close)
+        out = []
+        if self.dialog == "cake_choice":
+            out += message_box(
+                self.m, self.t("cake.choose_title", position=self.cake_slot),
+                self.t("cake.choose_body"),
+                [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                 ("dlg.plain", self.t("cake.choose_plain"),
+                  partial(self._complete_cake, False), theme.PRIMARY),
+                 ("dlg.caked", self.t("cake.choose_caked"),
+                  partial(self._complete_cake, True), theme.CAKE_PINK)])
+        elif self.dialog == "cake_guess" and self._cake_guess is not None:
+            took_cake = self._cake_guess[2]
+            out += message_box(
+                self.m, self.t("cake.guess_title_caked" if took_cake
+                               else "cake.guess_title_plain", position=self.cake_slot),
+                self.t("cake.guess_body_caked" if not took_cake else "cake.guess_body_plain",
+                       position=self.cake_slot),
+                [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+                 ("dlg.instead", self.t("cake.guess_instead"), self._other_instead,
+                  theme.CAKE_PINK if not took_cake else theme.PRIMARY),
+                 ("dlg.too", self.t("cake.guess_too"), self._other_too, theme.BUTTON)])
+        return out
+
+    def _upgrade_dialog(self, me, close) -> list[Widget]:
+        """The active player's UPGRADE: one button per upgrade they may take."""
+        m = self.m
+        out: list[Widget] = []
+        ups = self.legal_upgrades()
+        box = centered(m.rect, m.px(theme.DIALOG_UPGRADE_W),
+                       m.px(theme.DIALOG_UPGRADE_BASE_H)
+                       + (len(ups) // 2 + 1) * m.px(theme.DIALOG_UPGRADE_ROW_H))
+        out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                        border_color=theme.PANEL_LINE, blocks=True))
+        inner = inset(box, m.px(theme.DIALOG_PAD))
+        title, body, buttons = rows(inner, [m.px(theme.DIALOG_UPGRADE_TITLE_H), 1.0, m.target],
+                                    m.gap)
+        out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
+                         size=m.body, bold=True, lines=2))
+        for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
+            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
+                              color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
+        cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
+        out.append(Button("dlg.cancel", cancel,
+                          text=self.t("button.cancel"), size=m.body, on_tap=close))
+        return out
+
+    def _spend_dialog(self, game, me, close) -> list[Widget]:
+        """SPEND: how many tokens, with what waits for a later turn said."""
+        m = self.m
+        out: list[Widget] = []
+        token = game.rules.token
+        box = centered(m.rect, *map(m.px, theme.DIALOG_SPEND_BOX))
+        out.append(Fill("dlg.bg", box, color=theme.PANEL, radius=16, border=3,
+                        border_color=theme.PANEL_LINE, blocks=True))
+        inner = inset(box, m.px(theme.DIALOG_PAD))
+        title, hint, step, buttons = rows(inner, [m.px(theme.DIALOG_SPEND_TITLE_H),
+                                                  m.px(theme.DIALOG_SPEND_HINT_H), 1.0,
+                                                  m.target], m.gap)
+        out.append(Label("dlg.title", title, size=m.body, bold=True, lines=2,
+                         text=self.t("spend.title", player=me.name,
+                                     tokens=tokens_lower(token))))
+        waiting = me.cookies - game.spendable_tokens(me)
+        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
+                         text=self.t("spend.hint") if not waiting else self.t(
+                             "spend.hint_waiting", count=game.spendable_tokens(me),
+                             waiting=waiting)))
+        step_w, step_h = theme.DIALOG_SPEND_STEPPER
+        out += stepper_buttons("dlg.count", centered(step, m.px(step_w),
+                                                     max(m.target, m.px(step_h))),
+                               self.spend_count, 1, me.cookies, self._spend_change, m.huge)
+        cancel, ok = cols(buttons, [1.0, 1.0], m.gap)
+        out.append(Button("dlg.cancel", cancel, text=self.t("button.cancel"), size=m.body,
+                          on_tap=close))
+        out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
+                          color=theme.PRIMARY, on_tap=self._spend_confirm))
+        return out

@@ -1,0 +1,95 @@
+"""The language the screens speak now, and their words in it: ``t(key, **params)``.
+
+Every text comes from ``companion.words.i18n`` (the catalogs in ``locales/``).
+This module only remembers the screens' current language (``set_language``,
+called by the App when the settings change it), so that a screen writes
+``t("button.undo")`` instead of passing the language to every call, and keeps
+the few helpers that need that language: plural forms, token words, a list of
+names, and the letters on an ingredient disc.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.core.rules.rejections import Rejection
+from companion.words import i18n
+
+_language = i18n.DEFAULT
+
+
+def set_language(lang: str) -> None:
+    """Switch the words of every screen to ``lang`` (en, es, pt, it, ko)."""
+    global _language
+    _language = lang
+
+
+def language() -> str:
+    return _language
+
+
+def t(key: str, **params: Any) -> str:
+    """The text of ``key`` in the current language, with ``params`` filled in."""
+    return i18n.tr(_language, key, **params)
+
+
+def t_count(key: str, count: int, **params: Any) -> str:
+    """``key_one`` or ``key_other`` by ``count`` (plural forms), in the current language."""
+    return i18n.tr_count(_language, key, count, **params)
+
+
+def rejection_text(rejection: Rejection) -> str:
+    """Why the engine said no, in words for the table."""
+    return i18n.rejection_text(_language, rejection)
+
+
+def tokens_lower(token: str) -> str:
+    """"rush tokens" or "cookies" in the current language (plural, as in a sentence)."""
+    return t(f"token.{token}_other")
+
+
+def tokens_name(token: str) -> str:
+    """"Rush tokens" or "Cookies": the plural as a heading."""
+    name = tokens_lower(token)
+    return name[:1].upper() + name[1:]
+
+
+def join_names(names: Iterable[str]) -> str:
+    """"Ana", "Ana and Ben", "Ana, Ben and Chloe"."""
+    return i18n.names_list(_language, names)
+
+
+def upgrade_name(upgrade: str) -> str:
+    return i18n.upgrade_name(_language, upgrade)
+
+
+_letters: dict[str, dict[str, str]] = {}
+INGREDIENT_IDS = ("coffee", "milk", "steam", "ice", "caramel", "fruit", "chocolate", "tea", "water")
+
+
+def ingredient_letters(ingredient: str) -> str:
+    """The letters on an ingredient disc in the current language: two letters of its
+    name ("Co", "Ch", "Ca"), or one syllable in Korean; never the same for two."""
+    table = _letters.get(_language)
+    if table is None:
+        table, used = {}, set()
+        for ing in INGREDIENT_IDS:
+            name = i18n.ingredient_name(_language, ing)
+            if name == ing:
+                name = ing.title()
+            if name and ord(name[0]) >= 0x1100:        # Hangul (and other syllabic scripts)
+                options = [name[0]] + [name[:2]]
+            else:
+                options = [name[0].upper() + c.lower() for c in name[1:] if c.isalpha()]
+            pick = next((o for o in options if o not in used), name[:2])
+            used.add(pick)
+            table[ing] = pick
+        _letters[_language] = table
+    return table.get(ingredient, ingredient[:2].title())
+
+
+def reset(lang: str | None = None) -> None:
+    """Forget the letters worked out so far (tests) and optionally set the language."""
+    _letters.clear()
+    if lang is not None:
+        set_language(lang)

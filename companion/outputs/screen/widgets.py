@@ -1,0 +1,1001 @@
+"""The drawing kit every screen uses.
+
+A screen describes what it shows as a list of **widgets**, back to front. A
+widget is a small record: a unique ``name``, a ``rect``, the data it shows and
+optionally ``on_tap``. The screen base class (``screens/base.py``) compares the
+list with the one drawn last time and repaints only widgets whose data or
+place changed (and whatever overlaps them), so a widget must be a pure
+function of its fields: ``key()`` returns those fields.
+
+Text always fits its box: ``draw_text`` shrinks the type (down to a minimum),
+wraps when allowed, and only as a last resort cuts the text with an ellipsis.
+Inside ``record_text()`` every drawn text is recorded with its box, so tests
+can prove that nothing overflows.
+
+Widgets here:
+    Fill, Panel, Label, Button, Stepper (- n +), Shade (dims what is behind a
+    dialog and blocks taps), Toast, OpenSign (the starting player token),
+    OrderCard (a card in an order position), Stat (icon + number), and the
+    helpers ``draw_ingredient``, ``draw_token_icon``, ``font``.
+"""
+from __future__ import annotations
+
+import contextlib
+import operator
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
+
+import pygame
+
+from . import theme
+from .fonts import ChainFont, get_font, set_book
+from .surface_cache import SurfaceCache
+from .text import ingredient_letters
+
+Color = tuple
+
+# --- fonts ---------------------------------------------------------------------------
+
+#: a font of the screen: a chain of faces (``ui.fonts``), or pygame's default font
+Font = ChainFont | pygame.font.Font
+
+_font_cache: dict[tuple[int, bool], Font] = {}
+
+
+def font(size: int, bold: bool = False) -> Font:
+    """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
+    size = max(6, int(size))
+    if not pygame.font.get_init():      # fonts made before a pygame.quit() are dead: forget them
+        pygame.font.init()
+        _font_cache.clear()
+        _render_cache.clear()
+        _ink_cache.clear()
+        _shapes.clear()                 # (made for a display that may be gone too)
+        _looks.clear()
+        set_book(None)                  # the font book's fonts died with pygame.font too
+    key = (size, bold)
+    cached = _font_cache.get(key)
+    if cached is not None:
+        return cached
+    f: Font | None
+    try:
+        f = get_font(size, bold=bold)
+    except Exception:          # a broken font file must not take the screen down
+        f = None
+    if f is None:
+        f = pygame.font.Font(None, round(size * 1.3))   # the default font runs small
+        f.set_bold(bold)
+    _font_cache[key] = f
+    return f
+
+
+def reset_fonts() -> None:
+    """Forget cached fonts (after a language or font change)."""
+    _looks.clear()
+    _font_cache.clear()
+    _render_cache.clear()
+    _fit_cache.clear()
+    _width_cache.clear()
+    _ink_cache.clear()
+
+
+# --- text ------------------------------------------------------------------------------
+
+class TextRecord(NamedTuple):
+    text: str            # what was drawn (after any ellipsis)
+    wanted: str          # what the screen asked for
+    rect: pygame.Rect    # the ink's bounding box
+    box: pygame.Rect     # the box it had to fit
+    owner: str           # the widget's name
+    size: int = 0        # the type size it was drawn at
+    bold: bool = False
+
+
+_records: list[TextRecord] | None = None
+_owner = ""
+
+
+@contextlib.contextmanager
+def record_text() -> Iterator[list[TextRecord]]:
+    """Record every text drawn inside the block (for overflow tests)."""
+    global _records
+    before, _records = _records, []
+    try:
+        yield _records
+    finally:
+        _records = before
+
+
+#: rendered text by (text, size, colour, bold): a whole game at 800x480 draws about 3.3 MB
+_render_cache = SurfaceCache(max_bytes=3 << 20)
+
+
+def render(text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
+    key = (text, size, color, bold)
+    s = _render_cache.get(key)
+    if s is None:
+        s = _render_cache.put(key, font(size, bold).render(text, True, color))
+    return s
+
+
+_width_cache: dict[tuple, int] = {}
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    key = (text, size, bold)
+    w = _width_cache.get(key)
+    if w is None:
+        if len(_width_cache) > 4000:
+            _width_cache.clear()
+        w = _width_cache[key] = font(size, bold).size(text)[0]
+    return w
+
+
+def wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (words, then characters)."""
+    f = font(size, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = word if not line else line + " " + word
+            if f.size(trial)[0] <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            # a word wider than the line is broken between characters
+            for ch in word:
+                if f.size(line + ch)[0] <= width or not line:
+                    line += ch
+                else:
+                    lines.append(line)
+                    line = ch
+        lines.append(line)
+    return lines
+
+
+def _ellipsize(text: str, size: int, width: int, bold: bool) -> str:
+    f = font(size, bold)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+_fit_cache: dict[tuple, tuple[int, list[str]]] = {}
+
+
+def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
+        min_size: int | None = None, tight: bool = False) -> tuple[int, list[str]]:
+    """The largest type size <= ``size`` (and >= ``min_size``) at which ``text``
+    fits ``box`` in at most ``lines`` lines; the lines to draw (remembered).
+    ``tight``: one line whose ink (not the font's line box) must fit the height."""
+    key = (text, box.w, box.h, size, bold, lines, min_size, tight)
+    hit = _fit_cache.get(key)
+    if hit is None:
+        if len(_fit_cache) > 4000:
+            _fit_cache.clear()
+        hit = _fit_cache[key] = _fit(text, box, size, bold, lines, min_size, tight)
+    return hit
+
+
+_ink_cache: dict[tuple, pygame.Rect] = {}
+
+
+def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
+    """The bounding box of the letters in ``render(text, size, color, bold)`` (remembered:
+    finding it reads every pixel). The caller must not change it."""
+    key = (text, size, color, bold)
+    r = _ink_cache.get(key)
+    if r is None:
+        if len(_ink_cache) > 2000:
+            _ink_cache.clear()
+        r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
+    return r
+
+
+def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
+    """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
+    return pygame.Rect(_ink(text, size, theme.TEXT, bold))
+
+
+def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
+         min_size: int | None, tight: bool = False) -> tuple[int, list[str]]:
+    min_size = max(8, min_size if min_size is not None else round(size * 0.6))
+    s = size
+    while True:
+        f = font(s, bold)
+        height = f.get_linesize()
+        if lines <= 1:
+            tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()
+            if f.size(text)[0] <= box.w and tall <= box.h:
+                return s, [text]
+        else:
+            broken = wrap(text, s, box.w, bold)
+            fits_lines = min(lines, max(1, box.h // max(1, height)))
+            if len(broken) <= fits_lines and all(f.size(x)[0] <= box.w for x in broken):
+                return s, broken
+        if s <= min_size:
+            break
+        s = max(min_size, s - max(1, s // 12))
+    # last resort: the smallest size, cut with an ellipsis
+    f = font(s, bold)
+    if lines <= 1:
+        return s, [_ellipsize(text, s, box.w, bold)]
+    room = max(1, min(lines, box.h // max(1, f.get_linesize())))
+    broken = wrap(text, s, box.w, bold)
+    kept = broken[:room]
+    if len(broken) > room:
+        kept[-1] = _ellipsize(kept[-1] + " " + " ".join(broken[room:]), s, box.w, bold)
+    return s, kept
+
+
+def common_size(texts: list[str], width: int, size: int, bold: bool = False,
+                min_size: int = 10) -> int:
+    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike)."""
+    s = size
+    while s > min_size and any(text_width(x, s, bold) > width for x in texts):
+        s -= 1
+    return s
+
+
+def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
+              color: Color = theme.TEXT, bold: bool = False, align: str = "center",
+              valign: str = "center", lines: int = 1, min_size: int | None = None,
+              tight: bool = False) -> pygame.Rect:
+    """Draw ``text`` inside ``box`` (shrunk, wrapped or cut to fit); return the ink rect.
+
+    ``tight``: one line, placed by its ink rather than the font's line box, so big
+    type for words read from afar fits a bar (its letters, not its line spacing)."""
+    box = pygame.Rect(box)
+    if not text or box.w <= 0 or box.h <= 0:
+        return pygame.Rect(box.x, box.y, 0, 0)
+    s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
+    if tight:
+        img = render(broken[0], s, color, bold)
+        letters = _ink(broken[0], s, color, bold)
+        w = img.get_width()
+        x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
+        y = box.y + (box.h - letters.h) // 2 - letters.y
+        surface.blit(img, (x, y))
+        drawn = letters.move(x, y)
+        if _records is not None:
+            _records.append(TextRecord(broken[0], text, drawn, box, _owner, s, bold))
+        return drawn
+    f = font(s, bold)
+    line_h = f.get_linesize() if len(broken) > 1 else f.get_height()
+    total = line_h * (len(broken) - 1) + f.get_height()
+    y = {"top": box.y, "bottom": box.bottom - total}.get(valign, box.y + (box.h - total) // 2)
+    y = max(box.y, y)
+    ink: pygame.Rect | None = None
+    for line in broken:
+        img = render(line, s, color, bold)
+        w = img.get_width()
+        x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
+        r = pygame.Rect(x, y, w, img.get_height())
+        surface.blit(img, r)
+        ink = r if ink is None else ink.union(r)
+        y += line_h
+    if ink is None:                 # nothing fitted: no ink, as for an empty text
+        ink = pygame.Rect(box.x, box.y, 0, 0)
+    if _records is not None:
+        _records.append(TextRecord("\n".join(broken), text, ink, box, _owner, s, bold))
+    return ink
+
+
+# --- rounded rectangles, drawn once and then copied ----------------------------------------
+
+#: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
+#: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
+#: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
+_shapes = SurfaceCache(max_bytes=6 << 20, max_items=600)
+_shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
+_KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
+
+
+def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+            *layers: tuple[Color, int]) -> None:
+    """``pygame.draw.rect(surface, colour, rect, width, border_radius=radius)`` for each
+    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel: drawn the
+    first time, then copied from a copy made the second time (a colour-keyed, run-length
+    encoded surface in the target's format, which SDL copies about ten times faster than
+    pygame draws rounded corners; the first time is not slowed by making it).
+
+    Drawn directly where a copy could differ: on a surface with per-pixel alpha, a
+    rectangle not wholly on the surface (pygame draws a shape cut by an edge a pixel
+    differently), or a rectangle narrower than twice its radius or an outline (pygame
+    draws those a pixel differently at different places)."""
+    rect = pygame.Rect(rect)
+    if radius <= 0 or 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h) \
+            or surface.get_flags() & pygame.SRCALPHA or not surface.get_rect().contains(rect):
+        for colour, width in layers:
+            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        return
+    key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
+    shape = _shapes.get(key)
+    if shape is None:
+        if key not in _shapes_seen:     # the first time, drawn: the copy is for the second
+            if len(_shapes_seen) > 2000:
+                _shapes_seen.clear()
+            _shapes_seen.add(key)
+            for colour, width in layers:
+                pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+            return
+        shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
+    surface.blit(shape, rect)
+
+
+def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+                layers: tuple[tuple[Color, int], ...]) -> pygame.Surface:
+    """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded."""
+    shape = pygame.Surface(rect.size, 0, surface)
+    used = {shape.map_rgb(colour) for colour, _ in layers}
+    clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
+    shape.fill(clear)
+    whole = shape.get_rect()
+    for colour, width in layers:
+        pygame.draw.rect(shape, colour, whole, width, border_radius=radius)
+    shape.set_colorkey(clear, pygame.RLEACCEL)
+    return shape
+
+
+# --- widgets ---------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Widget:
+    """Base: a named rectangle. Subclasses add data fields and ``paint``.
+
+    ``on_tap``: called (on the main thread) when a finger lifts inside the widget
+    after touching down inside it. ``blocks``: taps on this widget never reach
+    the widgets behind it (dialogs). Fields marked ``compare=False`` do not
+    affect the look and do not cause a repaint.
+    """
+    name: str
+    rect: pygame.Rect
+    on_tap: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    blocks: bool = field(default=False, compare=False)
+    pressed: bool = False
+
+    def key(self) -> tuple:
+        got = _compared.get(type(self))
+        if got is None:        # once per widget class: dataclasses.fields() is slow per call
+            names = tuple(f.name for f in fields(self) if f.compare)
+            got = _compared[type(self)] = (operator.attrgetter(*names, names[0]),
+                                           names.index("rect"))
+        get, rect = got
+        values = list(get(self))[:-1]      # (a second name: attrgetter always gives a tuple)
+        values[rect] = tuple(values[rect])
+        if not _MUTABLE.isdisjoint(map(type, values)):
+            return tuple([_freeze(v) for v in values])
+        return tuple(values)
+
+    @property
+    def tappable(self) -> bool:
+        return self.on_tap is not None
+
+    @property
+    def extent(self) -> pygame.Rect:
+        """Every pixel the widget paints (its rect, unless it casts a shadow)."""
+        return self.rect
+
+    def draw(self, surface: pygame.Surface) -> None:
+        global _owner
+        _owner = self.name
+        try:
+            self.paint(surface)
+        finally:
+            _owner = ""
+
+    def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        """The one colour this widget paints over all of ``area`` (hiding what is behind
+        it there), or None. A repaint of ``area`` then starts from this widget."""
+        return None
+
+
+# --- looks: a widget painted once on a plain colour, then copied ------------------------------
+
+class Looks:
+    """Copies of widgets as painted on a plain background colour, keyed by what they show
+    (``Widget.key()`` with the rect's size, not its place), the colour and the surface's
+    format. A screen repainting a changed area copies a widget it has painted before (the
+    same card in another seat's panel after a turn change) instead of painting it again:
+    pygame's drawing is the same at any place on the surface, so the copy is the same pixels.
+    At most ``limit`` pixels are kept (the least recently used go first)."""
+
+    def __init__(self, limit: int = 800 * 480 * 2):
+        self.limit = limit
+        self._got: dict[tuple, pygame.Surface] = {}
+        self._pixels = 0
+        self.copied = 0                  # widgets copied instead of painted (tests, benchmarks)
+
+    @staticmethod
+    def key(w: Widget, ground: Color, form: tuple) -> tuple | None:
+        """What the look of ``w`` painted on ``ground`` depends on (None: not kept: only
+        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields)."""
+        if type(w) not in _KEPT or w.extent is not w.rect:
+            return None
+        k = w.key()
+        at = _compared[type(w)][1]
+        return (type(w), k[:at], k[at + 1:], w.rect.size, ground, form)
+
+    def get(self, key: tuple) -> pygame.Surface | None:
+        got = self._got.pop(key, None)
+        if got is not None:
+            self._got[key] = got           # (the most recently used last)
+            self.copied += 1
+        return got
+
+    def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        size = rect.w * rect.h
+        if size > self.limit // 4 or not surface.get_rect().contains(rect):
+            return
+        self._got[key] = surface.subsurface(rect).copy()
+        self._pixels += size
+        while self._pixels > self.limit:
+            old = self._got.pop(next(iter(self._got)))
+            self._pixels -= old.get_width() * old.get_height()
+
+    def clear(self) -> None:
+        self._got.clear()
+        self._pixels = 0
+
+    def __len__(self) -> int:
+        return len(self._got)
+
+
+_looks = Looks()
+
+
+def looks() -> Looks | None:
+    """The kept looks, or None while texts are being recorded (every text must be drawn)."""
+    return _looks if _records is None else None
+
+
+#: widget class -> a getter of the fields that count (and where its rect is among them)
+_compared: dict[type, tuple[Callable[[Any], tuple], int]] = {}
+_MUTABLE = {pygame.Rect, list}          # field values a key holds as tuples
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, pygame.Rect):
+        return tuple(v)
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+@dataclass(eq=False)
+class Fill(Widget):
+    """A plain rectangle (optionally rounded, optionally outlined)."""
+    color: Color = theme.PANEL
+    radius: int = 0
+    border: int = 0
+    border_color: Color = theme.PANEL_LINE
+
+    def paint(self, surface):
+        if self.border:
+            rounded(surface, self.rect, self.radius, (tuple(self.color), 0),
+                    (tuple(self.border_color), self.border))
+        else:
+            rounded(surface, self.rect, self.radius, (tuple(self.color), 0))
+
+    def solid_over(self, area: pygame.Rect) -> Color | None:
+        # inside the border, and clear of the rounded corners along one axis, it is all
+        # ``color`` (tests/test_ui_render_speed.py checks this against pygame.draw.rect)
+        if type(self) is not Fill or len(self.color) != 3:
+            return None
+        r, b = self.rect, self.border
+        corner = max(self.radius, b)
+        if r.inflate(-2 * corner, -2 * b).contains(area) \
+                or r.inflate(-2 * b, -2 * corner).contains(area):
+            return self.color
+        return None
+
+
+Panel = Fill
+
+
+@dataclass(eq=False)
+class Label(Widget):
+    """Text in a box, with an optional background."""
+    text: str = ""
+    size: int = 20
+    color: Color = theme.TEXT
+    bold: bool = False
+    align: str = "center"
+    valign: str = "center"
+    lines: int = 1
+    background: Color | None = None
+    radius: int = 0
+    pad: int = 0
+    min_size: int | None = None
+    tight: bool = False          # one line placed by its ink (big words in a bar)
+
+    def paint(self, surface):
+        if self.background is not None:
+            rounded(surface, self.rect, self.radius, (tuple(self.background), 0))
+        box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
+        draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
+                  self.valign, self.lines, self.min_size, self.tight)
+
+
+@dataclass(eq=False)
+class Button(Widget):
+    """A touch button: a rounded rectangle with a label; greyed when disabled.
+
+    ``color`` is the face; ``text_color`` defaults to whatever reads on it.
+    A disabled button draws greyed and ignores taps (``on_tap`` is not called).
+    """
+    text: str = ""
+    size: int = 22
+    color: Color = theme.BUTTON
+    text_color: Color | None = None
+    enabled: bool = True
+    bold: bool = True
+    radius: int = 12
+    outline: Color | None = None
+    lines: int = 1
+
+    @property
+    def tappable(self) -> bool:
+        return self.enabled and self.on_tap is not None
+
+    def paint(self, surface):
+        face = self.color if self.enabled else theme.BUTTON_DISABLED
+        if self.pressed and self.enabled:
+            face = theme.mix(face, theme.WHITE, 0.3)
+        if self.outline is not None:
+            rounded(surface, self.rect, self.radius, (tuple(face), 0),
+                    (tuple(self.outline), max(2, self.rect.h // 20)))
+        else:
+            rounded(surface, self.rect, self.radius, (tuple(face), 0))
+        fg = self.text_color or theme.readable_on(face)
+        if not self.enabled:
+            fg = theme.mix(fg, face, 0.5)
+        pad = max(6, self.rect.h // 6)
+        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -pad), self.size, fg,
+                  self.bold, lines=self.lines)
+
+
+@dataclass(eq=False)
+class Shade(Widget):
+    """Dims everything behind a dialog and keeps taps from reaching it."""
+    alpha: int = 160
+
+    def __post_init__(self):
+        self.blocks = True
+
+    def paint(self, surface):
+        surface.blit(self.veil(), self.rect)
+
+    def veil(self) -> pygame.Surface:
+        key = (self.rect.size, self.alpha)
+        veil = _veils.get(key)
+        if veil is None:           # made once per size (a whole screen's worth of pixels)
+            if len(_veils) > 8:
+                _veils.clear()
+            veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            veil.fill((*theme.BLACK, self.alpha))
+        return veil
+
+    def paint_around(self, surface: pygame.Surface, hole: pygame.Rect) -> None:
+        """``paint`` but for ``hole``, which the caller then covers with opaque pixels (a
+        dialog's box): the veil's pixels there would be painted over at once."""
+        hole = hole.clip(self.rect)
+        if not hole:
+            self.paint(surface)
+            return
+        veil, r = self.veil(), self.rect
+        for part in (pygame.Rect(r.x, r.y, r.w, hole.top - r.y),
+                     pygame.Rect(r.x, hole.bottom, r.w, r.bottom - hole.bottom),
+                     pygame.Rect(r.x, hole.top, hole.left - r.x, hole.h),
+                     pygame.Rect(hole.right, hole.top, r.right - hole.right, hole.h)):
+            if part.w > 0 and part.h > 0:
+                surface.blit(veil, part, part.move(-r.x, -r.y))
+
+    def prepare(self, surface: pygame.Surface) -> None:
+        """Make the veil now (on a whole repaint), not on the tap that opens a dialog."""
+        self.veil()
+
+
+_veils: dict[tuple, pygame.Surface] = {}
+
+
+@dataclass(eq=False)
+class Toast(Widget):
+    """A short message over the screen (a rejection, a hint); ``kind`` sets the colour."""
+    text: str = ""
+    size: int = 20
+    kind: str = "error"          # "error", "info" or "warning"
+
+    @property
+    def extent(self) -> pygame.Rect:
+        return self.rect.union(self.rect.move(3, 4))      # and its shadow
+
+    def paint(self, surface):
+        face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
+        edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
+        # the shadow stays inside the rectangle: a toast that goes leaves no trace of it
+        card = pygame.Rect(self.rect.x, self.rect.y, self.rect.w - 3, self.rect.h - 4)
+        pygame.draw.rect(surface, theme.BLACK, card.move(3, 4), border_radius=14)
+        pygame.draw.rect(surface, face, card, border_radius=14)
+        pygame.draw.rect(surface, edge, card, 4, border_radius=14)
+        pad = max(8, self.rect.h // 8)
+        draw_text(surface, self.text, card.inflate(-2 * pad - 8, -pad), self.size,
+                  theme.TEXT_DARK, True, lines=3)
+
+
+@dataclass(eq=False)
+class OpenSign(Widget):
+    """The starting player token, as a café door sign: OPEN (green) or CLOSED (red)."""
+    is_open: bool = True
+    text: str = "OPEN"
+    size: int = 24
+
+    def paint(self, surface):
+        r = self.rect
+        face = theme.OPEN_GREEN if self.is_open else theme.CLOSED_RED
+        # the sign hangs from a string, like a shop door sign
+        hook = (r.centerx, r.y + 2)
+        board = pygame.Rect(r.x, r.y + r.h // 5, r.w, r.h - r.h // 5)
+        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.x + board.w // 4, board.y), 3)
+        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.right - board.w // 4, board.y), 3)
+        pygame.draw.circle(surface, theme.TEXT_DIM, hook, 3)
+        pygame.draw.rect(surface, face, board, border_radius=board.h // 4)
+        pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
+                         border_radius=board.h // 4)
+        draw_text(surface, self.text, board.inflate(-board.h // 2, -8), self.size, theme.TEXT,
+                  True, tight=True)
+
+
+def draw_ingredient(surface: pygame.Surface, ingredient: str, center: tuple[int, int],
+                    radius: int, letters: str | None = None) -> None:
+    """An ingredient token: a coloured disc with the ingredient's initials."""
+    color, _ = theme.INGREDIENTS.get(ingredient, (theme.UNKNOWN_INGREDIENT, "?"))
+    pygame.draw.circle(surface, color, center, radius)
+    pygame.draw.circle(surface, theme.TEXT_DARK, center, radius, max(1, radius // 8))
+    if radius >= 9:
+        box = pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3))
+        box.center = center
+        draw_text(surface, letters or ingredient_letters(ingredient), box, round(radius * 1.05),
+                  theme.readable_on(color), True, min_size=6)
+
+
+def draw_token_icon(surface: pygame.Surface, token: str, rect: pygame.Rect) -> None:
+    """A rush token (a lightning disc) or a cookie (a dotted biscuit)."""
+    c = rect.center
+    r = max(4, min(rect.w, rect.h) // 2 - 1)
+    if token == "cookie":
+        pygame.draw.circle(surface, theme.COOKIE, c, r)
+        pygame.draw.circle(surface, theme.COOKIE_EDGE, c, r, max(1, r // 6))
+        for dx, dy in ((-0.35, -0.3), (0.3, -0.2), (-0.1, 0.35), (0.35, 0.3), (-0.4, 0.15)):
+            pygame.draw.circle(surface, theme.COOKIE_CHIP,
+                               (c[0] + round(dx * r), c[1] + round(dy * r)), max(1, r // 6))
+    else:
+        pygame.draw.circle(surface, theme.RUSH_TOKEN, c, r)
+        pygame.draw.circle(surface, theme.RUSH_TOKEN_EDGE, c, r, max(1, r // 6))
+        bolt = [(0.15, -0.75), (-0.35, 0.1), (0.0, 0.1), (-0.15, 0.75), (0.35, -0.1), (0.0, -0.1)]
+        pygame.draw.polygon(surface, theme.RUSH_TOKEN_BOLT,
+                            [(c[0] + round(x * r), c[1] + round(y * r)) for x, y in bolt])
+
+
+def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
+    """A like card (green, with a heart) or a dislike card (red, with a cross)."""
+    c = rect.center
+    r = max(4, min(rect.w, rect.h) // 2 - 1)
+    color = theme.OK if like else theme.DANGER
+    card = pygame.Rect(0, 0, round(r * 1.5), round(r * 2))
+    card.center = c
+    pygame.draw.rect(surface, color, card, border_radius=max(2, r // 4))
+    pygame.draw.rect(surface, theme.TEXT, card, max(1, r // 7), border_radius=max(2, r // 4))
+    k = max(2, card.w // 5)
+    cx, cy = card.center
+    if like:
+        lobe = max(2, round(k * 0.95))
+        pygame.draw.circle(surface, theme.TEXT, (cx - lobe + 1, cy - k // 2), lobe)
+        pygame.draw.circle(surface, theme.TEXT, (cx + lobe - 1, cy - k // 2), lobe)
+        pygame.draw.polygon(surface, theme.TEXT, [(cx - 2 * lobe + 1, cy - k // 3),
+                                                  (cx + 2 * lobe - 1, cy - k // 3),
+                                                  (cx, cy + round(k * 1.6))])
+    else:
+        w = max(2, r // 4)
+        pygame.draw.line(surface, theme.TEXT, (cx - k, cy - k), (cx + k, cy + k), w)
+        pygame.draw.line(surface, theme.TEXT, (cx - k, cy + k), (cx + k, cy - k), w)
+
+
+def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
+    """An upgrade tile: a square with an up arrow, filled when activated."""
+    r = pygame.Rect(0, 0, min(rect.w, rect.h) - 2, min(rect.w, rect.h) - 2)
+    r.center = rect.center
+    color = theme.UPGRADE_ICON
+    if active:
+        pygame.draw.rect(surface, color, r, border_radius=max(2, r.w // 6))
+    pygame.draw.rect(surface, theme.TEXT, r, max(1, r.w // 10), border_radius=max(2, r.w // 6))
+    cx, top, bottom = r.centerx, r.y + r.h // 5, r.bottom - r.h // 5
+    w = r.w // 4
+    pygame.draw.polygon(surface, theme.TEXT, [(cx, top), (cx - w, top + w), (cx + w, top + w)])
+    pygame.draw.line(surface, theme.TEXT, (cx, top + w), (cx, bottom), max(2, r.w // 8))
+
+
+@dataclass(eq=False)
+class Stat(Widget):
+    """An icon and a number side by side: likes, dislikes, tokens, upgrades."""
+    icon: str = "like"           # "like", "dislike", "rush_token", "cookie", "upgrade",
+    #                              "cake_card"
+    value: str = "0"
+    size: int = 26
+    color: Color = theme.TEXT
+
+    def paint(self, surface):
+        r = self.rect
+        icon = pygame.Rect(r.x, r.y, min(r.h, r.w // 2), r.h)
+        if self.icon in ("like", "dislike"):
+            draw_like(surface, icon.inflate(-2, -4), self.icon == "like")
+        elif self.icon == "upgrade":
+            draw_upgrade_icon(surface, icon.inflate(-4, -6))
+        elif self.icon == "cake_card":
+            from .cakes import draw_cake_card      # cakes.py builds on this module
+            draw_cake_card(surface, icon.inflate(-2, -2))
+        else:
+            draw_token_icon(surface, self.icon, icon.inflate(-4, -4))
+        box = pygame.Rect(icon.right + 2, r.y, r.right - icon.right - 2, r.h)
+        draw_text(surface, self.value, box, self.size, self.color, True, align="left")
+
+
+@dataclass(eq=False)
+class OrderCard(Widget):
+    """One order position of a player's queue with the cards in it.
+
+    ``cards``: one entry per card, oldest first: ``(drink, recipe, specialty)``
+    for a card the catalog knows, or None for a card not identified yet ("?").
+    ``position`` is 1..4; position 4 is drawn urgent (red edge and number).
+    ``compact``: the small version for the other players' panels.
+    """
+    position: int = 1
+    cards: tuple = ()
+    compact: bool = False
+    size: int = 18
+    seat_color: Color = theme.PANEL_LINE
+    highlight: bool = False     # an order was just completed here: a green frame and a tick
+    urgent_size: int = 0        # position 4: how many cards, in this big type (0 = no)
+
+    def paint(self, surface):
+        global _owner
+        self._paint(surface)
+        if self.highlight:
+            r = self.rect
+            pygame.draw.rect(surface, theme.OK, r, max(4, r.w // 14), border_radius=8)
+            side = max(12, min(r.w, r.h) // 2)
+            tick = pygame.Rect(0, 0, side, side)
+            tick.center = r.center
+            pygame.draw.circle(surface, theme.OK, tick.center, side // 2)
+            pygame.draw.lines(surface, theme.TEXT, False,
+                              [(tick.x + side * 0.25, tick.y + side * 0.52),
+                               (tick.x + side * 0.43, tick.y + side * 0.7),
+                               (tick.x + side * 0.75, tick.y + side * 0.32)],
+                              max(3, side // 8))
+        if self._big_count() and self.compact:
+            # what is about to be missed, readable from every seat: over the small card
+            r = self.rect
+            side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
+            badge = pygame.Rect(0, 0, min(r.w, side), side)
+            badge.center = r.center
+            self._count(surface, badge)
+
+    def _big_count(self) -> bool:
+        return self.position == 4 and bool(self.cards) and self.urgent_size > 0
+
+    def _count(self, surface, badge: pygame.Rect) -> None:
+        """How many cards are in position 4, in must-read type on a red badge."""
+        global _owner
+        _owner = f"{self.name}.count"
+        rounded(surface, badge, 8, (theme.URGENT, 0), (theme.TEXT, 2))
+        draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
+                  else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
+                  theme.TEXT, True, tight=True)
+        _owner = self.name
+
+    def _paint(self, surface):
+        r = self.rect
+        urgent = self.position == 4
+        self._slot(surface, r, urgent)
+        num_color = theme.URGENT if urgent and not self.cards else (
+            theme.TEXT if urgent else theme.TEXT_DIM)
+        if self.compact:
+            self._paint_compact(surface, r, num_color)
+            return
+        badge = self._badge(surface, r, num_color)
+        if self.cards:
+            self._fan(surface, r, badge)
+
+    def _slot(self, surface, r: pygame.Rect, urgent: bool) -> None:
+        """The slot itself: position 4 (the next to fall) tinted urgent, more if it holds cards."""
+        if urgent and self.cards:
+            slot_color = theme.mix(theme.PANEL, theme.URGENT, 0.55)
+        elif urgent:
+            slot_color = theme.mix(theme.PANEL_DIM, theme.URGENT, 0.15)
+        else:
+            slot_color = theme.PANEL_DIM
+        edge = theme.URGENT if urgent else theme.PANEL_LINE
+        layers: tuple[tuple[Color, int], ...] = (
+            (tuple(slot_color), 0), (edge, 3 if urgent and self.cards else 2))
+        if self.pressed:
+            layers += ((theme.TEXT, 4),)
+        rounded(surface, r, 8, *layers)
+
+    def _badge(self, surface, r: pygame.Rect, num_color) -> pygame.Rect:
+        """The position number and the card count along the top; returns where they are."""
+        badge_h = max(14, r.h // 6)
+        if self._big_count():     # the count on top, big; the card stays readable below
+            badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
+        badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
+        if self._big_count():
+            number, count = cols_of(badge, min(badge.w // 3, badge_h))
+            draw_text(surface, str(self.position), number, badge_h // 2, num_color, True)
+            self._count(surface, count)
+        else:
+            draw_text(surface, str(self.position), badge, badge_h, num_color, True,
+                      align="left" if self.cards else "center")
+        if len(self.cards) > 1 and not self._big_count():
+            count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
+            draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
+                      align="right")
+        return badge
+
+    def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> None:
+        """The cards fan out: earlier cards peek out above the newest one."""
+        area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
+        peek = max(4, area.h // 14)
+        shown = self.cards[-3:]
+        for i, card in enumerate(shown):
+            depth = len(shown) - 1 - i
+            c = pygame.Rect(area.x + depth * 2, area.y, area.w - depth * 2,
+                            area.h - (len(shown) - 1) * peek)
+            c.y = area.y + i * peek
+            self._card(surface, c, card, top=(i == len(shown) - 1))
+
+    def _paint_compact(self, surface, r: pygame.Rect, num_color) -> None:
+        """Small slot: the newest card fills it; position number and count in the corners."""
+        if not self.cards:
+            draw_text(surface, str(self.position), r.inflate(-6, -6), min(r.h - 8, self.size),
+                      num_color, True)
+            return
+        c = r.inflate(-6, -6)
+        self._card(surface, c, self.cards[-1], top=True)
+        tag_h = max(12, min(r.h // 2, self.size))
+        if len(self.cards) > 1:
+            badge = pygame.Rect(0, 0, tag_h * 2, tag_h)
+            badge.bottomright = (r.right - 1, r.bottom - 1)
+            pygame.draw.rect(surface, theme.TEXT_DARK, badge, border_radius=tag_h // 2)
+            draw_text(surface, f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2,
+                      theme.TEXT, True, min_size=7)
+
+    def _card(self, surface, c: pygame.Rect, card, top: bool) -> None:
+        paper = theme.CARD if card is not None else theme.CARD_UNKNOWN
+        rounded(surface, c, 6, (paper, 0), (theme.CARD_EDGE, 2))
+        if not top:
+            return
+        if card is None:
+            draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True,
+                      min_size=8)
+            return
+        drink, recipe, specialty = card
+        if specialty:
+            ribbon = pygame.Rect(c.right - max(8, c.w // 7), c.y, max(8, c.w // 7), c.h)
+            pygame.draw.rect(surface, theme.SPECIALTY, ribbon, border_top_right_radius=6,
+                             border_bottom_right_radius=6)
+            c = pygame.Rect(c.x, c.y, c.w - ribbon.w, c.h)
+        n = len(recipe)
+        if self.compact:
+            icons = pygame.Rect(c.x + 2, c.y + 2, c.w - 4, c.h - 4)
+            name_box = None
+        else:
+            name_h = max(12, c.h // 4)
+            name_box = pygame.Rect(c.x + 4, c.y + 2, c.w - 8, name_h)
+            icons = pygame.Rect(c.x + 2, name_box.bottom, c.w - 4, c.bottom - name_box.bottom - 2)
+        per_row = 2 if n > 2 or icons.h > icons.w else n
+        rows_n = (n + per_row - 1) // per_row
+        cell_w = icons.w / max(1, per_row)
+        cell_h = icons.h / max(1, rows_n)
+        radius = max(3, int(min(cell_w, cell_h) / 2) - 2)
+        for i, ing in enumerate(recipe):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x = icons.x + (icons.w - in_row * cell_w) / 2 + (col + 0.5) * cell_w
+            y = icons.y + (row + 0.5) * cell_h
+            draw_ingredient(surface, ing, (round(x), round(y)), radius)
+        if name_box is not None:
+            draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
+
+
+def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color: Color) -> None:
+    """Seat ``seat`` (0-based) as its shape in its colour with its number inside: seats
+    are told apart by number and shape, not by colour alone (colour_vision.SEAT_SHAPES)."""
+    from companion.core.colour_vision import SEAT_SHAPES
+    side = min(rect.w, rect.h)
+    box = pygame.Rect(0, 0, side, side)
+    box.center = rect.center
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    edge = max(2, side // 14)
+    if shape == "circle":
+        pygame.draw.circle(surface, color, box.center, side // 2)
+        pygame.draw.circle(surface, theme.TEXT, box.center, side // 2, edge)
+        inner = box.inflate(-side // 4, -side // 4)
+    elif shape == "square":
+        sq = box.inflate(-side // 10, -side // 10)
+        pygame.draw.rect(surface, color, sq, border_radius=side // 10)
+        pygame.draw.rect(surface, theme.TEXT, sq, edge, border_radius=side // 10)
+        inner = sq.inflate(-side // 5, -side // 5)
+    else:
+        if shape == "triangle":
+            pts = [(box.centerx, box.y), (box.right, box.bottom), (box.x, box.bottom)]
+            inner = pygame.Rect(box.x + side // 4, box.y + side * 2 // 5, side // 2, side // 2)
+        else:
+            pts = [(box.centerx, box.y), (box.right, box.centery), (box.centerx, box.bottom),
+                   (box.x, box.centery)]
+            inner = box.inflate(-side // 3, -side // 3)
+        pygame.draw.polygon(surface, color, pts)
+        pygame.draw.polygon(surface, theme.TEXT, pts, edge)
+    draw_text(surface, str(seat + 1), inner, max(8, inner.h), theme.readable_on(color), True,
+              min_size=6)
+
+
+def cols_of(rect: pygame.Rect, first: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """``rect`` cut in two side by side: ``first`` pixels, then the rest."""
+    return (pygame.Rect(rect.x, rect.y, first, rect.h),
+            pygame.Rect(rect.x + first, rect.y, rect.w - first, rect.h))
+
+
+@dataclass(eq=False)
+class Custom(Widget):
+    """A widget painted by a function ``paint_fn(surface, rect)``; ``data`` is its key."""
+    data: Any = None
+    paint_fn: Callable[[pygame.Surface, pygame.Rect], None] | None = field(
+        default=None, compare=False, repr=False)
+
+    def paint(self, surface):
+        if self.paint_fn is not None:
+            self.paint_fn(surface, self.rect)
+
+
+#: widgets kept as copies (``Looks``): each paints only inside its rect, from its fields
+#: (a Fill is copied already by ``rounded``; the OPEN sign's string reaches above its rect)
+_KEPT: set[type] = {Label, Button, Stat, OrderCard}
+
+
+@dataclass(eq=False)
+class Stepper(Widget):
+    """``-  value  +`` for counts (tokens to spend, corrections). Taps call on_change(delta)."""
+    value: int = 0
+    size: int = 28
+    low: int = 0
+    high: int = 99
+    label: str = ""
+
+    def paint(self, surface):
+        r = self.rect
+        pygame.draw.rect(surface, theme.PANEL_DIM, r, border_radius=10)
+        value_box = pygame.Rect(r.x + r.h, r.y, r.w - 2 * r.h, r.h)
+        draw_text(surface, str(self.value), value_box, self.size, theme.TEXT, True)
+
+
+def stepper_buttons(name: str, rect: pygame.Rect, value: int, low: int, high: int,
+                    on_change: Callable[[int], None], size: int) -> list[Widget]:
+    """A Stepper with its two buttons: ``[-]`` at the left end, ``[+]`` at the right end."""
+    side = rect.h
+    minus = pygame.Rect(rect.x, rect.y, side, rect.h)
+    plus = pygame.Rect(rect.right - side, rect.y, side, rect.h)
+    return [
+        Stepper(name, rect, value=value, size=size, low=low, high=high),
+        Button(name + ".minus", minus, text="−", size=size, enabled=value > low,
+               on_tap=lambda: on_change(-1)),
+        Button(name + ".plus", plus, text="+", size=size, enabled=value < high,
+               on_tap=lambda: on_change(+1)),
+    ]

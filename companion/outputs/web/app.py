@@ -1,0 +1,587 @@
+"""The phone view: a Starlette app over the table loop, and ``PhoneView`` which
+runs it (background server, mDNS announcement, log tail).
+
+Routes (the JSON API is documented in the README):
+
+- ``GET /``                 the live table (``?lang=es`` etc.; remembered in a cookie)
+- ``GET /history``          every game with its ranking and exports
+- ``GET /history/{id}``     one game: its ranking, the score chart round by round (SVG)
+                            and the turning points
+- ``GET /history/{id}/{fmt}``  script, json, csv or bgstats (a download); png or pdf:
+                            the finished game's one-page summary (``?lang=``)
+- ``GET /companion``        version, uptime, devices, last log lines, config
+- ``GET /api/table``        the running game exactly as ``replay --json`` prints it, with
+                            an ``ETag`` naming the table's version
+- ``GET /api/why``          why each number or sign the companion set by itself is what it
+                            is (``?lang=``): target -> key, parameters and sentence
+- ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
+                            the live table's HTML for the pages)
+- ``POST /api/pair``        ``{"code": "482913", "name": "Ana's phone"}`` -> ``{"token": ...}``
+                            (also set as an HttpOnly cookie for the page)
+- ``DELETE /api/pair``      the phone forgets itself (its token stops working)
+- ``POST /api/action``      one table-script line; needs a paired phone's token
+                            (``Authorization: Bearer <token>``, or the page's cookie);
+                            with ``If-Match: <ETag>`` it acts only on that table: if the
+                            table changed since in a way that matters (``table.stale``),
+                            412 with the current table
+
+Reads are open; a write needs a paired phone's token (``pairing.py``: the code is
+entered once, never sent with actions), comes from the page's own origin (a browser's
+``Origin`` header must match the host; a cookie counts only with it), and is at most
+``MAX_LINE`` bytes. Every request must name the companion itself in its Host header
+(its name, its ``.local`` name, an address, localhost, or ``[web] hosts``): a page on
+another site that makes its name resolve to the table (DNS rebinding) is refused before
+any handler. History reads the journal through a read-only
+connection of its own (``JournalReader``), never the table's.
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import os
+import re
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.middleware import Middleware
+from starlette.routing import Route
+
+from companion.appliance import config as config_mod
+from companion.review import bgstats, exports
+from companion.appliance.config import LANGUAGES
+from companion.core.events import TableVersion
+from companion.core.journal import Journal, JournalError
+from companion.core.rules import Rejection, parse_line
+from companion.core.rules.rejections import reject
+from companion.core.session import rebuild
+from companion.core.loop import STALE
+from companion.words.i18n import rejection_text, tr
+from . import pages
+from .live import LiveTable, LogTail, Snapshot
+from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
+from .why import why_json
+from .server import BackgroundServer
+
+if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
+    from .mdns import Announcer
+
+log = logging.getLogger("companion.outputs.web")
+MAX_LINE = 4096
+HEARTBEAT = 20.0                     # s between keep-alive comments on an idle stream
+MAX_STREAMS = 64                     # open live pages at once (a café full of phones)
+SECRET = re.compile(r"^(\w*(password|passwd|secret|token|psk|api_key)\w*) = .*$", re.M)
+TOKEN_COOKIE = "companion_token"
+SUMMARY_MEDIA = {"png": "image/png", "pdf": "application/pdf"}   # companion.review.summary's
+PHONES_FILE = "paired-phones.json"    # beside the journal: the paired phones (hashed tokens)
+
+
+class JournalReader:
+    """The history's own read-only view of the journal (one place, for one owner)."""
+
+    def __init__(self, path: str | None, location: str = ""):
+        self.path, self.location = path, location
+        self._links: dict[tuple[int, str], str] = {}     # (game, ended_at) -> BG Stats link
+
+    def games_and_links(self) -> tuple[list, dict[int, str]]:
+        if not self.path or not os.path.exists(self.path):
+            return [], {}
+        with Journal(self.path, readonly=True) as journal:
+            games = journal.games()
+            links = {}
+            for g in games:
+                if g.ended_at is not None and g.ranking:
+                    key = (g.id, g.ended_at)           # a finished game replays only once
+                    if key not in self._links:
+                        try:
+                            state = exports.final_state(journal.lines(g.id), rules=g.rules)
+                            self._links[key] = exports.play_link(journal, g, state,
+                                                                 self.location)
+                        except (bgstats.NotFinished, exports.ExportError) as exc:
+                            # the replay disagrees, or a migrated game no longer replays
+                            log.warning("game %d has no BG Stats link: %s", g.id, exc)
+                            continue
+                    links[g.id] = self._links[key]
+        return games, links
+
+    def game(self, game_id: int):
+        """(record, table) of one game, its table as its lines rebuild it; ExportError
+        for a game the journal does not have or whose lines do not replay."""
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        with Journal(self.path, readonly=True) as journal:
+            record = exports.record(journal, game_id)
+            rebuilt = rebuild(journal.lines(game_id), rules=record.rules)
+        if rebuilt.failed_at is not None:
+            raise exports.ExportError(f"the game's {rebuilt.problem}")
+        return record, rebuilt.table
+
+    def summary(self, game_id: int, fmt: str, lang: str) -> bytes:
+        """The finished game's one-page summary, PNG or PDF (``companion.review.summary``)."""
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        # pygame: loaded when a phone first asks for a summary
+        from companion.review import summary
+        with Journal(self.path, readonly=True) as journal:
+            return summary.render(journal, game_id, fmt, lang)
+
+    def export(self, game_id: int, fmt: str) -> str:
+        if not self.path or not os.path.exists(self.path):
+            raise exports.ExportError("no games yet")
+        with Journal(self.path, readonly=True) as journal:
+            return exports.render(journal, game_id, fmt, location=self.location)
+
+
+def redacted(text: str) -> str:
+    return SECRET.sub(lambda m: f'{m.group(1)} = "••••••"', text)
+
+
+class PhoneView:
+    """Everything the web side needs, built once by the service or the demo."""
+
+    def __init__(self, loop: Any, cfg: Any, journal_path: str | None = None,
+                 pairing: Pairing | None = None,
+                 devices: Callable[[], dict[str, str]] | None = None,
+                 colours: list | None = None, clock: Callable[[], float] = time.monotonic):
+        self.cfg = cfg
+        self.live = LiveTable(loop, colours)
+        store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
+                 if journal_path else None)
+        self.pairing = pairing or Pairing(store=store)
+        self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
+        self.devices = devices or (lambda: {})
+        self.clock = clock
+        self.started = clock()
+        self.log_tail = LogTail()
+        self.server: BackgroundServer | None = None
+        self.announcer: Announcer | None = None
+        self.app = build_app(self)
+
+    # --- running -----------------------------------------------------------------------
+
+    def start(self, host: str | None = None, port: int | None = None,
+              mdns: bool | None = None) -> bool:
+        web = self.cfg["web"]
+        self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
+                                       web["port"] if port is None else port,
+                                       name="phone view", grace=1.0)
+        self.server.on_stop(self.live.close_streams)
+        if not self.server.start():
+            return False
+        logging.getLogger().addHandler(self.log_tail)
+        log.info("phones open the table at %s", self.public_url)
+        if web["mdns"] if mdns is None else mdns:
+            from .mdns import Announcer
+            self.announcer = Announcer(self.server.port, self.server.host)
+            self.announcer.start()
+        return True
+
+    @property
+    def url(self) -> str | None:
+        return self.server.url if self.server is not None and self.server.running else None
+
+    @property
+    def public_url(self) -> str | None:
+        """The address phones type: the host's .local name (mDNS) and the port."""
+        if self.server is None or not self.server.running:
+            return None
+        host = self.server.host
+        if host in ("", "0.0.0.0", "::"):
+            host = socket.gethostname().split(".")[0] + ".local"
+        return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
+
+    def close(self) -> None:
+        if self.announcer is not None:
+            self.announcer.close()
+            self.announcer = None
+        if self.server is not None:
+            self.server.stop()
+        logging.getLogger().removeHandler(self.log_tail)
+
+    # --- facts for the pages -----------------------------------------------------------
+
+    def device_states(self) -> dict[str, str]:
+        states = dict(self.devices())
+        for device, status in self.live.devices.items():     # what the devices said since
+            if status in ("lost", "not_responding", "unavailable", "unsupported_firmware"):
+                states[device] = "lost"
+            elif states.get(device) in (None, "lost", "unavailable"):
+                states[device] = "ok"
+        return states
+
+
+# --- the Starlette app ------------------------------------------------------------------
+
+def language(request: Request, cfg: Any) -> str:
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return cfg["game"]["language"]
+
+
+def _html(request: Request, lang: str, text: str) -> HTMLResponse:
+    r = HTMLResponse(text, headers={"Cache-Control": "no-store"})
+    if request.query_params.get("lang") in LANGUAGES:
+        r.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+    return r
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def host_names(cfg: Any) -> frozenset[str]:
+    """The names the companion answers to (addresses are always accepted)."""
+    name = socket.gethostname().split(".")[0].lower()
+    extra = [h.lower() for h in cfg["web"]["hosts"]]
+    return frozenset({"localhost", name, f"{name}.local", *extra})
+
+
+def trusted_host(host_header: str, names: frozenset[str]) -> bool:
+    """Whether a request's Host names this companion: one of ``names``, or an IP address
+    (a DNS-rebinding page always names its own domain, never an address)."""
+    host = host_header.strip().lower()
+    if host.startswith("["):                      # [::1]:8080
+        host = host[1:host.find("]")] if "]" in host else host
+    elif host.count(":") == 1:
+        host = host.split(":")[0]
+    host = host.rstrip(".")
+    if host in names:
+        return True
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return False
+
+
+class HostCheck:
+    """ASGI middleware: a request for a Host the companion does not answer to gets 421."""
+
+    def __init__(self, app: Any, names: frozenset[str]):
+        self.app, self.names = app, names
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((v.decode("latin-1") for k, v in scope.get("headers", [])
+                         if k == b"host"), "")
+            if not trusted_host(host, self.names):
+                log.warning("refused a request for host %r (not this companion)", host[:80])
+                response = Response(f"this is a Coffee Rush companion, not {host[:80]!r}\n",
+                                    status_code=421, media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _bearer(request: Request) -> tuple[str | None, bool]:
+    """(token, from the cookie?): the Authorization header, else the page's cookie."""
+    auth = request.headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip(), False
+    return request.cookies.get(TOKEN_COOKIE), True
+
+
+def _same_origin(request: Request) -> bool:
+    """A browser's cross-site request carries a foreign Origin: refuse it. Scripts
+    (curl, a home-automation hub) send no Origin and are judged by the code alone."""
+    origin = request.headers.get("origin")
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        return False
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+async def _capped_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None as soon as it is longer than ``limit`` bytes (a
+    huge upload is never held in memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
+def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
+    """Why a request may not act on the table (status, words' key), or None: it comes from
+    another site, carries the page's cookie without being the page, or is no paired phone."""
+    if not _same_origin(request):
+        return 403, "web.origin"
+    token, from_cookie = _bearer(request)
+    if from_cookie and token and request.headers.get("origin") is None:
+        return 403, "web.origin"              # a cookie counts only from the page itself
+    verdict = pairing.authorize(token)
+    if verdict == BUSY:
+        return 429, "web.busy"
+    if verdict != OK:
+        log.warning("phone %s: action refused, not a paired phone", _client(request))
+        return 401, "web.not_paired"
+    return None
+
+
+def _one_line(body: bytes) -> tuple[str | None, dict | Rejection | None]:
+    """The body's text and its table-script line (None: no line, or more than one; a
+    Rejection: not UTF-8 or not a line the table takes)."""
+    try:
+        text: str | None = body.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        text = None
+    parsed = Rejection("bad_text", {}) if text is None else parse_line(text)
+    if "\n" in (text or ""):
+        return text, None
+    return text, parsed
+
+
+def _precondition(header: str | None) -> tuple[bool, TableVersion | None]:
+    """An If-Match header: whether it can hold, and the table version it names (None: no
+    header, or "*": the action acts on the table as it is)."""
+    if header is None or header.strip() == "*":
+        return True, None
+    seen = TableVersion.from_etag(header)
+    return seen is not None, seen
+
+
+def build_app(view: PhoneView) -> Starlette:
+    live, cfg = view.live, view.cfg
+    html_cache: dict[tuple[int, str], str] = {}
+    json_cache: dict[int, str] = {}
+
+    def event_json(snap: Snapshot, lang: str | None) -> str:
+        key = (snap.seq, lang or "")
+        text = html_cache.get(key)
+        if text is None:
+            if len(html_cache) > 64:
+                html_cache.clear()
+            data = dict(snap.event())
+            if lang:
+                data["html"] = pages.live_fragment(lang, snap)
+            text = html_cache[key] = json.dumps(data, ensure_ascii=False)
+        return text
+
+    async def table(request: Request) -> Response:
+        snap = live.latest
+        text = json_cache.get(snap.seq)
+        if text is None:
+            json_cache.clear()
+            # byte for byte what `replay --json` prints
+            text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
+        return Response(text, media_type="application/json",
+                        headers={"Cache-Control": "no-store", "ETag": snap.version.etag})
+
+    async def why(request: Request) -> Response:
+        return JSONResponse(why_json(live.latest, language(request, cfg)),
+                            headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        lang = request.query_params.get("lang")
+        lang = lang if lang in LANGUAGES else None
+        if len(live.clients) >= MAX_STREAMS:
+            return Response("too many live pages are open; try again later\n", status_code=503,
+                            media_type="text/plain", headers={"Retry-After": "30"})
+        client = live.listen(lang)
+
+        async def stream():
+            try:
+                snap = live.latest
+                sent = snap.seq
+                yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
+                while True:
+                    try:
+                        snap = await asyncio.wait_for(client.queue.get(), HEARTBEAT)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if snap is None:                  # the server is stopping
+                        return
+                    if snap.seq <= sent:              # already sent as the first state
+                        continue
+                    sent = snap.seq
+                    yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
+            finally:
+                live.forget(client)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def action(request: Request) -> Response:
+        lang = language(request, cfg)
+
+        def answer(status: int, key: str, **extra) -> JSONResponse:
+            return JSONResponse({"accepted": status == 200, "message": tr(lang, key, **{
+                k: v for k, v in extra.items() if k == "reason"}), **extra}, status_code=status)
+
+        def current(status: int, key: str, rejection: Rejection | None = None,
+                    **extra) -> JSONResponse:
+            """An answer with the table as it is now (and its ETag); a 412 also with the
+            page's live table (``html``, ``seq``), which the page shows at once."""
+            snap = live.latest
+            data = json.loads(event_json(snap, lang if status == 412 else None))
+            state = data["table"]
+            if status == 412:
+                extra.update(html=data["html"], seq=snap.seq)
+            if rejection is not None:
+                extra.update(reason=rejection_text(lang, rejection),
+                             rejection={"code": rejection.code, "text": rejection.text})
+            r = answer(status, key, **extra, table=state, version=snap.version.etag)
+            r.headers["ETag"] = snap.version.etag
+            return r
+
+        refused = _not_a_paired_phone(request, view.pairing)
+        if refused is not None:
+            return answer(*refused)
+        body = await _capped_body(request, MAX_LINE)
+        if body is None:
+            return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
+        text, parsed = _one_line(body)
+        if parsed is None:
+            return answer(400, "web.empty_line")
+        if isinstance(parsed, Rejection):
+            reason = rejection_text(lang, parsed)
+            return answer(422, "web.refused", reason=reason,
+                          rejection={"code": parsed.code, "text": parsed.text})
+        precondition = request.headers.get("if-match")
+        holds, seen = _precondition(precondition)
+        if not holds:                 # names no version of this table: cannot hold
+            return current(412, "web.refused", reject("stale_table"))
+        log.info("phone %s: %s%s", _client(request), text,
+                 f" (If-Match {precondition})" if precondition else "")
+        try:
+            update = await live.post_action(dict(parsed), _client(request), seen=seen)
+        except TimeoutError:
+            return answer(504, "web.no_answer")
+        if update.rejection is not None:      # stale: the table changed since the phone saw it
+            return current(412 if update.rejection.code in STALE else 422, "web.refused",
+                           update.rejection)
+        return current(200, "web.accepted", happened=[h.as_dict() for h in update.happened])
+
+    async def pair(request: Request) -> Response:
+        lang = language(request, cfg)
+
+        def answer(status: int, key: str) -> JSONResponse:
+            return JSONResponse({"paired": status == 200, "message": tr(lang, key)},
+                                status_code=status)
+
+        if not _same_origin(request):
+            return answer(403, "web.origin")
+        if request.method == "DELETE":              # this phone forgets itself
+            phone = view.pairing.phone(_bearer(request)[0])
+            if phone is not None:
+                view.pairing.forget(phone.id)
+            r = answer(200, "web.unpaired")
+            r.delete_cookie(TOKEN_COOKIE, path="/api")
+            return r
+        body = await _capped_body(request, MAX_LINE)
+        try:
+            data = json.loads(body or b"")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("code"), str):
+            return answer(400, "web.pair_how")
+        name = phone_name(data.get("name"), request.headers.get("user-agent", ""))
+        verdict, token = view.pairing.pair(data["code"], _client(request), name)
+        if verdict == LOCKED:
+            return answer(429, "web.code_locked")
+        if token is None:
+            return answer(401, "web.code_wrong")
+        r = JSONResponse({"paired": True, "token": token, "name": name,
+                          "message": tr(lang, "web.paired", name=name)})
+        r.set_cookie(TOKEN_COOKIE, token, max_age=365 * 86400, path="/api", httponly=True,
+                     samesite="strict")
+        return r
+
+    async def home(request: Request) -> Response:
+        lang = language(request, cfg)
+        return _html(request, lang, pages.live_page(lang, live.latest))
+
+    async def history(request: Request) -> Response:
+        lang = language(request, cfg)
+        problem = ""
+        try:
+            games, links = await run_in_threadpool(view.reader.games_and_links)
+        except JournalError as exc:
+            games, links, problem = [], {}, str(exc)
+        return _html(request, lang, pages.history_page(lang, games, links, problem))
+
+    async def game_page(request: Request) -> Response:
+        lang = language(request, cfg)
+        game_id = request.path_params["game"]
+        try:
+            record, table = await run_in_threadpool(view.reader.game, game_id)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        return _html(request, lang, pages.game_page(lang, record, table))
+
+    async def summary(request: Request, game_id: int, fmt: str) -> Response:
+        lang = language(request, cfg)
+        try:
+            data = await run_in_threadpool(view.reader.summary, game_id, fmt, lang)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        name = f"coffee-rush-game-{game_id}-summary.{fmt}"
+        return Response(data, media_type=SUMMARY_MEDIA[fmt],
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def export(request: Request) -> Response:
+        fmt = request.path_params["fmt"]
+        game_id = request.path_params["game"]
+        if fmt in ("png", "pdf"):
+            return await summary(request, game_id, fmt)
+        if fmt not in exports.FORMATS:
+            return Response(f"unknown format {fmt}\n", status_code=404, media_type="text/plain")
+        try:
+            text = await run_in_threadpool(view.reader.export, game_id, fmt)
+        except exports.ExportError as exc:
+            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+        except JournalError as exc:
+            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+        media, ext = exports.MEDIA[fmt]
+        return Response(text, media_type=f"{media}; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="coffee-rush-game-{game_id}.{ext}"'})
+
+    async def companion(request: Request) -> Response:
+        lang = language(request, cfg)
+        text = redacted(config_mod.show(cfg))
+        return _html(request, lang, pages.companion_page(
+            lang, view.clock() - view.started, view.device_states(),
+            list(view.log_tail.lines), text, view.url))
+
+    return Starlette(routes=[
+        Route("/", home), Route("/history", history),
+        Route("/history/{game:int}", game_page),
+        Route("/history/{game:int}/{fmt:str}", export),
+        Route("/companion", companion),
+        Route("/api/table", table), Route("/api/events", events), Route("/api/why", why),
+        Route("/api/action", action, methods=["POST"]),
+        Route("/api/pair", pair, methods=["POST", "DELETE"]),
+    ], lifespan=_lifespan(live), middleware=[Middleware(HostCheck, names=host_names(cfg))])
+
+
+def _lifespan(live: LiveTable):
+    import contextlib
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        live.bind(asyncio.get_running_loop())
+        yield
+    return lifespan

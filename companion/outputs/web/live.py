@@ -1,0 +1,246 @@
+"""The web side of the table loop: what every phone sees, and what it may post.
+
+``LiveTable`` is one more subscriber of the table loop (``TableLoop.subscribe``):
+on the loop's thread it only turns each ``Update`` into a small snapshot (the
+table exactly as ``replay --json`` prints it, plus the draws the table still
+owes, the seats' colours and what just happened) and hands it to the web
+server's event loop. Everything else (JSON text, pages, the streams to the
+phones) happens on the web server's thread, so the table's own tap-to-frame
+time does not grow with the number of phones.
+
+It never touches the journal or the game: a phone's action is posted as a
+typed input (``WebAction``) and its answer is the loop's ``Update`` for it.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import itertools
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core import events as ev
+from companion.core.seat_colours import screen_rgb
+from companion.core.snapshot import Snapshot as TableSnapshot
+from companion.core.loop import Update
+from companion.core.rules.view import table_json
+
+log = logging.getLogger("companion.outputs.web")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    table: dict                        # exactly replay --json's output
+    game: Any                          # the rules' Game (immutable once made), or None
+    draws: tuple = ()                  # ((player, count), ...) the table still has to draw
+    draws_short: bool = False
+    happened: tuple = ()               # the engine's happenings of this update
+    rejection: Any | None = None
+    colours: tuple = ()                # RGB per seat
+    drinks: dict = field(default_factory=dict)   # tag -> drink, for the cards the catalog knows
+    bgstats: str | None = None         # the finished game's BG Stats link (the loop's snapshot)
+    game_id: int | None = None         # the journal's number of the game (its story page)
+    at: float = 0.0                    # time.monotonic() when the loop applied it
+    posted_at: float = 0.0             # the input's own time (a seat press), if it had one
+    rules_table: Any = None            # the rules' Table (with its history): "why?"
+    action: dict | None = None         # the action this update tried (a refusal's "why?")
+    version: ev.TableVersion = ev.TableVersion()   # the table's version (its ETag)
+
+    def event(self) -> dict:
+        """The JSON of one update as ``GET /api/events`` streams it; ``version`` is the
+        table's ETag, what the page sends back as ``If-Match``."""
+        return {"seq": self.seq, "version": self.version.etag, "table": self.table,
+                "happened": [h.as_dict() for h in self.happened],
+                "rejection": None if self.rejection is None else {
+                    "code": self.rejection.code, "text": self.rejection.text},
+                "draws": [list(d) for d in self.draws]}
+
+
+@dataclass(eq=False)
+class Client:
+    queue: asyncio.Queue[Snapshot]
+    lang: str | None = None
+    since: float = field(default_factory=time.monotonic)
+
+
+class LiveTable:
+    """The phone view's output of the table loop (``outputs.Output``: the service starts
+    it with ``outputs.Outputs``, a test may ``loop.subscribe(live.on_update)``); the web
+    app reads ``latest`` and ``listen()``s; ``post_action`` waits for the loop's answer."""
+
+    name = "web live view"
+    QUEUE = 64                          # a phone this far behind is dropped (it reconnects)
+
+    def __init__(self, loop: Any, colours: list | None = None):
+        self.loop = loop
+        self.colours = tuple(tuple(c) for c in (colours or ()))
+        self.devices: dict[str, str] = {}
+        self._seq = itertools.count(1)
+        self._draws: tuple = ()
+        self._short = False
+        self._colour_names: tuple[str, ...] = ()   # the seat colours the snapshot named
+        shared = loop.snapshot              # the loop's: frozen, any thread may read it
+        self.latest = Snapshot(0, table_json(shared.table), shared.table.game,
+                               colours=self.colours, at=time.monotonic(),
+                               rules_table=shared.table,
+                               version=shared.version,
+                               bgstats=shared.play_link, game_id=shared.game_id)
+        self.aio: asyncio.AbstractEventLoop | None = None
+        self.clients: set[Client] = set()
+        self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
+        self._lock = threading.Lock()
+
+    # --- the output interface (``outputs.Output``) -------------------------------------
+
+    def start(self, snapshot: TableSnapshot | None = None) -> LiveTable:
+        """Show the table as it is: its draws due, seat colours and devices."""
+        if snapshot is not None:
+            self._follow(snapshot)
+            self.latest = dataclasses.replace(self.latest, draws=self._draws,
+                                              draws_short=self._short, colours=self.colours,
+                                              game_id=snapshot.game_id,
+                                              bgstats=snapshot.play_link)
+        return self
+
+    def on_update(self, update: Update) -> None:
+        self(update)
+
+    def close(self) -> None:
+        self.close_streams()
+
+    def status(self) -> str:
+        """"ok", or "no server" while the web server's loop is not bound."""
+        return "ok" if self.aio is not None else "no server"
+
+    # --- the table loop's thread -------------------------------------------------------
+
+    def __call__(self, u: Update) -> None:
+        shared = u.snapshot if u.snapshot is not None else self.loop.snapshot
+        self._follow(shared)
+        state = table_json(u.table)
+        snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
+                        draws_short=self._short, happened=tuple(u.happened),
+                        rejection=u.rejection, colours=self.colours, at=time.monotonic(),
+                        posted_at=u.posted_at, drinks=self._drinks(state, shared),
+                        version=u.version if u.version is not None else self.loop.turn_now(),
+                        bgstats=shared.play_link,
+                        game_id=shared.game_id,
+                        rules_table=u.table, action=u.action)
+        self.latest = snap
+        with self._lock:
+            waiter = self._waiting.pop(id(u.event), None)
+        if waiter is not None:
+            aio, fut = waiter
+            aio.call_soon_threadsafe(_resolve, fut, u)
+        if self.aio is not None:
+            try:
+                self.aio.call_soon_threadsafe(self._publish, snap)
+            except RuntimeError:          # the web server's loop has closed
+                self.aio = None
+
+    def _follow(self, shared: TableSnapshot) -> None:
+        """The loop's snapshot as the phones show it: the devices' reports, the seats'
+        colours chosen at setup, and who still draws how many (``draw_prompt``: as the
+        touchscreen and the lights show it), unless a prompt was dismissed this turn."""
+        self.devices.update(shared.devices)
+        if shared.seat_colours and shared.seat_colours != self._colour_names:
+            self._colour_names = shared.seat_colours
+            self.colours = tuple(tuple(c) for c in screen_rgb(shared.seat_colours))
+        due = shared.draws
+        if due.pending is None or due.any_dismissed:
+            self._draws, self._short = (), False
+        else:
+            self._draws, self._short = due.pending.draws, due.pending.short
+
+    def _drinks(self, state: dict, shared: TableSnapshot) -> dict:
+        """The drink of each scanned card on the table, by tag (the snapshot's catalog)."""
+        catalog = shared.catalog
+        out: dict[str, str] = {}
+        if catalog is None:
+            return out
+        for p in state["players"]:
+            for pos in p["queue"]:
+                for tag in pos:
+                    card = catalog.get(tag) if tag else None
+                    if card is not None:
+                        out[tag] = card.drink
+        return out
+
+    # --- the web server's thread -------------------------------------------------------
+
+    def bind(self, aio: asyncio.AbstractEventLoop) -> None:
+        self.aio = aio
+
+    def _publish(self, snap: Snapshot) -> None:
+        for client in list(self.clients):
+            try:
+                client.queue.put_nowait(snap)
+            except asyncio.QueueFull:
+                self.clients.discard(client)
+                client.queue = _closed_queue()
+
+    def listen(self, lang: str | None = None) -> Client:
+        client = Client(asyncio.Queue(self.QUEUE), lang)
+        self.clients.add(client)
+        return client
+
+    def forget(self, client: Client) -> None:
+        self.clients.discard(client)
+
+    def close_streams(self) -> None:
+        """End every stream (the server is stopping)."""
+        for client in list(self.clients):
+            self.clients.discard(client)
+            try:
+                client.queue.put_nowait(None)      # type: ignore[arg-type]
+            except asyncio.QueueFull:
+                client.queue = _closed_queue()
+
+    async def post_action(self, action: dict, client: str, timeout: float = 5.0,
+                          seen: ev.TableVersion | None = None):
+        """Post a phone's action to the table loop and wait for its ``Update``;
+        ``seen`` is the version its ``If-Match`` named (the loop's check refuses the
+        action if the table has changed since)."""
+        event = ev.WebAction(action, at=time.monotonic(), client=client, seen=seen)
+        aio = asyncio.get_running_loop()
+        fut = aio.create_future()
+        with self._lock:
+            self._waiting[id(event)] = (aio, fut)
+        self.loop.post(event)
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            with self._lock:
+                self._waiting.pop(id(event), None)
+
+
+def _resolve(fut: asyncio.Future, value: Any) -> None:
+    if not fut.done():
+        fut.set_result(value)
+
+
+def _closed_queue() -> asyncio.Queue:
+    q: asyncio.Queue = asyncio.Queue(1)
+    q.put_nowait(None)
+    return q
+
+
+class LogTail(logging.Handler):
+    """The last ``size`` log lines, for the companion page."""
+
+    def __init__(self, size: int = 100):
+        super().__init__(logging.INFO)
+        self.lines: collections.deque = collections.deque(maxlen=size)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
+                                            "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(self.format(record))
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)

@@ -1,1 +1,0 @@
-"""Message catalogs of the touchscreen, one TOML file per language (see ``ui/i18n.py``)."""

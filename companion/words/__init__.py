@@ -1,0 +1,4 @@
+"""The words for people in five languages (en, es, pt, it, ko): i18n + locales/*.toml.
+Every output, the loop's log and the café say things through it.
+May import: core.rules (names of editions, rejection codes), appliance.config only.
+"""
