@@ -92,7 +92,8 @@ def with_a_person(run, person, stopping: threading.Event) -> int:
             person()
         finally:
             stopping.set()
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
+            if pygame.display.get_init():          # a headless start has no event queue
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
     helper = threading.Thread(target=act)
     helper.start()
     try:
