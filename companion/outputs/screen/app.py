@@ -46,6 +46,7 @@ from companion.core import events as ev
 from companion.core.rules.happenings import (CardEnrolled, DeviceStatusChanged, GameStarted,
                                              UnknownCard)
 from companion.core import seat_colours
+from companion.core.draw_prompt import Draws
 from . import text
 from .screens.base import Pointer, Screen
 from .screens.table_view import TableView
@@ -215,6 +216,8 @@ class App:
                            and self.surface is pygame.display.get_surface())
         self.seat_colors: list = list(seat_colors or seat_colours.SCREEN_RGB)
         self.table: Any = loop.table            # the table as the last update left it
+        #: the draw prompt as the loop's last snapshot has it (what is due, who dismissed it)
+        self.draws: Draws = loop.snapshot.draws
         self.version = loop.turn_now()          # ... and its version
         self.shown = self.version                  # the version last drawn
         self._finger: ev.TableVersion | None = None   # the table a finger landed on
@@ -355,6 +358,8 @@ class App:
     def _apply_update(self, u: Any) -> None:
         was_over = _game_over(self.table)
         self.table = u.table
+        if u.snapshot is not None:
+            self.draws = u.snapshot.draws
         if u.version is not None:
             self.version = u.version
         self.teaching.on_update(u)

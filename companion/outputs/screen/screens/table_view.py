@@ -27,7 +27,7 @@ from collections.abc import Callable
 import pygame
 
 from companion.core import events as ev
-from companion.core.draw_prompt import PendingDraws, pending_draws
+from companion.core.draw_prompt import PendingDraws
 from companion.core.rules import Accepted, apply
 from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
                                              Happening, NotYourTurn, OrderCompleted, ShopClosed,
@@ -62,9 +62,7 @@ class TableView(CakeTable, WhyTargets):
         self.storage_fault: tuple[str, str] = ("", "")   # (full/read_only/failing, words)
         self._update_action: dict | None = None
         self.spend_count = 1
-        self._hidden_draws: int | None = None   # the turn whose draw prompt was tapped away
-        self._draws_table: Any = None
-        self._draws: PendingDraws | None = None
+        self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
@@ -91,14 +89,12 @@ class TableView(CakeTable, WhyTargets):
 
     @property
     def pending(self) -> PendingDraws | None:
-        """The draws due now (from the table itself, so a restart shows them again),
-        unless the prompt was tapped away this turn."""
-        table = self.app.table
-        if self._draws_table is not table:
-            self._draws_table, self._draws = table, pending_draws(table)
-        if self._draws is not None and self._draws.turn == self._hidden_draws:
+        """The draws due now, as the loop's snapshot says (worked out once, on the loop's
+        thread, for every output), unless the prompt was tapped away this turn."""
+        draws = self.app.draws
+        if draws.any_dismissed or self._dismissing:
             return None
-        return self._draws
+        return draws.pending
 
     def on_update(self, update) -> None:
         self.changed()
@@ -155,8 +151,7 @@ class TableView(CakeTable, WhyTargets):
         self.dialog = None
 
     def _on_draws_dismissed(self, h, game) -> None:
-        if game is not None:
-            self._hidden_draws = game.turn
+        self._dismissing = False    # the snapshot says it from now on
 
     def _on_order_completed(self, h, game) -> None:
         # mark the position taken, so a wrong one (a seat button's guess) is undone at once
@@ -343,8 +338,7 @@ class TableView(CakeTable, WhyTargets):
 
     def _dismiss_draws(self) -> None:
         """Hide the prompt at once and tell the table loop, so the lights stop too."""
-        game = self.app.table.game
-        self._hidden_draws = game.turn if game is not None else None
+        self._dismissing = True
         self.changed()
         self.app.post(ev.DismissDraws())
 
