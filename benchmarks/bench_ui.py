@@ -33,6 +33,7 @@ from companion.core.events import ScriptLine  # noqa: E402
 from companion.core.journal import Journal  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
 from companion.outputs.screen.screenshots import sample_script  # noqa: E402
 
@@ -51,7 +52,7 @@ def setup(size, folder):
     for n, line in enumerate(sample_script(), 1):
         loop.post(ScriptLine(line, n))
     loop.drain()
-    app = App(loop, surface=surface)
+    app = Outputs(loop).start(App(loop, surface=surface), main_thread=True)
     app.screen._dismiss_draws()
     app.draw()
     loop.start()

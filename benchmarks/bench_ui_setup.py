@@ -33,6 +33,7 @@ from companion.core.catalog import Catalog  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop  # noqa: E402
 from companion.outputs.screen import fonts, widgets  # noqa: E402
+from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
 from companion.outputs.screen.keyboard import KeyboardScreen  # noqa: E402
 from companion.outputs.screen.screens.base import Pointer  # noqa: E402
@@ -77,7 +78,7 @@ def main() -> None:
               f"{statistics.median(times):.3f} ms")
 
     loop = TableLoop(Session(None, Catalog()))
-    app = App(loop, surface=pygame.Surface(size))
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface(size)), main_thread=True)
     for layout, keys in (("latin", "qwertyuiopasdfghjkl"),
                          ("hangul", "ㅂㅈㄷㄱㅅㅁㄴㅇㄹㅎㅏㅓㅗㅜㅣ")):
         kb = KeyboardScreen(app, max_len=10 ** 6, layout=layout)

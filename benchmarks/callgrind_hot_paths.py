@@ -109,6 +109,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
     from companion.core.rules.turn import is_stalled
     from companion.core.session import Session
     from companion.core.loop import TableLoop, stepped_slot
+    from companion.outputs import Outputs
     from companion.outputs.screen.app import App
 
     players, expansion = GAMES[config]
@@ -120,7 +121,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
         surface = pygame.display.set_mode(size)
         journal = Journal(db)
         loop = TableLoop(Session(journal, catalog))
-        app = App(loop, surface=surface)
+        app = Outputs(loop).start(App(loop, surface=surface), main_thread=True)
         labels: list[tuple[str, int]] = []      # (what, which input) per display update
         inputs = [0]
         slips = random.Random(GAME_SEED + 1)      # undo/redo now and then (not the bots' dice)

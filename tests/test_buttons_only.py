@@ -20,6 +20,7 @@ from companion.devices.mock_pins import Fingers as PinFingers  # noqa: E402
 from companion.core.journal import Journal  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop, stepped_slot  # noqa: E402
+from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
 
 PINS = [17, 27, 22, 23]
@@ -125,7 +126,8 @@ def table(tmp_path):
     clock = Clock()
     journal = Journal(str(tmp_path / "j.db"))
     loop = TableLoop(Session(journal, Catalog.example()))
-    app = App(loop, surface=pygame.Surface((800, 480)), clock=clock)
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480)), clock=clock),
+                              main_thread=True)
     buttons = Buttons(loop.post, PINS, -1, multi_tap_ms=300, driver="simulated",
                       pin_factory=MockFactory(), clock=clock, turn_now=loop.turn_now)
     assert buttons.open()

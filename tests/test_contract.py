@@ -204,6 +204,52 @@ def test_the_outputs_list_starts_with_the_snapshot_hands_every_update_and_closes
     assert len(calls) == 6                                 # closed: no longer handed updates
 
 
+
+class _Named(_Probe):
+    def __init__(self, calls, name):
+        super().__init__(calls)
+        self.name = name
+
+    def close(self):
+        self.calls.append(("close", self.name))
+
+
+def test_an_output_on_the_main_thread_closes_after_the_others_whatever_its_start_order():
+    """The touchscreen starts before the lights and sound (they start behind its first
+    frame) but closes after them: their threads may use pygame until they are closed."""
+    from companion.outputs import Outputs
+    loop, _, _ = _surged_table()
+    calls: list = []
+    outputs = Outputs(loop)
+    outputs.start(_Named(calls, "log"))
+    outputs.start(_Named(calls, "screen"), main_thread=True)
+    outputs.start(_Named(calls, "lights"))
+    outputs.start(_Named(calls, "sound"))
+    outputs.close()
+    assert [n for c, n in calls if c == "close"] == ["log", "lights", "sound", "screen"]
+
+
+def test_the_touchscreen_is_an_output_that_follows_the_table_once_started():
+    import pygame
+
+    from companion.outputs import Output, Outputs
+    from companion.outputs.screen import screenshots
+    from companion.outputs.screen.app import App
+    screenshots._init_pygame()
+    loop, ev, _ = _surged_table()
+    app = App(loop, surface=pygame.Surface((800, 480)))
+    assert isinstance(app, Output) and app.on_update not in loop.subscribers
+    loop.post(ev.SeatTap(1))          # Ben completes an order: a table the App was not built on
+    loop.drain()
+    assert app.version != loop.snapshot.version
+    outputs = Outputs(loop)
+    assert outputs.start(app, main_thread=True) is app
+    assert app.version == loop.snapshot.version and app.table is loop.snapshot.table
+    assert app.on_update in loop.subscribers and outputs.status() == {"screen": "ok"}
+    outputs.close()
+    assert app.status() == "closed" and app.on_update not in loop.subscribers
+
+
 def test_the_service_starts_every_configured_output_through_the_one_list(tmp_path):
     from companion.appliance import config
     from companion.appliance.service import Service

@@ -13,6 +13,7 @@ from companion.core.session import Session
 from companion.core.loop import TableLoop
 from recorder import Recorder
 from companion.outputs.screen import screenshots
+from companion.outputs import Outputs
 from companion.outputs.screen.app import App
 from companion.outputs.web.pairing import Pairing
 from played_games import finished_game
@@ -36,7 +37,8 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
         loop = TableLoop(session)
         links = PlayLink(loop)
         loop.subscribe(links)
-        app = App(loop, surface=pygame.Surface((800, 480)), language="ko")
+        app = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480)), language="ko"),
+                                  main_thread=True)
         recorder = Recorder()
         loop.subscribe(recorder)
         assert type(app.screen).__name__ == "EndScreen" and app.screen.link is None
@@ -47,7 +49,8 @@ def test_end_screen_qr_code_decodes_to_the_history_link(tmp_path):
         assert found.snapshot.play_link == link   # the loop's snapshot carries it
         assert app.process_updates() >= 1         # the screen takes it from the update
         assert app.screen.link == link
-        later = App(loop, surface=pygame.Surface((800, 480)), language="ko")
+        later = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480)), language="ko"),
+                                    main_thread=True)
         assert type(later.screen).__name__ == "EndScreen" and later.screen.link == link
         app.screen.invalidate()
         app.screen.draw(app.surface)

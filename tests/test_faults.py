@@ -277,13 +277,14 @@ def test_a_full_card_during_a_game_is_said_on_the_screen_until_it_passes(small_d
 
     from companion.core.catalog import Catalog
     from companion.outputs.screen import screenshots
+    from companion.outputs import Outputs
     from companion.outputs.screen.app import App
     screenshots._init_pygame()
     path = small_disk / "journal.db"
     journal = Journal(str(path))
     loop = TableLoop(Session(journal, Catalog.example()))
-    app = App(loop, surface=pygame.Surface((800, 480)), language="en",
-              clock=screenshots._FrozenClock())
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480)), language="en",
+                                  clock=screenshots._FrozenClock()), main_thread=True)
     try:
         def act(action):
             app.post_action(action)

@@ -17,6 +17,7 @@ from companion.core.rules import Accepted, Table, apply  # noqa: E402
 from companion.core.rules.view import table_json  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop  # noqa: E402
+from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import UPDATE_EVENT, App  # noqa: E402
 from companion.outputs.screen.screens.end import EndScreen  # noqa: E402
 from companion.outputs.screen.screens.fix import FixScreen  # noqa: E402
@@ -54,7 +55,7 @@ def english_afterwards():
 
 def make(display, catalog=None):
     loop = TableLoop(Session(None, catalog or Catalog.example()))
-    app = App(loop, surface=display, clock=Clock())
+    app = Outputs(loop).start(App(loop, surface=display, clock=Clock()), main_thread=True)
     return loop, app
 
 
@@ -157,7 +158,8 @@ def test_finger_lifted_elsewhere_is_no_tap(display):
 
 def test_finger_coordinates_scale_with_the_window(display):
     loop = TableLoop(Session(None, Catalog.example()))
-    app = App(loop, surface=pygame.Surface((1280, 800)), clock=Clock())
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface((1280, 800)), clock=Clock()),
+                              main_thread=True)
     start(loop, app)
     w = widget(app, "ft.end")
     assert w.rect.right > 1000          # laid out for the bigger screen
@@ -328,7 +330,7 @@ def test_draw_prompt_survives_a_restart(display, tmp_path):
         loop.drain()
     with Journal(db) as journal:
         loop = TableLoop(Session(journal, Catalog.example()))
-        app = App(loop, surface=display, clock=Clock())
+        app = Outputs(loop).start(App(loop, surface=display, clock=Clock()), main_thread=True)
         names = {w.name: w for w in app.screen.widgets()}
         assert names["ban.draw.who"].text == "Ben draws 1, then Chloe draws 1"
 
@@ -544,7 +546,7 @@ def test_the_screen_shows_a_paused_table_until_the_journal_is_free(display, tmp_
     path = str(tmp_path / "journal.db")
     journal = Journal(path, busy_timeout=0.05)
     loop = TableLoop(Session(journal, Catalog.example()))
-    app = App(loop, surface=display, clock=Clock())
+    app = Outputs(loop).start(App(loop, surface=display, clock=Clock()), main_thread=True)
     start(loop, app)
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")              # another program holds the write lock

@@ -24,6 +24,7 @@ from companion.core.rules import happenings as hp
 from companion.core.session import Session
 from companion.core.loop import TableLoop
 from companion.outputs.screen import text
+from companion.outputs import Outputs
 from companion.outputs.screen.app import App
 from companion.outputs.screen.screens.end import EndScreen
 from companion.outputs.screen.screens.table_view import TableView
@@ -307,7 +308,7 @@ def test_a_restarted_table_does_not_teach_again_what_the_game_has_passed(tmp_pat
     loop2 = app2 = None
     try:
         _, app = make_app()
-        app = App(loop, language="en", clock=app.clock)
+        app = Outputs(loop).start(App(loop, language="en", clock=app.clock), main_thread=True)
         settings_for(app).teaching = True
         loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                                   "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
@@ -321,7 +322,7 @@ def test_a_restarted_table_does_not_teach_again_what_the_game_has_passed(tmp_pat
         # the power comes back: the same journal, a new session, a new screen
         journal = Journal(path)
         loop2 = TableLoop(Session(journal, Catalog.example()))
-        app2 = App(loop2, language="en", clock=app.clock)
+        app2 = Outputs(loop2).start(App(loop2, language="en", clock=app.clock), main_thread=True)
         settings_for(app2).teaching = True
         assert app2.teaching.teacher.taught == taught
         assert app2.teaching.current is None          # nothing is taught again at start

@@ -267,13 +267,14 @@ def test_recent_names_come_from_the_journal(tmp_path):
     from companion.core.journal import Journal
     from companion.core.session import Session
     from companion.core.loop import TableLoop
+    from companion.outputs import Outputs
     from companion.outputs.screen.app import App
     import pygame
     journal = Journal(str(tmp_path / "j.db"))
     loop = TableLoop(Session(journal, Catalog()))
     loop.post(TouchAction({"do": "setup", "edition": "winter", "players": ["Ana", "Bé"]}))
     loop.drain()
-    app = App(loop, surface=pygame.Surface((800, 480)))
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480))), main_thread=True)
     screen = open_wizard(app)
     assert screen.recent[:2] == ["Ana", "Bé"]
     screen.go("names")

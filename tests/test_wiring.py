@@ -17,13 +17,15 @@ from companion.outputs.lights.patterns import Style  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop  # noqa: E402
 from companion.outputs.screen import theme  # noqa: E402
+from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
 
 
 def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_it():
     pygame.display.init()
     surface = pygame.display.set_mode((800, 480))
-    app = App(TableLoop(Session(None, Catalog.example())), surface=surface)
+    loop = TableLoop(Session(None, Catalog.example()))
+    app = Outputs(loop).start(App(loop, surface=surface), main_thread=True)
     # pygame's event queue belongs to the main thread: run here, stop from another thread
     stopper = threading.Timer(0.05, app.request_stop)
     stopper.start()

@@ -219,7 +219,7 @@ class Service:
                     self.apply_settings(self.settings)   # the screen's, set before they were up
             if self.app is not None and self.web is not None:   # Settings shows the code
                 self.app.web_url = self.web.public_url
-                self.app.pairing = self.web.pairing         # type: ignore[assignment]
+                self.app.pairing = self.web.pairing
             if self.app is not None and self.voice is not None:  # hints are said aloud too
                 self.app.speak = self.voice.say
 
@@ -365,7 +365,7 @@ class Service:
         app = App(self.loop, surface=surface, language=self.cfg["game"]["language"],
                   config=self.cfg, on_display=True)   # the display, or the demo's part of it
         if self.web is not None:             # Settings shows the phones' pairing code
-            app.pairing, app.web_url = self.web.pairing, self.web.public_url  # type: ignore[assignment]
+            app.pairing, app.web_url = self.web.pairing, self.web.public_url
         self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
@@ -377,7 +377,8 @@ class Service:
         saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
-        return app
+        # an output like the others, closed after them (their threads use pygame till then)
+        return self.outputs.start(app, main_thread=True)
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
@@ -473,9 +474,8 @@ class Service:
             _optional("closing an input", device.close)
         loop_ended = self.loop.halt(LOOP_STOP_SECONDS)
         _optional("closing the BG Stats link's worker", self.play_link.close)
-        self.outputs.close()                 # in start order: the LEDs go dark first
-        if self.app is not None:             # last: the sound thread owned the mixer till now
-            _optional("closing the screen", self.app.close)
+        self.outputs.close()                 # in start order (the LEDs go dark first), the
+                                             # screen last: the sound thread used pygame
         if loop_ended:
             self.journal.close()
         else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole

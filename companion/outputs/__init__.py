@@ -12,14 +12,15 @@ one word how it is doing, for the companion page and the logs.
 
 ``Outputs`` is the one place outputs are wired: ``start`` shows an output the table,
 subscribes it and keeps it; ``close`` closes them in the order they started (the lights
-first: the LEDs go dark). The touchscreen is an output too, but it runs on the main
-thread and reads the loop itself (``ui.app``).
+first: the LEDs go dark), then those that run on the main thread (the touchscreen,
+``screen.app``: it closes pygame's display and fonts, which the others' threads may use
+until they are closed).
 """
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from companion.core.snapshot import Snapshot
@@ -52,12 +53,16 @@ class Output(Protocol):
         ...
 
 
+AnOutput = TypeVar("AnOutput", bound=Output)
+
+
 class Outputs:
     """The table loop's outputs, in the order they started."""
 
     def __init__(self, loop: TableLoop) -> None:
         self.loop = loop
         self.started: list[Output] = []
+        self.main_thread: list[Output] = []   # of those, the ones that close last
 
     def __iter__(self) -> Iterator[Output]:
         return iter(list(self.started))
@@ -65,11 +70,15 @@ class Outputs:
     def __len__(self) -> int:
         return len(self.started)
 
-    def start(self, output: Output) -> Output:
-        """Start ``output`` with the loop's snapshot and hand it every update from now."""
+    def start(self, output: AnOutput, main_thread: bool = False) -> AnOutput:
+        """Start ``output`` with the loop's snapshot and hand it every update from now.
+        ``main_thread``: it runs on the main thread (the touchscreen) and is closed after
+        the others, on the thread that calls ``close``."""
         output.start(self.loop.snapshot)
         self.loop.subscribe(output.on_update)
         self.started.append(output)
+        if main_thread:
+            self.main_thread.append(output)
         log.debug("output started: %s", output.name)
         return output
 
@@ -78,8 +87,10 @@ class Outputs:
         return {o.name: o.status() for o in self.started}
 
     def close(self) -> None:
-        """Close every output, in the order they started; one that fails is logged."""
-        for output in list(self.started):
+        """Close every output, in the order they started, those on the main thread last;
+        one that fails is logged."""
+        last = self.main_thread
+        for output in [o for o in self.started if o not in last] + last:
             if output.on_update in self.loop.subscribers:
                 self.loop.subscribers.remove(output.on_update)
             try:
@@ -87,3 +98,4 @@ class Outputs:
             except Exception as exc:
                 log.warning("closing %s failed: %s", output.name, exc)
         self.started.clear()
+        self.main_thread = []

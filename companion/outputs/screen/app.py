@@ -5,7 +5,7 @@ Threads::
     table loop thread                      main thread (pygame)
     -----------------                      --------------------
     TableLoop.handle(event)
-      -> App._from_loop(update)  --queue-->  App.step(): wait_events()
+      -> App.on_update(update)   --queue-->  App.step(): wait_events()
          + wake event, UPDATE event            -> process_updates(): screens' on_update
                                                -> screen.draw() -> display.update(rects)
     TableLoop.post(TouchAction)  <--post---  a tap on a widget -> app.post_action({...})
@@ -17,6 +17,10 @@ toast running out). It draws only when a
 screen says something changed, and hands only the changed rectangles to the
 display. The UI never changes the game: every touch becomes a ``TouchAction``
 for the table loop, and the screen redraws from the ``Update`` that comes back.
+
+The App is one of the loop's outputs (``companion.outputs.Output``): the service starts it
+in the one list, on the main thread (``Outputs.start(app, main_thread=True)``), so it is
+subscribed there and closed after the outputs whose threads use what pygame opened.
 
 Screens: ``show(screen)`` replaces the stack, ``push(screen)`` / ``pop()`` for
 screens on top (dialogs, wizard, fix mode); ``open(name, **kwargs)`` builds a
@@ -37,8 +41,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
-from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
 
 import pygame
 
@@ -51,6 +55,9 @@ from . import text
 from .screens.base import Pointer, Screen
 from .screens.table_view import TableView
 from .teaching_view import Teaching
+
+if TYPE_CHECKING:
+    from companion.core.snapshot import Snapshot
 
 log = logging.getLogger("companion.outputs.screen")
 
@@ -192,8 +199,22 @@ def open_display(display_cfg: dict, caption: str = "Coffee Rush companion") -> p
     return surface
 
 
+class PhonePairing(Protocol):
+    """What Settings shows of the phone view's pairing (``outputs.web``'s ``Pairing``)."""
+
+    def shown(self) -> str: ...
+
+    def phones(self) -> Sequence[Any]: ...
+
+    def renew(self) -> object: ...
+
+    def forget(self, phone_id: str) -> object: ...
+
+
 class App:
     """The touchscreen. ``loop`` is the ``TableLoop``; ``surface`` where to draw.
+    Built from the loop's table; it follows the table once started as an output
+    (``Outputs(loop).start(app, main_thread=True)``).
 
     ``surface``: the display surface (from ``open_display``) or any Surface (screenshots,
     tests). ``clock``: monotonic seconds (inject in tests). ``seat_colors``: the
@@ -228,7 +249,7 @@ class App:
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
-        self.pairing = None                        # the phone view's pairing code (Settings)
+        self.pairing: PhonePairing | None = None   # the phone view's pairing code (Settings)
         self.web_url: str | None = None         # where phones open the table
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
@@ -244,7 +265,6 @@ class App:
         #: says a sentence aloud, ``speak(text, lang)`` (the voice, when there is one)
         self.speak: Callable[[str, str], None] | None = None
         text.set_language(language)
-        loop.subscribe(self._from_loop)
         self.teaching = Teaching(self)             # learn while playing (hints)
         self.show(TableView(self))
         self._route(was_over=False)
@@ -329,7 +349,25 @@ class App:
         whether a tap asked the table loop for something."""
         return self._own[-1] if self._own else None
 
-    def _from_loop(self, update: Any) -> None:
+    # --- the output: started with the loop's snapshot, then every update ------------------
+
+    name = "screen"
+
+    def start(self, snapshot: Snapshot | None = None) -> App:
+        """The table as ``snapshot`` has it (on the main thread): a newer table than the one
+        this App was built from (the loop moved on meanwhile) is shown afresh."""
+        if snapshot is not None and snapshot.version != self.version:
+            was_over = _game_over(self.table)
+            self.table, self.draws, self.version = snapshot.table, snapshot.draws, snapshot.version
+            self.show(TableView(self))
+            self._route(was_over)
+        return self
+
+    def status(self) -> str:
+        """"ok" while the screen runs, "closed" once it is closed."""
+        return "ok" if self.running else "closed"
+
+    def on_update(self, update: Any) -> None:
         """Subscriber, on the table loop thread: queue the update and wake the main thread."""
         self._received += 1
         self._updates.put(update)

@@ -44,9 +44,11 @@ def make_app(lines: Iterable[str], size: tuple[int, int], lang: str = "en"):
     from companion.core.events import ScriptLine
     from companion.core.session import Session
     from companion.core.loop import TableLoop
+    from companion.outputs import Outputs
     from .app import App
     loop = TableLoop(Session(None, Catalog.example()))
-    app = App(loop, surface=pygame.Surface(size), language=lang, clock=_FrozenClock())
+    app = Outputs(loop).start(App(loop, surface=pygame.Surface(size), language=lang,
+                                  clock=_FrozenClock()), main_thread=True)
     for n, line in enumerate(lines, 1):
         loop.post(ScriptLine(line, n))
     settle(app)
