@@ -32,7 +32,8 @@ from benchmarks.bench_ui import pct  # noqa: E402
 from companion.core.catalog import Catalog  # noqa: E402
 from companion.core.session import Session  # noqa: E402
 from companion.core.loop import TableLoop  # noqa: E402
-from companion.outputs.screen import fonts, widgets  # noqa: E402
+from companion.words import fonts  # noqa: E402
+from companion.outputs.screen import widgets  # noqa: E402
 from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
 from companion.outputs.screen.keyboard import KeyboardScreen  # noqa: E402

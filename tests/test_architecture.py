@@ -30,28 +30,6 @@ ALLOWED: dict[str, set[str]] = {
     "top": {"commands", "words"},   # dataclass_code.prepare (install time) parses the words
 }
 
-#: edges the redesign of issue 21 has still to remove, each with its reason. The test
-#: fails when one is no longer there, so this list only shrinks.
-KNOWN: dict[tuple[str, str], str] = {
-    ("companion.devices.labels", "companion.review.pdf"):
-        "the one small PDF writer the label sheets and the game summary share",
-    ("companion.outputs.screen.demo_window", "companion.outputs.lights.pixels"):
-        "the demo's window draws the simulated strip (the demo wiring is being redone)",
-    ("companion.outputs.screen.strip_view", "companion.outputs.lights.pixels"):
-        "the demo's strip view reads the simulated strip's frames",
-    ("companion.outputs.screen.screens.fault", "companion.appliance.faults"):
-        "the start-up fault pages show the appliance's faults",
-    ("companion.outputs.screen.screenshots", "companion.appliance.faults"):
-        "the screenshots include the start-up fault pages",
-    ("companion.outputs.sound.player", "companion.appliance.logs"):
-        "the player logs through the appliance's logging helper",
-    ("companion.review.summary", "companion.outputs.screen.fonts"):
-        "the summary PNG is drawn with the screen's fonts",
-    ("companion.review.summary", "companion.outputs.screen.story_chart"):
-        "the summary PNG draws the screen's story chart",
-}
-
-
 #: the package itself (its ``__version__``) and what its ``__init__`` runs first (the records'
 #: kept compiled code): every room may read them
 BOOT = {"companion", "companion.dataclass_code"}
@@ -128,13 +106,9 @@ def violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
 
 
 def test_the_tree_keeps_the_import_contract():
-    found = violations(import_graph())
-    new = sorted(found - set(KNOWN))
-    assert not new, "imports against the rooms' contract (see each room's __init__):\n" + \
-        "\n".join(f"  {a} -> {b}" for a, b in new)
-    gone = sorted(set(KNOWN) - found)
-    assert not gone, "no longer imported, remove from KNOWN:\n" + \
-        "\n".join(f"  {a} -> {b}" for a, b in gone)
+    found = sorted(violations(import_graph()))     # no exceptions: none are left
+    assert not found, "imports against the rooms' contract (see each room's __init__):\n" + \
+        "\n".join(f"  {a} -> {b}" for a, b in found)
 
 
 def test_a_deliberate_violation_is_caught():

@@ -12,7 +12,7 @@ import pytest
 from companion.appliance import config, doctor
 from companion.devices import scanner_protocol as sp
 from companion.core.journal import Journal
-from companion.outputs.screen.fonts import FontFiles
+from companion.words.fonts import FontFiles
 
 NOW = time.mktime((2026, 6, 1, 12, 0, 0, 0, 0, -1))
 HEALTHY_UNIT = {"ActiveState": "active", "LoadState": "loaded", "UnitFileState": "enabled",

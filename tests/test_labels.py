@@ -7,9 +7,9 @@ import pytest
 import segno
 
 from companion.commands import cli
-from companion.devices import labels
+from companion.commands import label_sheets as labels
 from companion.devices.scanner_protocol import PlainScan, decode_line
-from companion.devices.labels import A4, LETTER, Grid, LabelError
+from companion.commands.label_sheets import A4, LETTER, Grid, LabelError
 
 SVG = "{http://www.w3.org/2000/svg}"
 CARD_W, CARD_H = 44.0, 68.0          # a Coffee Rush order card, mm

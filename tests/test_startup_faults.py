@@ -21,7 +21,7 @@ from companion.appliance.service import Service, Startup
 from companion.core.session import Session
 from companion.words import i18n
 from companion.outputs.screen import widgets
-from companion.outputs.screen.fonts import FontFiles
+from companion.words.fonts import FontFiles
 from companion.outputs.screen.screens.fault import FaultPage, FaultScreen
 from service_helpers import table_config, wait_ready
 

@@ -10,7 +10,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from companion.outputs.screen import fonts, widgets  # noqa: E402
+from companion.words import fonts  # noqa: E402
+from companion.outputs.screen import widgets  # noqa: E402
 from companion.outputs.screen.surface_cache import SurfaceCache, surface_bytes  # noqa: E402
 
 

@@ -19,7 +19,7 @@ from companion.appliance.config import LANGUAGES  # noqa: E402
 from companion.outputs.screen import text  # noqa: E402
 from companion.core.colour_vision import (MACHADO, MIN_DELTA_E, SEAT_SHAPES,  # noqa: E402
                                           closest_pair, difference, simulate)
-from companion.outputs.screen.fonts import has_hangul, is_hangul  # noqa: E402
+from companion.words.fonts import has_hangul, is_hangul  # noqa: E402
 from companion.outputs.screen.screenshots import (SIZES, act, finish_game, make_app,  # noqa: E402
                                                   sample_script)
 from companion.outputs.screen.widgets import ink_rect, record_text  # noqa: E402

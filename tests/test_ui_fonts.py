@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from companion.outputs.screen import fonts  # noqa: E402
+from companion.words import fonts  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +74,7 @@ def test_fonts_are_cached_per_size_and_weight():
 
 def test_discovery_failing_falls_back_to_the_default_font_with_one_warning(caplog):
     book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
-    with caplog.at_level(logging.WARNING, logger="companion.outputs.screen.fonts"):
+    with caplog.at_level(logging.WARNING, logger="companion.words.fonts"):
         assert book.hangul_missing()
         assert book.files == fonts.FontFiles()
         f = book.font(24)
@@ -90,7 +90,7 @@ def test_discovery_failing_falls_back_to_the_default_font_with_one_warning(caplo
 
 def test_no_warning_when_only_latin_text_is_drawn(caplog):
     book = fonts.FontBook(fc_match="/nonexistent/fc-match", fc_list="/nonexistent/fc-list")
-    with caplog.at_level(logging.WARNING, logger="companion.outputs.screen.fonts"):
+    with caplog.at_level(logging.WARNING, logger="companion.words.fonts"):
         book.font(24).render("Ñandú à la carte", True, (255, 255, 255))
     assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
 

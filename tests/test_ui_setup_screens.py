@@ -12,7 +12,8 @@ from ui_touch import has_widget, make_app, touch, type_on_keyboard, widget
 from companion.appliance.config import LANGUAGES
 from companion.appliance.config import defaults as config_defaults
 from companion.core.events import EnrollRequest
-from companion.outputs.screen import fonts, text, widgets
+from companion.words import fonts
+from companion.outputs.screen import text, widgets
 from companion.outputs.screen.screens.enroll import EnrollScreen
 from companion.outputs.screen.screens.settings import SettingsScreen
 from companion.outputs.screen.settings_store import (Settings, SettingsStore, path_beside,

@@ -1,4 +1,4 @@
-"""The story page behind the end screen (screens/story.py, outputs/screen/story_chart.py): rendered
+"""The story page behind the end screen (screens/story.py, review/story_chart.py): rendered
 from a whole demo game in every language at 800x480, 1024x600 and 1280x800 off-screen,
 saved under test-output/ui/; no text leaves its box or overlaps another, the chart has
 every seat's line in its colour and shape, the turning points are the story's, and the
@@ -18,7 +18,7 @@ from companion.outputs.screen import screenshots, widgets  # noqa: E402
 from companion.outputs.screen.screens.end import EndScreen  # noqa: E402
 from companion.outputs.screen.screens.story import StoryScreen  # noqa: E402
 from companion.review.story import nice_ticks  # noqa: E402
-from companion.outputs.screen.story_chart import draw_shape  # noqa: E402
+from companion.review.story_chart import draw_shape  # noqa: E402
 from test_ui_screens import OUT, check_targets, check_texts  # noqa: E402
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
@@ -158,7 +158,8 @@ def test_a_long_or_short_game_keeps_its_numbers_apart(rounds):
     """The chart of any length: its numbers inside the chart and apart from each other,
     the last round always labelled; negative scores (Winter's dislikes) on the grid."""
     from companion.review.story import Story
-    from companion.outputs.screen.story_chart import SCREEN_PEN, ChartLook, paint_chart
+    from companion.outputs.screen.screens.story import SCREEN_PEN, screen_look
+    from companion.review.story_chart import paint_chart
     pygame.font.init()
     scores = tuple(tuple((r * (seat + 1) * 3) // 2 - 3 * seat for seat in range(4))
                    for r in range(rounds + 1))
@@ -166,7 +167,7 @@ def test_a_long_or_short_game_keeps_its_numbers_apart(rounds):
     for size in SIZES:
         surface = pygame.Surface(size)
         box = pygame.Rect(6, 74, size[0] // 2, size[1] - 140)
-        look = ChartLook(text=22, line=5, marker=20, flag=30)
+        look = screen_look(text=22, line=5, marker=20, flag=30)
         with widgets.record_text() as texts:
             paint_chart(surface, box, story, [(200, 40, 40)] * 4, look, SCREEN_PEN,
                         [1, rounds, rounds])

@@ -1,7 +1,7 @@
 import pygame
 
 from companion.outputs.lights.pixels import SimulatedStrip, contiguous_segments
-from companion.outputs.screen.strip_view import StripView
+from companion.appliance.strip_view import StripView
 
 
 def test_the_strip_is_drawn_only_when_its_frame_changes():

@@ -58,7 +58,7 @@ from companion.words import i18n
 
 if TYPE_CHECKING:                        # pygame loads with the screen
     from companion.outputs.screen.app import App
-    from companion.outputs.screen.demo_window import DemoWindow
+    from companion.appliance.demo_window import DemoWindow
 
 NAMES = ["Ana", "Ben", "Chloe", "Dae"]
 CAKE_NOTES = (CakePlaced, CakeCardGained, CakeCardPlayed, CakesReturned)
@@ -587,7 +587,7 @@ def run_screen(edition: str = "original", players: int | list = 3, seed: int = 1
     base = cfg if cfg is not None else config_mod.defaults()
     language = base["game"]["language"]
     # first: it keeps pygame's banner quiet
-    from companion.outputs.screen.demo_window import open_demo_window
+    from companion.appliance.demo_window import open_demo_window
     try:
         window = open_demo_window(base["display"])
     except RuntimeError as exc:                       # pygame.error: no window here

@@ -33,7 +33,7 @@ from companion.core.journal import (FAILING, FULL, READ_ONLY, Journal, JournalEr
 from companion.words.i18n import tr
 
 if TYPE_CHECKING:
-    from companion.outputs.screen.fonts import FontFiles
+    from companion.words.fonts import FontFiles
 
 SERVICE = "coffee-companion.service"
 SERVICE_USER = "coffee"
@@ -97,7 +97,7 @@ def _read(path: str) -> str:
 
 
 def _fonts() -> FontFiles:
-    from companion.outputs.screen.fonts import find_font_files
+    from companion.words.fonts import find_font_files
     return find_font_files()
 
 

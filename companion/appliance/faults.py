@@ -29,58 +29,19 @@ import os
 import sqlite3
 import time
 import tomllib
-from dataclasses import dataclass, field
 
 from companion.core.catalog import Catalog, CatalogError
 from .config import LANGUAGES, Config, ConfigError
 from companion.core.journal import Journal, JournalError
 from companion.core.session import Session
+# what a start-up fault is, and the safe actions, belong to the outputs that show it
+from companion.outputs import (CONTINUE, MOVE_JOURNAL_ASIDE, RETRY, SKIP_CATALOG_FILE,
+                               SUMMARY, StartupFault)
+
+__all__ = ["CONTINUE", "MOVE_JOURNAL_ASIDE", "RETRY", "SKIP_CATALOG_FILE", "SUMMARY",
+           "StartupFault"]     # and the functions below that find and fix faults
 
 log = logging.getLogger("companion.appliance.faults")
-
-# The touch action each kind offers besides Try again (None: nothing is safe).
-MOVE_JOURNAL_ASIDE = "move_journal_aside"
-SKIP_CATALOG_FILE = "skip_catalog_file"
-CONTINUE = "continue"
-RETRY = "retry"
-
-
-@dataclass(frozen=True)
-class StartupFault:
-    kind: str                       # config, catalog, journal, font, display
-    detail: str                     # the technical message (file names), for the log too
-    path: str | None = None      # the file concerned
-    action: str | None = None    # the safe touch action, if any
-    params: dict = field(default_factory=dict)   # for the screen's words
-    storage: str | None = None   # journal: the storage fault (full, read_only, failing)
-
-    @property
-    def _variant(self) -> str:
-        if self.action == MOVE_JOURNAL_ASIDE:
-            return "_damaged"
-        return f"_{self.storage}" if self.storage else ""
-
-    @property
-    def title_key(self) -> str:
-        return f"fault.{self.kind}_title{self._variant}"
-
-    @property
-    def fix_key(self) -> str:
-        return f"fault.{self.kind}_fix{self._variant}"
-
-    def status(self) -> str:
-        """One line for `systemctl status` and the log, in English."""
-        return f"fault: {SUMMARY[self.kind]}: {self.detail}"
-
-
-SUMMARY = {
-    "config": "the config file has mistakes",
-    "catalog": "a card catalog is broken",
-    "journal": "the game journal cannot be opened",
-    "font": "a font is missing",
-    "display": "no display, but one is configured",
-}
-
 
 # --- building a fault from what went wrong -----------------------------------------------
 
@@ -149,7 +110,7 @@ def _locked(path: str) -> bool:
 
 def font_fault(language: str, files) -> StartupFault | None:
     """A missing font the screen needs (``files``: ``ui.fonts.FontFiles``)."""
-    from companion.outputs.screen.fonts import INSTALL_COMMAND
+    from companion.words.fonts import INSTALL_COMMAND
     if files.latin is None:
         return StartupFault("font", "no DejaVu Sans (Latin letters fall back to a font "
                             "without some symbols)", action=CONTINUE,

@@ -193,7 +193,7 @@ class Service:
         from companion.outputs.lights.controller import build_lights
         from companion.outputs.sound import build_sound
         lights = _optional("lights", lambda: build_lights(self.cfg))
-        sound = _optional("sound", lambda: build_sound(self.cfg))
+        sound = _optional("sound", lambda: build_sound(self.cfg, quiet=logs.native_stderr_quiet))
         self.lights, self.sound = lights, sound
         from companion.outputs.mqtt.publisher import build_publisher
         mqtt = _optional("MQTT", lambda: build_publisher(self.cfg, self.loop.snapshot,
@@ -418,7 +418,7 @@ class Service:
 
     def _fonts_ok(self, surface) -> bool:
         """A missing font is shown on the fault page first; False: stop was asked there."""
-        from companion.outputs.screen import fonts
+        from companion.words import fonts
         return self._fault_first(
             surface, lambda: faults.font_fault(self.cfg["game"]["language"], fonts.book().files),
             retry=lambda: fonts.set_book(None))          # look for fonts afresh
@@ -495,7 +495,7 @@ def fault_page(fault, surface, cfg: Config | None, notifier: Notifier,
     """Show ``fault`` on ``surface`` until a safe action works (returns it) or a stop
     (None). ``act(choice)`` carries the action out; an OSError it raises is shown
     on the page and the page stays."""
-    from companion.outputs.screen import fonts
+    from companion.words import fonts
     from companion.outputs.screen.screens.fault import FaultPage
     language = faults.screen_language(cfg, config_path)
     if language == "ko" and fonts.book().files.hangul is None:

@@ -18,7 +18,7 @@ def add_arguments(p):
 def main(args) -> int:
     import sys
 
-    from companion.devices import labels
+    from companion.commands import label_sheets as labels
     papers = ("a4", "letter") if args.paper == "both" else (args.paper,)
     try:
         tags = (labels.read_tags(args.tags) if args.tags

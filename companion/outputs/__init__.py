@@ -15,10 +15,15 @@ subscribes it and keeps it; ``close`` closes them in the order they started (the
 first: the LEDs go dark), then those that run on the main thread (the touchscreen,
 ``screen.app``: it closes pygame's display and fonts, which the others' threads may use
 until they are closed).
+
+A start-up fault (``StartupFault``: a broken config, catalog or journal, a missing font or
+display) is what every output shows in its way before the table: the screen's fault page,
+the lights' blink, the log and systemd's status line. ``appliance.faults`` finds them.
 """
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
@@ -27,6 +32,50 @@ if TYPE_CHECKING:
     from companion.core.loop import TableLoop, Update
 
 log = logging.getLogger("companion.outputs")
+
+
+# The touch action each kind offers besides Try again (None: nothing is safe).
+MOVE_JOURNAL_ASIDE = "move_journal_aside"
+SKIP_CATALOG_FILE = "skip_catalog_file"
+CONTINUE = "continue"
+RETRY = "retry"
+
+
+@dataclass(frozen=True)
+class StartupFault:
+    kind: str                       # config, catalog, journal, font, display
+    detail: str                     # the technical message (file names), for the log too
+    path: str | None = None      # the file concerned
+    action: str | None = None    # the safe touch action, if any
+    params: dict[str, object] = field(default_factory=dict)   # for the screen's words
+    storage: str | None = None   # journal: the storage fault (full, read_only, failing)
+
+    @property
+    def _variant(self) -> str:
+        if self.action == MOVE_JOURNAL_ASIDE:
+            return "_damaged"
+        return f"_{self.storage}" if self.storage else ""
+
+    @property
+    def title_key(self) -> str:
+        return f"fault.{self.kind}_title{self._variant}"
+
+    @property
+    def fix_key(self) -> str:
+        return f"fault.{self.kind}_fix{self._variant}"
+
+    def status(self) -> str:
+        """One line for `systemctl status` and the log, in English."""
+        return f"fault: {SUMMARY[self.kind]}: {self.detail}"
+
+
+SUMMARY = {
+    "config": "the config file has mistakes",
+    "catalog": "a card catalog is broken",
+    "journal": "the game journal cannot be opened",
+    "font": "a font is missing",
+    "display": "no display, but one is configured",
+}
 
 
 @runtime_checkable

@@ -35,10 +35,10 @@ from companion.core.seat_colours import SCREEN_RGB, screen_rgb
 from companion.core.session import rebuild
 from .story import Story, story_of
 from .story_words import point_text, round_text
-from companion.outputs.screen.fonts import ChainFont, FontBook
+from companion.words.fonts import ChainFont, FontBook
 from companion.words.i18n import names_list, token_name, tr, tr_count
 from companion.core.colour_vision import SEAT_SHAPES
-from companion.outputs.screen.story_chart import ChartLook, draw_shape, paint_chart
+from .story_chart import ChartLook, draw_shape, paint_chart
 
 FORMATS = ("png", "pdf")
 PAGE = (1240, 1754)                    # A4 at 150 dpi

@@ -561,6 +561,7 @@ class App:
         pygame.display.quit()
         pygame.font.quit()
         # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
-        from . import fonts, widgets
+        from companion.words import fonts
+        from . import widgets
         widgets.reset_fonts()
         fonts.set_book(None)

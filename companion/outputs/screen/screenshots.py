@@ -237,12 +237,12 @@ def _teach(app):
 
 def _fault_journal(app):
     """The start-up fault page for a damaged journal (companion/appliance/faults.py)."""
-    from companion.appliance import faults
+    from companion.outputs import MOVE_JOURNAL_ASIDE, StartupFault
     from .screens.fault import FaultScreen
     path = "/var/lib/coffee-companion/journal.db"
-    app.push(FaultScreen(app, faults.StartupFault(
+    app.push(FaultScreen(app, StartupFault(
         "journal", f"{path} is damaged or not a journal (file is not a database); it was "
-        "left as it is", path, faults.MOVE_JOURNAL_ASIDE, {"path": path})))
+        "left as it is", path, MOVE_JOURNAL_ASIDE, {"path": path})))
 
 
 # --- table script 1.2 at the table (each starts from its own short game) ----------------

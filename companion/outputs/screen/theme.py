@@ -52,7 +52,7 @@ CAKE_SPONGE = (246, 214, 150)
 CAKE_CHERRY = (200, 30, 50)
 CAKE_PLATE = (250, 250, 245)
 CAKE_CARD_FACE = (255, 236, 244)
-STRIP_BACKGROUND = (18, 16, 14)    # the simulated light strip (strip_view.py)
+STRIP_BACKGROUND = (18, 16, 14)    # the simulated light strip (appliance/strip_view.py)
 STRIP_LED_RIM = (40, 38, 36)
 
 # Ingredient icon colours and the letter drawn inside (readable without colour vision).

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 import pygame
 
 from . import theme
-from .fonts import ChainFont, get_font, set_book
+from companion.words.fonts import ChainFont, get_font, set_book
 from .surface_cache import SurfaceCache
 from .text import ingredient_letters
 

@@ -39,6 +39,7 @@ import os
 import threading
 import time
 from typing import Any
+from contextlib import AbstractContextManager
 from collections import deque
 from pathlib import Path
 from collections.abc import Callable
@@ -46,7 +47,6 @@ from collections.abc import Callable
 import importlib.resources
 
 from companion.appliance.config import SoundSettings, VoiceSettings
-from companion.appliance.logs import native_stderr_quiet
 
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
@@ -85,7 +85,11 @@ class SoundPlayer(Worker):
     def __init__(self, folder: os.PathLike | None = None,
                  volume: float = SoundSettings().volume,
                  enabled: bool = True, turn_timer: float = 0,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 quiet: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext):
+        #: what opening the audio device is wrapped in: the service's keeps libasound's
+        #: own chatter on file descriptor 2 out of the log (we say it once, in words)
+        self.quiet = quiet
         self.folder = Path(folder) if folder else default_folder()
         self.volume = float(volume)
         self.enabled = enabled
@@ -348,7 +352,7 @@ class SoundPlayer(Worker):
         try:
             import pygame
             if pygame.mixer.get_init() is None:
-                with native_stderr_quiet():       # libasound's own chatter; we say it once
+                with self.quiet():                # libasound's own chatter; we say it once
                     pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
@@ -396,9 +400,13 @@ class SoundPlayer(Worker):
         self.state = "closed" if self.enabled else "off"
 
 
-def build_sound(cfg, clock: Callable[[], float] = time.monotonic) -> SoundPlayer:
-    """A player for ``[sound]`` (enabled, volume, folder) and ``[game] turn_timer``."""
+def build_sound(cfg, clock: Callable[[], float] = time.monotonic,
+                quiet: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
+                ) -> SoundPlayer:
+    """A player for ``[sound]`` (enabled, volume, folder) and ``[game] turn_timer``;
+    ``quiet``: see ``SoundPlayer.quiet``."""
     s = cfg["sound"]
     folder = os.path.expanduser(s["folder"]) if s["folder"] else None
     return SoundPlayer(folder, volume=s["volume"], enabled=s["enabled"],
-                       turn_timer=cfg["game"]["turn_timer"], clock=clock)
+                       turn_timer=cfg["game"]["turn_timer"], clock=clock,
+                       quiet=quiet)

@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 import pygame
 
-from companion.appliance import faults
+from companion.outputs import (CONTINUE, MOVE_JOURNAL_ASIDE, RETRY, SKIP_CATALOG_FILE,
+                               StartupFault)
 from .. import text, theme
 from ..app import POINTER_EVENTS, pointer_of
 from ..layout import cols, inset, rows
@@ -28,14 +29,14 @@ from .base import Screen
 
 #: the button word of each safe action
 ACTION_KEYS = {
-    faults.MOVE_JOURNAL_ASIDE: "fault.move_journal_aside",
-    faults.SKIP_CATALOG_FILE: "fault.skip_catalog_file",
-    faults.CONTINUE: "fault.continue_anyway",
+    MOVE_JOURNAL_ASIDE: "fault.move_journal_aside",
+    SKIP_CATALOG_FILE: "fault.skip_catalog_file",
+    CONTINUE: "fault.continue_anyway",
 }
 
 
 class FaultScreen(Screen):
-    def __init__(self, app, fault: faults.StartupFault):
+    def __init__(self, app, fault: StartupFault):
         super().__init__(app)
         self.fault = fault
 
@@ -67,14 +68,14 @@ class FaultScreen(Screen):
                               size=m.body, color=theme.PRIMARY,
                               on_tap=lambda: self.app.choose(f.action)))
         out.append(Button("fault.retry", cells[-1], text=self.t("fault.try_again"), size=m.body,
-                          on_tap=lambda: self.app.choose(faults.RETRY)))
+                          on_tap=lambda: self.app.choose(RETRY)))
         return out
 
 
 class FaultPage:
     """The fault screen on ``surface`` (the display, or any Surface in tests)."""
 
-    def __init__(self, fault: faults.StartupFault, surface: pygame.Surface, language: str,
+    def __init__(self, fault: StartupFault, surface: pygame.Surface, language: str,
                  clock: Callable[[], float] = time.monotonic, on_display: bool = True):
         if not pygame.font.get_init():
             pygame.font.init()

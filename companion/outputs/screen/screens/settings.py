@@ -16,7 +16,8 @@ from collections.abc import Callable
 import pygame
 
 from companion.appliance.config import LANGUAGES
-from .. import fonts, theme
+from companion.words import fonts
+from .. import theme
 from companion.words.i18n import language_name
 from ..layout import centered, cols, inset, rows
 from ..settings_store import Settings, settings_for

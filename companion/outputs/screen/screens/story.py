@@ -17,9 +17,10 @@ from companion.review.story import Story, TurningPoint, story_of
 from companion.review.story_words import point_text, round_text
 from .. import theme
 from ..layout import cols, inset, rows
-from ..story_chart import SCREEN_PEN, ChartLook, paint_chart
+from companion.review.story_chart import ChartLook, paint_chart
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, Widget, draw_seat_token, draw_text
+from ..widgets import (Button, Custom, Fill, Label, Widget, draw_seat_token, draw_text,
+                       text_width)
 from .base import Screen
 from .table_panels import fitting_name
 
@@ -75,9 +76,9 @@ class StoryScreen(Screen):
             return [Label("story.too_short", box, text=self.t("story.too_short"),
                           size=m.body, lines=3, color=theme.TEXT_DIM, background=theme.PANEL,
                           radius=12, pad=m.px(12))]
-        look = ChartLook(text=m.px(theme.STORY_CHART_TEXT), line=m.px(theme.STORY_CHART_LINE),
-                         marker=m.px(theme.STORY_CHART_MARKER),
-                         flag=m.px(theme.STORY_CHART_FLAG))
+        look = screen_look(text=m.px(theme.STORY_CHART_TEXT), line=m.px(theme.STORY_CHART_LINE),
+                           marker=m.px(theme.STORY_CHART_MARKER),
+                           flag=m.px(theme.STORY_CHART_FLAG))
         colours = tuple(self.app.seat_colors)
         flags = tuple(p.round for p in points)
         return [Custom("story.chart", box, data=(story.rounds, colours, flags, look),
@@ -127,6 +128,28 @@ class StoryScreen(Screen):
             out.append(Label(f"story.key{seat}.points", pts, text=str(final[seat]),
                              size=m.big, bold=True, align="right"))
         return out
+
+
+class ScreenPen:
+    """The chart's text on the touchscreen (``widgets``: its fonts, shrink-to-fit, text
+    records)."""
+
+    def write(self, surface, text, box, size, color, bold=False, align="center"):
+        return draw_text(surface, text, box, size, color, bold, align)
+
+    def width(self, text, size, bold=False):
+        return text_width(text, size, bold)
+
+
+SCREEN_PEN = ScreenPen()
+
+
+def screen_look(text: int, line: int, marker: int, flag: int) -> ChartLook:
+    """The chart's sizes (pixels) in the screen's theme colours."""
+    return ChartLook(text=text, line=line, marker=marker, flag=flag, background=theme.PANEL,
+                     grid=theme.PANEL_LINE, ink=theme.TEXT, dim=theme.TEXT_DIM,
+                     outline=theme.TEXT_DARK, flag_color=theme.SPECIALTY,
+                     flag_ink=theme.TEXT_DARK)
 
 
 def _paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story, colours, look,

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import pygame
 
-from ..lights.pixels import Segment, SimulatedStrip
-from . import theme
+from companion.outputs.lights.pixels import Segment, SimulatedStrip
+from companion.outputs.screen import theme
 
 BAND = 30                        # px of window height the strip needs
 BACKGROUND = theme.STRIP_BACKGROUND

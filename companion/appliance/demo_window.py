@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
-from ..lights.pixels import Segment, SimulatedStrip
-from .app import open_display
+from companion.outputs.lights.pixels import Segment, SimulatedStrip
+from companion.outputs.screen.app import open_display
 from .strip_view import BAND, StripView
 
 CAPTION = "Coffee Rush companion - demo"

@@ -1,4 +1,4 @@
-"""Fonts for every screen language, Korean included.
+"""Fonts for every language we speak, Korean included (the screen's and the summary's).
 
 Latin letters (with é, ñ, ã, à, ...) come from DejaVu Sans; Hangul from a
 Korean font found through fontconfig, preferring Debian's ``fonts-noto-cjk``
@@ -32,7 +32,7 @@ from typing import Any
 
 import pygame
 
-log = logging.getLogger("companion.outputs.screen.fonts")
+log = logging.getLogger("companion.words.fonts")
 
 HANGUL_PACKAGES = ("fonts-nanum", "fonts-noto-cjk")
 INSTALL_COMMAND = "sudo apt install fonts-nanum"

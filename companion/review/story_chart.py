@@ -8,8 +8,9 @@ scores are set a little apart sideways so none hides another. The rounds of the
 turning points are marked by numbered flags along the top (the list beside the chart
 has the same numbers).
 
-Text is drawn by the caller's ``Pen`` (the screen's: ``widgets.draw_text`` and
-``widgets.text_width``, ``SCREEN_PEN``; the summary has its own fonts)."""
+Text is drawn by the caller's ``Pen``, and its sizes and colours are the caller's
+``ChartLook`` (the screen's: its widgets' text and theme, ``screens/story.py``; the
+summary's: its own fonts and paper colours)."""
 from __future__ import annotations
 
 import math
@@ -19,11 +20,8 @@ from typing import Protocol
 
 import pygame
 
-from companion.review.story import Story, nice_ticks
-from . import theme
 from companion.core.colour_vision import SEAT_SHAPES
-from .widgets import draw_text, text_width
-
+from .story import Story, nice_ticks
 
 
 class Pen(Protocol):
@@ -33,19 +31,6 @@ class Pen(Protocol):
     def width(self, text: str, size: int, bold: bool = False) -> int: ...
 
 
-class ScreenPen:
-    """The touchscreen's text (``widgets``: its fonts, shrink-to-fit, text records)."""
-
-    def write(self, surface, text, box, size, color, bold=False, align="center"):
-        return draw_text(surface, text, box, size, color, bold, align)
-
-    def width(self, text, size, bold=False):
-        return text_width(text, size, bold)
-
-
-SCREEN_PEN = ScreenPen()
-
-
 @dataclass(frozen=True)
 class ChartLook:
     """Sizes (pixels) and colours of one chart."""
@@ -53,12 +38,13 @@ class ChartLook:
     line: int                          # a seat's line width
     marker: int                        # a seat's shape at each round (its side)
     flag: int                          # a turning point's numbered flag (its diameter)
-    background: tuple = theme.PANEL
-    grid: tuple = theme.PANEL_LINE
-    ink: tuple = theme.TEXT
-    dim: tuple = theme.TEXT_DIM
-    outline: tuple = theme.TEXT_DARK
-    flag_color: tuple = theme.SPECIALTY
+    background: tuple
+    grid: tuple
+    ink: tuple                         # tick labels
+    dim: tuple                         # the grid's own labels
+    outline: tuple                     # around each seat's shape
+    flag_color: tuple
+    flag_ink: tuple = (24, 20, 18)     # a flag's number: dark on the flag's bright colour
 
 
 def draw_shape(surface: pygame.Surface, shape: str, center: tuple[int, int], side: int,
@@ -180,7 +166,7 @@ def _flags(surface: pygame.Surface, frame: _Frame, flags: Sequence[int],
         pygame.draw.circle(surface, look.flag_color, c, look.flag // 2)
         box = pygame.Rect(0, 0, look.flag, look.flag)
         box.center = c
-        pen.write(surface, str(i), box, round(look.flag * 0.8), theme.TEXT_DARK, True,
+        pen.write(surface, str(i), box, round(look.flag * 0.8), look.flag_ink, True,
                   "center")
 
 
