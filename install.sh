@@ -61,6 +61,7 @@ uninstall() {
     rm -f /usr/local/bin/coffee-companion
     say "kept your games in $STATE and your settings in $ETC (delete them yourself if you want)"
     say "kept the user $USER_NAME and the SPI lines in config.txt"
+    sync        # on the card before we say done (see the service section)
 }
 
 if [ "$ACTION" = uninstall ]; then
@@ -221,6 +222,11 @@ install -m 0644 "$SRC/systemd/coffee-companion.service" "$UNIT"
 systemctl enable coffee-companion.service 2>/dev/null \
     || ln -sf "$UNIT" /etc/systemd/system/multi-user.target.wants/coffee-companion.service
 say "service $UNIT installed and enabled (starts at every boot)"
+# A Pi is unplugged at any moment: what this script wrote (the program, the unit, the rules)
+# sits in the page cache for up to 30 s, and a power cut then leaves empty files behind (the
+# appliance check, run 9: cut 25 s after an upgrade, the unit file came back empty and the
+# service never started at the next boot). On the card before the service (re)starts.
+sync
 if ! systemd_up; then
     say "systemd is not running here (a chroot?): the service starts at the next boot"
 elif [ "$START" = no ]; then
