@@ -19,7 +19,8 @@ most 2 MB above the one at game 50.
 ``BENCH_SMAPS=1``: where the memory is (RSS by mapping, the live pygame surfaces and who
 holds their pixels, open fonts, SQLite's memory, the kinds of Python objects that grew);
 ``BENCH_CONFIG='[sound]\\nenabled = false\\n'``: more config lines, to bisect by turning an
-output off; ``BENCH_TRIM=1``: glibc's ``malloc_trim`` before each reading (freed, not held?).
+output off (``BENCH_WEB=0``, ``BENCH_MQTT=0``: without the phone view, without MQTT);
+``BENCH_TRIM=1``: glibc's ``malloc_trim`` before each reading (freed, not held?).
 """
 from __future__ import annotations
 
@@ -224,7 +225,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory(dir=shm) as fast:
         broker = mosquitto(os.path.join(folder, "broker"))
         try:
-            config = write_config(folder, os.path.join(fast, "journal.db"), broker.port,
+            config = write_config(folder, os.path.join(fast, "journal.db"),
+                                  broker.port if os.environ.get("BENCH_MQTT") != "0" else None,
+                                  web=os.environ.get("BENCH_WEB") != "0",
                                   extra=os.environ.get("BENCH_CONFIG", "").replace("\\n", "\n"))
             proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", config,
                                      "--games", str(args.games), "--every", str(args.every)],

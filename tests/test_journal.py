@@ -189,3 +189,15 @@ def test_the_session_knows_the_journal_number_of_its_game(tmp_path):
         assert s.game_id == 2
     with Journal(str(tmp_path / "j.db")) as j:
         assert Session(j).game_id == 2
+
+
+def test_the_journal_keeps_a_small_page_cache_on_every_connection(tmp_path):
+    """A day of games must not grow SQLite's page cache to its 2 MiB default (memory soak)."""
+    from companion.core.journal import CACHE_KIB
+    path = str(tmp_path / "j.db")
+    j = Journal(path)
+    assert j.db.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+    j.close()
+    again = Journal(path)          # an existing journal: checked read-only, then reopened
+    assert again.db.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+    again.close()

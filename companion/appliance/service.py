@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from companion import dataclass_code
-from . import faults, logs
+from . import faults, heap, logs
 from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
 from companion.core.journal import Journal, JournalError
@@ -211,6 +211,7 @@ class Service:
             if self._adapters_started:
                 return
             self._adapters_started = True
+            heap.keep_big_blocks_apart()             # the screen's surfaces, all day long
             for start in (self.start_outputs, self.start_web, self.start_inputs):
                 if self.stopping.is_set():
                     return
