@@ -224,9 +224,12 @@ class Journal:
 
     def _connect(self, readonly: bool) -> sqlite3.Connection:
         db = self._connect_file(readonly)
-        # SQLite's page cache, per connection: 0.5 MiB (the default, 2 MiB, fills over a day
-        # of games: resident memory the journal's short reads never need)
-        db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        try:    # SQLite's page cache, per connection: 0.5 MiB (the default, 2 MiB, fills
+            # over a day of games: resident memory the journal's short reads never need)
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        except sqlite3.Error:       # its first statement reads the file (a full disk, a
+            db.close()              # damaged file): nothing of it stays open
+            raise
         return db
 
     def _connect_file(self, readonly: bool) -> sqlite3.Connection:
