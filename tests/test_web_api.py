@@ -16,6 +16,7 @@ from companion.devices.mock_pins import Fingers
 from companion.core.rules import Rejection
 from companion.appliance.service import Service
 from recorder import Recorder
+from companion.core.events import TableVersion
 from companion.outputs.web.app import _one_line, _precondition
 
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
@@ -227,5 +228,9 @@ def test_an_action_body_is_one_table_script_line():
     assert _one_line(b"\xff\xfe")[1] == Rejection("bad_text", {})        # not UTF-8
     assert _one_line(b'{"do": "undo"}\n{"do": "undo"}')[1] is None      # two lines
     assert _one_line(b"# a comment")[1] is None
-    assert _precondition(None) == (True, None) and _precondition(" * ") == (True, None)
-    assert _precondition('"nonsense"') == (False, None)
+    assert _precondition(None, "a1b2c3") == (True, None)
+    assert _precondition(" * ", "a1b2c3") == (True, None)
+    assert _precondition('"nonsense"', "a1b2c3") == (False, None)
+    assert _precondition('"a1b2c3-3.7.2.1"', "a1b2c3") == (True, TableVersion(3, 7, 2, 1))
+    assert _precondition('"ffffff-3.7.2.1"', "a1b2c3") == (False, None)   # another start
+    assert _precondition('"3.7.2.1"', "a1b2c3") == (False, None)          # no epoch

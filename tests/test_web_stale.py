@@ -102,3 +102,21 @@ def test_the_events_stream_carries_the_version_the_page_sends_back(service_with_
     assert first["version"] == look(svc).headers["etag"]
     page = httpx.get(svc.web.url + "/", timeout=5).text
     assert f'data-version="{first["version"].replace(chr(34), "&quot;")}"' in page
+
+
+def test_a_page_from_before_a_restart_names_no_table_of_this_one(service_with_web):
+    """A journal started afresh numbers its games from 1 again: the same game, step, turn
+    and seat can name another table. The ETag carries the phone view's epoch (new at every
+    start), so a page served before the restart is refused (412) and changes nothing."""
+    svc = service_with_web
+    new_game(svc, SETUP)
+    phone = pair(svc)
+    tag = look(svc).headers["etag"]
+    epoch, version = tag.strip('"').split("-", 1)
+    assert epoch == svc.web.live.epoch and len(epoch) == 6
+    before = "000000" if epoch != "000000" else "ffffff"
+    r = post(svc, phone, {"do": "complete"}, f'"{before}-{version}"')   # same numbers
+    assert r.status_code == 412 and r.headers["etag"] == tag
+    assert lines(svc) == ["setup"]
+    assert post(svc, phone, {"do": "complete"}, tag).status_code == 200
+    assert lines(svc) == ["setup", "complete"]

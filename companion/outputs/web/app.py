@@ -11,7 +11,8 @@ Routes (the JSON API is documented in the README):
                             the finished game's one-page summary (``?lang=``)
 - ``GET /companion``        version, uptime, devices, last log lines, config
 - ``GET /api/table``        the running game exactly as ``replay --json`` prints it, with
-                            an ``ETag`` naming the table's version
+                            an ``ETag`` naming the table's version (after this start's
+                            epoch: a page from before a restart names no table of it)
 - ``GET /api/why``          why each number or sign the companion set by itself is what it
                             is (``?lang=``): target -> key, parameters and sentence
 - ``GET /api/events``       server-sent events: each update as JSON (``?lang=`` adds
@@ -349,13 +350,21 @@ def _one_line(body: bytes) -> tuple[str | None, dict | Rejection | None]:
     return text, parsed
 
 
-def _precondition(header: str | None) -> tuple[bool, TableVersion | None]:
+def _precondition(header: str | None, epoch: str) -> tuple[bool, TableVersion | None]:
     """An If-Match header: whether it can hold, and the table version it names (None: no
-    header, or "*": the action acts on the table as it is)."""
+    header, or "*": the action acts on the table as it is). A tag of another ``epoch`` (a
+    page served before the service started again: its game numbers may be a new
+    journal's) or no tag of ours cannot hold."""
     if header is None or header.strip() == "*":
         return True, None
-    seen = TableVersion.from_etag(header)
+    m = _TAG.fullmatch(header.strip())
+    if m is None or m.group(1) != epoch:
+        return False, None
+    seen = TableVersion.from_etag(f'"{m.group(2)}"')
     return seen is not None, seen
+
+
+_TAG = re.compile(r'"([0-9a-f]{6})-([^"]*)"')
 
 
 def build_app(view: PhoneView) -> Starlette:
@@ -383,7 +392,7 @@ def build_app(view: PhoneView) -> Starlette:
             # byte for byte what `replay --json` prints
             text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
         return Response(text, media_type="application/json",
-                        headers={"Cache-Control": "no-store", "ETag": snap.version.etag})
+                        headers={"Cache-Control": "no-store", "ETag": snap.etag})
 
     async def why(request: Request) -> Response:
         return JSONResponse(why_json(live.latest, language(request, cfg)),
@@ -439,8 +448,8 @@ def build_app(view: PhoneView) -> Starlette:
             if rejection is not None:
                 extra.update(reason=rejection_text(lang, rejection),
                              rejection={"code": rejection.code, "text": rejection.text})
-            r = answer(status, key, **extra, table=state, version=snap.version.etag)
-            r.headers["ETag"] = snap.version.etag
+            r = answer(status, key, **extra, table=state, version=snap.etag)
+            r.headers["ETag"] = snap.etag
             return r
 
         refused = _not_a_paired_phone(request, view.pairing)
@@ -457,7 +466,7 @@ def build_app(view: PhoneView) -> Starlette:
             return answer(422, "web.refused", reason=reason,
                           rejection={"code": parsed.code, "text": parsed.text})
         precondition = request.headers.get("if-match")
-        holds, seen = _precondition(precondition)
+        holds, seen = _precondition(precondition, live.epoch)
         if not holds:                 # names no version of this table: cannot hold
             return current(412, "web.refused", reject("stale_table"))
         log.info("phone %s: %s%s", _client(request), text,

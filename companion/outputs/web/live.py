@@ -18,6 +18,7 @@ import collections
 import dataclasses
 import itertools
 import logging
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -50,11 +51,18 @@ class Snapshot:
     rules_table: Any = None            # the rules' Table (with its history): "why?"
     action: dict | None = None         # the action this update tried (a refusal's "why?")
     version: ev.TableVersion = ev.TableVersion()   # the table's version (its ETag)
+    epoch: str = ""                    # this phone view's start (``LiveTable.epoch``)
+
+    @property
+    def etag(self) -> str:
+        """The HTTP entity tag of this table: its version, after the epoch of the phone
+        view that served it (``"<epoch>-<game>.<step>.<turn>.<active>"``)."""
+        return f'"{self.epoch}-{self.version.etag[1:]}' if self.epoch else self.version.etag
 
     def event(self) -> dict:
         """The JSON of one update as ``GET /api/events`` streams it; ``version`` is the
         table's ETag, what the page sends back as ``If-Match``."""
-        return {"seq": self.seq, "version": self.version.etag, "table": self.table,
+        return {"seq": self.seq, "version": self.etag, "table": self.table,
                 "happened": [h.as_dict() for h in self.happened],
                 "rejection": None if self.rejection is None else {
                     "code": self.rejection.code, "text": self.rejection.text},
@@ -78,6 +86,9 @@ class LiveTable:
 
     def __init__(self, loop: Any, colours: list | None = None):
         self.loop = loop
+        #: new at every start, in every ETag: a journal started afresh numbers its games
+        #: from 1 again, and a page left open from before must not name a table of it
+        self.epoch = secrets.token_hex(3)
         self.colours = tuple(tuple(c) for c in (colours or ()))
         self.devices: dict[str, str] = {}
         self._seq = itertools.count(1)
@@ -88,7 +99,7 @@ class LiveTable:
         self.latest = Snapshot(0, table_json(shared.table), shared.table.game,
                                colours=self.colours, at=time.monotonic(),
                                rules_table=shared.table,
-                               version=shared.version,
+                               version=shared.version, epoch=self.epoch,
                                bgstats=shared.play_link, game_id=shared.game_id)
         self.aio: asyncio.AbstractEventLoop | None = None
         self.clients: set[Client] = set()
@@ -128,6 +139,7 @@ class LiveTable:
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state, shared),
                         version=u.version if u.version is not None else self.loop.turn_now(),
+                        epoch=self.epoch,
                         bgstats=shared.play_link,
                         game_id=shared.game_id,
                         rules_table=u.table, action=u.action)

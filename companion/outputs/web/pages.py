@@ -337,7 +337,7 @@ def live_page(lang: str, snap) -> str:
                f'placeholder=\'{{"do": "correct", "player": "…", "likes": 3}}\'></label>'
                f'<button type="button" id="send">{t(lang, "web.send")}</button>'
                f'<div id="msg" role="status"></div></details>')
-    body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.version.etag)}">'
+    body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.etag)}">'
             f'{live_fragment(lang, snap)}</div>{control}')
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS)
 
