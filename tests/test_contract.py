@@ -95,7 +95,11 @@ def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_pa
     about_spilled = {line.split(":", 1)[0] for line in errors
                      if '"assert_never"' in line and '"Spilled"' in line}
     assert about_spilled == OUTPUTS, done.stdout + done.stderr
-    others = [line for line in errors if '"Spilled"' not in line]
+    # in the outputs, nothing but the new happening (elsewhere, a library's own stubs may
+    # differ from the ones CI's mypy run checks the tree with: Debian's pygame 2.1.2 in the
+    # arm64 root has older ones)
+    others = [line for line in errors if '"Spilled"' not in line
+              and line.split(":", 1)[0] in OUTPUTS | {str(shadow), str(outputs)}]
     assert not others, "mypy errors that are not about the new happening:\n" + "\n".join(others)
 
 
