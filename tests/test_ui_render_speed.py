@@ -100,8 +100,12 @@ def _same_as_a_whole_repaint(app) -> None:
     app.screen.invalidate()
     app.screen.draw(whole)
     drawn = pygame.image.tostring(whole, "RGB")
-    differ = sum(1 for i in range(0, len(drawn), 3) if shown[i:i + 3] != drawn[i:i + 3]) \
-        if shown != drawn else 0
+    row = app.size[0] * 3
+    differ = 0
+    for start in range(0, len(drawn) if shown != drawn else 0, row):   # pixels of odd rows
+        a, b = shown[start:start + row], drawn[start:start + row]
+        if a != b:
+            differ += sum(1 for i in range(0, row, 3) if a[i:i + 3] != b[i:i + 3])
     assert differ <= len(drawn) // 3 // 1000, (type(app.screen).__name__, differ)
 
 
@@ -156,7 +160,10 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
             widgets.rounded(screen, rect, radius, *layers)
             for colour, width in layers:
                 pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
-            assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
+            # the shape and a margin around it (the rest is the fill on both, untouched)
+            near = rect.inflate(16, 16).clip(screen.get_rect())
+            assert (pygame.image.tostring(screen.subsurface(near), "RGB")
+                    == pygame.image.tostring(direct.subsurface(near), "RGB")), \
                 (_time, rect, radius, layers)
 
 
