@@ -272,6 +272,7 @@ def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify_so
     sock_path, sock = notify_socket
     cfg = config.load(write_config(tmp_path), required=True)
     svc = Service(cfg, notifier=Notifier({"NOTIFY_SOCKET": sock_path}))
+    svc.display_grace = 0                     # really missing: no wait for it to appear
     seen = {}
 
     def person():
@@ -321,3 +322,38 @@ def test_the_language_comes_even_from_a_broken_config(tmp_path):
     assert faults.screen_language(None, str(bad)) == "ko"
     bad.write_text("not toml [", encoding="utf-8")
     assert faults.screen_language(None, str(bad)) == "en"
+
+
+def test_a_display_still_appearing_at_boot_is_waited_for_not_called_missing(tmp_path,
+                                                                          monkeypatch):
+    """Early in a boot the display's driver may still be loading (/dev/dri/card0 comes a
+    moment after the service starts): within ``display_grace`` it is looked for again,
+    and no fault is said, shown or blinked."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
+    looks = []
+
+    def available(**_):
+        looks.append(1)
+        return len(looks) > 3                   # there at the fourth look
+    monkeypatch.setattr("companion.outputs.screen.app.display_available", available)
+    opened = threading.Event()
+
+    def open_display(display):
+        opened.set()
+        raise RuntimeError("kmsdrm not available here")   # (what happens next: not this test)
+    monkeypatch.setattr("companion.outputs.screen.app.open_display", open_display)
+    cfg = config.load(write_config(tmp_path), required=True)
+    svc = Service(cfg)
+    faults_shown = []
+    monkeypatch.setattr(svc, "_show_fault", lambda fault: faults_shown.append(fault))
+    monkeypatch.setattr("companion.appliance.service.DISPLAY_GRACE_POLL", 0.01)
+    try:
+        svc.display_grace = 10.0
+        surface_thread = threading.Thread(target=lambda: svc._open_screen(cfg["display"]))
+        surface_thread.start()
+        assert opened.wait(5)                   # it opened once the display was there
+        assert len(looks) >= 4 and faults_shown == []
+    finally:
+        svc.stopping.set()
+        surface_thread.join(10)
+        svc.shutdown()

@@ -116,6 +116,8 @@ def status_line(table) -> str:
 class Service:
     #: the inputs' clock (a simulated table's, in the demo: mock-pin presses take no time)
     input_clock: Callable[[], float] = staticmethod(time.monotonic)
+    #: how long a configured display may take to appear before it counts as missing
+    display_grace: float = 10.0
 
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
                  catalog: Catalog | None = None):
@@ -384,10 +386,14 @@ class Service:
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
         (a driver named) but missing is a fault: the lights blink it, the log and
-        systemd's status say it, and the screen opens as soon as it appears."""
+        systemd's status say it, and the screen opens as soon as it appears. Early in a
+        boot the display's driver may still be loading: for ``display_grace`` seconds a
+        missing display is only looked for again (the appliance check's run 11: one boot
+        in forty started the table before virtio-gpu's /dev/dri/card0 was there)."""
         from companion.outputs.screen.app import display_available, open_display
         driver = os.environ.get("SDL_VIDEODRIVER", "") or display["driver"]
         shown = None
+        patient_until = time.monotonic() + self.display_grace
         while not self.stopping.is_set():
             problem = "no display device found"
             if display_available(driver=display["driver"]):
@@ -402,6 +408,9 @@ class Service:
             if not driver or driver == "dummy":
                 log.info("%s: running without the touchscreen", problem)
                 return None
+            if shown is None and time.monotonic() < patient_until:
+                wait_for_stop(self.stopping, DISPLAY_GRACE_POLL)   # still appearing?
+                continue
             if shown is None:
                 self.start_adapters()                # the lights blink the fault
                 shown = faults.display_fault(driver, problem)
@@ -488,6 +497,7 @@ class Service:
 
 
 DISPLAY_RETRY_SECONDS = 5.0
+DISPLAY_GRACE_POLL = 0.25     # s between looks for a display still appearing at boot
 
 
 def fault_page(fault, surface, cfg: Config | None, notifier: Notifier,
