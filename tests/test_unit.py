@@ -113,3 +113,16 @@ def test_install_sh_installs_what_kmsdrm_and_the_gpio_chips_need():
     lines = [x for x in rule.splitlines() if x and not x.startswith("#")]
     assert lines == ['SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"']
     assert "hardware/99-coffee-gpio.rules" in script and 'rm -f "$RULE" "$GPIO_RULE"' in script
+
+
+def test_install_sh_puts_what_it_wrote_on_the_card_before_the_service_starts():
+    """A power cut seconds after an install or upgrade must not leave empty files (the
+    appliance check's run 9: an empty unit, a service that never started again): sync
+    after the last file is written and before the service (re)starts; and in --uninstall."""
+    script = (ROOT / "install.sh").read_text(encoding="utf-8")
+    unit_written = script.index('install -m 0644 "$SRC/systemd/coffee-companion.service"')
+    synced = script.index("\nsync\n", unit_written)
+    assert synced < script.index("systemctl restart coffee-companion.service")
+    uninstall = script[script.index("uninstall() {"):]
+    uninstall = uninstall[:uninstall.index("\n}\n")]
+    assert uninstall.rstrip().splitlines()[-1].strip().startswith("sync")
