@@ -138,11 +138,20 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
                                                  dy=0.0, touch_id=1, finger_id=0,
                                                  pressure=1.0))
 
+        def idle() -> None:
+            """The table idle before the next input (a player takes a moment): the screen
+            paints ahead (``App.work_ahead``) step by step, each step counted on its own
+            ("ahead": a tap that comes meanwhile waits for one step, not for all)."""
+            while app.work_ahead():
+                labels.append(("ahead", inputs[0]))
+                pygame.display.update([])      # (closes callgrind's count of the step)
+
         def tap(name: str) -> bool:
             """A finger on the widget called ``name`` (if it is on screen and takes taps)."""
             w = next((w for w in app.screen._widgets if w.name == name and w.tappable), None)
             if w is None:
                 return False
+            idle()
             inputs[0] += 1
             finger(w.rect.center, "down")
             frame("press")                         # the pressed look
@@ -153,6 +162,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
             return True
 
         def device(event: Any, label: str) -> None:
+            idle()
             inputs[0] += 1
             loop.post(event)
             loop.drain()
@@ -363,6 +373,8 @@ class GameCounts(NamedTuple):
     taps: list[int]       # per tap: finger up to the answer on the display (released look too)
     presses: list[int]    # per tap: finger down to the pressed look on the display
     scans: list[int]      # per scan or seat-button press: the input to its frame
+    ahead: list[int]      # per step painted ahead while the table was idle
+    idle: list[int]       # per input: every step painted ahead before it
 
 
 def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) -> GameCounts:
@@ -388,7 +400,8 @@ def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) 
         raise RuntimeError(f"game {config} {size}: {len(costs)} callgrind dumps for "
                            f"{len(labels)} display updates")
     taps: dict[int, int] = {}
-    presses, scans = [], []
+    idle: dict[int, int] = {}
+    presses, scans, ahead = [], [], []
     for (what, n), cost in zip(labels, costs, strict=True):
         if what == "tap":
             taps[n] = taps.get(n, 0) + cost
@@ -396,7 +409,10 @@ def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) 
             presses.append(cost)
         elif what in ("scan", "device"):
             scans.append(cost)
-    return GameCounts(list(taps.values()), presses, scans)
+        elif what == "ahead":
+            ahead.append(cost)
+            idle[n] = idle.get(n, 0) + cost
+    return GameCounts(list(taps.values()), presses, scans, ahead, list(idle.values()) or [0])
 
 
 def percentile(values: list[int], q: float) -> float:
@@ -510,7 +526,9 @@ def _report(roots: list[tuple[str, str]], sizes, games, args, folder: str) -> No
             ok = p99 <= target and press <= target
             print(f"{g:<8} {size[0]:>4}x{size[1]:<4}" + "".join(f" | {x:>34}" for x in cells)
                   + f" | {p99 / PI_ZERO2_IPS * 1000:6.1f}ms  {'PASS' if ok else 'FAIL'}"
-                  f"  (press p99 {_m(press)}, scan p99 {_m(percentile(c.scans, 99))})")
+                  f"  (press p99 {_m(press)}, scan p99 {_m(percentile(c.scans, 99))};"
+                  f" painted ahead while idle: a step at most {_m(max(c.ahead, default=0))},"
+                  f" per input p50 {_m(percentile(c.idle, 50))} / max {_m(max(c.idle))})")
     if args.no_paths:
         return
     print(f"\n{'hot path':<16}" + "".join(f" {name:>22}" for name, _ in roots)

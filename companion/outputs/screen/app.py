@@ -500,7 +500,8 @@ class App:
         screen (benchmarks/bench_ui.py). Here the main thread sleeps on a
         threading.Event that the loop thread's subscriber sets (updates wake it
         at once) and pumps SDL for touches every ``active_poll`` s for a moment
-        after the last touch, every ``idle_poll`` s otherwise.
+        after the last touch, every ``idle_poll`` s otherwise. Before it sleeps, the
+        screen paints ahead (``work_ahead``), one small step between looks for input.
         """
         deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
         while True:
@@ -513,12 +514,20 @@ class App:
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 return []
+            if self.work_ahead():
+                continue        # one small step painted ahead, then look for input again
             busy = now - self._last_input < self.active_window
             interval = self.active_poll if busy else self.idle_poll
             if deadline is not None:
                 interval = min(interval, deadline - now)
             self._wake.wait(interval)
             self._wake.clear()
+
+    def work_ahead(self) -> bool:
+        """One small step of what the top screen paints ahead while nothing waits (the
+        frame the likeliest next tap shows, a veiled copy for a dialog): the tap then
+        draws little. False once nothing is left until the next draw."""
+        return self.screen.work_ahead(self.surface)
 
     def step(self) -> None:
         """Wait for the next event or update (or the next animation deadline), handle, draw."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from typing import Any
+from collections.abc import Iterator
 
 import pygame
 
@@ -81,6 +82,17 @@ class Screen:
         self._toasts: list[_ToastNote] = []
         self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
         self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
+        # painting ahead while the table is idle (``work_ahead``): the steps in hand (None:
+        # start again, _DONE: nothing left), the frame ``predict`` gave as painted ahead
+        # (name -> (rect, key)) and what of it must be painted again whatever it shows; the
+        # veiled copy: rectangles of the screen painted since it was made (None: make it all)
+        self._ahead_steps: Iterator[None] | None = None
+        self._ahead_token = object()
+        self._ahead_drawn: dict | None = None
+        self._ahead_owed: list[pygame.Rect] = []
+        self._veil_stale: list[pygame.Rect] | None = None
+        self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
+        self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
 
     # --- words ----------------------------------------------------------------------------
 
@@ -118,6 +130,7 @@ class Screen:
         """Repaint everything on the next draw (after layout, language change, ...)."""
         self._full = True
         self._changed = True
+        self._ahead_drawn = None          # (a new size or new fonts: painted ahead afresh)
 
     def changed(self) -> None:
         """Something may look different: rebuild and repaint what differs."""
@@ -158,23 +171,39 @@ class Screen:
         """Repaint what changed since the last draw; return the changed rectangles."""
         looks, self._looks = self._looks, set()
         if not self._changed and not self._full and self._widgets:
-            return self._draw_looks(surface, looks)
+            return self._painted(self._draw_looks(surface, looks))
         self._changed = False
         ws = self.widgets()
         self._widgets = ws
         now = _placed(ws)
         veil = _veil_index(surface, ws)
         was_veiled, self._veiled = self._veiled, veil is not None
+        self._ahead_steps = None          # what is painted ahead is worked out again
         if self._full:
             return self._repaint_all(surface, ws, now)
         if veil is not None and not was_veiled:
             return self._veil_over(surface, ws, now, veil)
         restored = []
-        if veil is None and was_veiled and self._unveil(surface):
-            restored = [pygame.Rect((0, 0), surface.get_size())]
+        if veil is None and was_veiled:
+            if self._unveil(surface):
+                restored = [pygame.Rect((0, 0), surface.get_size())]
+            else:
+                self._veil_stale = None
         dirty = _dirty(self._drawn, ws, now)
         self._drawn = now
-        return self._repaint(surface, ws, dirty) + restored
+        if not restored and veil is None:
+            from_ahead = self._from_ahead(surface, ws, now, dirty)
+            if from_ahead is not None:
+                return self._painted(from_ahead)
+        return self._painted(self._repaint(surface, ws, dirty) + restored)
+
+    def _painted(self, rects: list[pygame.Rect]) -> list[pygame.Rect]:
+        """``rects`` of the screen were painted: the veiled copy is stale there."""
+        if rects:
+            self._ahead_steps = None
+            if self._veil_stale is not None and not self._veiled:
+                self._veil_stale += rects
+        return rects
 
     def _repaint_all(self, surface: pygame.Surface, ws: list[Widget],
                      now: dict) -> list[pygame.Rect]:
@@ -182,6 +211,7 @@ class Screen:
         full = pygame.Rect((0, 0), surface.get_size())
         self._full = False
         self._under = None
+        self._veil_stale = None
         if not surface.get_flags() & pygame.SRCALPHA:
             _under_copy(surface)                    # (made once per size)
             Shade("", full).prepare(surface)
@@ -199,11 +229,24 @@ class Screen:
         of it unveiled is kept, for the dialog closing (``_unveil``)."""
         below = ws[:veil]
         below_now = {w.name: now[w.name] for w in below}
-        self._repaint(surface, below, _dirty(self._drawn, below, below_now))
+        changed = self._repaint(surface, below, _dirty(self._drawn, below, below_now))
         self._under = (_keep_under(surface), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
         assert isinstance(shade, Shade)
-        if isinstance(box, Fill) and len(box.color) == 3:
+        veiled = self._veiled_copy(surface, shade)
+        if self._veil_stale is not None:
+            self._veil_stale += changed
+        if veiled is not None:
+            # veiled ahead, while the table was idle: copied, and veiled again only where
+            # the screen was painted since (the finger's pressed look, what changed with
+            # the dialog opening), from the copy kept unveiled
+            surface.blit(veiled, (0, 0))
+            self.veiled_from_ahead += 1
+            under = _UNDER[surface.get_size()][0]
+            for r in _merge(self._veil_stale or []):
+                surface.blit(under, r, r)
+                surface.blit(shade.veil(), r, r)
+        elif isinstance(box, Fill) and len(box.color) == 3:
             # the dialog's box hides what is under it, but for its rounded corners
             shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
         else:
@@ -239,50 +282,162 @@ class Screen:
     def _repaint(self, surface: pygame.Surface, ws: list[Widget],
                  dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
+        for _ in self._repaint_steps(surface, ws, dirty):
+            pass
+        return dirty
+
+    def _repaint_steps(self, surface: pygame.Surface, ws: list[Widget],
+                       dirty: list[pygame.Rect]) -> Iterator[None]:
+        """``_repaint`` of the (merged) ``dirty`` rectangles, one widget painted per step."""
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
         extents = [w.extent for w in ws]
         kept = looks()
-        grounds: list | None = None
+        grounds = _Grounds(ws, extents, self.background)
         form = (surface.get_bitsize(), surface.get_masks(), surface.get_flags() & pygame.SRCALPHA)
-        for r in dirty:
-            surface.set_clip(r)
-            at = r.collidelistall(extents)          # (in order, back to front)
-            there = [ws[i] for i in at]
-            colour, start = self.background, 0
-            for i in range(len(there) - 1, -1, -1):
-                solid = there[i].solid_over(r)
-                if solid is not None:
-                    colour, start = solid, i + 1
-                    break
-            surface.fill(colour, r)
-            for i in at[start:]:
-                w = ws[i]
-                if kept is None or form[2]:
+        try:
+            for r in dirty:
+                surface.set_clip(r)
+                at = r.collidelistall(extents)          # (in order, back to front)
+                colour, start = self.background, 0
+                for i in range(len(at) - 1, -1, -1):
+                    solid = ws[at[i]].solid_over(r)
+                    if solid is not None:
+                        colour, start = solid, i + 1
+                        break
+                surface.fill(colour, r)
+                for i in at[start:]:
+                    w = ws[i]
+                    if kept is None or form[2]:
+                        w.draw(surface)
+                        yield
+                        surface.set_clip(r)
+                        continue
+                    ground = grounds[i]
+                    key = kept.key(w, ground, form) if ground is not None else None
+                    look = kept.get(key) if key is not None else None
+                    if look is not None:
+                        surface.blit(look, w.rect)
+                        continue
                     w.draw(surface)
-                    continue
-                if grounds is None:
-                    grounds = self._grounds(ws, extents)
-                key = kept.key(w, grounds[i], form) if grounds[i] is not None else None
-                look = kept.get(key) if key is not None else None
-                if look is not None:
-                    surface.blit(look, w.rect)
-                    continue
-                w.draw(surface)
-                if key is not None and r.contains(w.rect):
-                    kept.keep(key, surface, w.rect)
-        surface.set_clip(None)
-        return dirty
+                    if key is not None and r.contains(w.rect):
+                        kept.keep(key, surface, w.rect)
+                    yield
+                    surface.set_clip(r)
+        finally:
+            surface.set_clip(None)
 
-    def _grounds(self, ws: list[Widget], extents: list[pygame.Rect]) -> list:
-        """For each widget, the one colour under all of it (what the widgets before it
-        paint there, or the screen's background), or None (a mix, or see-through)."""
-        out: list = []
-        for i, e in enumerate(extents):
-            below = e.collidelistall(extents[:i])
-            out.append(ws[below[-1]].solid_over(e) if below else self.background)
-        return out
+    # --- painting ahead, while the table is idle --------------------------------------------
+
+    #: whether this screen keeps a veiled copy of itself ready (it opens dialogs over a veil)
+    veils_ahead = False
+
+    def predict(self) -> list[Widget] | None:
+        """The widgets of the frame the next tap most likely shows (painted ahead while
+        the table is idle, so that tap draws little), or None: nothing to predict."""
+        return None
+
+    def work_ahead(self, surface: pygame.Surface) -> bool:
+        """Do one small step of the painting ahead (the App calls it while nothing else is
+        waiting); False once nothing is left. A draw starts it again."""
+        steps = self._ahead_steps
+        if steps is _DONE:
+            return False
+        if steps is None:
+            steps = self._ahead_steps = self._ahead_work(surface)
+        if next(steps, _DONE) is _DONE:
+            self._ahead_steps = _DONE
+            return False
+        return True
+
+    def _ahead_work(self, surface: pygame.Surface) -> Iterator[None]:
+        if self._full or not self._widgets or surface.get_flags() & pygame.SRCALPHA:
+            return
+        if self.veils_ahead and not self._veiled:
+            yield from self._veil_ahead(surface)
+        ws = self.predict()
+        yield
+        if ws is not None:
+            yield from self._paint_ahead(surface, ws)
+
+    def _veil_ahead(self, surface: pygame.Surface) -> Iterator[None]:
+        """Keep a copy of the screen veiled as a dialog's shade veils it: made in bands,
+        then kept up to date where the screen is painted again."""
+        size = surface.get_size()
+        got = _VEILED.get(size)
+        if got is None or not _same_format(got[0], surface):
+            if len(_VEILED) > 4:
+                _VEILED.clear()
+            got = _VEILED[size] = (pygame.Surface(size, 0, surface), None)
+        copy, owner = got
+        stale = self._veil_stale
+        if owner is not self._ahead_token or stale is None:
+            stale = [pygame.Rect((0, 0), size)]
+        _VEILED[size] = (copy, None)            # (half made: not this screen's until done)
+        veil = Shade("", pygame.Rect((0, 0), size)).veil()
+        for r in _merge(stale):
+            for band in _bands(r, _VEIL_BAND_PIXELS):
+                copy.blit(surface, band, band)
+                copy.blit(veil, band, band)
+                yield
+        self._veil_stale = []
+        _VEILED[size] = (copy, self._ahead_token)
+
+    def _veiled_copy(self, surface: pygame.Surface, shade: Shade) -> pygame.Surface | None:
+        """The veiled copy made ahead, if it shows this screen under ``shade`` as it is but
+        for the rectangles painted since (``_veil_stale``)."""
+        got = _VEILED.get(surface.get_size())
+        if got is None or got[1] is not self._ahead_token or self._veil_stale is None \
+                or shade.rect != surface.get_rect() or shade.alpha != Shade.alpha \
+                or not _same_format(got[0], surface):
+            return None
+        return got[0]
+
+    def _paint_ahead(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
+        """Paint the predicted frame ``ws`` on the surface kept for it: what differs from
+        the frame painted there before, one widget per step."""
+        size = surface.get_size()
+        got = _AHEAD.get(size)
+        now = _placed(ws)
+        if got is None or not _same_format(got[0], surface) or got[1] is not self._ahead_token \
+                or self._ahead_drawn is None:
+            if got is None or not _same_format(got[0], surface):
+                if len(_AHEAD) > 4:
+                    _AHEAD.clear()
+                got = (pygame.Surface(size, 0, surface), None)
+            _AHEAD[size] = (got[0], self._ahead_token)
+            dirty = [pygame.Rect((0, 0), size)]
+        else:
+            dirty = _dirty(self._ahead_drawn, ws, now) + self._ahead_owed
+        if not dirty:
+            return
+        dirty = _merge(dirty)
+        # painted in steps: until the last one, the frame there is owed a repaint
+        self._ahead_owed, self._ahead_drawn = dirty, now
+        yield from self._repaint_steps(got[0], ws, dirty)
+        self._ahead_owed = []
+
+    def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                    dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
+        """Draw the new frame from the one painted ahead, if that saves work: its pixels
+        where the screen changes, then whatever it predicted wrong painted again. None:
+        drawn the usual way."""
+        ahead = self._ahead_drawn
+        got = _AHEAD.get(surface.get_size())
+        if ahead is None or not dirty or got is None or got[1] is not self._ahead_token \
+                or self._ahead_owed or not _same_format(got[0], surface) \
+                or not _same_order(ahead, now):
+            return None
+        wrong = _dirty(ahead, ws, now)
+        dirty = _merge(dirty)
+        if _area(wrong) * 2 >= _area(dirty):
+            return None
+        for r in dirty:
+            surface.blit(got[0], r, r)
+        self.drawn_from_ahead += 1
+        wrong = self._repaint(surface, ws, wrong) if wrong else []
+        return dirty + wrong
 
     # --- toasts ---------------------------------------------------------------------------
 
@@ -389,6 +544,51 @@ def _under_copy(surface: pygame.Surface) -> pygame.Surface:
     copy = pygame.Surface(size, 0, surface)
     _UNDER[size] = (copy, None)
     return copy
+
+
+#: size -> (the frame painted ahead, whose it is); size -> (the veiled copy, whose it is)
+_AHEAD: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+_VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+_DONE: Iterator[None] = iter(())
+#: pixels veiled per step ahead (a tap waits for at most one step)
+_VEIL_BAND_PIXELS = 48_000
+
+
+def _same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return a.get_bitsize() == b.get_bitsize() and a.get_masks() == b.get_masks()
+
+
+def _bands(r: pygame.Rect, pixels: int) -> list[pygame.Rect]:
+    """``r`` cut into horizontal bands of about ``pixels`` each."""
+    rows = max(1, pixels // max(1, r.w))
+    return [pygame.Rect(r.x, y, r.w, min(rows, r.bottom - y)) for y in range(r.y, r.bottom, rows)]
+
+
+def _area(rects: list[pygame.Rect]) -> int:
+    return sum(r.w * r.h for r in rects)
+
+
+def _same_order(a: dict, b: dict) -> bool:
+    """The widgets both frames show come in the same order (back to front) in both."""
+    return [n for n in a if n in b] == [n for n in b if n in a]
+
+
+class _Grounds:
+    """For widget ``i``, the one colour under all of it (what the widgets before it paint
+    there, or the screen's background), or None (a mix, or see-through): worked out for
+    the widgets a repaint reaches, when first asked."""
+
+    def __init__(self, ws: list[Widget], extents: list[pygame.Rect], background):
+        self.ws, self.extents, self.background = ws, extents, background
+        self._got: dict[int, Any] = {}
+
+    def __getitem__(self, i: int):
+        got = self._got
+        if i not in got:
+            e = self.extents[i]
+            below = e.collidelistall(self.extents[:i])
+            got[i] = self.ws[below[-1]].solid_over(e) if below else self.background
+        return got[i]
 
 
 def _keep_under(surface: pygame.Surface) -> object:

@@ -19,10 +19,11 @@ Nothing here decides a rule: legality is asked of the pure engine
 """
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pygame
 
@@ -34,7 +35,7 @@ from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed
                                              ShopReopened, TablePaused, TableResumed, TurnChanged)
 from companion.core.rules.scoring import score
 from companion.core.rules.turn import is_stalled
-from companion.core.loop import cake_completion, complete_action, mixed_cakes
+from companion.core.loop import Update, cake_completion, complete_action, mixed_cakes
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows
 from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
@@ -341,6 +342,41 @@ class TableView(CakeTable, WhyTargets):
         self._dismissing = True
         self.changed()
         self.app.post(ev.DismissDraws())
+
+    # --- the next frame, painted ahead -------------------------------------------------------
+
+    veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
+
+    def predict(self) -> list[Widget] | None:
+        """The frame END TURN shows (the costliest tap: every panel changes): the pure
+        engine's answer to it on this table, taken in as the loop's update would be and
+        built, with nothing applied or kept. The screen paints it while the table is idle."""
+        table = self.app.table
+        game = table.game
+        if self.dialog is not None or game is None or game.game_over or game.active is None:
+            return None
+        outcome = apply(table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
+        if not isinstance(outcome, Accepted):
+            return None
+        update = Update(None, outcome.table, outcome.action, outcome.happened)
+        with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
+            self.on_update(update)
+            return self.widgets()
+
+    @contextlib.contextmanager
+    def _as_if(self, table: Any, draws: Any) -> Iterator[None]:
+        """The app showing ``table`` (and ``draws``) for the block; then the app and this
+        screen exactly as they were (whatever the block changed of them)."""
+        app, kept = self.app, dict(self.__dict__)
+        shown = app.table, app.draws
+        app.table, app.draws = table, draws
+        self._pressed = None
+        try:
+            yield
+        finally:
+            app.table, app.draws = shown
+            self.__dict__.clear()
+            self.__dict__.update(kept)
 
     # --- building the picture --------------------------------------------------------------
 

@@ -1,0 +1,167 @@
+"""Painting ahead while the table is idle (issue 19: tap -> frame on a Pi Zero 2 W).
+
+Between inputs the screen paints the frame END TURN would show (the engine's answer, nothing
+applied) and keeps a veiled copy of itself for a dialog. A tap whose frame was painted ahead
+copies those pixels and paints again only what the prediction got wrong; a dialog opens on
+the veiled copy. Every frame must still be the frame a whole repaint draws, however much of
+the work ahead was done when the tap came, and the App must look for input between steps.
+"""
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from companion.outputs.screen.screenshots import sample_script
+from ui_touch import make_app
+
+
+def _whole_repaint(app) -> bytes:
+    whole = pygame.Surface(app.size)
+    whole.fill(app.screen.background)
+    for w in app.screen.widgets():
+        w.draw(whole)
+    return pygame.image.tostring(whole, "RGB")
+
+
+def _same_as_a_whole_repaint(app) -> None:
+    """Pixel for pixel but for the odd one: pygame draws a rounded outline under a clip a
+    pixel differently at the clip's edge (at most one pixel in a thousand)."""
+    shown, drawn = pygame.image.tostring(app.surface, "RGB"), _whole_repaint(app)
+    row, differ = app.size[0] * 3, 0
+    for start in range(0, len(drawn) if shown != drawn else 0, row):     # odd rows only
+        a, b = shown[start:start + row], drawn[start:start + row]
+        if a != b:
+            differ += sum(1 for i in range(0, row, 3) if a[i:i + 3] != b[i:i + 3])
+    assert differ <= len(drawn) // 3 // 1000, (type(app.screen).__name__, differ)
+
+
+def _finger(app, w, kind) -> None:
+    x, y = w.rect.center
+    app.handle(pygame.event.Event(kind, x=x / app.size[0], y=y / app.size[1], dx=0.0, dy=0.0,
+                                  touch_id=1, finger_id=0, pressure=1.0))
+
+
+def _work_ahead(app, rng) -> int:
+    """Some or all of the work ahead (a tap may come at any step)."""
+    steps = 0
+    limit = rng.choice([0, 1, 3, 10, 10_000, 10_000])
+    while steps < limit and app.work_ahead():
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("script,size", [("sample_game.jsonl", (800, 480)),
+                                         ("sample_cake_game.jsonl", (1280, 720))])
+def test_frames_drawn_from_what_was_painted_ahead_are_whole_repaints(script, size):
+    loop, app = make_app(size, lines=sample_script(script))
+    rng = random.Random(19)
+    app.pump()
+    steps = 0
+    for _ in range(40):
+        steps += _work_ahead(app, rng)
+        _same_as_a_whole_repaint(app)          # painting ahead never touches the screen
+        choices = [w for w in app.screen._widgets if w.tappable and w.name != "hdr.settings"]
+        ends = [w for w in choices if w.name == "ft.end"]
+        if not choices:
+            break
+        w = ends[0] if ends and rng.random() < 0.3 else rng.choice(choices)
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            _finger(app, w, kind)
+            app.pump()
+            _same_as_a_whole_repaint(app)
+        loop.drain()
+        app.pump()
+        _same_as_a_whole_repaint(app)
+    screen = app.stack[0]
+    assert steps > 0 and screen.drawn_from_ahead > 0, (steps, screen.drawn_from_ahead)
+
+
+def test_end_turn_is_drawn_from_the_frame_painted_ahead():
+    """The predicted frame is the frame END TURN shows: copied, with nothing to paint
+    again (the engine's answer, taken in as the loop's update is)."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    app.screen._dismiss_draws()
+    loop.drain()
+    app.pump()
+    while app.work_ahead():
+        pass
+    screen = app.screen
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    end = next(w for w in screen._widgets if w.name == "ft.end")
+    turn = app.table.game.turn
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, end, kind)
+        app.pump()
+    repaints.clear()
+    loop.drain()
+    app.pump()
+    assert app.table.game.turn == turn + 1
+    assert screen.drawn_from_ahead == 1
+    assert repaints == [], repaints              # nothing predicted wrong
+    _same_as_a_whole_repaint(app)
+
+
+def test_a_dialog_opens_on_the_veiled_copy_and_closes_as_it_was():
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    for close in ("dlg.cancel", "dlg.up."):
+        while app.work_ahead():
+            pass
+        upgrade = next(w for w in screen._widgets if w.name == "ft.upgrade")
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):   # (the pressed look is veiled
+            _finger(app, upgrade, kind)                    #  again from the copy unveiled)
+            app.pump()
+        loop.drain()
+        app.pump()
+        assert screen.dialog == "upgrade" and screen.veiled_from_ahead >= 1
+        _same_as_a_whole_repaint(app)
+        while app.work_ahead():                # (nothing to veil while veiled)
+            pass
+        target = next(w for w in screen._widgets if w.name.startswith(close))
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            _finger(app, target, kind)
+            app.pump()
+        loop.drain()
+        app.pump()
+        assert screen.dialog is None
+        _same_as_a_whole_repaint(app)
+    assert screen.veiled_from_ahead == 2
+
+
+def test_the_app_looks_for_input_between_steps_painted_ahead(monkeypatch):
+    """``wait_events`` paints ahead only while nothing waits: an input that comes during
+    the work is taken after the step in hand, not after all of it."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    pygame.display.init()
+    pygame.event.clear()
+    steps: list[int] = []
+    work = app.screen.work_ahead
+    landed: list[bool] = []
+
+    def step(surface) -> bool:
+        steps.append(1)
+        if len(steps) == 3 and not landed:     # a finger lands during the third step
+            landed.append(True)
+            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=0.5, y=0.5, dx=0.0,
+                                                 dy=0.0, touch_id=1, finger_id=0,
+                                                 pressure=1.0))
+        more = work(surface)
+        if not more:                # all done: something to wake the wait at once
+            pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+        return more
+
+    monkeypatch.setattr(app.screen, "work_ahead", step)
+    events = app.wait_events(timeout_ms=5000)
+    assert [e.type for e in events] == [pygame.FINGERDOWN] and len(steps) == 3
+    steps.clear()
+    events = app.wait_events(timeout_ms=5000)    # nothing comes: all the work, then the wait
+    assert [e.type for e in events] == [pygame.USEREVENT] and len(steps) > 3
+    assert not work(app.surface)                 # nothing left until the next draw
