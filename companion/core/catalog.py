@@ -74,13 +74,20 @@ class Catalog:
         self.cards: dict[str, CardInfo] = {}
         for c in cards:
             self.cards[c.tag] = c
+        self._specialty: tuple[int, frozenset[str]] | None = None
 
     def get(self, tag: str | None) -> CardInfo | None:
         return None if tag is None else self.cards.get(tag)
 
     @property
     def specialty_tags(self) -> frozenset[str]:
-        return frozenset(t for t, c in self.cards.items() if c.specialty)
+        """The tags of specialty-menu orders (worked out once: the screen asks the engine
+        what it would accept with them at every redraw)."""
+        got = self._specialty
+        if got is None or got[0] != len(self.cards):
+            got = self._specialty = (len(self.cards),
+                                     frozenset(t for t, c in self.cards.items() if c.specialty))
+        return got[1]
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -14,15 +14,41 @@ design pixels (``theme.TABLE_*``), scaled by ``Metrics.px``.
   four order positions, the hint line, the counts.
 - ``footer_layout``: the small buttons and END TURN.
 - ``banner_rect``: a banner along the bottom of the panels.
+
+Each layout is worked out once per set of arguments and then remembered (the screen asks
+at every redraw): callers must not change the rectangles they are given.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 import pygame
 
 from . import theme
 from .layout import Metrics, cols, inset, rows
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def remembered(fn: F) -> F:
+    """``fn`` worked out once per arguments (rectangles compared by value), at most a few
+    hundred kept: the layouts are pure geometry."""
+    got: dict[tuple, Any] = {}
+
+    @functools.wraps(fn)
+    def layout(*args: Any, **kwargs: Any) -> Any:
+        key = (tuple(tuple(a) if isinstance(a, pygame.Rect) else a for a in args),
+               tuple(sorted(kwargs.items())))
+        hit = got.get(key)
+        if hit is None:
+            if len(got) > 256:
+                got.clear()
+            hit = got[key] = fn(*args, **kwargs)
+        return hit
+    return layout  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -46,6 +72,7 @@ class TableLayout:
         return pygame.Rect(self.active.x, self.active.y, right - self.active.x, self.active.h)
 
 
+@remembered
 def table_layout(size: tuple[int, int], players: int) -> TableLayout:
     m = Metrics.of(size)
     screen = inset(m.rect, m.margin)
@@ -72,6 +99,7 @@ class HeaderLayout:
     settings: pygame.Rect
 
 
+@remembered
 def header_layout(m: Metrics, rect: pygame.Rect, closing: bool, sign_words_w: int,
                   info_words_w: int, devices: int) -> HeaderLayout:
     """``sign_words_w``: the width of OPEN/CLOSED at the must-read size;
@@ -107,6 +135,7 @@ class ActivePanelLayout:
     stats: pygame.Rect
 
 
+@remembered
 def active_panel_layout(m: Metrics, rect: pygame.Rect, prompt: bool) -> ActivePanelLayout:
     """``prompt``: the hint line holds the draw prompt, which a finger taps away."""
     inner = inset(rect, max(theme.TABLE_ACTIVE_PAD_MIN, m.px(theme.TABLE_ACTIVE_PAD)))
@@ -140,6 +169,7 @@ class OtherPanelLayout:
     stats: pygame.Rect
 
 
+@remembered
 def other_panel_layout(m: Metrics, rect: pygame.Rect) -> OtherPanelLayout:
     inner = inset(rect, m.px(theme.TABLE_OTHER_PAD_X), m.px(theme.TABLE_OTHER_PAD_Y))
     stripe = pygame.Rect(inner.x, inner.y,
@@ -169,6 +199,7 @@ class FooterLayout:
     end: pygame.Rect
 
 
+@remembered
 def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
     small, end = cols(rect, [0.72, 0.28] if cake_time else [0.66, 0.34], m.gap)
     return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)

@@ -305,13 +305,18 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     encoded surface in the target's format, which SDL copies about ten times faster than
     pygame draws rounded corners; the first time is not slowed by making it).
 
-    Drawn directly where a copy could differ: on a surface with per-pixel alpha, a
+    Drawn directly while painting ahead (``painting_ahead``), and where a copy could
+    differ: on a surface with per-pixel alpha, a
     rectangle not wholly on the surface (pygame draws a shape cut by an edge a pixel
     differently), or a rectangle narrower than twice its radius or an outline (pygame
     draws those a pixel differently at different places)."""
     rect = pygame.Rect(rect)
-    if radius <= 0 or 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h) \
-            or surface.get_flags() & pygame.SRCALPHA or not surface.get_rect().contains(rect):
+    if _painting_ahead is not None:
+        _ready_copy(_painting_ahead, rect, radius, layers)
+        for colour, width in layers:
+            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        return
+    if not _copied(surface, rect, radius, layers):
         for colour, width in layers:
             pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
         return
@@ -327,6 +332,49 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
             return
         shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
     surface.blit(shape, rect)
+
+
+def _copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+            layers: tuple[tuple[Color, int], ...]) -> bool:
+    """Whether ``rounded`` may copy this shape on ``surface`` (see its docstring)."""
+    return radius > 0 and 2 * max(radius, *(w for _, w in layers)) <= min(rect.w, rect.h) \
+        and not surface.get_flags() & pygame.SRCALPHA and surface.get_rect().contains(rect)
+
+
+#: while painting ahead: the surface the screen shows on (see ``painting_ahead``)
+_painting_ahead: pygame.Surface | None = None
+
+
+@contextlib.contextmanager
+def painting_ahead(shown_on: pygame.Surface) -> Iterator[None]:
+    """Inside the block a screen paints ahead, off the surface it shows on (``shown_on``):
+    ``rounded`` draws every shape there, and makes the copy the screen will use later,
+    ready for ``shown_on``. SDL encodes a copy for the surface it was last copied to (pixel
+    by pixel, about ten instructions a pixel) and again whenever it is copied to another
+    one: the copies stay ``shown_on``'s, and a tap pays for neither."""
+    global _painting_ahead
+    before, _painting_ahead = _painting_ahead, shown_on
+    try:
+        yield
+    finally:
+        _painting_ahead = before
+
+
+def _ready_copy(shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
+                layers: tuple[tuple[Color, int], ...]) -> None:
+    """The copy of a shape ``rounded`` will draw on ``shown_on``, made and encoded for it
+    now: one pixel of the copy that its colour key leaves out (its rounded corner) is
+    copied to ``shown_on``, which changes nothing there but makes SDL encode it."""
+    if not _copied(shown_on, rect, radius, layers):
+        return
+    key = (rect.w, rect.h, radius, layers, shown_on.get_bitsize(), shown_on.get_masks())
+    if key in _shapes:
+        return
+    shape = _shapes.put(key, _shape_copy(shown_on, rect, radius, layers))
+    _shapes_seen.add(key)
+    clip = shown_on.get_clip()
+    if clip.w > 0 and clip.h > 0 and shape.get_at((0, 0)) == shape.get_colorkey():
+        shown_on.blit(shape, clip.topleft, pygame.Rect(0, 0, 1, 1))
 
 
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
@@ -360,7 +408,21 @@ class Widget:
     blocks: bool = field(default=False, compare=False)
     pressed: bool = False
 
+    def keep_key(self) -> None:
+        """Nothing of this widget will change any more but its pressed look (a screen uses
+        it again in later builds): ``key`` is then worked out once per look."""
+        self.__dict__["_kept_key"] = {}
+
     def key(self) -> tuple:
+        kept = self.__dict__.get("_kept_key")
+        if kept is not None:
+            hit = kept.get(self.pressed)
+            if hit is None:
+                hit = kept[self.pressed] = self._key()
+            return hit
+        return self._key()
+
+    def _key(self) -> tuple:
         got = _compared.get(type(self))
         if got is None:        # once per widget class: dataclasses.fields() is slow per call
             names = tuple(f.name for f in fields(self) if f.compare)

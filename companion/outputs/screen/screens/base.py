@@ -43,7 +43,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Fill, Shade, Toast, Widget, looks
+from ..widgets import Fill, Shade, Toast, Widget, looks, painting_ahead
 
 
 @dataclass(frozen=True)
@@ -346,7 +346,9 @@ class Screen:
             return False
         if steps is None:
             steps = self._ahead_steps = self._ahead_work(surface)
-        if next(steps, _DONE) is _DONE:
+        with painting_ahead(surface):
+            step = next(steps, _DONE)
+        if step is _DONE:
             self._ahead_steps = _DONE
             return False
         return True

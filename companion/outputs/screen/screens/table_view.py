@@ -41,6 +41,7 @@ from ..layout import centered, cols, grid, inset, rows
 from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
+from .. import text
 from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
@@ -68,6 +69,7 @@ class TableView(CakeTable, WhyTargets):
         self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
+        self._panels: dict[tuple, list[Widget]] = {}    # other players' panels, by content
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -238,6 +240,15 @@ class TableView(CakeTable, WhyTargets):
         me = game.active_player
         return [u for u in me.tiles if u not in me.upgrades
                 and self.accepts({"do": "activate_upgrade", "upgrade": u})]
+
+    def can_upgrade(self) -> bool:
+        """Whether the active player may activate any upgrade now (UPGRADE is offered)."""
+        game = self.app.table.game
+        if game is None or game.active_player is None:
+            return False
+        me = game.active_player
+        return any(u not in me.upgrades and self.accepts({"do": "activate_upgrade", "upgrade": u})
+                   for u in me.tiles)
 
     def can_spend(self) -> bool:
         """Spend is offered while the active player holds tokens; when none may be spent
@@ -551,6 +562,25 @@ class TableView(CakeTable, WhyTargets):
         return self.t("table.scan_next", player=player, position=position)
 
     def _other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        """A compact panel, built again only when what it shows changed (a turn changes
+        one or two of them): the same widgets, whose keys are then worked out once."""
+        p = game.players[seat]
+        pending = self.pending
+        taken = self._taken[1] if self._taken is not None and self._taken[0] == seat else 0
+        key = (p, seat, tuple(rect), tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
+               game.edition, game.variant, game.expansion, game.rules.token, self.app.catalog,
+               pending.count_for(p.name) if pending is not None else 0, taken, text.language(),
+               self.m)
+        got = self._panels.get(key)
+        if got is None:
+            if len(self._panels) > 32:
+                self._panels.clear()
+            got = self._panels[key] = self._build_other_panel(game, seat, rect)
+            for w in got:
+                w.keep_key()
+        return got
+
+    def _build_other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         p = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -602,7 +632,7 @@ class TableView(CakeTable, WhyTargets):
                    enabled=table.redo is not None,
                    on_tap=lambda: self.app.post_action({"do": "redo"})),
         ]
-        if running and self.legal_upgrades():
+        if running and self.can_upgrade():
             out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
                               color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
