@@ -165,3 +165,24 @@ def test_the_app_looks_for_input_between_steps_painted_ahead(monkeypatch):
     events = app.wait_events(timeout_ms=5000)    # nothing comes: all the work, then the wait
     assert [e.type for e in events] == [pygame.USEREVENT] and len(steps) > 3
     assert not work(app.surface)                 # nothing left until the next draw
+
+
+def test_the_end_screen_is_painted_ahead_before_the_end_turn_that_ends_the_game():
+    """When END TURN would end the game, the end screen is built and painted ahead: the
+    App opens that one, drawn by copying."""
+    lines = sample_script("sample_finished_game.jsonl")[:-1]     # before the last END TURN
+    loop, app = make_app((800, 480), lines=lines)
+    app.pump()
+    while app.work_ahead():
+        pass
+    end = app.ahead_screens["end"]
+    table_view = app.screen
+    w = next(w for w in table_view._widgets if w.name == "ft.end")
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, w, kind)
+        app.pump()
+    loop.drain()
+    app.pump()
+    assert app.table.game.game_over and app.screen is end and end.drawn_from_ahead == 1
+    assert app.ahead_screens == {}
+    _same_as_a_whole_repaint(app)

@@ -251,6 +251,8 @@ class App:
         self.quit_on_escape = False                # the demo: Esc closes the window
         self.pairing: PhonePairing | None = None   # the phone view's pairing code (Settings)
         self.web_url: str | None = None         # where phones open the table
+        #: screens built and painted ahead for the tap that opens them (``prepare``)
+        self.ahead_screens: dict[str, Screen] = {}
         self.display_updates = 0                   # how many times pixels went to the display
         self.frames = 0                            # how many draws changed something
         self._updates: queue.Queue[Any] = queue.Queue()
@@ -301,8 +303,20 @@ class App:
         self.screen.layout(self.size)
 
     def open(self, name: str, **kwargs: Any) -> Screen:
-        """Push the screen called ``name`` (see ``SCREENS``)."""
-        return self.push(SCREENS[name](self, **kwargs))
+        """Push the screen called ``name`` (see ``SCREENS``): the one built ahead, if there
+        is one (``prepare``)."""
+        ready = None if kwargs else self.ahead_screens.pop(name, None)
+        return self.push(ready if ready is not None else SCREENS[name](self, **kwargs))
+
+    def prepare(self, name: str) -> Screen:
+        """The screen called ``name``, built ahead for ``open`` (the end screen before the
+        END TURN that ends the game: painted while the table is idle). Forgotten after the
+        next update unless that update opened it."""
+        screen = self.ahead_screens.get(name)
+        if screen is None:
+            screen = self.ahead_screens[name] = SCREENS[name](self)
+        screen.layout(self.size)
+        return screen
 
     def is_open(self, name: str) -> bool:
         """Whether the screen called ``name`` is anywhere on the stack."""
@@ -415,6 +429,7 @@ class App:
         for s in list(self.stack):
             s.on_update(u)
         self._route(was_over)
+        self.ahead_screens.clear()          # (built for a table that is gone now)
 
     def _route(self, was_over: bool) -> None:
         """Open and close the screens the table calls for (``ROUTES``)."""

@@ -46,7 +46,9 @@ _font_cache: dict[tuple[int, bool], Font] = {}
 def font(size: int, bold: bool = False) -> Font:
     """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
     size = max(6, int(size))
+    global _font_generation
     if not pygame.font.get_init():      # fonts made before a pygame.quit() are dead: forget them
+        _font_generation += 1
         pygame.font.init()
         _font_cache.clear()
         _render_cache.clear()
@@ -70,8 +72,18 @@ def font(size: int, bold: bool = False) -> Font:
     return f
 
 
+#: how many times the fonts were forgotten: pixels painted with older fonts are stale
+_font_generation = 0
+
+
+def font_generation() -> int:
+    return _font_generation
+
+
 def reset_fonts() -> None:
     """Forget cached fonts (after a language or font change)."""
+    global _font_generation
+    _font_generation += 1
     _looks.clear()
     _font_cache.clear()
     _render_cache.clear()

@@ -43,7 +43,7 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Fill, Shade, Toast, Widget, looks, painting_ahead
+from ..widgets import Fill, Shade, Toast, Widget, font_generation, looks, painting_ahead
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,7 @@ class Screen:
         self._ahead_token = object()
         self._ahead_drawn: dict | None = None
         self._ahead_owed: list[pygame.Rect] = []
+        self._ahead_fonts = -1             # the fonts' generation it was painted with
         self._veil_stale: list[pygame.Rect] | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
@@ -105,6 +106,8 @@ class Screen:
     # --- the four calls -------------------------------------------------------------------
 
     def layout(self, size: tuple[int, int]) -> None:
+        if (int(size[0]), int(size[1])) != self.size:
+            self._ahead_drawn = None          # (painted ahead for another size)
         self.size = (int(size[0]), int(size[1]))
         self.m = Metrics.of(self.size)
         self.invalidate()
@@ -130,7 +133,6 @@ class Screen:
         """Repaint everything on the next draw (after layout, language change, ...)."""
         self._full = True
         self._changed = True
-        self._ahead_drawn = None          # (a new size or new fonts: painted ahead afresh)
 
     def changed(self) -> None:
         """Something may look different: rebuild and repaint what differs."""
@@ -215,6 +217,15 @@ class Screen:
         if not surface.get_flags() & pygame.SRCALPHA:
             _under_copy(surface)                    # (made once per size)
             Shade("", full).prepare(surface)
+        frame = self._ahead_frame(surface, now)
+        wrong = _dirty(self._ahead_drawn, ws, now) if frame is not None else None
+        if wrong is not None and _area(wrong) * 2 < full.w * full.h:
+            surface.blit(frame, (0, 0))              # painted ahead (a screen a tap opens)
+            self.drawn_from_ahead += 1
+            if wrong:
+                self._repaint(surface, ws, wrong)
+            self._drawn = now
+            return [full]
         surface.fill(self.background)
         for w in ws:
             w.draw(surface)
@@ -333,9 +344,10 @@ class Screen:
     #: whether this screen keeps a veiled copy of itself ready (it opens dialogs over a veil)
     veils_ahead = False
 
-    def predict(self) -> list[Widget] | None:
-        """The widgets of the frame the next tap most likely shows (painted ahead while
-        the table is idle, so that tap draws little), or None: nothing to predict."""
+    def predict(self) -> tuple[Screen, list[Widget]] | None:
+        """The frame the next tap most likely shows, painted ahead while the table is idle
+        so that the tap draws little: the screen that will show it (this one, or one the
+        tap opens, built and laid out) and its widgets. None: nothing to predict."""
         return None
 
     def work_ahead(self, surface: pygame.Surface) -> bool:
@@ -358,10 +370,11 @@ class Screen:
             return
         if self.veils_ahead and not self._veiled:
             yield from self._veil_ahead(surface)
-        ws = self.predict()
+        got = self.predict()
         yield
-        if ws is not None:
-            yield from self._paint_ahead(surface, ws)
+        if got is not None:
+            screen, ws = got
+            yield from screen._paint_ahead(surface, ws)
 
     def _veil_ahead(self, surface: pygame.Surface) -> Iterator[None]:
         """Keep a copy of the screen veiled as a dialog's shade veils it: made in bands,
@@ -403,7 +416,7 @@ class Screen:
         got = _AHEAD.get(size)
         now = _placed(ws)
         if got is None or not _same_format(got[0], surface) or got[1] is not self._ahead_token \
-                or self._ahead_drawn is None:
+                or self._ahead_drawn is None or self._ahead_fonts != font_generation():
             if got is None or not _same_format(got[0], surface):
                 if len(_AHEAD) > 4:
                     _AHEAD.clear()
@@ -417,26 +430,33 @@ class Screen:
         dirty = _merge(dirty)
         # painted in steps: until the last one, the frame there is owed a repaint
         self._ahead_owed, self._ahead_drawn = dirty, now
+        self._ahead_fonts = font_generation()
         yield from self._repaint_steps(got[0], ws, dirty)
         self._ahead_owed = []
+
+    def _ahead_frame(self, surface: pygame.Surface, now: dict) -> pygame.Surface | None:
+        """The frame this screen painted ahead, if it is whole and could be ``now``'s."""
+        got = _AHEAD.get(surface.get_size())
+        if self._ahead_drawn is None or got is None or got[1] is not self._ahead_token \
+                or self._ahead_owed or self._ahead_fonts != font_generation() \
+                or not _same_format(got[0], surface) or not _same_order(self._ahead_drawn, now):
+            return None
+        return got[0]
 
     def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
                     dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
         """Draw the new frame from the one painted ahead, if that saves work: its pixels
         where the screen changes, then whatever it predicted wrong painted again. None:
         drawn the usual way."""
-        ahead = self._ahead_drawn
-        got = _AHEAD.get(surface.get_size())
-        if ahead is None or not dirty or got is None or got[1] is not self._ahead_token \
-                or self._ahead_owed or not _same_format(got[0], surface) \
-                or not _same_order(ahead, now):
+        frame = self._ahead_frame(surface, now)
+        if frame is None or not dirty:
             return None
-        wrong = _dirty(ahead, ws, now)
+        wrong = _dirty(self._ahead_drawn, ws, now)
         dirty = _merge(dirty)
         if _area(wrong) * 2 >= _area(dirty):
             return None
         for r in dirty:
-            surface.blit(got[0], r, r)
+            surface.blit(frame, r, r)
         self.drawn_from_ahead += 1
         wrong = self._repaint(surface, ws, wrong) if wrong else []
         return dirty + wrong

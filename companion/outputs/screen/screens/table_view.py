@@ -45,6 +45,7 @@ from .. import text
 from ..text import t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
+from .base import Screen
 from .cake_table import CakeTable
 from .why_panel import WhyTargets, table_targets
 from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
@@ -358,10 +359,11 @@ class TableView(CakeTable, WhyTargets):
 
     veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
 
-    def predict(self) -> list[Widget] | None:
+    def predict(self) -> tuple[Screen, list[Widget]] | None:
         """The frame END TURN shows (the costliest tap: every panel changes): the pure
         engine's answer to it on this table, taken in as the loop's update would be and
-        built, with nothing applied or kept. The screen paints it while the table is idle."""
+        built, with nothing applied or kept; or, when that END TURN ends the game, the end
+        screen the App will open (``App.prepare``). Painted while the table is idle."""
         table = self.app.table
         game = table.game
         if self.dialog is not None or game is None or game.game_over or game.active is None:
@@ -371,8 +373,11 @@ class TableView(CakeTable, WhyTargets):
             return None
         update = Update(None, outcome.table, outcome.action, outcome.happened)
         with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
+            if outcome.table.game is not None and outcome.table.game.game_over:
+                end = self.app.prepare("end")
+                return end, end.widgets()
             self.on_update(update)
-            return self.widgets()
+            return self, self.widgets()
 
     @contextlib.contextmanager
     def _as_if(self, table: Any, draws: Any) -> Iterator[None]:
