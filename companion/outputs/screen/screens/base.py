@@ -217,10 +217,10 @@ class Screen:
         if not surface.get_flags() & pygame.SRCALPHA:
             _under_copy(surface)                    # (made once per size)
             Shade("", full).prepare(surface)
-        frame = self._ahead_frame(surface, now)
-        wrong = _dirty(self._ahead_drawn, ws, now) if frame is not None else None
-        if wrong is not None and _area(wrong) * 2 < full.w * full.h:
-            surface.blit(frame, (0, 0))              # painted ahead (a screen a tap opens)
+        ahead = self._ahead_frame(surface, now)
+        wrong = _dirty(ahead[1], ws, now) if ahead is not None else None
+        if ahead is not None and wrong is not None and _area(wrong) * 2 < full.w * full.h:
+            surface.blit(ahead[0], (0, 0))           # painted ahead (a screen a tap opens)
             self.drawn_from_ahead += 1
             if wrong:
                 self._repaint(surface, ws, wrong)
@@ -434,24 +434,27 @@ class Screen:
         yield from self._repaint_steps(got[0], ws, dirty)
         self._ahead_owed = []
 
-    def _ahead_frame(self, surface: pygame.Surface, now: dict) -> pygame.Surface | None:
-        """The frame this screen painted ahead, if it is whole and could be ``now``'s."""
-        got = _AHEAD.get(surface.get_size())
-        if self._ahead_drawn is None or got is None or got[1] is not self._ahead_token \
+    def _ahead_frame(self, surface: pygame.Surface,
+                     now: dict) -> tuple[pygame.Surface, dict] | None:
+        """The frame this screen painted ahead and what it shows, if it is whole and could
+        be ``now``'s."""
+        got, drawn = _AHEAD.get(surface.get_size()), self._ahead_drawn
+        if drawn is None or got is None or got[1] is not self._ahead_token \
                 or self._ahead_owed or self._ahead_fonts != font_generation() \
-                or not _same_format(got[0], surface) or not _same_order(self._ahead_drawn, now):
+                or not _same_format(got[0], surface) or not _same_order(drawn, now):
             return None
-        return got[0]
+        return got[0], drawn
 
     def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
                     dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
         """Draw the new frame from the one painted ahead, if that saves work: its pixels
         where the screen changes, then whatever it predicted wrong painted again. None:
         drawn the usual way."""
-        frame = self._ahead_frame(surface, now)
-        if frame is None or not dirty:
+        ahead = self._ahead_frame(surface, now)
+        if ahead is None or not dirty:
             return None
-        wrong = _dirty(self._ahead_drawn, ws, now)
+        frame, drawn = ahead
+        wrong = _dirty(drawn, ws, now)
         dirty = _merge(dirty)
         if _area(wrong) * 2 >= _area(dirty):
             return None
