@@ -361,7 +361,7 @@ _painting_ahead: pygame.Surface | None = None
 def painting_ahead(shown_on: pygame.Surface) -> Iterator[None]:
     """Inside the block a screen paints ahead, off the surface it shows on (``shown_on``):
     ``rounded`` draws every shape there, and makes the copy the screen will use later,
-    ready for ``shown_on``. SDL encodes a copy for the surface it was last copied to (pixel
+    ready for ``shown_on`` (``make_owed_copy``). SDL encodes a copy for the surface it was last copied to (pixel
     by pixel, about ten instructions a pixel) and again whenever it is copied to another
     one: the copies stay ``shown_on``'s, and a tap pays for neither."""
     global _painting_ahead
@@ -372,21 +372,37 @@ def painting_ahead(shown_on: pygame.Surface) -> Iterator[None]:
         _painting_ahead = before
 
 
+#: copies of shapes painted ahead, still to make for the surface shown on: key -> arguments
+_copies_owed: dict[tuple, tuple] = {}
+
+
 def _ready_copy(shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
                 layers: tuple[tuple[Color, int], ...]) -> None:
-    """The copy of a shape ``rounded`` will draw on ``shown_on``, made and encoded for it
-    now: one pixel of the copy that its colour key leaves out (its rounded corner) is
-    copied to ``shown_on``, which changes nothing there but makes SDL encode it."""
+    """Owe the copy of a shape ``rounded`` will draw on ``shown_on`` (``make_owed_copy``
+    makes it, a step of its own)."""
     if not _copied(shown_on, rect, radius, layers):
         return
     key = (rect.w, rect.h, radius, layers, shown_on.get_bitsize(), shown_on.get_masks())
+    if key not in _shapes and len(_copies_owed) < 64:
+        _copies_owed[key] = (shown_on, pygame.Rect(rect), radius, layers)
+
+
+def make_owed_copy() -> bool:
+    """Make one copy owed by painting ahead, encoded for the surface it will be copied to:
+    one pixel of it that its colour key leaves out (its rounded corner) is copied there,
+    which changes nothing there but makes SDL encode it. False: none was owed."""
+    if not _copies_owed:
+        return False
+    key = next(iter(_copies_owed))
+    shown_on, rect, radius, layers = _copies_owed.pop(key)
     if key in _shapes:
-        return
+        return True
     shape = _shapes.put(key, _shape_copy(shown_on, rect, radius, layers))
     _shapes_seen.add(key)
     clip = shown_on.get_clip()
     if clip.w > 0 and clip.h > 0 and shape.get_at((0, 0)) == shape.get_colorkey():
         shown_on.blit(shape, clip.topleft, pygame.Rect(0, 0, 1, 1))
+    return True
 
 
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,

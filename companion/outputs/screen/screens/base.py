@@ -43,7 +43,8 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import Fill, Shade, Toast, Widget, font_generation, looks, painting_ahead
+from ..widgets import (Fill, Shade, Toast, Widget, font_generation, looks, make_owed_copy,
+                       painting_ahead)
 
 
 @dataclass(frozen=True)
@@ -262,10 +263,33 @@ class Screen:
             shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
         else:
             shade.draw(surface)
-        for w in ws[veil + 1:]:
-            w.draw(surface)
+        for _ in self._paint_over(surface, ws, veil + 1):
+            pass
         self._drawn = now
         return [pygame.Rect((0, 0), surface.get_size())]
+
+    def _paint_over(self, surface: pygame.Surface, ws: list[Widget],
+                    first: int) -> Iterator[None]:
+        """Paint ``ws[first:]`` over what is on the surface (a dialog over its veil), each
+        copied from its kept look where it has one, one painted widget per step."""
+        kept = looks()
+        if kept is not None and surface.get_flags() & pygame.SRCALPHA:
+            kept = None
+        grounds = _Grounds(ws, [w.extent for w in ws], self.background)
+        form = (surface.get_bitsize(), surface.get_masks(), 0)
+        whole = surface.get_rect()
+        for i in range(first, len(ws)):
+            w = ws[i]
+            ground = grounds[i] if kept is not None else None
+            key = kept.key(w, ground, form) if kept is not None and ground is not None else None
+            look = kept.get(key) if kept is not None and key is not None else None
+            if look is not None:
+                surface.blit(look, w.rect)
+                continue
+            w.draw(surface)
+            if kept is not None and key is not None and whole.contains(w.rect):
+                kept.keep(key, surface, w.rect)
+            yield
 
     def _unveil(self, surface: pygame.Surface) -> bool:
         """The dialog closed: put back the screen as it was under the shade (if the copy is
@@ -318,6 +342,9 @@ class Screen:
                         colour, start = solid, i + 1
                         break
                 surface.fill(colour, r)
+                if r.w * r.h > _VEIL_BAND_PIXELS:
+                    yield                               # (a big area: a step of its own)
+                    surface.set_clip(r)
                 for i in at[start:]:
                     w = ws[i]
                     if kept is None or form[2]:
@@ -353,6 +380,8 @@ class Screen:
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
+        if make_owed_copy():                # (a shape's copy: a step of its own)
+            return True
         steps = self._ahead_steps
         if steps is _DONE:
             return False
@@ -375,6 +404,26 @@ class Screen:
         if got is not None:
             screen, ws = got
             yield from screen._paint_ahead(surface, ws)
+        for ws in self.dialogs_ahead():
+            yield
+            yield from self._warm_dialog(surface, ws)
+
+    def dialogs_ahead(self) -> Iterator[list[Widget]]:
+        """The screen as it looks with each dialog a tap may open now (its widgets, a
+        whole-screen Shade among them): their looks are made ahead. None by default."""
+        return iter(())
+
+    def _warm_dialog(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
+        """Paint the dialog of ``ws`` (what is over its veil) where the copy kept under a
+        dialog goes (nothing uses it while no dialog is open), so its widgets' looks and
+        shapes are ready when a tap opens it."""
+        veil = _veil_index(surface, ws)
+        if veil is None or self._veiled:
+            return
+        size = surface.get_size()
+        scratch = _under_copy(surface)
+        _UNDER[size] = (scratch, None)          # (not a copy of anything now)
+        yield from self._paint_over(scratch, ws, veil + 1)
 
     def _veil_ahead(self, surface: pygame.Surface) -> Iterator[None]:
         """Keep a copy of the screen veiled as a dialog's shade veils it: made in bands,
@@ -431,6 +480,7 @@ class Screen:
         # painted in steps: until the last one, the frame there is owed a repaint
         self._ahead_owed, self._ahead_drawn = dirty, now
         self._ahead_fonts = font_generation()
+        yield
         yield from self._repaint_steps(got[0], ws, dirty)
         self._ahead_owed = []
 

@@ -379,6 +379,18 @@ class TableView(CakeTable, WhyTargets):
             self.on_update(update)
             return self, self.widgets()
 
+    def dialogs_ahead(self) -> Iterator[list[Widget]]:
+        """UPGRADE's and SPEND's dialogs, when the footer offers them."""
+        game = self.app.table.game
+        if self.dialog is not None or game is None or game.game_over or game.active is None:
+            return
+        for dialog, offered in (("upgrade", self.can_upgrade), ("spend", self.can_spend)):
+            if offered():
+                with self._as_if(self.app.table, self.app.draws):
+                    self.dialog, self.spend_count = dialog, 1
+                    ws = self.widgets()
+                yield ws
+
     @contextlib.contextmanager
     def _as_if(self, table: Any, draws: Any) -> Iterator[None]:
         """The app showing ``table`` (and ``draws``) for the block; then the app and this
