@@ -360,10 +360,10 @@ _painting_ahead: pygame.Surface | None = None
 @contextlib.contextmanager
 def painting_ahead(shown_on: pygame.Surface) -> Iterator[None]:
     """Inside the block a screen paints ahead, off the surface it shows on (``shown_on``):
-    ``rounded`` draws every shape there, and makes the copy the screen will use later,
-    ready for ``shown_on`` (``make_owed_copy``). SDL encodes a copy for the surface it was last copied to (pixel
-    by pixel, about ten instructions a pixel) and again whenever it is copied to another
-    one: the copies stay ``shown_on``'s, and a tap pays for neither."""
+    ``rounded`` draws every shape there, and owes the copy the screen will use later,
+    ready for ``shown_on`` (``make_owed_copy``). SDL encodes a copy for the surface it was
+    last copied to (pixel by pixel, about ten instructions a pixel) and again whenever it
+    is copied to another one: the copies stay ``shown_on``'s, and a tap pays for neither."""
     global _painting_ahead
     before, _painting_ahead = _painting_ahead, shown_on
     try:
