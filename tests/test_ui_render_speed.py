@@ -154,10 +154,12 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
         for _ in range(rng.randint(0, 2)):
             layers.append((rng.choice([(255, 0, 255), (0, 0, 0), (250, 246, 240)]),
                            rng.choice([1, 2, 3, 4, 9])))
-        for _time in ("drawn", "copy made", "copied"):
+        for _time in ("drawn", "drawn again, a copy owed", "copied"):
             for s in (screen, direct):
                 s.fill((30, 60, 90))
             widgets.rounded(screen, rect, radius, *layers)
+            while widgets.make_owed_copy(screen):      # (what the screen does while idle)
+                pass
             for colour, width in layers:
                 pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
             # the shape and a margin around it (the rest is the fill on both, untouched)

@@ -54,6 +54,7 @@ def font(size: int, bold: bool = False) -> Font:
         _render_cache.clear()
         _ink_cache.clear()
         _shapes.clear()                 # (made for a display that may be gone too)
+        _copies_owed.clear()
         _looks.clear()
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
@@ -312,10 +313,12 @@ _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a 
 def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
             *layers: tuple[Color, int]) -> None:
     """``pygame.draw.rect(surface, colour, rect, width, border_radius=radius)`` for each
-    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel: drawn the
-    first time, then copied from a copy made the second time (a colour-keyed, run-length
-    encoded surface in the target's format, which SDL copies about ten times faster than
-    pygame draws rounded corners; the first time is not slowed by making it).
+    (colour, width) of ``layers`` in turn (width 0 fills), pixel for pixel: drawn until a
+    copy is made, then copied (a colour-keyed, run-length encoded surface in the target's
+    format, which SDL copies about ten times faster than pygame draws rounded corners).
+    The copy of a shape drawn twice is made while the table is idle (``make_owed_copy``,
+    which a screen painting ahead calls): making and encoding it costs a tap more than
+    drawing the shape does.
 
     Drawn directly while painting ahead (``painting_ahead``), and where a copy could
     differ: on a surface with per-pixel alpha, a
@@ -334,15 +337,28 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         return
     key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
     shape = _shapes.get(key)
+    clip = surface.get_clip()
+    if shape is None and key in _shapes_seen and not clip.contains(rect):
+        # the second time, cut by the clip: copied now (pygame draws a rounded edge along
+        # a clip's edge a pixel differently; the copy is the same pixels wherever it is cut)
+        shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
     if shape is None:
-        if key not in _shapes_seen:     # the first time, drawn: the copy is for the second
+        if key not in _shapes_seen:     # the first time, drawn: a copy is for the second
             if len(_shapes_seen) > 2000:
                 _shapes_seen.clear()
             _shapes_seen.add(key)
+        else:                           # made while the table is idle: making and encoding
+            _owe(key, surface, rect, radius, layers)          # costs more than drawing
+        whole = clip.contains(rect)
+        if whole:                       # drawn as the copy is, whatever clip is set
+            surface.set_clip(None)
+        try:
             for colour, width in layers:
                 pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
-            return
-        shape = _shapes.put(key, _shape_copy(surface, rect, radius, layers))
+        finally:
+            if whole:
+                surface.set_clip(clip)
+        return
     surface.blit(shape, rect)
 
 
@@ -383,20 +399,31 @@ def _ready_copy(shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
     if not _copied(shown_on, rect, radius, layers):
         return
     key = (rect.w, rect.h, radius, layers, shown_on.get_bitsize(), shown_on.get_masks())
-    if key not in _shapes and len(_copies_owed) < 64:
-        _copies_owed[key] = (shown_on, pygame.Rect(rect), radius, layers)
+    if key not in _shapes:
+        _owe(key, shown_on, rect, radius, layers)
 
 
-def make_owed_copy() -> bool:
-    """Make one copy owed by painting ahead, encoded for the surface it will be copied to:
+def _owe(key: tuple, shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
+         layers: tuple[tuple[Color, int], ...]) -> None:
+    """Owe the copy of a shape for ``shown_on`` (at most 64 owed: the oldest go first)."""
+    _copies_owed.pop(key, None)
+    if len(_copies_owed) >= 64:
+        _copies_owed.pop(next(iter(_copies_owed)))
+    _copies_owed[key] = (shown_on, pygame.Rect(rect), radius, layers)
+
+
+def make_owed_copy(shown_on: pygame.Surface) -> bool:
+    """Make one copy owed for ``shown_on`` (the surface a screen shows on), encoded for it:
     one pixel of it that its colour key leaves out (its rounded corner) is copied there,
-    which changes nothing there but makes SDL encode it. False: none was owed."""
-    if not _copies_owed:
+    which changes nothing there but makes SDL encode it. Copies owed for another surface
+    (a window closed since) are forgotten. False: none was owed."""
+    while _copies_owed:
+        key = next(iter(_copies_owed))
+        target, rect, radius, layers = _copies_owed.pop(key)
+        if target is shown_on and key not in _shapes:
+            break
+    else:
         return False
-    key = next(iter(_copies_owed))
-    shown_on, rect, radius, layers = _copies_owed.pop(key)
-    if key in _shapes:
-        return True
     shape = _shapes.put(key, _shape_copy(shown_on, rect, radius, layers))
     _shapes_seen.add(key)
     clip = shown_on.get_clip()

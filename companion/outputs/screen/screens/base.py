@@ -380,7 +380,7 @@ class Screen:
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
-        if make_owed_copy():                # (a shape's copy: a step of its own)
+        if make_owed_copy(surface):         # (a shape's copy: a step of its own)
             return True
         steps = self._ahead_steps
         if steps is _DONE:
