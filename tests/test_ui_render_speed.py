@@ -169,6 +169,40 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
                 (_time, rect, radius, layers)
 
 
+def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
+    """``widgets.rounded`` of an outlined shape that the clip cuts (not copied yet: drawn
+    aside with a margin, then copied) gives the pixels the whole shape has there; pygame
+    drawing it under the clip would not (an outline along a clip's edge)."""
+    import random
+    rng = random.Random(29)
+    checked = 0
+    while checked < 400:
+        rect = pygame.Rect(rng.randint(0, 50), rng.randint(0, 50), rng.randint(8, 220),
+                           rng.randint(8, 220))
+        radius = rng.choice([2, 4, 6, 8, 12, 14, 16, 40])
+        layers = [((200, 100, 50), 0), ((10, 220, 30), rng.choice([1, 2, 3, 4, 9]))]
+        if 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h):
+            continue
+        clip = pygame.Rect(rng.randint(0, 280), rng.randint(0, 280), rng.randint(1, 150),
+                           rng.randint(1, 150))
+        if clip.contains(rect) or not clip.colliderect(rect):
+            continue
+        checked += 1
+        whole, cut = pygame.Surface((300, 300)), pygame.Surface((300, 300))
+        for s in (whole, cut):
+            s.fill((1, 2, 3))
+        for colour, width in layers:
+            pygame.draw.rect(whole, colour, rect, width, border_radius=radius)
+        widgets._shapes.clear()
+        widgets._shapes_seen.clear()
+        cut.set_clip(clip)
+        widgets.rounded(cut, rect, radius, *layers)
+        cut.set_clip(None)
+        area = clip.clip(cut.get_rect())
+        assert pygame.image.tostring(cut.subsurface(area), "RGB") == \
+            pygame.image.tostring(whole.subsurface(area), "RGB"), (rect, radius, layers, clip)
+
+
 def _whole_repaint_of(app) -> bytes:
     """What a whole repaint of the top screen draws, on a surface of its own (the screen's
     own bookkeeping untouched)."""
