@@ -77,25 +77,3 @@ def test_the_korean_face_is_opened_only_when_a_korean_character_is_drawn():
     opened = pygame.font.Font(files.hangul, 22)
     assert chain.get_ascent() == max(latin.font.get_ascent(), opened.get_ascent())
     assert chain.get_descent() == min(latin.font.get_descent(), opened.get_descent())
-
-
-def test_at_most_open_faces_fonts_are_open_and_a_closed_one_draws_the_same_again():
-    files = fonts.find_font_files()
-    if files.latin is None:
-        pytest.skip("needs DejaVu (apt install fonts-dejavu)")
-    book = fonts.FontBook(files=files)
-    first = book.font(40)
-    drawn = pygame.image.tobytes(first.render("Ana: 12 cups", True, (0, 0, 0)), "RGBA")
-    width, metrics = first.size("Ana: 12 cups"), (first.get_ascent(), first.get_linesize())
-    for size in range(41, 41 + 3 * fonts.OPEN_FACES):     # a soak's many sizes, all used
-        book.font(size).render("Ben", True, (0, 0, 0))
-        assert fonts.open_faces() <= fonts.OPEN_FACES
-    latin = first.faces[0]
-    assert latin._font is None                           # the least recently used: closed
-    before = fonts.reopened
-    again = first.render("Ana: 12 cups", True, (0, 0, 0))
-    assert fonts.reopened == before + 1 and latin._font is not None
-    assert pygame.image.tobytes(again, "RGBA") == drawn  # the same pixels as when first open
-    assert first.size("Ana: 12 cups") == width
-    assert (first.get_ascent(), first.get_linesize()) == metrics
-    assert fonts.open_faces() <= fonts.OPEN_FACES

@@ -26,7 +26,6 @@ import logging
 import os
 import subprocess
 import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,42 +110,23 @@ def find_font_files(fc_match: str = "fc-match", fc_list: str = "fc-list") -> Fon
 
 # --- a font that draws each character with the first font that has it ---------------------
 
-#: at most this many faces open at once. An open face (a pygame font: one file at one size)
-#: holds its tables, its shaping data and its glyph cache in C memory, about 0.25 MB once it
-#: has drawn (issue 19: 37 sizes open by game 50 of a soak, about 9 MB); the screen draws
-#: from its own caches of rendered text, so a face is needed only for a text not drawn
-#: before. The least recently used face is closed and opens again when next needed (about
-#: 0.1 ms to open, about 0.25 ms with its first drawing, on this machine).
-OPEN_FACES = 12
-
-#: the faces whose pygame font is open, least recently used first
-_open: OrderedDict[_Face, None] = OrderedDict()
-#: faces opened again after being closed (tests, benchmarks)
-reopened = 0
-
-
 class _Face:
     """One font file at one size: the pygame font, and a glyph-coverage check.
 
-    Its metrics are read once, when it is made; its pygame font is open while it is among
-    the ``OPEN_FACES`` most recently used and is opened again when needed. A face that is
-    not the chain's first (the Korean face beside the Latin one) is closed right after its
-    metrics are read, until a character needs it: a table that never shows Korean never
-    needs it."""
+    A face that is not the chain's first (the Korean face beside the Latin one) is opened
+    once for its metrics and then closed again until a character needs it: an open face
+    holds its tables and glyph cache in C memory (about 0.2 MB each, a font size each),
+    and a table that never shows Korean never needs them."""
 
     def __init__(self, path: str | None, size: int, bold: bool, keep: bool = True):
         self.path = path
         self._size = size
         self._bold = bold
-        self._opened_before = False
         opened = self._open()
         self.ascent = opened.get_ascent()
         self.descent = opened.get_descent()
         self.linesize = opened.get_linesize()
-        self._font: pygame.font.Font | None = None
-        if keep:
-            self._font = opened
-            _used(self)
+        self._font: pygame.font.Font | None = opened if keep else None
 
     def _open(self) -> pygame.font.Font:
         if self.path is None:
@@ -157,22 +137,9 @@ class _Face:
 
     @property
     def font(self) -> pygame.font.Font:
-        got = self._font
-        if got is None:
-            global reopened
-            if self._opened_before:
-                reopened += 1
-            got = self._font = self._open()
-            self._opened_before = True
-        _used(self)
-        return got
-
-    def close(self) -> None:
-        """Let the pygame font go (a caller still holding it keeps it until done with it);
-        the face opens it again when next needed."""
-        self._font = None
-        self._opened_before = True
-        _open.pop(self, None)
+        if self._font is None:
+            self._font = self._open()
+        return self._font
 
     def covers(self, ch: str) -> bool:
         """Whether the file has a glyph for ``ch`` (asked once per file, whatever the size)."""
@@ -191,23 +158,6 @@ class _Face:
                 got = False
             _covered[key] = got
         return got
-
-
-def _used(face: _Face) -> None:
-    """``face`` was just used: the most recently used now; beyond ``OPEN_FACES`` open, the
-    least recently used is closed."""
-    if face in _open:
-        _open.move_to_end(face)
-        return
-    _open[face] = None
-    while len(_open) > OPEN_FACES:
-        oldest = next(iter(_open))
-        oldest.close()
-
-
-def open_faces() -> int:
-    """How many faces are open now (tests, benchmarks)."""
-    return len(_open)
 
 
 #: font file -> a freetype font that answers which characters it has (any size will do)
@@ -323,7 +273,6 @@ def _forget_fonts() -> None:
     for b in list(_books):
         b.clear()
     _coverage.clear()
-    _open.clear()
 
 
 def _hook_quit() -> None:
@@ -372,7 +321,6 @@ class FontBook:
         key = (size, bold)
         if not pygame.font.get_init():
             self._cache.clear()           # fonts made before a pygame.font.quit() are gone
-            _open.clear()
             pygame.font.init()
         got = self._cache.get(key)
         if got is None:
