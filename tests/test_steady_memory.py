@@ -3,12 +3,16 @@ journal that grows by a game every half hour does not grow with it."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from companion.core.journal import Journal
 from companion.core.session import Session
 from companion.outputs.mqtt import publisher
 
 from played_games import finished_game
+from service_helpers import table_config
 
 
 def test_finished_games_are_read_a_page_at_a_time_and_all_of_them_in_order(tmp_path,
@@ -36,7 +40,6 @@ def test_finished_games_are_read_a_page_at_a_time_and_all_of_them_in_order(tmp_p
 
 
 def test_the_kept_qr_code_is_a_byte_a_pixel_and_draws_the_same_pixels():
-    import os
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
     from companion.outputs.screen import theme
@@ -58,3 +61,21 @@ def test_the_kept_qr_code_is_a_byte_a_pixel_and_draws_the_same_pixels():
     want.blit(pygame.transform.scale(full, (301, 301)), (0, 0))
     got.blit(kept, (0, 0))
     assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB")
+
+
+def test_a_table_without_a_scanner_does_not_import_pyserial(tmp_path):
+    cfg = table_config(tmp_path)
+    code = f"""
+import sys
+from companion.appliance import config
+from companion.appliance.service import Service
+svc = Service(config.load({cfg!r}, required=True), headless=True)
+svc.start_inputs()
+status = svc.device_status()
+svc.shutdown()
+print(status["scanner"], "serial" in sys.modules, "companion.devices.scanner" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["off", "False", "False"]
