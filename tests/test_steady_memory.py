@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from companion.core.journal import Journal
 from companion.core.session import Session
 from companion.outputs.mqtt import publisher
@@ -67,6 +69,8 @@ def test_a_table_without_a_scanner_does_not_import_pyserial(tmp_path):
     cfg = table_config(tmp_path)
     code = f"""
 import sys
+
+import pytest
 from companion.appliance import config
 from companion.appliance.service import Service
 svc = Service(config.load({cfg!r}, required=True), headless=True)
@@ -79,3 +83,20 @@ print(status["scanner"], "serial" in sys.modules, "companion.devices.scanner" in
                           timeout=60, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["off", "False", "False"]
+
+
+def test_asking_which_font_has_a_letter_leaves_no_font_file_mapped():
+    import pygame
+    from companion.words import fonts
+    files = fonts.find_font_files()
+    if files.latin is None or files.hangul is None:
+        pytest.skip("needs DejaVu and a Korean font (apt install fonts-dejavu fonts-nanum)")
+    pygame.font.init()
+    fonts._covered.clear()                         # every question asked afresh
+    chain = fonts.FontBook(files=files).font(23)
+    assert [i for i, _ in chain.runs("José · 주문 …")] == [0, 1, 0]
+    assert fonts._covered[(files.latin, "é")] and not fonts._covered[(files.latin, "주")]
+    assert fonts._covered[(files.hangul, "주")]
+    with open("/proc/self/maps") as fh:
+        mapped = fh.read()
+    assert files.latin not in mapped and files.hangul not in mapped
