@@ -275,25 +275,28 @@ class Service:
         """Each device as the companion page shows it: ok, simulated, off, unavailable
         (what a device reports later, e.g. a scanner lost, the phone view adds)."""
         from companion.devices.buttons import Buttons
-        from companion.devices.scanner import ScannerReader
 
         def state(on: bool, simulated: bool = False) -> str:
             return ("simulated" if simulated else "ok") if on else "unavailable"
         buttons = [d for d in self.inputs if isinstance(d, Buttons)]
-        scanner = [d for d in self.inputs if isinstance(d, ScannerReader)]
         seats, pixels = self.cfg["seats"]["driver"], self.cfg["pixels"]["driver"]
         return {
             "buttons": "off" if seats == "none" else state(bool(buttons), seats == "simulated"),
-            "scanner": "off" if not self.cfg["scanner"]["port"] else state(bool(scanner)),
+            "scanner": "off" if not self.cfg["scanner"]["port"] else state(self._scanning()),
             "lights": "off" if pixels == "none" else state(self.lights is not None,
                                                            pixels == "simulated"),
             "sound": "off" if not self.cfg["sound"]["enabled"] else state(self.sound is not None),
             "screen": "ok" if self.screen_on else "off",
         }
 
+    def _scanning(self) -> bool:
+        """Whether the configured scanner's reader runs (only asked when one is configured:
+        pyserial is imported for a scanner only)."""
+        from companion.devices.scanner import ScannerReader
+        return any(isinstance(d, ScannerReader) for d in self.inputs)
+
     def start_inputs(self) -> None:
         from companion.devices.buttons import Buttons
-        from companion.devices.scanner import ScannerReader
         if self.cfg["seats"]["driver"] != "none":
             buttons = _optional("seat buttons",
                                 lambda: Buttons.from_config(self.cfg, self.loop.post,
@@ -301,6 +304,9 @@ class Service:
                                                            turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
+        if not self.cfg["scanner"]["port"]:      # no scanner at this table: no pyserial
+            return
+        from companion.devices.scanner import ScannerReader
         scanner = ScannerReader.from_config(self.cfg, self.loop.post, turn_now=self.loop.turn_now)
         if scanner.enabled:
             self.inputs.append(scanner.start())

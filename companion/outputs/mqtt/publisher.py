@@ -27,11 +27,11 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, assert_never
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import paho.mqtt.client as mqtt
 
-from companion.core.journal import Journal, JournalError
+from companion.core.journal import GameRecord, Journal, JournalError
 from companion.core.events import DeviceStatus
 from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced,
                                              CakesReturned, CardEnrolled, CardIdentified,
@@ -116,6 +116,24 @@ class AckFile:
             if not self._warned:      # a full disk: results are simply sent again later
                 log.warning("cannot keep MQTT acknowledgements in %s (%s)", self.path, exc)
                 self._warned = True
+
+
+#: finished games read from the journal at a time when looking for results to send
+RESULTS_PAGE = 64
+
+
+def finished_games(journal: Journal, page: int = RESULTS_PAGE) -> Iterator[GameRecord]:
+    """The journal's finished games, oldest first, ``page`` game numbers at a time: a
+    table's journal grows all day, and reading it whole for every finished game held every
+    game's record in memory at once (issue 19: the service's memory grew with the
+    journal)."""
+    newest = journal.games(limit=1)
+    last = newest[0].id if newest else 0
+    low = 0
+    while low < last:
+        yield from journal.games("WHERE g.ended_at IS NOT NULL AND g.id > ? AND g.id <= ?",
+                                 (low, low + page))
+        low += page
 
 
 class MqttPublisher:
@@ -320,11 +338,12 @@ class MqttPublisher:
         if game_id not in self._started:
             journal = self._journal()
             try:
-                games = journal.games() if journal else []
+                record = journal.game(game_id) if journal else None
             except JournalError as exc:
                 log.warning("MQTT: %s", exc)
                 return None
-            self._started.update({g.id: g.started_at for g in games})
+            # this game's only: a table's journal grows all day (issue 19)
+            self._started = {game_id: record.started_at if record else None}
         return self._started.get(game_id)
 
     def _publish_results(self) -> None:
@@ -333,7 +352,7 @@ class MqttPublisher:
             return
         in_flight = set(self._pending.values())
         try:
-            for g in journal.games("WHERE g.ended_at IS NOT NULL"):
+            for g in finished_games(journal):
                 d = topics.result_version(g)
                 if not g.ranking or self.acks.get(g.id) == d or (g.id, d) in in_flight:
                     continue
