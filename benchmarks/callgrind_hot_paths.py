@@ -142,7 +142,8 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
             """The table idle before the next input (a player takes a moment): the screen
             paints ahead (``App.work_ahead``) step by step, each step counted on its own
             ("ahead": a tap that comes meanwhile waits for one step, not for all)."""
-            while app.work_ahead():
+            work = getattr(app, "work_ahead", lambda: False)    # (--before a revision
+            while work():                                         # that did not paint ahead)
                 labels.append(("ahead", inputs[0]))
                 pygame.display.update([])      # (closes callgrind's count of the step)
 

@@ -337,35 +337,38 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         return
     key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
     shape = _shapes.get(key)
-    clip = surface.get_clip()
-    if shape is None and not clip.contains(rect) and any(width for _, width in layers):
-        # an outline cut by the clip, not copied yet: pygame draws an outline along a
-        # clip's edge a pixel differently, so the part in view is drawn aside with a margin
-        # and copied from there (tests/test_ui_render_speed.py checks it against the whole)
-        if key in _shapes_seen:
-            _owe(key, surface, rect, radius, layers)
-        else:
-            _shapes_seen.add(key)
-        _shape_part(surface, rect, radius, layers, clip.clip(rect))
-        return
     if shape is None:
-        if key not in _shapes_seen:     # the first time, drawn: a copy is for the second
-            if len(_shapes_seen) > 2000:
-                _shapes_seen.clear()
-            _shapes_seen.add(key)
-        else:                           # made while the table is idle: making and encoding
-            _owe(key, surface, rect, radius, layers)          # costs more than drawing
-        whole = clip.contains(rect)
-        if whole:                       # drawn as the copy is, whatever clip is set
-            surface.set_clip(None)
+        _draw_uncopied(surface, key, rect, radius, layers)
+        return
+    surface.blit(shape, rect)
+
+
+def _draw_uncopied(surface: pygame.Surface, key: tuple, rect: pygame.Rect, radius: int,
+                   layers: tuple[tuple[Color, int], ...]) -> None:
+    """``rounded`` of a shape not copied yet: drawn, and its copy owed the second time
+    (made while the table is idle: making and encoding it costs more than drawing)."""
+    if key not in _shapes_seen:
+        if len(_shapes_seen) > 2000:
+            _shapes_seen.clear()
+        _shapes_seen.add(key)
+    else:
+        _owe(key, surface, rect, radius, layers)
+    clip = surface.get_clip()
+    if clip.contains(rect):             # drawn as the copy is, whatever clip is set
+        surface.set_clip(None)
         try:
             for colour, width in layers:
                 pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
         finally:
-            if whole:
-                surface.set_clip(clip)
-        return
-    surface.blit(shape, rect)
+            surface.set_clip(clip)
+    elif any(width for _, width in layers):
+        # an outline cut by the clip: pygame draws an outline along a clip's edge a pixel
+        # differently, so the part in view is drawn aside with a margin and copied from
+        # there (tests/test_ui_render_speed.py checks it against the whole)
+        _shape_part(surface, rect, radius, layers, clip.clip(rect))
+    else:                               # (a fill is the same pixels however it is cut)
+        for colour, width in layers:
+            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
 
 
 def _copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
