@@ -71,6 +71,7 @@ class TableView(CakeTable, WhyTargets):
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
         self._panels: dict[tuple, list[Widget]] = {}    # other players' panels, by content
+        self._closing = False       # the dialog posted its action: it goes with the answer
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -102,6 +103,8 @@ class TableView(CakeTable, WhyTargets):
 
     def on_update(self, update) -> None:
         self.changed()
+        if self._closing:                # the dialog that posted goes with the answer
+            self.dialog, self._closing = None, False
         game = update.table.game
         if any(isinstance(h, (TurnChanged, GameStarted)) for h in update.happened):
             self.drop_stale_toasts()
@@ -283,6 +286,8 @@ class TableView(CakeTable, WhyTargets):
         me = game.active_player if game is not None else None
         if me is not None and any(c.cake == cake for c in me.queue[self.cake_slot - 1]):
             self.app.post_action(cake_completion(me, self.cake_slot, cake))
+            self._close_with_answer()
+            return
         self._open(None)
 
     def _guessed_at(self, slot: int) -> bool:
@@ -337,13 +342,18 @@ class TableView(CakeTable, WhyTargets):
         self.spend_count = want
         self.changed()
 
+    def _close_with_answer(self) -> None:
+        """The dialog posted its action: it goes with the table loop's answer, which draws
+        the table changed, once (not the table as it was, then again)."""
+        self._closing = True
+
     def _spend_confirm(self) -> None:
         self.app.post_action({"do": "spend_cookies", "count": self.spend_count})
-        self._open(None)
+        self._close_with_answer()
 
     def _upgrade(self, u: str) -> None:
         self.app.post_action({"do": "activate_upgrade", "upgrade": u})
-        self._open(None)
+        self._close_with_answer()
 
     def _fix(self) -> None:
         self._open(None)
