@@ -186,3 +186,32 @@ def test_the_end_screen_is_painted_ahead_before_the_end_turn_that_ends_the_game(
     assert app.table.game.game_over and app.screen is end and end.drawn_from_ahead == 1
     assert app.ahead_screens == {}
     _same_as_a_whole_repaint(app)
+
+
+def test_painting_ahead_that_fails_never_costs_the_screen(monkeypatch, caplog):
+    """A failure while painting ahead (here: the prediction) is said once in the log; the
+    screen then draws every frame itself, as a whole repaint would."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+
+    def broken():
+        raise RuntimeError("a prediction that fails")
+
+    monkeypatch.setattr(screen, "predict", broken)
+    rng = random.Random(3)
+    with caplog.at_level("ERROR", logger="companion.outputs.screen"):
+        for _ in range(6):
+            while app.work_ahead():
+                pass
+            w = next(w for w in screen._widgets if w.name == "ft.end") if rng.random() < 0.5 \
+                else rng.choice([w for w in screen._widgets if w.tappable
+                                 and w.name not in ("hdr.settings", "ft.fix")])
+            for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+                _finger(app, w, kind)
+                app.pump()
+            loop.drain()
+            app.pump()
+            _same_as_a_whole_repaint(app)
+    said = [r for r in caplog.records if "painting ahead failed" in r.getMessage()]
+    assert len(said) == 1 and screen.drawn_from_ahead == 0

@@ -33,6 +33,7 @@ screen class is constructed as ``Class(app, **kwargs)``.
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,8 @@ from ..layout import Metrics
 from ..text import rejection_text, t
 from ..widgets import (Fill, Shade, Toast, Widget, font_generation, looks, make_owed_copy,
                        painting_ahead)
+
+log = logging.getLogger("companion.outputs.screen")
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class Screen:
         self._ahead_drawn: dict | None = None
         self._ahead_owed: list[pygame.Rect] = []
         self._ahead_fonts = -1             # the fonts' generation it was painted with
+        self._ahead_failed = False         # (said once in the log)
         self._veil_stale: list[pygame.Rect] | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
@@ -380,15 +384,22 @@ class Screen:
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
-        if make_owed_copy(surface):         # (a shape's copy: a step of its own)
-            return True
-        steps = self._ahead_steps
-        if steps is _DONE:
+        try:
+            if make_owed_copy(surface):     # (a shape's copy: a step of its own)
+                return True
+            steps = self._ahead_steps
+            if steps is _DONE:
+                return False
+            if steps is None:
+                steps = self._ahead_steps = self._ahead_work(surface)
+            with painting_ahead(surface):
+                step = next(steps, _DONE)
+        except Exception:       # it only saves a later tap work: it never costs the screen
+            if not self._ahead_failed:
+                log.exception("painting ahead failed; the screen draws every frame itself")
+            self._ahead_failed = True
+            self._ahead_steps, self._ahead_drawn = _DONE, None
             return False
-        if steps is None:
-            steps = self._ahead_steps = self._ahead_work(surface)
-        with painting_ahead(surface):
-            step = next(steps, _DONE)
         if step is _DONE:
             self._ahead_steps = _DONE
             return False
