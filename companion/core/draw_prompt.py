@@ -65,11 +65,28 @@ def _turn_ending(table: Table, game: Game) -> tuple[Game, dict[str, Any]] | None
     return None
 
 
-def _drawn_at(before: Game, action: dict[str, Any]) -> tuple[tuple[tuple[str, int], ...],
-                                                             bool] | None:
+Drawn = tuple[tuple[tuple[str, int], ...], bool] | None
+
+#: the last few replays of ``_drawn_at``: (the game before, the action, what it drew). The
+#: prompt is worked out after every update, and a whole turn shares one turn ending; states
+#: are frozen, so the same objects replay the same (kept here, they keep their ids too)
+_replayed: list[tuple[Game, dict[str, Any], Drawn]] = []
+
+
+def _drawn_at(before: Game, action: dict[str, Any]) -> Drawn:
     """The cards that ending the turn made players draw and whether the deck fell short,
     replayed from ``before``: the order surge, and with two players the active player's
     own card. None if it asked for none (or could not be replayed)."""
+    for game, done, drawn in _replayed:
+        if game is before and done is action:
+            return drawn
+    drawn = _replay(before, action)
+    _replayed.insert(0, (before, action, drawn))
+    del _replayed[4:]
+    return drawn
+
+
+def _replay(before: Game, action: dict[str, Any]) -> Drawn:
     outcome = apply(Table(before), action)
     if not isinstance(outcome, Accepted):
         return None
