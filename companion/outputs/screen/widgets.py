@@ -320,45 +320,52 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     which a screen painting ahead calls): making and encoding it costs a tap more than
     drawing the shape does.
 
-    Drawn directly while painting ahead (``painting_ahead``), and where a copy could
-    differ: on a surface with per-pixel alpha, a
+    Drawn directly (as the copy would be) while painting ahead (``painting_ahead``), and
+    where a copy could differ: on a surface with per-pixel alpha, a
     rectangle not wholly on the surface (pygame draws a shape cut by an edge a pixel
     differently), or a rectangle narrower than twice its radius or an outline (pygame
     draws those a pixel differently at different places)."""
     rect = pygame.Rect(rect)
+    if not _copied(surface, rect, radius, layers):
+        _draw_layers(surface, rect, radius, layers)
+        return
     if _painting_ahead is not None:
         _ready_copy(_painting_ahead, rect, radius, layers)
-        for colour, width in layers:
-            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        _draw_as_copied(surface, rect, radius, layers)
         return
-    if not _copied(surface, rect, radius, layers):
-        for colour, width in layers:
-            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
-        return
-    key = (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
+    key = _shape_key(surface, rect, radius, layers)
     shape = _shapes.get(key)
-    if shape is None:
-        _draw_uncopied(surface, key, rect, radius, layers)
+    if shape is not None:
+        surface.blit(shape, rect)
         return
-    surface.blit(shape, rect)
-
-
-def _draw_uncopied(surface: pygame.Surface, key: tuple, rect: pygame.Rect, radius: int,
-                   layers: tuple[tuple[Color, int], ...]) -> None:
-    """``rounded`` of a shape not copied yet: drawn, and its copy owed the second time
-    (made while the table is idle: making and encoding it costs more than drawing)."""
-    if key not in _shapes_seen:
-        if len(_shapes_seen) > 2000:
-            _shapes_seen.clear()
+    if key not in _shapes_seen:         # the first time, drawn: a copy is owed the second
+        if len(_shapes_seen) > 2000:    # (made while the table is idle: making and
+            _shapes_seen.clear()        # encoding it costs more than drawing)
         _shapes_seen.add(key)
     else:
         _owe(key, surface, rect, radius, layers)
+    _draw_as_copied(surface, rect, radius, layers)
+
+
+def _draw_layers(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+                 layers: tuple[tuple[Color, int], ...]) -> None:
+    for colour, width in layers:
+        pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+
+
+def _shape_key(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+               layers: tuple[tuple[Color, int], ...]) -> tuple:
+    return (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
+
+
+def _draw_as_copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+                    layers: tuple[tuple[Color, int], ...]) -> None:
+    """Draw a shape not copied yet: the pixels its copy gives, whatever clip is set."""
     clip = surface.get_clip()
-    if clip.contains(rect):             # drawn as the copy is, whatever clip is set
+    if clip.contains(rect):
         surface.set_clip(None)
         try:
-            for colour, width in layers:
-                pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+            _draw_layers(surface, rect, radius, layers)
         finally:
             surface.set_clip(clip)
     elif any(width for _, width in layers):
@@ -367,8 +374,7 @@ def _draw_uncopied(surface: pygame.Surface, key: tuple, rect: pygame.Rect, radiu
         # there (tests/test_ui_render_speed.py checks it against the whole)
         _shape_part(surface, rect, radius, layers, clip.clip(rect))
     else:                               # (a fill is the same pixels however it is cut)
-        for colour, width in layers:
-            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        _draw_layers(surface, rect, radius, layers)
 
 
 def _copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
@@ -407,7 +413,7 @@ def _ready_copy(shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
     makes it, a step of its own)."""
     if not _copied(shown_on, rect, radius, layers):
         return
-    key = (rect.w, rect.h, radius, layers, shown_on.get_bitsize(), shown_on.get_masks())
+    key = _shape_key(shown_on, rect, radius, layers)
     if key not in _shapes:
         _owe(key, shown_on, rect, radius, layers)
 
@@ -450,29 +456,28 @@ def _shape_part(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         return
     margin = max(width for _, width in layers) + 2
     aside = area.inflate(2 * margin, 2 * margin).clip(rect)
-    part = pygame.Surface(aside.size, 0, surface)
-    used = {part.map_rgb(colour) for colour, _ in layers}
-    clear = next(k for k in _KEYS if part.map_rgb(k) not in used)
-    part.fill(clear)
-    moved = rect.move(-aside.x, -aside.y)
-    for colour, width in layers:
-        pygame.draw.rect(part, colour, moved, width, border_radius=radius)
-    part.set_colorkey(clear)
+    part = _keyed(surface, aside.size, rect.move(-aside.x, -aside.y), radius, layers, 0)
     surface.blit(part, area, area.move(-aside.x, -aside.y))
 
 
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
                 layers: tuple[tuple[Color, int], ...]) -> pygame.Surface:
     """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded."""
-    shape = pygame.Surface(rect.size, 0, surface)
-    used = {shape.map_rgb(colour) for colour, _ in layers}
-    clear = next(k for k in _KEYS if shape.map_rgb(k) not in used)
-    shape.fill(clear)
-    whole = shape.get_rect()
-    for colour, width in layers:
-        pygame.draw.rect(shape, colour, whole, width, border_radius=radius)
-    shape.set_colorkey(clear, pygame.RLEACCEL)
-    return shape
+    return _keyed(surface, rect.size, pygame.Rect((0, 0), rect.size), radius, layers,
+                  pygame.RLEACCEL)
+
+
+def _keyed(like: pygame.Surface, size: tuple[int, int], rect: pygame.Rect, radius: int,
+           layers: tuple[tuple[Color, int], ...], flags: int) -> pygame.Surface:
+    """A surface of ``size`` in ``like``'s format: ``layers`` drawn at ``rect`` on a colour
+    key none of them uses (``flags``: pygame.RLEACCEL or 0)."""
+    out = pygame.Surface(size, 0, like)
+    used = {out.map_rgb(colour) for colour, _ in layers}
+    clear = next(k for k in _KEYS if out.map_rgb(k) not in used)
+    out.fill(clear)
+    _draw_layers(out, rect, radius, layers)
+    out.set_colorkey(clear, flags)
+    return out
 
 
 # --- widgets ---------------------------------------------------------------------------

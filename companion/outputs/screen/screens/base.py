@@ -276,24 +276,11 @@ class Screen:
                     first: int) -> Iterator[None]:
         """Paint ``ws[first:]`` over what is on the surface (a dialog over its veil), each
         copied from its kept look where it has one, one painted widget per step."""
-        kept = looks()
-        if kept is not None and surface.get_flags() & pygame.SRCALPHA:
-            kept = None
-        grounds = _Grounds(ws, [w.extent for w in ws], self.background)
-        form = (surface.get_bitsize(), surface.get_masks(), 0)
+        paint = _Painter(surface, ws, [w.extent for w in ws], self.background)
         whole = surface.get_rect()
         for i in range(first, len(ws)):
-            w = ws[i]
-            ground = grounds[i] if kept is not None else None
-            key = kept.key(w, ground, form) if kept is not None and ground is not None else None
-            look = kept.get(key) if kept is not None and key is not None else None
-            if look is not None:
-                surface.blit(look, w.rect)
-                continue
-            w.draw(surface)
-            if kept is not None and key is not None and whole.contains(w.rect):
-                kept.keep(key, surface, w.rect)
-            yield
+            if paint(i, whole):
+                yield
 
     def _unveil(self, surface: pygame.Surface) -> bool:
         """The dialog closed: put back the screen as it was under the shade (if the copy is
@@ -332,9 +319,7 @@ class Screen:
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
         extents = [w.extent for w in ws]
-        kept = looks()
-        grounds = _Grounds(ws, extents, self.background)
-        form = (surface.get_bitsize(), surface.get_masks(), surface.get_flags() & pygame.SRCALPHA)
+        paint = _Painter(surface, ws, extents, self.background)
         try:
             for r in dirty:
                 surface.set_clip(r)
@@ -350,23 +335,9 @@ class Screen:
                     yield                               # (a big area: a step of its own)
                     surface.set_clip(r)
                 for i in at[start:]:
-                    w = ws[i]
-                    if kept is None or form[2]:
-                        w.draw(surface)
+                    if paint(i, r):
                         yield
                         surface.set_clip(r)
-                        continue
-                    ground = grounds[i]
-                    key = kept.key(w, ground, form) if ground is not None else None
-                    look = kept.get(key) if key is not None else None
-                    if look is not None:
-                        surface.blit(look, w.rect)
-                        continue
-                    w.draw(surface)
-                    if key is not None and r.contains(w.rect):
-                        kept.keep(key, surface, w.rect)
-                    yield
-                    surface.set_clip(r)
         finally:
             surface.set_clip(None)
 
@@ -440,12 +411,7 @@ class Screen:
         """Keep a copy of the screen veiled as a dialog's shade veils it: made in bands,
         then kept up to date where the screen is painted again."""
         size = surface.get_size()
-        got = _VEILED.get(size)
-        if got is None or not _same_format(got[0], surface):
-            if len(_VEILED) > 4:
-                _VEILED.clear()
-            got = _VEILED[size] = (pygame.Surface(size, 0, surface), None)
-        copy, owner = got
+        copy, owner = _kept_surface(_VEILED, surface)
         stale = self._veil_stale
         if owner is not self._ahead_token or stale is None:
             stale = [pygame.Rect((0, 0), size)]
@@ -473,15 +439,11 @@ class Screen:
         """Paint the predicted frame ``ws`` on the surface kept for it: what differs from
         the frame painted there before, one widget per step."""
         size = surface.get_size()
-        got = _AHEAD.get(size)
+        frame, owner = _kept_surface(_AHEAD, surface)
         now = _placed(ws)
-        if got is None or not _same_format(got[0], surface) or got[1] is not self._ahead_token \
-                or self._ahead_drawn is None or self._ahead_fonts != font_generation():
-            if got is None or not _same_format(got[0], surface):
-                if len(_AHEAD) > 4:
-                    _AHEAD.clear()
-                got = (pygame.Surface(size, 0, surface), None)
-            _AHEAD[size] = (got[0], self._ahead_token)
+        if owner is not self._ahead_token or self._ahead_drawn is None \
+                or self._ahead_fonts != font_generation():
+            _AHEAD[size] = (frame, self._ahead_token)
             dirty = [pygame.Rect((0, 0), size)]
         else:
             dirty = _dirty(self._ahead_drawn, ws, now) + self._ahead_owed
@@ -492,7 +454,7 @@ class Screen:
         self._ahead_owed, self._ahead_drawn = dirty, now
         self._ahead_fonts = font_generation()
         yield
-        yield from self._repaint_steps(got[0], ws, dirty)
+        yield from self._repaint_steps(frame, ws, dirty)
         self._ahead_owed = []
 
     def _ahead_frame(self, surface: pygame.Surface,
@@ -620,16 +582,20 @@ _UNDER: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 def _under_copy(surface: pygame.Surface) -> pygame.Surface:
     """The surface a copy of the screen under a shade goes to, made once per size and format
     (on a whole repaint: no whole-screen allocation on the tap that opens a dialog)."""
+    return _kept_surface(_UNDER, surface)[0]
+
+
+def _kept_surface(store: dict[tuple[int, int], tuple[pygame.Surface, object]],
+                  surface: pygame.Surface) -> tuple[pygame.Surface, object]:
+    """``store``'s whole-screen surface for ``surface``'s size and format and whose it is
+    (None: nobody's), made (nobody's) the first time: kept, not made again per use."""
     size = surface.get_size()
-    got = _UNDER.get(size)
-    if got is not None and got[0].get_bitsize() == surface.get_bitsize() \
-            and got[0].get_masks() == surface.get_masks():
-        return got[0]
-    if len(_UNDER) > 4:
-        _UNDER.clear()
-    copy = pygame.Surface(size, 0, surface)
-    _UNDER[size] = (copy, None)
-    return copy
+    got = store.get(size)
+    if got is None or not _same_format(got[0], surface):
+        if len(store) > 4:
+            store.clear()
+        got = store[size] = (pygame.Surface(size, 0, surface), None)
+    return got
 
 
 #: size -> (the frame painted ahead, whose it is); size -> (the veiled copy, whose it is)
@@ -659,22 +625,41 @@ def _same_order(a: dict, b: dict) -> bool:
     return [n for n in a if n in b] == [n for n in b if n in a]
 
 
-class _Grounds:
-    """For widget ``i``, the one colour under all of it (what the widgets before it paint
-    there, or the screen's background), or None (a mix, or see-through): worked out for
-    the widgets a repaint reaches, when first asked."""
+class _Painter:
+    """``paint(i, room)`` puts widget ``ws[i]`` on ``surface``: copied from its kept look
+    when it has one (``widgets.Looks``: painted before on the same plain colour), else
+    painted, its look kept if it lies wholly in ``room``; True if it was painted. The plain
+    colour under a widget (what the widgets before it paint there, or the background) is
+    worked out for the widgets a repaint reaches, when first asked."""
 
-    def __init__(self, ws: list[Widget], extents: list[pygame.Rect], background):
-        self.ws, self.extents, self.background = ws, extents, background
-        self._got: dict[int, Any] = {}
+    def __init__(self, surface: pygame.Surface, ws: list[Widget], extents: list[pygame.Rect],
+                 background):
+        self.surface, self.ws, self.extents, self.background = surface, ws, extents, background
+        self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
+        self.form = (surface.get_bitsize(), surface.get_masks(), 0)
+        self._grounds: dict[int, Any] = {}
 
-    def __getitem__(self, i: int):
-        got = self._got
+    def ground(self, i: int):
+        got = self._grounds
         if i not in got:
             e = self.extents[i]
             below = e.collidelistall(self.extents[:i])
             got[i] = self.ws[below[-1]].solid_over(e) if below else self.background
         return got[i]
+
+    def __call__(self, i: int, room: pygame.Rect) -> bool:
+        w, kept, surface = self.ws[i], self.kept, self.surface
+        ground = self.ground(i) if kept is not None else None
+        key = kept.key(w, ground, self.form) if kept is not None and ground is not None \
+            else None
+        look = kept.get(key) if kept is not None and key is not None else None
+        if look is not None:
+            surface.blit(look, w.rect)
+            return False
+        w.draw(surface)
+        if kept is not None and key is not None and room.contains(w.rect):
+            kept.keep(key, surface, w.rect)
+        return True
 
 
 def _keep_under(surface: pygame.Surface) -> object:

@@ -238,21 +238,20 @@ class TableView(CakeTable, WhyTargets):
         return self._legal[key]
 
     def legal_upgrades(self) -> list[str]:
-        game = self.app.table.game
-        if game is None or game.active_player is None:
-            return []
-        me = game.active_player
-        return [u for u in me.tiles if u not in me.upgrades
-                and self.accepts({"do": "activate_upgrade", "upgrade": u})]
+        return list(self._legal_upgrades())
 
     def can_upgrade(self) -> bool:
-        """Whether the active player may activate any upgrade now (UPGRADE is offered)."""
+        """Whether the active player may activate any upgrade now (UPGRADE is offered):
+        the engine is asked tile by tile until one is legal."""
+        return any(True for _ in self._legal_upgrades())
+
+    def _legal_upgrades(self) -> Iterator[str]:
         game = self.app.table.game
         if game is None or game.active_player is None:
-            return False
+            return
         me = game.active_player
-        return any(u not in me.upgrades and self.accepts({"do": "activate_upgrade", "upgrade": u})
-                   for u in me.tiles)
+        yield from (u for u in me.tiles if u not in me.upgrades
+                    and self.accepts({"do": "activate_upgrade", "upgrade": u}))
 
     def can_spend(self) -> bool:
         """Spend is offered while the active player holds tokens; when none may be spent
@@ -375,8 +374,7 @@ class TableView(CakeTable, WhyTargets):
         built, with nothing applied or kept; or, when that END TURN ends the game, the end
         screen the App will open (``App.prepare``). Painted while the table is idle."""
         table = self.app.table
-        game = table.game
-        if self.dialog is not None or game is None or game.game_over or game.active is None:
+        if not self._turn_on_show():
             return None
         outcome = apply(table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
         if not isinstance(outcome, Accepted):
@@ -391,8 +389,7 @@ class TableView(CakeTable, WhyTargets):
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """UPGRADE's and SPEND's dialogs, when the footer offers them."""
-        game = self.app.table.game
-        if self.dialog is not None or game is None or game.game_over or game.active is None:
+        if not self._turn_on_show():
             return
         for dialog, offered in (("upgrade", self.can_upgrade), ("spend", self.can_spend)):
             if offered():
@@ -400,6 +397,12 @@ class TableView(CakeTable, WhyTargets):
                     self.dialog, self.spend_count = dialog, 1
                     ws = self.widgets()
                 yield ws
+
+    def _turn_on_show(self) -> bool:
+        """A turn is being played and no dialog is open (what painting ahead predicts from)."""
+        game = self.app.table.game
+        return self.dialog is None and game is not None and not game.game_over \
+            and game.active is not None
 
     @contextlib.contextmanager
     def _as_if(self, table: Any, draws: Any) -> Iterator[None]:
