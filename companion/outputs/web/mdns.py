@@ -9,12 +9,13 @@ hostname is ``coffee-rush`` (install.sh names a fresh Pi so), avahi already answ
 The announcement is the system's avahi-daemon's (what Raspberry Pi OS runs, and what
 already answers the ``.local`` name): ``avahi-publish-service`` (Debian's avahi-utils,
 which install.sh installs) asks it over D-Bus and keeps the service announced for as long
-as it runs, a small C process of ours beside the service (issue 19: an mDNS responder in
-the service's own process, python-zeroconf with its asyncio loop, cost about 3 MB of its
-resident memory). avahi answers on every network of the host with the host's own
-addresses and renames the service "Coffee Rush table #2" when another table on the
-network has the name. No avahi-utils, no avahi-daemon, no D-Bus: one warning in words,
-the table plays on unannounced.
+as it runs, a small C process of ours beside the service, which systemd's control group
+ends with it, a crash included (issue 19: an mDNS responder in the service's own process,
+python-zeroconf with its asyncio loop, cost about 3 MB of its resident memory). avahi
+answers on every network of the host with the host's own addresses and renames the
+service "Coffee Rush table #2" when another table on the network has the name. No
+avahi-utils, no avahi-daemon, no D-Bus: one warning in words, the table plays on
+unannounced.
 """
 from __future__ import annotations
 
