@@ -91,8 +91,11 @@ esac
 # any one of them it fails with "EGL not initialized". Without libGL (libgl1) it opens, says
 # nothing, and every frame stays black. (Both found by .ci/check-appliance-vm; a Raspberry
 # Pi OS Lite image is not sure to have them.)
+# avahi-daemon answers <hostname>.local and announces the phone view (avahi-publish-service,
+# from avahi-utils): the service holds no mDNS responder of its own (issue 19's memory).
 APT="python3 python3-venv python3-pip python3-pygame fonts-dejavu-core fonts-nanum fontconfig
-     espeak-ng alsa-utils udev ca-certificates libegl1 libgbm1 libgles2 libgl1 libgl1-mesa-dri"
+     espeak-ng alsa-utils udev avahi-daemon avahi-utils ca-certificates libegl1 libgbm1 libgles2
+     libgl1 libgl1-mesa-dri"
 say "apt packages: $(echo $APT | tr '\n' ' ')"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
@@ -215,6 +218,13 @@ if [ "$HOST" = raspberrypi ] && command -v hostnamectl >/dev/null && systemd_up;
     say "renamed this Pi coffee-rush (was raspberrypi): phones open http://coffee-rush.local"
 else
     say "phones open http://$HOST.local (sudo hostnamectl set-hostname coffee-rush to rename)"
+fi
+if systemd_up && ! systemctl is-active --quiet avahi-daemon; then
+    if systemctl enable --now avahi-daemon >/dev/null 2>&1; then
+        say "avahi-daemon started: it answers $HOST.local and announces the phone view"
+    else
+        say "avahi-daemon did not start: phones cannot find $HOST.local (sudo systemctl status avahi-daemon)"
+    fi
 fi
 
 # --- the service ------------------------------------------------------------------------------

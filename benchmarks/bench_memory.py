@@ -12,7 +12,10 @@ each game is recorded by the journal (on /dev/shm when there is one: the soak me
 memory, not the card's fsync), drawn, published and spoken like any other.
 
 Printed: the process's resident memory (VmRSS, /proc/self/status) after start-up and
-every ``--every`` games. Target (issue 19): at most 60 MB RSS in the steady state
+every ``--every`` games, and beside it its child processes' (PSS): avahi-publish-service,
+which has the system's avahi-daemon announce the phone view (when an avahi-daemon runs:
+start one, or the service warns and announces nothing), espeak-ng while it speaks.
+Target (issue 19): at most 60 MB RSS in the steady state
 (after the first 50 games, when the caches are warm) and flat: the last reading at
 most 2 MB above the one at game 50.
 
@@ -51,6 +54,27 @@ def rss_mb() -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def children_mb() -> str:
+    """The child processes' memory beside the service's (avahi-publish-service announcing the
+    phone view; espeak-ng while it speaks): proportional set size (PSS: the libraries they
+    share with other processes counted by share), and their names."""
+    total, names = 0, []
+    me = str(os.getpid())
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                stat = fh.read()
+            if stat[stat.rfind(")") + 2:].split()[1] != me:
+                continue
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                pss = next(int(line.split()[1]) for line in fh if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            continue            # ended meanwhile
+        total += pss
+        names.append(stat[stat.find("(") + 1:stat.rfind(")")])
+    return f"{total / 1024:.1f} MB PSS in {', '.join(names)}" if names else "none"
 
 
 def smaps(top: int = 15) -> str:
@@ -165,6 +189,7 @@ def child(config: str, games: int, every: int) -> int:
                 svc.stopping.wait(0.05)
             started = time.monotonic()
             print(f"rss after start-up: {rss_mb():6.1f} MB", flush=True)
+            print(f"  child processes: {children_mb()}", flush=True)
             if os.environ.get("BENCH_SMAPS"):
                 print(smaps(), flush=True)
                 print(caches(), flush=True)
@@ -185,6 +210,7 @@ def child(config: str, games: int, every: int) -> int:
                 if n % every == 0 or n == WARM_GAMES:
                     print(f"rss after {n:4d} games: {rss_mb():6.1f} MB "
                           f"({time.monotonic() - started:5.0f} s)", flush=True)
+                    print(f"  child processes: {children_mb()}", flush=True)
         except Exception as exc:  # noqa: BLE001 - reported, then the service stops
             failed.append(str(exc))
         finally:

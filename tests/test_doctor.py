@@ -60,8 +60,9 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
         (root / dev).parent.mkdir(parents=True, exist_ok=True)
         (root / dev).write_text("")
     (root / "usr/bin").mkdir(parents=True)
-    (root / "usr/bin/espeak-ng").write_text("#!/bin/sh\n")
-    (root / "usr/bin/espeak-ng").chmod(0o755)
+    for program in ("espeak-ng", "avahi-publish-service"):
+        (root / "usr/bin" / program).write_text("#!/bin/sh\n")
+        (root / "usr/bin" / program).chmod(0o755)
     dsi = root / "sys/class/drm/card0-DSI-1"
     dsi.mkdir(parents=True)
     (dsi / "status").write_text("connected\n")
@@ -214,6 +215,20 @@ def test_more_things_a_helper_would_ask(pi, tmp_path):
     (root / "usr/bin/espeak-ng").unlink()
     voice = [c for c in doctor.run_checks(cfg, True, system(root)) if c.what == "voice"]
     assert [c.status for c in voice] == ["WARN"] and "apt install espeak-ng" in voice[0].fix
+    # no avahi-daemon running, then no avahi-utils: a WARN (the table plays on unannounced)
+    def mdns(sysm):
+        return [c for c in doctor.run_checks(cfg, True, sysm) if c.what == "mdns"]
+    assert [c.status for c in mdns(system(root))] == ["OK"]
+    avahi_stopped = system(root)
+    plain = avahi_stopped.run
+    avahi_stopped.run = lambda cmd: "inactive" if cmd[-1] == "avahi-daemon" else plain(cmd)
+    found = mdns(avahi_stopped)
+    assert [c.status for c in found] == ["WARN"] and "avahi-daemon is inactive" in found[0].found
+    assert found[0].fix == "sudo systemctl enable --now avahi-daemon"
+    (root / "usr/bin/avahi-publish-service").unlink()
+    found = mdns(system(root))
+    assert [c.status for c in found] == ["WARN"] and "apt install avahi-daemon avahi-utils" in \
+        found[0].fix
     # a desktop holding the screen
     desktop = system(root)
     plain_run = desktop.run

@@ -53,3 +53,45 @@ def test_an_address_this_machine_does_not_have_is_one_warning(caplog):
     server.stop()
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and "192.0.2.123" in warnings[0], warnings
+
+
+def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(caplog):
+    """Keep-alive (a phone's page reuses its connection), a body the handler did not read,
+    a HEAD, a handler that raises (500, said in the log), a request that is not HTTP (400)."""
+    async def echo(request):
+        return PlainTextResponse(f"{request.method} {request.url.path} "
+                                 f"{request.query_params['q']} {len(await request.body())}")
+
+    async def boom(request):
+        raise ValueError("boom")
+    app = Starlette(routes=[Route("/e/{x}", echo, methods=["GET", "POST", "HEAD"]),
+                            Route("/ignore", lambda request: PlainTextResponse("ok"),
+                                  methods=["POST"]),
+                            Route("/boom", boom)])
+    server = BackgroundServer(app, "127.0.0.1", 0, name="test server")
+    caplog.set_level(logging.ERROR, logger="companion.outputs.web")
+    assert server.start()
+    peers = set()
+    try:
+        with httpx.Client(timeout=5) as client:
+            def get(*args, **kw):
+                r = client.request(*args, extensions={"trace": lambda name, info: peers.add(
+                    id(info.get("return_value"))) if name == "connection.connect_tcp.complete"
+                    else None}, **kw)
+                return r
+            assert get("GET", server.url + "/e/a%20b?q=1").text == "GET /e/a b 1 0"
+            assert get("POST", server.url + "/e/p?q=2", content=b"x" * 200_000).text == \
+                "POST /e/p 2 200000"
+            assert get("POST", server.url + "/ignore", content=b"unread").text == "ok"
+            head = get("HEAD", server.url + "/e/h?q=3")
+            assert head.status_code == 200 and head.content == b""
+            assert get("GET", server.url + "/boom").status_code == 500
+            assert get("GET", server.url + "/e/again?q=4").text == "GET /e/again 4 0"
+        assert len(peers) == 1, "every request on one connection"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(b"NOT HTTP\r\n\r\n")
+            assert raw.recv(100).startswith(b"HTTP/1.1 400 Bad Request")
+    finally:
+        server.stop()
+    assert not server.running
+    assert "GET /boom failed" in caplog.text          # said once the thread has ended

@@ -157,8 +157,8 @@ class System:
         users = self.read("/etc/passwd").splitlines()
         return any(line.split(":")[0] == self.user for line in users)
 
-    def unit(self, prop: str) -> str | None:
-        return self.run(["systemctl", "show", "--value", "-p", prop, SERVICE])
+    def unit(self, prop: str, name: str = SERVICE) -> str | None:
+        return self.run(["systemctl", "show", "--value", "-p", prop, name])
 
 
 # --- the checks -----------------------------------------------------------------------------
@@ -481,6 +481,25 @@ def check_audio(cfg: Config, system: System) -> list[Check]:
     return out + [ok("audio", "; ".join(cards))]
 
 
+def check_mdns(cfg: Config, system: System) -> list[Check]:
+    """The phone view's announcement: avahi-daemon running, avahi-publish-service there."""
+    web = cfg["web"]
+    if not web["enabled"] or not web["mdns"]:
+        return []
+    fix = "sudo apt install avahi-daemon avahi-utils (install.sh does), or [web] mdns = false"
+    if system.which("avahi-publish-service") is None:
+        return [warn("mdns", "no avahi-publish-service: phones do not find the table by name",
+                     fix)]
+    state = system.unit("ActiveState", "avahi-daemon")
+    if state is None:
+        return [warn("mdns", "systemctl gave no answer about avahi-daemon",
+                     "on the Pi: sudo systemctl enable --now avahi-daemon")]
+    if state != "active":
+        return [warn("mdns", f"avahi-daemon is {state or 'not installed'}: phones do not "
+                     "find the table by name", "sudo systemctl enable --now avahi-daemon")]
+    return [ok("mdns", "avahi-daemon announces the phone view")]
+
+
 def needed_groups(cfg: Config) -> dict[str, str]:
     need = {}
     if cfg["seats"]["driver"] == "gpio":
@@ -573,7 +592,7 @@ def run_checks(config_path: str | None, named: bool, system: System,
     cfg, checks = check_config(config_path, named)
     for group in (check_files(cfg), check_pins(cfg, system), check_spi(cfg, system),
                   check_scanner(cfg, system, scanner_seconds), check_display(cfg, system),
-                  check_fonts(cfg, system), check_audio(cfg, system),
+                  check_fonts(cfg, system), check_audio(cfg, system), check_mdns(cfg, system),
                   check_user(cfg, system), check_unit(system), check_clock(cfg, system)):
         checks += group
     return checks

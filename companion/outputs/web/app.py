@@ -72,7 +72,7 @@ from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
 from .why import why_json
 from .server import BackgroundServer
 
-if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
+if TYPE_CHECKING:                       # imported when announcing
     from .mdns import Announcer
 
 log = logging.getLogger("companion.outputs.web")
@@ -181,7 +181,7 @@ class PhoneView:
         log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
             from .mdns import Announcer
-            self.announcer = Announcer(self.server.port, self.server.host)
+            self.announcer = Announcer(self.server.port)
             self.announcer.start()
         return True
 

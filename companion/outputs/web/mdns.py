@@ -5,82 +5,104 @@ Phones and laptops that browse for web services (and tools such as
 hostname is ``coffee-rush`` (install.sh names a fresh Pi so), avahi already answers
 ``coffee-rush.local``, and the Pi's config serves the page on port 80, so
 ``http://coffee-rush.local`` opens it (README, "The phone view").
-Installs that prefer avahi for the service too ship
-``systemd/coffee-rush.avahi-service`` and set ``[web] mdns = false``.
 
-Registration probes the network for a few hundred milliseconds, so it runs on
-its own thread; a second table on the same network is renamed
-"Coffee Rush table (2)". No network, or no multicast: one warning, nothing else.
+The announcement is the system's avahi-daemon's (what Raspberry Pi OS runs, and what
+already answers the ``.local`` name): ``avahi-publish-service`` (Debian's avahi-utils,
+which install.sh installs) asks it over D-Bus and keeps the service announced for as long
+as it runs, a small C process of ours beside the service, which systemd's control group
+ends with it, a crash included (issue 19: an mDNS responder in the service's own process,
+python-zeroconf with its asyncio loop, cost about 3 MB of its resident memory). avahi
+answers on every network of the host with the host's own addresses and renames the
+service "Coffee Rush table #2" when another table on the network has the name. No
+avahi-utils, no avahi-daemon, no D-Bus: one warning in words, the table plays on
+unannounced.
 """
 from __future__ import annotations
 
 import logging
-import socket
+import shutil
+import subprocess
 import threading
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:                       # imported when announcing (zeroconf starts slowly)
-    from zeroconf import ServiceInfo, Zeroconf
 
 log = logging.getLogger("companion.outputs.web")
 SERVICE = "_http._tcp.local."
 NAME = "Coffee Rush table"
+PUBLISH = "avahi-publish-service"
+ESTABLISHED = "Established under name "
+NOT_ANNOUNCED = "phone view not announced on the LAN"
 
 
-def addresses(bind: str) -> list[str]:
-    """The IPv4 addresses phones can reach (the bind address if it is a specific one)."""
-    if bind not in ("", "0.0.0.0", "::"):
-        return [bind]
-    import ifaddr
-    found = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
-                found.append(ip.ip)
-    return found
+def publish_command(name: str, port: int, program: str) -> list[str]:
+    """avahi-publish-service's arguments: the name, the type, the port, the TXT records."""
+    return [program, name, SERVICE.removesuffix(".local."), str(port), "path=/",
+            "api=/api/table"]
+
+
+def why_not(line: str) -> str:
+    """avahi-publish-service's failure in the words of the fix."""
+    if "Daemon not running" in line:
+        return ("avahi-daemon is not running (sudo apt install avahi-daemon; "
+                "sudo systemctl enable --now avahi-daemon)")
+    return f"avahi-publish-service: {line}"
 
 
 class Announcer:
-    def __init__(self, port: int, bind: str = "0.0.0.0", name: str = NAME,
-                 interfaces: list[str] | None = None):
-        self.port, self.bind, self.name = port, bind, name
-        self.interfaces = interfaces
-        self.zc: Zeroconf | None = None
-        self.info: ServiceInfo | None = None
+    """``Announcer(8080).start()``: announced while it runs, withdrawn at ``close()``."""
+
+    def __init__(self, port: int, name: str = NAME, program: str = PUBLISH):
+        self.port, self.name, self.program = port, name, program
+        self.proc: subprocess.Popen[str] | None = None
         self._thread: threading.Thread | None = None
         self.registered = threading.Event()
+        self.announced_as: str | None = None     # the name avahi established (renamed?)
+        self.error: str | None = None
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._register, name="mdns", daemon=True)
+    def start(self) -> bool:
+        """Ask avahi to announce; False (one warning) when avahi-publish-service is missing.
+        Whether avahi took it is said in the log once it answers (``registered``)."""
+        program = shutil.which(self.program)
+        if program is None:
+            self.error = (f"{self.program} is missing (sudo apt install avahi-daemon "
+                          "avahi-utils; install.sh does)")
+            log.warning("%s: %s", NOT_ANNOUNCED, self.error)
+            return False
+        self.proc = subprocess.Popen(publish_command(self.name, self.port, program),
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, errors="replace")
+        self._thread = threading.Thread(target=self._follow, args=(self.proc,), name="mdns",
+                                        daemon=True)
         self._thread.start()
+        return True
 
-    def _register(self) -> None:
-        from zeroconf import InterfaceChoice, ServiceInfo, Zeroconf
-        try:
-            ips = addresses(self.bind)
-            if not ips:
-                log.warning("phone view not announced on the LAN: no network address yet")
-                return
-            host = socket.gethostname().split(".")[0]
-            info = self.info = ServiceInfo(SERVICE, f"{self.name}.{SERVICE}", port=self.port,
-                                           parsed_addresses=ips, server=f"{host}.local.",
-                                           properties={"path": "/", "api": "/api/table"})
-            zc = self.zc = Zeroconf(interfaces=self.interfaces or InterfaceChoice.All)
-            zc.register_service(info, allow_name_change=True)
-            log.info("phone view announced as \"%s\" (%s)", info.name.split("._")[0],
-                     ", ".join(ips))
-            self.registered.set()
-        except Exception as exc:  # noqa: BLE001 - no multicast must not disturb the table
-            log.warning("phone view not announced on the LAN: %s", exc)
+    def _follow(self, proc: subprocess.Popen[str]) -> None:
+        """avahi-publish-service's lines until it ends: established, renamed, failed."""
+        assert proc.stdout is not None
+        last = ""
+        for raw in proc.stdout:
+            line = raw.strip()
+            if line.startswith(ESTABLISHED):
+                self.announced_as = line[len(ESTABLISHED):].strip("'")
+                log.info("phone view announced as \"%s\" (port %d)", self.announced_as,
+                         self.port)
+                self.registered.set()
+            elif line:
+                last = line
+                log.info("avahi: %s", line)
+        code = proc.wait()
+        if code != 0 and self.proc is not None:       # not ended by close()
+            self.error = why_not(last or f"ended with exit status {code}")
+            log.warning("%s: %s", NOT_ANNOUNCED, self.error)
 
     def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            proc.terminate()              # avahi-publish withdraws the service and ends
+            try:
+                proc.wait(5.0)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         if self._thread is not None:
             self._thread.join(5.0)
-        if self.zc is not None:
-            try:
-                if self.registered.is_set() and self.info is not None:
-                    self.zc.unregister_service(self.info)
-                self.zc.close()
-            except Exception as exc:  # noqa: BLE001
-                log.warning("mDNS announcement not withdrawn: %s", exc)
-            self.zc = None
+            self._thread = None
+        self.registered.clear()
