@@ -33,6 +33,7 @@ class PlayerReads:
     """What a player's state says, for a frozen ``Player`` and a ``PlayerDraft`` alike."""
     name: str
     queue: Sequence[Sequence[Card]]
+    tiles: tuple[str, ...]
     upgrades: tuple[str, ...]
     likes: int
     dislikes: int
@@ -123,6 +124,9 @@ class GameReads:
     removed: int
     tokens_won_this_turn: int
     completed_this_turn: int
+    spent_this_turn: bool
+    upgraded_this_turn: bool
+    open_tiles: bool
     token: str
     game_over: bool
     players: Sequence[PlayerReads]

@@ -29,7 +29,7 @@ import pygame
 
 from companion.core import events as ev
 from companion.core.draw_prompt import PendingDraws
-from companion.core.rules import Accepted, apply
+from companion.core.rules import Accepted, apply, upgrade_refusal
 from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
                                              Happening, NotYourTurn, OrderCompleted, ShopClosed,
                                              ShopReopened, TablePaused, TableResumed, TurnChanged)
@@ -246,12 +246,14 @@ class TableView(CakeTable, WhyTargets):
         return any(True for _ in self._legal_upgrades())
 
     def _legal_upgrades(self) -> Iterator[str]:
+        """The tiles the engine would let the active player activate now (asked without
+        applying each: ``upgrade_refusal``, what ``activate_upgrade`` checks)."""
         game = self.app.table.game
-        if game is None or game.active_player is None:
+        if game is None or game.game_over or game.active_player is None:
             return
         me = game.active_player
         yield from (u for u in me.tiles if u not in me.upgrades
-                    and self.accepts({"do": "activate_upgrade", "upgrade": u}))
+                    and upgrade_refusal(game, me, u) is None)
 
     def can_spend(self) -> bool:
         """Spend is offered while the active player holds tokens; when none may be spent
