@@ -90,6 +90,7 @@ def reset_fonts() -> None:
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
+    _common_sizes.clear()
     _ink_cache.clear()
 
 
@@ -249,11 +250,21 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
 
 def common_size(texts: list[str], width: int, size: int, bold: bool = False,
                 min_size: int = 10) -> int:
-    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike)."""
-    s = size
-    while s > min_size and any(text_width(x, s, bold) > width for x in texts):
-        s -= 1
+    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike;
+    remembered: the footer asks it on every update)."""
+    key = (tuple(texts), width, size, bold, min_size)
+    s = _common_sizes.get(key)
+    if s is None:
+        if len(_common_sizes) > 500:
+            _common_sizes.clear()
+        s = size
+        while s > min_size and any(text_width(x, s, bold) > width for x in texts):
+            s -= 1
+        _common_sizes[key] = s
     return s
+
+
+_common_sizes: dict[tuple, int] = {}
 
 
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,

@@ -482,6 +482,15 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
+        """Turn, deck, the sign, the devices: kept while what they show is the same."""
+        key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
+               game.game_over, game.active, game.last_seat,
+               game.players[game.last_seat].name,
+               tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
+                     if d in self.app.devices), text.language(), self.m)
+        return self._kept(key, lambda: self._build_header(game, rect))
+
+    def _build_header(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
@@ -603,13 +612,24 @@ class TableView(CakeTable, WhyTargets):
                game.edition, game.variant, game.expansion, game.rules.token, self.app.catalog,
                pending.count_for(p.name) if pending is not None else 0, taken, text.language(),
                self.m)
-        got = self._panels.get(key)
+        return self._kept(key, lambda: self._build_other_panel(game, seat, rect))
+
+    def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]:
+        """The widgets ``build`` makes, kept by ``key`` (everything they show) and used
+        again while it is the same: built, and their keys worked out, once. The 32 last
+        used are kept."""
+        panels = self._panels
+        got = panels.pop(key, None)
         if got is None:
-            if len(self._panels) > 32:
-                self._panels.clear()
-            got = self._panels[key] = self._build_other_panel(game, seat, rect)
+            if len(panels) >= 32:
+                del panels[next(iter(panels))]       # (the least recently used)
+            got = build()
             for w in got:
                 w.keep_key()
+        else:
+            for w in got:
+                w.pressed = False                   # (a finger's press is the frame's own)
+        panels[key] = got
         return got
 
     def _build_other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -647,6 +667,20 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
+        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN: kept while what they show is the
+        same (Cake Time's card button is the game's own: built every time)."""
+        if game.expansion is not None:
+            return self._build_footer(game, rect)
+        table = self.app.table
+        running = not game.game_over and game.active is not None
+        key = ("footer", tuple(rect), running, table.undo is not None,
+               table.redo is not None, running and self.can_upgrade(),
+               running and self.can_spend(),
+               tuple(self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]),
+               text.language(), self.m)
+        return self._kept(key, lambda: self._build_footer(game, rect))
+
+    def _build_footer(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         table = self.app.table
         running = not game.game_over and game.active is not None
