@@ -78,8 +78,8 @@ def _drawn_at(before: Game, action: dict[str, Any]) -> Drawn:
     replayed from ``before``: the order surge, and with two players the active player's
     own card. None if it asked for none (or could not be replayed)."""
     for game, done, drawn in _replayed:
-        if game is before and done is action:
-            return drawn
+        if game is before and (done is action or done == action):
+            return drawn          # (the screen's END TURN painted ahead asked it first)
     drawn = _replay(before, action)
     _replayed.insert(0, (before, action, drawn))
     del _replayed[4:]

@@ -510,8 +510,19 @@ class Widget:
 
     def keep_key(self) -> None:
         """Nothing of this widget will change any more but its pressed look (a screen uses
-        it again in later builds): ``key`` is then worked out once per look."""
+        it again in later builds): ``key`` and ``placed`` are then worked out once per look."""
         self.__dict__["_kept_key"] = {}
+        self.__dict__["_kept_placed"] = {}
+
+    def placed(self) -> tuple:
+        """(where it paints, what it shows): what a screen compares from frame to frame."""
+        kept = self.__dict__.get("_kept_placed")
+        if kept is not None:
+            hit = kept.get(self.pressed)
+            if hit is None:
+                hit = kept[self.pressed] = (tuple(self.extent), self.key())
+            return hit
+        return (tuple(self.extent), self.key())
 
     def key(self) -> tuple:
         kept = self.__dict__.get("_kept_key")
