@@ -389,6 +389,37 @@ class Screen:
         for ws in self.dialogs_ahead():
             yield
             yield from self._warm_dialog(surface, ws)
+        for ws in self.frames_warmed():
+            yield
+            yield from self._warm_changed(surface, ws)
+
+    def frames_warmed(self) -> Iterator[list[Widget]]:
+        """Frames other taps may show now (their widgets): what they paint that this frame
+        does not is painted ahead aside, so their looks, shapes and text are ready (no
+        frame is kept: a tap copies the looks). None by default."""
+        return iter(())
+
+    def _warm_changed(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
+        """Paint the widgets of ``ws`` that differ from what is on the screen where the copy
+        kept under a dialog goes (nothing uses it while no dialog is open), each on its
+        plain ground (as its look is kept), one per step."""
+        if self._veiled:
+            return
+        now = _placed(ws)
+        drawn = self._drawn
+        changed = [i for i, w in enumerate(ws) if drawn.get(w.name) != now[w.name]]
+        if not changed:
+            return
+        scratch = _under_copy(surface)
+        _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
+        paint = _Painter(scratch, ws, [w.extent for w in ws], self.background)
+        whole = scratch.get_rect()
+        for i in changed:
+            ground = paint.ground(i) if paint.kept is not None else None
+            if ground is not None:
+                scratch.fill(ground, ws[i].rect)
+            if paint(i, whole):
+                yield
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """The screen as it looks with each dialog a tap may open now (its widgets, a

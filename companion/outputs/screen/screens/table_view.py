@@ -20,6 +20,7 @@ Nothing here decides a rule: legality is asked of the pure engine
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from functools import partial
 
 from typing import Any
@@ -86,8 +87,28 @@ class TableView(CakeTable, WhyTargets):
     def tick(self, now: float) -> None:
         super().tick(now)
         if self._taken is not None and now >= self._taken[2]:
+            seat, position, _ = self._taken
             self._taken = None
-            self.changed()
+            if not self._unmark(seat, position):
+                self.changed()
+
+    def _unmark(self, seat: int, position: int) -> bool:
+        """The mark on a completed order goes: only that card changes, so it alone is
+        drawn again (as a pressed look is), without building the screen again. False:
+        the screen must be built (it is anyway, or the card is not on it as marked)."""
+        game = self.app.table.game
+        if self._changed or self._full or game is None:
+            return False
+        active = game.active if game.active is not None else game.last_seat
+        name = f"act.pos{position}" if seat == active else f"p{seat}.pos{position}"
+        for i, w in enumerate(self._widgets):
+            if w.name == name:
+                if not isinstance(w, OrderCard) or not w.highlight:
+                    return False
+                self._widgets[i] = replace(w, highlight=False)
+                self._press_look(name)
+                return True
+        return False
 
     def _just_taken(self, seat: int, position: int) -> bool:
         return self._taken is not None and self._taken[:2] == (seat, position)
@@ -399,6 +420,28 @@ class TableView(CakeTable, WhyTargets):
                     self.dialog, self.spend_count = dialog, 1
                     ws = self.widgets()
                 yield ws
+
+    def frames_warmed(self) -> Iterator[list[Widget]]:
+        """The frames a tap on each of the active player's orders shows (the tap made
+        most): the engine's answer to completing it, taken in as the loop's update would
+        be and built, nothing applied or kept (their looks are painted ahead aside)."""
+        if not self._turn_on_show():
+            return
+        table = self.app.table
+        me = table.game.active_player
+        for slot, cards in enumerate(me.queue, 1):
+            if not cards or mixed_cakes(me, slot) or self._guessed_at(slot):
+                continue                      # (those open a dialog first)
+            outcome = apply(table, complete_action(me, slot), self.app.catalog.specialty_tags)
+            if not isinstance(outcome, Accepted) or outcome.table.game is None \
+                    or outcome.table.game.game_over:
+                continue
+            update = Update(None, outcome.table, outcome.action, outcome.happened)
+            with self._as_if(outcome.table,
+                             self.app.draws.after(outcome.table, outcome.happened)):
+                self.on_update(update)
+                ws = self.widgets()
+            yield ws
 
     def _turn_on_show(self) -> bool:
         """A turn is being played and no dialog is open (what painting ahead predicts from)."""
