@@ -19,7 +19,7 @@ from typing import Any
 
 from .rules import Accepted, Table, apply
 from .rules.happenings import CardsToDraw, DrawsDismissed, Happening
-from .rules.state import Game, stack_items
+from .rules.state import Game, iter_stack
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def pending_draws(table: Table) -> PendingDraws | None:
 def _turn_ending(table: Table, game: Game) -> tuple[Game, dict[str, Any]] | None:
     """The game before the ``end_turn`` that began the current turn, and that action:
     found in the undo history (newest first), None if it reaches an older turn first."""
-    for before, action in stack_items(table.undo):
+    for before, action in iter_stack(table.undo):
         if before is None or before.turn < game.turn - 1:
             return None
         if action.get("do") == "end_turn" and before.turn == game.turn - 1:

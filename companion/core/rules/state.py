@@ -8,7 +8,7 @@ can therefore be kept as undo snapshots for free, and shared with every thread.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -272,6 +272,14 @@ class Table:
 
 def push(stack: tuple[Any, ...] | None, item: Any) -> tuple[Any, ...]:
     return (item, stack)
+
+
+def iter_stack(stack: tuple[Any, ...] | None) -> Iterator[Any]:
+    """The items of ``stack``, newest first, one at a time (a caller that stops early does
+    not walk a whole game's history)."""
+    while stack is not None:
+        yield stack[0]
+        stack = stack[1]
 
 
 def stack_items(stack: tuple[Any, ...] | None) -> list[Any]:
