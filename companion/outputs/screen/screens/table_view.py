@@ -589,6 +589,20 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        """The active player's panel, kept while what it shows is the same: the frame a
+        completion or END TURN painted ahead built it, and the tap finds it (the same
+        players, prompt and mark, equal if not the same objects)."""
+        pending = self.pending
+        self._name_banner = active_panel_layout(self.m, rect, prompt=pending is not None).banner
+        taken = self._taken[:2] if self._taken is not None else None
+        key = ("active", seat, tuple(rect),
+               tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
+               game.game_over, game.active, game.edition, game.variant, game.expansion,
+               game.rules.token, game.turn, tuple(game.players), pending, taken,
+               text.language(), self.m, self.app.catalog)
+        return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+
+    def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         me = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
