@@ -270,3 +270,38 @@ def test_the_mark_on_a_completed_order_goes_without_a_rebuild():
     assert builds == [] and rects == [marked.rect]
     assert not any(getattr(w, "highlight", False) for w in screen._widgets)
     _same_as_a_whole_repaint(app)
+
+
+def test_nothing_is_painted_ahead_while_the_loop_answers_a_tap(monkeypatch):
+    """A tap posts to the table loop: until its update comes the App paints nothing ahead
+    (the loop's thread needs the interpreter to answer; a step ahead would hold it), then
+    it paints ahead again."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    pygame.display.init()
+    pygame.event.clear()
+    steps: list[int] = []
+    work = app.screen.work_ahead
+    monkeypatch.setattr(app.screen, "work_ahead", lambda surface: steps.append(1) or work(surface))
+    waits: list[int] = []
+
+    def wait(timeout=None) -> bool:       # the App sleeps: something comes at once instead
+        waits.append(1)
+        pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+        return True
+
+    monkeypatch.setattr(app._wake, "wait", wait)
+    end = next(w for w in app.screen._widgets if w.name == "ft.end")
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, end, kind)
+    app.draw()
+    assert app.awaiting_answer
+    app.wait_events(timeout_ms=60_000)
+    assert steps == [] and waits == [1]
+    loop.drain()
+    app.process_updates()
+    assert not app.awaiting_answer
+    app.draw()
+    pygame.event.clear()                  # (the update's wake-up, taken)
+    app.wait_events(timeout_ms=60_000)
+    assert steps and waits == [1, 1]
