@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core.journal import Journal
-from companion.core.rules import Rejection, Table, apply, parse_action
+from companion.core.rules import Rejection, Table, apply, parse_action, upgrade_refusal
 from companion.core.rules.editions import CAKE_TIME_UPGRADES, WINTER_UPGRADES
 from companion.core.rules.happenings import CakePlaced, CakesReturned, OrderCompleted
 from companion.core.rules.state import stack_items
@@ -250,3 +250,24 @@ def test_a_spend_is_accepted_exactly_when_it_leaves_this_turns_tokens_unspent(ed
             elif isinstance(h, TurnChanged):
                 won = 0
         table = out.table
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(sequences, cake_sequences))
+def test_upgrade_refusal_answers_as_activating_the_upgrade_does(seq):
+    """``upgrade_refusal`` (what the screen asks of every tile to offer UPGRADE) refuses
+    exactly what applying ``activate_upgrade`` refuses, with the same rejection."""
+    table = Table()
+    for raw in seq:
+        action = parse_action(raw)
+        out = action if isinstance(action, Rejection) else apply(table, action)
+        if not isinstance(out, Rejection):
+            table = out.table
+        game = table.game
+        if game is None or game.game_over or game.active_player is None:
+            continue
+        me = game.active_player
+        for u in sorted(set(WINTER_UPGRADES) | set(CAKE_TIME_UPGRADES) | set(me.tiles)):
+            applied = apply(table, {"do": "activate_upgrade", "upgrade": u})
+            refused = upgrade_refusal(game, me, u)
+            assert refused == (applied if isinstance(applied, Rejection) else None)

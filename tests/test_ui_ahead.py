@@ -215,3 +215,93 @@ def test_painting_ahead_that_fails_never_costs_the_screen(monkeypatch, caplog):
             _same_as_a_whole_repaint(app)
     said = [r for r in caplog.records if "painting ahead failed" in r.getMessage()]
     assert len(said) == 1 and screen.drawn_from_ahead == 0
+
+
+def test_a_tap_on_an_order_copies_the_looks_painted_ahead_for_it():
+    """While idle the frame completing each of the active player's orders is built and
+    what it changes painted aside: the tap copies those widgets (nothing of the active
+    panel painted again), and its frame is what a whole repaint draws."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    app.screen._dismiss_draws()
+    loop.drain()
+    app.pump()
+    screen = app.screen
+    slot = next(w for w in screen._widgets if w.name.startswith("act.pos") and w.tappable)
+    while app.work_ahead():
+        pass
+    painted: list[str] = []
+    draw = type(slot).draw
+    try:
+        type(slot).draw = lambda w, surface: painted.append(w.name) or draw(w, surface)
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            _finger(app, slot, kind)
+            app.pump()
+        painted.clear()
+        before = app.table
+        loop.drain()
+        app.pump()
+    finally:
+        type(slot).draw = draw
+    assert app.table is not before and slot.name not in painted, painted
+    _same_as_a_whole_repaint(app)
+
+
+def test_the_mark_on_a_completed_order_goes_without_a_rebuild():
+    """Two seconds after a completion its card's mark goes: that card alone is drawn
+    again (the screen is not built again), and the frame is what a whole repaint draws."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    slot = next(w for w in screen._widgets if w.name.startswith("act.pos") and w.tappable)
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, slot, kind)
+        app.pump()
+    loop.drain()
+    app.pump()
+    marked = next(w for w in screen._widgets if getattr(w, "highlight", False))
+    _same_as_a_whole_repaint(app)
+    builds = []
+    build = screen.build
+    screen.build = lambda: builds.append(1) or build()
+    app.clock.now += screen.TAKEN_SECONDS
+    app.tick()
+    rects = app.draw()
+    assert builds == [] and rects == [marked.rect]
+    assert not any(getattr(w, "highlight", False) for w in screen._widgets)
+    _same_as_a_whole_repaint(app)
+
+
+def test_nothing_is_painted_ahead_while_the_loop_answers_a_tap(monkeypatch):
+    """A tap posts to the table loop: until its update comes the App paints nothing ahead
+    (the loop's thread needs the interpreter to answer; a step ahead would hold it), then
+    it paints ahead again."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    pygame.display.init()
+    pygame.event.clear()
+    steps: list[int] = []
+    work = app.screen.work_ahead
+    monkeypatch.setattr(app.screen, "work_ahead", lambda surface: steps.append(1) or work(surface))
+    waits: list[int] = []
+
+    def wait(timeout=None) -> bool:       # the App sleeps: something comes at once instead
+        waits.append(1)
+        pygame.event.post(pygame.event.Event(pygame.USEREVENT))
+        return True
+
+    monkeypatch.setattr(app._wake, "wait", wait)
+    end = next(w for w in app.screen._widgets if w.name == "ft.end")
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, end, kind)
+    app.draw()
+    assert app.awaiting_answer
+    app.wait_events(timeout_ms=60_000)
+    assert steps == [] and waits == [1]
+    loop.drain()
+    app.process_updates()
+    assert not app.awaiting_answer
+    app.draw()
+    pygame.event.clear()                  # (the update's wake-up, taken)
+    app.wait_events(timeout_ms=60_000)
+    assert steps and waits == [1, 1]

@@ -19,7 +19,7 @@ from typing import Any
 
 from .rules import Accepted, Table, apply
 from .rules.happenings import CardsToDraw, DrawsDismissed, Happening
-from .rules.state import Game, stack_items
+from .rules.state import Game, iter_stack
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def pending_draws(table: Table) -> PendingDraws | None:
 def _turn_ending(table: Table, game: Game) -> tuple[Game, dict[str, Any]] | None:
     """The game before the ``end_turn`` that began the current turn, and that action:
     found in the undo history (newest first), None if it reaches an older turn first."""
-    for before, action in stack_items(table.undo):
+    for before, action in iter_stack(table.undo):
         if before is None or before.turn < game.turn - 1:
             return None
         if action.get("do") == "end_turn" and before.turn == game.turn - 1:
@@ -78,8 +78,8 @@ def _drawn_at(before: Game, action: dict[str, Any]) -> Drawn:
     replayed from ``before``: the order surge, and with two players the active player's
     own card. None if it asked for none (or could not be replayed)."""
     for game, done, drawn in _replayed:
-        if game is before and done is action:
-            return drawn
+        if game is before and (done is action or done == action):
+            return drawn          # (the screen's END TURN painted ahead asked it first)
     drawn = _replay(before, action)
     _replayed.insert(0, (before, action, drawn))
     del _replayed[4:]

@@ -32,7 +32,7 @@ from companion.core.rules.happenings import (CardsToDraw, Corrected, DislikesTak
                                              ShopClosed, ShopReopened)
 from companion.core.rules.rejections import token_id
 from companion.core.rules.scoring import ranking, tie_break
-from companion.core.rules.state import Game, stack_items
+from companion.core.rules.state import Game, iter_stack
 
 
 @dataclass(frozen=True)
@@ -335,11 +335,36 @@ def history(table: Table) -> Iterator[tuple[Game, dict, Game]]:
     """(game before, action as recorded, game after) for every action of the running game
     still in effect (undone ones are not), newest first."""
     after = table.game
-    for before, action in stack_items(table.undo):
+    for before, action in iter_stack(table.undo):
         if after is None:
             return
         yield before, action, after
         after = before
+
+
+#: the last undo stacks asked about and whether the sign changed within them: a stack grows
+#: by one action at a time, so the next question walks one step down to one of these
+_sign_changes: list[tuple[tuple[Any, ...], bool]] = []
+
+
+def _sign_changed_within(stack: tuple[Any, ...]) -> bool:
+    """Whether the sign differs between two successive games before the actions of the undo
+    ``stack`` (each game before an action against the one before the next newer action)."""
+    walked: list[tuple[Any, ...]] = []
+    changed, node = False, stack
+    while node is not None:
+        known = next((c for n, c in _sign_changes if n is node), None)
+        if known is not None:
+            changed = known
+            break
+        walked.append(node)
+        node = node[1]
+    for node in reversed(walked):       # oldest first: each adds its step to what is below
+        rest = node[1]
+        changed = changed or (rest is not None and node[0][0].token != rest[0][0].token)
+    _sign_changes.insert(0, (stack, changed))
+    del _sign_changes[8:]
+    return changed
 
 
 def shown(table: Table, pending: dict[str, int]) -> set[str]:
@@ -350,7 +375,8 @@ def shown(table: Table, pending: dict[str, int]) -> set[str]:
         return set()
     out = {f"draw:{p}" for p, n in pending.items() if n}
     out |= {f"dislikes:{p.name}" for p in game.players if p.dislikes}
-    if game.token == "closed" or any(b.token != a.token for b, _, a in history(table)):
+    if game.token == "closed" or (table.undo is not None and (
+            table.undo[0][0].token != game.token or _sign_changed_within(table.undo))):
         out.add("sign")
     if game.token == "closed" and not game.game_over and game.active is not None:
         out.add("final")

@@ -18,7 +18,7 @@ from .happenings import (CardIdentified, Corrected, Happening, OrderCompleted, R
 from .rejections import Rejection, reject, token_id
 from .scoring import ranking, winners
 from .setup import start_game
-from .state import Card, GameDraft, PlayerDraft, Table, push
+from .state import Card, GameDraft, GameReads, PlayerDraft, PlayerReads, Table, push
 from .turn import check_dislikes, close_shop, end_turn, is_stalled
 
 
@@ -186,6 +186,20 @@ def _caked_or_not(g: GameDraft, me: PlayerDraft, slot: int | None, tag: str | No
 def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]
                       ) -> list[Happening] | Rejection:
     u = a["upgrade"]
+    refused = upgrade_refusal(g, me, u)
+    if refused is not None:
+        return refused
+    me.likes -= UPGRADE_COST
+    me.discarded_likes += UPGRADE_COST
+    me.upgrades += (u,)
+    g.upgraded_this_turn = True
+    return [UpgradeActivated(me.name, u)]
+
+
+def upgrade_refusal(g: GameReads, me: PlayerReads, u: str) -> Rejection | None:
+    """Why the active player ``me`` of the running game ``g`` may not activate upgrade
+    ``u`` now, or None: what ``activate_upgrade`` checks, asked without applying it (a
+    screen offering UPGRADE asks it of every tile, on every update)."""
     tokens = token_id(g.rules.token)
     if not VARIANTS[g.variant].upgrades:
         return reject("upgrade_in_junior")
@@ -202,11 +216,7 @@ def _activate_upgrade(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset
     in_play = g.tiles_in_play()
     if g.open_tiles and u not in in_play and len(in_play) >= UPGRADE_TILES:
         return reject("upgrade_fifth_tile", upgrade=u, tiles=tuple(sorted(in_play)))
-    me.likes -= UPGRADE_COST
-    me.discarded_likes += UPGRADE_COST
-    me.upgrades += (u,)
-    g.upgraded_this_turn = True
-    return [UpgradeActivated(me.name, u)]
+    return None
 
 
 def _spend_cookies(g: GameDraft, me: PlayerDraft, a: Action, _tags: frozenset[str]

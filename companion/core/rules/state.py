@@ -8,7 +8,7 @@ can therefore be kept as undo snapshots for free, and shared with every thread.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ class PlayerReads:
     """What a player's state says, for a frozen ``Player`` and a ``PlayerDraft`` alike."""
     name: str
     queue: Sequence[Sequence[Card]]
+    tiles: tuple[str, ...]
     upgrades: tuple[str, ...]
     likes: int
     dislikes: int
@@ -123,6 +124,9 @@ class GameReads:
     removed: int
     tokens_won_this_turn: int
     completed_this_turn: int
+    spent_this_turn: bool
+    upgraded_this_turn: bool
+    open_tiles: bool
     token: str
     game_over: bool
     players: Sequence[PlayerReads]
@@ -268,6 +272,14 @@ class Table:
 
 def push(stack: tuple[Any, ...] | None, item: Any) -> tuple[Any, ...]:
     return (item, stack)
+
+
+def iter_stack(stack: tuple[Any, ...] | None) -> Iterator[Any]:
+    """The items of ``stack``, newest first, one at a time (a caller that stops early does
+    not walk a whole game's history)."""
+    while stack is not None:
+        yield stack[0]
+        stack = stack[1]
 
 
 def stack_items(stack: tuple[Any, ...] | None) -> list[Any]:

@@ -90,6 +90,7 @@ def reset_fonts() -> None:
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
+    _common_sizes.clear()
     _ink_cache.clear()
 
 
@@ -249,11 +250,21 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
 
 def common_size(texts: list[str], width: int, size: int, bold: bool = False,
                 min_size: int = 10) -> int:
-    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike)."""
-    s = size
-    while s > min_size and any(text_width(x, s, bold) > width for x in texts):
-        s -= 1
+    """One type size at which every text of a row fits ``width`` (buttons of a bar look alike;
+    remembered: the footer asks it on every update)."""
+    key = (tuple(texts), width, size, bold, min_size)
+    s = _common_sizes.get(key)
+    if s is None:
+        if len(_common_sizes) > 500:
+            _common_sizes.clear()
+        s = size
+        while s > min_size and any(text_width(x, s, bold) > width for x in texts):
+            s -= 1
+        _common_sizes[key] = s
     return s
+
+
+_common_sizes: dict[tuple, int] = {}
 
 
 def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
@@ -499,8 +510,19 @@ class Widget:
 
     def keep_key(self) -> None:
         """Nothing of this widget will change any more but its pressed look (a screen uses
-        it again in later builds): ``key`` is then worked out once per look."""
+        it again in later builds): ``key`` and ``placed`` are then worked out once per look."""
         self.__dict__["_kept_key"] = {}
+        self.__dict__["_kept_placed"] = {}
+
+    def placed(self) -> tuple:
+        """(where it paints, what it shows): what a screen compares from frame to frame."""
+        kept = self.__dict__.get("_kept_placed")
+        if kept is not None:
+            hit = kept.get(self.pressed)
+            if hit is None:
+                hit = kept[self.pressed] = (tuple(self.extent), self.key())
+            return hit
+        return (tuple(self.extent), self.key())
 
     def key(self) -> tuple:
         kept = self.__dict__.get("_kept_key")

@@ -299,7 +299,7 @@ class Screen:
         for w in self._widgets:
             if w.name in looks:
                 w.pressed = w.name == self._pressed
-                now = (tuple(w.extent), w.key())
+                now = w.placed()
                 if self._drawn.get(w.name) != now:
                     self._drawn[w.name] = now
                     dirty.append(pygame.Rect(w.extent))
@@ -389,6 +389,37 @@ class Screen:
         for ws in self.dialogs_ahead():
             yield
             yield from self._warm_dialog(surface, ws)
+        for ws in self.frames_warmed():
+            yield
+            yield from self._warm_changed(surface, ws)
+
+    def frames_warmed(self) -> Iterator[list[Widget]]:
+        """Frames other taps may show now (their widgets): what they paint that this frame
+        does not is painted ahead aside, so their looks, shapes and text are ready (no
+        frame is kept: a tap copies the looks). None by default."""
+        return iter(())
+
+    def _warm_changed(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
+        """Paint the widgets of ``ws`` that differ from what is on the screen where the copy
+        kept under a dialog goes (nothing uses it while no dialog is open), each on its
+        plain ground (as its look is kept), one per step."""
+        if self._veiled:
+            return
+        now = _placed(ws)
+        drawn = self._drawn
+        changed = [i for i, w in enumerate(ws) if drawn.get(w.name) != now[w.name]]
+        if not changed:
+            return
+        scratch = _under_copy(surface)
+        _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
+        paint = _Painter(scratch, ws, [w.extent for w in ws], self.background)
+        whole = scratch.get_rect()
+        for i in changed:
+            ground = paint.ground(i) if paint.kept is not None else None
+            if ground is not None:
+                scratch.fill(ground, ws[i].rect)
+            if paint(i, whole):
+                yield
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """The screen as it looks with each dialog a tap may open now (its widgets, a
@@ -675,14 +706,10 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     out: list[pygame.Rect] = []
     for r in rects:
         r = pygame.Rect(r)
-        merged = True
-        while merged:
-            merged = False
-            for i, o in enumerate(out):
-                if o.colliderect(r):
-                    r = r.union(out.pop(i))
-                    merged = True
-                    break
+        i = r.collidelist(out)          # (the first one it overlaps)
+        while i >= 0:
+            r = r.union(out.pop(i))
+            i = r.collidelist(out)
         out.append(r)
     return out
 
@@ -693,7 +720,7 @@ def monotonic() -> float:
 
 def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows); names must be unique."""
-    now = {w.name: (tuple(w.extent), w.key()) for w in ws}
+    now = {w.name: w.placed() for w in ws}
     if len(now) != len(ws):
         names = [w.name for w in ws]
         dup = next(n for n in names if names.count(n) > 1)
@@ -712,10 +739,10 @@ def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:
 def _dirty(drawn: dict, ws: list[Widget], now: dict) -> list[pygame.Rect]:
     """The rectangles to paint again: widgets gone, changed, or moved (where they were too)."""
     dirty = [pygame.Rect(r) for name, (r, _) in drawn.items() if name not in now]
-    for w in ws:
-        before = drawn.get(w.name)
-        if before != now[w.name]:
-            dirty.append(pygame.Rect(w.extent))
-            if before is not None and before[0] != now[w.name][0]:
+    for name, placed in now.items():         # (``ws`` in order: ``now`` is made from it)
+        before = drawn.get(name)
+        if before is not placed and before != placed:
+            dirty.append(pygame.Rect(placed[0]))
+            if before is not None and before[0] != placed[0]:
                 dirty.append(pygame.Rect(before[0]))      # where it was before it moved
     return dirty

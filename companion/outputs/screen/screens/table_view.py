@@ -20,6 +20,7 @@ Nothing here decides a rule: legality is asked of the pure engine
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from functools import partial
 
 from typing import Any
@@ -29,7 +30,7 @@ import pygame
 
 from companion.core import events as ev
 from companion.core.draw_prompt import PendingDraws
-from companion.core.rules import Accepted, apply
+from companion.core.rules import Accepted, apply, upgrade_refusal
 from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
                                              Happening, NotYourTurn, OrderCompleted, ShopClosed,
                                              ShopReopened, TablePaused, TableResumed, TurnChanged)
@@ -86,8 +87,28 @@ class TableView(CakeTable, WhyTargets):
     def tick(self, now: float) -> None:
         super().tick(now)
         if self._taken is not None and now >= self._taken[2]:
+            seat, position, _ = self._taken
             self._taken = None
-            self.changed()
+            if not self._unmark(seat, position):
+                self.changed()
+
+    def _unmark(self, seat: int, position: int) -> bool:
+        """The mark on a completed order goes: only that card changes, so it alone is
+        drawn again (as a pressed look is), without building the screen again. False:
+        the screen must be built (it is anyway, or the card is not on it as marked)."""
+        game = self.app.table.game
+        if self._changed or self._full or game is None:
+            return False
+        active = game.active if game.active is not None else game.last_seat
+        name = f"act.pos{position}" if seat == active else f"p{seat}.pos{position}"
+        for i, w in enumerate(self._widgets):
+            if w.name == name:
+                if not isinstance(w, OrderCard) or not w.highlight:
+                    return False
+                self._widgets[i] = replace(w, highlight=False)
+                self._press_look(name)
+                return True
+        return False
 
     def _just_taken(self, seat: int, position: int) -> bool:
         return self._taken is not None and self._taken[:2] == (seat, position)
@@ -246,12 +267,14 @@ class TableView(CakeTable, WhyTargets):
         return any(True for _ in self._legal_upgrades())
 
     def _legal_upgrades(self) -> Iterator[str]:
+        """The tiles the engine would let the active player activate now (asked without
+        applying each: ``upgrade_refusal``, what ``activate_upgrade`` checks)."""
         game = self.app.table.game
-        if game is None or game.active_player is None:
+        if game is None or game.game_over or game.active_player is None:
             return
         me = game.active_player
         yield from (u for u in me.tiles if u not in me.upgrades
-                    and self.accepts({"do": "activate_upgrade", "upgrade": u}))
+                    and upgrade_refusal(game, me, u) is None)
 
     def can_spend(self) -> bool:
         """Spend is offered while the active player holds tokens; when none may be spent
@@ -398,6 +421,28 @@ class TableView(CakeTable, WhyTargets):
                     ws = self.widgets()
                 yield ws
 
+    def frames_warmed(self) -> Iterator[list[Widget]]:
+        """The frames a tap on each of the active player's orders shows (the tap made
+        most): the engine's answer to completing it, taken in as the loop's update would
+        be and built, nothing applied or kept (their looks are painted ahead aside)."""
+        if not self._turn_on_show():
+            return
+        table = self.app.table
+        me = table.game.active_player
+        for slot, cards in enumerate(me.queue, 1):
+            if not cards or mixed_cakes(me, slot) or self._guessed_at(slot):
+                continue                      # (those open a dialog first)
+            outcome = apply(table, complete_action(me, slot), self.app.catalog.specialty_tags)
+            if not isinstance(outcome, Accepted) or outcome.table.game is None \
+                    or outcome.table.game.game_over:
+                continue
+            update = Update(None, outcome.table, outcome.action, outcome.happened)
+            with self._as_if(outcome.table,
+                             self.app.draws.after(outcome.table, outcome.happened)):
+                self.on_update(update)
+                ws = self.widgets()
+            yield ws
+
     def _turn_on_show(self) -> bool:
         """A turn is being played and no dialog is open (what painting ahead predicts from)."""
         game = self.app.table.game
@@ -480,6 +525,15 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
+        """Turn, deck, the sign, the devices: kept while what they show is the same."""
+        key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
+               game.game_over, game.active, game.last_seat,
+               game.players[game.last_seat].name,
+               tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
+                     if d in self.app.devices), text.language(), self.m)
+        return self._kept(key, lambda: self._build_header(game, rect))
+
+    def _build_header(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
@@ -535,6 +589,20 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+        """The active player's panel, kept while what it shows is the same: the frame a
+        completion or END TURN painted ahead built it, and the tap finds it (the same
+        players, prompt and mark, equal if not the same objects)."""
+        pending = self.pending
+        self._name_banner = active_panel_layout(self.m, rect, prompt=pending is not None).banner
+        taken = self._taken[:2] if self._taken is not None else None
+        key = ("active", seat, tuple(rect),
+               tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
+               game.game_over, game.active, game.edition, game.variant, game.expansion,
+               game.rules.token, game.turn, tuple(game.players), pending, taken,
+               text.language(), self.m, self.app.catalog)
+        return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+
+    def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         me = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -601,13 +669,24 @@ class TableView(CakeTable, WhyTargets):
                game.edition, game.variant, game.expansion, game.rules.token, self.app.catalog,
                pending.count_for(p.name) if pending is not None else 0, taken, text.language(),
                self.m)
-        got = self._panels.get(key)
+        return self._kept(key, lambda: self._build_other_panel(game, seat, rect))
+
+    def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]:
+        """The widgets ``build`` makes, kept by ``key`` (everything they show) and used
+        again while it is the same: built, and their keys worked out, once. The 32 last
+        used are kept."""
+        panels = self._panels
+        got = panels.pop(key, None)
         if got is None:
-            if len(self._panels) > 32:
-                self._panels.clear()
-            got = self._panels[key] = self._build_other_panel(game, seat, rect)
+            if len(panels) >= 32:
+                del panels[next(iter(panels))]       # (the least recently used)
+            got = build()
             for w in got:
                 w.keep_key()
+        else:
+            for w in got:
+                w.pressed = False                   # (a finger's press is the frame's own)
+        panels[key] = got
         return got
 
     def _build_other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -645,6 +724,20 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
+        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN: kept while what they show is the
+        same (Cake Time's card button is the game's own: built every time)."""
+        if game.expansion is not None:
+            return self._build_footer(game, rect)
+        table = self.app.table
+        running = not game.game_over and game.active is not None
+        key = ("footer", tuple(rect), running, table.undo is not None,
+               table.redo is not None, running and self.can_upgrade(),
+               running and self.can_spend(),
+               tuple(self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]),
+               text.language(), self.m)
+        return self._kept(key, lambda: self._build_footer(game, rect))
+
+    def _build_footer(self, game, rect: pygame.Rect) -> list[Widget]:
         m = self.m
         table = self.app.table
         running = not game.game_over and game.active is not None
