@@ -180,11 +180,15 @@ def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
         rect = pygame.Rect(rng.randint(0, 50), rng.randint(0, 50), rng.randint(8, 220),
                            rng.randint(8, 220))
         radius = rng.choice([2, 4, 6, 8, 12, 14, 16, 40])
-        layers = [((200, 100, 50), 0), ((10, 220, 30), rng.choice([1, 2, 3, 4, 9]))]
+        layers = [((200, 100, 50), 0)] + [      # one or two outlines (a pressed order card)
+            (rng.choice([(10, 220, 30), (0, 0, 0)]), rng.choice([1, 2, 3, 4, 9]))
+            for _ in range(rng.randint(1, 2))]
         if 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h):
             continue
         clip = pygame.Rect(rng.randint(0, 280), rng.randint(0, 280), rng.randint(1, 150),
                            rng.randint(1, 150))
+        if rng.random() < 0.3:          # a band across the shape (its middle filled at once)
+            clip = pygame.Rect(0, rng.randint(0, 280), 300, rng.randint(1, 60))
         if clip.contains(rect) or not clip.colliderect(rect):
             continue
         checked += 1
@@ -201,6 +205,8 @@ def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
         area = clip.clip(cut.get_rect())
         assert pygame.image.tostring(cut.subsurface(area), "RGB") == \
             pygame.image.tostring(whole.subsurface(area), "RGB"), (rect, radius, layers, clip)
+        cut.fill((1, 2, 3), area)           # and nothing outside the clip was touched
+        assert pygame.image.tostring(cut, "RGB") == bytes((1, 2, 3)) * (300 * 300)
 
 
 def _whole_repaint_of(app) -> bytes:
