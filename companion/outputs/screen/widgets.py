@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
 
@@ -595,12 +595,15 @@ class Looks:
     @staticmethod
     def key(w: Widget, ground: Color, form: tuple) -> tuple | None:
         """What the look of ``w`` painted on ``ground`` depends on (None: not kept: only
-        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields)."""
+        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields).
+        Its place counts only odd or even: a widget placing a pixel by rounding a half (an
+        order card's ingredients) rounds it to even, so one at an odd place can differ."""
         if type(w) not in _KEPT or w.extent is not w.rect:
             return None
         k = w.key()
         at = _compared[type(w)][1]
-        return (type(w), k[:at], k[at + 1:], w.rect.size, ground, form)
+        return (type(w), k[:at], k[at + 1:], w.rect.size, w.rect.x % 2, w.rect.y % 2, ground,
+                form)
 
     def get(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)
@@ -610,11 +613,34 @@ class Looks:
         return got
 
     def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        size = rect.w * rect.h
-        if size > self.limit // 4 or not surface.get_rect().contains(rect):
+        if rect.w * rect.h > self.limit // 4 or not surface.get_rect().contains(rect):
             return
-        self._got[key] = surface.subsurface(rect).copy()
-        self._pixels += size
+        self._put(key, surface.subsurface(rect).copy())
+
+    def paint_aside(self, key: tuple, w: Widget, ground: Any,
+                    like: pygame.Surface) -> pygame.Surface | None:
+        """``w``'s look made on a surface of its own (in ``like``'s format, filled with
+        ``ground``) and kept, for a repaint that shows only part of it (a band the clip cuts
+        across a panel): painted whole, its shapes are drawn, not cut and drawn aside part by
+        part. None: too big to keep. It is painted an even number of pixels from where it is
+        on the screen (pixels placed by rounding a half then fall the same way)."""
+        if w.rect.w * w.rect.h > self.limit // 4:
+            return None
+        dx, dy = w.rect.x % 2, w.rect.y % 2
+        aside = pygame.Surface((w.rect.w + dx, w.rect.h + dy), 0, like)
+        aside.fill(ground)
+        with painting_ahead(_painting_ahead or like):   # (shapes drawn, their copies owed)
+            replace(w, rect=pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
+        look = aside.subsurface((dx, dy, w.rect.w, w.rect.h)) if dx or dy else aside
+        self._put(key, look)
+        return look
+
+    def _put(self, key: tuple, look: pygame.Surface) -> None:
+        old = self._got.pop(key, None)
+        if old is not None:
+            self._pixels -= old.get_width() * old.get_height()
+        self._got[key] = look
+        self._pixels += look.get_width() * look.get_height()
         while self._pixels > self.limit:
             old = self._got.pop(next(iter(self._got)))
             self._pixels -= old.get_width() * old.get_height()

@@ -656,6 +656,12 @@ class _Painter:
         if look is not None:
             surface.blit(look, w.rect)
             return False
+        if kept is not None and key is not None and not room.contains(w.rect) \
+                and surface.get_rect().contains(w.rect):
+            look = kept.paint_aside(key, w, ground, surface)    # (shown in part: made whole)
+            if look is not None:
+                surface.blit(look, w.rect)
+                return True
         w.draw(surface)
         if kept is not None and key is not None and room.contains(w.rect):
             kept.keep(key, surface, w.rect)
