@@ -559,6 +559,12 @@ class Widget:
         """Every pixel the widget paints (its rect, unless it casts a shadow)."""
         return self.rect
 
+    @property
+    def shows(self) -> bool:
+        """Whether it paints anything (a touch target over other widgets does not: its
+        coming, going or changing repaints nothing)."""
+        return True
+
     def draw(self, surface: pygame.Surface) -> None:
         global _owner
         _owner = self.name
@@ -1162,6 +1168,10 @@ class Custom(Widget):
     data: Any = None
     paint_fn: Callable[[pygame.Surface, pygame.Rect], None] | None = field(
         default=None, compare=False, repr=False)
+
+    @property
+    def shows(self) -> bool:
+        return self.paint_fn is not None
 
     def paint(self, surface):
         if self.paint_fn is not None:

@@ -244,7 +244,7 @@ class Screen:
         with it, repainted first), so it is veiled as it is instead of painted again; a copy
         of it unveiled is kept, for the dialog closing (``_unveil``)."""
         below = ws[:veil]
-        below_now = {w.name: now[w.name] for w in below}
+        below_now = {w.name: now[w.name] for w in below if w.name in now}
         changed = self._repaint(surface, below, _dirty(self._drawn, below, below_now))
         self._under = (_keep_under(surface), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
@@ -297,7 +297,7 @@ class Screen:
         """Repaint the widgets (of the last build) whose pressed look changed."""
         dirty = []
         for w in self._widgets:
-            if w.name in looks:
+            if w.name in looks and w.shows:
                 w.pressed = w.name == self._pressed
                 now = (tuple(w.extent), w.key())
                 if self._drawn.get(w.name) != now:
@@ -698,9 +698,10 @@ def monotonic() -> float:
 
 
 def _placed(ws: list[Widget]) -> dict:
-    """Each widget's name -> (where it is, what it shows); names must be unique."""
-    now = {w.name: (tuple(w.extent), w.key()) for w in ws}
-    if len(now) != len(ws):
+    """Each widget's name -> (where it is, what it shows), of those that paint anything (a
+    touch target that paints nothing repaints nothing); names must be unique."""
+    now = {w.name: (tuple(w.extent), w.key()) for w in ws if w.shows}
+    if len(now) != len(ws) and len({w.name for w in ws}) != len(ws):
         names = [w.name for w in ws]
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")
@@ -719,6 +720,8 @@ def _dirty(drawn: dict, ws: list[Widget], now: dict) -> list[pygame.Rect]:
     """The rectangles to paint again: widgets gone, changed, or moved (where they were too)."""
     dirty = [pygame.Rect(r) for name, (r, _) in drawn.items() if name not in now]
     for w in ws:
+        if w.name not in now:
+            continue                    # (paints nothing)
         before = drawn.get(w.name)
         if before != now[w.name]:
             dirty.append(pygame.Rect(w.extent))
