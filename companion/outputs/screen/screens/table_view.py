@@ -388,7 +388,8 @@ class TableView(CakeTable, WhyTargets):
             return self, self.widgets()
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
-        """UPGRADE's and SPEND's dialogs, when the footer offers them."""
+        """UPGRADE's and SPEND's dialogs, when the footer offers them (and Cake Time's
+        question of a position with and without a cake)."""
         if not self._turn_on_show():
             return
         for dialog, offered in (("upgrade", self.can_upgrade), ("spend", self.can_spend)):
@@ -397,6 +398,7 @@ class TableView(CakeTable, WhyTargets):
                     self.dialog, self.spend_count = dialog, 1
                     ws = self.widgets()
                 yield ws
+        yield from self.cake_dialogs_ahead()
 
     def _turn_on_show(self) -> bool:
         """A turn is being played and no dialog is open (what painting ahead predicts from)."""
