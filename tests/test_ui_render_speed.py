@@ -295,3 +295,53 @@ def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size,
     copied = frames(True)
     assert widgets._looks.copied > before
     assert copied == frames(False)
+
+
+def test_a_touch_target_that_paints_nothing_repaints_nothing():
+    """The why? targets paint nothing over the widgets they explain: their coming (a
+    dialog closing), going (one opening) or moving marks nothing to repaint; a target
+    that paints (the "?" in a corner) does."""
+    from companion.outputs.screen.screens import base
+    r = pygame.Rect(10, 10, 50, 50)
+    label = widgets.Label("a", r, text="7")
+    target = widgets.Custom("a.why", r, data="likes")
+    assert not target.shows and label.shows
+    alone, both = base._placed([label]), base._placed([label, target])
+    assert base._dirty(alone, [label, target], both) == []
+    assert base._dirty(both, [label], alone) == []
+    moved = widgets.Custom("a.why", r.move(30, 0), data="likes")
+    assert base._dirty(both, [label, moved], base._placed([label, moved])) == []
+    chip = widgets.Custom("a.why", r, data="likes", paint_fn=lambda surface, rect: None)
+    assert base._dirty(alone, [label, chip], base._placed([label, chip])) == [r]
+    with pytest.raises(ValueError):
+        base._placed([label, target, widgets.Custom("a.why", r)])
+
+
+def test_a_look_painted_aside_is_the_widget_painted_in_place():
+    """``Looks.paint_aside`` (a widget a repaint shows only in part, painted whole on a
+    surface of its own) gives the pixels the widget has painted where it is, at odd and
+    even places (an order card rounds its ingredients' halves to even)."""
+    import random
+    rng = random.Random(37)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    ground = (40, 44, 52)
+    recipes = [("milk", "coffee"), ("milk", "coffee", "chocolate"), ("tea",),
+               ("coffee", "milk", "vanilla", "ice")]
+    for _ in range(60):
+        rect = pygame.Rect(rng.randint(0, 40), rng.randint(0, 40), rng.randint(40, 190),
+                           rng.randint(30, 220))
+        cards = tuple((f"Drink {i}", rng.choice(recipes), rng.random() < 0.3)
+                      for i in range(rng.randint(0, 3)))
+        w = widgets.OrderCard("c", rect, position=rng.randint(1, 4), cards=cards,
+                              compact=rng.random() < 0.5, size=rng.randint(12, 26),
+                              pressed=rng.random() < 0.2)
+        in_place = pygame.Surface((400, 300), 0, screen)
+        in_place.fill(ground)
+        w.draw(in_place)
+        looks = widgets.Looks()
+        form = (screen.get_bitsize(), screen.get_masks(), 0)
+        look = looks.paint_aside(looks.key(w, ground, form), w, ground, screen)
+        assert look is not None and len(looks) == 1
+        assert pygame.image.tostring(look, "RGB") == \
+            pygame.image.tostring(in_place.subsurface(rect), "RGB"), (rect, cards)
