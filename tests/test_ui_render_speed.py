@@ -345,3 +345,11 @@ def test_a_look_painted_aside_is_the_widget_painted_in_place():
         assert look is not None and len(looks) == 1
         assert pygame.image.tostring(look, "RGB") == \
             pygame.image.tostring(in_place.subsurface(rect), "RGB"), (rect, cards)
+
+
+def test_the_looks_hold_twice_the_screen_they_paint():
+    looks = widgets.Looks()
+    for size, limit in (((800, 480), 768_000), ((1280, 800), 2_048_000), ((480, 320), 768_000),
+                        ((800, 480), 768_000)):
+        looks.room_for(size)
+        assert looks.limit == limit

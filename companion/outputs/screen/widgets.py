@@ -593,7 +593,7 @@ class Looks:
     At most ``limit`` pixels are kept (the least recently used go first)."""
 
     def __init__(self, limit: int = 800 * 480 * 2):
-        self.limit = limit
+        self.limit = self._least = limit
         self._got: dict[tuple, pygame.Surface] = {}
         self._pixels = 0
         self.copied = 0                  # widgets copied instead of painted (tests, benchmarks)
@@ -610,6 +610,12 @@ class Looks:
         at = _compared[type(w)][1]
         return (type(w), k[:at], k[at + 1:], w.rect.size, w.rect.x % 2, w.rect.y % 2, ground,
                 form)
+
+    def room_for(self, size: tuple[int, int]) -> None:
+        """A screen of ``size`` paints with these looks: they may hold twice its pixels
+        (the widgets of a bigger screen are bigger: at 1280 x 800 the 800 x 480 limit held
+        less than one screen's worth), never less than the limit they were made with."""
+        self.limit = max(self._least, 2 * size[0] * size[1])
 
     def get(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)

@@ -636,6 +636,8 @@ class _Painter:
                  background):
         self.surface, self.ws, self.extents, self.background = surface, ws, extents, background
         self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
+        if self.kept is not None:
+            self.kept.room_for(surface.get_size())
         self.form = (surface.get_bitsize(), surface.get_masks(), 0)
         self._grounds: dict[int, Any] = {}
 
