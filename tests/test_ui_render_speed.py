@@ -353,3 +353,13 @@ def test_the_looks_hold_twice_the_screen_they_paint():
                         ((800, 480), 768_000)):
         looks.room_for(size)
         assert looks.limit == limit
+
+
+def test_rectangles_to_repaint_merge_only_when_their_union_is_no_bigger_than_both():
+    from companion.outputs.screen.screens import base
+    band, card = pygame.Rect(10, 350, 1260, 147), pygame.Rect(219, 233, 186, 314)
+    assert base._merge([band, card]) == [band, card]       # (the union: the whole panel)
+    a, b = pygame.Rect(0, 0, 100, 50), pygame.Rect(90, 0, 100, 50)
+    assert base._merge([a, b]) == [pygame.Rect(0, 0, 190, 50)]
+    assert base._merge([card, card.inflate(-10, -10), band]) == [card, band]
+    assert base._merge([a, pygame.Rect(300, 300, 5, 5)]) == [a, pygame.Rect(300, 300, 5, 5)]

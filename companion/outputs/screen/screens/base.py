@@ -679,7 +679,9 @@ def _keep_under(surface: pygame.Surface) -> object:
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """Fewer, larger rectangles: any two that overlap become their union."""
+    """Fewer, larger rectangles: two that overlap become their union, unless it is larger
+    than both together (a band across the screen and a card under it: their union is the
+    whole panel); those stay apart, and what they share is painted twice, the same."""
     out: list[pygame.Rect] = []
     for r in rects:
         r = pygame.Rect(r)
@@ -688,9 +690,12 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
             merged = False
             for i, o in enumerate(out):
                 if o.colliderect(r):
-                    r = r.union(out.pop(i))
-                    merged = True
-                    break
+                    union = r.union(o)
+                    if union.w * union.h <= r.w * r.h + o.w * o.h:
+                        r = union
+                        del out[i]
+                        merged = True
+                        break
         out.append(r)
     return out
 
