@@ -305,3 +305,29 @@ def test_nothing_is_painted_ahead_while_the_loop_answers_a_tap(monkeypatch):
     pygame.event.clear()                  # (the update's wake-up, taken)
     app.wait_events(timeout_ms=60_000)
     assert steps and waits == [1, 1]
+
+
+def test_the_cake_question_of_a_position_is_painted_ahead():
+    """Cake Time: a touch on a position holding orders with and without a cake asks which
+    one; that question is painted ahead with UPGRADE's and SPEND's dialogs, so opening it
+    copies its looks, and the frame is still a whole repaint's."""
+    from companion.outputs.screen import widgets
+    lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
+    loop, app = make_app((1280, 720), lines=lines)
+    app.pump()
+    screen = app.screen
+    done = next(w for w in screen._widgets if w.name == "ban.cake.done")   # (over position 1)
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, done, kind)
+        app.pump()
+    widgets._looks.clear()
+    while app.work_ahead():
+        pass
+    copied = widgets._looks.copied
+    position = next(w for w in screen._widgets if w.name == "act.pos1")
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, position, kind)
+        app.pump()
+    assert screen.dialog == "cake_choice" and screen.veiled_from_ahead == 1
+    assert widgets._looks.copied - copied >= 5      # its title, words and three buttons
+    _same_as_a_whole_repaint(app)

@@ -180,11 +180,15 @@ def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
         rect = pygame.Rect(rng.randint(0, 50), rng.randint(0, 50), rng.randint(8, 220),
                            rng.randint(8, 220))
         radius = rng.choice([2, 4, 6, 8, 12, 14, 16, 40])
-        layers = [((200, 100, 50), 0), ((10, 220, 30), rng.choice([1, 2, 3, 4, 9]))]
+        layers = [((200, 100, 50), 0)] + [      # one or two outlines (a pressed order card)
+            (rng.choice([(10, 220, 30), (0, 0, 0)]), rng.choice([1, 2, 3, 4, 9]))
+            for _ in range(rng.randint(1, 2))]
         if 2 * max(radius, *(w for _, w in layers)) > min(rect.w, rect.h):
             continue
         clip = pygame.Rect(rng.randint(0, 280), rng.randint(0, 280), rng.randint(1, 150),
                            rng.randint(1, 150))
+        if rng.random() < 0.3:          # a band across the shape (its middle filled at once)
+            clip = pygame.Rect(0, rng.randint(0, 280), 300, rng.randint(1, 60))
         if clip.contains(rect) or not clip.colliderect(rect):
             continue
         checked += 1
@@ -201,6 +205,8 @@ def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
         area = clip.clip(cut.get_rect())
         assert pygame.image.tostring(cut.subsurface(area), "RGB") == \
             pygame.image.tostring(whole.subsurface(area), "RGB"), (rect, radius, layers, clip)
+        cut.fill((1, 2, 3), area)           # and nothing outside the clip was touched
+        assert pygame.image.tostring(cut, "RGB") == bytes((1, 2, 3)) * (300 * 300)
 
 
 def _whole_repaint_of(app) -> bytes:
@@ -289,3 +295,71 @@ def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size,
     copied = frames(True)
     assert widgets._looks.copied > before
     assert copied == frames(False)
+
+
+def test_a_touch_target_that_paints_nothing_repaints_nothing():
+    """The why? targets paint nothing over the widgets they explain: their coming (a
+    dialog closing), going (one opening) or moving marks nothing to repaint; a target
+    that paints (the "?" in a corner) does."""
+    from companion.outputs.screen.screens import base
+    r = pygame.Rect(10, 10, 50, 50)
+    label = widgets.Label("a", r, text="7")
+    target = widgets.Custom("a.why", r, data="likes")
+    assert not target.shows and label.shows
+    alone, both = base._placed([label]), base._placed([label, target])
+    assert base._dirty(alone, [label, target], both) == []
+    assert base._dirty(both, [label], alone) == []
+    moved = widgets.Custom("a.why", r.move(30, 0), data="likes")
+    assert base._dirty(both, [label, moved], base._placed([label, moved])) == []
+    chip = widgets.Custom("a.why", r, data="likes", paint_fn=lambda surface, rect: None)
+    assert base._dirty(alone, [label, chip], base._placed([label, chip])) == [r]
+    with pytest.raises(ValueError):
+        base._placed([label, target, widgets.Custom("a.why", r)])
+
+
+def test_a_look_painted_aside_is_the_widget_painted_in_place():
+    """``Looks.paint_aside`` (a widget a repaint shows only in part, painted whole on a
+    surface of its own) gives the pixels the widget has painted where it is, at odd and
+    even places (an order card rounds its ingredients' halves to even)."""
+    import random
+    rng = random.Random(37)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    ground = (40, 44, 52)
+    recipes = [("milk", "coffee"), ("milk", "coffee", "chocolate"), ("tea",),
+               ("coffee", "milk", "vanilla", "ice")]
+    for _ in range(60):
+        rect = pygame.Rect(rng.randint(0, 40), rng.randint(0, 40), rng.randint(40, 190),
+                           rng.randint(30, 220))
+        cards = tuple((f"Drink {i}", rng.choice(recipes), rng.random() < 0.3)
+                      for i in range(rng.randint(0, 3)))
+        w = widgets.OrderCard("c", rect, position=rng.randint(1, 4), cards=cards,
+                              compact=rng.random() < 0.5, size=rng.randint(12, 26),
+                              pressed=rng.random() < 0.2)
+        in_place = pygame.Surface((400, 300), 0, screen)
+        in_place.fill(ground)
+        w.draw(in_place)
+        looks = widgets.Looks()
+        form = (screen.get_bitsize(), screen.get_masks(), 0)
+        look = looks.paint_aside(looks.key(w, ground, form), w, ground, screen)
+        assert look is not None and len(looks) == 1
+        assert pygame.image.tostring(look, "RGB") == \
+            pygame.image.tostring(in_place.subsurface(rect), "RGB"), (rect, cards)
+
+
+def test_the_looks_hold_twice_the_screen_they_paint():
+    looks = widgets.Looks()
+    for size, limit in (((800, 480), 768_000), ((1280, 800), 2_048_000), ((480, 320), 768_000),
+                        ((800, 480), 768_000)):
+        looks.room_for(size)
+        assert looks.limit == limit
+
+
+def test_rectangles_to_repaint_merge_only_when_their_union_is_no_bigger_than_both():
+    from companion.outputs.screen.screens import base
+    band, card = pygame.Rect(10, 350, 1260, 147), pygame.Rect(219, 233, 186, 314)
+    assert base._merge([band, card]) == [band, card]       # (the union: the whole panel)
+    a, b = pygame.Rect(0, 0, 100, 50), pygame.Rect(90, 0, 100, 50)
+    assert base._merge([a, b]) == [pygame.Rect(0, 0, 190, 50)]
+    assert base._merge([card, card.inflate(-10, -10), band]) == [card, band]
+    assert base._merge([a, pygame.Rect(300, 300, 5, 5)]) == [a, pygame.Rect(300, 300, 5, 5)]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
 
@@ -383,9 +383,35 @@ def _draw_as_copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         # an outline cut by the clip: pygame draws an outline along a clip's edge a pixel
         # differently, so the part in view is drawn aside with a margin and copied from
         # there (tests/test_ui_render_speed.py checks it against the whole)
-        _shape_part(surface, rect, radius, layers, clip.clip(rect))
+        _cut_shape(surface, rect, radius, layers, clip.clip(rect))
     else:                               # (a fill is the same pixels however it is cut)
         _draw_layers(surface, rect, radius, layers)
+
+
+def _cut_shape(surface: pygame.Surface, rect: pygame.Rect, radius: int,
+               layers: tuple[tuple[Color, int], ...], area: pygame.Rect) -> None:
+    """The part ``area`` of a filled shape with outlines over it: its middle, clear of the
+    outlines and the rounded corners, is the fill's colour (filled at once); only the edges
+    are drawn aside (``_shape_part``). A panel cut by a band that crosses it is then two
+    narrow strips drawn aside, not the whole band (a surface made, drawn and copied with a
+    colour key: about twelve instructions a pixel)."""
+    (fill, width), outlines = layers[0], layers[1:]
+    edge = max(radius, *(w for _, w in outlines)) if outlines else radius
+    if width or any(w == 0 for _, w in outlines) or not area:
+        _shape_part(surface, rect, radius, layers, area)
+        return
+    middle = rect.inflate(-2 * edge, -2 * edge)
+    if middle.w <= 0 or middle.h <= 0:
+        _shape_part(surface, rect, radius, layers, area)
+        return
+    surface.fill(fill, middle.clip(area))
+    for side in (pygame.Rect(rect.x, rect.y, rect.w, edge),                  # top
+                 pygame.Rect(rect.x, middle.bottom, rect.w, edge),           # bottom
+                 pygame.Rect(rect.x, middle.y, edge, middle.h),              # left
+                 pygame.Rect(middle.right, middle.y, edge, middle.h)):       # right
+        part = side.clip(area)
+        if part:
+            _shape_part(surface, rect, radius, layers, part)
 
 
 def _copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
@@ -555,6 +581,12 @@ class Widget:
         """Every pixel the widget paints (its rect, unless it casts a shadow)."""
         return self.rect
 
+    @property
+    def shows(self) -> bool:
+        """Whether it paints anything (a touch target over other widgets does not: its
+        coming, going or changing repaints nothing)."""
+        return True
+
     def draw(self, surface: pygame.Surface) -> None:
         global _owner
         _owner = self.name
@@ -583,7 +615,7 @@ class Looks:
     At most ``limit`` pixels are kept (the least recently used go first)."""
 
     def __init__(self, limit: int = 800 * 480 * 2):
-        self.limit = limit
+        self.limit = self._least = limit
         self._got: dict[tuple, pygame.Surface] = {}
         self._pixels = 0
         self.copied = 0                  # widgets copied instead of painted (tests, benchmarks)
@@ -591,12 +623,21 @@ class Looks:
     @staticmethod
     def key(w: Widget, ground: Color, form: tuple) -> tuple | None:
         """What the look of ``w`` painted on ``ground`` depends on (None: not kept: only
-        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields)."""
+        the kinds in ``_KEPT``, which paint inside their rect and nothing but their fields).
+        Its place counts only odd or even: a widget placing a pixel by rounding a half (an
+        order card's ingredients) rounds it to even, so one at an odd place can differ."""
         if type(w) not in _KEPT or w.extent is not w.rect:
             return None
         k = w.key()
         at = _compared[type(w)][1]
-        return (type(w), k[:at], k[at + 1:], w.rect.size, ground, form)
+        return (type(w), k[:at], k[at + 1:], w.rect.size, w.rect.x % 2, w.rect.y % 2, ground,
+                form)
+
+    def room_for(self, size: tuple[int, int]) -> None:
+        """A screen of ``size`` paints with these looks: they may hold twice its pixels
+        (the widgets of a bigger screen are bigger: at 1280 x 800 the 800 x 480 limit held
+        less than one screen's worth), never less than the limit they were made with."""
+        self.limit = max(self._least, 2 * size[0] * size[1])
 
     def get(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)
@@ -606,11 +647,34 @@ class Looks:
         return got
 
     def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        size = rect.w * rect.h
-        if size > self.limit // 4 or not surface.get_rect().contains(rect):
+        if rect.w * rect.h > self.limit // 4 or not surface.get_rect().contains(rect):
             return
-        self._got[key] = surface.subsurface(rect).copy()
-        self._pixels += size
+        self._put(key, surface.subsurface(rect).copy())
+
+    def paint_aside(self, key: tuple, w: Widget, ground: Any,
+                    like: pygame.Surface) -> pygame.Surface | None:
+        """``w``'s look made on a surface of its own (in ``like``'s format, filled with
+        ``ground``) and kept, for a repaint that shows only part of it (a band the clip cuts
+        across a panel): painted whole, its shapes are drawn, not cut and drawn aside part by
+        part. None: too big to keep. It is painted an even number of pixels from where it is
+        on the screen (pixels placed by rounding a half then fall the same way)."""
+        if w.rect.w * w.rect.h > self.limit // 4:
+            return None
+        dx, dy = w.rect.x % 2, w.rect.y % 2
+        aside = pygame.Surface((w.rect.w + dx, w.rect.h + dy), 0, like)
+        aside.fill(ground)
+        with painting_ahead(_painting_ahead or like):   # (shapes drawn, their copies owed)
+            replace(w, rect=pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
+        look = aside.subsurface((dx, dy, w.rect.w, w.rect.h)) if dx or dy else aside
+        self._put(key, look)
+        return look
+
+    def _put(self, key: tuple, look: pygame.Surface) -> None:
+        old = self._got.pop(key, None)
+        if old is not None:
+            self._pixels -= old.get_width() * old.get_height()
+        self._got[key] = look
+        self._pixels += look.get_width() * look.get_height()
         while self._pixels > self.limit:
             old = self._got.pop(next(iter(self._got)))
             self._pixels -= old.get_width() * old.get_height()
@@ -1132,6 +1196,10 @@ class Custom(Widget):
     data: Any = None
     paint_fn: Callable[[pygame.Surface, pygame.Rect], None] | None = field(
         default=None, compare=False, repr=False)
+
+    @property
+    def shows(self) -> bool:
+        return self.paint_fn is not None
 
     def paint(self, surface):
         if self.paint_fn is not None:

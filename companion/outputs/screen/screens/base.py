@@ -244,7 +244,7 @@ class Screen:
         with it, repainted first), so it is veiled as it is instead of painted again; a copy
         of it unveiled is kept, for the dialog closing (``_unveil``)."""
         below = ws[:veil]
-        below_now = {w.name: now[w.name] for w in below}
+        below_now = {w.name: now[w.name] for w in below if w.name in now}
         changed = self._repaint(surface, below, _dirty(self._drawn, below, below_now))
         self._under = (_keep_under(surface), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
@@ -297,7 +297,7 @@ class Screen:
         """Repaint the widgets (of the last build) whose pressed look changed."""
         dirty = []
         for w in self._widgets:
-            if w.name in looks:
+            if w.name in looks and w.shows:
                 w.pressed = w.name == self._pressed
                 now = w.placed()
                 if self._drawn.get(w.name) != now:
@@ -667,6 +667,8 @@ class _Painter:
                  background):
         self.surface, self.ws, self.extents, self.background = surface, ws, extents, background
         self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
+        if self.kept is not None:
+            self.kept.room_for(surface.get_size())
         self.form = (surface.get_bitsize(), surface.get_masks(), 0)
         self._grounds: dict[int, Any] = {}
 
@@ -687,6 +689,12 @@ class _Painter:
         if look is not None:
             surface.blit(look, w.rect)
             return False
+        if kept is not None and key is not None and not room.contains(w.rect) \
+                and surface.get_rect().contains(w.rect):
+            look = kept.paint_aside(key, w, ground, surface)    # (shown in part: made whole)
+            if look is not None:
+                surface.blit(look, w.rect)
+                return True
         w.draw(surface)
         if kept is not None and key is not None and room.contains(w.rect):
             kept.keep(key, surface, w.rect)
@@ -702,14 +710,23 @@ def _keep_under(surface: pygame.Surface) -> object:
 
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """Fewer, larger rectangles: any two that overlap become their union."""
+    """Fewer, larger rectangles: two that overlap become their union, unless it is larger
+    than both together (a band across the screen and a card under it: their union is the
+    whole panel); those stay apart, and what they share is painted twice, the same."""
     out: list[pygame.Rect] = []
     for r in rects:
         r = pygame.Rect(r)
-        i = r.collidelist(out)          # (the first one it overlaps)
-        while i >= 0:
-            r = r.union(out.pop(i))
-            i = r.collidelist(out)
+        merged = True
+        while merged:
+            merged = False
+            for i in r.collidelistall(out):     # (those it overlaps)
+                o = out[i]
+                union = r.union(o)
+                if union.w * union.h <= r.w * r.h + o.w * o.h:
+                    r = union
+                    del out[i]
+                    merged = True
+                    break
         out.append(r)
     return out
 
@@ -719,9 +736,10 @@ def monotonic() -> float:
 
 
 def _placed(ws: list[Widget]) -> dict:
-    """Each widget's name -> (where it is, what it shows); names must be unique."""
-    now = {w.name: w.placed() for w in ws}
-    if len(now) != len(ws):
+    """Each widget's name -> (where it is, what it shows), of those that paint anything (a
+    touch target that paints nothing repaints nothing); names must be unique."""
+    now = {w.name: w.placed() for w in ws if w.shows}
+    if len(now) != len(ws) and len({w.name for w in ws}) != len(ws):
         names = [w.name for w in ws]
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")

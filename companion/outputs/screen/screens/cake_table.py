@@ -17,11 +17,14 @@ Legality is asked of the engine (``TableView.accepts``); every tap becomes a
 """
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from companion.core.loop import mixed_cakes
 from companion.core.rules.happenings import (CakePlaced, CardEnrolled, CardIdentified, CardsToDraw,
                                              DeviceStatusChanged, DrawsDismissed, GameStarted,
                                              UnknownCard)
@@ -43,6 +46,9 @@ class CakeTable(Screen):
 
     if TYPE_CHECKING:
         def accepts(self, action: dict) -> bool: ...
+        def _as_if(self, table: Any, draws: Any) -> contextlib.AbstractContextManager[None]: ...
+        dialog: str | None
+        cake_slot: int
 
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
@@ -66,6 +72,19 @@ class CakeTable(Screen):
             self.cake_dealing = any(isinstance(h, GameStarted) for h in update.happened)
         elif any(not isinstance(h, _KEEP_ASKING) for h in update.happened):
             self.cake_offer = ()
+
+    def cake_dialogs_ahead(self) -> Iterator[list[Widget]]:
+        """The cake question a tap on a position asks (with or without a cake?), for each
+        position that holds both: its widgets, for their looks to be made ahead."""
+        game = self.app.table.game
+        if game is None or game.expansion is None or game.active_player is None:
+            return
+        for slot in range(1, 5):
+            if mixed_cakes(game.active_player, slot):
+                with self._as_if(self.app.table, self.app.draws):
+                    self.dialog, self.cake_slot = "cake_choice", slot
+                    ws = self.widgets()
+                yield ws
 
     def _cake_done(self) -> None:
         self.cake_offer = ()

@@ -411,7 +411,8 @@ class TableView(CakeTable, WhyTargets):
             return self, self.widgets()
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
-        """UPGRADE's and SPEND's dialogs, when the footer offers them."""
+        """UPGRADE's and SPEND's dialogs, when the footer offers them (and Cake Time's
+        question of a position with and without a cake)."""
         if not self._turn_on_show():
             return
         for dialog, offered in (("upgrade", self.can_upgrade), ("spend", self.can_spend)):
@@ -420,6 +421,7 @@ class TableView(CakeTable, WhyTargets):
                     self.dialog, self.spend_count = dialog, 1
                     ws = self.widgets()
                 yield ws
+        yield from self.cake_dialogs_ahead()
 
     def frames_warmed(self) -> Iterator[list[Widget]]:
         """The frames a tap on each of the active player's orders shows (the tap made

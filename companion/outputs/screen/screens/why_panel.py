@@ -38,10 +38,6 @@ CORNER_ONLY = frozenset({"draw.act"})
 CORNER_SIDE = 48
 
 
-def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
-    """A touch target draws nothing: the widget under it shows the number."""
-
-
 def _question_chip(surface: pygame.Surface, rect: pygame.Rect) -> None:
     """A small round "?" in the target's corner (the rest of the target is the widget's)."""
     r = max(8, min(rect.w, rect.h) // 3)
@@ -177,7 +173,7 @@ class WhyTargets(Screen):
                                   paint_fn=_question_chip, on_tap=show))
             else:
                 out.append(Custom(f"{name}.why", _reachable(area, self.m.rect),
-                                  data=target, paint_fn=_nothing, on_tap=show))
+                                  data=target, on_tap=show))    # (paints nothing)
         open_ = self.why_open
         if open_ is not None and open_.target != "refusal" and open_.target not in now:
             self.why_open = open_ = None      # what it explained is no longer on the table
