@@ -57,7 +57,8 @@ TARGETS = {"tap_to_frame": 6.0e6, "scan_to_action": 5.0e-3 * PI_ZERO2_IPS,
            "light_frame": 0.5e-3 * PI_ZERO2_IPS, "cold_start": 750e6}
 SIZES = [(800, 480), (1024, 600), (1280, 720), (1280, 800)]
 # aarch64 counts (--arm): the runner and the plugin's marker (benchmarks/arm/insn_count.c)
-ARM_RUN = os.path.join(ROOT, "benchmarks", "arm", "run-counted")
+# (CG_QEMU_RUN=benchmarks/arm/run-counted-x86: the same plugin on x86-64, a cross-check)
+ARM_RUN = os.environ.get("CG_QEMU_RUN") or os.path.join(ROOT, "benchmarks", "arm", "run-counted")
 MARKER_NR, MARKER_MAGIC = 0xC0FFEE, 0x19C0FFEE
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"]}
 
@@ -296,6 +297,11 @@ def cold_start_instructions(folder: str, root: str = ROOT, arm: bool = False) ->
         sock.settimeout(1800 if arm else 300)
         env = child_env(BENCH_CONFIG=config, NOTIFY_SOCKET=notify, PYTHONHASHSEED="0")
         if arm:                 # once to write the .pyc files, then counted
+            # what install.sh runs on a Pi: the records' compiled code kept for this
+            # interpreter (the start's os._exit keeps nothing: without it, a cache another
+            # Python version wrote misses and every record's text is compiled again)
+            arm_run(["-c", "from companion.dataclass_code import prepare; prepare()"],
+                    os.path.join(folder, "arm.prepare"), root, env)
             arm_run(["-c", RUN_UNTIL_READY], os.path.join(folder, "arm.warm"), root, env)
             sock.recv(4096)
             lines = arm_run(["-c", RUN_UNTIL_READY], os.path.join(folder, "arm.cold"), root,
