@@ -16,6 +16,13 @@ Pi Zero 2 W (Cortex-A53, 1.0 GHz: ~0.6e9 instructions/s). x86-64 and ARM
 instruction counts differ by a modest factor for interpreter code, so the
 budget is an estimate with that margin, not a measurement on a Pi.
 
+``--arm`` counts every path a second time as aarch64 code, beside the x86-64
+count: this tree's code in a Debian bookworm arm64 root (Debian's python3 and
+python3-pygame, as on a Pi) under qemu-user with our instruction-counting plugin
+(``benchmarks/arm``: ``sudo benchmarks/arm/setup-root`` once, then run this as
+root). Within a whole game the plugin is told where each display update ends by
+a marker system call (what ``--dump-after=pg_update`` does for callgrind).
+
 Internally: ``python callgrind_hot_paths.py --path NAME --repeat N`` runs one
 path (what valgrind is given).
 """
@@ -49,6 +56,10 @@ BUDGETS_MS = {"tap_to_frame": 16.0, "scan_to_action": 5.0, "light_frame": 0.5,
 TARGETS = {"tap_to_frame": 6.0e6, "scan_to_action": 5.0e-3 * PI_ZERO2_IPS,
            "light_frame": 0.5e-3 * PI_ZERO2_IPS, "cold_start": 750e6}
 SIZES = [(800, 480), (1024, 600), (1280, 720), (1280, 800)]
+# aarch64 counts (--arm): the runner and the plugin's marker (benchmarks/arm/insn_count.c)
+# (CG_QEMU_RUN=benchmarks/arm/run-counted-x86: the same plugin on x86-64, a cross-check)
+ARM_RUN = os.environ.get("CG_QEMU_RUN") or os.path.join(ROOT, "benchmarks", "arm", "run-counted")
+MARKER_NR, MARKER_MAGIC = 0xC0FFEE, 0x19C0FFEE
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe", "Dae"]}
 
 
@@ -262,13 +273,14 @@ def light_frame(repeat: int) -> None:
         frame_from_lights(render(game, ctx, n * 0.033, style), positions, SEATS * LEDS)
 
 
-def cold_start_instructions(folder: str, root: str = ROOT) -> tuple[int, int]:
+def cold_start_instructions(folder: str, root: str = ROOT, arm: bool = False) -> tuple[int, int]:
     """Instructions of ``coffee-companion run`` from the interpreter's start to READY=1
     (sent once the first frame is on the display), as issue 19 sets it: a journal of 200
     finished games and a running one, the phone view and MQTT configured (a real Mosquitto
     on loopback), simulated buttons and strip, sound and voice on. The process ends the
     moment READY=1 is sent (``service_setup.RUN_UNTIL_READY``). Every thread is counted;
-    returns (all threads, the main thread)."""
+    returns (all threads, the main thread). ``arm``: the service as aarch64 code in the
+    arm64 root (``arm_run``; the journal, the broker and this side of the socket stay here)."""
     import socket
 
     from benchmarks.bench_core import build_journal
@@ -282,8 +294,23 @@ def cold_start_instructions(folder: str, root: str = ROOT) -> tuple[int, int]:
         notify = os.path.join(folder, "notify")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(notify)
-        sock.settimeout(300)
+        sock.settimeout(1800 if arm else 300)
         env = child_env(BENCH_CONFIG=config, NOTIFY_SOCKET=notify, PYTHONHASHSEED="0")
+        if arm:                 # once to write the .pyc files, then counted
+            # what install.sh runs on a Pi: the records' compiled code kept for this
+            # interpreter (the start's os._exit keeps nothing: without it, a cache another
+            # Python version wrote misses and every record's text is compiled again)
+            arm_run(["-c", "from companion.dataclass_code import prepare; prepare()"],
+                    os.path.join(folder, "arm.prepare"), root, env)
+            arm_run(["-c", RUN_UNTIL_READY], os.path.join(folder, "arm.warm"), root, env)
+            sock.recv(4096)
+            lines = arm_run(["-c", RUN_UNTIL_READY], os.path.join(folder, "arm.cold"), root,
+                            env)
+            ready = sock.recv(4096).decode()
+            if "fault" in ready:
+                raise RuntimeError(f"the service started on a fault page: {ready}")
+            sock.close()
+            return exit_counts(lines)
         python = [sys.executable, "-c", RUN_UNTIL_READY]
         # once without valgrind: the .pyc files are written, as after an install
         subprocess.run(python, env=env, cwd=root, capture_output=True, timeout=120, check=True)
@@ -309,6 +336,34 @@ def cold_start_instructions(folder: str, root: str = ROOT) -> tuple[int, int]:
                     per_thread[name] = max(per_thread.get(name, 0), int(m.group(1)))
     main_thread = per_thread.get(out + "-01", 0)
     return sum(per_thread.values()), main_thread
+
+
+def mark_display_updates() -> None:
+    """Under ``benchmarks/arm/run-counted`` (``CG_MARKERS=1``): a marker system call after
+    each display update, so that the counting plugin writes the running count there (as
+    callgrind dumps its counters after ``pg_update``). Three markers come first, back to
+    back: the last two give the cost of one marker (the first call of all costs a little
+    more), which the reader takes off each update's count."""
+    import ctypes
+
+    import pygame
+    syscall = ctypes.CDLL(None, use_errno=True).syscall
+    seq = [0]
+
+    def mark() -> None:
+        seq[0] += 1
+        syscall(ctypes.c_long(MARKER_NR), ctypes.c_long(MARKER_MAGIC), ctypes.c_long(seq[0]))
+
+    update = pygame.display.update
+
+    def update_then_mark(*args: Any) -> Any:
+        done = update(*args)
+        mark()
+        return done
+
+    for _ in range(3):
+        mark()
+    pygame.display.update = update_then_mark
 
 
 PATHS = {"tap_to_frame": (tap_to_frame, 20), "scan_to_action": (scan_to_action, 50),
@@ -393,13 +448,16 @@ def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) 
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
     if done.returncode != 0:
         raise RuntimeError(f"game {config} {size} failed under valgrind:\n{done.stderr[-2000:]}")
+    return _game_counts(f"game {config} {size}", labels_path, _dumps(out))
+
+
+def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
+    """A game's per-update counts (in order) summed per input, by the game's labels."""
     import json
     with open(labels_path) as fh:
         labels = [tuple(x) for x in json.load(fh)]
-    costs = _dumps(out)
     if len(costs) != len(labels):
-        raise RuntimeError(f"game {config} {size}: {len(costs)} callgrind dumps for "
-                           f"{len(labels)} display updates")
+        raise RuntimeError(f"{name}: {len(costs)} counts for {len(labels)} display updates")
     taps: dict[int, int] = {}
     idle: dict[int, int] = {}
     presses, scans, ahead = [], [], []
@@ -414,6 +472,64 @@ def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) 
             ahead.append(cost)
             idle[n] = idle.get(n, 0) + cost
     return GameCounts(list(taps.values()), presses, scans, ahead, list(idle.values()) or [0])
+
+
+# --- aarch64 (--arm): the same paths in the arm64 root under qemu-user, counted by the
+# plugin (benchmarks/arm/insn_count.c)
+
+def arm_run(args: list[str], out: str, root: str = ROOT,
+            env: dict[str, str] | None = None) -> list[list[str]]:
+    """``python args`` as aarch64 code (``benchmarks/arm/run-counted``), in ``root``; the
+    plugin's lines, split."""
+    if os.path.exists(out):
+        os.remove(out)
+    done = subprocess.run([ARM_RUN, out, *args], capture_output=True, text=True, cwd=root,
+                          env=env or dict(os.environ, PYTHONHASHSEED="0"))
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args[:4])} failed on aarch64 (qemu):\n"
+                           f"{done.stderr[-2000:]}")
+    with open(out) as fh:
+        return [line.split() for line in fh]
+
+
+def exit_counts(lines: list[list[str]]) -> tuple[int, int]:
+    """(every thread, the main thread) at the process's end, from the plugin's lines."""
+    ends = [line for line in lines if line[0] == "exit"]
+    if len(ends) != 1:
+        raise RuntimeError(f"the counting plugin wrote {len(ends)} exit lines, not 1")
+    return int(ends[0][1]), int(ends[0][2])
+
+
+def marked_costs(lines: list[list[str]]) -> list[int]:
+    """The count of each stretch between markers (``mark_display_updates``): the first
+    three markers, back to back, give a marker's own cost (the second to the third), taken
+    off every stretch after them; each later marker closes one display update's stretch."""
+    marks = [(int(line[1]), int(line[2])) for line in lines if line[0] == "mark"]
+    if [seq for seq, _ in marks] != list(range(1, len(marks) + 1)) or len(marks) < 3:
+        raise RuntimeError(f"the markers came out of order or too few: {marks[:5]} ...")
+    counts = [count for _, count in marks]
+    one = counts[2] - counts[1]
+    return [b - a - one for a, b in zip(counts[2:-1], counts[3:], strict=True)]
+
+
+def arm_instructions(path: str, repeat: int, folder: str, root: str = ROOT) -> int:
+    """``instructions`` on aarch64: every thread's instructions to the process's end."""
+    out = os.path.join(folder, f"arm.{path}.{repeat}.{abs(hash(root))}")
+    lines = arm_run([os.path.abspath(__file__), "--path", path, "--repeat", str(repeat),
+                     "--root", root], out, root)
+    return exit_counts(lines)[0]
+
+
+def arm_per_game(config: str, size: tuple[int, int], folder: str,
+                 root: str = ROOT) -> GameCounts:
+    """``per_game`` on aarch64: each display update's stretch, closed by a marker."""
+    tag = f"{config}.{size[0]}x{size[1]}.{abs(hash(root))}"
+    labels_path = os.path.join(folder, f"arm.labels.{tag}.json")
+    lines = arm_run([os.path.abspath(__file__), "--game", config, "--size",
+                     f"{size[0]}x{size[1]}", "--labels", labels_path, "--root", root],
+                    os.path.join(folder, f"arm.game.{tag}"), root,
+                    dict(os.environ, PYTHONHASHSEED="0", CG_MARKERS="1"))
+    return _game_counts(f"aarch64 game {config} {size}", labels_path, marked_costs(lines))
 
 
 def percentile(values: list[int], q: float) -> float:
@@ -462,6 +578,9 @@ def main(argv=None) -> int:
                     help="count only this path (not the whole games)")
     ap.add_argument("--no-paths", action="store_true",
                     help="only the whole games (not scan, light frame, cold start)")
+    ap.add_argument("--arm", action="store_true",
+                    help="also count this tree as aarch64 code (qemu-user and our plugin in "
+                         "an arm64 root: sudo benchmarks/arm/setup-root first; run as root)")
     ap.add_argument("--path", choices=sorted(PATHS), help=argparse.SUPPRESS)
     ap.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--game", choices=sorted(GAMES), help=argparse.SUPPRESS)
@@ -473,6 +592,8 @@ def main(argv=None) -> int:
         import companion
         if not os.path.abspath(companion.__file__).startswith(os.path.abspath(args.root)):
             raise RuntimeError(f"measuring {companion.__file__}, not the code in {args.root}")
+        if os.environ.get("CG_MARKERS") == "1":
+            mark_display_updates()
         if args.game:
             whole_game(args.game, _size(args.size), args.labels)
         else:
@@ -480,6 +601,9 @@ def main(argv=None) -> int:
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: sudo apt install valgrind)", file=sys.stderr)
+        return 2
+    if args.arm and os.geteuid() != 0:
+        print("--arm runs the arm64 root with chroot: run as root", file=sys.stderr)
         return 2
     sizes = [_size(x) for x in args.sizes.split(",") if x]
     games = [g for g in args.games.split(",") if g]
@@ -489,6 +613,10 @@ def main(argv=None) -> int:
     import platform
     print(f"{platform.machine()}, Python {platform.python_version()}; instructions counted by "
           f"callgrind; Pi 4 at {PI4_IPS:.1e} instr/s, Pi Zero 2 W at {PI_ZERO2_IPS:.1e} instr/s")
+    if args.arm:
+        print("aarch64: this tree in a Debian bookworm arm64 root (Debian's python3 and "
+              "python3-pygame) under qemu-user, counted by benchmarks/arm/insn_count.c; the "
+              "Pi 4, Zero 2 W and verdict columns then use the aarch64 count")
     with tempfile.TemporaryDirectory() as folder:
         roots = [("after", ROOT)]
         if args.before:
@@ -509,56 +637,94 @@ def _report(roots: list[tuple[str, str]], sizes, games, args, folder: str) -> No
             for g in games]
     counts = dict(zip([(root, size, g) for _, root in roots for size in sizes for g in games],
                       _pool(args.jobs, work), strict=True))
+    if args.arm:                         # this tree only; one qemu at a time
+        for size in sizes:
+            for g in games:
+                counts[("arm", size, g)] = arm_per_game(g, size, folder)
+    _report_games(roots, sizes, games, counts, args.arm)
+    if not args.no_paths:
+        _report_paths(roots, args, folder)
+
+
+def _zero(count: float) -> str:
+    return f"{count / PI_ZERO2_IPS * 1000:6.1f}ms"
+
+
+def _report_games(roots, sizes, games, counts, arm: bool) -> None:
     target = TARGETS["tap_to_frame"]
     print(f"\ntap -> frame over a whole game (p99 of the per-tap count; target "
           f"{_m(target)} = {target / PI_ZERO2_IPS * 1000:.0f} ms on a Zero 2 W)")
     head = "".join(f" | {name:>34}" for name, _ in roots)
-    print(f"{'game':<8} {'size':>9}{head} | {'Zero 2 W':>8}  verdict")
+    arm_head = f" | {'aarch64 (qemu), this tree':>34} | arm/x86 | {'Zero 2 W':>8}  verdict" \
+        if arm else ""
+    print(f"{'game':<8} {'size':>9}{head} | {'Zero 2 W':>8}  verdict{arm_head}")
+
+    def cell(c: GameCounts) -> str:
+        return (f"{_m(percentile(c.taps, 99)):>9} p99, {_m(percentile(c.taps, 50)):>8}"
+                f" p50 ({len(c.taps):3d})")
+
+    def ok(c: GameCounts) -> str:
+        good = percentile(c.taps, 99) <= target and percentile(c.presses, 99) <= target
+        return "PASS" if good else "FAIL"
+
+    def more(c: GameCounts) -> str:
+        return (f"press p99 {_m(percentile(c.presses, 99))}, scan p99 "
+                f"{_m(percentile(c.scans, 99))}; painted ahead while idle: a step at most "
+                f"{_m(max(c.ahead, default=0))}, per input p50 {_m(percentile(c.idle, 50))}"
+                f" / max {_m(max(c.idle))}")
+
     for size in sizes:
         for g in games:
-            cells = []
-            for _, root in roots:
-                c = counts[(root, size, g)]
-                cells.append(f"{_m(percentile(c.taps, 99)):>9} p99, {_m(percentile(c.taps, 50)):>8}"
-                             f" p50 ({len(c.taps):3d})")
             c = counts[(ROOT, size, g)]
             p99 = percentile(c.taps, 99)
-            press = percentile(c.presses, 99)
-            ok = p99 <= target and press <= target
-            print(f"{g:<8} {size[0]:>4}x{size[1]:<4}" + "".join(f" | {x:>34}" for x in cells)
-                  + f" | {p99 / PI_ZERO2_IPS * 1000:6.1f}ms  {'PASS' if ok else 'FAIL'}"
-                  f"  (press p99 {_m(press)}, scan p99 {_m(percentile(c.scans, 99))};"
-                  f" painted ahead while idle: a step at most {_m(max(c.ahead, default=0))},"
-                  f" per input p50 {_m(percentile(c.idle, 50))} / max {_m(max(c.idle))})")
-    if args.no_paths:
-        return
-    print(f"\n{'hot path':<16}" + "".join(f" {name:>22}" for name, _ in roots)
+            line = (f"{g:<8} {size[0]:>4}x{size[1]:<4}"
+                    + "".join(f" | {cell(counts[(root, size, g)]):>34}" for _, root in roots)
+                    + f" | {_zero(p99)}  {ok(c)}")
+            extra = f"  ({more(c)})"
+            if arm:
+                a = counts[("arm", size, g)]
+                a99 = percentile(a.taps, 99)
+                line += (f" | {cell(a):>34} | {a99 / p99:6.2f}x | {_zero(a99)}  {ok(a)}")
+                extra += f"\n{'':18}aarch64: ({more(a)})"
+            print(line + extra)
+
+
+def _report_paths(roots, args, folder: str) -> None:
+    arm_head = f" {'aarch64':>14} {'arm/x86':>7}" if args.arm else ""
+    print(f"\n{'hot path':<16}" + "".join(f" {name:>22}" for name, _ in roots) + arm_head
           + f" {'Pi 4':>9} {'Zero 2 W':>9} {'budget':>8} {'target':>8}")
     for path, (_fn, n) in PATHS.items():
-        if path == "tap_to_frame" or args.only:
+        if (path == "tap_to_frame" and not args.arm) or args.only:
             continue                     # counted over whole games above
         ones = []
         for _, root in roots:
-            if n:
-                pair = _pool(args.jobs, [(instructions, path, 2 * n, folder, root),
-                                         (instructions, path, n, folder, root)])
-                ones.append((pair[0] - pair[1]) / n)
-            else:
-                ones.append(instructions(path, 1, folder, root))
-        one = ones[-1]
-        pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
-        print(f"{path:<16}" + "".join(f" {v:22,.0f}" for v in ones)
-              + f" {pi4:7.2f}ms {zero:7.2f}ms {BUDGETS_MS[path]:6.1f}ms"
-              f" {_m(TARGETS[path]):>8}  {verdict(path, one)}")
+            pair = _pool(args.jobs, [(instructions, path, 2 * n, folder, root),
+                                     (instructions, path, n, folder, root)])
+            ones.append((pair[0] - pair[1]) / n)
+        arm = ((arm_instructions(path, 2 * n, folder) - arm_instructions(path, n, folder)) / n
+               if args.arm else None)
+        _path_line(path, ones, arm)
     # the cold start: `coffee-companion run` to READY=1, every thread (main thread apart)
     starts = [cold_start_instructions(folder, root) for _, root in roots]
-    one, main_thread = starts[-1]
-    pi4, zero = one / PI4_IPS * 1000, one / PI_ZERO2_IPS * 1000
-    print(f"{'cold_start':<16}" + "".join(f" {v:22,.0f}" for v, _ in starts)
-          + f" {pi4:7.2f}ms {zero:7.2f}ms {BUDGETS_MS['cold_start']:6.1f}ms"
-          f" {_m(TARGETS['cold_start']):>8}  {verdict('cold_start', one)}"
-          f"  (main thread {main_thread:,.0f}; 200-game journal, phone view and MQTT)")
+    start = cold_start_instructions(folder, arm=True) if args.arm else None
+    _path_line("cold_start", [v for v, _ in starts], start and start[0],
+               f"  (main thread {starts[-1][1]:,.0f}"
+               + (f", aarch64 {start[1]:,.0f}" if start else "")
+               + "; 200-game journal, phone view and MQTT)")
 
+
+def _path_line(path: str, ones: list[float], arm: float | None, more: str = "") -> None:
+    """One path's row: the x86-64 counts of each tree; with ``arm``, this tree's aarch64
+    count and its ratio to x86-64, and the Zero 2 W time and verdict from it."""
+    one = ones[-1]
+    cells = "".join(f" {v:22,.0f}" for v in ones)
+    if arm:
+        cells += f" {arm:14,.0f} {arm / one:6.2f}x"
+    count = arm or one
+    pi4 = count / PI4_IPS * 1000
+    label = {"tap_to_frame": "tap (synthetic)"}.get(path, path)
+    print(f"{label:<16}{cells} {pi4:7.2f}ms {_zero(count):>9} {BUDGETS_MS[path]:6.1f}ms"
+          f" {_m(TARGETS[path]):>8}  {verdict(path, count)}{more}")
 
 if __name__ == "__main__":
     sys.exit(main())

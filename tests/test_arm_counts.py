@@ -1,0 +1,57 @@
+"""The aarch64 counts of benchmarks/callgrind_hot_paths.py --arm: reading what the counting
+plugin (benchmarks/arm/insn_count.c) writes, and the markers the measured process sends."""
+import pygame
+import pytest
+
+from benchmarks import callgrind_hot_paths as cg
+
+
+def lines(text: str) -> list[list[str]]:
+    return [line.split() for line in text.strip().splitlines()]
+
+
+def test_each_update_costs_its_stretch_less_one_marker():
+    # markers 1, 2 and 3 back to back (the first call costs more): a marker costs 40;
+    # then updates closed by 4, 5 and 6
+    got = cg.marked_costs(lines("""
+        mark 1 1000 900
+        mark 2 1070 970
+        mark 3 1110 1010
+        mark 4 6110 6010
+        mark 5 6150 6050
+        mark 6 9190 9090
+        exit 9500 9400
+    """))
+    assert got == [4960, 0, 3000]
+
+
+def test_markers_out_of_order_or_missing_are_refused():
+    with pytest.raises(RuntimeError, match="out of order"):
+        cg.marked_costs(lines("mark 1 10 10\nmark 3 20 20\nmark 2 30 30"))
+    with pytest.raises(RuntimeError, match="too few"):
+        cg.marked_costs(lines("mark 1 10 10\nmark 2 15 15\nexit 20 20"))
+
+
+def test_the_exit_line_gives_all_threads_and_the_main_one():
+    assert cg.exit_counts(lines("mark 1 5 5\nexit 700 650")) == (700, 650)
+    for text in ("mark 1 5 5", "exit 1 1\nexit 2 2"):
+        with pytest.raises(RuntimeError, match="exit lines"):
+            cg.exit_counts(lines(text))
+
+
+def test_marking_keeps_display_updates_working(monkeypatch):
+    """Off qemu the marker is an unknown system call (ENOSYS): every update still reaches
+    pygame's own, with its arguments and its answer."""
+    got = []
+
+    def update(*args):
+        got.append(args)
+        return len(got)
+
+    monkeypatch.setattr(pygame.display, "update", update)
+    cg.mark_display_updates()
+    assert pygame.display.update is not update
+    rects = [pygame.Rect(0, 0, 10, 10)]
+    assert pygame.display.update(rects) == 1
+    assert pygame.display.update() == 2
+    assert got == [(rects,), ()]
