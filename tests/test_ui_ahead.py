@@ -43,6 +43,15 @@ def _finger(app, w, kind) -> None:
                                   touch_id=1, finger_id=0, pressure=1.0))
 
 
+def _app_with_no_events():
+    """A game on screen, drawn, and pygame's event queue empty (the App waits on it)."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    pygame.display.init()
+    pygame.event.clear()
+    return loop, app
+
+
 def _work_ahead(app, rng) -> int:
     """Some or all of the work ahead (a tap may come at any step)."""
     steps = 0
@@ -138,10 +147,7 @@ def test_a_dialog_opens_on_the_veiled_copy_and_closes_as_it_was():
 def test_the_app_looks_for_input_between_steps_painted_ahead(monkeypatch):
     """``wait_events`` paints ahead only while nothing waits: an input that comes during
     the work is taken after the step in hand, not after all of it."""
-    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
-    app.pump()
-    pygame.display.init()
-    pygame.event.clear()
+    loop, app = _app_with_no_events()
     steps: list[int] = []
     work = app.screen.work_ahead
     landed: list[bool] = []
@@ -276,10 +282,7 @@ def test_nothing_is_painted_ahead_while_the_loop_answers_a_tap(monkeypatch):
     """A tap posts to the table loop: until its update comes the App paints nothing ahead
     (the loop's thread needs the interpreter to answer; a step ahead would hold it), then
     it paints ahead again."""
-    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
-    app.pump()
-    pygame.display.init()
-    pygame.event.clear()
+    loop, app = _app_with_no_events()
     steps: list[int] = []
     work = app.screen.work_ahead
     monkeypatch.setattr(app.screen, "work_ahead", lambda surface: steps.append(1) or work(surface))
