@@ -70,6 +70,7 @@ def test_frames_drawn_from_what_was_painted_ahead_are_whole_repaints(script, siz
     steps = 0
     for _ in range(40):
         steps += _work_ahead(app, rng)
+        assert not app.screen._ahead_failed    # (it is said in the log and given up)
         _same_as_a_whole_repaint(app)          # painting ahead never touches the screen
         choices = [w for w in app.screen._widgets if w.tappable and w.name != "hdr.settings"]
         ends = [w for w in choices if w.name == "ft.end"]

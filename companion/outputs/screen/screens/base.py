@@ -407,7 +407,8 @@ class Screen:
             return
         now = _placed(ws)
         drawn = self._drawn
-        changed = [i for i, w in enumerate(ws) if drawn.get(w.name) != now[w.name]]
+        changed = [i for i, w in enumerate(ws)
+                   if w.name in now and drawn.get(w.name) != now[w.name]]   # (paints: in now)
         if not changed:
             return
         scratch = _under_copy(surface)
