@@ -7,7 +7,7 @@ import random
 import pygame
 import pytest
 
-from companion.outputs.screen.widgets import fill_round_rect
+from companion.outputs.screen.widgets import fill_round_rect, fill_round_split
 
 BACKGROUND = (10, 20, 30, 40)
 
@@ -17,7 +17,7 @@ def _pixels(surface: pygame.Surface) -> bytes:
 
 
 @pytest.mark.parametrize("flags, depth", [(0, 32), (0, 24), (0, 16), (pygame.SRCALPHA, 32)])
-def test_fill_round_rect_draws_the_pixels_of_the_plain_call(flags: int, depth: int) -> None:
+def test_fill_round_split_draws_the_pixels_of_the_plain_call(flags: int, depth: int) -> None:
     rng = random.Random(19)
     plain = pygame.Surface((90, 70), flags, depth)
     split = plain.copy()
@@ -36,7 +36,7 @@ def test_fill_round_rect_draws_the_pixels_of_the_plain_call(flags: int, depth: i
                     surface.fill(BACKGROUND)
                     surface.set_clip(clip)
                 pygame.draw.rect(plain, colour, (*pos, w, h), border_radius=radius)
-                fill_round_rect(split, colour, (*pos, w, h), radius)
+                fill_round_split(split, colour, (*pos, w, h), radius)
                 case = (w, h, radius, pos, colour, clip)
                 assert split.get_clip() == plain.get_clip(), case
                 assert _pixels(split) == _pixels(plain), case
@@ -49,3 +49,4 @@ def test_fill_round_rect_takes_a_tuple_and_draws_its_corners_rounded() -> None:
     assert surface.get_at((5, 5))[:3] == (0, 0, 0)            # a corner stays rounded
     assert surface.get_at((20, 15))[:3] == (200, 100, 50)     # the middle is filled
     assert surface.get_at((11, 5))[:3] == (200, 100, 50)      # the straight top edge
+

@@ -313,14 +313,30 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
+#: whether filled rounded rectangles are drawn split (``fill_round_rect``): pygame 2.1.2
+#: (Debian's, the Pi's) spends 2.6 M instructions on a filled 300x120 one, split 0.35 M;
+#: PyPI's 2.6.1 0.15 M, split 0.27 M (benchmarks/arm/pygame_ops.py)
+SPLIT_ROUNDED = pygame.version.vernum < (2, 6)
+
+
 def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
                     radius: int) -> None:
+    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel:
+    split (``fill_round_split``) on a pygame older than 2.6, where that is much cheaper."""
+    if SPLIT_ROUNDED:
+        fill_round_split(surface, colour, rect, radius)
+    else:
+        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+
+
+def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
+                     radius: int) -> None:
     """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
     for a fraction of its cost on Debian's pygame 2.1.2 (issue 19: a filled 300x120 rounded
-    rectangle costs it 2.6 M instructions): the straight parts are filled, and only the
-    four corners are drawn rounded, each as a (2 radius)-square rounded rectangle in that
-    corner, clipped to the corner's radius x radius quadrant and to the surface's clip
-    (restored after). tests/test_ui_round_rects.py compares it with the plain call over
+    rectangle costs it 2.6 M instructions, this 0.35 M): the straight parts are filled, and
+    only the four corners are drawn rounded, each as a (2 radius)-square rounded rectangle
+    in that corner, clipped to the corner's radius x radius quadrant and to the surface's
+    clip (restored after). tests/test_ui_round_rects.py compares it with the plain call over
     sizes, radii, positions, colours and clips on both pygame versions. The plain call
     where that is not proven: a rectangle narrower than twice its radius or not wholly on
     the surface."""
