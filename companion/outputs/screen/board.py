@@ -13,6 +13,7 @@ import pygame
 from companion.core.board import SIZE, SPECIAL_SQUARES, Board
 from companion.core.rules.editions import EDITIONS
 from . import theme
+from .widgets import fill_round_rect
 
 
 def _snowflake(surface: pygame.Surface, center: tuple[int, int], r: int, color) -> None:
@@ -48,8 +49,8 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, board: Board,
     side = min(rect.w, rect.h)
     area = pygame.Rect(0, 0, side, side)
     area.center = rect.center
-    pygame.draw.rect(surface, theme.mix(theme.PANEL, theme.CARD_EDGE, 0.25), area,
-                     border_radius=max(6, side // 30))
+    fill_round_rect(surface, theme.mix(theme.PANEL, theme.CARD_EDGE, 0.25), area,
+                    max(6, side // 30))
     gap = max(3, side // 60)
     cell = (side - gap * (SIZE + 1)) // SIZE
     winter = EDITIONS[board.edition].specialty_mark == "snowflake"
@@ -58,7 +59,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, board: Board,
                          cell, cell)
         special = (r, c) in SPECIAL_SQUARES
         face = theme.mix(theme.CARD, theme.WINTER_SQUARE, 0.45) if winter else theme.CARD
-        pygame.draw.rect(surface, face, sq, border_radius=max(4, cell // 8))
+        fill_round_rect(surface, face, sq, max(4, cell // 8))
         if special and not winter:
             _ribbon(surface, sq)
         edge = theme.SPECIALTY if special else theme.CARD_EDGE

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from . import theme
-from .widgets import Custom, draw_text
+from .widgets import Custom, draw_text, fill_round_rect
 
 
 
@@ -23,7 +23,7 @@ def draw_cake(surface: pygame.Surface, rect: pygame.Rect) -> None:
     pygame.draw.ellipse(surface, theme.CAKE_PLATE, plate)
     pygame.draw.ellipse(surface, theme.TEXT_DARK, plate, line)
     body = pygame.Rect(box.x + s // 8, box.y + s * 3 // 8, s * 3 // 4, s * 7 // 16)
-    pygame.draw.rect(surface, theme.CAKE_SPONGE, body, border_radius=max(1, s // 12))
+    fill_round_rect(surface, theme.CAKE_SPONGE, body, max(1, s // 12))
     icing = pygame.Rect(body.x, body.y, body.w, max(2, body.h * 2 // 5))
     pygame.draw.rect(surface, theme.CAKE_PINK, icing, border_top_left_radius=max(1, s // 12),
                      border_top_right_radius=max(1, s // 12))
@@ -39,7 +39,7 @@ def draw_cake_card(surface: pygame.Surface, rect: pygame.Rect) -> None:
     card = pygame.Rect(0, 0, round(h / 1.4), h)
     card.center = rect.center
     radius = max(2, card.w // 6)
-    pygame.draw.rect(surface, theme.CAKE_CARD_FACE, card, border_radius=radius)
+    fill_round_rect(surface, theme.CAKE_CARD_FACE, card, radius)
     pygame.draw.rect(surface, theme.CAKE_PINK, card, max(2, card.w // 9), border_radius=radius)
     draw_cake(surface, card.inflate(-card.w // 4, -card.h // 3))
 
@@ -68,7 +68,7 @@ def cake_badge(name: str, cell: pygame.Rect, count: int, place: str = "corner") 
     def paint(surface: pygame.Surface, _rect: pygame.Rect) -> None:
         if with_count:
             pill = box.inflate(2, 2)
-            pygame.draw.rect(surface, theme.TEXT_DARK, pill, border_radius=pill.h // 2)
+            fill_round_rect(surface, theme.TEXT_DARK, pill, pill.h // 2)
         for k in range(shown):
             draw_cake(surface, pygame.Rect(box.x + k * s, box.y, s, s))
         if with_count:

@@ -15,7 +15,7 @@ import pygame
 
 from companion.core import seat_colours
 from . import theme
-from .widgets import Color, Widget, draw_ingredient, draw_text, text_width
+from .widgets import Color, Widget, draw_ingredient, draw_text, fill_round_rect, text_width
 
 
 def word_safe_size(text: str, width: int, size: int, bold: bool = True, smallest: int = 9) -> int:
@@ -52,7 +52,7 @@ class Chip(Widget):
         r = self.rect
         face = self._face()
         radius = max(6, min(r.h // 4, 14))
-        pygame.draw.rect(surface, face, r, border_radius=radius)
+        fill_round_rect(surface, face, r, radius)
         if self.on:
             pygame.draw.rect(surface, theme.TEXT, r, max(2, r.h // 18), border_radius=radius)
         fg = theme.readable_on(face)
@@ -128,7 +128,7 @@ class Swatch(Widget):
         r = self.rect
         face = self.color if self.enabled else theme.mix(self.color, theme.BACKGROUND, 0.75)
         radius = max(6, r.h // 5)
-        pygame.draw.rect(surface, face, r, border_radius=radius)
+        fill_round_rect(surface, face, r, radius)
         text_box = r.inflate(-8, -8)
         if self.on:
             pygame.draw.rect(surface, theme.TEXT, r, max(3, r.h // 12), border_radius=radius)

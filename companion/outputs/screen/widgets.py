@@ -313,6 +313,56 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
+#: whether filled rounded rectangles are drawn split (``fill_round_rect``): pygame 2.1.2
+#: (Debian's, the Pi's) spends 2.6 M instructions on a filled 300x120 one, split 0.35 M;
+#: PyPI's 2.6.1 0.15 M, split 0.27 M (benchmarks/arm/pygame_ops.py)
+SPLIT_ROUNDED = pygame.version.vernum < (2, 6)
+
+
+def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
+                    radius: int) -> None:
+    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel:
+    split (``fill_round_split``) on a pygame older than 2.6, where that is much cheaper."""
+    if SPLIT_ROUNDED:
+        fill_round_split(surface, colour, rect, radius)
+    else:
+        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+
+
+def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
+                     radius: int) -> None:
+    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
+    for a fraction of its cost on Debian's pygame 2.1.2 (issue 19: a filled 300x120 rounded
+    rectangle costs it 2.6 M instructions, this 0.35 M): the straight parts are filled, and
+    only the four corners are drawn rounded, each as a (2 radius)-square rounded rectangle
+    in that corner, clipped to the corner's radius x radius quadrant and to the surface's
+    clip (restored after). tests/test_ui_round_rects.py compares it with the plain call over
+    sizes, radii, positions, colours and clips on both pygame versions. The plain call
+    where that is not proven: a rectangle narrower than twice its radius or not wholly on
+    the surface."""
+    rect = pygame.Rect(rect)
+    x, y, w, h = rect
+    r = radius
+    if r <= 0 or 2 * r > min(w, h) or not surface.get_rect().contains(rect):
+        pygame.draw.rect(surface, colour, rect, border_radius=r)
+        return
+    surface.fill(colour, (x, y + r, w, h - 2 * r))
+    surface.fill(colour, (x + r, y, w - 2 * r, r))
+    surface.fill(colour, (x + r, y + h - r, w - 2 * r, r))
+    clip = surface.get_clip()
+    side = 2 * r
+    try:
+        for qx, qy, sx, sy in ((x, y, x, y), (x + w - r, y, x + w - side, y),
+                               (x, y + h - r, x, y + h - side),
+                               (x + w - r, y + h - r, x + w - side, y + h - side)):
+            quadrant = clip.clip((qx, qy, r, r))
+            if quadrant.w and quadrant.h:
+                surface.set_clip(quadrant)
+                pygame.draw.rect(surface, colour, (sx, sy, side, side), border_radius=r)
+    finally:
+        surface.set_clip(clip)
+
+
 #: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
 #: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
 #: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
@@ -361,7 +411,10 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
 def _draw_layers(surface: pygame.Surface, rect: pygame.Rect, radius: int,
                  layers: tuple[tuple[Color, int], ...]) -> None:
     for colour, width in layers:
-        pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        if width:
+            pygame.draw.rect(surface, colour, rect, width, border_radius=radius)
+        else:
+            fill_round_rect(surface, colour, rect, radius)
 
 
 def _shape_key(surface: pygame.Surface, rect: pygame.Rect, radius: int,
@@ -861,8 +914,8 @@ class Toast(Widget):
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
         # the shadow stays inside the rectangle: a toast that goes leaves no trace of it
         card = pygame.Rect(self.rect.x, self.rect.y, self.rect.w - 3, self.rect.h - 4)
-        pygame.draw.rect(surface, theme.BLACK, card.move(3, 4), border_radius=14)
-        pygame.draw.rect(surface, face, card, border_radius=14)
+        fill_round_rect(surface, theme.BLACK, card.move(3, 4), 14)
+        fill_round_rect(surface, face, card, 14)
         pygame.draw.rect(surface, edge, card, 4, border_radius=14)
         pad = max(8, self.rect.h // 8)
         draw_text(surface, self.text, card.inflate(-2 * pad - 8, -pad), self.size,
@@ -885,7 +938,7 @@ class OpenSign(Widget):
         pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.x + board.w // 4, board.y), 3)
         pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.right - board.w // 4, board.y), 3)
         pygame.draw.circle(surface, theme.TEXT_DIM, hook, 3)
-        pygame.draw.rect(surface, face, board, border_radius=board.h // 4)
+        fill_round_rect(surface, face, board, board.h // 4)
         pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
                          border_radius=board.h // 4)
         draw_text(surface, self.text, board.inflate(-board.h // 2, -8), self.size, theme.TEXT,
@@ -930,7 +983,7 @@ def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
     color = theme.OK if like else theme.DANGER
     card = pygame.Rect(0, 0, round(r * 1.5), round(r * 2))
     card.center = c
-    pygame.draw.rect(surface, color, card, border_radius=max(2, r // 4))
+    fill_round_rect(surface, color, card, max(2, r // 4))
     pygame.draw.rect(surface, theme.TEXT, card, max(1, r // 7), border_radius=max(2, r // 4))
     k = max(2, card.w // 5)
     cx, cy = card.center
@@ -953,7 +1006,7 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
     r.center = rect.center
     color = theme.UPGRADE_ICON
     if active:
-        pygame.draw.rect(surface, color, r, border_radius=max(2, r.w // 6))
+        fill_round_rect(surface, color, r, max(2, r.w // 6))
     pygame.draw.rect(surface, theme.TEXT, r, max(1, r.w // 10), border_radius=max(2, r.w // 6))
     cx, top, bottom = r.centerx, r.y + r.h // 5, r.bottom - r.h // 5
     w = r.w // 4
@@ -1110,7 +1163,7 @@ class OrderCard(Widget):
         if len(self.cards) > 1:
             badge = pygame.Rect(0, 0, tag_h * 2, tag_h)
             badge.bottomright = (r.right - 1, r.bottom - 1)
-            pygame.draw.rect(surface, theme.TEXT_DARK, badge, border_radius=tag_h // 2)
+            fill_round_rect(surface, theme.TEXT_DARK, badge, tag_h // 2)
             draw_text(surface, f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2,
                       theme.TEXT, True, min_size=7)
 
@@ -1167,7 +1220,7 @@ def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color
         inner = box.inflate(-side // 4, -side // 4)
     elif shape == "square":
         sq = box.inflate(-side // 10, -side // 10)
-        pygame.draw.rect(surface, color, sq, border_radius=side // 10)
+        fill_round_rect(surface, color, sq, side // 10)
         pygame.draw.rect(surface, theme.TEXT, sq, edge, border_radius=side // 10)
         inner = sq.inflate(-side // 5, -side // 5)
     else:
@@ -1222,7 +1275,7 @@ class Stepper(Widget):
 
     def paint(self, surface):
         r = self.rect
-        pygame.draw.rect(surface, theme.PANEL_DIM, r, border_radius=10)
+        fill_round_rect(surface, theme.PANEL_DIM, r, 10)
         value_box = pygame.Rect(r.x + r.h, r.y, r.w - 2 * r.h, r.h)
         draw_text(surface, str(self.value), value_box, self.size, theme.TEXT, True)
 

@@ -21,7 +21,7 @@ from .. import theme
 from companion.words.i18n import language_name
 from ..layout import centered, cols, inset, rows
 from ..settings_store import Settings, settings_for
-from ..widgets import Button, Custom, Fill, Label, Shade, Widget, common_size
+from ..widgets import Button, Custom, Fill, Label, Shade, Widget, common_size, fill_round_rect
 from .base import Screen
 
 TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180, 240, 300)
@@ -36,7 +36,7 @@ def _level(surface: pygame.Surface, rect: pygame.Rect, value: float, color) -> N
     for i in range(n):
         h = round(rect.h * (0.35 + 0.65 * (i + 1) / n))
         bar = pygame.Rect(round(rect.x + i * (w + gap)), rect.bottom - h, max(2, round(w)), h)
-        pygame.draw.rect(surface, color if i < lit else theme.PANEL_LINE, bar, border_radius=3)
+        fill_round_rect(surface, color if i < lit else theme.PANEL_LINE, bar, 3)
 
 
 class SettingsScreen(Screen):
