@@ -147,3 +147,16 @@ def test_fonts_made_before_pygame_quit_are_never_used_after_it():
     pygame.quit()               # twice: the quit hook is registered again each time
     pygame.init()
     assert book.font(18) is not after
+
+
+def test_the_screens_fonts_made_before_pygame_quit_are_forgotten_after_init_again():
+    """pygame.quit() then pygame.init() before the screen asks for a font again (tests,
+    a restarted display): the screen's own cache must not hand out a freed font."""
+    from companion.outputs.screen import widgets
+    pygame.init()
+    before = widgets.font(18)
+    assert before.size("Ana")[0] > 0
+    pygame.quit()
+    pygame.init()
+    after = widgets.font(18)
+    assert after is not before and after.size("Ana 민수")[0] > 0

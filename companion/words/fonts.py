@@ -265,10 +265,15 @@ _books: weakref.WeakSet[FontBook] = weakref.WeakSet()
 _hooked = False
 
 
+#: how many times pygame.quit() has freed the fonts (callers that keep fonts compare it)
+quits = 0
+
+
 def _forget_fonts() -> None:
     """pygame.quit() frees every font: drop the cached ones (they must not be used again)."""
-    global _hooked
+    global _hooked, quits
     _hooked = False           # pygame forgets its quit functions once it has run them
+    quits += 1
     for b in list(_books):
         b.clear()
 

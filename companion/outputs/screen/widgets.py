@@ -30,6 +30,7 @@ import pygame
 
 from . import theme
 from companion.words.fonts import ChainFont, get_font, set_book
+from companion.words import fonts
 from .surface_cache import SurfaceCache
 from .text import ingredient_letters
 
@@ -41,13 +42,17 @@ Color = tuple
 Font = ChainFont | pygame.font.Font
 
 _font_cache: dict[tuple[int, bool], Font] = {}
+_fonts_quits = 0                     # fonts.quits when _font_cache was filled
 
 
 def font(size: int, bold: bool = False) -> Font:
     """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
     size = max(6, int(size))
-    global _font_generation
-    if not pygame.font.get_init():      # fonts made before a pygame.quit() are dead: forget them
+    global _font_generation, _fonts_quits
+    # fonts made before a pygame.quit() are dead: forget them (pygame may be initialised
+    # again already: the font book counts the quits)
+    if not pygame.font.get_init() or _fonts_quits != fonts.quits:
+        _fonts_quits = fonts.quits
         _font_generation += 1
         pygame.font.init()
         _font_cache.clear()
