@@ -48,19 +48,15 @@ _fonts_quits = 0                     # fonts.quits when _font_cache was filled
 def font(size: int, bold: bool = False) -> Font:
     """A font of ``size`` px covering every screen language (from ``ui.fonts``)."""
     size = max(6, int(size))
-    global _font_generation, _fonts_quits
+    global _fonts_quits
     # fonts made before a pygame.quit() are dead: forget them (pygame may be initialised
     # again already: the font book counts the quits)
     if not pygame.font.get_init() or _fonts_quits != fonts.quits:
         _fonts_quits = fonts.quits
-        _font_generation += 1
         pygame.font.init()
-        _font_cache.clear()
-        _render_cache.clear()
-        _ink_cache.clear()
+        reset_fonts()
         _shapes.clear()                 # (made for a display that may be gone too)
         _copies_owed.clear()
-        _looks.clear()
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
     cached = _font_cache.get(key)
