@@ -91,6 +91,8 @@ def tap_to_frame(repeat: int) -> None:
 #: whole games the tap -> frame count replays: name -> (players, expansion)
 GAMES = {"2p": (2, None), "3p": (3, None), "4p": (4, None), "cake4p": (4, "cake_time")}
 GAME_SEED = 1
+GAME_EPOCH = 1000.0     # the whole game's clock starts here (monotonic seconds) ...
+THINK_S = 1.5           # ... and moves this much before each input (a player's moment)
 
 
 def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
@@ -131,8 +133,13 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
         pygame.font.init()
         surface = pygame.display.set_mode(size)
         journal = Journal(db)
-        loop = TableLoop(Session(journal, catalog))
-        app = Outputs(loop).start(App(loop, surface=surface), main_thread=True)
+        now = [GAME_EPOCH]         # the game's clock: THINK_S per input, whatever valgrind's pace
+
+        def clock() -> float:
+            return now[0]
+
+        loop = TableLoop(Session(journal, catalog), clock=clock)
+        app = Outputs(loop).start(App(loop, surface=surface, clock=clock), main_thread=True)
         labels: list[tuple[str, int]] = []      # (what, which input) per display update
         inputs = [0]
         slips = random.Random(GAME_SEED + 1)      # undo/redo now and then (not the bots' dice)
@@ -152,7 +159,12 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
         def idle() -> None:
             """The table idle before the next input (a player takes a moment): the screen
             paints ahead (``App.work_ahead``) step by step, each step counted on its own
-            ("ahead": a tap that comes meanwhile waits for one step, not for all)."""
+            ("ahead": a tap that comes meanwhile waits for one step, not for all). The game's
+            clock moves ``THINK_S`` first, and what its deadlines change (a completed order's
+            mark, a message) is drawn as the App's main loop would wake to draw it ("timer"),
+            so every run counts the same frames whatever the pace under valgrind."""
+            now[0] += THINK_S
+            frame("timer")
             work = getattr(app, "work_ahead", lambda: False)    # (--before a revision
             while work():                                         # that did not paint ahead)
                 labels.append(("ahead", inputs[0]))
@@ -431,6 +443,7 @@ class GameCounts(NamedTuple):
     scans: list[int]      # per scan or seat-button press: the input to its frame
     ahead: list[int]      # per step painted ahead while the table was idle
     idle: list[int]       # per input: every step painted ahead before it
+    timers: list[int]     # per frame a deadline drew while the table was idle
 
 
 def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) -> GameCounts:
@@ -460,7 +473,7 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
         raise RuntimeError(f"{name}: {len(costs)} counts for {len(labels)} display updates")
     taps: dict[int, int] = {}
     idle: dict[int, int] = {}
-    presses, scans, ahead = [], [], []
+    presses, scans, ahead, timers = [], [], [], []
     for (what, n), cost in zip(labels, costs, strict=True):
         if what == "tap":
             taps[n] = taps.get(n, 0) + cost
@@ -471,7 +484,10 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
         elif what == "ahead":
             ahead.append(cost)
             idle[n] = idle.get(n, 0) + cost
-    return GameCounts(list(taps.values()), presses, scans, ahead, list(idle.values()) or [0])
+        elif what == "timer":
+            timers.append(cost)
+    return GameCounts(list(taps.values()), presses, scans, ahead, list(idle.values()) or [0],
+                      timers or [0])
 
 
 # --- aarch64 (--arm): the same paths in the arm64 root under qemu-user, counted by the
@@ -671,7 +687,7 @@ def _report_games(roots, sizes, games, counts, arm: bool) -> None:
         return (f"press p99 {_m(percentile(c.presses, 99))}, scan p99 "
                 f"{_m(percentile(c.scans, 99))}; painted ahead while idle: a step at most "
                 f"{_m(max(c.ahead, default=0))}, per input p50 {_m(percentile(c.idle, 50))}"
-                f" / max {_m(max(c.idle))}")
+                f" / max {_m(max(c.idle))}; a deadline's frame p99 {_m(percentile(c.timers, 99))}")
 
     for size in sizes:
         for g in games:
