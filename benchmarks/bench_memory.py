@@ -81,6 +81,9 @@ def smaps(top: int = 15) -> str:
     """Where the resident memory is: RSS by mapped file (anonymous memory as [anon])."""
     sizes: dict[str, int] = {}
     name = ""
+    if os.environ.get("BENCH_SMAPS_DUMP"):
+        import shutil
+        shutil.copy("/proc/self/smaps", f"{os.environ['BENCH_SMAPS_DUMP']}.{time.monotonic():.0f}")
     with open("/proc/self/smaps") as fh:
         for line in fh:
             first = line.split()
@@ -88,7 +91,9 @@ def smaps(top: int = 15) -> str:
                 name = first[5] if len(first) > 5 else "[anon]"
                 if name == "[anon]" and os.environ.get("BENCH_SMAPS") == "anon":
                     low, high = (int(x, 16) for x in first[0].split("-"))
-                    name = f"[anon {(high - low) >> 20} MB mapping]"
+                    size = high - low
+                    name = (f"[anon {size >> 20} MB mapping]" if size >= 1 << 20 else
+                            f"[anon {size >> 10} KB mapping]")
             elif first[0] == "Rss:":
                 sizes[name] = sizes.get(name, 0) + int(first[1])
     biggest = sorted(sizes.items(), key=lambda kv: -kv[1])[:top]
@@ -96,6 +101,7 @@ def smaps(top: int = 15) -> str:
 
 
 _counts: dict[str, int] = {}
+_app = None
 
 
 def caches() -> str:
@@ -148,10 +154,32 @@ def caches() -> str:
         print(f"  {px / 2**20:6.2f} MB in {n:4d} {where}")
     print(f"  live: {len(live)} surfaces, {live_px / 2**20:.1f} MB of pixels; {fonts} pygame "
           f"fonts; {conns} SQLite connections; {threading.active_count()} threads", flush=True)
+    print(heap(), flush=True)
+    if os.environ.get("BENCH_PYMALLOC"):
+        sys.stderr.flush()
+        sys._debugmallocstats()
+    from companion.words import fonts as book
+    faces = [face for chain in book.book()._cache.values() for face in chain.faces]
+    print(f"  type faces: {sum(f._font is not None for f in faces)} open of {len(faces)}; "
+          f"screen frames {getattr(_app, 'frames', '?')}", flush=True)
     return (f"  rendered text: {len(surfaces)} surfaces, {pixels / 2**20:.1f} MB of pixels; "
             f"{len(widgets._font_cache)} fonts open; SQLite "
             f"{sqlite.sqlite3_memory_used() / 2**20:.1f} MB; Python "
             f"{sys.getallocatedblocks()} blocks, {len(sys.modules)} modules")
+
+
+def heap() -> str:
+    """glibc's view of the C heap (mallinfo2) and Python's (obmalloc arenas)."""
+    import ctypes
+
+    class Mallinfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks",
+                    "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = Mallinfo2
+    m = libc.mallinfo2()
+    return (f"  malloc: arenas {m.arena / 2**20:.1f} MB (in use {m.uordblks / 2**20:.1f}, free "
+            f"{m.fordblks / 2**20:.1f}), mapped apart {m.hblkhd / 2**20:.1f} MB in {m.hblks}")
 
 
 def child(config: str, games: int, every: int) -> int:
@@ -188,6 +216,8 @@ def child(config: str, games: int, every: int) -> int:
                     raise RuntimeError("the service did not start within 60 s")
                 svc.stopping.wait(0.05)
             started = time.monotonic()
+            global _app
+            _app = svc.app
             print(f"rss after start-up: {rss_mb():6.1f} MB", flush=True)
             print(f"  child processes: {children_mb()}", flush=True)
             if os.environ.get("BENCH_SMAPS"):
@@ -220,6 +250,9 @@ def child(config: str, games: int, every: int) -> int:
 
     threading.Thread(target=drive, name="soak", daemon=True).start()
     svc.run()
+    if os.environ.get("BENCH_MODULES"):
+        with open(os.environ["BENCH_MODULES"], "w") as fh:
+            fh.write("\n".join(sys.modules))
     if snapshots:
         print("python's memory at the end, by file:", flush=True)
         for stat in snapshots[-1].statistics("filename")[:25]:

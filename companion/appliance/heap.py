@@ -8,7 +8,9 @@ whole service's resident memory grew over a soak with nothing alive to show for 
 (``benchmarks/bench_memory.py``, 2026-11-25: 101 -> 106.5 MB over games 50-150; with the
 threshold fixed at 64 KB, 96.0 -> 97.0). ``keep_big_blocks_apart()`` fixes the threshold
 (``mallopt(M_MMAP_THRESHOLD)``): blocks from 64 KB up are mapped on their own and unmapped
-when freed. On a C library that is not glibc it does nothing.
+when freed. On a C library that is not glibc it does nothing. ``give_back()`` returns the
+free pages inside the heap to the system (``malloc_trim``) after the screen closed the type
+faces it did not use for a game.
 """
 from __future__ import annotations
 
@@ -32,3 +34,22 @@ def keep_big_blocks_apart(threshold: int = BIG_BLOCK) -> bool:
     taken = bool(mallopt(M_MMAP_THRESHOLD, threshold))
     log.debug("malloc: blocks from %d bytes mapped apart: %s", threshold, taken)
     return taken
+
+
+_trim = None
+
+
+def give_back() -> bool:
+    """Free pages inside the C heap returned to the system (glibc's ``malloc_trim``: freed
+    blocks between live ones stay resident until then). False where the C library has no
+    ``malloc_trim`` (musl, macOS) or nothing was returned."""
+    global _trim
+    if _trim is None:
+        import ctypes
+        try:
+            _trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _trim = False
+            return False
+        _trim.argtypes = [ctypes.c_size_t]
+    return bool(_trim(0)) if _trim else False

@@ -126,6 +126,7 @@ class _Face:
         self.descent = opened.get_descent()
         self.linesize = opened.get_linesize()
         self._font: pygame.font.Font | None = opened if keep else None
+        self.used = keep            # asked for since the last ``FontBook.close_idle``
 
     def _open(self) -> pygame.font.Font:
         if self.path is None:
@@ -136,9 +137,19 @@ class _Face:
 
     @property
     def font(self) -> pygame.font.Font:
+        self.used = True
         if self._font is None:
             self._font = self._open()
         return self._font
+
+    def close_idle(self) -> bool:
+        """Close the pygame font when it was not asked for since the last call (its
+        metrics stay; ``font`` opens it again when needed). True: it was closed now."""
+        closed = not self.used and self._font is not None
+        if closed:
+            self._font = None
+        self.used = False
+        return closed
 
     def covers(self, ch: str) -> bool:
         """Whether the file has a glyph for ``ch`` (asked once per file, whatever the size).
@@ -346,6 +357,15 @@ class FontBook:
             self.log.warning("cannot open font %s (%s): using pygame's default font", path, exc)
             return None if path is not None else _Face(None, size, bold)
 
+    def close_idle(self) -> int:
+        """Close the faces not used since the last call (each size opens a face of its own,
+        about 0.2 MB of tables and glyphs in C memory; text fitted by shrinking a size at a
+        time opens 30-40 sizes, most used for a few texts and then only through the
+        screen's caches of measured and drawn text). The fonts stay, with their metrics
+        and measured widths: a closed face opens again when a text needs it. How many were
+        closed."""
+        return sum(face.close_idle() for chain in self._cache.values() for face in chain.faces)
+
     def clear(self) -> None:
         self._cache.clear()
 
@@ -369,6 +389,11 @@ def set_book(new: FontBook | None) -> None:
 def get_font(size: int, bold: bool = False) -> ChainFont:
     """A font of ``size`` px for any screen language (cached per size and weight)."""
     return book().font(size, bold)
+
+
+def close_idle() -> int:
+    """``FontBook.close_idle`` of the book in use (none yet: nothing to close)."""
+    return _book.close_idle() if _book is not None else 0
 
 
 def hangul_missing() -> bool:
