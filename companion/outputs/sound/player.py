@@ -352,8 +352,11 @@ class SoundPlayer(Worker):
         try:
             import pygame
             if pygame.mixer.get_init() is None:
+                # mono, as the cues and espeak's speech are: SDL_mixer keeps each sound
+                # converted to the mixer's format (stereo doubled them: 0.84 MB of cues
+                # alone); the sound card gets the same sound on both sides from SDL or ALSA
                 with self.quiet():                # libasound's own chatter; we say it once
-                    pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+                    pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
                 self._own_mixer = True
         except Exception as exc:  # ImportError, pygame.error: no audio device / driver
             if not retrying:
