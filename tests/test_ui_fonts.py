@@ -160,3 +160,55 @@ def test_the_screens_fonts_made_before_pygame_quit_are_forgotten_after_init_agai
     pygame.init()
     after = widgets.font(18)
     assert after is not before and after.size("Ana 민수")[0] > 0
+
+
+def test_a_face_not_used_since_the_last_look_is_closed_and_draws_the_same_when_asked_again():
+    """Each type size holds a face of its own in C memory (about 0.2 MB): one not used
+    between two looks (``close_idle``) is closed; the font keeps its metrics and widths, and
+    the face opens again, drawing the same pixels, when a text needs it."""
+    book = fonts.FontBook()
+    used, idle = book.font(30, bold=True), book.font(31, bold=True)
+    drawn = pixels(idle.render("Order 12 ñé", True, (255, 255, 255)))
+    metrics = (idle.get_ascent(), idle.get_descent(), idle.get_linesize(), idle.size("Ana"))
+    assert book.close_idle() == 0                 # both used since they were opened
+    used.render("Ben", True, (255, 255, 255))
+    assert book.close_idle() == 1                 # the 31 was not asked for since
+    assert used.faces[0].is_open and not idle.faces[0].is_open
+    assert (idle.get_ascent(), idle.get_descent(), idle.get_linesize(),
+            idle.size("Ana")) == metrics           # without opening it
+    assert not idle.faces[0].is_open
+    assert pixels(idle.render("Order 12 ñé", True, (255, 255, 255))) == drawn
+    assert idle.faces[0].is_open and book.font(31, bold=True) is idle
+
+
+def test_the_screen_closes_the_sizes_no_text_needed_through_a_game_once_the_next_starts():
+    """While the table is idle after a game started, the sizes not used since the game
+    before started are closed and the C heap's free pages given back; the screen draws on."""
+    import json
+
+    from benchmarks.games import finished_game
+    from companion.core import events as ev
+    from companion.outputs.screen import widgets
+    from ui_touch import make_app
+
+    loop, app = make_app((800, 480))
+    given_back: list[int] = []
+    app.give_back = lambda: given_back.append(app.frames)
+    app.pump()
+    odd = widgets.font(77)                         # a size no screen asks for
+    odd.size("Ana")
+
+    def play(seed: int) -> None:
+        for line in finished_game(seed, players=2):
+            loop.post(ev.TouchAction(json.loads(line)))
+        loop.drain()
+        app.pump()
+        while app.work_ahead():
+            pass
+
+    play(0)                        # used since the start: still open after game 1 starts
+    assert odd.faces[0].is_open and given_back == []
+    play(1)                        # not used through game 1: closed once game 2 started
+    assert not odd.faces[0].is_open and len(given_back) == 1
+    assert widgets.font(77) is odd
+    assert any(face.is_open for chain in fonts.book()._cache.values() for face in chain.faces)

@@ -142,6 +142,10 @@ class _Face:
             self._font = self._open()
         return self._font
 
+    @property
+    def is_open(self) -> bool:
+        return self._font is not None
+
     def close_idle(self) -> bool:
         """Close the pygame font when it was not asked for since the last call (its
         metrics stay; ``font`` opens it again when needed). True: it was closed now."""
