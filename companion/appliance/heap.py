@@ -15,6 +15,7 @@ faces it did not use for a game.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 log = logging.getLogger("companion.appliance.heap")
 
@@ -36,7 +37,7 @@ def keep_big_blocks_apart(threshold: int = BIG_BLOCK) -> bool:
     return taken
 
 
-_trim = None
+_trim: Any = None             # glibc's malloc_trim once looked up; False: there is none
 
 
 def give_back() -> bool:
