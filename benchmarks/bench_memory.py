@@ -24,6 +24,11 @@ holds their pixels, open fonts, SQLite's memory, the kinds of Python objects tha
 ``BENCH_CONFIG='[sound]\\nenabled = false\\n'``: more config lines, to bisect by turning an
 output off (``BENCH_WEB=0``, ``BENCH_MQTT=0``: without the phone view, without MQTT);
 ``BENCH_TRIM=1``: glibc's ``malloc_trim`` before each reading (freed, not held?).
+With ``BENCH_SMAPS``: ``=anon`` splits anonymous memory by mapping size (Python's object
+arenas are 1 MiB mappings, merged when side by side), ``BENCH_SMAPS_DUMP=PATH`` copies
+/proc/self/smaps to PATH.<seconds> at each look, ``BENCH_PYMALLOC=1`` prints Python's
+allocator statistics (``sys._debugmallocstats``); ``BENCH_MODULES=PATH``: the modules
+imported by the end, one a line (to weigh them one by one in a fresh interpreter).
 """
 from __future__ import annotations
 
@@ -160,7 +165,7 @@ def caches() -> str:
         sys._debugmallocstats()
     from companion.words import fonts as book
     faces = [face for chain in book.book()._cache.values() for face in chain.faces]
-    print(f"  type faces: {sum(f._font is not None for f in faces)} open of {len(faces)}; "
+    print(f"  type faces: {sum(f.is_open for f in faces)} open of {len(faces)}; "
           f"screen frames {getattr(_app, 'frames', '?')}", flush=True)
     return (f"  rendered text: {len(surfaces)} surfaces, {pixels / 2**20:.1f} MB of pixels; "
             f"{len(widgets._font_cache)} fonts open; SQLite "
@@ -169,7 +174,8 @@ def caches() -> str:
 
 
 def heap() -> str:
-    """glibc's view of the C heap (mallinfo2) and Python's (obmalloc arenas)."""
+    """glibc's view of the C heap (``mallinfo2``, every arena): what its arenas hold, in use
+    and free (freed blocks between live ones stay resident), and the blocks mapped apart."""
     import ctypes
 
     class Mallinfo2(ctypes.Structure):
