@@ -8,7 +8,7 @@ _os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # pygame`, for pygame.surfarray and sndarray, which the companion never uses: about 210 M
 # instructions of the Pi's cold start (issue 19). numpy counts as not installed, as in a
 # venv on PyPI's pygame, which does not install it (unless something imported it before).
-_sys.modules.setdefault("numpy", None)
+_sys.modules.setdefault("numpy", None)  # type: ignore[arg-type]  # (None: "not found")
 
 __version__ = "0.1.0"
 
