@@ -315,20 +315,14 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
-#: whether filled rounded rectangles are drawn split (``fill_round_rect``): pygame 2.1.2
-#: (Debian's, the Pi's) spends 2.6 M instructions on a filled 300x120 one, split 0.35 M;
-#: PyPI's 2.6.1 0.15 M, split 0.27 M (benchmarks/arm/pygame_ops.py)
-SPLIT_ROUNDED = pygame.version.vernum < (2, 6)
-
-
 def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
                     radius: int) -> None:
-    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel:
-    split (``fill_round_split``) on a pygame older than 2.6, where that is much cheaper."""
-    if SPLIT_ROUNDED:
-        fill_round_split(surface, colour, rect, radius)
-    else:
-        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
+    split (``fill_round_split``) on every pygame: a filled 300x120 one costs pygame 2.1.2
+    (Debian's, the Pi's) 2.6 M instructions, split 0.075 M; PyPI's 2.6.1 0.15 M, split
+    0.079 M (benchmarks/arm/pygame_ops.py; whole games counted by the plugin on x86-64 with
+    2.6.1: 4p p99 5.49 -> 5.45 M, median 3.96 -> 3.72; Cake Time p99 13.24 -> 12.49 M)."""
+    fill_round_split(surface, colour, rect, radius)
 
 
 def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
