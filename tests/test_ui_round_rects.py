@@ -50,3 +50,30 @@ def test_fill_round_rect_takes_a_tuple_and_draws_its_corners_rounded() -> None:
     assert surface.get_at((20, 15))[:3] == (200, 100, 50)     # the middle is filled
     assert surface.get_at((11, 5))[:3] == (200, 100, 50)      # the straight top edge
 
+
+
+@pytest.mark.parametrize("flags, depth", [(0, 32), (0, 16), (pygame.SRCALPHA, 32)])
+def test_fill_round_split_of_a_shape_far_bigger_than_the_surface(flags: int, depth: int) -> None:
+    """A panel's part drawn aside (widgets._shape_part): the whole shape at an offset on a
+    surface a strip of it wide, cut by every edge; one colour, so its corners are copied
+    from one stamp again and again."""
+    rng = random.Random(20)
+    plain = pygame.Surface((40, 26), flags, depth)
+    split = plain.copy()
+    colour = (120, 90, 60, 255)
+    for _ in range(300):
+        w, h, radius = rng.randrange(2, 520), rng.randrange(2, 340), rng.randrange(1, 16)
+        pos = (rng.randrange(-w - 5, 45), rng.randrange(-h - 5, 30))
+        clip = None
+        if rng.random() < 0.3:
+            clip = pygame.Rect(rng.randrange(0, 40), rng.randrange(0, 26),
+                               rng.randrange(1, 30), rng.randrange(1, 20))
+        for surface in (plain, split):
+            surface.set_clip(None)
+            surface.fill(BACKGROUND)
+            surface.set_clip(clip)
+        pygame.draw.rect(plain, colour, (*pos, w, h), border_radius=radius)
+        fill_round_split(split, colour, (*pos, w, h), radius)
+        case = (w, h, radius, pos, clip)
+        assert split.get_clip() == plain.get_clip(), case
+        assert _pixels(split) == _pixels(plain), case

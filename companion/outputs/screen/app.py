@@ -177,6 +177,10 @@ def display_available(env: Mapping[str, str] | None = None, driver: str = "") ->
     return drm and (env.get("TERM") == "linux" or on_raspberry_pi())
 
 
+#: the window's icon (a desktop's title bar; a Pi's console shows none)
+WINDOW_ICON = (150, 132, 112)
+
+
 def open_display(display_cfg: dict, caption: str = "Coffee Rush companion") -> pygame.Surface:
     """Open the window (or the whole screen) as ``[display]`` in the config says.
 
@@ -196,6 +200,12 @@ def open_display(display_cfg: dict, caption: str = "Coffee Rush companion") -> p
     full = mode == "on" or (mode == "auto" and (on_raspberry_pi()
                                                 or current in ("kmsdrm", "fbcon", "directfb")))
     pygame.display.set_caption(caption)
+    # a window icon of our own: without one, set_mode loads pygame's default icon through
+    # pygame.pkgdata, which imports setuptools' pkg_resources where it is installed (on
+    # the Pi: about 100 M instructions of the cold start, issue 19)
+    icon = pygame.Surface((32, 32))
+    icon.fill(WINDOW_ICON)
+    pygame.display.set_icon(icon)
     if full:
         surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)

@@ -56,6 +56,7 @@ def font(size: int, bold: bool = False) -> Font:
         pygame.font.init()
         reset_fonts()
         _shapes.clear()                 # (made for a display that may be gone too)
+        _stamps.clear()
         _copies_owed.clear()
         set_book(None)                  # the font book's fonts died with pygame.font too
     key = (size, bold)
@@ -314,42 +315,53 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 
 # --- rounded rectangles, drawn once and then copied ----------------------------------------
 
-#: whether filled rounded rectangles are drawn split (``fill_round_rect``): pygame 2.1.2
-#: (Debian's, the Pi's) spends 2.6 M instructions on a filled 300x120 one, split 0.35 M;
-#: PyPI's 2.6.1 0.15 M, split 0.27 M (benchmarks/arm/pygame_ops.py)
-SPLIT_ROUNDED = pygame.version.vernum < (2, 6)
-
-
 def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
                     radius: int) -> None:
-    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel:
-    split (``fill_round_split``) on a pygame older than 2.6, where that is much cheaper."""
-    if SPLIT_ROUNDED:
-        fill_round_split(surface, colour, rect, radius)
-    else:
-        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
+    split (``fill_round_split``) on every pygame: a filled 300x120 one costs pygame 2.1.2
+    (Debian's, the Pi's) 2.6 M instructions, split 0.075 M; PyPI's 2.6.1 0.15 M, split
+    0.079 M (benchmarks/arm/pygame_ops.py; whole games counted by the plugin on x86-64 with
+    2.6.1: 4p p99 5.49 -> 5.45 M, median 3.96 -> 3.72; Cake Time p99 13.24 -> 12.49 M)."""
+    fill_round_split(surface, colour, rect, radius)
 
 
 def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
                      radius: int) -> None:
     """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
     for a fraction of its cost on Debian's pygame 2.1.2 (issue 19: a filled 300x120 rounded
-    rectangle costs it 2.6 M instructions, this 0.35 M): the straight parts are filled, and
-    only the four corners are drawn rounded, each as a (2 radius)-square rounded rectangle
-    in that corner, clipped to the corner's radius x radius quadrant and to the surface's
-    clip (restored after). tests/test_ui_round_rects.py compares it with the plain call over
-    sizes, radii, positions, colours and clips on both pygame versions. The plain call
-    where that is not proven: a rectangle narrower than twice its radius or not wholly on
-    the surface."""
+    rectangle costs it 2.6 M instructions, this about 0.03 M): the straight parts are
+    filled, and the four corners copied from a stamp, the (2 radius)-square rounded
+    rectangle of that colour drawn once in the surface's format (pygame 2.1.2 fills even a
+    corner's polygon pixel by pixel: 42,000 instructions a corner drawn clipped). Each
+    corner of the stamp is copied to its radius x radius quadrant of ``rect``, within the
+    surface's clip (as the plain call draws). tests/test_ui_round_rects.py compares it with
+    the plain call over sizes, radii, positions, colours and clips on both pygame versions,
+    shapes cut by the surface's edges too (a panel's part drawn aside, ``_shape_part``: a
+    500x332 panel's fill on a 132x20 strip cost the plain call 6.6 M, every pixel of the
+    whole checked against the clip). The plain call where that is not proven: a rectangle
+    narrower than twice its radius; on a surface with per-pixel alpha (a copy would blend)
+    or a palette, one not wholly on the surface, else each corner drawn as the stamp would
+    be, clipped to its quadrant."""
     rect = pygame.Rect(rect)
     x, y, w, h = rect
     r = radius
-    if r <= 0 or 2 * r > min(w, h) or not surface.get_rect().contains(rect):
+    stamp = _corner_stamp(surface, colour, r) if 0 < 2 * r <= min(w, h) else None
+    if stamp is None and (r <= 0 or 2 * r > min(w, h)
+                          or not surface.get_rect().contains(rect)):
         pygame.draw.rect(surface, colour, rect, border_radius=r)
         return
-    surface.fill(colour, (x, y + r, w, h - 2 * r))
-    surface.fill(colour, (x + r, y, w - 2 * r, r))
-    surface.fill(colour, (x + r, y + h - r, w - 2 * r, r))
+    bands: tuple[pygame.Rect | tuple[int, int, int, int], ...] = (
+        (x, y + r, w, h - 2 * r), (x + r, y, w - 2 * r, r), (x + r, y + h - r, w - 2 * r, r))
+    bounds = surface.get_rect()
+    if not bounds.contains(rect):     # (pygame's fill moves a band off the left or top edge
+        bands = tuple(bounds.clip(band) for band in bands)   # onto the surface whole)
+    for band in bands:
+        surface.fill(colour, band)
+    if stamp is not None:
+        surface.blits(((stamp, (x, y), (0, 0, r, r)), (stamp, (x + w - r, y), (r, 0, r, r)),
+                       (stamp, (x, y + h - r), (0, r, r, r)),
+                       (stamp, (x + w - r, y + h - r), (r, r, r, r))), doreturn=False)
+        return
     clip = surface.get_clip()
     side = 2 * r
     try:
@@ -362,6 +374,30 @@ def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect |
                 pygame.draw.rect(surface, colour, (sx, sy, side, side), border_radius=r)
     finally:
         surface.set_clip(clip)
+
+
+#: the corners of filled rounded rectangles (``fill_round_split``) by radius, colour and
+#: format: a (2 radius)-square with a colour key, 3 KB at radius 14; a game uses a few dozen
+_stamps = SurfaceCache(max_bytes=1 << 20, max_items=300)
+
+
+def _corner_stamp(surface: pygame.Surface, colour: Color, r: int) -> pygame.Surface | None:
+    """The (2 r)-square rounded rectangle of ``colour`` drawn in ``surface``'s format, the
+    rest of it transparent by a colour key; None where a copy would not give the drawn
+    pixels (per-pixel alpha blends, a palette maps)."""
+    if surface.get_flags() & pygame.SRCALPHA or surface.get_bytesize() < 2:
+        return None
+    pixel = surface.map_rgb(colour)
+    key = (r, pixel, surface.get_bitsize(), surface.get_masks())
+    stamp = _stamps.get(key)
+    if stamp is None:
+        stamp = pygame.Surface((2 * r, 2 * r), 0, surface)
+        clear = stamp.unmap_rgb(pixel ^ 1)     # another pixel of this format: the key
+        stamp.fill(clear)
+        pygame.draw.rect(stamp, colour, (0, 0, 2 * r, 2 * r), border_radius=r)
+        stamp.set_colorkey(clear)
+        _stamps.put(key, stamp)
+    return stamp
 
 
 #: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes

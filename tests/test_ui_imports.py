@@ -1,0 +1,42 @@
+"""What importing the companion brings in: Debian's pygame 2.1.2 (the Pi's) imports numpy at
+`import pygame` when it can (issue 19: about 210 M instructions of the cold start); the
+companion never uses numpy, so it counts as not installed (CI runs this on both pygames)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CHECK = """
+import sys
+import companion
+import pygame
+import pygame.draw
+print("numpy" in sys.modules, "pygame.surfarray" in sys.modules)
+"""
+
+
+def test_importing_the_companion_and_pygame_does_not_import_numpy() -> None:
+    done = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr
+
+
+OPEN = """
+import sys
+import pygame.pkgdata
+asked = []
+get_resource = pygame.pkgdata.getResource
+pygame.pkgdata.getResource = lambda *args: asked.append(args) or get_resource(*args)
+from companion.outputs.screen.app import open_display
+surface = open_display({"driver": "dummy", "fullscreen": "off", "width": 320, "height": 240})
+print(surface.get_size(), asked)
+"""
+
+
+def test_opening_the_display_loads_no_default_icon() -> None:
+    """Without an icon of its own, set_mode loads pygame's (getResource), and pygame 2.1.2
+    imports pygame.pkgdata for it, which imports setuptools' pkg_resources where that is
+    installed (on the Pi: about 250 M instructions of the cold start, issue 19)."""
+    done = subprocess.run([sys.executable, "-c", OPEN], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.splitlines()[-1] == "(320, 240) []", done.stdout + done.stderr
