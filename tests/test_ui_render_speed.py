@@ -91,6 +91,35 @@ def test_a_plain_panel_is_its_colour_inside_its_border_and_clear_of_its_corners(
     assert fill.solid_over(fill.rect.inflate(-60, -60)) == colour or min(fill.rect.size) < 80
 
 
+def test_a_rounded_panel_is_its_colour_within_its_corners_circle():
+    """``Fill.solid_over`` of an area reaching into a corner square (a widget a pixel into a
+    big panel's rounded corner) against what pygame.draw.rect really paints there."""
+    import random
+    rng = random.Random(7)
+    surface = pygame.Surface((400, 400))
+    colour = (200, 100, 50)
+    plain = 0
+    for _ in range(6000):
+        rect = pygame.Rect(rng.randint(0, 20), rng.randint(0, 20), rng.randint(1, 370),
+                           rng.randint(1, 370))
+        radius = rng.choice([0, 4, 8, 10, 12, 14, 16, 20, 40])
+        fill = widgets.Fill("p", rect, color=colour, radius=radius,
+                            border=rng.choice([0, 1, 2, 3, 4, 6, 8, 9, 13]),
+                            border_color=(10, 220, 30))
+        surface.fill((1, 2, 3))
+        fill.paint(surface)
+        x = rng.choice([rect.left, rect.right - radius]) + rng.randint(-3, radius)
+        y = rng.choice([rect.top, rect.bottom - radius]) + rng.randint(-3, radius)
+        area = pygame.Rect(x, y, rng.randint(1, 80), rng.randint(1, 80)).clip(rect)
+        if area and fill.solid_over(area) is not None:
+            plain += 1
+            assert pygame.image.tostring(surface.subsurface(area), "RGB") == \
+                bytes(colour) * (area.w * area.h), (fill, area)
+    assert plain > 100
+    panel = widgets.Fill("p", pygame.Rect(10, 119, 800, 562), radius=14, border=8)
+    assert panel.solid_over(pygame.Rect(23, 598, 189, 70)) == panel.color   # (a pixel in)
+
+
 def _same_as_a_whole_repaint(app) -> None:
     """What the screen shows is what a whole repaint draws, but for the odd pixel: pygame
     draws a rounded outline under a clip a pixel differently at the clip's edge (a
