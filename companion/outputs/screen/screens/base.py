@@ -97,6 +97,11 @@ class Screen:
         self._ahead_fonts = -1             # the fonts' generation it was painted with
         self._ahead_failed = False         # (said once in the log)
         self._veil_stale: list[pygame.Rect] | None = None
+        # looks of widgets a draw painted, copied while the table is idle instead (a copy
+        # costs a tap about five instructions a pixel): name -> (look's key, rect, placed)
+        self._looks_owed: dict[str, tuple] = {}
+        self._looks_new: dict[str, tuple] | None = None
+        self._looks_on: pygame.Surface | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
 
@@ -176,6 +181,38 @@ class Screen:
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
+        self._looks_new = {}
+        try:
+            rects = self._draw(surface)
+        finally:
+            new, self._looks_new = self._looks_new, None
+        if surface is not self._looks_on:
+            self._looks_owed, self._looks_on = {}, surface
+        if rects:            # (what was painted over since is not what the look shows)
+            self._looks_owed = {name: e for name, e in self._looks_owed.items()
+                                if e[1].collidelist(rects) < 0}
+        self._looks_owed.update(new)
+        return rects
+
+    def _keep_owed_looks(self, surface: pygame.Surface) -> bool:
+        """Copy the looks owed (``_Painter``) of the widgets still shown as painted, with
+        nothing over them; False: none was owed."""
+        owed, self._looks_owed = self._looks_owed, {}
+        kept = looks()
+        if not owed or surface is not self._looks_on or kept is None:
+            return bool(owed)
+        ws = self._widgets
+        for i, w in enumerate(ws):
+            got = owed.get(w.name)
+            if got is None:
+                continue
+            key, rect, placed = got
+            if self._drawn.get(w.name) == placed and not any(
+                    o.shows and o.extent.colliderect(rect) for o in ws[i + 1:]):
+                kept.keep(key, surface, rect)
+        return True
+
+    def _draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         looks, self._looks = self._looks, set()
         if not self._changed and not self._full and self._widgets:
             return self._painted(self._draw_looks(surface, looks))
@@ -267,16 +304,16 @@ class Screen:
             shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
         else:
             shade.draw(surface)
-        for _ in self._paint_over(surface, ws, veil + 1):
+        for _ in self._paint_over(surface, ws, veil + 1, self._looks_new):
             pass
         self._drawn = now
         return [pygame.Rect((0, 0), surface.get_size())]
 
-    def _paint_over(self, surface: pygame.Surface, ws: list[Widget],
-                    first: int) -> Iterator[None]:
+    def _paint_over(self, surface: pygame.Surface, ws: list[Widget], first: int,
+                    owe: dict | None = None) -> Iterator[None]:
         """Paint ``ws[first:]`` over what is on the surface (a dialog over its veil), each
         copied from its kept look where it has one, one painted widget per step."""
-        paint = _Painter(surface, ws, [w.extent for w in ws], self.background)
+        paint = _Painter(surface, ws, [w.extent for w in ws], self.background, owe)
         whole = surface.get_rect()
         for i in range(first, len(ws)):
             if paint(i, whole):
@@ -308,18 +345,18 @@ class Screen:
     def _repaint(self, surface: pygame.Surface, ws: list[Widget],
                  dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
-        for _ in self._repaint_steps(surface, ws, dirty):
+        for _ in self._repaint_steps(surface, ws, dirty, self._looks_new):
             pass
         return dirty
 
     def _repaint_steps(self, surface: pygame.Surface, ws: list[Widget],
-                       dirty: list[pygame.Rect]) -> Iterator[None]:
+                       dirty: list[pygame.Rect], owe: dict | None = None) -> Iterator[None]:
         """``_repaint`` of the (merged) ``dirty`` rectangles, one widget painted per step."""
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
         extents = [w.extent for w in ws]
-        paint = _Painter(surface, ws, extents, self.background)
+        paint = _Painter(surface, ws, extents, self.background, owe)
         try:
             for r in dirty:
                 surface.set_clip(r)
@@ -356,8 +393,8 @@ class Screen:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
         try:
-            if make_owed_copy(surface):     # (a shape's copy: a step of its own)
-                return True
+            if make_owed_copy(surface) or self._keep_owed_looks(surface):
+                return True                 # (a shape's copy, widgets' looks: steps)
             steps = self._ahead_steps
             if steps is _DONE:
                 return False
@@ -662,11 +699,14 @@ class _Painter:
     when it has one (``widgets.Looks``: painted before on the same plain colour), else
     painted, its look kept if it lies wholly in ``room``; True if it was painted. The plain
     colour under a widget (what the widgets before it paint there, or the background) is
-    worked out for the widgets a repaint reaches, when first asked."""
+    worked out for the widgets a repaint reaches, when first asked. With ``owe`` (a draw
+    on the screen, not painting ahead) a look is owed there instead of kept (the screen
+    copies it while the table is idle, ``Screen._keep_owed_looks``)."""
 
     def __init__(self, surface: pygame.Surface, ws: list[Widget], extents: list[pygame.Rect],
-                 background):
+                 background, owe: dict | None = None):
         self.surface, self.ws, self.extents, self.background = surface, ws, extents, background
+        self.owe = owe
         self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
         if self.kept is not None:
             self.kept.room_for(surface.get_size())
@@ -698,7 +738,10 @@ class _Painter:
                 return True
         w.draw(surface)
         if kept is not None and key is not None and room.contains(w.rect):
-            kept.keep(key, surface, w.rect)
+            if self.owe is not None:
+                self.owe[w.name] = (key, pygame.Rect(w.rect), w.placed())
+            else:
+                kept.keep(key, surface, w.rect)
         return True
 
 
