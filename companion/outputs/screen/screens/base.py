@@ -289,19 +289,23 @@ class Screen:
         veiled = self._veiled_copy(surface, shade)
         if self._veil_stale is not None:
             self._veil_stale += changed
+        # the dialog's box hides what is under it, but for its rounded corners
+        hole = box.rect.inflate(0, -2 * max(box.radius, box.border)) \
+            if isinstance(box, Fill) and len(box.color) == 3 else pygame.Rect(0, 0, 0, 0)
         if veiled is not None:
-            # veiled ahead, while the table was idle: copied, and veiled again only where
-            # the screen was painted since (the finger's pressed look, what changed with
-            # the dialog opening), from the copy kept unveiled
-            surface.blit(veiled, (0, 0))
+            # veiled ahead, while the table was idle: copied (but where the box goes), and
+            # veiled again only where the screen was painted since (the finger's pressed
+            # look, what changed with the dialog opening), from the copy kept unveiled
+            for r in _around(surface.get_rect(), hole):
+                surface.blit(veiled, r, r)
             self.veiled_from_ahead += 1
             under = _UNDER[surface.get_size()][0]
-            for r in _merge(self._veil_stale or []):
-                surface.blit(under, r, r)
-                surface.blit(shade.veil(), r, r)
-        elif isinstance(box, Fill) and len(box.color) == 3:
-            # the dialog's box hides what is under it, but for its rounded corners
-            shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
+            for stale in _merge(self._veil_stale or []):
+                for r in _around(stale, hole):
+                    surface.blit(under, r, r)
+                    surface.blit(shade.veil(), r, r)
+        elif hole:
+            shade.paint_around(surface, hole)
         else:
             shade.draw(surface)
         for _ in self._paint_over(surface, ws, veil + 1, self._looks_new):
@@ -683,6 +687,18 @@ def _bands(r: pygame.Rect, pixels: int) -> list[pygame.Rect]:
     """``r`` cut into horizontal bands of about ``pixels`` each."""
     rows = max(1, pixels // max(1, r.w))
     return [pygame.Rect(r.x, y, r.w, min(rows, r.bottom - y)) for y in range(r.y, r.bottom, rows)]
+
+
+def _around(r: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
+    """The parts of ``r`` outside ``hole`` (at most four rectangles)."""
+    inner = r.clip(hole)
+    if not inner:
+        return [r]
+    parts = [pygame.Rect(r.x, r.y, r.w, inner.top - r.y),
+             pygame.Rect(r.x, inner.bottom, r.w, r.bottom - inner.bottom),
+             pygame.Rect(r.x, inner.top, inner.left - r.x, inner.h),
+             pygame.Rect(inner.right, inner.top, r.right - inner.right, inner.h)]
+    return [p for p in parts if p.w > 0 and p.h > 0]
 
 
 def _area(rects: list[pygame.Rect]) -> int:
