@@ -283,7 +283,7 @@ class Screen:
         below = ws[:veil]
         below_now = {w.name: now[w.name] for w in below if w.name in now}
         changed = self._repaint(surface, below, _dirty(self._drawn, below, below_now))
-        self._under = (_keep_under(surface), below_now)
+        self._under = (self._keep_under(surface, changed), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
         assert isinstance(shade, Shade)
         veiled = self._veiled_copy(surface, shade)
@@ -312,6 +312,26 @@ class Screen:
             pass
         self._drawn = now
         return [pygame.Rect((0, 0), surface.get_size())]
+
+    def _keep_under(self, surface: pygame.Surface, changed: list[pygame.Rect]) -> object:
+        """Keep a copy of the screen as it is (for the dialog closing): the copy made ahead
+        (``_under_ahead``) brought up to date where the screen was painted since, if there
+        is one, else the whole screen copied. The copy's token."""
+        size = surface.get_size()
+        got = _UNDER.get(size)
+        if got is None or got[1] is not self._ahead_token or self._veil_stale is None \
+                or self._veiled_copy_owner() is not self._ahead_token:
+            return _keep_under(surface)
+        copy = got[0]
+        for r in _merge(self._veil_stale + changed):
+            copy.blit(surface, r, r)
+        token = object()
+        _UNDER[size] = (copy, token)
+        return token
+
+    def _veiled_copy_owner(self) -> object:
+        got = _VEILED.get(self.size)
+        return None if got is None else got[1]
 
     def _paint_over(self, surface: pygame.Surface, ws: list[Widget], first: int,
                     owe: dict | None = None) -> Iterator[None]:
@@ -433,6 +453,20 @@ class Screen:
         for ws in self.frames_warmed():
             yield
             yield from self._warm_changed(surface, ws)
+        if self.veils_ahead and not self._veiled:
+            yield from self._under_ahead(surface)
+
+    def _under_ahead(self, surface: pygame.Surface) -> Iterator[None]:
+        """Copy the screen, in bands, where the copy kept under a dialog goes (the warming
+        above used it as scratch): a dialog opening then copies only what was painted since
+        (``_keep_under``), as it veils only that (the veiled copy, made at the same time)."""
+        size = surface.get_size()
+        copy = _under_copy(surface)
+        _UNDER[size] = (copy, None)
+        for band in _bands(surface.get_rect(), 4 * _VEIL_BAND_PIXELS):
+            yield
+            copy.blit(surface, band, band)
+        _UNDER[size] = (copy, self._ahead_token)
 
     def frames_warmed(self) -> Iterator[list[Widget]]:
         """Frames other taps may show now (their widgets): what they paint that this frame
@@ -485,6 +519,9 @@ class Screen:
         then kept up to date where the screen is painted again."""
         size = surface.get_size()
         copy, owner = _kept_surface(_VEILED, surface)
+        under = _UNDER.get(size)
+        if under is not None and under[1] is self._ahead_token:
+            _UNDER[size] = (under[0], None)     # (made again after this: see _under_ahead)
         stale = self._veil_stale
         if owner is not self._ahead_token or stale is None:
             stale = [pygame.Rect((0, 0), size)]
