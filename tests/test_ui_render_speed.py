@@ -259,12 +259,14 @@ def _tap(app, loop, name: str) -> None:
     app.pump()
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size,
+@pytest.mark.parametrize("size,idle", [((800, 480), False), ((1280, 720), False),
+                                       ((1280, 800), True)])
+def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size, idle,
                                                                             monkeypatch):
     """A dialog's shade veils the table already on the surface (not painted again), and
     closing it puts back the copy kept from under the shade: both frames are what a whole
-    repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed)."""
+    repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed).
+    ``idle``: the screen paints ahead first, the veiled copy and the copy under it too."""
     from companion.outputs.screen.screenshots import sample_script
     from ui_touch import make_app
     from companion.outputs.screen.screens.base import Screen
@@ -277,7 +279,11 @@ def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size
     for close in ("dlg.cancel", "dlg.up."):
         names = {w.name for w in app.screen._widgets if w.tappable}
         assert "ft.upgrade" in names, sorted(names)
+        while idle and app.work_ahead():
+            pass
+        ahead = app.screen.under_from_ahead
         _tap(app, loop, "ft.upgrade")
+        assert app.screen.under_from_ahead == ahead + idle
         assert app.screen._veiled and app.screen._under is not None    # veiled as it was
         assert pygame.image.tostring(app.surface, "RGB") == _whole_repaint_of(app)
         target = next(w.name for w in app.screen._widgets if w.name.startswith(close))

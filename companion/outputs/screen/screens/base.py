@@ -104,6 +104,7 @@ class Screen:
         self._looks_on: pygame.Surface | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
+        self.under_from_ahead = 0          # (and with the copy under it made ahead)
 
     # --- words ----------------------------------------------------------------------------
 
@@ -325,6 +326,7 @@ class Screen:
         copy = got[0]
         for r in _merge(self._veil_stale + changed):
             copy.blit(surface, r, r)
+        self.under_from_ahead += 1
         token = object()
         _UNDER[size] = (copy, token)
         return token
