@@ -793,11 +793,15 @@ class _Painter:
                 return True
         w.draw(surface)
         if kept is not None and key is not None and room.contains(w.rect):
-            if self.owe is not None:
-                self.owe[w.name] = (key, pygame.Rect(w.rect), w.placed())
-            else:
-                kept.keep(key, surface, w.rect)
+            self._keep(kept, key, w)
         return True
+
+    def _keep(self, kept: Any, key: tuple, w: Widget) -> None:
+        """Keep ``w``'s look just painted (or owe it, see ``owe``)."""
+        if self.owe is not None:
+            self.owe[w.name] = (key, pygame.Rect(w.rect), w.placed())
+        else:
+            kept.keep(key, self.surface, w.rect)
 
 
 def _keep_under(surface: pygame.Surface) -> object:
