@@ -167,6 +167,41 @@ def test_every_frame_of_many_taps_is_what_a_whole_repaint_draws(script, size):
         _same_as_a_whole_repaint(app)
 
 
+def test_a_copied_rounded_outline_is_what_pygame_draws():
+    """``widgets.rounded`` of an outline alone (an order card's green frame, 13 pixels wide
+    on a 186-pixel card at 1280 x 800), drawn, drawn again and copied, whole or cut by the
+    clip, against the whole shape pygame.draw.rect draws (a whole repaint's pixels)."""
+    import random
+    rng = random.Random(29)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    direct = pygame.Surface((400, 300), 0, screen)
+    for _ in range(300):
+        rect = pygame.Rect(rng.randint(0, 200), rng.randint(0, 100), rng.randint(30, 190),
+                           rng.randint(30, 190)).clip(screen.get_rect())
+        width = max(4, rect.w // 14)
+        clip = None if rng.random() < 0.5 else rect.inflate(-rng.randint(0, 40),
+                                                            -rng.randint(0, 40)).move(
+            rng.randint(-20, 20), rng.randint(-20, 20))
+        for _time in ("drawn", "drawn again, a copy owed", "copied"):
+            screen.set_clip(None)
+            screen.fill((30, 60, 90))
+            screen.set_clip(clip)
+            widgets.rounded(screen, rect, 8, ((46, 160, 67), width))
+            screen.set_clip(None)
+            while widgets.make_owed_copy(screen):      # (what the screen does while idle)
+                pass
+            # what the whole shape has where the clip lets it (a whole repaint's pixels)
+            whole = direct.copy()
+            whole.fill((30, 60, 90))
+            pygame.draw.rect(whole, (46, 160, 67), rect, width, border_radius=8)
+            direct.fill((30, 60, 90))
+            area = whole.get_rect() if clip is None else clip
+            direct.blit(whole, area, area)
+            assert (pygame.image.tostring(screen, "RGB")
+                    == pygame.image.tostring(direct, "RGB")), (_time, rect, width, clip)
+
+
 def test_a_copied_rounded_rectangle_is_what_pygame_draws():
     """``widgets.rounded`` (a shape drawn once, then copied) against pygame.draw.rect
     at random places, sizes, radii and outlines, in the display's format."""

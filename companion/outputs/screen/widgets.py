@@ -1089,7 +1089,7 @@ class OrderCard(Widget):
         self._paint(surface)
         if self.highlight:
             r = self.rect
-            pygame.draw.rect(surface, theme.OK, r, max(4, r.w // 14), border_radius=8)
+            rounded(surface, r, 8, (theme.OK, max(4, r.w // 14)))    # (copied once drawn twice)
             side = max(12, min(r.w, r.h) // 2)
             tick = pygame.Rect(0, 0, side, side)
             tick.center = r.center
