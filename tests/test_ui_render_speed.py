@@ -91,6 +91,35 @@ def test_a_plain_panel_is_its_colour_inside_its_border_and_clear_of_its_corners(
     assert fill.solid_over(fill.rect.inflate(-60, -60)) == colour or min(fill.rect.size) < 80
 
 
+def test_a_rounded_panel_is_its_colour_within_its_corners_circle():
+    """``Fill.solid_over`` of an area reaching into a corner square (a widget a pixel into a
+    big panel's rounded corner) against what pygame.draw.rect really paints there."""
+    import random
+    rng = random.Random(7)
+    surface = pygame.Surface((400, 400))
+    colour = (200, 100, 50)
+    plain = 0
+    for _ in range(6000):
+        rect = pygame.Rect(rng.randint(0, 20), rng.randint(0, 20), rng.randint(1, 370),
+                           rng.randint(1, 370))
+        radius = rng.choice([0, 4, 8, 10, 12, 14, 16, 20, 40])
+        fill = widgets.Fill("p", rect, color=colour, radius=radius,
+                            border=rng.choice([0, 1, 2, 3, 4, 6, 8, 9, 13]),
+                            border_color=(10, 220, 30))
+        surface.fill((1, 2, 3))
+        fill.paint(surface)
+        x = rng.choice([rect.left, rect.right - radius]) + rng.randint(-3, radius)
+        y = rng.choice([rect.top, rect.bottom - radius]) + rng.randint(-3, radius)
+        area = pygame.Rect(x, y, rng.randint(1, 80), rng.randint(1, 80)).clip(rect)
+        if area and fill.solid_over(area) is not None:
+            plain += 1
+            assert pygame.image.tostring(surface.subsurface(area), "RGB") == \
+                bytes(colour) * (area.w * area.h), (fill, area)
+    assert plain > 100
+    panel = widgets.Fill("p", pygame.Rect(10, 119, 800, 562), radius=14, border=8)
+    assert panel.solid_over(pygame.Rect(23, 598, 189, 70)) == panel.color   # (a pixel in)
+
+
 def _same_as_a_whole_repaint(app) -> None:
     """What the screen shows is what a whole repaint draws, but for the odd pixel: pygame
     draws a rounded outline under a clip a pixel differently at the clip's edge (a
@@ -136,6 +165,41 @@ def test_every_frame_of_many_taps_is_what_a_whole_repaint_draws(script, size):
         loop.drain()
         app.pump()
         _same_as_a_whole_repaint(app)
+
+
+def test_a_copied_rounded_outline_is_what_pygame_draws():
+    """``widgets.rounded`` of an outline alone (an order card's green frame, 13 pixels wide
+    on a 186-pixel card at 1280 x 800), drawn, drawn again and copied, whole or cut by the
+    clip, against the whole shape pygame.draw.rect draws (a whole repaint's pixels)."""
+    import random
+    rng = random.Random(29)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    direct = pygame.Surface((400, 300), 0, screen)
+    for _ in range(300):
+        rect = pygame.Rect(rng.randint(0, 200), rng.randint(0, 100), rng.randint(30, 190),
+                           rng.randint(30, 190)).clip(screen.get_rect())
+        width = max(4, rect.w // 14)
+        clip = None if rng.random() < 0.5 else rect.inflate(-rng.randint(0, 40),
+                                                            -rng.randint(0, 40)).move(
+            rng.randint(-20, 20), rng.randint(-20, 20))
+        for _time in ("drawn", "drawn again, a copy owed", "copied"):
+            screen.set_clip(None)
+            screen.fill((30, 60, 90))
+            screen.set_clip(clip)
+            widgets.rounded(screen, rect, 8, ((46, 160, 67), width))
+            screen.set_clip(None)
+            while widgets.make_owed_copy(screen):      # (what the screen does while idle)
+                pass
+            # what the whole shape has where the clip lets it (a whole repaint's pixels)
+            whole = direct.copy()
+            whole.fill((30, 60, 90))
+            pygame.draw.rect(whole, (46, 160, 67), rect, width, border_radius=8)
+            direct.fill((30, 60, 90))
+            area = whole.get_rect() if clip is None else clip
+            direct.blit(whole, area, area)
+            assert (pygame.image.tostring(screen, "RGB")
+                    == pygame.image.tostring(direct, "RGB")), (_time, rect, width, clip)
 
 
 def test_a_copied_rounded_rectangle_is_what_pygame_draws():
@@ -230,12 +294,14 @@ def _tap(app, loop, name: str) -> None:
     app.pump()
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size,
+@pytest.mark.parametrize("size,idle", [((800, 480), False), ((1280, 720), False),
+                                       ((1280, 800), True)])
+def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size, idle,
                                                                             monkeypatch):
     """A dialog's shade veils the table already on the surface (not painted again), and
     closing it puts back the copy kept from under the shade: both frames are what a whole
-    repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed)."""
+    repaint draws, with a cancel (nothing changed) and with an upgrade (the table changed).
+    ``idle``: the screen paints ahead first, the veiled copy and the copy under it too."""
     from companion.outputs.screen.screenshots import sample_script
     from ui_touch import make_app
     from companion.outputs.screen.screens.base import Screen
@@ -248,7 +314,11 @@ def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size
     for close in ("dlg.cancel", "dlg.up."):
         names = {w.name for w in app.screen._widgets if w.tappable}
         assert "ft.upgrade" in names, sorted(names)
+        while idle and app.work_ahead():
+            pass
+        ahead = app.screen.under_from_ahead
         _tap(app, loop, "ft.upgrade")
+        assert app.screen.under_from_ahead == ahead + idle
         assert app.screen._veiled and app.screen._under is not None    # veiled as it was
         assert pygame.image.tostring(app.surface, "RGB") == _whole_repaint_of(app)
         target = next(w.name for w in app.screen._widgets if w.name.startswith(close))
@@ -257,12 +327,15 @@ def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size
         assert pygame.image.tostring(app.surface, "RGB") == _whole_repaint_of(app)
 
 
-@pytest.mark.parametrize("script,size", [("sample_game.jsonl", (800, 480)),
-                                         ("sample_cake_game.jsonl", (1024, 600))])
-def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size, monkeypatch):
+@pytest.mark.parametrize("script,size,idle", [("sample_game.jsonl", (800, 480), False),
+                                              ("sample_cake_game.jsonl", (1024, 600), False),
+                                              ("sample_game.jsonl", (800, 480), True)])
+def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size, idle,
+                                                                   monkeypatch):
     """Every frame of many taps drawn with widgets copied from ``widgets.Looks`` (painted
     once, on the same plain colour, maybe at another place) is the frame drawn with every
-    widget painted, pixel for pixel; and copies were used."""
+    widget painted, pixel for pixel; and copies were used. ``idle``: the screen paints
+    ahead between taps, where it copies the looks a tap painted (``_keep_owed_looks``)."""
     import hashlib
     import random
 
@@ -289,6 +362,8 @@ def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size,
             loop.drain()
             app.pump()
             out.append(hashlib.sha1(pygame.image.tostring(app.surface, "RGB")).hexdigest())
+            while idle and app.screen.work_ahead(app.surface):
+                pass
         return out
 
     before = widgets._looks.copied

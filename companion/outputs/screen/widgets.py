@@ -821,9 +821,36 @@ class Fill(Widget):
         r, b = self.rect, self.border
         corner = max(self.radius, b)
         if r.inflate(-2 * corner, -2 * b).contains(area) \
-                or r.inflate(-2 * b, -2 * corner).contains(area):
+                or r.inflate(-2 * b, -2 * corner).contains(area) \
+                or _in_rounded_middle(r, self.radius, b, area):
             return self.color
         return None
+
+
+def _in_rounded_middle(rect: pygame.Rect, radius: int, border: int, area: pygame.Rect) -> bool:
+    """Whether ``area`` lies where a rounded rectangle filled and outlined ``border`` wide is
+    all its fill: inside the border, and in each corner square within the disc of the
+    corner's circle clear of the border by two pixels more (a repaint of a widget that
+    reaches a pixel into a big panel's corner square then starts from the panel's colour
+    instead of drawing the panel's edges aside: 0.8 M instructions for an 800 x 562 panel)."""
+    safe = radius - border - 2
+    if safe <= 0 or not rect.inflate(-2 * border, -2 * border).contains(area):
+        return False
+    for cx, cy, square in ((rect.left + radius, rect.top + radius,
+                            (rect.left, rect.top, radius, radius)),
+                           (rect.right - radius, rect.top + radius,
+                            (rect.right - radius, rect.top, radius, radius)),
+                           (rect.left + radius, rect.bottom - radius,
+                            (rect.left, rect.bottom - radius, radius, radius)),
+                           (rect.right - radius, rect.bottom - radius,
+                            (rect.right - radius, rect.bottom - radius, radius, radius))):
+        part = area.clip(square)
+        if part.w and part.h:
+            far_x = max(abs(part.left - cx), abs(part.right - cx))   # (the part's corner
+            far_y = max(abs(part.top - cy), abs(part.bottom - cy))   # farthest from the centre)
+            if far_x * far_x + far_y * far_y > safe * safe:
+                return False
+    return True
 
 
 Panel = Fill
@@ -1098,7 +1125,7 @@ class OrderCard(Widget):
         self._paint(surface)
         if self.highlight:
             r = self.rect
-            pygame.draw.rect(surface, theme.OK, r, max(4, r.w // 14), border_radius=8)
+            rounded(surface, r, 8, (theme.OK, max(4, r.w // 14)))    # (copied once drawn twice)
             side = max(12, min(r.w, r.h) // 2)
             tick = pygame.Rect(0, 0, side, side)
             tick.center = r.center

@@ -97,8 +97,14 @@ class Screen:
         self._ahead_fonts = -1             # the fonts' generation it was painted with
         self._ahead_failed = False         # (said once in the log)
         self._veil_stale: list[pygame.Rect] | None = None
+        # looks of widgets a draw painted, copied while the table is idle instead (a copy
+        # costs a tap about five instructions a pixel): name -> (look's key, rect, placed)
+        self._looks_owed: dict[str, tuple] = {}
+        self._looks_new: dict[str, tuple] | None = None
+        self._looks_on: pygame.Surface | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
+        self.under_from_ahead = 0          # (and with the copy under it made ahead)
 
     # --- words ----------------------------------------------------------------------------
 
@@ -176,6 +182,38 @@ class Screen:
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
+        self._looks_new = {}
+        try:
+            rects = self._draw(surface)
+        finally:
+            new, self._looks_new = self._looks_new, None
+        if surface is not self._looks_on:
+            self._looks_owed, self._looks_on = {}, surface
+        if rects:            # (what was painted over since is not what the look shows)
+            self._looks_owed = {name: e for name, e in self._looks_owed.items()
+                                if e[1].collidelist(rects) < 0}
+        self._looks_owed.update(new)
+        return rects
+
+    def _keep_owed_looks(self, surface: pygame.Surface) -> bool:
+        """Copy the looks owed (``_Painter``) of the widgets still shown as painted, with
+        nothing over them; False: none was owed."""
+        owed, self._looks_owed = self._looks_owed, {}
+        kept = looks()
+        if not owed or surface is not self._looks_on or kept is None:
+            return bool(owed)
+        ws = self._widgets
+        for i, w in enumerate(ws):
+            got = owed.get(w.name)
+            if got is None:
+                continue
+            key, rect, placed = got
+            if self._drawn.get(w.name) == placed and not any(
+                    o.shows and o.extent.colliderect(rect) for o in ws[i + 1:]):
+                kept.keep(key, surface, rect)
+        return True
+
+    def _draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         looks, self._looks = self._looks, set()
         if not self._changed and not self._full and self._widgets:
             return self._painted(self._draw_looks(surface, looks))
@@ -246,37 +284,62 @@ class Screen:
         below = ws[:veil]
         below_now = {w.name: now[w.name] for w in below if w.name in now}
         changed = self._repaint(surface, below, _dirty(self._drawn, below, below_now))
-        self._under = (_keep_under(surface), below_now)
+        self._under = (self._keep_under(surface, changed), below_now)
         shade, box = ws[veil], ws[veil + 1] if veil + 1 < len(ws) else None
         assert isinstance(shade, Shade)
         veiled = self._veiled_copy(surface, shade)
         if self._veil_stale is not None:
             self._veil_stale += changed
+        # the dialog's box hides what is under it, but for its rounded corners
+        hole = box.rect.inflate(0, -2 * max(box.radius, box.border)) \
+            if isinstance(box, Fill) and len(box.color) == 3 else pygame.Rect(0, 0, 0, 0)
         if veiled is not None:
-            # veiled ahead, while the table was idle: copied, and veiled again only where
-            # the screen was painted since (the finger's pressed look, what changed with
-            # the dialog opening), from the copy kept unveiled
-            surface.blit(veiled, (0, 0))
+            # veiled ahead, while the table was idle: copied (but where the box goes), and
+            # veiled again only where the screen was painted since (the finger's pressed
+            # look, what changed with the dialog opening), from the copy kept unveiled
+            for r in _around(surface.get_rect(), hole):
+                surface.blit(veiled, r, r)
             self.veiled_from_ahead += 1
             under = _UNDER[surface.get_size()][0]
-            for r in _merge(self._veil_stale or []):
-                surface.blit(under, r, r)
-                surface.blit(shade.veil(), r, r)
-        elif isinstance(box, Fill) and len(box.color) == 3:
-            # the dialog's box hides what is under it, but for its rounded corners
-            shade.paint_around(surface, box.rect.inflate(0, -2 * max(box.radius, box.border)))
+            for stale in _merge(self._veil_stale or []):
+                for r in _around(stale, hole):
+                    surface.blit(under, r, r)
+                    surface.blit(shade.veil(), r, r)
+        elif hole:
+            shade.paint_around(surface, hole)
         else:
             shade.draw(surface)
-        for _ in self._paint_over(surface, ws, veil + 1):
+        for _ in self._paint_over(surface, ws, veil + 1, self._looks_new):
             pass
         self._drawn = now
         return [pygame.Rect((0, 0), surface.get_size())]
 
-    def _paint_over(self, surface: pygame.Surface, ws: list[Widget],
-                    first: int) -> Iterator[None]:
+    def _keep_under(self, surface: pygame.Surface, changed: list[pygame.Rect]) -> object:
+        """Keep a copy of the screen as it is (for the dialog closing): the copy made ahead
+        (``_under_ahead``) brought up to date where the screen was painted since, if there
+        is one, else the whole screen copied. The copy's token."""
+        size = surface.get_size()
+        got = _UNDER.get(size)
+        if got is None or got[1] is not self._ahead_token or self._veil_stale is None \
+                or self._veiled_copy_owner() is not self._ahead_token:
+            return _keep_under(surface)
+        copy = got[0]
+        for r in _merge(self._veil_stale + changed):
+            copy.blit(surface, r, r)
+        self.under_from_ahead += 1
+        token = object()
+        _UNDER[size] = (copy, token)
+        return token
+
+    def _veiled_copy_owner(self) -> object:
+        got = _VEILED.get(self.size)
+        return None if got is None else got[1]
+
+    def _paint_over(self, surface: pygame.Surface, ws: list[Widget], first: int,
+                    owe: dict | None = None) -> Iterator[None]:
         """Paint ``ws[first:]`` over what is on the surface (a dialog over its veil), each
         copied from its kept look where it has one, one painted widget per step."""
-        paint = _Painter(surface, ws, [w.extent for w in ws], self.background)
+        paint = _Painter(surface, ws, [w.extent for w in ws], self.background, owe)
         whole = surface.get_rect()
         for i in range(first, len(ws)):
             if paint(i, whole):
@@ -308,18 +371,18 @@ class Screen:
     def _repaint(self, surface: pygame.Surface, ws: list[Widget],
                  dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         dirty = _merge(dirty)
-        for _ in self._repaint_steps(surface, ws, dirty):
+        for _ in self._repaint_steps(surface, ws, dirty, self._looks_new):
             pass
         return dirty
 
     def _repaint_steps(self, surface: pygame.Surface, ws: list[Widget],
-                       dirty: list[pygame.Rect]) -> Iterator[None]:
+                       dirty: list[pygame.Rect], owe: dict | None = None) -> Iterator[None]:
         """``_repaint`` of the (merged) ``dirty`` rectangles, one widget painted per step."""
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
         extents = [w.extent for w in ws]
-        paint = _Painter(surface, ws, extents, self.background)
+        paint = _Painter(surface, ws, extents, self.background, owe)
         try:
             for r in dirty:
                 surface.set_clip(r)
@@ -356,8 +419,8 @@ class Screen:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
         try:
-            if make_owed_copy(surface):     # (a shape's copy: a step of its own)
-                return True
+            if make_owed_copy(surface) or self._keep_owed_looks(surface):
+                return True                 # (a shape's copy, widgets' looks: steps)
             steps = self._ahead_steps
             if steps is _DONE:
                 return False
@@ -392,6 +455,20 @@ class Screen:
         for ws in self.frames_warmed():
             yield
             yield from self._warm_changed(surface, ws)
+        if self.veils_ahead and not self._veiled:
+            yield from self._under_ahead(surface)
+
+    def _under_ahead(self, surface: pygame.Surface) -> Iterator[None]:
+        """Copy the screen, in bands, where the copy kept under a dialog goes (the warming
+        above used it as scratch): a dialog opening then copies only what was painted since
+        (``_keep_under``), as it veils only that (the veiled copy, made at the same time)."""
+        size = surface.get_size()
+        copy = _under_copy(surface)
+        _UNDER[size] = (copy, None)
+        for band in _bands(surface.get_rect(), 4 * _VEIL_BAND_PIXELS):
+            yield
+            copy.blit(surface, band, band)
+        _UNDER[size] = (copy, self._ahead_token)
 
     def frames_warmed(self) -> Iterator[list[Widget]]:
         """Frames other taps may show now (their widgets): what they paint that this frame
@@ -444,6 +521,9 @@ class Screen:
         then kept up to date where the screen is painted again."""
         size = surface.get_size()
         copy, owner = _kept_surface(_VEILED, surface)
+        under = _UNDER.get(size)
+        if under is not None and under[1] is self._ahead_token:
+            _UNDER[size] = (under[0], None)     # (made again after this: see _under_ahead)
         stale = self._veil_stale
         if owner is not self._ahead_token or stale is None:
             stale = [pygame.Rect((0, 0), size)]
@@ -648,6 +728,18 @@ def _bands(r: pygame.Rect, pixels: int) -> list[pygame.Rect]:
     return [pygame.Rect(r.x, y, r.w, min(rows, r.bottom - y)) for y in range(r.y, r.bottom, rows)]
 
 
+def _around(r: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
+    """The parts of ``r`` outside ``hole`` (at most four rectangles)."""
+    inner = r.clip(hole)
+    if not inner:
+        return [r]
+    parts = [pygame.Rect(r.x, r.y, r.w, inner.top - r.y),
+             pygame.Rect(r.x, inner.bottom, r.w, r.bottom - inner.bottom),
+             pygame.Rect(r.x, inner.top, inner.left - r.x, inner.h),
+             pygame.Rect(inner.right, inner.top, r.right - inner.right, inner.h)]
+    return [p for p in parts if p.w > 0 and p.h > 0]
+
+
 def _area(rects: list[pygame.Rect]) -> int:
     return sum(r.w * r.h for r in rects)
 
@@ -662,11 +754,14 @@ class _Painter:
     when it has one (``widgets.Looks``: painted before on the same plain colour), else
     painted, its look kept if it lies wholly in ``room``; True if it was painted. The plain
     colour under a widget (what the widgets before it paint there, or the background) is
-    worked out for the widgets a repaint reaches, when first asked."""
+    worked out for the widgets a repaint reaches, when first asked. With ``owe`` (a draw
+    on the screen, not painting ahead) a look is owed there instead of kept (the screen
+    copies it while the table is idle, ``Screen._keep_owed_looks``)."""
 
     def __init__(self, surface: pygame.Surface, ws: list[Widget], extents: list[pygame.Rect],
-                 background):
+                 background, owe: dict | None = None):
         self.surface, self.ws, self.extents, self.background = surface, ws, extents, background
+        self.owe = owe
         self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
         if self.kept is not None:
             self.kept.room_for(surface.get_size())
@@ -698,8 +793,15 @@ class _Painter:
                 return True
         w.draw(surface)
         if kept is not None and key is not None and room.contains(w.rect):
-            kept.keep(key, surface, w.rect)
+            self._keep(kept, key, w)
         return True
+
+    def _keep(self, kept: Any, key: tuple, w: Widget) -> None:
+        """Keep ``w``'s look just painted (or owe it, see ``owe``)."""
+        if self.owe is not None:
+            self.owe[w.name] = (key, pygame.Rect(w.rect), w.placed())
+        else:
+            kept.keep(key, self.surface, w.rect)
 
 
 def _keep_under(surface: pygame.Surface) -> object:
