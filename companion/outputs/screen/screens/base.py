@@ -400,15 +400,14 @@ class Screen:
         return iter(())
 
     def _warm_changed(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
-        """Paint the widgets of ``ws`` that differ from what is on the screen where the copy
-        kept under a dialog goes (nothing uses it while no dialog is open), each on its
-        plain ground (as its look is kept), one per step."""
+        """Paint the widgets of ``ws`` a repaint of that frame would paint (those that differ
+        from what is on the screen, and those under where anything differs: a banner gone
+        uncovers the widgets it hid) where the copy kept under a dialog goes (nothing uses
+        it while no dialog is open), each on its plain ground (as its look is kept), one per
+        step."""
         if self._veiled:
             return
-        now = _placed(ws)
-        drawn = self._drawn
-        changed = [i for i, w in enumerate(ws)
-                   if w.name in now and drawn.get(w.name) != now[w.name]]   # (paints: in now)
+        changed = _repainted(ws, _dirty(self._drawn, ws, _placed(ws)))
         if not changed:
             return
         scratch = _under_copy(surface)
@@ -745,6 +744,20 @@ def _placed(ws: list[Widget]) -> dict:
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")
     return now
+
+
+def _repainted(ws: list[Widget], dirty: list[pygame.Rect]) -> list[int]:
+    """Which of ``ws`` (their indexes, in order) a repaint of the ``dirty`` rectangles
+    paints: in each, those that reach into it from the front-most plain panel covering it
+    on (as ``Screen._repaint_steps`` picks them)."""
+    extents = [w.extent for w in ws]
+    out: set[int] = set()
+    for r in _merge(dirty):
+        at = r.collidelistall(extents)
+        start = next((i + 1 for i in range(len(at) - 1, -1, -1)
+                      if ws[at[i]].solid_over(r) is not None), 0)
+        out.update(at[start:])
+    return sorted(i for i in out if ws[i].shows)
 
 
 def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:

@@ -86,6 +86,18 @@ class CakeTable(Screen):
                     ws = self.widgets()
                 yield ws
 
+    def cake_frames_warmed(self) -> Iterator[list[Widget]]:
+        """The table as it shows once the cake question goes (the next move but a cake
+        takes it away: an upgrade, a spend, a cake card, an order): what it hides now is
+        painted ahead aside, so that move copies those looks instead of painting a band
+        across the panels (the cards just drawn under it were never painted yet)."""
+        if not self.cake_offer or self.dialog is not None:
+            return
+        with self._as_if(self.app.table, self.app.draws):
+            self.cake_offer = ()
+            ws = self.widgets()
+        yield ws
+
     def _cake_done(self) -> None:
         self.cake_offer = ()
         self.changed()

@@ -426,7 +426,8 @@ class TableView(CakeTable, WhyTargets):
     def frames_warmed(self) -> Iterator[list[Widget]]:
         """The frames a tap on each of the active player's orders shows (the tap made
         most): the engine's answer to completing it, taken in as the loop's update would
-        be and built, nothing applied or kept (their looks are painted ahead aside)."""
+        be and built, nothing applied or kept (their looks are painted ahead aside); then
+        Cake Time's table once its cake question goes."""
         if not self._turn_on_show():
             return
         table = self.app.table
@@ -444,6 +445,7 @@ class TableView(CakeTable, WhyTargets):
                 self.on_update(update)
                 ws = self.widgets()
             yield ws
+        yield from self.cake_frames_warmed()
 
     def _turn_on_show(self) -> bool:
         """A turn is being played and no dialog is open (what painting ahead predicts from)."""
