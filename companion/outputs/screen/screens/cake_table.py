@@ -93,10 +93,20 @@ class CakeTable(Screen):
         across the panels (the cards just drawn under it were never painted yet)."""
         if not self.cake_offer or self.dialog is not None:
             return
+        yield self._without_question()
+
+    def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
+        """The cake question's band, as the table shows it once the question goes: painted
+        ahead, then copied when it goes (but for what the move changed there)."""
+        if not self.cake_offer or self.dialog is not None:
+            return None
+        band = next((w.rect for w in self._widgets if w.name == "ban.cake.bg"), None)
+        return (self._without_question(), band) if band is not None else None
+
+    def _without_question(self) -> list[Widget]:
         with self._as_if(self.app.table, self.app.draws):
             self.cake_offer = ()
-            ws = self.widgets()
-        yield ws
+            return self.widgets()
 
     def _cake_done(self) -> None:
         self.cake_offer = ()
