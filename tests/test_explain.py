@@ -399,3 +399,26 @@ def test_a_step_that_is_not_accepted_has_no_ruling():
     out = apply(table, {"do": "setup", "edition": "original", "players": ["Ana", "Ben"]})
     assert isinstance(out, Accepted)
     assert rulings(None, out.action, out.happened, out.table.game) == []
+
+
+def test_the_sign_history_of_the_table_on_show_outlives_the_tables_painted_ahead():
+    """The screen asks about each likely tap's table while idle (one undo stack each); the
+    stack of the table on show is still remembered after them, so the next tap's stack (one
+    action on top of it) walks one step, not the game's whole history."""
+    from types import SimpleNamespace
+
+    from companion.review import explain
+
+    def stack(depth, token="open"):
+        node = None
+        for _ in range(depth):
+            node = ((SimpleNamespace(token=token), {"do": "end_turn"}), node)
+        return node
+
+    shown = stack(30)
+    assert explain._sign_changed_within(shown) is False
+    for _ in range(20):                       # the tables painted ahead, each one step on
+        explain._sign_changed_within(((SimpleNamespace(token="open"), {}), shown))
+    assert explain._sign_changes[id(shown)][0] is shown
+    closed = ((SimpleNamespace(token="closed"), {}), shown)
+    assert explain._sign_changed_within(((SimpleNamespace(token="open"), {}), closed)) is True

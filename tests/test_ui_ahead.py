@@ -335,3 +335,30 @@ def test_the_cake_question_of_a_position_is_painted_ahead():
     assert screen.dialog == "cake_choice" and screen.veiled_from_ahead == 1
     assert widgets._looks.copied - copied >= 5      # its title, words and three buttons
     _same_as_a_whole_repaint(app)
+
+
+def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_goes():
+    """Cake Time: the cake question covers a band across the panels (the cards just drawn
+    under it were never painted); the band as the table shows it once the question goes is
+    painted ahead, so the frame it goes in copies it and paints nothing there again."""
+    lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
+    loop, app = make_app((1280, 720), lines=lines)
+    app.pump()
+    screen = app.screen
+    done = next(w for w in screen._widgets if w.name == "ban.cake.done")
+    band = next(w.rect for w in screen._widgets if w.name == "ban.cake.bg")
+    while app.work_ahead():
+        pass
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    _finger(app, done, pygame.FINGERDOWN)
+    app.pump()
+    repaints.clear()
+    _finger(app, done, pygame.FINGERUP)
+    app.pump()
+    assert not any(w.name.startswith("ban.cake") for w in screen._widgets)
+    assert screen.uncovered_from_ahead == 1
+    assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
+    _same_as_a_whole_repaint(app)

@@ -342,9 +342,12 @@ def history(table: Table) -> Iterator[tuple[Game, dict, Game]]:
         after = before
 
 
-#: the last undo stacks asked about and whether the sign changed within them: a stack grows
-#: by one action at a time, so the next question walks one step down to one of these
-_sign_changes: list[tuple[tuple[Any, ...], bool]] = []
+#: the last undo stacks asked about and whether the sign changed within them (id -> (stack,
+#: changed), the newest last): a stack grows by one action at a time, so the next question
+#: walks one step down to one of these. The screen asks about the tables it paints ahead too
+#: (each likely tap's answer), so enough are kept for the table shown to stay among them.
+_sign_changes: dict[int, tuple[tuple[Any, ...], bool]] = {}
+_SIGN_CHANGES_KEPT = 64
 
 
 def _sign_changed_within(stack: tuple[Any, ...]) -> bool:
@@ -353,17 +356,19 @@ def _sign_changed_within(stack: tuple[Any, ...]) -> bool:
     walked: list[tuple[Any, ...]] = []
     changed, node = False, stack
     while node is not None:
-        known = next((c for n, c in _sign_changes if n is node), None)
-        if known is not None:
-            changed = known
+        known = _sign_changes.get(id(node))
+        if known is not None and known[0] is node:
+            changed = known[1]
             break
         walked.append(node)
         node = node[1]
     for node in reversed(walked):       # oldest first: each adds its step to what is below
         rest = node[1]
         changed = changed or (rest is not None and node[0][0].token != rest[0][0].token)
-    _sign_changes.insert(0, (stack, changed))
-    del _sign_changes[8:]
+    _sign_changes.pop(id(stack), None)
+    _sign_changes[id(stack)] = (stack, changed)
+    while len(_sign_changes) > _SIGN_CHANGES_KEPT:
+        del _sign_changes[next(iter(_sign_changes))]
     return changed
 
 

@@ -102,9 +102,13 @@ class Screen:
         self._looks_owed: dict[str, tuple] = {}
         self._looks_new: dict[str, tuple] | None = None
         self._looks_on: pygame.Surface | None = None
+        # a band of the screen painted ahead as it shows once what covers it goes (a banner):
+        # (the band, its pixels, what the widgets reaching into it show, the fonts' generation)
+        self._cover: tuple[pygame.Rect, pygame.Surface, dict, int] | None = None
         self.drawn_from_ahead = 0          # frames drawn from what was painted ahead (tests,
         self.veiled_from_ahead = 0         # benchmarks), and dialogs opened on the veiled copy
         self.under_from_ahead = 0          # (and with the copy under it made ahead)
+        self.uncovered_from_ahead = 0      # and banners gone whose band was painted ahead
 
     # --- words ----------------------------------------------------------------------------
 
@@ -240,7 +244,10 @@ class Screen:
             from_ahead = self._from_ahead(surface, ws, now, dirty)
             if from_ahead is not None:
                 return self._painted(from_ahead)
-        return self._painted(self._repaint(surface, ws, dirty) + restored)
+        shown: list[pygame.Rect] = []
+        if veil is None:
+            dirty, shown = self._uncover(surface, ws, dirty)
+        return self._painted(self._repaint(surface, ws, dirty) + restored + shown)
 
     def _painted(self, rects: list[pygame.Rect]) -> list[pygame.Rect]:
         """``rects`` of the screen were painted: the veiled copy is stale there."""
@@ -455,13 +462,18 @@ class Screen:
         for ws in self.frames_warmed():
             yield
             yield from self._warm_changed(surface, ws)
+        uncovered = self.uncovered_ahead()
+        if uncovered is not None:
+            yield
+            yield from self._cover_ahead(surface, *uncovered)
         if self.veils_ahead and not self._veiled:
             yield from self._under_ahead(surface)
 
     def _under_ahead(self, surface: pygame.Surface) -> Iterator[None]:
         """Copy the screen, in bands, where the copy kept under a dialog goes (the warming
-        above used it as scratch): a dialog opening then copies only what was painted since
-        (``_keep_under``), as it veils only that (the veiled copy, made at the same time)."""
+        and the band painted ahead above used it as scratch): a dialog opening then copies
+        only what was painted since (``_keep_under``), as it veils only that (the veiled
+        copy, made at the same time)."""
         size = surface.get_size()
         copy = _under_copy(surface)
         _UNDER[size] = (copy, None)
@@ -470,6 +482,54 @@ class Screen:
             copy.blit(surface, band, band)
         _UNDER[size] = (copy, self._ahead_token)
 
+    def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
+        """A band of the screen a banner covers now, and the frame (its widgets) the screen
+        shows once it goes: that band is painted ahead (``_uncover``). None by default."""
+        return None
+
+    def _cover_ahead(self, surface: pygame.Surface, ws: list[Widget],
+                     band: pygame.Rect) -> Iterator[None]:
+        """Paint ``band`` as the frame ``ws`` shows it, where the copy kept under a dialog
+        goes (nothing uses it while no dialog is open), and keep a copy of it, with what the
+        widgets reaching into it show, for ``_uncover``."""
+        if self._veiled or not surface.get_rect().contains(band):
+            return
+        band = pygame.Rect(band)
+        was = _reaching(ws, band)
+        got = self._cover
+        if got is not None and got[0] == band and got[2] == was \
+                and got[3] == font_generation() and _same_format(got[1], surface):
+            return                                  # (painted ahead already)
+        self._cover = None
+        scratch = _under_copy(surface)
+        _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
+        fonts = font_generation()
+        yield from self._repaint_steps(scratch, ws, [band])
+        copy = pygame.Surface(band.size, 0, surface)
+        copy.blit(scratch, (0, 0), band)
+        self._cover = (band, copy, was, fonts)
+
+    def _uncover(self, surface: pygame.Surface, ws: list[Widget],
+                 dirty: list[pygame.Rect]) -> tuple[list[pygame.Rect], list[pygame.Rect]]:
+        """The banner whose band was painted ahead went (its band is among the ``dirty``
+        rectangles): the band is copied, and only what differs there from the frame it was
+        painted for is painted again. Returns the rectangles still to paint and those
+        copied."""
+        got = self._cover
+        if got is None or not dirty:
+            return dirty, []
+        band, copy, was, fonts = got
+        if band not in dirty or fonts != font_generation() or not _same_format(copy, surface):
+            return dirty, []
+        self._cover = None
+        shows = _reaching(ws, band)
+        if not _same_order(was, shows):
+            return dirty, []
+        surface.blit(copy, band)
+        self.uncovered_from_ahead += 1
+        fix = _dirty(was, ws, shows)        # (what differs from the frame painted ahead)
+        return [r for r in dirty if not band.contains(r)] + fix, [band]
+
     def frames_warmed(self) -> Iterator[list[Widget]]:
         """Frames other taps may show now (their widgets): what they paint that this frame
         does not is painted ahead aside, so their looks, shapes and text are ready (no
@@ -477,15 +537,14 @@ class Screen:
         return iter(())
 
     def _warm_changed(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
-        """Paint the widgets of ``ws`` that differ from what is on the screen where the copy
-        kept under a dialog goes (nothing uses it while no dialog is open), each on its
-        plain ground (as its look is kept), one per step."""
+        """Paint the widgets of ``ws`` a repaint of that frame would paint (those that differ
+        from what is on the screen, and those under where anything differs: a banner gone
+        uncovers the widgets it hid) where the copy kept under a dialog goes (nothing uses
+        it while no dialog is open), each on its plain ground (as its look is kept), one per
+        step."""
         if self._veiled:
             return
-        now = _placed(ws)
-        drawn = self._drawn
-        changed = [i for i, w in enumerate(ws)
-                   if w.name in now and drawn.get(w.name) != now[w.name]]   # (paints: in now)
+        changed = _repainted(ws, _dirty(self._drawn, ws, _placed(ws)))
         if not changed:
             return
         scratch = _under_copy(surface)
@@ -847,6 +906,26 @@ def _placed(ws: list[Widget]) -> dict:
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")
     return now
+
+
+def _reaching(ws: list[Widget], band: pygame.Rect) -> dict:
+    """Name -> (where it is, what it shows) of the widgets of ``ws`` that paint into
+    ``band``, back to front."""
+    return {w.name: w.placed() for w in ws if w.shows and w.extent.colliderect(band)}
+
+
+def _repainted(ws: list[Widget], dirty: list[pygame.Rect]) -> list[int]:
+    """Which of ``ws`` (their indexes, in order) a repaint of the ``dirty`` rectangles
+    paints: in each, those that reach into it from the front-most plain panel covering it
+    on (as ``Screen._repaint_steps`` picks them)."""
+    extents = [w.extent for w in ws]
+    out: set[int] = set()
+    for r in _merge(dirty):
+        at = r.collidelistall(extents)
+        start = next((i + 1 for i in range(len(at) - 1, -1, -1)
+                      if ws[at[i]].solid_over(r) is not None), 0)
+        out.update(at[start:])
+    return sorted(i for i in out if ws[i].shows)
 
 
 def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:

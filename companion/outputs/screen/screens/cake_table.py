@@ -86,6 +86,28 @@ class CakeTable(Screen):
                     ws = self.widgets()
                 yield ws
 
+    def cake_frames_warmed(self) -> Iterator[list[Widget]]:
+        """The table as it shows once the cake question goes (the next move but a cake
+        takes it away: an upgrade, a spend, a cake card, an order): what it hides now is
+        painted ahead aside, so that move copies those looks instead of painting a band
+        across the panels (the cards just drawn under it were never painted yet)."""
+        if not self.cake_offer or self.dialog is not None:
+            return
+        yield self._without_question()
+
+    def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
+        """The cake question's band, as the table shows it once the question goes: painted
+        ahead, then copied when it goes (but for what the move changed there)."""
+        if not self.cake_offer or self.dialog is not None:
+            return None
+        band = next((w.rect for w in self._widgets if w.name == "ban.cake.bg"), None)
+        return (self._without_question(), band) if band is not None else None
+
+    def _without_question(self) -> list[Widget]:
+        with self._as_if(self.app.table, self.app.draws):
+            self.cake_offer = ()
+            return self.widgets()
+
     def _cake_done(self) -> None:
         self.cake_offer = ()
         self.changed()

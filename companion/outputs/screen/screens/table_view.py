@@ -424,26 +424,51 @@ class TableView(CakeTable, WhyTargets):
         yield from self.cake_dialogs_ahead()
 
     def frames_warmed(self) -> Iterator[list[Widget]]:
-        """The frames a tap on each of the active player's orders shows (the tap made
-        most): the engine's answer to completing it, taken in as the loop's update would
-        be and built, nothing applied or kept (their looks are painted ahead aside)."""
+        """The frames the active player's likeliest taps show (``_likely_actions``): the
+        engine's answer to each, taken in as the loop's update would be and built, nothing
+        applied or kept (their looks are painted ahead aside); then Cake Time's table once
+        its cake question goes."""
         if not self._turn_on_show():
             return
+        for action in self._likely_actions():
+            ws = self._frame_after(action)
+            if ws is not None:
+                yield ws
+        yield from self.cake_frames_warmed()
+
+    def _likely_actions(self) -> Iterator[dict]:
+        """What the active player's likeliest taps post: completing each order (the tap
+        made most; of a position with and without a cake, either, as its question's
+        answer), each upgrade UPGRADE offers, one token spent, the cake card."""
         table = self.app.table
         me = table.game.active_player
         for slot, cards in enumerate(me.queue, 1):
-            if not cards or mixed_cakes(me, slot) or self._guessed_at(slot):
-                continue                      # (those open a dialog first)
-            outcome = apply(table, complete_action(me, slot), self.app.catalog.specialty_tags)
-            if not isinstance(outcome, Accepted) or outcome.table.game is None \
-                    or outcome.table.game.game_over:
-                continue
-            update = Update(None, outcome.table, outcome.action, outcome.happened)
-            with self._as_if(outcome.table,
-                             self.app.draws.after(outcome.table, outcome.happened)):
-                self.on_update(update)
-                ws = self.widgets()
-            yield ws
+            if not cards or self._guessed_at(slot):
+                continue                      # (a guess's question: an undo first)
+            if mixed_cakes(me, slot):
+                yield cake_completion(me, slot, True)
+                yield cake_completion(me, slot, False)
+            else:
+                yield complete_action(me, slot)
+        for u in self._legal_upgrades():
+            yield {"do": "activate_upgrade", "upgrade": u}
+        if self.can_spend():
+            yield {"do": "spend_cookies", "count": 1}
+        if table.game.expansion is not None and self.can_play_cake_card():
+            yield {"do": "play_cake_card"}
+
+    def _frame_after(self, action: dict) -> list[Widget] | None:
+        """The widgets of the frame the table shows once ``action`` is applied (None: the
+        engine refuses it, or it ends the game)."""
+        table = self.app.table
+        outcome = apply(table, action, self.app.catalog.specialty_tags)
+        if not isinstance(outcome, Accepted) or outcome.table.game is None \
+                or outcome.table.game.game_over:
+            return None
+        update = Update(None, outcome.table, outcome.action, outcome.happened)
+        with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
+            self.on_update(update)
+            return self.widgets()
 
     def _turn_on_show(self) -> bool:
         """A turn is being played and no dialog is open (what painting ahead predicts from)."""
