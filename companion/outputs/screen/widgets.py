@@ -400,6 +400,33 @@ def _corner_stamp(surface: pygame.Surface, colour: Color, r: int) -> pygame.Surf
     return stamp
 
 
+def draw_lines(surface: pygame.Surface, colour: Color, closed: bool,
+               points: list[tuple[float, float]], width: int = 1) -> None:
+    """``pygame.draw.lines(surface, colour, closed, points, width)`` as drawn with no clip,
+    whatever clip is set: pygame cuts a line's ends to the clip and steps its pixels from
+    there, so a line a clip crosses (a repaint of a changed area across it) comes out a pixel
+    off from the same line drawn whole (an order card's tick: 26 pixels at 1280 x 800).
+    Such a line is drawn whole on a small colour-keyed surface of its own and copied (cut
+    where the surface's edges cut it, as pygame cuts the whole line there)."""
+    pts = [(int(x), int(y)) for x, y in points]      # (pygame truncates them so)
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    box = pygame.Rect(min(xs) - width, min(ys) - width, max(xs) - min(xs) + 2 * width + 1,
+                      max(ys) - min(ys) + 2 * width + 1).clip(surface.get_rect())
+    clip = surface.get_clip()
+    if not clip.colliderect(box):
+        return                                       # (nothing of it in view)
+    if clip.contains(box) or surface.get_flags() & pygame.SRCALPHA \
+            or surface.get_bytesize() < 2:
+        pygame.draw.lines(surface, colour, closed, pts, width)
+        return
+    aside = pygame.Surface(box.size, 0, surface)
+    clear = aside.unmap_rgb(surface.map_rgb(colour) ^ 1)    # another pixel: the key
+    aside.fill(clear)
+    pygame.draw.lines(aside, colour, closed, [(x - box.x, y - box.y) for x, y in pts], width)
+    aside.set_colorkey(clear)
+    surface.blit(aside, box)
+
+
 #: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
 #: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
 #: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
@@ -1130,11 +1157,10 @@ class OrderCard(Widget):
             tick = pygame.Rect(0, 0, side, side)
             tick.center = r.center
             pygame.draw.circle(surface, theme.OK, tick.center, side // 2)
-            pygame.draw.lines(surface, theme.TEXT, False,
-                              [(tick.x + side * 0.25, tick.y + side * 0.52),
-                               (tick.x + side * 0.43, tick.y + side * 0.7),
-                               (tick.x + side * 0.75, tick.y + side * 0.32)],
-                              max(3, side // 8))
+            draw_lines(surface, theme.TEXT, False,
+                       [(tick.x + side * 0.25, tick.y + side * 0.52),
+                        (tick.x + side * 0.43, tick.y + side * 0.7),
+                        (tick.x + side * 0.75, tick.y + side * 0.32)], max(3, side // 8))
         if self._big_count() and self.compact:
             # what is about to be missed, readable from every seat: over the small card
             r = self.rect
