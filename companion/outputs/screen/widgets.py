@@ -1026,8 +1026,9 @@ class OpenSign(Widget):
         # the sign hangs from a string, like a shop door sign
         hook = (r.centerx, r.y + 2)
         board = pygame.Rect(r.x, r.y + r.h // 5, r.w, r.h - r.h // 5)
-        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.x + board.w // 4, board.y), 3)
-        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.right - board.w // 4, board.y), 3)
+        draw_lines(surface, theme.TEXT_DIM, False, [hook, (board.x + board.w // 4, board.y)], 3)
+        draw_lines(surface, theme.TEXT_DIM, False, [hook, (board.right - board.w // 4, board.y)],
+                   3)
         pygame.draw.circle(surface, theme.TEXT_DIM, hook, 3)
         fill_round_rect(surface, face, board, board.h // 4)
         pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
@@ -1087,8 +1088,8 @@ def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
                                                   (cx, cy + round(k * 1.6))])
     else:
         w = max(2, r // 4)
-        pygame.draw.line(surface, theme.TEXT, (cx - k, cy - k), (cx + k, cy + k), w)
-        pygame.draw.line(surface, theme.TEXT, (cx - k, cy + k), (cx + k, cy - k), w)
+        draw_lines(surface, theme.TEXT, False, [(cx - k, cy - k), (cx + k, cy + k)], w)
+        draw_lines(surface, theme.TEXT, False, [(cx - k, cy + k), (cx + k, cy - k)], w)
 
 
 def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
@@ -1102,7 +1103,7 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
     cx, top, bottom = r.centerx, r.y + r.h // 5, r.bottom - r.h // 5
     w = r.w // 4
     pygame.draw.polygon(surface, theme.TEXT, [(cx, top), (cx - w, top + w), (cx + w, top + w)])
-    pygame.draw.line(surface, theme.TEXT, (cx, top + w), (cx, bottom), max(2, r.w // 8))
+    draw_lines(surface, theme.TEXT, False, [(cx, top + w), (cx, bottom)], max(2, r.w // 8))
 
 
 @dataclass(eq=False)
