@@ -273,6 +273,42 @@ def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
         assert pygame.image.tostring(cut, "RGB") == bytes((1, 2, 3)) * (300 * 300)
 
 
+def test_a_line_cut_by_the_clip_is_drawn_as_the_whole_line_is():
+    """``widgets.draw_lines`` (an order card's tick, thick lines of icons) under a clip that
+    cuts the lines gives the pixels the lines drawn with no clip have there, and touches
+    nothing outside the clip; pygame drawing them under the clip does not always (it cuts a
+    line's ends to the clip and steps its pixels from there)."""
+    import random
+    rng = random.Random(41)
+    surfaces = [pygame.Surface((200, 200)), pygame.Surface((200, 200), 0, 16)]
+    plain_differs = 0
+    for n in range(1500):
+        points = [(rng.uniform(-10, 210), rng.uniform(-10, 210))   # (some off its edges)
+                  for _ in range(rng.randint(2, 4))]
+        width, closed = rng.choice([1, 2, 3, 4, 7, 12]), rng.random() < 0.2
+        clip = pygame.Rect(rng.randint(0, 180), rng.randint(0, 180), rng.randint(1, 120),
+                           rng.randint(1, 120))
+        whole, cut = surfaces[n % 2], surfaces[n % 2].copy()
+        whole.fill((1, 2, 3))
+        ground = pygame.image.tostring(whole, "RGB")
+        pygame.draw.lines(whole, (250, 246, 240), closed, points, width)
+        for draw in (widgets.draw_lines, pygame.draw.lines):
+            cut.fill((1, 2, 3))
+            cut.set_clip(clip)
+            draw(cut, (250, 246, 240), closed, points, width)
+            cut.set_clip(None)
+            area = clip.clip(cut.get_rect())
+            same = pygame.image.tostring(cut.subsurface(area), "RGB") == \
+                pygame.image.tostring(whole.subsurface(area), "RGB")
+            if draw is pygame.draw.lines:
+                plain_differs += not same
+                continue
+            assert same, (points, width, closed, clip)
+            cut.fill((1, 2, 3), area)       # and nothing outside the clip was touched
+            assert pygame.image.tostring(cut, "RGB") == ground, (points, width, closed, clip)
+    assert plain_differs > 20          # (what it guards against happens)
+
+
 def _whole_repaint_of(app) -> bytes:
     """What a whole repaint of the top screen draws, on a surface of its own (the screen's
     own bookkeeping untouched)."""
@@ -329,7 +365,9 @@ def test_a_dialog_veils_the_table_as_drawn_and_gives_it_back_when_it_closes(size
 
 @pytest.mark.parametrize("script,size,idle", [("sample_game.jsonl", (800, 480), False),
                                               ("sample_cake_game.jsonl", (1024, 600), False),
-                                              ("sample_game.jsonl", (800, 480), True)])
+                                              ("sample_game.jsonl", (800, 480), True),
+                                              ("sample_game.jsonl", (1280, 800), True),
+                                              ("sample_game.jsonl", (1024, 600), True)])
 def test_widgets_copied_from_their_kept_looks_give_the_same_pixels(script, size, idle,
                                                                    monkeypatch):
     """Every frame of many taps drawn with widgets copied from ``widgets.Looks`` (painted

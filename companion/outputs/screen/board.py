@@ -13,7 +13,7 @@ import pygame
 from companion.core.board import SIZE, SPECIAL_SQUARES, Board
 from companion.core.rules.editions import EDITIONS
 from . import theme
-from .widgets import fill_round_rect
+from .widgets import draw_lines, fill_round_rect
 
 
 def _snowflake(surface: pygame.Surface, center: tuple[int, int], r: int, color) -> None:
@@ -23,13 +23,13 @@ def _snowflake(surface: pygame.Surface, center: tuple[int, int], r: int, color) 
         dx, dy = math.cos(a) * r, math.sin(a) * r
         p1 = (round(center[0] - dx), round(center[1] - dy))
         p2 = (round(center[0] + dx), round(center[1] + dy))
-        pygame.draw.line(surface, color, p1, p2, w)
+        draw_lines(surface, color, False, [p1, p2], w)
         for end, sign in ((p1, -1), (p2, 1)):
             for turn in (-0.6, 0.6):
                 b = a + turn
                 tip = (round(end[0] - sign * math.cos(b) * r * 0.4),
                        round(end[1] - sign * math.sin(b) * r * 0.4))
-                pygame.draw.line(surface, color, end, tip, w)
+                draw_lines(surface, color, False, [end, tip], w)
 
 
 def _ribbon(surface: pygame.Surface, rect: pygame.Rect) -> None:

@@ -15,7 +15,8 @@ import pygame
 
 from companion.core import seat_colours
 from . import theme
-from .widgets import Color, Widget, draw_ingredient, draw_text, fill_round_rect, text_width
+from .widgets import (Color, Widget, draw_ingredient, draw_lines, draw_text, fill_round_rect,
+                      text_width)
 
 
 def word_safe_size(text: str, width: int, size: int, bold: bool = True, smallest: int = 9) -> int:
@@ -136,7 +137,7 @@ class Swatch(Widget):
             c = (r.x + max(8, r.h // 8) + k, r.centery)
             pts = [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k * 2 // 3),
                    (c[0] + k, c[1] - k * 2 // 3)]
-            pygame.draw.lines(surface, theme.readable_on(face), False, pts, max(3, k // 2))
+            draw_lines(surface, theme.readable_on(face), False, pts, max(3, k // 2))
             text_box = pygame.Rect(c[0] + k + 8, r.y + 4, r.right - c[0] - k - 14, r.h - 8)
         elif self.pressed and self.enabled:
             pygame.draw.rect(surface, theme.TEXT, r, 2, border_radius=radius)

@@ -400,6 +400,33 @@ def _corner_stamp(surface: pygame.Surface, colour: Color, r: int) -> pygame.Surf
     return stamp
 
 
+def draw_lines(surface: pygame.Surface, colour: Color, closed: bool,
+               points: list[tuple[float, float]], width: int = 1) -> None:
+    """``pygame.draw.lines(surface, colour, closed, points, width)`` as drawn with no clip,
+    whatever clip is set: pygame cuts a line's ends to the clip and steps its pixels from
+    there, so a line a clip crosses (a repaint of a changed area across it) comes out a pixel
+    off from the same line drawn whole (an order card's tick: 26 pixels at 1280 x 800).
+    Such a line is drawn whole on a small colour-keyed surface of its own and copied (cut
+    where the surface's edges cut it, as pygame cuts the whole line there)."""
+    pts = [(int(x), int(y)) for x, y in points]      # (pygame truncates them so)
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    box = pygame.Rect(min(xs) - width, min(ys) - width, max(xs) - min(xs) + 2 * width + 1,
+                      max(ys) - min(ys) + 2 * width + 1).clip(surface.get_rect())
+    clip = surface.get_clip()
+    if not clip.colliderect(box):
+        return                                       # (nothing of it in view)
+    if clip.contains(box) or surface.get_flags() & pygame.SRCALPHA \
+            or surface.get_bytesize() < 2:
+        pygame.draw.lines(surface, colour, closed, pts, width)
+        return
+    aside = pygame.Surface(box.size, 0, surface)
+    clear = aside.unmap_rgb(surface.map_rgb(colour) ^ 1)    # another pixel: the key
+    aside.fill(clear)
+    pygame.draw.lines(aside, colour, closed, [(x - box.x, y - box.y) for x, y in pts], width)
+    aside.set_colorkey(clear)
+    surface.blit(aside, box)
+
+
 #: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
 #: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
 #: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
@@ -999,8 +1026,9 @@ class OpenSign(Widget):
         # the sign hangs from a string, like a shop door sign
         hook = (r.centerx, r.y + 2)
         board = pygame.Rect(r.x, r.y + r.h // 5, r.w, r.h - r.h // 5)
-        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.x + board.w // 4, board.y), 3)
-        pygame.draw.line(surface, theme.TEXT_DIM, hook, (board.right - board.w // 4, board.y), 3)
+        draw_lines(surface, theme.TEXT_DIM, False, [hook, (board.x + board.w // 4, board.y)], 3)
+        draw_lines(surface, theme.TEXT_DIM, False, [hook, (board.right - board.w // 4, board.y)],
+                   3)
         pygame.draw.circle(surface, theme.TEXT_DIM, hook, 3)
         fill_round_rect(surface, face, board, board.h // 4)
         pygame.draw.rect(surface, theme.TEXT, board.inflate(-6, -6), 2,
@@ -1060,8 +1088,8 @@ def draw_like(surface, rect: pygame.Rect, like: bool = True) -> None:
                                                   (cx, cy + round(k * 1.6))])
     else:
         w = max(2, r // 4)
-        pygame.draw.line(surface, theme.TEXT, (cx - k, cy - k), (cx + k, cy + k), w)
-        pygame.draw.line(surface, theme.TEXT, (cx - k, cy + k), (cx + k, cy - k), w)
+        draw_lines(surface, theme.TEXT, False, [(cx - k, cy - k), (cx + k, cy + k)], w)
+        draw_lines(surface, theme.TEXT, False, [(cx - k, cy + k), (cx + k, cy - k)], w)
 
 
 def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
@@ -1075,7 +1103,7 @@ def draw_upgrade_icon(surface, rect: pygame.Rect, active: bool = True) -> None:
     cx, top, bottom = r.centerx, r.y + r.h // 5, r.bottom - r.h // 5
     w = r.w // 4
     pygame.draw.polygon(surface, theme.TEXT, [(cx, top), (cx - w, top + w), (cx + w, top + w)])
-    pygame.draw.line(surface, theme.TEXT, (cx, top + w), (cx, bottom), max(2, r.w // 8))
+    draw_lines(surface, theme.TEXT, False, [(cx, top + w), (cx, bottom)], max(2, r.w // 8))
 
 
 @dataclass(eq=False)
@@ -1130,11 +1158,10 @@ class OrderCard(Widget):
             tick = pygame.Rect(0, 0, side, side)
             tick.center = r.center
             pygame.draw.circle(surface, theme.OK, tick.center, side // 2)
-            pygame.draw.lines(surface, theme.TEXT, False,
-                              [(tick.x + side * 0.25, tick.y + side * 0.52),
-                               (tick.x + side * 0.43, tick.y + side * 0.7),
-                               (tick.x + side * 0.75, tick.y + side * 0.32)],
-                              max(3, side // 8))
+            draw_lines(surface, theme.TEXT, False,
+                       [(tick.x + side * 0.25, tick.y + side * 0.52),
+                        (tick.x + side * 0.43, tick.y + side * 0.7),
+                        (tick.x + side * 0.75, tick.y + side * 0.32)], max(3, side // 8))
         if self._big_count() and self.compact:
             # what is about to be missed, readable from every seat: over the small card
             r = self.rect

@@ -11,7 +11,8 @@ import pygame
 
 from .. import theme
 from ..layout import Metrics, centered, cols, inset, rows
-from ..widgets import Button, Custom, Fill, Label, Stat, Widget, draw_seat_token, text_width
+from ..widgets import (Button, Custom, Fill, Label, Stat, Widget, draw_lines, draw_seat_token,
+                       text_width)
 
 
 def stats_row(m: Metrics, prefix: str, game, p, rect: pygame.Rect, size: int) -> list[Widget]:
@@ -107,5 +108,5 @@ def device_painter(device: str, status: str):
             pygame.draw.circle(surface, theme.TEXT, c, r // 2, 3)
         if bad:
             d = round(r * 0.7)
-            pygame.draw.line(surface, theme.TEXT, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
+            draw_lines(surface, theme.TEXT, False, [(c[0] - d, c[1] - d), (c[0] + d, c[1] + d)], 3)
     return paint
