@@ -16,6 +16,21 @@ def _pixels(surface: pygame.Surface) -> bytes:
     return pygame.image.tostring(surface, "RGBA")
 
 
+def _both_ways(plain: pygame.Surface, split: pygame.Surface, colour: tuple, rect: tuple,
+               radius: int, clip: pygame.Rect | None) -> None:
+    """The shape drawn by pygame on ``plain`` and split on ``split``, each on the background
+    under ``clip``: the same pixels and the clip left as it was."""
+    for surface in (plain, split):
+        surface.set_clip(None)
+        surface.fill(BACKGROUND)
+        surface.set_clip(clip)
+    pygame.draw.rect(plain, colour, rect, border_radius=radius)
+    fill_round_split(split, colour, rect, radius)
+    case = (rect, radius, colour, clip)
+    assert split.get_clip() == plain.get_clip(), case
+    assert _pixels(split) == _pixels(plain), case
+
+
 @pytest.mark.parametrize("flags, depth", [(0, 32), (0, 24), (0, 16), (pygame.SRCALPHA, 32)])
 def test_fill_round_split_draws_the_pixels_of_the_plain_call(flags: int, depth: int) -> None:
     rng = random.Random(19)
@@ -31,15 +46,7 @@ def test_fill_round_split_draws_the_pixels_of_the_plain_call(flags: int, depth: 
                 if rng.random() < 0.35:
                     clip = pygame.Rect(rng.randrange(0, 70), rng.randrange(0, 55),
                                        rng.randrange(1, 60), rng.randrange(1, 50))
-                for surface in (plain, split):
-                    surface.set_clip(None)
-                    surface.fill(BACKGROUND)
-                    surface.set_clip(clip)
-                pygame.draw.rect(plain, colour, (*pos, w, h), border_radius=radius)
-                fill_round_split(split, colour, (*pos, w, h), radius)
-                case = (w, h, radius, pos, colour, clip)
-                assert split.get_clip() == plain.get_clip(), case
-                assert _pixels(split) == _pixels(plain), case
+                _both_ways(plain, split, colour, (*pos, w, h), radius, clip)
 
 
 def test_fill_round_rect_takes_a_tuple_and_draws_its_corners_rounded() -> None:
@@ -49,7 +56,6 @@ def test_fill_round_rect_takes_a_tuple_and_draws_its_corners_rounded() -> None:
     assert surface.get_at((5, 5))[:3] == (0, 0, 0)            # a corner stays rounded
     assert surface.get_at((20, 15))[:3] == (200, 100, 50)     # the middle is filled
     assert surface.get_at((11, 5))[:3] == (200, 100, 50)      # the straight top edge
-
 
 
 @pytest.mark.parametrize("flags, depth", [(0, 32), (0, 16), (pygame.SRCALPHA, 32)])
@@ -68,12 +74,4 @@ def test_fill_round_split_of_a_shape_far_bigger_than_the_surface(flags: int, dep
         if rng.random() < 0.3:
             clip = pygame.Rect(rng.randrange(0, 40), rng.randrange(0, 26),
                                rng.randrange(1, 30), rng.randrange(1, 20))
-        for surface in (plain, split):
-            surface.set_clip(None)
-            surface.fill(BACKGROUND)
-            surface.set_clip(clip)
-        pygame.draw.rect(plain, colour, (*pos, w, h), border_radius=radius)
-        fill_round_split(split, colour, (*pos, w, h), radius)
-        case = (w, h, radius, pos, clip)
-        assert split.get_clip() == plain.get_clip(), case
-        assert _pixels(split) == _pixels(plain), case
+        _both_ways(plain, split, colour, (*pos, w, h), radius, clip)
