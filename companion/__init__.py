@@ -20,6 +20,9 @@ class _PygameWithoutNumpy:
             return None
         _sys.meta_path.remove(_PygameWithoutNumpy)  # type: ignore[arg-type]  # (once)
         import importlib.util
+        # pygame's own spec, from the finders after this one, to wrap its loader (not a
+        # check that it is there: pygame is a dependency; without it, None goes on to
+        # Python's own "No module named 'pygame'")
         spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None or "numpy" in _sys.modules:
             return spec

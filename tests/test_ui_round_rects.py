@@ -7,7 +7,7 @@ import random
 import pygame
 import pytest
 
-from companion.outputs.screen.widgets import fill_round_rect, fill_round_split
+from companion.outputs.screen.widgets import fill_round_rect
 
 BACKGROUND = (10, 20, 30, 40)
 
@@ -25,14 +25,14 @@ def _both_ways(plain: pygame.Surface, split: pygame.Surface, colour: tuple, rect
         surface.fill(BACKGROUND)
         surface.set_clip(clip)
     pygame.draw.rect(plain, colour, rect, border_radius=radius)
-    fill_round_split(split, colour, rect, radius)
+    fill_round_rect(split, colour, rect, radius)
     case = (rect, radius, colour, clip)
     assert split.get_clip() == plain.get_clip(), case
     assert _pixels(split) == _pixels(plain), case
 
 
 @pytest.mark.parametrize("flags, depth", [(0, 32), (0, 24), (0, 16), (pygame.SRCALPHA, 32)])
-def test_fill_round_split_draws_the_pixels_of_the_plain_call(flags: int, depth: int) -> None:
+def test_fill_round_rect_draws_the_pixels_of_the_plain_call(flags: int, depth: int) -> None:
     rng = random.Random(19)
     plain = pygame.Surface((90, 70), flags, depth)
     split = plain.copy()
@@ -59,7 +59,7 @@ def test_fill_round_rect_takes_a_tuple_and_draws_its_corners_rounded() -> None:
 
 
 @pytest.mark.parametrize("flags, depth", [(0, 32), (0, 16), (pygame.SRCALPHA, 32)])
-def test_fill_round_split_of_a_shape_far_bigger_than_the_surface(flags: int, depth: int) -> None:
+def test_fill_round_rect_of_a_shape_far_bigger_than_the_surface(flags: int, depth: int) -> None:
     """A panel's part drawn aside (widgets._shape_part): the whole shape at an offset on a
     surface a strip of it wide, cut by every edge; one colour, so its corners are copied
     from one stamp again and again."""

@@ -23,8 +23,8 @@ NAMES = ["fill 800x480", "blit opaque 300x120", "blit per-pixel alpha 300x120", 
          "render text", "draw.rect filled, border_radius=14, 300x120",
          "draw.rect outline 3 px, border_radius=14", "draw.rect rounded on an alpha surface",
          "display.update of a rect", "subsurface copy 300x120",
-         "widgets.fill_round_split, radius 14, 300x120",
-         "widgets.fill_round_split on an alpha surface"]
+         "widgets.fill_round_rect, radius 14, 300x120",
+         "widgets.fill_round_rect on an alpha surface"]
 
 
 def operations() -> None:
@@ -35,7 +35,7 @@ def operations() -> None:
     import pygame
 
     from benchmarks.callgrind_hot_paths import MARKER_MAGIC, MARKER_NR
-    from companion.outputs.screen.widgets import fill_round_split
+    from companion.outputs.screen.widgets import fill_round_rect
     syscall, seq = ctypes.CDLL(None).syscall, [0]
 
     def mark() -> None:
@@ -59,8 +59,8 @@ def operations() -> None:
            lambda: pygame.draw.rect(alpha, (200, 100, 50, 200), alpha.get_rect(),
                                     border_radius=14),
            lambda: pygame.display.update([box]), lambda: screen.subsurface(box).copy(),
-           lambda: fill_round_split(screen, (90, 60, 40), box, 14),
-           lambda: fill_round_split(alpha, (200, 100, 50, 200), alpha.get_rect(), 14)]
+           lambda: fill_round_rect(screen, (90, 60, 40), box, 14),
+           lambda: fill_round_rect(alpha, (200, 100, 50, 200), alpha.get_rect(), 14)]
     for _ in range(3):
         mark()
     for op in ops:

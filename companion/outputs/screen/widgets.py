@@ -318,18 +318,9 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
 def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
                     radius: int) -> None:
     """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
-    split (``fill_round_split``) on every pygame: a filled 300x120 one costs pygame 2.1.2
-    (Debian's, the Pi's) 2.6 M instructions, split 0.075 M; PyPI's 2.6.1 0.15 M, split
-    0.079 M (benchmarks/arm/pygame_ops.py; whole games counted by the plugin on x86-64 with
-    2.6.1: 4p p99 5.49 -> 5.45 M, median 3.96 -> 3.72; Cake Time p99 13.24 -> 12.49 M)."""
-    fill_round_split(surface, colour, rect, radius)
-
-
-def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect | tuple,
-                     radius: int) -> None:
-    """``pygame.draw.rect(surface, colour, rect, border_radius=radius)``, pixel for pixel,
-    for a fraction of its cost on Debian's pygame 2.1.2 (issue 19: a filled 300x120 rounded
-    rectangle costs it 2.6 M instructions, this about 0.03 M): the straight parts are
+    for a fraction of its cost on every pygame (issue 19: a filled 300x120 rounded rectangle
+    costs Debian's pygame 2.1.2, the Pi's, 2.6 M instructions, PyPI's 2.6.1 0.15 M, this
+    0.075-0.079 M; benchmarks/arm/pygame_ops.py): the straight parts are
     filled, and the four corners copied from a stamp, the (2 radius)-square rounded
     rectangle of that colour drawn once in the surface's format (pygame 2.1.2 fills even a
     corner's polygon pixel by pixel: 42,000 instructions a corner drawn clipped). Each
@@ -376,7 +367,7 @@ def fill_round_split(surface: pygame.Surface, colour: Color, rect: pygame.Rect |
         surface.set_clip(clip)
 
 
-#: the corners of filled rounded rectangles (``fill_round_split``) by radius, colour and
+#: the corners of filled rounded rectangles (``fill_round_rect``) by radius, colour and
 #: format: a (2 radius)-square with a colour key, 3 KB at radius 14; a game uses a few dozen
 _stamps = SurfaceCache(max_bytes=1 << 20, max_items=300)
 
