@@ -55,3 +55,17 @@ def test_marking_keeps_display_updates_working(monkeypatch):
     assert pygame.display.update(rects) == 1
     assert pygame.display.update() == 2
     assert got == [(rects,), ()]
+
+
+def test_a_games_counts_keep_deadline_frames_out_of_the_taps(tmp_path):
+    """A frame a deadline drew while the table was idle ("timer", on the game's own clock)
+    is reported on its own, not added to the tap after it."""
+    import json
+    labels = [["start", 0], ["timer", 0], ["ahead", 0], ["press", 1], ["tap", 1], ["tap", 1],
+              ["timer", 1], ["ahead", 1], ["ahead", 1], ["press", 2], ["tap", 2], ["scan", 3]]
+    costs = [900, 7, 50, 3, 10, 20, 8, 40, 60, 4, 30, 99]
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(labels))
+    got = cg._game_counts("game", str(path), costs)
+    assert got.taps == [30, 30] and got.presses == [3, 4] and got.scans == [99]
+    assert got.timers == [7, 8] and got.ahead == [50, 40, 60] and got.idle == [50, 100]
