@@ -193,7 +193,7 @@ def child(config: str, games: int, every: int) -> int:
     from benchmarks.games import finished_game
     from companion.appliance import config as config_mod
     from companion.core import events as ev
-    from companion.appliance import logs
+    from companion.appliance import logs, openssl
     from companion.appliance.service import Service
 
     logs.setup("warning")
@@ -202,7 +202,9 @@ def child(config: str, games: int, every: int) -> int:
         import tracemalloc
         tracemalloc.start(8)
     snapshots = []
-    svc = Service(config_mod.load(config, required=True))
+    cfg = config_mod.load(config, required=True)
+    openssl.keep_out(cfg)                  # as ``coffee-companion run`` does (service.main)
+    svc = Service(cfg)
     scripts = [[json.loads(line) for line in finished_game(seed, players=2 + seed % 3)]
                for seed in range(20)]
     over = threading.Event()
