@@ -9,6 +9,32 @@ _os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # instructions of the Pi's cold start (issue 19). While pygame's own module runs, numpy
 # counts as not installed (as in a venv on PyPI's pygame, which has no numpy); after it,
 # numpy imports as ever (hypothesis, for one, looks for it).
+# So do three of pygame's optional modules the companion never uses (issue 19's memory:
+# about 0.85 MB resident together, measured with the service's other imports done):
+# pygame.scrap (the clipboard, 0.5 MB), pygame.mask (0.25) and pygame.pixelarray (0.1).
+# pygame's __init__ takes each as optional (`pygame.scrap`, `pygame.mask` become its
+# placeholder, which raises NotImplementedError when used; `pygame.Mask`, `PixelArray` a
+# function that says so) without a word; after it each imports as ever: `import pygame.mask`
+# binds the real module. pygame.sprite, which imports pygame.mask at its top (and would
+# warn without it), is loaded lazily instead (importlib's LazyLoader: run on its first use).
+_UNUSED_BY_PYGAME = ("numpy", "pygame.scrap", "pygame.mask", "pygame.pixelarray")
+_LAZY_IN_PYGAME = ("pygame.sprite",)
+
+
+class _LazyPygameParts:
+    """A finder ahead of the others while pygame's module runs: ``_LAZY_IN_PYGAME`` are
+    loaded lazily (pure-Python modules, as they are on every pygame)."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> object:
+        if name not in _LAZY_IN_PYGAME:
+            return None
+        import importlib.machinery
+        import importlib.util
+        spec = importlib.machinery.PathFinder.find_spec(name, path)  # type: ignore[arg-type]
+        if spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            spec.loader = importlib.util.LazyLoader(spec.loader)
+        return spec
 
 
 class _PygameWithoutNumpy:
@@ -24,17 +50,22 @@ class _PygameWithoutNumpy:
         # check that it is there: pygame is a dependency; without it, None goes on to
         # Python's own "No module named 'pygame'")
         spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None or "numpy" in _sys.modules:
+        if spec is None or spec.loader is None:
             return spec
         run = spec.loader.exec_module
 
         def exec_module(module: object) -> None:
-            _sys.modules["numpy"] = None  # type: ignore[assignment]  # (None: "not found")
+            hidden = [n for n in _UNUSED_BY_PYGAME if n not in _sys.modules]
+            for hide in hidden:
+                _sys.modules[hide] = None  # type: ignore[assignment]  # (None: "not found")
+            _sys.meta_path.insert(0, _LazyPygameParts)  # type: ignore[arg-type]
             try:
                 run(module)  # type: ignore[arg-type]
             finally:
-                if "numpy" in _sys.modules and _sys.modules["numpy"] is None:
-                    del _sys.modules["numpy"]
+                _sys.meta_path.remove(_LazyPygameParts)  # type: ignore[arg-type]
+                for hide in hidden:
+                    if hide in _sys.modules and _sys.modules[hide] is None:
+                        del _sys.modules[hide]
 
         spec.loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec

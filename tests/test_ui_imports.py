@@ -3,6 +3,7 @@
 companion never uses numpy, so it counts as not installed (CI runs this on both pygames)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -40,3 +41,28 @@ def test_opening_the_display_loads_no_default_icon() -> None:
     done = subprocess.run([sys.executable, "-c", OPEN], capture_output=True, text=True,
                           timeout=120, check=True)
     assert done.stdout.splitlines()[-1] == "(320, 240) []", done.stdout + done.stderr
+
+
+UNUSED = """
+import sys, warnings
+warnings.simplefilter("error")          # pygame says nothing about the modules left out
+import companion
+import pygame
+left_out = [n for n in ("pygame.scrap", "pygame.mask", "pygame.pixelarray") if n in sys.modules]
+lazy = type(pygame.sprite).__name__
+import pygame.mask
+import pygame.sprite
+surface = pygame.Surface((8, 4))
+surface.fill((255, 255, 255), (0, 0, 3, 4))
+count = pygame.mask.from_threshold(surface, (255, 255, 255), (1, 1, 1, 255)).count()
+print(left_out, lazy, count, pygame.sprite.Group.__name__, pygame.mask.Mask is pygame.Mask)
+"""
+
+
+def test_pygame_modules_the_companion_never_uses_are_left_out_and_import_when_asked() -> None:
+    """pygame.scrap, mask and pixelarray are not imported with pygame (about 0.85 MB of the
+    service's memory, issue 19), pygame.sprite only when used; each works when imported."""
+    done = subprocess.run([sys.executable, "-c", UNUSED], capture_output=True, text=True,
+                          timeout=120, check=True, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert done.stdout.split() == ["[]", "_LazyModule", "12", "Group", "False"], (
+        done.stdout + done.stderr)

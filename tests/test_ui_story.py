@@ -9,6 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+import pygame.mask  # noqa: E402  (not loaded by companion's `import pygame`)
 import pytest  # noqa: E402
 
 from companion.appliance.config import LANGUAGES  # noqa: E402

@@ -142,6 +142,7 @@ def test_the_live_page_of_a_game_just_finished_links_its_story(tmp_path):
                     reason="poppler-utils (pdfinfo, pdftoppm) is not installed")
 def test_the_summary_pdf_is_one_a4_page_poppler_renders(served, tmp_path):
     import pygame
+    import pygame.mask          # (not loaded by the companion's `import pygame`)
     svc, _ = served
     r = httpx.get(f"{svc.web.url}/history/1/pdf?lang=ko")
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
