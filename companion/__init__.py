@@ -21,13 +21,15 @@ _UNUSED_BY_PYGAME = ("numpy", "pygame.scrap", "pygame.mask", "pygame.pixelarray"
 _LAZY_IN_PYGAME = ("pygame.sprite",)
 
 
-class _LazyPygameParts:
-    """A finder ahead of the others while pygame's module runs: ``_LAZY_IN_PYGAME`` are
-    loaded lazily (pure-Python modules, as they are on every pygame)."""
+class _Lazily:
+    """A finder ahead of the others while a ``lazily`` holds: the modules it names are
+    loaded lazily (importlib's LazyLoader: the module runs on its first attribute use; for
+    pure-Python modules only, which is what is asked)."""
+    held: list[frozenset[str]] = []      # one entry a ``lazily`` holding (on any thread)
 
-    @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> object:
-        if name not in _LAZY_IN_PYGAME:
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: object = None) -> object:
+        if not any(name in names for names in list(cls.held)):
             return None
         import importlib.machinery
         import importlib.util
@@ -35,6 +37,25 @@ class _LazyPygameParts:
         if spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             spec.loader = importlib.util.LazyLoader(spec.loader)
         return spec
+
+
+class lazily:
+    """``with lazily("pkg.part"): import pkg``: while it holds, the modules named that are
+    imported (as a package's own modules import its parts) run only when first used; a
+    part the companion never uses costs nothing (issue 19's memory)."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = frozenset(names)
+
+    def __enter__(self) -> None:
+        _Lazily.held.append(self.names)
+        if _Lazily not in _sys.meta_path:
+            _sys.meta_path.insert(0, _Lazily)  # type: ignore[arg-type]
+
+    def __exit__(self, *exc: object) -> None:
+        _Lazily.held.remove(self.names)
+        if not _Lazily.held and _Lazily in _sys.meta_path:
+            _sys.meta_path.remove(_Lazily)  # type: ignore[arg-type]
 
 
 class _PygameWithoutNumpy:
@@ -58,11 +79,10 @@ class _PygameWithoutNumpy:
             hidden = [n for n in _UNUSED_BY_PYGAME if n not in _sys.modules]
             for hide in hidden:
                 _sys.modules[hide] = None  # type: ignore[assignment]  # (None: "not found")
-            _sys.meta_path.insert(0, _LazyPygameParts)  # type: ignore[arg-type]
             try:
-                run(module)  # type: ignore[arg-type]
+                with lazily(*_LAZY_IN_PYGAME):
+                    run(module)  # type: ignore[arg-type]
             finally:
-                _sys.meta_path.remove(_LazyPygameParts)  # type: ignore[arg-type]
                 for hide in hidden:
                     if hide in _sys.modules and _sys.modules[hide] is None:
                         del _sys.modules[hide]
