@@ -161,3 +161,35 @@ def test_doctor_says_whether_openssl_loads():
     assert "stays out of the service until the phone view's first page" in said[0]
     assert "MQTT (paho) still loads ssl" in said[1]
     assert said[2].startswith("[mqtt] tls = true: the service loads OpenSSL")
+
+
+# `coffee-companion run` itself (service.main keeps OpenSSL out once the config is loaded):
+# once every adapter started, neither OpenSSL library is mapped into the process
+RUN = """
+import os, sys
+from companion.appliance.service import Service
+started = Service.start_adapters
+def start_adapters(self):
+    started(self)
+    with open("/proc/self/maps") as fh:
+        maps = fh.read()
+    print("libcrypto" in maps, "libssl" in maps, self.web is not None, flush=True)
+    os._exit(0)
+Service.start_adapters = start_adapters
+sys.argv = ["coffee-companion", "--config", sys.argv[1], "run", "--headless"]
+from companion.commands.cli import main
+sys.exit(main())
+"""
+
+
+def test_the_run_command_maps_no_openssl_without_tls(tmp_path):
+    from service_helpers import table_config
+    from pathlib import Path
+    cfg = Path(table_config(tmp_path, extra='[mqtt]\nhost = ""\n'))    # the phone view on
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace(
+        "[web]\nenabled = false", '[web]\nbind = "127.0.0.1"\nport = 0\nmdns = false'),
+        encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", RUN, str(cfg)], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "True"], done.stdout + done.stderr
