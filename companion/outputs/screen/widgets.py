@@ -634,10 +634,11 @@ def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     outline 18 KB instead of 500)."""
     out = _keyed(surface, rect.size, pygame.Rect((0, 0), rect.size), radius, layers, 0)
     clear = out.get_colorkey()
+    assert clear is not None
     if not layers[0][1]:
         w, h, r = rect.w, rect.h, radius
         fill = out.map_rgb(layers[0][0])
-        pixels = pygame.PixelArray(out)
+        pixels: Any = pygame.PixelArray(out)        # (its stubs lack slicing)
         try:
             for part in (pixels[r:w - r, :] if w > 2 * r else None,
                          pixels[:, r:h - r] if h > 2 * r else None):
