@@ -418,11 +418,10 @@ def draw_lines(surface: pygame.Surface, colour: Color, closed: bool,
     surface.blit(aside, box)
 
 
-#: copies of rounded shapes with outlines by size, radius, layers and format, counted by
-#: the bytes SDL holds for them (their run-length encoding: a filled shape's copy is hollow,
-#: ``_shape_copy``; a fill alone is not copied, ``fill_round_rect`` draws it for less). Whole
-#: copies of a game's shapes at 800x480 held about 10 MB and a 6 MB cap dropped a few dozen
-#: a game; hollow, a 50-game soak holds about 0.7 MB of them
+#: copies of rounded shapes by size, radius, layers and format, counted by the bytes SDL
+#: holds for them (their run-length encoding: a filled shape's copy is hollow, its corners
+#: and outlines, ``_shape_copy``). Whole copies of a game's shapes at 800x480 held about
+#: 10 MB and a 6 MB cap dropped a few dozen a game; hollow, a 50-game soak holds 0.2 MB
 _shapes = SurfaceCache(max_bytes=2 << 20, max_items=600)
 _shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
@@ -436,8 +435,8 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     format, which SDL copies about ten times faster than pygame draws rounded corners).
     The copy of a shape drawn twice is made while the table is idle (``make_owed_copy``,
     which a screen painting ahead calls): making and encoding it costs a tap more than
-    drawing the shape does. A fill alone is never copied (``fill_round_rect`` draws it for
-    less than a copy costs); a shape filled first is copied hollow (``_shape_copy``).
+    drawing the shape does. A shape filled first (a fill alone too) is copied hollow
+    (``_shape_copy``): its fill's straight parts are filled, the rest copied.
 
     Drawn directly (as the copy would be) while painting ahead (``painting_ahead``), and
     where a copy could differ: on a surface with per-pixel alpha, a
@@ -451,9 +450,6 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     if _painting_ahead is not None:
         _ready_copy(_painting_ahead, rect, radius, layers)
         _draw_as_copied(surface, rect, radius, layers)
-        return
-    if len(layers) == 1 and not layers[0][1]:
-        fill_round_rect(surface, layers[0][0], rect, radius)  # (a fill alone: no copy)
         return
     key = _shape_key(surface, rect, radius, layers)
     shape = _shapes.get(key)
