@@ -154,7 +154,8 @@ def caches() -> str:
             got[1] += px
     from companion.outputs.screen import widgets
     shapes = sorted(((k[0] * k[1], k[:2]) for k in list(widgets._shapes)), reverse=True)
-    print(f"  {len(shapes)} shapes, biggest:", shapes[:10])
+    print(f"  {len(shapes)} shapes ({widgets._shapes.bytes / 2**20:.2f} MB held by SDL, "
+          f"corner stamps {widgets._stamps.bytes / 2**20:.2f} MB), biggest:", shapes[:10])
     for where, (n, px) in sorted(holders.items(), key=lambda kv: -kv[1][1])[:12]:
         print(f"  {px / 2**20:6.2f} MB in {n:4d} {where}")
     print(f"  live: {len(live)} surfaces, {live_px / 2**20:.1f} MB of pixels; {fonts} pygame "

@@ -42,7 +42,7 @@ def test_rounded_shapes_of_every_size_stay_within_the_shape_cache_cap():
     for n in range(300):                         # about 130 MB of shapes, all different
         rect = pygame.Rect(0, 0, 100 + 2 * n, 40 + n)
         for _ in range(2):                       # a copy is owed the second time
-            widgets.rounded(target, rect, 12, ((n % 256, 40, 40), 0))
+            widgets.rounded(target, rect, 12, ((n % 256, 40, 40), 0), ((250, 246, 240), 2))
         while widgets.make_owed_copy(target):          # (made while the table is idle)
             pass
         assert cache.bytes <= cache.max_bytes

@@ -233,6 +233,83 @@ def test_a_copied_rounded_rectangle_is_what_pygame_draws():
                 (_time, rect, radius, layers)
 
 
+def test_a_hollow_copy_under_a_clip_is_what_pygame_draws():
+    """A filled, outlined shape copied hollow (its fill's straight parts filled, then its
+    corners and outlines copied: ``widgets._shape_copy``) under a clip that cuts it gives
+    what pygame.draw.rect draws there and touches nothing outside the clip; its copy holds
+    a fraction of its pixels."""
+    import random
+    rng = random.Random(31)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    checked = 0
+    while checked < 200:
+        rect = pygame.Rect(rng.randint(0, 200), rng.randint(0, 150), rng.randint(20, 190),
+                           rng.randint(20, 140))
+        radius = rng.choice([2, 6, 8, 12, 16])
+        layers = [((rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)), 0)] + [
+            (rng.choice([(0, 0, 0), (250, 246, 240)]), rng.choice([1, 2, 4, 9]))
+            for _ in range(rng.randint(1, 2))]
+        if not widgets._copied(screen, rect, radius, tuple(layers)):
+            continue
+        checked += 1
+        for _ in range(2):
+            widgets.rounded(screen, rect, radius, *layers)
+        while widgets.make_owed_copy(screen):      # (what the screen does while idle)
+            pass
+        key = widgets._shape_key(screen, rect, radius, tuple(layers))
+        assert key in widgets._shapes
+        clip = rect.inflate(rng.randint(-60, 20), rng.randint(-60, 20)).move(
+            rng.randint(-30, 30), rng.randint(-30, 30))
+        direct = pygame.Surface((400, 300), 0, screen)
+        for s in (screen, direct):
+            s.set_clip(None)
+            s.fill((30, 60, 90))
+        for colour, width in layers:
+            pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
+        whole = direct.copy()
+        direct.fill((30, 60, 90))
+        direct.blit(whole, clip, clip)
+        screen.set_clip(clip)
+        widgets.rounded(screen, rect, radius, *layers)
+        screen.set_clip(None)
+        assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
+            (rect, radius, layers, clip)
+    big = pygame.Rect(0, 0, 390, 160)
+    layers = (((47, 49, 56), 0), ((36, 113, 214), 2))
+    for _ in range(2):
+        widgets.rounded(screen, big, 12, *layers)
+    while widgets.make_owed_copy(screen):
+        pass
+    held = widgets._shapes._items[widgets._shape_key(screen, big, 12, layers)][1]
+    assert held < big.w * big.h * screen.get_bytesize() // 8
+
+
+@pytest.mark.parametrize("alpha", [160, 90])
+def test_a_veil_copied_from_its_strip_is_the_whole_veil(alpha):
+    """A shade veils with a strip of its veil copied down the part (``Shade.cover``): the
+    pixels a whole screen's veil gives, over every colour, in every part."""
+    import random
+    rng = random.Random(alpha)
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    ground = pygame.Surface((400, 300), 0, screen)
+    for y in range(300):                           # every value of every channel, and more
+        for x in range(0, 400, 4):
+            ground.fill(((x + y) % 256, (3 * x + y) % 256, (x * y) % 256), (x, y, 4, 1))
+    shade = widgets.Shade("s", pygame.Rect(0, 0, 400, 300), alpha=alpha)
+    whole = pygame.Surface((400, 300), pygame.SRCALPHA)
+    whole.fill((0, 0, 0, alpha))
+    for n in range(40):
+        part = pygame.Rect(rng.randint(-20, 390), rng.randint(-20, 290), rng.randint(1, 420),
+                           rng.randint(1, 320)) if n else shade.rect
+        got, want = ground.copy(), ground.copy()
+        shade.cover(got, part)
+        inside = part.clip(shade.rect)
+        want.blit(whole, inside, inside)
+        assert pygame.image.tostring(got, "RGB") == pygame.image.tostring(want, "RGB"), part
+
+
 def test_an_outline_cut_by_the_clip_is_drawn_as_the_whole_shape_is():
     """``widgets.rounded`` of an outlined shape that the clip cuts (not copied yet: drawn
     aside with a margin, then copied) gives the pixels the whole shape has there; pygame

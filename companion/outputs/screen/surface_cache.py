@@ -37,8 +37,12 @@ class SurfaceCache:
         self._items.move_to_end(key)
         return hit[0]
 
-    def put(self, key: Hashable, surface: pygame.Surface) -> pygame.Surface:
-        size = surface_bytes(surface)
+    def put(self, key: Hashable, surface: pygame.Surface,
+            size: int | None = None) -> pygame.Surface:
+        """Keep ``surface`` under ``key``; ``size``: the bytes it holds, if not its pixels'
+        (an RLE-encoded surface holds its encoding, SDL frees the pixels)."""
+        if size is None:
+            size = surface_bytes(surface)
         old = self._items.pop(key, None)
         if old is not None:
             self.bytes -= old[1]

@@ -418,10 +418,11 @@ def draw_lines(surface: pygame.Surface, colour: Color, closed: bool,
     surface.blit(aside, box)
 
 
-#: copies of rounded shapes by size, radius, layers and format: a whole game at 800x480 makes
-#: about 10 MB (panels are big); 6 MB keeps all but a few dozen redraws a game (issue 19:
-#: tap -> frame p99 over a 2-player game 25.3 M with the old clear-at-600, 20.4 M with this)
-_shapes = SurfaceCache(max_bytes=6 << 20, max_items=600)
+#: copies of rounded shapes by size, radius, layers and format, counted by the bytes SDL
+#: holds for them (their run-length encoding: a filled shape's copy is hollow, its corners
+#: and outlines, ``_shape_copy``). Whole copies of a game's shapes at 800x480 held about
+#: 10 MB and a 6 MB cap dropped a few dozen a game; hollow, a 50-game soak holds 0.2 MB
+_shapes = SurfaceCache(max_bytes=2 << 20, max_items=600)
 _shapes_seen: set[tuple] = set()       # shapes drawn once (a copy is made the second time)
 _KEYS = ((255, 0, 255), (1, 254, 3), (0, 0, 1))      # transparent colours of a shape copy
 
@@ -434,7 +435,8 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     format, which SDL copies about ten times faster than pygame draws rounded corners).
     The copy of a shape drawn twice is made while the table is idle (``make_owed_copy``,
     which a screen painting ahead calls): making and encoding it costs a tap more than
-    drawing the shape does.
+    drawing the shape does. A shape filled first (a fill alone too) is copied hollow
+    (``_shape_copy``): its fill's straight parts are filled, the rest copied.
 
     Drawn directly (as the copy would be) while painting ahead (``painting_ahead``), and
     where a copy could differ: on a surface with per-pixel alpha, a
@@ -452,6 +454,8 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     key = _shape_key(surface, rect, radius, layers)
     shape = _shapes.get(key)
     if shape is not None:
+        if not layers[0][1]:            # its fill's straight parts, then the rest copied
+            _fill_cross(surface, layers[0][0], rect, radius)
         surface.blit(shape, rect)
         return
     if key not in _shapes_seen:         # the first time, drawn: a copy is owed the second
@@ -584,7 +588,7 @@ def make_owed_copy(shown_on: pygame.Surface) -> bool:
             break
     else:
         return False
-    shape = _shapes.put(key, _shape_copy(shown_on, rect, radius, layers))
+    shape = _shapes.put(key, *_shape_copy(shown_on, rect, radius, layers))
     _shapes_seen.add(key)
     clip = shown_on.get_clip()
     if clip.w > 0 and clip.h > 0 and shape.get_at((0, 0)) == shape.get_colorkey():
@@ -605,11 +609,42 @@ def _shape_part(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     surface.blit(part, area, area.move(-aside.x, -aside.y))
 
 
+def _fill_cross(surface: pygame.Surface, colour: Color, rect: pygame.Rect,
+                radius: int) -> None:
+    """The straight parts of a rounded fill (all of ``rect`` but its four radius-square
+    corners), filled: what a hollow copy (``_shape_copy``) leaves out."""
+    x, y, w, h = rect
+    r = radius
+    surface.fill(colour, (x, y + r, w, h - 2 * r))
+    surface.fill(colour, (x + r, y, w - 2 * r, r))
+    surface.fill(colour, (x + r, y + h - r, w - 2 * r, r))
+
+
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
-                layers: tuple[tuple[Color, int], ...]) -> pygame.Surface:
-    """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded."""
-    return _keyed(surface, rect.size, pygame.Rect((0, 0), rect.size), radius, layers,
-                  pygame.RLEACCEL)
+                layers: tuple[tuple[Color, int], ...]) -> tuple[pygame.Surface, int]:
+    """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded,
+    and the bytes it holds. A shape filled first is hollow: where it is its fill's colour
+    outside the four corners, the copy has its colour key (``rounded`` fills those straight
+    parts first, ``_fill_cross``), so it holds its corners and outlines only (SDL keeps
+    only the run-length encoded pixels it copies: a 788 x 163 panel with a 2-pixel
+    outline 18 KB instead of 500)."""
+    out = _keyed(surface, rect.size, pygame.Rect((0, 0), rect.size), radius, layers, 0)
+    clear = out.get_colorkey()
+    assert clear is not None
+    if not layers[0][1]:
+        w, h, r = rect.w, rect.h, radius
+        fill = out.map_rgb(layers[0][0])
+        pixels: Any = pygame.PixelArray(out)        # (its stubs lack slicing)
+        try:
+            for part in (pixels[r:w - r, :] if w > 2 * r else None,
+                         pixels[:, r:h - r] if h > 2 * r else None):
+                if part is not None:            # (None: no straight part that way)
+                    part.replace(fill, clear)
+        finally:
+            pixels.close()
+    out.set_colorkey(clear, pygame.RLEACCEL)
+    shown = pygame.mask.from_surface(out).count()      # (the pixels not the colour key)
+    return out, shown * out.get_bytesize() + 16 * rect.h
 
 
 def _keyed(like: pygame.Surface, size: tuple[int, int], rect: pygame.Rect, radius: int,
@@ -945,17 +980,30 @@ class Shade(Widget):
         self.blocks = True
 
     def paint(self, surface):
-        surface.blit(self.veil(), self.rect)
+        self.cover(surface, self.rect)
 
     def veil(self) -> pygame.Surface:
-        key = (self.rect.size, self.alpha)
+        """A strip of the veil: ``_VEIL_ROWS`` rows as wide as the shade (made once per width:
+        the veil is one colour, so a whole screen's worth, 1.5 MB at 800 x 480 with its
+        alpha, would hold the same pixel over and over)."""
+        key = (self.rect.w, self.alpha)
         veil = _veils.get(key)
-        if veil is None:           # made once per size (a whole screen's worth of pixels)
+        if veil is None:
             if len(_veils) > 8:
                 _veils.clear()
-            veil = _veils[key] = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            veil = _veils[key] = pygame.Surface((self.rect.w, _VEIL_ROWS), pygame.SRCALPHA)
             veil.fill((*theme.BLACK, self.alpha))
         return veil
+
+    def cover(self, surface: pygame.Surface, part: pygame.Rect) -> None:
+        """Veil ``part`` of ``surface`` (where the shade covers it): the strip copied down it
+        band by band, every row from the same columns as the whole veil copied at once (the
+        same pixels blended as the same pixels: tests/test_ui_render_speed.py)."""
+        part = self.rect.clip(part)
+        veil, rows = self.veil(), _VEIL_ROWS
+        x, w = part.x - self.rect.x, part.w
+        surface.blits([(veil, (part.x, y), (x, 0, w, min(rows, part.bottom - y)))
+                       for y in range(part.y, part.bottom, rows)], doreturn=False)
 
     def paint_around(self, surface: pygame.Surface, hole: pygame.Rect) -> None:
         """``paint`` but for ``hole``, which the caller then covers with opaque pixels (a
@@ -964,20 +1012,22 @@ class Shade(Widget):
         if not hole:
             self.paint(surface)
             return
-        veil, r = self.veil(), self.rect
+        r = self.rect
         for part in (pygame.Rect(r.x, r.y, r.w, hole.top - r.y),
                      pygame.Rect(r.x, hole.bottom, r.w, r.bottom - hole.bottom),
                      pygame.Rect(r.x, hole.top, hole.left - r.x, hole.h),
                      pygame.Rect(hole.right, hole.top, r.right - hole.right, hole.h)):
             if part.w > 0 and part.h > 0:
-                surface.blit(veil, part, part.move(-r.x, -r.y))
+                self.cover(surface, part)
 
     def prepare(self, surface: pygame.Surface) -> None:
         """Make the veil now (on a whole repaint), not on the tap that opens a dialog."""
         self.veil()
 
 
+#: (width, alpha) -> a strip of a shade's veil, ``_VEIL_ROWS`` rows high
 _veils: dict[tuple, pygame.Surface] = {}
+_VEIL_ROWS = 60
 
 
 @dataclass(eq=False)

@@ -311,7 +311,7 @@ class Screen:
             for stale in _merge(self._veil_stale or []):
                 for r in _around(stale, hole):
                     surface.blit(under, r, r)
-                    surface.blit(shade.veil(), r, r)
+                    shade.cover(surface, r)
         elif hole:
             shade.paint_around(surface, hole)
         else:
@@ -587,11 +587,11 @@ class Screen:
         if owner is not self._ahead_token or stale is None:
             stale = [pygame.Rect((0, 0), size)]
         _VEILED[size] = (copy, None)            # (half made: not this screen's until done)
-        veil = Shade("", pygame.Rect((0, 0), size)).veil()
+        shade = Shade("", pygame.Rect((0, 0), size))
         for r in _merge(stale):
             for band in _bands(r, _VEIL_BAND_PIXELS):
                 copy.blit(surface, band, band)
-                copy.blit(veil, band, band)
+                shade.cover(copy, band)
                 yield
         self._veil_stale = []
         _VEILED[size] = (copy, self._ahead_token)
