@@ -52,6 +52,7 @@ class CakeTable(Screen):
 
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
+    _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
 
     # --- updates -----------------------------------------------------------------------
 
@@ -128,12 +129,24 @@ class CakeTable(Screen):
             seat = active if prefix == "act" else int(prefix[1:])
             cakes = sum(c.cake for c in game.players[seat].queue[int(pos) - 1])
             if cakes:      # the big slots keep their corners for the number and the count
-                out.append(cake_badge(f"{w.name}.cake", w.rect, cakes,
-                                      "row" if prefix == "act" else "corner"))
+                out.append(self._cake_badge(w, cakes, "row" if prefix == "act" else "corner"))
         out += self._break_time(game, built)
         if self.cake_offer and not game.game_over:
             out += self._cake_question(game, built, body)
         return out
+
+    def _cake_badge(self, card: Widget, cakes: int, place: str) -> Widget:
+        """The badge of ``cakes`` on ``card``, the same widget while it shows the same (its
+        key then worked out once, and the frames compare it by identity)."""
+        key = (card.name, tuple(card.rect), cakes, place)
+        kept = self._cake_badges
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= 64:
+                del kept[next(iter(kept))]
+            got = kept[key] = cake_badge(f"{card.name}.cake", card.rect, cakes, place)
+            got.keep_key()
+        return got
 
     def can_play_cake_card(self) -> bool:
         return self.accepts({"do": "play_cake_card"})

@@ -72,6 +72,7 @@ class TableView(CakeTable, WhyTargets):
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
         self._panels: dict[tuple, list[Widget]] = {}    # other players' panels, by content
+        self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
 
     # --- updates ----------------------------------------------------------------------------
@@ -751,15 +752,15 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
-        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN: kept while what they show is the
-        same (Cake Time's card button is the game's own: built every time)."""
-        if game.expansion is not None:
-            return self._build_footer(game, rect)
+        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN (and Cake Time's card button): kept
+        while what they show is the same."""
         table = self.app.table
         running = not game.game_over and game.active is not None
+        cake_time = game.expansion is not None
         key = ("footer", tuple(rect), running, table.undo is not None,
                table.redo is not None, running and self.can_upgrade(),
-               running and self.can_spend(),
+               running and self.can_spend(), cake_time,
+               cake_time and running and self.can_play_cake_card(),
                tuple(self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]),
                text.language(), self.m)
         return self._kept(key, lambda: self._build_footer(game, rect))
@@ -940,3 +941,4 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
