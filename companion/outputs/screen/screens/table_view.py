@@ -71,7 +71,7 @@ class TableView(CakeTable, WhyTargets):
         self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
-        self._panels: dict[tuple, list[Widget]] = {}    # other players' panels, by content
+        self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
         self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
 
@@ -704,7 +704,8 @@ class TableView(CakeTable, WhyTargets):
         again while it is the same: built, and their keys worked out, once. The 32 last
         used are kept."""
         panels = self._panels
-        got = panels.pop(key, None)
+        hashed = _Key(key)
+        got = panels.pop(hashed, None)
         if got is None:
             if len(panels) >= 32:
                 del panels[next(iter(panels))]       # (the least recently used)
@@ -714,7 +715,7 @@ class TableView(CakeTable, WhyTargets):
         else:
             for w in got:
                 w.pressed = False                   # (a finger's press is the frame's own)
-        panels[key] = got
+        panels[hashed] = got
         return got
 
     def _build_other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -942,3 +943,19 @@ class TableView(CakeTable, WhyTargets):
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
 
+
+class _Key:
+    """A kept part's key, its hash worked out once: the key holds whole players (hashing
+    one hashes each of their cards), and the dict of kept parts asks for it up to three
+    times (looked up, put back, the oldest let go)."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: tuple):
+        self.key, self.hash = key, hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.key == other.key
