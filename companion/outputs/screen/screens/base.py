@@ -34,7 +34,9 @@ screen class is constructed as ``Class(app, **kwargs)``.
 from __future__ import annotations
 
 import logging
+import operator
 import time
+from itertools import compress, filterfalse
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterator
@@ -346,7 +348,7 @@ class Screen:
                     owe: dict | None = None) -> Iterator[None]:
         """Paint ``ws[first:]`` over what is on the surface (a dialog over its veil), each
         copied from its kept look where it has one, one painted widget per step."""
-        paint = _Painter(surface, ws, [w.extent for w in ws], self.background, owe)
+        paint = _Painter(surface, ws, list(map(_EXTENT, ws)), self.background, owe)
         whole = surface.get_rect()
         for i in range(first, len(ws)):
             if paint(i, whole):
@@ -388,7 +390,7 @@ class Screen:
         # repaint each changed area, clipped to it: the background, then every widget
         # that reaches into it, back to front (so overlays stay on top); a plain panel
         # that covers the whole area with one colour hides what is behind it
-        extents = [w.extent for w in ws]
+        extents = list(map(_EXTENT, ws))
         paint = _Painter(surface, ws, extents, self.background, owe)
         try:
             for r in dirty:
@@ -549,7 +551,7 @@ class Screen:
             return
         scratch = _under_copy(surface)
         _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
-        paint = _Painter(scratch, ws, [w.extent for w in ws], self.background)
+        paint = _Painter(scratch, ws, list(map(_EXTENT, ws)), self.background)
         whole = scratch.get_rect()
         for i in changed:
             ground = paint.ground(i) if paint.kept is not None else None
@@ -648,9 +650,9 @@ class Screen:
         if ahead is None or not dirty:
             return None
         frame, drawn = ahead
-        wrong = _dirty(drawn, ws, now)
         dirty = _merge(dirty)
-        if _area(wrong) * 2 >= _area(dirty):
+        wrong = _dirty_within(drawn, now, _area(dirty))     # (None: too much of it is wrong)
+        if wrong is None:
             return None
         for r in dirty:
             surface.blit(frame, r, r)
@@ -800,12 +802,17 @@ def _around(r: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
 
 
 def _area(rects: list[pygame.Rect]) -> int:
-    return sum(r.w * r.h for r in rects)
+    return sum(map(operator.mul, map(_W, rects), map(_H, rects)))
 
 
 def _same_order(a: dict, b: dict) -> bool:
     """The widgets both frames show come in the same order (back to front) in both."""
-    return [n for n in a if n in b] == [n for n in b if n in a]
+    return list(filter(b.__contains__, a)) == list(filter(a.__contains__, b))
+
+
+# (per widget, in C: a tap compares and lists a hundred widgets a few times over)
+_W, _H = operator.attrgetter("w"), operator.attrgetter("h")
+_NAME, _EXTENT = operator.attrgetter("name"), operator.attrgetter("extent")
 
 
 class _Painter:
@@ -901,7 +908,7 @@ def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows), of those that paint anything (a
     touch target that paints nothing repaints nothing); names must be unique."""
     now = {w.name: w.placed() for w in ws if w.shows}
-    if len(now) != len(ws) and len({w.name for w in ws}) != len(ws):
+    if len(now) != len(ws) and len(set(map(_NAME, ws))) != len(ws):
         names = [w.name for w in ws]
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")
@@ -918,7 +925,7 @@ def _repainted(ws: list[Widget], dirty: list[pygame.Rect]) -> list[int]:
     """Which of ``ws`` (their indexes, in order) a repaint of the ``dirty`` rectangles
     paints: in each, those that reach into it from the front-most plain panel covering it
     on (as ``Screen._repaint_steps`` picks them)."""
-    extents = [w.extent for w in ws]
+    extents = list(map(_EXTENT, ws))
     out: set[int] = set()
     for r in _merge(dirty):
         at = r.collidelistall(extents)
@@ -932,17 +939,40 @@ def _veil_index(surface: pygame.Surface, ws: list[Widget]) -> int | None:
     """Where a whole-screen Shade (a dialog's veil) is in the widgets, if one is."""
     if surface.get_flags() & pygame.SRCALPHA:
         return None
+    kinds = list(map(type, ws))
+    if Shade not in kinds:
+        return None
     full = pygame.Rect((0, 0), surface.get_size())
-    return next((i for i, w in enumerate(ws) if type(w) is Shade and w.rect == full), None)
+    return next((i for i, w in enumerate(ws) if kinds[i] is Shade and w.rect == full), None)
 
 
 def _dirty(drawn: dict, ws: list[Widget], now: dict) -> list[pygame.Rect]:
     """The rectangles to paint again: widgets gone, changed, or moved (where they were too)."""
-    dirty = [pygame.Rect(r) for name, (r, _) in drawn.items() if name not in now]
-    for name, placed in now.items():         # (``ws`` in order: ``now`` is made from it)
-        before = drawn.get(name)
-        if before is not placed and before != placed:
-            dirty.append(pygame.Rect(placed[0]))
+    got = _dirty_within(drawn, now, None)
+    assert got is not None
+    return got
+
+
+def _dirty_within(drawn: dict, now: dict, room: int | None) -> list[pygame.Rect] | None:
+    """``_dirty``; with ``room``, None as soon as the rectangles' areas add up to half of
+    ``room`` or more (a frame painted ahead that predicted that much wrongly goes unused:
+    the rest is not worth working out)."""
+    dirty = [pygame.Rect(drawn[name][0]) for name in filterfalse(now.__contains__, drawn)]
+    total = _area(dirty) if room is not None else 0
+    if room is not None and total * 2 >= room:
+        return None
+    # (``now`` is in the widgets' order; a kept widget's placing is the same object as
+    # drawn, which C sorts out before Python looks at the others)
+    names = compress(now, map(operator.is_not, map(drawn.get, now), now.values()))
+    for name in names:
+        placed, before = now[name], drawn.get(name)
+        if before != placed:
+            r = pygame.Rect(placed[0])
+            dirty.append(r)
             if before is not None and before[0] != placed[0]:
                 dirty.append(pygame.Rect(before[0]))      # where it was before it moved
+            if room is not None:
+                total += r.w * r.h + (dirty[-1].w * dirty[-1].h if dirty[-1] is not r else 0)
+                if total * 2 >= room:
+                    return None
     return dirty
