@@ -813,6 +813,7 @@ def _same_order(a: dict, b: dict) -> bool:
 # (per widget, in C: a tap compares and lists a hundred widgets a few times over)
 _W, _H = operator.attrgetter("w"), operator.attrgetter("h")
 _NAME, _EXTENT = operator.attrgetter("name"), operator.attrgetter("extent")
+_SHOWS, _PLACED = operator.attrgetter("shows"), operator.methodcaller("placed")
 
 
 class _Painter:
@@ -884,6 +885,12 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     whole panel); those stay apart, and what they share is painted twice, the same."""
     out: list[pygame.Rect] = []
     for r in rects:
+        hits = pygame.Rect(r).collidelistall(out)
+        if not hits:
+            out.append(pygame.Rect(r))
+            continue
+        if out[hits[0]].contains(r) or len(hits) > 1 and any(out[i].contains(r) for i in hits):
+            continue        # (inside one there already: a widget in a panel that changed too)
         r = pygame.Rect(r)
         merged = True
         while merged:
@@ -907,7 +914,8 @@ def monotonic() -> float:
 def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows), of those that paint anything (a
     touch target that paints nothing repaints nothing); names must be unique."""
-    now = {w.name: w.placed() for w in ws if w.shows}
+    shown = list(compress(ws, map(_SHOWS, ws)))
+    now = dict(zip(map(_NAME, shown), map(_PLACED, shown), strict=True))
     if len(now) != len(ws) and len(set(map(_NAME, ws))) != len(ws):
         names = [w.name for w in ws]
         dup = next(n for n in names if names.count(n) > 1)
