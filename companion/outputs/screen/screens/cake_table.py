@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import cols, inset, rows
 from ..table_layout import banner_rect
+from ..text import language
 from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget
 from .base import Screen
 
@@ -43,11 +44,16 @@ _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceSta
                 DrawsDismissed)
 
 
+_NAME = operator.attrgetter("name")
+_IS_BANNER = operator.methodcaller("startswith", "ban.")
+
+
 class CakeTable(Screen):
     """The Cake Time part of ``TableView`` (which answers ``accepts``)."""
 
     if TYPE_CHECKING:
         def accepts(self, action: dict) -> bool: ...
+        def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]: ...
         def _as_if(self, table: Any, draws: Any) -> contextlib.AbstractContextManager[None]: ...
         dialog: str | None
         cake_slot: int
@@ -179,13 +185,23 @@ class CakeTable(Screen):
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
-        """"Cake on the deck's back?": a chip per player who just took cards."""
+        """"Cake on the deck's back?": a chip per player who just took cards; kept while
+        what it shows is the same (it stays up over several moves)."""
+        wide = body.w // 2
+        banners = tuple(tuple(w.rect) for w in compress(built, map(_IS_BANNER, map(_NAME, built)))
+                        if w.rect.w > wide)
+        key = ("cake_question", tuple(body), banners, self.cake_offer, self.cake_dealing,
+               tuple(p.name for p in game.players), tuple(map(tuple, self.app.seat_colors)),
+               language(), self.m)
+        return self._kept(key, lambda: self._build_cake_question(game, body, banners))
+
+    def _build_cake_question(self, game: Any, body: pygame.Rect,
+                             banners: tuple[tuple[int, int, int, int], ...]) -> list[Widget]:
         m = self.m
         h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
         bottom = body.bottom
-        banners = [w.rect for w in built if w.name.startswith("ban.") and w.rect.w > body.w // 2]
         if banners:
-            bottom = min(r.y for r in banners) - m.gap
+            bottom = min(y for _, y, _, _ in banners) - m.gap
         r = banner_rect(m, body, h, bottom)
         out: list[Widget] = [Fill("ban.cake.bg", r,
                                   color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
