@@ -196,7 +196,7 @@ class CakeTable(Screen):
         return self._kept(key, lambda: self._build_cake_question(game, body, banners))
 
     def _build_cake_question(self, game: Any, body: pygame.Rect,
-                             banners: tuple[tuple[int, int, int, int], ...]) -> list[Widget]:
+                             banners: tuple[tuple[int, ...], ...]) -> list[Widget]:
         m = self.m
         h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
         bottom = body.bottom
