@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 import operator
 import time
-from itertools import compress, filterfalse
+from itertools import compress, filterfalse, repeat
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterator
@@ -368,8 +368,9 @@ class Screen:
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
         """Repaint the widgets (of the last build) whose pressed look changed."""
         dirty = []
-        for w in self._widgets:
-            if w.name in looks and w.shows:
+        ws = self._widgets
+        for w in compress(ws, map(looks.__contains__, map(_NAME, ws))):   # (picked in C)
+            if w.shows:
                 w.pressed = w.name == self._pressed
                 now = w.placed()
                 if self._drawn.get(w.name) != now:
@@ -814,6 +815,7 @@ def _same_order(a: dict, b: dict) -> bool:
 _W, _H = operator.attrgetter("w"), operator.attrgetter("h")
 _NAME, _EXTENT = operator.attrgetter("name"), operator.attrgetter("extent")
 _SHOWS, _PLACED = operator.attrgetter("shows"), operator.methodcaller("placed")
+_FIRST, _GONE = operator.itemgetter(0), (None, None)
 
 
 class _Painter:
@@ -882,28 +884,31 @@ def _keep_under(surface: pygame.Surface) -> object:
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     """Fewer, larger rectangles: two that overlap become their union, unless it is larger
     than both together (a band across the screen and a card under it: their union is the
-    whole panel); those stay apart, and what they share is painted twice, the same."""
+    whole panel); those stay apart, and what they share is painted twice, the same. One
+    inside a rectangle already there adds nothing (END TURN's 127 rectangles are 114
+    widgets inside their changed panels): those are let go in C as each is placed."""
     out: list[pygame.Rect] = []
-    for r in rects:
-        hits = pygame.Rect(r).collidelistall(out)
-        if not hits:
-            out.append(pygame.Rect(r))
-            continue
-        if out[hits[0]].contains(r) or len(hits) > 1 and any(out[i].contains(r) for i in hits):
-            continue        # (inside one there already: a widget in a panel that changed too)
-        r = pygame.Rect(r)
-        merged = True
-        while merged:
-            merged = False
-            for i in r.collidelistall(out):     # (those it overlaps)
-                o = out[i]
-                union = r.union(o)
-                if union.w * union.h <= r.w * r.h + o.w * o.h:
-                    r = union
-                    del out[i]
-                    merged = True
-                    break
+    todo = list(map(pygame.Rect, rects))
+    while todo:
+        r = todo.pop(0)
+        hits = r.collidelistall(out)
+        if hits:
+            if out[hits[0]].contains(r) or len(hits) > 1 and any(out[i].contains(r)
+                                                                 for i in hits):
+                continue
+            merged = True
+            while merged:
+                merged = False
+                for i in r.collidelistall(out):     # (those it overlaps)
+                    o = out[i]
+                    union = r.union(o)
+                    if union.w * union.h <= r.w * r.h + o.w * o.h:
+                        r = union
+                        del out[i]
+                        merged = True
+                        break
         out.append(r)
+        todo = list(filterfalse(r.contains, todo))     # (those inside it: nothing to add)
     return out
 
 
@@ -971,7 +976,16 @@ def _dirty_within(drawn: dict, now: dict, room: int | None) -> list[pygame.Rect]
         return None
     # (``now`` is in the widgets' order; a kept widget's placing is the same object as
     # drawn, which C sorts out before Python looks at the others)
-    names = compress(now, map(operator.is_not, map(drawn.get, now), now.values()))
+    names = list(compress(now, map(operator.is_not, map(drawn.get, now), now.values())))
+    if room is None:            # (all in C: END TURN changes a hundred widgets)
+        befores = list(map(drawn.get, names, repeat(_GONE)))
+        afters = list(map(now.__getitem__, names))
+        changed = list(map(operator.ne, befores, afters))
+        dirty += map(pygame.Rect, map(_FIRST, compress(afters, changed)))
+        moved = map(operator.and_, changed,
+                    map(operator.ne, map(_FIRST, befores), map(_FIRST, afters)))
+        dirty += [pygame.Rect(b[0]) for b in compress(befores, moved) if b is not _GONE]
+        return dirty            # (where they were before they moved: after the rest)
     for name in names:
         placed, before = now[name], drawn.get(name)
         if before != placed:
@@ -979,8 +993,7 @@ def _dirty_within(drawn: dict, now: dict, room: int | None) -> list[pygame.Rect]
             dirty.append(r)
             if before is not None and before[0] != placed[0]:
                 dirty.append(pygame.Rect(before[0]))      # where it was before it moved
-            if room is not None:
-                total += r.w * r.h + (dirty[-1].w * dirty[-1].h if dirty[-1] is not r else 0)
-                if total * 2 >= room:
-                    return None
+            total += r.w * r.h + (dirty[-1].w * dirty[-1].h if dirty[-1] is not r else 0)
+            if total * 2 >= room:
+                return None
     return dirty
