@@ -440,7 +440,7 @@ class TableView(CakeTable, WhyTargets):
     def _likely_actions(self) -> Iterator[dict]:
         """What the active player's likeliest taps post: completing each order (the tap
         made most; of a position with and without a cake, either, as its question's
-        answer), each upgrade UPGRADE offers, one token spent, the cake card."""
+        answer), each upgrade UPGRADE offers, one token spent, the cake card, UNDO."""
         table = self.app.table
         me = table.game.active_player
         for slot, cards in enumerate(me.queue, 1):
@@ -457,6 +457,8 @@ class TableView(CakeTable, WhyTargets):
             yield {"do": "spend_cookies", "count": 1}
         if table.game.expansion is not None and self.can_play_cake_card():
             yield {"do": "play_cake_card"}
+        if table.undo is not None:
+            yield {"do": "undo"}              # (a slip taken back: the old look, the mark kept)
 
     def _frame_after(self, action: dict) -> list[Widget] | None:
         """The widgets of the frame the table shows once ``action`` is applied (None: the
@@ -706,13 +708,14 @@ class TableView(CakeTable, WhyTargets):
 
     def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]:
         """The widgets ``build`` makes, kept by ``key`` (everything they show) and used
-        again while it is the same: built, and their keys worked out, once. The 32 last
-        used are kept."""
+        again while it is the same: built, and their keys worked out, once. The 64 last
+        used are kept (the frames painted ahead while idle, END TURN's first, build up to
+        a dozen frames' parts before the tap comes: 32 let END TURN's go)."""
         panels = self._panels
         hashed = _Key(key)
         got = panels.pop(hashed, None)
         if got is None:
-            if len(panels) >= 32:
+            if len(panels) >= 64:
                 del panels[next(iter(panels))]       # (the least recently used)
             got = build()
             for w in got:
