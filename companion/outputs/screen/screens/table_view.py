@@ -627,13 +627,13 @@ class TableView(CakeTable, WhyTargets):
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
         # the other players show only in which card a scan names next, while one of this
-        # player's is not known: else a cake or a scan on another's card leaves it be
+        # player's is not known: a cake or a scan on another's card leaves it be
         known = self.app.catalog.cards
         unknown = any(c.tag not in known for pos in me.queue for c in pos)
         key = ("active", seat, tuple(rect),
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
-               game.rules.token, game.turn, tuple(game.players) if unknown else me,
+               game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
                pending, taken, text.language(), self.m, self.app.catalog)
         return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
 
