@@ -11,9 +11,7 @@ it, in front of it; the widgets themselves are left as they are.
 """
 from __future__ import annotations
 
-import operator
 from functools import partial
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -26,8 +24,6 @@ from ..text import language
 from companion.review.why_text import why_text
 from ..widgets import Custom, Fill, Label, Widget, render
 from .base import Screen
-
-_NAME = operator.attrgetter("name")
 
 PANEL_W = 470             # design pixels (800 x 480)
 PANEL_H = 128
@@ -162,10 +158,9 @@ class WhyTargets(Screen):
         now = self.explainable()
         out: list[Widget] = []
         areas: dict[str, tuple[str, pygame.Rect]] = {}     # target -> (name, area)
-        named = map(targets.__contains__, map(_NAME, built))     # (in C: a hundred widgets)
-        for w in compress(built, named):
-            target = targets[w.name]
-            if target not in now:
+        for w in built:
+            target = targets.get(w.name)
+            if target is None or target not in now:
                 continue
             name, area = areas.get(target, (w.name, w.rect))
             areas[target] = (name, area.union(w.rect))     # "Final round" and its detail
