@@ -747,6 +747,9 @@ class Looks:
         less than one screen's worth), never less than the limit they were made with."""
         self.limit = max(self._least, 2 * size[0] * size[1])
 
+    def __contains__(self, key: tuple) -> bool:
+        return key in self._got
+
     def get(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)
         if got is not None:

@@ -368,14 +368,35 @@ class Screen:
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
         """Repaint the widgets (of the last build) whose pressed look changed."""
         dirty = []
-        for w in self._widgets:
+        for i, w in enumerate(self._widgets):
             if w.name in looks and w.shows:
-                w.pressed = w.name == self._pressed
+                pressed = w.name == self._pressed
+                if pressed and not w.pressed:       # (a finger down: its look comes back)
+                    self._keep_shown_look(surface, i)
+                w.pressed = pressed
                 now = w.placed()
                 if self._drawn.get(w.name) != now:
                     self._drawn[w.name] = now
                     dirty.append(pygame.Rect(w.extent))
         return self._repaint(surface, self._widgets, dirty)
+
+    def _keep_shown_look(self, surface: pygame.Surface, i: int) -> None:
+        """Keep the look widget ``i`` shows on the screen now, copied, if the kept looks
+        lack it and nothing is over it: its pressed look is about to replace it, and the
+        finger lifting brings it back (END TURN's look, painted ahead and since pushed out
+        by the frames painted after it, was painted again on every lift: 0.6 M)."""
+        kept, ws = looks(), self._widgets
+        w = ws[i]
+        if kept is None or surface is not self._looks_on or surface.get_flags() & pygame.SRCALPHA \
+                or self._drawn.get(w.name) != w.placed() \
+                or not surface.get_rect().contains(w.rect) \
+                or any(o.shows and o.extent.colliderect(w.rect) for o in ws[i + 1:]):
+            return
+        paint = _Painter(surface, ws, [o.extent for o in ws], self.background)
+        ground = paint.ground(i)
+        key = kept.key(w, ground, paint.form) if ground is not None else None
+        if key is not None and key not in kept:
+            kept.keep(key, surface, w.rect)
 
     def _repaint(self, surface: pygame.Surface, ws: list[Widget],
                  dirty: list[pygame.Rect]) -> list[pygame.Rect]:
