@@ -362,3 +362,63 @@ def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_go
     assert screen.uncovered_from_ahead == 1
     assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
     _same_as_a_whole_repaint(app)
+
+
+def test_a_finger_lifting_copies_back_the_look_it_pressed_away():
+    """A finger going down keeps the look the widget shows (when the kept looks lack it):
+    lifting copies it back instead of painting it, and the screen is a whole repaint."""
+    from companion.outputs.screen import widgets
+    loop, app = make_app((1280, 800), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    app.screen._dismiss_draws()
+    loop.drain()
+    app.pump()
+    widgets.looks().clear()                   # (the looks painted so far pushed out)
+    end = next(w for w in app.screen._widgets if w.name == "ft.end")
+    end.on_tap = lambda: None                 # (the released look alone: no END TURN)
+    painted: list[tuple[str, bool]] = []
+    draw = type(end).draw
+    try:
+        type(end).draw = lambda w, surface: (surface is app.surface and painted.append(
+            (w.name, w.pressed))) or draw(w, surface)
+        _finger(app, end, pygame.FINGERDOWN)
+        app.pump()
+        _same_as_a_whole_repaint(app)
+        _finger(app, end, pygame.FINGERUP)
+        app.pump()
+    finally:
+        type(end).draw = draw
+    assert painted == [("ft.end", True)], painted
+    _same_as_a_whole_repaint(app)
+
+
+def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
+    """While UNDO is offered, the frame it shows is among those painted ahead: the tap
+    paints none of the active panel's cards again, and its frame is a whole repaint."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    app.screen._dismiss_draws()
+    loop.drain()
+    app.pump()
+    assert app.table.undo is not None
+    assert {"do": "undo"} in list(app.screen._likely_actions())
+    while app.work_ahead():
+        pass
+    undo = next(w for w in app.screen._widgets if w.name == "ft.undo")
+    painted: list[str] = []
+    draw = widgets_draw = type(next(w for w in app.screen._widgets
+                                    if w.name.startswith("act.pos"))).draw
+    try:
+        type(next(w for w in app.screen._widgets if w.name.startswith("act.pos"))).draw = \
+            lambda w, surface: (surface is app.surface and painted.append(w.name)) \
+            or widgets_draw(w, surface)
+        for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+            _finger(app, undo, kind)
+            app.pump()
+        before = app.table
+        loop.drain()
+        app.pump()
+    finally:
+        type(next(w for w in app.screen._widgets if w.name.startswith("act.pos"))).draw = draw
+    assert app.table is not before and painted == [], painted
+    _same_as_a_whole_repaint(app)

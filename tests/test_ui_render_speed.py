@@ -553,3 +553,49 @@ def test_rectangles_to_repaint_merge_only_when_their_union_is_no_bigger_than_bot
     assert base._merge([a, b]) == [pygame.Rect(0, 0, 190, 50)]
     assert base._merge([card, card.inflate(-10, -10), band]) == [card, band]
     assert base._merge([a, pygame.Rect(300, 300, 5, 5)]) == [a, pygame.Rect(300, 300, 5, 5)]
+
+
+def test_merged_rectangles_cover_every_one_and_keep_none_given():
+    """Merging passes over a rectangle inside one already placed: what is painted still
+    covers every rectangle given, and the list given is left as it was (fresh Rects out)."""
+    import random
+
+    from companion.outputs.screen.screens import base
+    rnd = random.Random(19)
+    for _ in range(300):
+        rects = [pygame.Rect(rnd.randrange(300), rnd.randrange(300), rnd.randrange(1, 120),
+                             rnd.randrange(1, 120)) for _ in range(rnd.randrange(1, 30))]
+        given = [pygame.Rect(r) for r in rects]
+        out = base._merge(rects)
+        assert rects == given and not any(o is r for o in out for r in rects)
+        for r in rects:
+            covered = pygame.Surface((420, 420))
+            covered.fill((0, 0, 0))
+            for o in out:
+                covered.fill((255, 255, 255), o.clip(r))
+            assert all(covered.get_at((x, y))[:3] == (255, 255, 255)
+                       for x in range(r.x, r.right, 7) for y in range(r.y, r.bottom, 7))
+
+
+def test_a_frame_painted_ahead_is_given_up_once_half_the_change_is_known_wrong():
+    """``_dirty_within`` stops as soon as what is wrong adds up to half the change, with
+    the same answer as working it all out (``_dirty``) and comparing."""
+    import random
+
+    from companion.outputs.screen.screens import base
+    rnd = random.Random(7)
+    for _ in range(300):
+        names = [f"w{i}" for i in range(rnd.randrange(1, 20))]
+
+        def frame(names: list[str] = names) -> dict:
+            return {n: ((rnd.randrange(50), rnd.randrange(50), rnd.randrange(1, 30),
+                         rnd.randrange(1, 30)), (rnd.randrange(2),)) for n in names
+                    if rnd.random() < 0.9}
+        drawn, now = frame(), frame()
+        room = rnd.randrange(1, 4000)
+        whole = base._dirty(drawn, [], now)
+        got = base._dirty_within(drawn, now, room)
+        if base._area(whole) * 2 >= room:
+            assert got is None
+        else:
+            assert got == whole

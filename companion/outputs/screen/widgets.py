@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
 
@@ -782,6 +782,9 @@ class Looks:
         less than one screen's worth), never less than the limit they were made with."""
         self.limit = max(self._least, 2 * size[0] * size[1])
 
+    def __contains__(self, key: tuple) -> bool:
+        return key in self._got
+
     def get(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)
         if got is not None:
@@ -807,7 +810,7 @@ class Looks:
         aside = pygame.Surface((w.rect.w + dx, w.rect.h + dy), 0, like)
         aside.fill(ground)
         with painting_ahead(_painting_ahead or like):   # (shapes drawn, their copies owed)
-            replace(w, rect=pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
+            _moved(w, pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
         look = aside.subsurface((dx, dy, w.rect.w, w.rect.h)) if dx or dy else aside
         self._put(key, look)
         return look
@@ -828,6 +831,18 @@ class Looks:
 
     def __len__(self) -> int:
         return len(self._got)
+
+
+def _moved(w: Widget, rect: pygame.Rect) -> Widget:
+    """``w`` at ``rect``: ``dataclasses.replace`` without its cost (it walks the fields and
+    calls ``__init__``; the kinds kept as looks set nothing up there), and without the
+    keys ``w`` worked out for where it is."""
+    twin = object.__new__(type(w))
+    twin.__dict__.update(w.__dict__)
+    twin.__dict__.pop("_kept_key", None)
+    twin.__dict__.pop("_kept_placed", None)
+    twin.rect = rect
+    return twin
 
 
 _looks = Looks()

@@ -18,8 +18,10 @@ Legality is asked of the engine (``TableView.accepts``); every tap becomes a
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 from functools import partial
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -32,7 +34,8 @@ from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import cols, inset, rows
 from ..table_layout import banner_rect
-from ..widgets import Button, Custom, Fill, Label, Widget
+from ..text import language
+from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
@@ -41,17 +44,23 @@ _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceSta
                 DrawsDismissed)
 
 
+_NAME = operator.attrgetter("name")
+_IS_BANNER = operator.methodcaller("startswith", "ban.")
+
+
 class CakeTable(Screen):
     """The Cake Time part of ``TableView`` (which answers ``accepts``)."""
 
     if TYPE_CHECKING:
         def accepts(self, action: dict) -> bool: ...
+        def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]: ...
         def _as_if(self, table: Any, draws: Any) -> contextlib.AbstractContextManager[None]: ...
         dialog: str | None
         cake_slot: int
 
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
+    _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
 
     # --- updates -----------------------------------------------------------------------
 
@@ -121,19 +130,32 @@ class CakeTable(Screen):
             return []
         out: list[Widget] = []
         active = game.active if game.active is not None else game.last_seat
-        for w in built:
+        cards = compress(built, map(operator.is_, map(type, built), repeat(OrderCard)))
+        for w in cards:         # (picked in C: a hundred widgets, a few of them cards)
             prefix, _, pos = w.name.partition(".pos")
-            if not pos.isdigit() or type(w).__name__ != "OrderCard":
+            if not pos.isdigit():
                 continue
             seat = active if prefix == "act" else int(prefix[1:])
             cakes = sum(c.cake for c in game.players[seat].queue[int(pos) - 1])
             if cakes:      # the big slots keep their corners for the number and the count
-                out.append(cake_badge(f"{w.name}.cake", w.rect, cakes,
-                                      "row" if prefix == "act" else "corner"))
+                out.append(self._cake_badge(w, cakes, "row" if prefix == "act" else "corner"))
         out += self._break_time(game, built)
         if self.cake_offer and not game.game_over:
             out += self._cake_question(game, built, body)
         return out
+
+    def _cake_badge(self, card: Widget, cakes: int, place: str) -> Widget:
+        """The badge of ``cakes`` on ``card``, the same widget while it shows the same (its
+        key then worked out once, and the frames compare it by identity)."""
+        key = (card.name, tuple(card.rect), cakes, place)
+        kept = self._cake_badges
+        got = kept.get(key)
+        if got is None:
+            if len(kept) >= 64:
+                del kept[next(iter(kept))]
+            got = kept[key] = cake_badge(f"{card.name}.cake", card.rect, cakes, place)
+            got.keep_key()
+        return got
 
     def can_play_cake_card(self) -> bool:
         return self.accepts({"do": "play_cake_card"})
@@ -163,13 +185,23 @@ class CakeTable(Screen):
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
-        """"Cake on the deck's back?": a chip per player who just took cards."""
+        """"Cake on the deck's back?": a chip per player who just took cards; kept while
+        what it shows is the same (it stays up over several moves)."""
+        wide = body.w // 2
+        banners = tuple(tuple(w.rect) for w in compress(built, map(_IS_BANNER, map(_NAME, built)))
+                        if w.rect.w > wide)
+        key = ("cake_question", tuple(body), banners, self.cake_offer, self.cake_dealing,
+               tuple(p.name for p in game.players), tuple(map(tuple, self.app.seat_colors)),
+               language(), self.m)
+        return self._kept(key, lambda: self._build_cake_question(game, body, banners))
+
+    def _build_cake_question(self, game: Any, body: pygame.Rect,
+                             banners: tuple[tuple[int, ...], ...]) -> list[Widget]:
         m = self.m
         h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
         bottom = body.bottom
-        banners = [w.rect for w in built if w.name.startswith("ban.") and w.rect.w > body.w // 2]
         if banners:
-            bottom = min(r.y for r in banners) - m.gap
+            bottom = min(y for _, y, _, _ in banners) - m.gap
         r = banner_rect(m, body, h, bottom)
         out: list[Widget] = [Fill("ban.cake.bg", r,
                                   color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),

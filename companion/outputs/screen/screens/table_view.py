@@ -71,7 +71,8 @@ class TableView(CakeTable, WhyTargets):
         self._taken: tuple | None = None    # (seat, position, until): just completed
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
-        self._panels: dict[tuple, list[Widget]] = {}    # other players' panels, by content
+        self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
+        self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
 
     # --- updates ----------------------------------------------------------------------------
@@ -439,7 +440,7 @@ class TableView(CakeTable, WhyTargets):
     def _likely_actions(self) -> Iterator[dict]:
         """What the active player's likeliest taps post: completing each order (the tap
         made most; of a position with and without a cake, either, as its question's
-        answer), each upgrade UPGRADE offers, one token spent, the cake card."""
+        answer), each upgrade UPGRADE offers, one token spent, the cake card, UNDO."""
         table = self.app.table
         me = table.game.active_player
         for slot, cards in enumerate(me.queue, 1):
@@ -456,6 +457,8 @@ class TableView(CakeTable, WhyTargets):
             yield {"do": "spend_cookies", "count": 1}
         if table.game.expansion is not None and self.can_play_cake_card():
             yield {"do": "play_cake_card"}
+        if table.undo is not None:
+            yield {"do": "undo"}              # (a slip taken back: the old look, the mark kept)
 
     def _frame_after(self, action: dict) -> list[Widget] | None:
         """The widgets of the frame the table shows once ``action`` is applied (None: the
@@ -622,11 +625,16 @@ class TableView(CakeTable, WhyTargets):
         pending = self.pending
         self._name_banner = active_panel_layout(self.m, rect, prompt=pending is not None).banner
         taken = self._taken[:2] if self._taken is not None else None
+        me = game.players[seat]
+        # the other players show only in which card a scan names next, while one of this
+        # player's is not known: a cake or a scan on another's card leaves it be
+        known = self.app.catalog.cards
+        unknown = any(c.tag not in known for pos in me.queue for c in pos)
         key = ("active", seat, tuple(rect),
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
-               game.rules.token, game.turn, tuple(game.players), pending, taken,
-               text.language(), self.m, self.app.catalog)
+               game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
+               pending, taken, text.language(), self.m, self.app.catalog)
         return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -700,12 +708,14 @@ class TableView(CakeTable, WhyTargets):
 
     def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]:
         """The widgets ``build`` makes, kept by ``key`` (everything they show) and used
-        again while it is the same: built, and their keys worked out, once. The 32 last
-        used are kept."""
+        again while it is the same: built, and their keys worked out, once. The 64 last
+        used are kept (the frames painted ahead while idle, END TURN's first, build up to
+        a dozen frames' parts before the tap comes: 32 let END TURN's go)."""
         panels = self._panels
-        got = panels.pop(key, None)
+        hashed = _Key(key)
+        got = panels.pop(hashed, None)
         if got is None:
-            if len(panels) >= 32:
+            if len(panels) >= 64:
                 del panels[next(iter(panels))]       # (the least recently used)
             got = build()
             for w in got:
@@ -713,7 +723,7 @@ class TableView(CakeTable, WhyTargets):
         else:
             for w in got:
                 w.pressed = False                   # (a finger's press is the frame's own)
-        panels[key] = got
+        panels[hashed] = got
         return got
 
     def _build_other_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -751,15 +761,15 @@ class TableView(CakeTable, WhyTargets):
         return out
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
-        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN: kept while what they show is the
-        same (Cake Time's card button is the game's own: built every time)."""
-        if game.expansion is not None:
-            return self._build_footer(game, rect)
+        """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN (and Cake Time's card button): kept
+        while what they show is the same."""
         table = self.app.table
         running = not game.game_over and game.active is not None
+        cake_time = game.expansion is not None
         key = ("footer", tuple(rect), running, table.undo is not None,
                table.redo is not None, running and self.can_upgrade(),
-               running and self.can_spend(),
+               running and self.can_spend(), cake_time,
+               cake_time and running and self.can_play_cake_card(),
                tuple(self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]),
                text.language(), self.m)
         return self._kept(key, lambda: self._build_footer(game, rect))
@@ -940,3 +950,20 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
+
+class _Key:
+    """A kept part's key, its hash worked out once: the key holds whole players (hashing
+    one hashes each of their cards), and the dict of kept parts asks for it up to three
+    times (looked up, put back, the oldest let go)."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: tuple):
+        self.key, self.hash = key, hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.key == other.key
