@@ -331,7 +331,7 @@ class Screen:
         got = _UNDER.get(size)
         if got is None or got[1] is not self._ahead_token or self._veil_stale is None \
                 or self._veiled_copy_owner() is not self._ahead_token:
-            return _keep_under(surface)
+            return _copy_whole_under(surface)
         copy = got[0]
         for r in _merge(self._veil_stale + changed):
             copy.blit(surface, r, r)
@@ -886,7 +886,8 @@ class _Painter:
             kept.keep(key, self.surface, w.rect)
 
 
-def _keep_under(surface: pygame.Surface) -> object:
+def _copy_whole_under(surface: pygame.Surface) -> object:
+    """Copy the whole screen as the copy kept under a dialog; the copy's token."""
     copy = _under_copy(surface)
     copy.blit(surface, (0, 0))
     token = object()
