@@ -9,15 +9,14 @@ _os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # instructions of the Pi's cold start (issue 19). While pygame's own module runs, numpy
 # counts as not installed (as in a venv on PyPI's pygame, which has no numpy); after it,
 # numpy imports as ever (hypothesis, for one, looks for it).
-# So do three of pygame's optional modules the companion never uses (issue 19's memory:
-# about 0.85 MB resident together, measured with the service's other imports done):
-# pygame.scrap (the clipboard, 0.5 MB), pygame.mask (0.25) and pygame.pixelarray (0.1).
-# pygame's __init__ takes each as optional (`pygame.scrap`, `pygame.mask` become its
-# placeholder, which raises NotImplementedError when used; `pygame.Mask`, `PixelArray` a
-# function that says so) without a word; after it each imports as ever: `import pygame.mask`
-# binds the real module. pygame.sprite, which imports pygame.mask at its top (and would
-# warn without it), is loaded lazily instead (importlib's LazyLoader: run on its first use).
-_UNUSED_BY_PYGAME = ("numpy", "pygame.scrap", "pygame.mask", "pygame.pixelarray")
+# So does pygame.scrap (the clipboard, about 0.5 MB resident measured with the service's
+# other imports done; issue 19's memory), which the companion never uses: pygame's __init__
+# takes it as optional (`pygame.scrap` becomes its placeholder, which raises
+# NotImplementedError when used) without a word; after it, `import pygame.scrap` binds the
+# real module. (pygame.mask and pygame.PixelArray are the screen's: its shape copies.)
+# pygame.sprite, which the companion never uses either, is loaded lazily (importlib's
+# LazyLoader: run on its first use).
+_UNUSED_BY_PYGAME = ("numpy", "pygame.scrap")
 _LAZY_IN_PYGAME = ("pygame.sprite",)
 
 
