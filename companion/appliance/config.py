@@ -232,9 +232,11 @@ class MqttSettings(Section):
     host: str = setting(
         "", "MQTT broker (the café's Mosquitto) this table reports to; empty = off.")
     port: int = setting(1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535)
-    tls: bool = setting(False, "Connect with TLS (the system's certificate store). Only "
-                               "then does the service load OpenSSL's ssl and _hashlib at "
-                               "start (about 5 MB; `doctor` says which applies).")
+    tls: bool = setting(False, "Connect with TLS (the system's certificate store). "
+                               "Without it the service leaves out OpenSSL's _hashlib "
+                               "(Python's own digests, the same), and its ssl too while "
+                               "no broker is set (up to about 5 MB; `doctor` says which "
+                               "applies).")
     ca_file: str = setting("", "With TLS: a CA certificate file for a private broker; "
                                "empty = the system's store.")
     username: str = setting("", "Broker user name; empty = anonymous.")
