@@ -185,16 +185,17 @@ class Scanner(threading.Thread):
         try:
             got = b""
             while not got.endswith(b"\n"):
-                ready, _, _ = select.select([self.master], [], [], 5)
+                # (generous: under a loaded CI the enroll command may take seconds to start)
+                ready, _, _ = select.select([self.master], [], [], 30)
                 assert ready, "the enroll command never said ?HELLO"
                 got += os.read(self.master, 100)
             os.write(self.master, encode(Hello(0, 1, "0.1.0", "MFRC522", "ok")))
             for n, (tag, wait_for) in enumerate(self.scans, 1):
                 os.write(self.master, encode(Scan(n, tag)))
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + 30
                 while wait_for not in (self.cards.read_text() if self.cards.exists() else ""):
                     assert time.monotonic() < deadline, f"{wait_for} never saved"
-                    time.sleep(0.01)
+                    self.cancelled.wait(0.01)
         except BaseException as exc:                     # report in the test, not here
             self.error = exc
         finally:
