@@ -186,13 +186,13 @@ class Scanner(threading.Thread):
             got = b""
             while not got.endswith(b"\n"):
                 # (generous: under a loaded CI the enroll command may take seconds to start)
-                ready, _, _ = select.select([self.master], [], [], 30)
+                ready, _, _ = select.select([self.master], [], [], 20)
                 assert ready, "the enroll command never said ?HELLO"
                 got += os.read(self.master, 100)
             os.write(self.master, encode(Hello(0, 1, "0.1.0", "MFRC522", "ok")))
             for n, (tag, wait_for) in enumerate(self.scans, 1):
                 os.write(self.master, encode(Scan(n, tag)))
-                deadline = time.monotonic() + 30
+                deadline = time.monotonic() + 20
                 while wait_for not in (self.cards.read_text() if self.cards.exists() else ""):
                     assert time.monotonic() < deadline, f"{wait_for} never saved"
                     self.cancelled.wait(0.01)
@@ -216,6 +216,10 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
     conf.write_text(f'[catalog]\npaths = ["{cards}"]\n[scanner]\nport = "{link}"\n')
     scanner = Scanner(str(link), cards, [("04A1B2C3D4E5F6", "Flat white"),
                                          ("DEADBEEF", "Mocha")])
+    # Ctrl-C is Python's KeyboardInterrupt here whatever an earlier test in this process
+    # left as SIGINT's handler (a stop handler set for a service or hub, say: the signal
+    # would then be swallowed and this test wait for it forever)
+    was = signal.signal(signal.SIGINT, signal.default_int_handler)
     scanner.start()
     try:
         code = enroll(monkeypatch, conf, "Flat white\ncoffee milk\nn\nMocha\n"
@@ -224,6 +228,7 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
         scanner.join(10)
         scanner.cancelled.set()
         scanner.close()
+        signal.signal(signal.SIGINT, was)
     assert scanner.error is None
     assert code == 130
     out = capsys.readouterr().out
