@@ -341,8 +341,7 @@ def fill_round_rect(surface: pygame.Surface, colour: Color, rect: pygame.Rect | 
                           or not surface.get_rect().contains(rect)):
         pygame.draw.rect(surface, colour, rect, border_radius=r)
         return
-    bands: tuple[pygame.Rect | tuple[int, int, int, int], ...] = (
-        (x, y + r, w, h - 2 * r), (x + r, y, w - 2 * r, r), (x + r, y + h - r, w - 2 * r, r))
+    bands: tuple[pygame.Rect | tuple[int, int, int, int], ...] = _cross(rect, r)
     bounds = surface.get_rect()
     if not bounds.contains(rect):     # (pygame's fill moves a band off the left or top edge
         bands = tuple(bounds.clip(band) for band in bands)   # onto the surface whole)
@@ -609,15 +608,19 @@ def _shape_part(surface: pygame.Surface, rect: pygame.Rect, radius: int,
     surface.blit(part, area, area.move(-aside.x, -aside.y))
 
 
+def _cross(rect: pygame.Rect, r: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The straight parts of a rounded rectangle: all of ``rect`` but its four
+    ``r``-square corners, as three bands."""
+    x, y, w, h = rect
+    return (x, y + r, w, h - 2 * r), (x + r, y, w - 2 * r, r), (x + r, y + h - r, w - 2 * r, r)
+
+
 def _fill_cross(surface: pygame.Surface, colour: Color, rect: pygame.Rect,
                 radius: int) -> None:
-    """The straight parts of a rounded fill (all of ``rect`` but its four radius-square
-    corners), filled: what a hollow copy (``_shape_copy``) leaves out."""
-    x, y, w, h = rect
-    r = radius
-    surface.fill(colour, (x, y + r, w, h - 2 * r))
-    surface.fill(colour, (x + r, y, w - 2 * r, r))
-    surface.fill(colour, (x + r, y + h - r, w - 2 * r, r))
+    """The straight parts of a rounded fill, filled: what a hollow copy (``_shape_copy``)
+    leaves out."""
+    for band in _cross(rect, radius):
+        surface.fill(colour, band)
 
 
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
