@@ -8,13 +8,19 @@ interpreter's start to the first frame (the parser on 165 kB of generated text),
 single part of a cold start on a Pi Zero 2 W.
 
 The text depends only on a class's fields and options, so its compiled code can be kept as a
-module's is: keyed by the exact text, in ``__pycache__``, read back with ``marshal``.
+module's is: keyed by the text (its digest), in ``__pycache__``, read back with ``marshal``.
 ``dataclasses`` itself is unchanged: only the name ``exec`` in its namespace is this
 module's ``exec``, which compiles through the cache and then runs Python's own ``exec`` with
 the same globals and locals, so each class gets exactly what the text says (a changed
 record has a new text: a miss, compiled and kept). Same rule as the byte code: nothing is
 written when byte code is not (``PYTHONDONTWRITEBYTECODE``), and a folder that cannot be
 written, or a file that cannot be read, costs only the compiling.
+
+The file is an index (each text's 128-bit BLAKE2 digest -> where its marshalled code is)
+followed by the codes: a start reads the index alone (about 80 KB in memory for 600 texts)
+and each code as its record is made (``os.pread``), instead of holding every text and
+code object for as long as the service runs (1.3 MB of the service's resident memory,
+issue 19's memory).
 """
 from __future__ import annotations
 
@@ -23,41 +29,100 @@ import builtins
 import dataclasses
 import marshal
 import os
+import struct
 import sys
 from types import CodeType
 from typing import Any
+
+# hashlib's own BLAKE2 (the built-in module, not OpenSSL's: `import hashlib` at this point,
+# before the service decides whether OpenSSL is needed, would load libcrypto; see
+# companion/appliance/openssl.py)
+from _blake2 import blake2b
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__",
                     f"dataclass_code.{sys.implementation.cache_tag}.marshal")
 #: more texts than this kept (records changed many times): only this process's are kept
 MOST = 4000
+#: the file's first bytes: what it is, and the length of its index
+_HEADER = struct.Struct("<4sI")
+_MAGIC = b"DCC2"
 
-_codes: dict[str, CodeType] = {}
-_used: set[str] = set()
+#: digest -> (offset, length) of its marshalled code after the index, in the file read at start
+_index: dict[bytes, tuple[int, int]] = {}
+_fd: int | None = None
+_codes_at = 0
+#: digest -> marshalled code, compiled by this process (written at ``keep``)
+_new: dict[bytes, bytes] = {}
+_used: set[bytes] = set()
 _changed = False
 
 
+def _digest(source: str) -> bytes:
+    return blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 def _load() -> None:
+    """Read the index of the kept file (the codes stay in the file until asked for)."""
+    global _fd, _codes_at
     try:
-        with open(PATH, "rb") as fh:
-            got = marshal.loads(fh.read())
-    except (OSError, EOFError, ValueError, TypeError):
+        fd = os.open(PATH, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return
-    if isinstance(got, dict):
-        _codes.update((text, code) for text, code in got.items()
-                      if isinstance(text, str) and isinstance(code, CodeType))
+    try:
+        magic, size = _HEADER.unpack(os.pread(fd, _HEADER.size, 0))
+        got = marshal.loads(os.pread(fd, size, _HEADER.size)) if magic == _MAGIC else None
+    except (OSError, EOFError, ValueError, TypeError, struct.error):
+        got = None
+    if not isinstance(got, dict):
+        os.close(fd)
+        return
+    _index.clear()
+    _index.update((k, v) for k, v in got.items()
+                  if isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 2)
+    if _fd is not None:
+        os.close(_fd)
+    _fd, _codes_at = fd, _HEADER.size + size
+
+
+def _read(key: bytes) -> bytes | None:
+    """The marshalled code kept for ``key`` (None: not kept, or the file cannot be read)."""
+    blob = _new.get(key)
+    if blob is not None:
+        return blob
+    where, fd = _index.get(key), _fd
+    if where is None or fd is None:
+        return None
+    offset, length = where
+    try:
+        blob = os.pread(fd, length, _codes_at + offset)
+    except OSError:
+        return None
+    return blob if len(blob) == length else None
 
 
 def compiled(source: str) -> CodeType:
     """The code of one generated text: kept, or compiled now (and kept at ``keep``)."""
     global _changed
-    code = _codes.get(source)
-    if code is None:
+    key = _digest(source)
+    blob = _read(key)
+    code = None
+    if blob is not None:
+        try:
+            code = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            code = None
+    if not isinstance(code, CodeType):
         code = compile(source, "<string>", "exec")
-        _codes[source] = code
+        _new[key] = marshal.dumps(code)
         _changed = True
-    _used.add(source)
+    _used.add(key)
     return code
+
+
+def kept(source: str) -> bool:
+    """Whether the code of ``source`` is kept (in the file read at start, or compiled since)."""
+    key = _digest(source)
+    return key in _new or key in _index
 
 
 def cached_exec(source: Any, globals: dict | None = None, locals: Any = None, /) -> None:
@@ -73,19 +138,33 @@ def cached_exec(source: Any, globals: dict | None = None, locals: Any = None, /)
 
 
 def keep() -> None:
-    """Write the texts compiled since the start (nothing when none was new)."""
+    """Write the file again with the texts compiled since the start (nothing when none
+    was new): the kept codes read back from the old file, the new ones after them."""
     global _changed
     if not _changed or sys.dont_write_bytecode:
         return
     _changed = False
-    codes = dict(_codes)                   # a copy: another thread may be importing
-    if len(codes) > MOST:
-        codes = {text: code for text, code in codes.items() if text in _used}
+    keys = list(_index) + [k for k in list(_new) if k not in _index]
+    if len(keys) > MOST:
+        keys = [k for k in keys if k in _used]
+    index: dict[bytes, tuple[int, int]] = {}
+    blobs: list[bytes] = []
+    offset = 0
+    for key in keys:
+        blob = _read(key)
+        if blob is None:
+            continue
+        index[key] = (offset, len(blob))
+        blobs.append(blob)
+        offset += len(blob)
+    head = marshal.dumps(index)
     try:
         os.makedirs(os.path.dirname(PATH), exist_ok=True)
         part = f"{PATH}.{os.getpid()}.part"
         with open(part, "wb") as fh:
-            marshal.dump(codes, fh)
+            fh.write(_HEADER.pack(_MAGIC, len(head)))
+            fh.write(head)
+            fh.writelines(blobs)
         os.replace(part, PATH)
     except (OSError, ValueError):
         pass
@@ -116,4 +195,4 @@ def prepare() -> None:
     for lang in i18n.LANGUAGES:
         i18n.catalog(lang)
     keep()
-    print(f"kept the code of {len(_codes)} record methods in {PATH}")
+    print(f"kept the code of {len(_index) + len(_new)} record methods in {PATH}")

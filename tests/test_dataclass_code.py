@@ -13,8 +13,7 @@ from companion import dataclass_code
 def cache(tmp_path, monkeypatch):
     path = tmp_path / "__pycache__" / "dataclass_code.marshal"
     monkeypatch.setattr(dataclass_code, "PATH", str(path))
-    monkeypatch.setattr(dataclass_code, "_codes", {})
-    monkeypatch.setattr(dataclass_code, "_used", set())
+    fresh(monkeypatch)
     monkeypatch.setattr(dataclass_code, "_changed", False)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     return path
@@ -29,11 +28,31 @@ def order_record():
     return Order
 
 
+def fresh(monkeypatch):
+    monkeypatch.setattr(dataclass_code, "_index", {})
+    monkeypatch.setattr(dataclass_code, "_new", {})
+    monkeypatch.setattr(dataclass_code, "_fd", None)
+    monkeypatch.setattr(dataclass_code, "_used", set())
+
+
 def next_start(monkeypatch):
     """What a new process sees: only what was written."""
-    monkeypatch.setattr(dataclass_code, "_codes", {})
-    monkeypatch.setattr(dataclass_code, "_used", set())
+    fresh(monkeypatch)
     dataclass_code._load()
+
+
+def texts_made(monkeypatch, make):
+    """The texts dataclasses hands to exec while ``make()`` runs."""
+    seen = []
+    real = dataclass_code.compiled
+
+    def spy(source):
+        seen.append(source)
+        return real(source)
+    monkeypatch.setattr(dataclass_code, "compiled", spy)
+    made = make()
+    monkeypatch.setattr(dataclass_code, "compiled", real)
+    return made, seen
 
 
 def test_the_package_makes_every_record_through_the_cache():
@@ -77,14 +96,34 @@ def test_a_new_record_is_compiled_and_kept_at_the_next_keep(cache, monkeypatch):
     dataclass_code.keep()
     assert cache.read_bytes() != before
     next_start(monkeypatch)
-    assert any("layers" in text for text in dataclass_code._codes)
+
+    def cake():
+        @dataclasses.dataclass
+        class Cake:
+            layers: int
+        return Cake
+    _, texts = texts_made(monkeypatch, cake)
+    assert texts and all(dataclass_code.kept(t) for t in texts)
+    _, texts = texts_made(monkeypatch, order_record)
+    assert texts and all(dataclass_code.kept(t) for t in texts)   # the older one stays
+
+
+def test_a_start_holds_the_index_not_the_codes(cache, monkeypatch):
+    """Only the index is read at start; each code is read from the file when its record
+    is made (the texts and codes are not held for the service's life)."""
+    order_record()
+    dataclass_code.keep()
+    next_start(monkeypatch)
+    assert dataclass_code._index and not dataclass_code._new
+    assert all(isinstance(k, bytes) and len(k) == 16 for k in dataclass_code._index)
+    assert cache.stat().st_size > 5 * len(dataclass_code._index) * 16   # (codes are bigger)
 
 
 def test_a_broken_kept_file_is_ignored(cache, monkeypatch):
     cache.parent.mkdir(parents=True)
     cache.write_bytes(b"\x00broken")
     next_start(monkeypatch)
-    assert dataclass_code._codes == {}
+    assert dataclass_code._index == {}
     Order = order_record()
     assert Order(1) == Order(1)
 
@@ -94,3 +133,13 @@ def test_nothing_is_kept_when_byte_code_is_not_written(cache, monkeypatch):
     order_record()
     dataclass_code.keep()
     assert not cache.parent.exists()
+
+
+def test_a_cut_short_kept_file_costs_only_the_compiling(cache, monkeypatch):
+    order_record()
+    dataclass_code.keep()
+    cache.write_bytes(cache.read_bytes()[:-40])       # the last code cut short
+    next_start(monkeypatch)
+    Order = order_record()
+    assert Order(1, ("latte",)) == Order(1, ("latte",))
+    assert repr(Order(2)).endswith(".Order(seat=2, drinks=(), tip=0)")
