@@ -104,7 +104,7 @@ def test_without_mqtt_openssl_loads_only_for_a_phone_and_the_rest_works(tmp_path
     assert got["after_phone"] == ["_ssl", "ssl"]       # for anyio's back end; hashlib's stays out
 
 
-def test_with_mqtt_without_tls_only_hashlibs_openssl_stays_out_and_it_publishes(tmp_path):
+def test_with_mqtt_without_tls_openssl_stays_out_and_it_publishes(tmp_path):
     (tmp_path / "broker").mkdir()
     broker = Mosquitto(str(tmp_path / "broker")).start()
     try:
@@ -112,11 +112,29 @@ def test_with_mqtt_without_tls_only_hashlibs_openssl_stays_out_and_it_publishes(
         seen = retained_topics(broker.port)
     finally:
         broker.stop()
-    assert got["kept"] == ["_hashlib"]       # paho's socket reads name ssl's exceptions
-    assert got["started"] == ["_ssl", "ssl"] and "_hashlib" not in got["after_phone"]
+    assert got["kept"] == ["_hashlib", "_ssl", "ssl"]
+    assert got["started"] == []          # connected, published: paho read and wrote plain
+    assert got["after_phone"] == ["_ssl", "ssl"]
     assert {k: got[k] for k in DIGESTS} == DIGESTS
     assert got["events"] == "HTTP/1.1 200 OK data" and got["mqtt"] == [True]
     assert {t.rsplit("/", 1)[1] for t in seen} >= {"state", "status"}   # the table's, retained
+
+
+def test_paho_gets_the_real_ssl_for_tls_and_the_plain_names_without_it(monkeypatch):
+    import ssl
+
+    import paho.mqtt.client as mqtt
+
+    from companion.outputs.mqtt import connection
+    settings = dict(config.defaults()["mqtt"])
+    monkeypatch.setattr(mqtt, "ssl", None)            # as imported while ssl is kept out
+    connection.make_client(settings, "t1")
+    assert mqtt.ssl is connection.PlainSockets
+    assert not issubclass(BlockingIOError, (mqtt.ssl.SSLWantReadError,
+                                            mqtt.ssl.SSLWantWriteError))
+    settings["tls"] = True                            # a later config with TLS
+    client = connection.make_client(settings, "t2")
+    assert mqtt.ssl is ssl and client._ssl_context is not None
 
 
 def test_with_tls_configured_nothing_is_kept_out():
@@ -158,8 +176,7 @@ def test_doctor_says_whether_openssl_loads():
     said.append(doctor.check_openssl(cfg)[0].found)
     cfg["mqtt"].update(tls=True)
     said.append(doctor.check_openssl(cfg)[0].found)
-    assert "stays out of the service until the phone view's first page" in said[0]
-    assert "MQTT (paho) still loads ssl" in said[1]
+    assert "stays out of the service" in said[0] and said[1] == said[0]   # MQTT plain too
     assert said[2].startswith("[mqtt] tls = true: the service loads OpenSSL")
 
 

@@ -233,10 +233,9 @@ class MqttSettings(Section):
         "", "MQTT broker (the café's Mosquitto) this table reports to; empty = off.")
     port: int = setting(1883, "Broker port (1883 plain, 8883 with TLS).", min=1, max=65535)
     tls: bool = setting(False, "Connect with TLS (the system's certificate store). "
-                               "Without it the service leaves out OpenSSL's _hashlib "
-                               "(Python's own digests, the same), and its ssl too while "
-                               "no broker is set (up to about 5 MB; `doctor` says which "
-                               "applies).")
+                               "Without it the service leaves OpenSSL out (hashlib uses "
+                               "Python's own digests, the same; about 5 MB; `doctor` "
+                               "says so).")
     ca_file: str = setting("", "With TLS: a CA certificate file for a private broker; "
                                "empty = the system's store.")
     username: str = setting("", "Broker user name; empty = anonymous.")

@@ -507,11 +507,9 @@ def check_openssl(cfg: Config) -> list[Check]:
     if openssl.tls_configured(cfg):
         return [ok("openssl", "[mqtt] tls = true: the service loads OpenSSL (ssl, hashlib's "
                    "_hashlib) as it starts MQTT, about 5 MB")]
-    if cfg["mqtt"]["host"]:
-        return [ok("openssl", "no TLS configured: hashlib uses Python's own digests; MQTT "
-                   "(paho) still loads ssl, without TLS")]
-    return [ok("openssl", "no TLS configured: OpenSSL stays out of the service until the "
-               "phone view's first page (its server's anyio imports ssl); about 5 MB less")]
+    return [ok("openssl", "no TLS configured: OpenSSL stays out of the service (hashlib uses "
+               "Python's own digests, MQTT speaks plain) until the phone view's first page "
+               "(its server's anyio imports ssl); about 5 MB less")]
 
 
 def needed_groups(cfg: Config) -> dict[str, str]:

@@ -2,24 +2,24 @@
 (issue 19: resident memory).
 
 ``ssl`` (``_ssl``: OpenSSL's libssl and libcrypto mapped, its tables built) costs about
-5 MB resident on x86-64, and ``hashlib``'s ``_hashlib`` about 0.5 MB more beside it (3.7 MB
+4-5 MB resident on x86-64, and ``hashlib``'s ``_hashlib`` about 0.5 MB more beside it (3.7 MB
 when it is the one that maps libcrypto). What needs them in the service:
 
 - ``_hashlib``: nothing. ``hashlib`` falls back to Python's own ``_sha256``, ``_md5``, ...
   (the same digests: our sha256 of game records, MQTT payloads and pairing tokens), ``hmac``
   takes ``compare_digest`` from ``_operator``, ``secrets`` draws from ``os.urandom`` as ever.
-- ``ssl``: MQTT (paho-mqtt 2.x imports it as optional, but its socket reads catch
-  ``ssl.SSLWantReadError`` on every read: without ``ssl`` the client thread dies at its first
-  read), and anyio's asyncio back end, which Starlette loads for the phone view's live page
+- ``ssl``: MQTT with TLS. Plain MQTT does not: paho-mqtt 2.x imports ``ssl`` as optional,
+  and the two exception names its socket reads and writes look up are given to it by
+  ``companion.outputs.mqtt.connection.PlainSockets`` (a plain socket raises neither). And
+  anyio's asyncio back end, which Starlette loads for the phone view's live page
   and its thread pool (``anyio._core._sockets`` imports ``ssl`` without a fallback). asyncio
   itself takes it as optional (``ssl = None``: no ``ssl=`` argument, which our plain-http
   server never passes).
 
 So ``keep_out(cfg)`` (``service.main`` once the config is loaded, before any of them is
 imported) puts a finder first on the import path that answers "no such module" for
-``_hashlib`` and, when no MQTT broker is configured, for ``ssl``/``_ssl`` until anyio's
-socket module is first imported (the first phone opening the page): then ``ssl`` loads as
-before. With ``[mqtt] tls = true`` (and a
+``_hashlib`` and ``ssl``/``_ssl`` until anyio's socket module is first imported (the first
+phone opening the page): then ``ssl`` loads as before. With ``[mqtt] tls = true`` (and a
 broker) nothing is kept out: everything loads as it always did. ``coffee-companion doctor``
 says which applies.
 """
@@ -66,8 +66,7 @@ def keep_out(cfg: Any) -> frozenset[str]:
     let_in(HASHLIB | SSL)
     if tls_configured(cfg):
         return kept_out()
-    wanted = HASHLIB if cfg["mqtt"]["host"] else HASHLIB | SSL
-    _kept.update(name for name in wanted if sys.modules.get(name) is None)
+    _kept.update(name for name in HASHLIB | SSL if sys.modules.get(name) is None)
     if _kept and _WithoutOpenSSL not in sys.meta_path:
         sys.meta_path.insert(0, _WithoutOpenSSL)
     return kept_out()
