@@ -118,6 +118,29 @@ def hub(broker, tmp_path):
 
 
 @pytest.fixture
+def pages():
+    """pages(hub) -> an HTTP client of the hub's pages, served as ``coffee-companion cafe``
+    serves them (our server, on a loopback port); stopped at the end."""
+    import httpx
+    from companion.cafe.web import build_app
+    from companion.outputs.web.server import BackgroundServer
+    opened = []
+
+    def serve(h: Hub) -> httpx.Client:
+        app = build_app(h)
+        server = BackgroundServer(app, "127.0.0.1", 0, name="café floor page")
+        server.on_stop(app.close)
+        assert server.start()
+        client = httpx.Client(base_url=server.url, timeout=10)
+        opened.append((server, client))
+        return client
+    yield serve
+    for server, client in opened:
+        client.close()
+        server.stop()
+
+
+@pytest.fixture
 def tables(broker, tmp_path):
     made = []
 

@@ -26,7 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     "appliance": {"devices", "core", "rules", "words", "outputs", "review", "config"},
     "commands": {"devices", "core", "rules", "words", "outputs", "review", "appliance",
                  "config", "cafe"},
-    "cafe": {"words", "config", "rules", "outputs.mqtt"},   # the topics both ends speak
+    # the topics both ends speak; the phone view's HTTP server and routes serve its pages
+    "cafe": {"words", "config", "rules", "outputs.mqtt", "outputs.web"},
     "top": {"commands", "words"},   # dataclass_code.prepare (install time) parses the words
 }
 

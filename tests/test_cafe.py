@@ -10,15 +10,12 @@ import sys
 
 import pytest
 
-from starlette.testclient import TestClient
-
 from companion.cafe.hub import Hub
 from cafe_simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store
-from companion.cafe.web import build_app
 from companion.core.journal import Journal
 from companion.core.rules.view import table_json
-from tests.cafe_fixtures import VENUE, broker, hub, tables, wait_until  # noqa: F401
+from tests.cafe_fixtures import VENUE, broker, hub, pages, tables, wait_until  # noqa: F401
 
 
 def expected_board(journal_paths):
@@ -48,13 +45,13 @@ def board_of(client):
     return {r["name"]: (r["games"], r["wins"], r["average"], r["points"]) for r in data["rows"]}
 
 
-def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hub, tables):
+def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hub, tables, pages):
     t1 = tables("table-1", seed=3, edition="winter")
     t2 = tables("table-2", seed=5, players=4, expansion="cake_time")
     t1.play_game()
     t2.play_game()
     t1.play_game()
-    client = TestClient(build_app(hub))
+    client = pages(hub)
     assert wait_until(lambda: hub.counts["results_new"] == 3)
     # a table's retained state and its results travel as separate messages: the hub may
     # count table-1's second result before that table's final state arrives
@@ -84,7 +81,7 @@ def test_two_tables_play_whole_games_and_the_hub_shows_both_as_their_journals(hu
 
 
 def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
-        broker, hub, tables, tmp_path):
+        broker, hub, tables, tmp_path, pages):
     t1, t2 = tables("table-1", seed=11), tables("table-2", seed=12)
     t1.play_game()
     assert wait_until(lambda: t1.publisher.counts["results_acked"] == 1)
@@ -97,7 +94,7 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     assert t1.loop.table.game.game_over and t2.loop.table.game.game_over
     broker.start()
     assert wait_until(lambda: hub.counts["results_new"] == 3, timeout=10), hub.counts
-    client = TestClient(build_app(hub))
+    client = pages(hub)
     assert board_of(client) == expected_board([t1.journal_path, t2.journal_path])
 
     # t1 restarts having lost its acknowledgements: everything is sent again,
@@ -162,7 +159,7 @@ table = "killed"
         proc.stderr.close()
 
 
-def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
+def test_the_hub_ignores_what_is_not_a_table_message(tmp_path, pages):
     store = Store(str(tmp_path / "cafe.db"))
     h = Hub(table_settings("127.0.0.1", 1, VENUE, "-"), store)
     try:
@@ -173,7 +170,7 @@ def test_the_hub_ignores_what_is_not_a_table_message(tmp_path):
         assert h.handle(f"coffee-rush/{VENUE}/t1/status", b"online") == "online"
         assert store.floor(VENUE) == [{"table": "t1", "status": "online", "state": None,
                                        "received_at": store.floor(VENUE)[0]["received_at"]}]
-        client = TestClient(build_app(h))
+        client = pages(h)
         assert client.get("/api/leaderboard?month=13-2026").status_code == 400
         assert client.get("/api/leaderboard").json()["rows"] == []
         korean = client.get("/?lang=ko").text

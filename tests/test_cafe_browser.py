@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
 def floor_server(hub):
     app = build_app(hub)
     server = BackgroundServer(app, "127.0.0.1", 0, name="café floor page")
-    server.on_stop(app.state.notifier.close)
+    server.on_stop(app.close)
     assert server.start()
     yield server
     server.stop()

@@ -1,18 +1,69 @@
-"""The background runner of the web adapters: serves, stops cleanly, and a port
-already taken gives one warning and no exception."""
+"""The web adapters' own HTTP/1.1 server (threads of the standard library) and its routes:
+serves, stops cleanly, a port already taken gives one warning and no exception, and a
+phone that misbehaves (too many connections, huge headers, a slowloris, hanging up
+mid-stream) never disturbs another."""
 import logging
+import queue
 import socket
+import threading
 
 import httpx
-from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
-from starlette.routing import Route
+import pytest
 
-from companion.outputs.web.server import BackgroundServer
+from companion.outputs.web.routing import Request, Route, Router, Stream, text
+from companion.outputs.web.server import HEADER_LIMIT, BackgroundServer
 
 
 def hello_app():
-    return Starlette(routes=[Route("/", lambda request: PlainTextResponse("hello"))])
+    return Router([Route("/", lambda request: text("hello"))])
+
+
+@pytest.fixture
+def serve():
+    """serve(app, **options) -> a started server on a loopback port, stopped at the end."""
+    started = []
+
+    def start(app, **options):
+        server = BackgroundServer(app, "127.0.0.1", 0, name="test server", **options)
+        assert server.start()
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.stop()
+
+
+def raw(server, data: bytes) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    s.sendall(data)
+    return s
+
+
+def read_head(s: socket.socket) -> bytes:
+    got = b""
+    while b"\r\n\r\n" not in got:
+        more = s.recv(65536)
+        if not more:
+            break
+        got += more
+    return got
+
+
+def read_all(s: socket.socket) -> bytes:
+    """Everything until the server closes the connection."""
+    got = b""
+    while more := s.recv(65536):
+        got += more
+    return got
+
+
+def wait_until(condition, timeout=5.0) -> bool:
+    done = threading.Event()
+    for _ in range(int(timeout * 100)):
+        if condition():
+            return True
+        done.wait(0.01)
+    return condition()
 
 
 def test_serves_then_stops_cleanly():
@@ -29,6 +80,8 @@ def test_serves_then_stops_cleanly():
     with socket.socket() as s:          # the port is free again
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", server.port))
+    server.stop()                       # twice: nothing more happens
+    assert calls == ["stop"]
 
 
 def test_port_taken_is_one_warning(caplog):
@@ -55,43 +108,156 @@ def test_an_address_this_machine_does_not_have_is_one_warning(caplog):
     assert len(warnings) == 1 and "192.0.2.123" in warnings[0], warnings
 
 
-def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(caplog):
+def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(caplog, serve):
     """Keep-alive (a phone's page reuses its connection), a body the handler did not read,
     a HEAD, a handler that raises (500, said in the log), a request that is not HTTP (400)."""
-    async def echo(request):
-        return PlainTextResponse(f"{request.method} {request.url.path} "
-                                 f"{request.query_params['q']} {len(await request.body())}")
+    def echo(request: Request):
+        return text(f"{request.method} {request.path} {request.params['x']} "
+                    f"{request.query['q']} {len(request.body(1_000_000) or b'')}")
 
-    async def boom(request):
+    def boom(request):
         raise ValueError("boom")
-    app = Starlette(routes=[Route("/e/{x}", echo, methods=["GET", "POST", "HEAD"]),
-                            Route("/ignore", lambda request: PlainTextResponse("ok"),
-                                  methods=["POST"]),
-                            Route("/boom", boom)])
-    server = BackgroundServer(app, "127.0.0.1", 0, name="test server")
+    app = Router([Route("/e/{x}", echo, methods=("GET", "POST")),
+                  Route("/ignore", lambda request: text("ok"), methods=("POST",)),
+                  Route("/boom", boom)])
     caplog.set_level(logging.ERROR, logger="companion.outputs.web")
-    assert server.start()
+    server = serve(app)
     peers = set()
-    try:
-        with httpx.Client(timeout=5) as client:
-            def get(*args, **kw):
-                r = client.request(*args, extensions={"trace": lambda name, info: peers.add(
-                    id(info.get("return_value"))) if name == "connection.connect_tcp.complete"
-                    else None}, **kw)
-                return r
-            assert get("GET", server.url + "/e/a%20b?q=1").text == "GET /e/a b 1 0"
-            assert get("POST", server.url + "/e/p?q=2", content=b"x" * 200_000).text == \
-                "POST /e/p 2 200000"
-            assert get("POST", server.url + "/ignore", content=b"unread").text == "ok"
-            head = get("HEAD", server.url + "/e/h?q=3")
-            assert head.status_code == 200 and head.content == b""
-            assert get("GET", server.url + "/boom").status_code == 500
-            assert get("GET", server.url + "/e/again?q=4").text == "GET /e/again 4 0"
-        assert len(peers) == 1, "every request on one connection"
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
-            raw.sendall(b"NOT HTTP\r\n\r\n")
-            assert raw.recv(100).startswith(b"HTTP/1.1 400 Bad Request")
-    finally:
-        server.stop()
+    with httpx.Client(timeout=5) as client:
+        def get(*args, **kw):
+            return client.request(*args, extensions={"trace": lambda name, info: peers.add(
+                id(info.get("return_value"))) if name == "connection.connect_tcp.complete"
+                else None}, **kw)
+        assert get("GET", server.url + "/e/a%20b?q=1").text == "GET /e/a b a b 1 0"
+        assert get("POST", server.url + "/e/p?q=2", content=b"x" * 200_000).text == \
+            "POST /e/p p 2 200000"
+        assert get("POST", server.url + "/ignore", content=b"unread").text == "ok"
+        head = get("HEAD", server.url + "/e/h?q=3")
+        assert head.status_code == 200 and head.content == b""
+        assert int(head.headers["content-length"]) == len("HEAD /e/h h 3 0")
+        assert get("GET", server.url + "/boom").status_code == 500
+        assert get("GET", server.url + "/e/again?q=4").text == "GET /e/again again 4 0"
+        chunked = get("POST", server.url + "/e/c?q=5", content=iter([b"ab", b"cde"]))
+        assert chunked.text == "POST /e/c c 5 5"         # a chunked upload
+    assert len(peers) == 2, "every request on one connection (the 500 closes its own)"
+    with raw(server, b"NOT HTTP\r\n\r\n") as s:
+        assert read_head(s).startswith(b"HTTP/1.1 400 Bad Request")
+    with raw(server, b"GET / HTTP/1.1\r\n\r\n") as s:         # HTTP/1.1 without Host
+        assert read_head(s).startswith(b"HTTP/1.1 400 Bad Request")
+    server.stop()
     assert not server.running
     assert "GET /boom failed" in caplog.text          # said once the thread has ended
+
+
+def test_routes_answer_404_405_and_a_trailing_slash(serve):
+    server = serve(Router([Route("/history/{game:int}", lambda r: text(str(r.params["game"] + 1))),
+                           Route("/api/pair", lambda r: text("p"), methods=("POST", "DELETE"))]))
+    with httpx.Client(base_url=server.url, timeout=5) as client:
+        assert client.get("/history/41").text == "42"
+        assert client.get("/history/x").status_code == 404
+        assert client.get("/nowhere").text == "Not Found"
+        wrong = client.get("/api/pair")
+        assert wrong.status_code == 405 and wrong.headers["allow"] == "DELETE, POST"
+        slash = client.get("/history/41/?lang=es")
+        assert slash.status_code == 307 and slash.headers["location"] == "/history/41?lang=es"
+
+
+def test_headers_too_large_is_431_and_a_body_too_large_is_refused_unread(serve):
+    got = {}
+
+    def upload(request):
+        body = request.body(10)
+        got["body"] = body
+        return text("too big" if body is None else body.decode(), 413 if body is None else 200)
+    server = serve(Router([Route("/up", upload, methods=("POST",))]))
+    with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * HEADER_LIMIT) as s:
+        answer = read_all(s)                                  # answered, then closed
+        assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+        assert b"\r\nconnection: close\r\n" in answer
+    with httpx.Client(base_url=server.url, timeout=5) as client:
+        assert client.post("/up", content=b"small").text == "small"
+        r = client.post("/up", content=b"x" * 10_000_000)    # never read into memory
+        assert r.status_code == 413 and got["body"] is None
+        assert r.headers["connection"] == "close"            # its body is left unread
+        assert client.post("/up", content=iter([b"x" * 6, b"y" * 6])).status_code == 413
+
+
+def test_a_slowloris_does_not_block_another_phone_and_an_idle_one_is_closed(serve):
+    server = serve(hello_app(), keep_alive=0.5)
+    with raw(server, b"GET / HTTP/1.1\r\nHo") as slow:          # never finishes its headers
+        assert httpx.get(server.url + "/", timeout=5).text == "hello"
+        assert slow.recv(100) == b""            # its head is not in: closed after the wait
+    with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") as idle:
+        first = read_head(idle)
+        assert first.startswith(b"HTTP/1.1 200 OK") and first.endswith(b"hello")
+        assert idle.recv(100) == b""            # kept alive, idle: closed
+
+
+def test_too_many_connections_are_refused_until_one_closes(serve, caplog):
+    server = serve(hello_app(), max_connections=2)
+    caplog.set_level(logging.WARNING, logger="companion.outputs.web")
+    held = [raw(server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") for _ in range(2)]
+    try:
+        for s in held:                      # both served, both kept alive
+            assert read_head(s).startswith(b"HTTP/1.1 200 OK")
+        with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") as third:
+            answer = read_all(third)                          # answered, then closed
+            assert answer.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
+            assert answer.endswith(b"too many connections; try again later\n")
+        held.pop().close()
+        assert wait_until(lambda: server.connections < 2)
+        assert httpx.get(server.url + "/", timeout=5).text == "hello"
+    finally:
+        for s in held:
+            s.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "test server: 2 connections open, refusing more"]
+
+
+def stream_app(ended: threading.Event, items: "queue.Queue[str | None]"):
+    def events(request):
+        def chunks():
+            try:
+                yield "data: first\n\n"
+                while (item := items.get(timeout=5)) is not None:
+                    yield f"data: {item}\n\n"
+            finally:
+                ended.set()
+        return Stream(chunks(), "text/event-stream")
+    return Router([Route("/events", events), Route("/", lambda request: text("hello"))],
+                  on_close=lambda: items.put(None))
+
+
+def test_a_phone_hanging_up_mid_stream_ends_it_quietly(serve, caplog):
+    ended, items = threading.Event(), queue.Queue()
+    server = serve(stream_app(ended, items))
+    caplog.set_level(logging.DEBUG, logger="companion.outputs.web")
+    with httpx.stream("GET", server.url + "/events", timeout=5) as s:
+        assert s.headers["transfer-encoding"] == "chunked"
+        assert next(s.iter_lines()) == "data: first"
+    for n in range(100):                    # the next writes find it gone
+        if ended.is_set():
+            break
+        items.put(str(n))
+        ended.wait(0.1)
+    assert ended.is_set()
+    assert wait_until(lambda: server.connections == 0)
+    assert httpx.get(server.url + "/", timeout=5).text == "hello"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+
+
+def test_stop_ends_an_open_stream_within_its_grace(serve):
+    ended, items = threading.Event(), queue.Queue()
+    server = serve(stream_app(ended, items), grace=5.0)
+    server.on_stop(server.app.close)
+    with httpx.stream("GET", server.url + "/events", timeout=5) as s:
+        lines = s.iter_lines()
+        assert [next(lines), next(lines)] == ["data: first", ""]
+        items.put("second")
+        assert next(lines) == "data: second"
+        stopping = threading.Thread(target=server.stop)
+        stopping.start()
+        rest = list(lines)                           # the stream ends: its last chunk came
+    stopping.join(5)
+    assert not stopping.is_alive() and ended.is_set() and not server.running
+    assert rest == [""]

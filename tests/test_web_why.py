@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from starlette.testclient import TestClient
+import httpx
 
 from companion.core import events as ev
 from companion.core.catalog import Catalog
@@ -90,22 +90,26 @@ def surge_view(tmp_path) -> tuple[TableLoop, PhoneView]:
 
 def test_api_why_answers_each_target_and_api_table_keeps_its_keys(tmp_path):
     loop, view = surge_view(tmp_path)
-    with TestClient(view.app, base_url="http://localhost") as client:
-        r = client.get("/api/why?lang=ko")
-        assert r.status_code == 200
-        data = r.json()
-        now = explanations(loop.table)
-        assert data["language"] == "ko" and data["seq"] == view.live.latest.seq
-        assert set(data["explanations"]) == set(now)
-        sign = data["explanations"]["sign"]
-        assert sign["text"] == why_text("ko", now["sign"])
-        assert sign["key"] == "why.closed_surge_other" and sign["target"] == "sign"
-        assert sign["params"]["closed"] == {"word": "word.closed"}
-        draw = data["explanations"]["draw:Chloe"]
-        assert draw["params"]["short"]["params"]["left"] == 1
-        # /api/table is still exactly replay --json's state, with nothing added
-        table = client.get("/api/table").json()
-        assert table == json.loads(json.dumps(table_json(loop.table)))
-        assert "explanations" not in table
-        r = client.get("/")
-        assert 'data-why="sign"' in r.text
+    assert view.start(host="127.0.0.1", port=0, mdns=False)
+    try:
+        with httpx.Client(base_url=view.url, headers={"Host": "localhost"}, timeout=10) as client:
+            r = client.get("/api/why?lang=ko")
+            assert r.status_code == 200
+            data = r.json()
+            now = explanations(loop.table)
+            assert data["language"] == "ko" and data["seq"] == view.live.latest.seq
+            assert set(data["explanations"]) == set(now)
+            sign = data["explanations"]["sign"]
+            assert sign["text"] == why_text("ko", now["sign"])
+            assert sign["key"] == "why.closed_surge_other" and sign["target"] == "sign"
+            assert sign["params"]["closed"] == {"word": "word.closed"}
+            draw = data["explanations"]["draw:Chloe"]
+            assert draw["params"]["short"]["params"]["left"] == 1
+            # /api/table is still exactly replay --json's state, with nothing added
+            table = client.get("/api/table").json()
+            assert table == json.loads(json.dumps(table_json(loop.table)))
+            assert "explanations" not in table
+            r = client.get("/")
+            assert 'data-why="sign"' in r.text
+    finally:
+        view.close()

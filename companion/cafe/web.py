@@ -1,9 +1,11 @@
 """The hub's pages: the floor (every table at a glance) and the month's leaderboard.
 
-Starlette, served by ``companion.outputs.web.server.BackgroundServer`` (the phone view's
-runner). Both pages are small HTML files that render JSON from the API and
-stay live through one server-sent event stream (``/api/stream``): the hub
-tells the page after every change, at most a few times a second.
+Routes of ``companion.outputs.web.routing``, served by
+``companion.outputs.web.server.BackgroundServer`` (the phone view's server, on threads:
+each open stream waits on a connection's own thread). Both pages are small HTML files
+that render JSON from the API and stay live through one server-sent event stream
+(``/api/stream``): the hub tells the page after every change, at most a few times a
+second.
 
 - ``/``                 the floor page
 - ``/leaderboard``      the leaderboard page (``?month=YYYY-MM``)
@@ -14,19 +16,16 @@ tells the page after every change, at most a few times a second.
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
+import queue
+import threading
 import time
 from datetime import datetime
 from importlib import resources
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
-from starlette.routing import Route
+from companion.outputs.web.routing import Request, Response, Route, Router, Stream, html, \
+    json_response
 
 from companion.appliance.config import LANGUAGES
 from companion.words.i18n import DEFAULT, tr
@@ -78,29 +77,40 @@ def floor_card(row: dict, now: float) -> dict:
 
 
 class Notifier:
-    """Wakes the open streams from the hub's MQTT thread."""
+    """Wakes the open streams (each on its connection's thread) from the hub's MQTT
+    thread."""
 
-    def __init__(self):
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.waiters: set[asyncio.Queue] = set()
-        self.closing = False
+    def __init__(self) -> None:
+        self.waiters: set[queue.Queue[str | None]] = set()
+        self.closing = threading.Event()
+        self._lock = threading.Lock()
+
+    def listen(self) -> queue.Queue[str | None]:
+        q: queue.Queue[str | None] = queue.Queue()
+        with self._lock:
+            self.waiters.add(q)
+        return q
+
+    def forget(self, q: queue.Queue[str | None]) -> None:
+        with self._lock:
+            self.waiters.discard(q)
 
     def changed(self, what: str, _table: str) -> None:          # any thread
-        loop = self.loop
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):        # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._wake, what)
+        self._wake(what)
 
     def _wake(self, what: str | None) -> None:
-        for q in list(self.waiters):
+        with self._lock:
+            waiters = list(self.waiters)
+        for q in waiters:
             q.put_nowait(what)
 
-    def close(self) -> None:                                    # the server's loop
-        self.closing = True
+    def close(self) -> None:                                    # the server is stopping
+        self.closing.set()
         self._wake(None)
 
 
-def build_app(hub: Hub, language: str = DEFAULT, clock: Callable[[], float] = time.time):
+def build_app(hub: Hub, language: str = DEFAULT,
+              clock: Callable[[], float] = time.time) -> Router:
     store, venue = hub.store, hub.venue
     notifier = Notifier()
     hub.subscribe(notifier.changed)
@@ -117,74 +127,69 @@ def build_app(hub: Hub, language: str = DEFAULT, clock: Callable[[], float] = ti
                 "months": sorted(set(months) | {month}, reverse=True),
                 "rows": standings(store.results_of(venue, month))}
 
-    def page(name: str, request: Request) -> HTMLResponse:
-        lang = request.query_params.get("lang", language)
+    def page(name: str, request: Request) -> Response:
+        lang = request.query.get("lang", language)
         lang = lang if lang in LANGUAGES else "en"
         words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
-        html = HEAD + resources.files("companion.cafe").joinpath(
+        doc = HEAD + resources.files("companion.cafe").joinpath(
             f"pages/{name}.html").read_text("utf-8")
-        html = (html.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
+        doc = (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
                 .replace("{{WORDS}}",
                          json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
-        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+        return html(doc, headers={"Cache-Control": "no-store"})
 
-    async def floor_page(request: Request):
+    def floor_page(request: Request) -> Response:
         return page("floor", request)
 
-    async def board_page(request: Request):
+    def board_page(request: Request) -> Response:
         return page("leaderboard", request)
 
-    async def api_floor(request: Request):
-        return JSONResponse(await run_in_threadpool(floor))
+    def api_floor(request: Request) -> Response:
+        return json_response(floor())
 
-    async def api_board(request: Request):
-        month = request.query_params.get("month")
+    def api_board(request: Request) -> Response:
+        month = request.query.get("month")
         if month is not None and not _is_month(month):
-            return JSONResponse({"error": "month must look like 2026-11"}, status_code=400)
-        return JSONResponse(await run_in_threadpool(board, month))
+            return json_response({"error": "month must look like 2026-11"}, status=400)
+        return json_response(board(month))
 
-    async def api_health(request: Request):
-        return JSONResponse({"venue": venue, "broker": hub.connected.is_set(),
-                             "lag_s": hub.lag_percentiles(), "counts": dict(hub.counts)})
+    def api_health(request: Request) -> Response:
+        return json_response({"venue": venue, "broker": hub.connected.is_set(),
+                              "lag_s": hub.lag_percentiles(), "counts": dict(hub.counts)})
 
-    async def stream(request: Request):
-        notifier.loop = asyncio.get_running_loop()
-        q: asyncio.Queue = asyncio.Queue()
-        notifier.waiters.add(q)
-
-        async def events():
+    def stream(request: Request) -> Response:
+        def events() -> Iterator[str]:          # on the screen's own connection thread
+            q = notifier.listen()
             try:
-                yield _sse("floor", await run_in_threadpool(floor))
-                while not notifier.closing:
+                yield _sse("floor", floor())
+                while not notifier.closing.is_set():
                     try:
-                        what = await asyncio.wait_for(q.get(), KEEPALIVE)
-                    except TimeoutError:
+                        what = q.get(timeout=KEEPALIVE)
+                    except queue.Empty:
                         yield ": keep-alive\n\n"
                         continue
                     if what is None:
                         return
-                    await asyncio.sleep(MIN_GAP)             # gather a burst into one push
-                    kinds = {what}
+                    notifier.closing.wait(MIN_GAP)          # gather a burst into one push
+                    kinds: set[str | None] = {what}
                     while not q.empty():
                         kinds.add(q.get_nowait())
                     if None in kinds:
                         return
                     if "floor" in kinds:
-                        yield _sse("floor", await run_in_threadpool(floor))
+                        yield _sse("floor", floor())
                     if "results" in kinds:
                         yield _sse("results", {})
             finally:
-                notifier.waiters.discard(q)
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+                notifier.forget(q)
+        return Stream(events(), media_type="text/event-stream",
+                      headers={"Cache-Control": "no-store"})
 
-    app = Starlette(routes=[
+    return Router([
         Route("/", floor_page), Route("/leaderboard", board_page),
         Route("/api/floor", api_floor), Route("/api/leaderboard", api_board),
         Route("/api/health", api_health), Route("/api/stream", stream),
-    ])
-    app.state.notifier = notifier
-    return app
+    ], on_close=notifier.close)
 
 
 def _sse(event: str, data: dict) -> str:

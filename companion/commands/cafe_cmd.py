@@ -36,7 +36,7 @@ def main(args) -> int:
     app = build_app(hub, cfg.game.language)
     server = BackgroundServer(app, args.bind or cafe["bind"], args.port or cafe["port"],
                               name="café floor page")
-    server.on_stop(app.state.notifier.close)
+    server.on_stop(app.close)
     try:
         if not server.start():
             print(f"error: {server.error}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""The phone view: a Starlette app over the table loop, and ``PhoneView`` which
-runs it (background server, mDNS announcement, log tail).
+"""The phone view: its routes over the table loop (``routing.Router``, served by our
+own ``server.BackgroundServer`` on threads), and ``PhoneView`` which runs it
+(background server, mDNS announcement, log tail).
 
 Routes (the JSON API is documented in the README):
 
@@ -33,28 +34,22 @@ entered once, never sent with actions), comes from the page's own origin (a brow
 (its name, its ``.local`` name, an address, localhost, or ``[web] hosts``): a page on
 another site that makes its name resolve to the table (DNS rebinding) is refused before
 any handler. History reads the journal through a read-only
-connection of its own (``JournalReader``), never the table's.
+connection of its own (``JournalReader``), never the table's, on the phone's own thread
+(never the table loop's); an action reaches the table only through its input queue.
 """
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import logging
 import os
+import queue
 import re
 import socket
 import time
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
-
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.middleware import Middleware
-from starlette.routing import Route
 
 from companion.appliance import config as config_mod
 from companion.review import bgstats, exports
@@ -68,6 +63,7 @@ from companion.core.loop import STALE
 from companion.words.i18n import rejection_text, tr
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
+from .routing import Request, Response, Route, Router, Stream, html, json_response, text
 from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
 from .why import why_json
 from .server import BackgroundServer
@@ -141,8 +137,8 @@ class JournalReader:
             return exports.render(journal, game_id, fmt, location=self.location)
 
 
-def redacted(text: str) -> str:
-    return SECRET.sub(lambda m: f'{m.group(1)} = "••••••"', text)
+def redacted(shown: str) -> str:
+    return SECRET.sub(lambda m: f'{m.group(1)} = "••••••"', shown)
 
 
 class PhoneView:
@@ -174,9 +170,10 @@ class PhoneView:
         self.server = BackgroundServer(self.app, web["bind"] if host is None else host,
                                        web["port"] if port is None else port,
                                        name="phone view", grace=1.0)
-        self.server.on_stop(self.live.close_streams)
+        self.server.on_stop(self.app.close)
         if not self.server.start():
             return False
+        self.live.serving = True
         logging.getLogger().addHandler(self.log_tail)
         log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
@@ -205,6 +202,7 @@ class PhoneView:
             self.announcer = None
         if self.server is not None:
             self.server.stop()
+        self.live.serving = False
         logging.getLogger().removeHandler(self.log_tail)
 
     # --- facts for the pages -----------------------------------------------------------
@@ -219,10 +217,10 @@ class PhoneView:
         return states
 
 
-# --- the Starlette app ------------------------------------------------------------------
+# --- the routes ----------------------------------------------------------------------
 
 def language(request: Request, cfg: Any) -> str:
-    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    asked = request.query.get("lang") or request.cookies.get("lang")
     if asked in LANGUAGES:
         return asked
     for part in request.headers.get("accept-language", "").split(","):
@@ -232,15 +230,11 @@ def language(request: Request, cfg: Any) -> str:
     return cfg["game"]["language"]
 
 
-def _html(request: Request, lang: str, text: str) -> HTMLResponse:
-    r = HTMLResponse(text, headers={"Cache-Control": "no-store"})
-    if request.query_params.get("lang") in LANGUAGES:
+def _html(request: Request, lang: str, page: str) -> Response:
+    r = html(page, headers={"Cache-Control": "no-store"})
+    if request.query.get("lang") in LANGUAGES:
         r.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
     return r
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
 
 
 def host_names(cfg: Any) -> frozenset[str]:
@@ -268,23 +262,16 @@ def trusted_host(host_header: str, names: frozenset[str]) -> bool:
         return False
 
 
-class HostCheck:
-    """ASGI middleware: a request for a Host the companion does not answer to gets 421."""
-
-    def __init__(self, app: Any, names: frozenset[str]):
-        self.app, self.names = app, names
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] in ("http", "websocket"):
-            host = next((v.decode("latin-1") for k, v in scope.get("headers", [])
-                         if k == b"host"), "")
-            if not trusted_host(host, self.names):
-                log.warning("refused a request for host %r (not this companion)", host[:80])
-                response = Response(f"this is a Coffee Rush companion, not {host[:80]!r}\n",
-                                    status_code=421, media_type="text/plain")
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+def host_check(names: frozenset[str]) -> Callable[[Request], Response | None]:
+    """Run before any route: a request for a Host the companion does not answer to gets
+    421."""
+    def check(request: Request) -> Response | None:
+        host = request.headers.get("host", "")
+        if trusted_host(host, names):
+            return None
+        log.warning("refused a request for host %r (not this companion)", host[:80])
+        return text(f"this is a Coffee Rush companion, not {host[:80]!r}\n", 421)
+    return check
 
 
 def _bearer(request: Request) -> tuple[str | None, bool]:
@@ -306,20 +293,6 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == request.headers.get("host", "")
 
 
-async def _capped_body(request: Request, limit: int) -> bytes | None:
-    """The request's body, or None as soon as it is longer than ``limit`` bytes (a
-    huge upload is never held in memory)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return None
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
-    return body
-
-
 def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
     """Why a request may not act on the table (status, words' key), or None: it comes from
     another site, carries the page's cookie without being the page, or is no paired phone."""
@@ -332,7 +305,7 @@ def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
     if verdict == BUSY:
         return 429, "web.busy"
     if verdict != OK:
-        log.warning("phone %s: action refused, not a paired phone", _client(request))
+        log.warning("phone %s: action refused, not a paired phone", request.client)
         return 401, "web.not_paired"
     return None
 
@@ -341,13 +314,13 @@ def _one_line(body: bytes) -> tuple[str | None, dict | Rejection | None]:
     """The body's text and its table-script line (None: no line, or more than one; a
     Rejection: not UTF-8 or not a line the table takes)."""
     try:
-        text: str | None = body.decode("utf-8").strip()
+        line: str | None = body.decode("utf-8").strip()
     except UnicodeDecodeError:
-        text = None
-    parsed = Rejection("bad_text", {}) if text is None else parse_line(text)
-    if "\n" in (text or ""):
-        return text, None
-    return text, parsed
+        line = None
+    parsed = Rejection("bad_text", {}) if line is None else parse_line(line)
+    if "\n" in (line or ""):
+        return line, None
+    return line, parsed
 
 
 def _precondition(header: str | None, epoch: str) -> tuple[bool, TableVersion | None]:
@@ -367,77 +340,77 @@ def _precondition(header: str | None, epoch: str) -> tuple[bool, TableVersion | 
 _TAG = re.compile(r'"([0-9a-f]{6})-([^"]*)"')
 
 
-def build_app(view: PhoneView) -> Starlette:
+def build_app(view: PhoneView) -> Router:  # complexity: one closure per route, each small
     live, cfg = view.live, view.cfg
     html_cache: dict[tuple[int, str], str] = {}
     json_cache: dict[int, str] = {}
 
     def event_json(snap: Snapshot, lang: str | None) -> str:
         key = (snap.seq, lang or "")
-        text = html_cache.get(key)
-        if text is None:
+        out = html_cache.get(key)
+        if out is None:
             if len(html_cache) > 64:
                 html_cache.clear()
             data = dict(snap.event())
             if lang:
                 data["html"] = pages.live_fragment(lang, snap)
-            text = html_cache[key] = json.dumps(data, ensure_ascii=False)
-        return text
+            out = html_cache[key] = json.dumps(data, ensure_ascii=False)
+        return out
 
-    async def table(request: Request) -> Response:
+    def table(request: Request) -> Response:
         snap = live.latest
-        text = json_cache.get(snap.seq)
-        if text is None:
+        body = json_cache.get(snap.seq)
+        if body is None:
             json_cache.clear()
             # byte for byte what `replay --json` prints
-            text = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
-        return Response(text, media_type="application/json",
+            body = json_cache[snap.seq] = json.dumps(snap.table, ensure_ascii=False) + "\n"
+        return Response(body, media_type="application/json",
                         headers={"Cache-Control": "no-store", "ETag": snap.etag})
 
-    async def why(request: Request) -> Response:
-        return JSONResponse(why_json(live.latest, language(request, cfg)),
-                            headers={"Cache-Control": "no-store"})
+    def why(request: Request) -> Response:
+        return json_response(why_json(live.latest, language(request, cfg)),
+                             headers={"Cache-Control": "no-store"})
 
-    async def events(request: Request) -> Response:
-        lang = request.query_params.get("lang")
+    def events(request: Request) -> Response:
+        lang = request.query.get("lang")
         lang = lang if lang in LANGUAGES else None
         if len(live.clients) >= MAX_STREAMS:
-            return Response("too many live pages are open; try again later\n", status_code=503,
-                            media_type="text/plain", headers={"Retry-After": "30"})
-        client = live.listen(lang)
+            return text("too many live pages are open; try again later\n", 503,
+                        headers={"Retry-After": "30"})
 
-        async def stream():
+        def stream() -> Iterator[str]:          # on the phone's own thread
+            client = live.listen(lang)
             try:
                 snap = live.latest
                 sent = snap.seq
                 yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
                 while True:
                     try:
-                        snap = await asyncio.wait_for(client.queue.get(), HEARTBEAT)
-                    except TimeoutError:
+                        got = client.queue.get(timeout=HEARTBEAT)
+                    except queue.Empty:
                         yield ": keep-alive\n\n"
                         continue
-                    if snap is None:                  # the server is stopping
+                    if got is None:                   # the server is stopping
                         return
-                    if snap.seq <= sent:              # already sent as the first state
+                    if got.seq <= sent:               # already sent as the first state
                         continue
-                    sent = snap.seq
+                    snap, sent = got, got.seq
                     yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
             finally:
                 live.forget(client)
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return Stream(stream(), media_type="text/event-stream",
+                      headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def action(request: Request) -> Response:
+    def action(request: Request) -> Response:
         lang = language(request, cfg)
 
-        def answer(status: int, key: str, **extra) -> JSONResponse:
-            return JSONResponse({"accepted": status == 200, "message": tr(lang, key, **{
-                k: v for k, v in extra.items() if k == "reason"}), **extra}, status_code=status)
+        def answer(status: int, key: str, **extra) -> Response:
+            return json_response({"accepted": status == 200, "message": tr(lang, key, **{
+                k: v for k, v in extra.items() if k == "reason"}), **extra}, status=status)
 
         def current(status: int, key: str, rejection: Rejection | None = None,
-                    **extra) -> JSONResponse:
+                    **extra) -> Response:
             """An answer with the table as it is now (and its ETag); a 412 also with the
             page's live table (``html``, ``seq``), which the page shows at once."""
             snap = live.latest
@@ -449,16 +422,16 @@ def build_app(view: PhoneView) -> Starlette:
                 extra.update(reason=rejection_text(lang, rejection),
                              rejection={"code": rejection.code, "text": rejection.text})
             r = answer(status, key, **extra, table=state, version=snap.etag)
-            r.headers["ETag"] = snap.etag
+            r.set_header("etag", snap.etag)
             return r
 
         refused = _not_a_paired_phone(request, view.pairing)
         if refused is not None:
             return answer(*refused)
-        body = await _capped_body(request, MAX_LINE)
+        body = request.body(MAX_LINE)
         if body is None:
             return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
-        text, parsed = _one_line(body)
+        line, parsed = _one_line(body)
         if parsed is None:
             return answer(400, "web.empty_line")
         if isinstance(parsed, Rejection):
@@ -469,10 +442,10 @@ def build_app(view: PhoneView) -> Starlette:
         holds, seen = _precondition(precondition, live.epoch)
         if not holds:                 # names no version of this table: cannot hold
             return current(412, "web.refused", reject("stale_table"))
-        log.info("phone %s: %s%s", _client(request), text,
+        log.info("phone %s: %s%s", request.client, line,
                  f" (If-Match {precondition})" if precondition else "")
         try:
-            update = await live.post_action(dict(parsed), _client(request), seen=seen)
+            update = live.post_action(dict(parsed), request.client, seen=seen)
         except TimeoutError:
             return answer(504, "web.no_answer")
         if update.rejection is not None:      # stale: the table changed since the phone saw it
@@ -480,12 +453,12 @@ def build_app(view: PhoneView) -> Starlette:
                            update.rejection)
         return current(200, "web.accepted", happened=[h.as_dict() for h in update.happened])
 
-    async def pair(request: Request) -> Response:
+    def pair(request: Request) -> Response:
         lang = language(request, cfg)
 
-        def answer(status: int, key: str) -> JSONResponse:
-            return JSONResponse({"paired": status == 200, "message": tr(lang, key)},
-                                status_code=status)
+        def answer(status: int, key: str) -> Response:
+            return json_response({"paired": status == 200, "message": tr(lang, key)},
+                                 status=status)
 
         if not _same_origin(request):
             return answer(403, "web.origin")
@@ -496,7 +469,7 @@ def build_app(view: PhoneView) -> Starlette:
             r = answer(200, "web.unpaired")
             r.delete_cookie(TOKEN_COOKIE, path="/api")
             return r
-        body = await _capped_body(request, MAX_LINE)
+        body = request.body(MAX_LINE)
         try:
             data = json.loads(body or b"")
         except ValueError:
@@ -504,93 +477,83 @@ def build_app(view: PhoneView) -> Starlette:
         if not isinstance(data, dict) or not isinstance(data.get("code"), str):
             return answer(400, "web.pair_how")
         name = phone_name(data.get("name"), request.headers.get("user-agent", ""))
-        verdict, token = view.pairing.pair(data["code"], _client(request), name)
+        verdict, token = view.pairing.pair(data["code"], request.client, name)
         if verdict == LOCKED:
             return answer(429, "web.code_locked")
         if token is None:
             return answer(401, "web.code_wrong")
-        r = JSONResponse({"paired": True, "token": token, "name": name,
+        r = json_response({"paired": True, "token": token, "name": name,
                           "message": tr(lang, "web.paired", name=name)})
         r.set_cookie(TOKEN_COOKIE, token, max_age=365 * 86400, path="/api", httponly=True,
                      samesite="strict")
         return r
 
-    async def home(request: Request) -> Response:
+    def home(request: Request) -> Response:
         lang = language(request, cfg)
         return _html(request, lang, pages.live_page(lang, live.latest))
 
-    async def history(request: Request) -> Response:
+    def history(request: Request) -> Response:
         lang = language(request, cfg)
         problem = ""
         try:
-            games, links = await run_in_threadpool(view.reader.games_and_links)
+            games, links = view.reader.games_and_links()
         except JournalError as exc:
             games, links, problem = [], {}, str(exc)
         return _html(request, lang, pages.history_page(lang, games, links, problem))
 
-    async def game_page(request: Request) -> Response:
+    def game_page(request: Request) -> Response:
         lang = language(request, cfg)
-        game_id = request.path_params["game"]
+        game_id = request.params["game"]
         try:
-            record, table = await run_in_threadpool(view.reader.game, game_id)
+            record, table = view.reader.game(game_id)
         except exports.ExportError as exc:
-            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+            return text(f"{exc}\n", 404)
         except JournalError as exc:
-            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+            return text(f"{exc}\n", 503)
         return _html(request, lang, pages.game_page(lang, record, table))
 
-    async def summary(request: Request, game_id: int, fmt: str) -> Response:
+    def summary(request: Request, game_id: int, fmt: str) -> Response:
         lang = language(request, cfg)
         try:
-            data = await run_in_threadpool(view.reader.summary, game_id, fmt, lang)
+            data = view.reader.summary(game_id, fmt, lang)
         except exports.ExportError as exc:
-            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+            return text(f"{exc}\n", 404)
         except JournalError as exc:
-            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+            return text(f"{exc}\n", 503)
         name = f"coffee-rush-game-{game_id}-summary.{fmt}"
         return Response(data, media_type=SUMMARY_MEDIA[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-    async def export(request: Request) -> Response:
-        fmt = request.path_params["fmt"]
-        game_id = request.path_params["game"]
+    def export(request: Request) -> Response:
+        fmt = request.params["fmt"]
+        game_id = request.params["game"]
         if fmt in ("png", "pdf"):
-            return await summary(request, game_id, fmt)
+            return summary(request, game_id, fmt)
         if fmt not in exports.FORMATS:
-            return Response(f"unknown format {fmt}\n", status_code=404, media_type="text/plain")
+            return text(f"unknown format {fmt}\n", 404)
         try:
-            text = await run_in_threadpool(view.reader.export, game_id, fmt)
+            out = view.reader.export(game_id, fmt)
         except exports.ExportError as exc:
-            return Response(f"{exc}\n", status_code=404, media_type="text/plain")
+            return text(f"{exc}\n", 404)
         except JournalError as exc:
-            return Response(f"{exc}\n", status_code=503, media_type="text/plain")
+            return text(f"{exc}\n", 503)
         media, ext = exports.MEDIA[fmt]
-        return Response(text, media_type=f"{media}; charset=utf-8", headers={
+        return Response(out, media_type=f"{media}; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="coffee-rush-game-{game_id}.{ext}"'})
 
-    async def companion(request: Request) -> Response:
+    def companion(request: Request) -> Response:
         lang = language(request, cfg)
-        text = redacted(config_mod.show(cfg))
+        shown = redacted(config_mod.show(cfg))
         return _html(request, lang, pages.companion_page(
             lang, view.clock() - view.started, view.device_states(),
-            list(view.log_tail.lines), text, view.url))
+            list(view.log_tail.lines), shown, view.url))
 
-    return Starlette(routes=[
+    return Router([
         Route("/", home), Route("/history", history),
         Route("/history/{game:int}", game_page),
         Route("/history/{game:int}/{fmt:str}", export),
         Route("/companion", companion),
         Route("/api/table", table), Route("/api/events", events), Route("/api/why", why),
-        Route("/api/action", action, methods=["POST"]),
-        Route("/api/pair", pair, methods=["POST", "DELETE"]),
-    ], lifespan=_lifespan(live), middleware=[Middleware(HostCheck, names=host_names(cfg))])
-
-
-def _lifespan(live: LiveTable):
-    import contextlib
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        live.bind(asyncio.get_running_loop())
-        yield
-    return lifespan
+        Route("/api/action", action, methods=("POST",)),
+        Route("/api/pair", pair, methods=("POST", "DELETE")),
+    ], before=host_check(host_names(cfg)), on_close=live.close_streams)

@@ -3,21 +3,22 @@
 ``LiveTable`` is one more subscriber of the table loop (``TableLoop.subscribe``):
 on the loop's thread it only turns each ``Update`` into a small snapshot (the
 table exactly as ``replay --json`` prints it, plus the draws the table still
-owes, the seats' colours and what just happened) and hands it to the web
-server's event loop. Everything else (JSON text, pages, the streams to the
-phones) happens on the web server's thread, so the table's own tap-to-frame
+owes, the seats' colours and what just happened) and puts it in each open
+stream's queue. Everything else (JSON text, pages, the streams to the
+phones) happens on the web server's threads, so the table's own tap-to-frame
 time does not grow with the number of phones.
 
 It never touches the journal or the game: a phone's action is posted as a
-typed input (``WebAction``) and its answer is the loop's ``Update`` for it.
+typed input (``WebAction``) and its answer is the loop's ``Update`` for it (the
+phone's thread waits for it on an event).
 """
 from __future__ import annotations
 
-import asyncio
 import collections
 import dataclasses
 import itertools
 import logging
+import queue
 import secrets
 import threading
 import time
@@ -71,7 +72,7 @@ class Snapshot:
 
 @dataclass(eq=False)
 class Client:
-    queue: asyncio.Queue[Snapshot]
+    queue: queue.Queue[Snapshot | None]         # None: the stream ends
     lang: str | None = None
     since: float = field(default_factory=time.monotonic)
 
@@ -101,10 +102,10 @@ class LiveTable:
                                rules_table=shared.table,
                                version=shared.version, epoch=self.epoch,
                                bgstats=shared.play_link, game_id=shared.game_id)
-        self.aio: asyncio.AbstractEventLoop | None = None
+        self.serving = False                # the web server is up (``PhoneView.start``)
         self.clients: set[Client] = set()
-        self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future]] = {}
-        self._lock = threading.Lock()
+        self._waiting: dict[int, _Answer] = {}
+        self._lock = threading.Lock()       # guards clients and _waiting
 
     # --- the output interface (``outputs.Output``) -------------------------------------
 
@@ -125,8 +126,8 @@ class LiveTable:
         self.close_streams()
 
     def status(self) -> str:
-        """"ok", or "no server" while the web server's loop is not bound."""
-        return "ok" if self.aio is not None else "no server"
+        """"ok", or "no server" while the web server is not serving."""
+        return "ok" if self.serving else "no server"
 
     # --- the table loop's thread -------------------------------------------------------
 
@@ -146,14 +147,16 @@ class LiveTable:
         self.latest = snap
         with self._lock:
             waiter = self._waiting.pop(id(u.event), None)
+            clients = list(self.clients)
         if waiter is not None:
-            aio, fut = waiter
-            aio.call_soon_threadsafe(_resolve, fut, u)
-        if self.aio is not None:
+            waiter.update = u
+            waiter.done.set()
+        for client in clients:
             try:
-                self.aio.call_soon_threadsafe(self._publish, snap)
-            except RuntimeError:          # the web server's loop has closed
-                self.aio = None
+                client.queue.put_nowait(snap)
+            except queue.Full:            # this phone is too far behind: it reconnects
+                self.forget(client)
+                client.queue = _closed_queue()
 
     def _follow(self, shared: TableSnapshot) -> None:
         """The loop's snapshot as the phones show it: the devices' reports, the seats'
@@ -185,59 +188,56 @@ class LiveTable:
 
     # --- the web server's thread -------------------------------------------------------
 
-    def bind(self, aio: asyncio.AbstractEventLoop) -> None:
-        self.aio = aio
-
-    def _publish(self, snap: Snapshot) -> None:
-        for client in list(self.clients):
-            try:
-                client.queue.put_nowait(snap)
-            except asyncio.QueueFull:
-                self.clients.discard(client)
-                client.queue = _closed_queue()
-
     def listen(self, lang: str | None = None) -> Client:
-        client = Client(asyncio.Queue(self.QUEUE), lang)
-        self.clients.add(client)
+        client = Client(queue.Queue(self.QUEUE), lang)
+        with self._lock:
+            self.clients.add(client)
         return client
 
     def forget(self, client: Client) -> None:
-        self.clients.discard(client)
+        with self._lock:
+            self.clients.discard(client)
 
     def close_streams(self) -> None:
         """End every stream (the server is stopping)."""
-        for client in list(self.clients):
-            self.clients.discard(client)
+        with self._lock:
+            clients, self.clients = list(self.clients), set()
+        for client in clients:
             try:
-                client.queue.put_nowait(None)      # type: ignore[arg-type]
-            except asyncio.QueueFull:
+                client.queue.put_nowait(None)
+            except queue.Full:
                 client.queue = _closed_queue()
 
-    async def post_action(self, action: dict, client: str, timeout: float = 5.0,
-                          seen: ev.TableVersion | None = None):
-        """Post a phone's action to the table loop and wait for its ``Update``;
-        ``seen`` is the version its ``If-Match`` named (the loop's check refuses the
-        action if the table has changed since)."""
+    def post_action(self, action: dict, client: str, timeout: float = 5.0,
+                    seen: ev.TableVersion | None = None) -> Update:
+        """Post a phone's action to the table loop and wait for its ``Update`` (on the
+        phone's own thread; TimeoutError after ``timeout``); ``seen`` is the version its
+        ``If-Match`` named (the loop's check refuses the action if the table has changed
+        since)."""
         event = ev.WebAction(action, at=time.monotonic(), client=client, seen=seen)
-        aio = asyncio.get_running_loop()
-        fut = aio.create_future()
+        answer = _Answer()
         with self._lock:
-            self._waiting[id(event)] = (aio, fut)
+            self._waiting[id(event)] = answer
         self.loop.post(event)
         try:
-            return await asyncio.wait_for(fut, timeout)
+            if not answer.done.wait(timeout) or answer.update is None:
+                raise TimeoutError(f"the table gave no answer within {timeout:.0f} s")
+            return answer.update
         finally:
             with self._lock:
                 self._waiting.pop(id(event), None)
 
 
-def _resolve(fut: asyncio.Future, value: Any) -> None:
-    if not fut.done():
-        fut.set_result(value)
+class _Answer:
+    """The table loop's answer to one posted action, set on the loop's thread."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.update: Update | None = None
 
 
-def _closed_queue() -> asyncio.Queue:
-    q: asyncio.Queue = asyncio.Queue(1)
+def _closed_queue() -> queue.Queue[Snapshot | None]:
+    q: queue.Queue[Snapshot | None] = queue.Queue(1)
     q.put_nowait(None)
     return q
 

@@ -1,10 +1,19 @@
-"""Serve an ASGI app (Starlette) over HTTP/1.1 on a background thread.
+"""Serve an app (``routing.Router``) over HTTP/1.1 on the standard library's threads.
 
-A small server of our own: asyncio's streams, h11 for the protocol (the parser uvicorn
-uses too), and the ASGI messages an app sends and receives (``http`` and ``lifespan``).
-It replaces uvicorn, whose import alone (its command line, click, multiprocessing, the
-reloaders) cost the service about 3 MB of its resident memory for one plain server on
-one socket (issue 19).
+A small server of our own on ``socket``, ``selectors`` and ``threading``. It replaces
+one on asyncio and h11 serving Starlette, whose stack (asyncio, anyio, Starlette, h11 and
+what they import) cost the service about 5 MB of its resident memory (issue 19);
+``http.server`` would bring ``shutil``'s compression modules, ``mimetypes`` and ``html``.
+
+One thread accepts; each connection is served on a thread of its own, so a slow or
+vanished phone (an open server-sent event stream, a slowloris) holds only its own
+thread, never the table loop or another phone. Limits: at most ``max_connections`` at
+once (one more is answered 503 and closed), a request line and headers of at most
+``HEADER_LIMIT`` bytes (431) that arrive within ``HEAD_TIME`` once begun, a keep-alive
+connection idle for ``keep_alive`` seconds is closed, and a write blocked for
+``SEND_TIMEOUT`` (a phone that stopped reading) ends its connection. A request that is
+not HTTP/1.x is answered 400; a phone hanging up mid-answer ends its connection quietly.
+A handler that raises is a 500, said in the log.
 
 The table must never depend on a web page: ``BackgroundServer.start`` binds the
 port itself first, so a port already taken or a bind address that does not
@@ -12,31 +21,53 @@ exist gives one warning in words and ``False``, and the caller carries on
 without the server. It installs no signal handlers: the service's own SIGTERM
 handling stays in charge.
 
-``stop`` first runs the stop callbacks on the server's event loop (long-lived
-responses such as server-sent event streams end there), then stops accepting,
-closes idle keep-alive connections and gives requests in hand ``grace`` seconds,
-and joins the thread.
+``stop`` first runs the stop callbacks (long-lived responses such as server-sent event
+streams end there), then stops accepting, closes idle keep-alive connections, gives
+requests in hand ``grace`` seconds, cuts off what is left and joins the threads.
 
 Used by the phone view (``companion.outputs.web.app``) and the café hub.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
+import re
+import selectors
 import socket
 import threading
-from http import HTTPStatus
-from typing import Any
+import time
 from collections.abc import Callable
-from urllib.parse import unquote
+from http import HTTPStatus
 
-import h11
+from .routing import Request, Response, Stream, text
 
 log = logging.getLogger("companion.outputs.web")
 KEEP_ALIVE = 30.0           # s an idle connection stays open for its next request
+HEAD_TIME = 10.0            # s a request's line and headers may take once begun
+SEND_TIMEOUT = 30.0         # s a write may wait for a phone that does not read
+LINGER = 2.0                # s, and at most LINGER_SIZE bytes, read past an unread body
+LINGER_SIZE = 1 << 20       # at the end (else its sender may not get to read the answer)
 READ_SIZE = 65536
 HEADER_LIMIT = 16 * 1024    # bytes of request line and headers
+MAX_CONNECTIONS = 100       # open at once (64 live pages, and their other requests)
+REFUSERS = 8                # connections over the limit answered 503 at once (more: closed)
+
+App = Callable[[Request], Response]
+_REQUEST_LINE = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([\x21-\x7e]+) HTTP/1\.([01])")
+_NAME = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_END_OF_HEAD = re.compile(rb"\r?\n\r?\n")
+
+
+class BadRequest(Exception):
+    """A request the server answers itself (400, 431, 501) before closing."""
+
+    def __init__(self, status: int, why: str):
+        super().__init__(why)
+        self.status = status
+
+
+class Gone(Exception):
+    """The connection ended: the phone hung up or went quiet, or the server cut it."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -58,123 +89,304 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class Exchange:
-    """One request and its response on a connection: the ASGI ``receive`` and ``send``."""
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
 
-    def __init__(self, conn: h11.Connection, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, method: bytes, logger: logging.Logger):
-        self.conn, self.reader, self.writer = conn, reader, writer
-        self.head = method == b"HEAD"
-        self.log = logger
-        self.body_done = False
-        self.started = False
-        self.complete = asyncio.Event()
-        self.disconnected = False
 
-    async def _read(self) -> bool:
-        """More bytes from the phone into h11; False when it has gone."""
-        try:
-            data = await self.reader.read(READ_SIZE)
-        except (ConnectionError, OSError):
-            data = b""
-        if not data:
-            self.disconnected = True
+def parse_head(head: bytes) -> tuple[str, str, str, dict[str, str]]:
+    """(method, target, HTTP minor version, headers) of a request's head; BadRequest if
+    it is not HTTP/1.x (the first of a repeated header counts, names in lower case)."""
+    lines = head.split(b"\n")
+    m = _REQUEST_LINE.fullmatch(lines[0].rstrip(b"\r"))
+    if m is None:
+        raise BadRequest(400, "not an HTTP/1.x request line")
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        name, colon, value = line.rstrip(b"\r").partition(b":")
+        if not colon or _NAME.fullmatch(name) is None:
+            raise BadRequest(400, "a malformed header line")
+        headers.setdefault(name.decode("ascii").lower(), value.strip(b" \t").decode("latin-1"))
+    if m.group(3) == b"1" and "host" not in headers:
+        raise BadRequest(400, "an HTTP/1.1 request without Host")
+    return m.group(1).decode("ascii"), m.group(2).decode("ascii"), m.group(3).decode(), headers
+
+
+class Body:
+    """A request's body, read only when the handler asks (``Request.body``)."""
+
+    def __init__(self, conn: Connection, headers: dict[str, str]):
+        self.conn = conn
+        self.continue_first = headers.get("expect", "").lower() == "100-continue"
+        encoding = headers.get("transfer-encoding", "").strip().lower()
+        length = headers.get("content-length", "").strip()
+        self.left: int | None = 0                   # bytes still to read; None: chunked
+        if encoding:
+            if encoding != "chunked":
+                raise BadRequest(501, f"transfer-encoding {encoding[:40]!r}")
+            self.left = None
+        elif length:
+            if not length.isdigit():
+                raise BadRequest(400, "a Content-Length that is no number")
+            self.left = int(length)
+        self.done = self.left == 0
+        self.asked = False
+
+    def read(self, limit: int) -> bytes | None:
+        if self.done:
+            return b""
+        if self.left is not None and self.left > limit:
+            return None                             # not read: the connection closes
+        self._continue()
+        if self.left is not None:
+            data = self.conn.take(self.left)
+            self.left, self.done = 0, True
+            return data
+        return self._chunked(limit)
+
+    def _continue(self) -> None:
+        if self.continue_first and not self.asked:
+            self.conn.send(b"HTTP/1.1 100 Continue\r\n\r\n")
+        self.asked = True
+
+    def _chunked(self, limit: int) -> bytes | None:
+        out = bytearray()
+        while True:
+            try:
+                size = int(self.conn.line().split(b";")[0].strip(), 16)
+            except ValueError:
+                raise BadRequest(400, "a malformed chunk") from None
+            if size == 0:
+                while self.conn.line():             # trailers, up to the empty line
+                    pass
+                self.done = True
+                return bytes(out)
+            if len(out) + size > limit:
+                return None
+            out += self.conn.take(size)
+            if self.conn.take(2) != b"\r\n":
+                raise BadRequest(400, "a malformed chunk")
+
+    def settles(self) -> bool:
+        """Whether what the handler left unread can be read past after the answer (a
+        length of up to ``READ_SIZE`` bytes, no 100-continue left unanswered): else the
+        connection takes no next request."""
+        return self.done or (not (self.continue_first and not self.asked)
+                             and self.left is not None and self.left <= READ_SIZE)
+
+    def finish(self) -> bool:
+        """Read past what the handler left unread: whether the connection can take a next
+        request."""
+        if self.done:
+            return True
+        if not self.settles():
             return False
-        self.conn.receive_data(data)
+        self.read(READ_SIZE)
         return True
 
-    async def receive(self) -> dict[str, Any]:
-        if self.conn.they_are_waiting_for_100_continue and not self.started:
-            await self._write(h11.InformationalResponse(status_code=100, headers=[]))
-        while not self.body_done and not self.disconnected:
-            event = self.conn.next_event()
-            if event is h11.NEED_DATA:
-                await self._read()
-            elif isinstance(event, h11.Data):
-                return {"type": "http.request", "body": bytes(event.data), "more_body": True}
-            else:                                           # EndOfMessage
-                self.body_done = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-        await self._until_done_or_gone()
-        return {"type": "http.disconnect"}
 
-    async def _until_done_or_gone(self) -> None:
-        """The body is read: wait until the response is complete or the phone has gone
-        (what a stream's ``receive`` is for); bytes of a next request wait in h11."""
-        done = asyncio.ensure_future(self.complete.wait())
+class Connection:
+    """One phone's TCP connection, its requests one after the other, on its own thread."""
+
+    def __init__(self, server: BackgroundServer, sock: socket.socket, peer: object):
+        self.server, self.sock = server, sock
+        self.client = peer[0] if isinstance(peer, tuple) and peer else "?"
+        self.buffer = bytearray()
+        self.idle = True               # waiting for a next request: stop closes it at once
+        self.deadline = 0.0
+        self.unread = False            # a request's body is left unread
+
+    # --- reading -----------------------------------------------------------------------
+
+    def _more(self) -> None:
+        """More bytes into the buffer before the deadline; Gone if none come."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise Gone
         try:
-            while not self.complete.is_set() and not self.disconnected:
-                more = asyncio.ensure_future(self._read())
-                await asyncio.wait({done, more}, return_when=asyncio.FIRST_COMPLETED)
-                if not more.done():
-                    more.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await more
-        finally:
-            done.cancel()
+            self.sock.settimeout(left)
+            data = self.sock.recv(READ_SIZE)
+        except OSError:                # a timeout, a reset, or the server cut it
+            raise Gone from None
+        if not data:
+            raise Gone
+        self.buffer += data
 
-    async def send(self, message: dict[str, Any]) -> None:
-        if self.disconnected:
-            return
-        kind = message["type"]
-        if not self.started:
-            if kind != "http.response.start":
-                raise RuntimeError(f"expected http.response.start, not {kind}")
-            self.started = True
-            status = message["status"]
-            await self._write(h11.Response(status_code=status,
-                                           headers=list(message.get("headers", [])),
-                                           reason=_reason(status)))
-        elif kind == "http.response.body" and not self.complete.is_set():
-            body = message.get("body", b"")
-            if body and not self.head:
-                await self._write(h11.Data(data=body))
-            if not message.get("more_body", False):
-                await self._write(h11.EndOfMessage())
-                self.complete.set()
+    def take(self, n: int) -> bytes:
+        """The next ``n`` bytes of the body."""
+        self.deadline = time.monotonic() + self.server.keep_alive
+        while len(self.buffer) < n:
+            self._more()
+        data = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return data
+
+    def line(self) -> bytes:
+        """The next line of a chunked body (without its end)."""
+        self.deadline = time.monotonic() + self.server.keep_alive
+        while (end := self.buffer.find(b"\n")) < 0:
+            if len(self.buffer) > 1024:
+                raise BadRequest(400, "a chunk line too long")
+            self._more()
+        data = bytes(self.buffer[:end]).rstrip(b"\r")
+        del self.buffer[:end + 1]
+        return data
+
+    def head(self, wait: float | None = None) -> bytes | None:
+        """The next request's line and headers; None when the connection ends before one
+        begins (the phone closed it, it idled out after ``wait`` seconds, the server
+        stops)."""
+        self.deadline = time.monotonic() + (self.server.keep_alive if wait is None else wait)
+        begun = False
+        while True:
+            while self.buffer[:1] in (b"\r", b"\n"):        # blank lines between requests
+                del self.buffer[:1]
+            if self.buffer and not begun:                   # a slowloris has HEAD_TIME
+                begun = True
+                self.deadline = min(self.deadline, time.monotonic() + HEAD_TIME)
+            end = _END_OF_HEAD.search(self.buffer)
+            if end is not None and end.start() <= HEADER_LIMIT:
+                head = bytes(self.buffer[:end.start()])
+                del self.buffer[:end.end()]
+                return head
+            if len(self.buffer) > HEADER_LIMIT:
+                raise BadRequest(431, "request line and headers too large")
+            try:
+                self._more()
+            except Gone:
+                return None
+
+    # --- writing -----------------------------------------------------------------------
+
+    def send(self, data: bytes) -> None:
+        try:
+            self.sock.settimeout(SEND_TIMEOUT)
+            self.sock.sendall(data)
+        except OSError:                # hung up, reset, not reading, or cut by the server
+            raise Gone from None
+
+    def respond(self, method: str, response: Response, keep: bool, chunked: bool) -> bool:
+        """Write ``response``; whether the connection stays open (keep-alive)."""
+        lines = [f"HTTP/1.1 {response.status} {_reason(response.status)}"]
+        lines += [f"{name}: {value}" for name, value in response.headers]
+        stream = isinstance(response, Stream)
+        if not stream:
+            lines.append(f"content-length: {len(response.body)}")
+        elif chunked:
+            lines.append("transfer-encoding: chunked")
         else:
-            raise RuntimeError(f"unexpected ASGI message {kind} after the response")
-
-    async def _write(self, event: Any) -> None:
-        data = self.conn.send(event)
-        if data is None:
-            return
+            keep = False               # an HTTP/1.0 stream ends when the connection does
+        if not keep:
+            lines.append("connection: close")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
+        if not stream:
+            self.send(head if method == "HEAD" else head + response.body)
+            return keep
+        assert isinstance(response, Stream)
         try:
-            self.writer.write(data)
-            await self.writer.drain()
-        except (ConnectionError, OSError):
-            self.disconnected = True
-            self.complete.set()
+            self.send(head)
+            if method != "HEAD":
+                for chunk in response.chunks:
+                    data = chunk.encode("utf-8")
+                    if data:
+                        self.send(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
+                if chunked:
+                    self.send(b"0\r\n\r\n")
+        finally:
+            response.close()
+        return keep
 
+    def refuse(self, exc: BadRequest) -> None:
+        """Answer a request the server could not read, and close."""
+        with contextlib.suppress(Gone):
+            self.respond("GET", text(f"{_reason(exc.status)}: {exc}\n", exc.status),
+                         keep=False, chunked=False)
 
-def _reason(status: int) -> bytes:
-    try:
-        return HTTPStatus(status).phrase.encode()
-    except ValueError:
-        return b""
+    # --- serving -----------------------------------------------------------------------
+
+    def serve(self) -> None:
+        try:
+            while not self.server.stopping.is_set():
+                self.idle = True
+                head = self.head()
+                self.idle = False
+                if head is None or not self.exchange(head):
+                    return
+        except BadRequest as exc:
+            self.refuse(exc)
+        except Gone:
+            pass                       # the phone hung up, or the server cut it off
+
+    def exchange(self, head: bytes) -> bool:
+        """One request and its response; whether the connection takes another."""
+        method, target, minor, headers = parse_head(head)
+        body = Body(self, headers)
+        request = Request(method, target, headers, self.client, body.read)
+        closing = "close" in headers.get("connection", "").lower()
+        keep = minor == "1" and not closing and not self.server.stopping.is_set()
+        response = self.server.answer(request)
+        if response.status >= 500 and not isinstance(response, Stream):
+            keep = False
+        keep = self.respond(method, response, keep and body.settles(), chunked=minor == "1")
+        keep = keep and body.finish()
+        self.unread = not body.done
+        return keep and not self.server.stopping.is_set()
+
+    def close(self) -> None:
+        """Close the connection; with a body left unread, first let the phone finish
+        sending it (for a while), so that it reads the answer rather than a reset."""
+        if self.unread and not self.server.stopping.is_set():
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_WR)
+                until, left = time.monotonic() + LINGER, LINGER_SIZE
+                while left > 0 and (wait := until - time.monotonic()) > 0:
+                    self.sock.settimeout(wait)
+                    data = self.sock.recv(READ_SIZE)
+                    if not data:
+                        break
+                    left -= len(data)
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+    def cut(self) -> None:
+        """End the connection from another thread (its reads and writes fail at once)."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
 
 
 class BackgroundServer:
-    """``BackgroundServer(app, "0.0.0.0", 8080, name="phone view").start()``."""
+    """``BackgroundServer(router, "0.0.0.0", 8080, name="phone view").start()``."""
 
-    def __init__(self, app: Any, host: str, port: int, name: str = "web server",
-                 grace: float = 2.0, logger: logging.Logger = log):
+    def __init__(self, app: App, host: str, port: int, name: str = "web server",
+                 grace: float = 2.0, logger: logging.Logger = log,
+                 max_connections: int = MAX_CONNECTIONS, keep_alive: float = KEEP_ALIVE):
         self.app, self.host, self.port, self.name = app, host, port, name
         self.grace = grace
         self.log = logger
-        self.loop: asyncio.AbstractEventLoop | None = None
+        self.max_connections, self.keep_alive = max_connections, keep_alive
+        self.stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
+        self._wake: tuple[socket.socket, socket.socket] | None = None
         self._stop_callbacks: list[Callable[[], None]] = []
-        self._ready = threading.Event()
-        self._exit: asyncio.Event | None = None
-        self._idle: set[asyncio.StreamWriter] = set()      # keep-alive, between requests
-        self._busy: set[asyncio.Task] = set()              # connections in a request
+        self._connections: dict[Connection, threading.Thread] = {}
+        self._changed = threading.Condition()          # guards _connections
+        self._full = False
+        self._refusing = 0                             # threads answering 503
         self.error: str | None = None
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive() and self.error is None
+        return (self._thread is not None and self._thread.is_alive()
+                and not self.stopping.is_set() and self.error is None)
+
+    @property
+    def connections(self) -> int:
+        """Connections open now."""
+        with self._changed:
+            return len(self._connections)
 
     @property
     def url(self) -> str:
@@ -184,10 +396,10 @@ class BackgroundServer:
         return f"http://{host}:{self.port}"
 
     def on_stop(self, fn: Callable[[], None]) -> None:
-        """Call ``fn`` on the server's event loop when it stops (end streams there)."""
+        """Call ``fn`` first when the server stops (end streams there)."""
         self._stop_callbacks.append(fn)
 
-    def start(self, timeout: float = 10.0) -> bool:
+    def start(self) -> bool:
         """Serve in the background; False (after one warning) if it cannot."""
         try:
             self._sock = bind(self.host, self.port)
@@ -198,204 +410,121 @@ class BackgroundServer:
             self.log.warning("%s; the table plays on without it", self.error)
             return False
         self.port = self._sock.getsockname()[1]          # the real one when port 0 was asked
-        self._thread = threading.Thread(target=self._run, args=(self._sock,), name=self.name,
-                                        daemon=True)
+        self._sock.setblocking(False)
+        self._wake = socket.socketpair()
+        self._thread = threading.Thread(target=self._accept_all, args=(self._sock, self._wake[0]),
+                                        name=self.name, daemon=True)
         self._thread.start()
-        if not self._ready.wait(timeout) or self.error:
-            self.log.warning("%s did not start: %s", self.name, self.error or "timed out")
-            self.stop()
-            return False
         self.log.info("%s listening on %s:%d", self.name, self.host or "*", self.port)
         return True
 
-    def _run(self, sock: socket.socket) -> None:
-        try:
-            asyncio.run(self._serve(sock))
-        except BaseException as exc:  # noqa: BLE001 - the table goes on without the server
-            self.error = self.error or f"{type(exc).__name__}: {exc}"
-            self.log.warning("%s stopped: %s", self.name, self.error)
-        finally:
-            self._ready.set()
+    def _accept_all(self, sock: socket.socket, wake: socket.socket) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(sock, selectors.EVENT_READ)
+            selector.register(wake, selectors.EVENT_READ)
+            while not self.stopping.is_set():
+                for key, _ in selector.select():
+                    if key.fileobj is sock:
+                        self._accept(sock)
 
-    async def _serve(self, sock: socket.socket) -> None:
-        self.loop = asyncio.get_running_loop()
-        self._exit = asyncio.Event()
-        lifespan = Lifespan(self.app)
-        if not await lifespan.startup():
-            self.error = lifespan.error or "the app's start-up failed"
+    def _accept(self, listening: socket.socket) -> None:
+        try:
+            sock, peer = listening.accept()
+        except (BlockingIOError, InterruptedError, ConnectionAbortedError):
             return
-        server = await asyncio.start_server(self._connection, sock=sock,
-                                            limit=HEADER_LIMIT)
-        self._ready.set()
-        await self._exit.wait()
-        server.close()
-        for writer in list(self._idle):          # waiting for a next request: none comes
-            writer.close()
-        if self._busy:
-            await asyncio.wait(set(self._busy), timeout=self.grace)
-        for task in list(self._busy):
-            task.cancel()
-        await lifespan.shutdown()
+        except OSError as exc:         # out of file descriptors: wait a moment, not spin
+            self.log.warning("%s: cannot accept a connection: %s", self.name, exc)
+            self.stopping.wait(1.0)
+            return
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conn = Connection(self, sock, peer)
+        with self._changed:
+            full = len(self._connections) >= self.max_connections
+            refused = full and self._refusing < REFUSERS
+            self._refusing += refused
+            if not full:
+                self._connections[conn] = threading.Thread(
+                    target=self._serve, args=(conn,), daemon=True,
+                    name=f"{self.name} {conn.client}")
+        if full and not self._full:
+            self.log.warning("%s: %d connections open, refusing more", self.name,
+                             self.max_connections)
+        self._full = full
+        if not full:
+            self._connections[conn].start()
+        elif refused:                   # on a thread: it waits for the request (a while)
+            threading.Thread(target=self._refuse, args=(conn,), daemon=True,
+                             name=f"{self.name} refusing {conn.client}").start()
+        else:
+            conn.close()
 
-    async def _connection(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
-        conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEADER_LIMIT)
-        peer, here = writer.get_extra_info("peername"), writer.get_extra_info("sockname")
-        task = asyncio.current_task()
+    def _refuse(self, conn: Connection) -> None:
+        """Answer one connection over the limit 503 (once its request is in: closed with
+        the request unread, it would get a reset instead of the answer), and close it."""
         try:
-            while self._exit is not None and not self._exit.is_set():
-                self._idle.add(writer)
-                request = await self._next_request(conn, reader, writer)
-                self._idle.discard(writer)
-                if request is None:
-                    break
-                assert task is not None
-                self._busy.add(task)
-                try:
-                    await self._exchange(conn, request, reader, writer, peer, here)
-                finally:
-                    self._busy.discard(task)
-                if conn.our_state is h11.DONE and conn.their_state is h11.SEND_BODY:
-                    await self._rest_of_body(conn, reader)
-                if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
-                    break                        # closing, or a body left unread
-                conn.start_next_cycle()
-        except asyncio.CancelledError:
-            pass                      # still answering ``grace`` after the stop: cut off
+            with contextlib.suppress(BadRequest, Gone):
+                conn.head(wait=LINGER)
+            conn.refuse(BadRequest(503, "too many connections; try again later"))
+            conn.close()
         finally:
-            self._idle.discard(writer)
-            writer.close()
+            with self._changed:
+                self._refusing -= 1
 
-    async def _next_request(self, conn: h11.Connection, reader: asyncio.StreamReader,
-                            writer: asyncio.StreamWriter) -> h11.Request | None:
-        """The next request on the connection; None when it closes, idles out or is not
-        HTTP (then answered 400)."""
+    def _serve(self, conn: Connection) -> None:
         try:
-            while True:
-                event = conn.next_event()
-                if event is not h11.NEED_DATA:
-                    return event if isinstance(event, h11.Request) else None
-                data = await asyncio.wait_for(reader.read(READ_SIZE), KEEP_ALIVE)
-                conn.receive_data(data)
-        except h11.RemoteProtocolError as exc:
-            with contextlib.suppress(h11.LocalProtocolError, ConnectionError, OSError):
-                status = exc.error_status_hint
-                writer.write(conn.send(h11.Response(
-                    status_code=status, reason=_reason(status),
-                    headers=[(b"content-length", b"0"), (b"connection", b"close")])) or b"")
-                writer.write(conn.send(h11.EndOfMessage()) or b"")
-            return None
-        except (TimeoutError, ConnectionError, OSError):
-            return None
+            conn.serve()
+        except Exception:  # noqa: BLE001 - a fault of ours: said, and the rest go on
+            self.log.exception("%s: a connection from %s failed", self.name, conn.client)
+        finally:
+            conn.close()
+            with self._changed:
+                self._connections.pop(conn, None)
+                self._changed.notify_all()
 
-    async def _rest_of_body(self, conn: h11.Connection, reader: asyncio.StreamReader) -> None:
-        """A request body the app did not read (a GET's end, mostly): read past it, up to
-        ``READ_SIZE`` bytes, so that the connection can take the next request."""
-        left = READ_SIZE
-        with contextlib.suppress(h11.RemoteProtocolError, TimeoutError, ConnectionError,
-                                 OSError):
-            while left > 0:
-                event = conn.next_event()
-                if event is h11.NEED_DATA:
-                    data = await asyncio.wait_for(reader.read(left), KEEP_ALIVE)
-                    conn.receive_data(data)
-                    left -= len(data) or left
-                elif not isinstance(event, h11.Data):
-                    return                               # EndOfMessage (or closed)
-
-    async def _exchange(self, conn: h11.Connection, request: h11.Request,
-                        reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                        peer: Any, here: Any) -> None:
-        target = request.target
-        path, _, query = target.partition(b"?")
-        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
-                 "http_version": request.http_version.decode(), "scheme": "http",
-                 "method": request.method.decode("ascii"),
-                 "path": unquote(path.decode("ascii", "replace")), "raw_path": path,
-                 "query_string": query, "root_path": "", "headers": list(request.headers),
-                 "client": tuple(peer[:2]) if peer else None,
-                 "server": tuple(here[:2]) if here else None, "state": {}}
-        exchange = Exchange(conn, reader, writer, request.method, self.log)
+    def answer(self, request: Request) -> Response:
+        """The app's response; 500 (said in the log) if the handler raises."""
         try:
-            await self.app(scope, exchange.receive, exchange.send)
+            return self.app(request)
+        except (Gone, BadRequest):
+            raise
         except Exception:  # noqa: BLE001 - one request's fault, said in the log
-            self.log.exception("%s: %s %s failed", self.name, scope["method"], scope["path"])
-            if not exchange.started:
-                await exchange.send({"type": "http.response.start", "status": 500, "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]})
-                await exchange.send({"type": "http.response.body",
-                                     "body": b"Internal Server Error"})
-        if not exchange.complete.is_set():          # an app that ended without a whole answer
-            exchange.disconnected = True
+            self.log.exception("%s: %s %s failed", self.name, request.method, request.path)
+            return text("Internal Server Error", 500)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop serving and join the thread (safe to call twice, or after a failed start)."""
-        loop, stop = self.loop, self._exit
-        if loop is not None and stop is not None and not loop.is_closed():
-            def close() -> None:
-                for fn in self._stop_callbacks:
-                    try:
-                        fn()
-                    except Exception:  # noqa: BLE001 - a callback must not block the stop
-                        self.log.exception("stop callback of %s failed", self.name)
-                stop.set()
-            with contextlib.suppress(RuntimeError):      # the loop closed meanwhile
-                loop.call_soon_threadsafe(close)
+        """Stop serving and join the threads (safe to call twice, or after a failed start)."""
         if self._thread is not None:
+            for fn in self._stop_callbacks:
+                try:
+                    fn()
+                except Exception:  # noqa: BLE001 - a callback must not block the stop
+                    self.log.exception("stop callback of %s failed", self.name)
+            self.stopping.set()
+            if self._wake is not None:
+                with contextlib.suppress(OSError):
+                    self._wake[1].send(b"x")
             self._thread.join(timeout)
-            if self._thread.is_alive():
-                self.log.warning("%s did not stop within %.0f s", self.name, timeout)
+            self._end_connections(timeout)
             self._thread = None
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
+        for sock in (self._sock, *(self._wake or ())):
+            if sock is not None:
+                sock.close()
+        self._sock, self._wake = None, None
 
-
-class Lifespan:
-    """The ASGI lifespan protocol: the app's start-up before the first request, its
-    shutdown after the last (Starlette's ``lifespan`` context)."""
-
-    def __init__(self, app: Any):
-        self.app = app
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.started = asyncio.Event()
-        self.ended = asyncio.Event()
-        self.error: str | None = None
-        self.task: asyncio.Task | None = None
-
-    async def startup(self) -> bool:
-        self.task = asyncio.ensure_future(self._run())
-        await self.inbox.put({"type": "lifespan.startup"})
-        starting = asyncio.ensure_future(self.started.wait())
-        await asyncio.wait({starting, self.task}, return_when=asyncio.FIRST_COMPLETED)
-        starting.cancel()
-        return self.started.is_set() and self.error is None
-
-    async def _run(self) -> None:
-        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"},
-                 "state": {}}
-        try:
-            await self.app(scope, self.inbox.get, self._send)
-        except Exception as exc:  # noqa: BLE001 - an app without lifespan: it just starts
-            if not self.started.is_set():
-                log.debug("the app has no lifespan (%s): starting without", exc)
-                self.started.set()
-        finally:
-            self.ended.set()
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if kind in ("lifespan.startup.failed", "lifespan.shutdown.failed"):
-            self.error = message.get("message") or kind
-        if kind.startswith("lifespan.startup"):
-            self.started.set()
-        elif kind.startswith("lifespan.shutdown"):
-            self.ended.set()
-
-    async def shutdown(self) -> None:
-        if self.task is None or self.task.done():
-            return
-        await self.inbox.put({"type": "lifespan.shutdown"})
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.ended.wait(), 5.0)
-        self.task.cancel()
+    def _end_connections(self, timeout: float) -> None:
+        """Close the idle connections, give the busy ones ``grace``, cut off the rest."""
+        until = time.monotonic() + timeout
+        with self._changed:
+            for conn in self._connections:
+                if conn.idle:
+                    conn.cut()
+            self._changed.wait_for(lambda: not self._connections, self.grace)
+            for conn in self._connections:
+                conn.cut()
+            threads = list(self._connections.values())
+        for thread in threads:
+            thread.join(max(0.0, until - time.monotonic()))
+        if any(thread.is_alive() for thread in threads) or self._thread and \
+                self._thread.is_alive():
+            self.log.warning("%s did not stop within %.0f s", self.name, timeout)
