@@ -16,8 +16,8 @@ from companion.appliance import config, openssl
 from cafe_fixtures import Mosquitto, wait_until
 
 # what the service does while OpenSSL is out: the phone view on plain http (its live page,
-# whose first request loads anyio's back end and with it ``ssl``), hashlib's digests from
-# Python's own modules, a pairing code checked with hmac, tokens from secrets
+# a phone pairing and acting: none of it needs ``ssl``), hashlib's digests from Python's own
+# modules, a pairing code checked with hmac, tokens from secrets
 SERVICE = """
 import json, socket, sys
 from companion.appliance import config, openssl
@@ -59,7 +59,20 @@ with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
             break
         got += more
 out["events"] = got.split(b"\\r\\n", 1)[0].decode() + (" data" if b"\\ndata: " in got else "")
+import http.client
+phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+phone.request("POST", "/api/pair", body=json.dumps({"code": svc.web.pairing.code}),
+              headers={"Content-Type": "application/json"})
+token = json.loads(phone.getresponse().read())["token"]
+phone.request("POST", "/api/action", body=b'{"do": "setup", "edition": "original", '
+              b'"players": ["Ana", "Ben"], "start": "Ana"}',
+              headers={"Authorization": "Bearer " + token})
+answer = phone.getresponse()
+out["action"] = [answer.status, json.loads(answer.read())["accepted"]]
+phone.close()
 out["after_phone"] = loaded()
+out["web_stack"] = sorted(m for m in ("asyncio", "anyio", "starlette", "h11", "http.server",
+                                      "socketserver") if m in sys.modules)
 svc.shutdown()
 print(json.dumps(out))
 """
@@ -94,14 +107,16 @@ DIGESTS = {"sha256": "37290d74ac4d186e3a8e5785d259d2ec04fac91ae28092e7620ec8bc99
            "md5": "24eb05d18318ac2db8b2b959315d10f2"}   # (md5sum, sha256sum)
 
 
-def test_without_mqtt_openssl_loads_only_for_a_phone_and_the_rest_works(tmp_path):
+def test_without_mqtt_openssl_stays_out_phones_and_all_and_the_rest_works(tmp_path):
     got = run_service(tmp_path, {"host": ""})
     assert got["kept"] == ["_hashlib", "_ssl", "ssl"]
     assert got["started"] == []                        # table, screen outputs, phone view up
     assert {k: got[k] for k in DIGESTS} == DIGESTS     # Python's own sha256 and md5
     assert got["paired"] and got["mqtt"] == []
     assert got["events"] == "HTTP/1.1 200 OK data"     # the live page streams
-    assert got["after_phone"] == ["_ssl", "ssl"]       # for anyio's back end; hashlib's stays out
+    assert got["action"] == [200, True]                # a paired phone acts
+    assert got["after_phone"] == []                    # and OpenSSL stayed out throughout
+    assert got["web_stack"] == []                      # served on threads (issue 19)
 
 
 def test_with_mqtt_without_tls_openssl_stays_out_and_it_publishes(tmp_path):
@@ -114,7 +129,7 @@ def test_with_mqtt_without_tls_openssl_stays_out_and_it_publishes(tmp_path):
         broker.stop()
     assert got["kept"] == ["_hashlib", "_ssl", "ssl"]
     assert got["started"] == []          # connected, published: paho read and wrote plain
-    assert got["after_phone"] == ["_ssl", "ssl"]
+    assert got["after_phone"] == [] and got["action"] == [200, True]   # phones too
     assert {k: got[k] for k in DIGESTS} == DIGESTS
     assert got["events"] == "HTTP/1.1 200 OK data" and got["mqtt"] == [True]
     assert {t.rsplit("/", 1)[1] for t in seen} >= {"state", "status"}   # the table's, retained

@@ -508,8 +508,8 @@ def check_openssl(cfg: Config) -> list[Check]:
         return [ok("openssl", "[mqtt] tls = true: the service loads OpenSSL (ssl, hashlib's "
                    "_hashlib) as it starts MQTT, about 5 MB")]
     return [ok("openssl", "no TLS configured: OpenSSL stays out of the service (hashlib uses "
-               "Python's own digests, MQTT speaks plain) until the phone view's first page "
-               "(its server's anyio imports ssl); about 5 MB less")]
+               "Python's own digests, MQTT speaks plain, the phone view's server needs no "
+               "ssl); about 5 MB less")]
 
 
 def needed_groups(cfg: Config) -> dict[str, str]:

@@ -8,20 +8,17 @@ when it is the one that maps libcrypto). What needs them in the service:
 - ``_hashlib``: nothing. ``hashlib`` falls back to Python's own ``_sha256``, ``_md5``, ...
   (the same digests: our sha256 of game records, MQTT payloads and pairing tokens), ``hmac``
   takes ``compare_digest`` from ``_operator``, ``secrets`` draws from ``os.urandom`` as ever.
-- ``ssl``: MQTT with TLS. Plain MQTT does not: paho-mqtt 2.x imports ``ssl`` as optional,
-  and the two exception names its socket reads and writes look up are given to it by
-  ``companion.outputs.mqtt.connection.PlainSockets`` (a plain socket raises neither). And
-  anyio's asyncio back end, which Starlette loads for the phone view's live page
-  and its thread pool (``anyio._core._sockets`` imports ``ssl`` without a fallback). asyncio
-  itself takes it as optional (``ssl = None``: no ``ssl=`` argument, which our plain-http
-  server never passes).
+- ``ssl``: MQTT with TLS, nothing else. Plain MQTT does not: paho-mqtt 2.x imports ``ssl``
+  as optional, and the two exception names its socket reads and writes look up are given to
+  it by ``companion.outputs.mqtt.connection.PlainSockets`` (a plain socket raises neither).
+  The phone view's server (``outputs/web/server.py``: plain http on the standard library's
+  sockets and threads) needs none; ``http.client`` and ``urllib`` take it as optional.
 
 So ``keep_out(cfg)`` (``service.main`` once the config is loaded, before any of them is
 imported) puts a finder first on the import path that answers "no such module" for
-``_hashlib`` and ``ssl``/``_ssl`` until anyio's socket module is first imported (the first
-phone opening the page): then ``ssl`` loads as before. With ``[mqtt] tls = true`` (and a
-broker) nothing is kept out: everything loads as it always did. ``coffee-companion doctor``
-says which applies.
+``_hashlib`` and ``ssl``/``_ssl``: the service then runs its whole life without OpenSSL,
+phones and all. With ``[mqtt] tls = true`` (and a broker) nothing is kept out: everything
+loads as it always did. ``coffee-companion doctor`` says which applies.
 """
 from __future__ import annotations
 
@@ -30,8 +27,6 @@ from typing import Any
 
 HASHLIB = frozenset({"_hashlib"})
 SSL = frozenset({"ssl", "_ssl"})
-#: anyio's module that imports ``ssl`` without a fallback (loaded with its asyncio back end)
-NEEDS_SSL = "anyio._core._sockets"
 
 _kept: set[str] = set()        # the modules the finder answers "not found" for
 
@@ -46,9 +41,7 @@ class _WithoutOpenSSL:
 
     @staticmethod
     def find_spec(name: str, path: object = None, target: object = None) -> None:
-        if name == NEEDS_SSL:
-            let_in(SSL)
-        elif name in _kept:
+        if name in _kept:
             raise ModuleNotFoundError(
                 f"No module named {name!r} (kept out: no TLS configured, see "
                 "companion/appliance/openssl.py)", name=name)
