@@ -340,7 +340,7 @@ def _precondition(header: str | None, epoch: str) -> tuple[bool, TableVersion | 
 _TAG = re.compile(r'"([0-9a-f]{6})-([^"]*)"')
 
 
-def build_app(view: PhoneView) -> Router:  # complexity: one closure per route, each small
+def build_app(view: PhoneView) -> Router:
     live, cfg = view.live, view.cfg
     html_cache: dict[tuple[int, str], str] = {}
     json_cache: dict[int, str] = {}
