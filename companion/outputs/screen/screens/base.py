@@ -47,7 +47,7 @@ from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
 from ..widgets import (Fill, Shade, Toast, Widget, font_generation, looks, make_owed_copy,
-                       painting_ahead)
+                       painting_ahead, room_for)
 
 log = logging.getLogger("companion.outputs.screen")
 
@@ -846,7 +846,7 @@ class _Painter:
         self.owe = owe
         self.kept = None if surface.get_flags() & pygame.SRCALPHA else looks()
         if self.kept is not None:
-            self.kept.room_for(surface.get_size())
+            room_for(surface.get_size())
         self.form = (surface.get_bitsize(), surface.get_masks(), 0)
         self._grounds: dict[int, Any] = {}
 
