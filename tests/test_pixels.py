@@ -201,6 +201,16 @@ def test_simulated_strip_keeps_only_the_latest_frames():
     assert strip.frames[-FRAMES_KEPT:] == [frame(n) for n in range(shown - FRAMES_KEPT, shown)]
 
 
+def test_simulated_frames_share_their_colours():
+    """The frames kept hold each colour once (a long day's record stays small)."""
+    strip = SimulatedStrip(8, brightness=0.5)
+    for n in range(60):
+        strip.show([(200, 40, 0) if (i + n) % 2 else (0, 0, 255) for i in range(8)])
+    colours = {id(c) for f in strip.frames for c in f}
+    assert len(strip.frames) == 60 and len(colours) == 2
+    assert strip.current[:2] == ((100, 20, 0), (0, 0, 127))
+
+
 def test_frames_are_validated():
     strip = SimulatedStrip(3)
     with pytest.raises(ValueError, match="frame has 2 colors but the strip has 3 pixels"):
