@@ -9,7 +9,7 @@ cookie) and post actions.
 """
 from __future__ import annotations
 
-from html import escape
+from .markup import escape
 from typing import Any, assert_never
 from collections.abc import Iterable
 
