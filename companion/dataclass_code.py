@@ -8,7 +8,7 @@ interpreter's start to the first frame (the parser on 165 kB of generated text),
 single part of a cold start on a Pi Zero 2 W.
 
 The text depends only on a class's fields and options, so its compiled code can be kept as a
-module's is: keyed by the text (its digest), in ``__pycache__``, read back with ``marshal``.
+module's is: keyed by the exact text, in ``__pycache__``, read back with ``marshal``.
 ``dataclasses`` itself is unchanged: only the name ``exec`` in its namespace is this
 module's ``exec``, which compiles through the cache and then runs Python's own ``exec`` with
 the same globals and locals, so each class gets exactly what the text says (a changed
@@ -16,11 +16,12 @@ record has a new text: a miss, compiled and kept). Same rule as the byte code: n
 written when byte code is not (``PYTHONDONTWRITEBYTECODE``), and a folder that cannot be
 written, or a file that cannot be read, costs only the compiling.
 
-The file is an index (each text's 128-bit BLAKE2 digest -> where its marshalled code is)
-followed by the codes: a start reads the index alone (about 80 KB in memory for 600 texts)
-and each code as its record is made (``os.pread``), instead of holding every text and
-code object for as long as the service runs (1.3 MB of the service's resident memory,
-issue 19's memory).
+The file is an index (each text's length and CRC-32 -> where it is) followed by the texts
+and their marshalled codes: a start reads the index alone (about 60 KB in memory for 700
+texts) and each text and code as its record is made (``os.pread``; the text read back must
+be the one asked for, byte for byte, so the code is the text's, as when it was keyed by the
+text itself), instead of holding every text and code object for as long as the service runs
+(about 0.7 MB of the service's resident memory, issue 19's memory).
 """
 from __future__ import annotations
 
@@ -31,13 +32,9 @@ import marshal
 import os
 import struct
 import sys
+import zlib
 from types import CodeType
 from typing import Any
-
-# hashlib's own BLAKE2 (the built-in module, not OpenSSL's: `import hashlib` at this point,
-# before the service decides whether OpenSSL is needed, would load libcrypto; see
-# companion/appliance/openssl.py)
-from _blake2 import blake2b
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__",
                     f"dataclass_code.{sys.implementation.cache_tag}.marshal")
@@ -45,24 +42,26 @@ PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__",
 MOST = 4000
 #: the file's first bytes: what it is, and the length of its index
 _HEADER = struct.Struct("<4sI")
-_MAGIC = b"DCC2"
+_MAGIC = b"DCC3"
 
-#: digest -> (offset, length) of its marshalled code after the index, in the file read at start
-_index: dict[bytes, tuple[int, int]] = {}
+#: key -> (offset after the index, the text's length, the code's length), as read at start
+_index: dict[int, tuple[int, int, int]] = {}
 _fd: int | None = None
 _codes_at = 0
-#: digest -> marshalled code, compiled by this process (written at ``keep``)
-_new: dict[bytes, bytes] = {}
-_used: set[bytes] = set()
+#: key -> (text, marshalled code) compiled by this process (written at ``keep``)
+_new: dict[int, tuple[bytes, bytes]] = {}
+_used: set[int] = set()
 _changed = False
 
 
-def _digest(source: str) -> bytes:
-    return blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+def _key(text: bytes) -> int:
+    """A text's key: its length and CRC-32 (a shared key only costs a compile: the text
+    read back is compared)."""
+    return len(text) << 32 | zlib.crc32(text)
 
 
 def _load() -> None:
-    """Read the index of the kept file (the codes stay in the file until asked for)."""
+    """Read the index of the kept file (the texts and codes stay in the file until asked)."""
     global _fd, _codes_at
     try:
         fd = os.open(PATH, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -78,42 +77,45 @@ def _load() -> None:
         return
     _index.clear()
     _index.update((k, v) for k, v in got.items()
-                  if isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 2)
+                  if isinstance(k, int) and isinstance(v, tuple) and len(v) == 3)
     if _fd is not None:
         os.close(_fd)
     _fd, _codes_at = fd, _HEADER.size + size
 
 
-def _read(key: bytes) -> bytes | None:
-    """The marshalled code kept for ``key`` (None: not kept, or the file cannot be read)."""
-    blob = _new.get(key)
-    if blob is not None:
-        return blob
+def _read(key: int) -> tuple[bytes, bytes] | None:
+    """The text and marshalled code kept under ``key`` (None: not kept, or unreadable)."""
+    got = _new.get(key)
+    if got is not None:
+        return got
     where, fd = _index.get(key), _fd
     if where is None or fd is None:
         return None
-    offset, length = where
+    offset, text_length, code_length = where
     try:
-        blob = os.pread(fd, length, _codes_at + offset)
+        blob = os.pread(fd, text_length + code_length, _codes_at + offset)
     except OSError:
         return None
-    return blob if len(blob) == length else None
+    if len(blob) != text_length + code_length:
+        return None
+    return blob[:text_length], blob[text_length:]
 
 
 def compiled(source: str) -> CodeType:
     """The code of one generated text: kept, or compiled now (and kept at ``keep``)."""
     global _changed
-    key = _digest(source)
-    blob = _read(key)
+    text = source.encode("utf-8", "surrogatepass")
+    key = _key(text)
+    got = _read(key)
     code = None
-    if blob is not None:
+    if got is not None and got[0] == text:
         try:
-            code = marshal.loads(blob)
+            code = marshal.loads(got[1])
         except (EOFError, ValueError, TypeError):
             code = None
     if not isinstance(code, CodeType):
         code = compile(source, "<string>", "exec")
-        _new[key] = marshal.dumps(code)
+        _new[key] = (text, marshal.dumps(code))
         _changed = True
     _used.add(key)
     return code
@@ -121,8 +123,9 @@ def compiled(source: str) -> CodeType:
 
 def kept(source: str) -> bool:
     """Whether the code of ``source`` is kept (in the file read at start, or compiled since)."""
-    key = _digest(source)
-    return key in _new or key in _index
+    text = source.encode("utf-8", "surrogatepass")
+    got = _read(_key(text))
+    return got is not None and got[0] == text
 
 
 def cached_exec(source: Any, globals: dict | None = None, locals: Any = None, /) -> None:
@@ -139,7 +142,7 @@ def cached_exec(source: Any, globals: dict | None = None, locals: Any = None, /)
 
 def keep() -> None:
     """Write the file again with the texts compiled since the start (nothing when none
-    was new): the kept codes read back from the old file, the new ones after them."""
+    was new): the kept ones read back from the old file, the new ones after them."""
     global _changed
     if not _changed or sys.dont_write_bytecode:
         return
@@ -147,16 +150,17 @@ def keep() -> None:
     keys = list(_index) + [k for k in list(_new) if k not in _index]
     if len(keys) > MOST:
         keys = [k for k in keys if k in _used]
-    index: dict[bytes, tuple[int, int]] = {}
-    blobs: list[bytes] = []
+    index: dict[int, tuple[int, int, int]] = {}
+    parts: list[bytes] = []
     offset = 0
     for key in keys:
-        blob = _read(key)
-        if blob is None:
+        got = _read(key)
+        if got is None:
             continue
-        index[key] = (offset, len(blob))
-        blobs.append(blob)
-        offset += len(blob)
+        text, code = got
+        index[key] = (offset, len(text), len(code))
+        parts += got
+        offset += len(text) + len(code)
     head = marshal.dumps(index)
     try:
         os.makedirs(os.path.dirname(PATH), exist_ok=True)
@@ -164,7 +168,7 @@ def keep() -> None:
         with open(part, "wb") as fh:
             fh.write(_HEADER.pack(_MAGIC, len(head)))
             fh.write(head)
-            fh.writelines(blobs)
+            fh.writelines(parts)
         os.replace(part, PATH)
     except (OSError, ValueError):
         pass
