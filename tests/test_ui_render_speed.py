@@ -539,15 +539,16 @@ def test_a_look_painted_aside_is_the_widget_painted_in_place():
 
 def test_the_looks_and_the_text_kept_grow_with_the_screen_they_paint():
     looks = widgets.Looks()
-    for size, limit in (((800, 480), 384_000), ((1280, 800), 1_024_000), ((480, 320), 384_000),
-                        ((800, 480), 384_000)):
+    for size, limit in (((800, 480), 768_000), ((1280, 800), 2_048_000), ((480, 320), 768_000),
+                        ((800, 480), 768_000)):
         looks.room_for(size)
         assert looks.limit == limit
     try:
-        for size, text in (((800, 480), 3 << 19), ((1280, 800), 4 << 20), ((480, 320), 3 << 19)):
+        for size, text in (((800, 480), 1 << 20), ((1024, 600), 3 << 20), ((1280, 800), 3 << 20),
+                           ((480, 320), 1 << 20)):
             widgets.room_for(size)
             assert widgets._render_cache.max_bytes == text
-            assert widgets._looks.limit == max(384_000, size[0] * size[1])
+            assert widgets._looks.limit == max(768_000, 2 * size[0] * size[1])
     finally:
         widgets.room_for((800, 480))
 

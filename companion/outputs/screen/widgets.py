@@ -123,19 +123,22 @@ def record_text() -> Iterator[list[TextRecord]]:
         _records = before
 
 
-#: the text kept per pixel of the screen: 1.5 MiB at 800 x 480 (a whole game there draws
-#: about 3.3 MB of text, a third of it each game's own score lines, drawn once; issue 19's
-#: memory: 3 MiB held 1.5 MiB more for a few hundred instructions a tap)
-TEXT_BYTES_PER_PIXEL = (3 << 19) / (800 * 480)
+#: the text kept on a screen of at most 800 x 480 pixels (a Zero 2 W's screen): 1 MiB (a whole
+#: game there draws about 3.3 MB of text, a third of it each game's own score lines, drawn
+#: once; 3 MiB held 2 MB more of the service's memory for about 0.3 M instructions of the
+#: p99 tap, issue 19); a bigger screen draws bigger text and keeps 3 MiB (its taps were
+#: counted with it: at 1280 x 800 the p99 tap is within 0.2 M of its budget)
+TEXT_BYTES_SMALL_SCREEN = 1 << 20
+TEXT_BYTES = 3 << 20
 #: rendered text by (text, size, colour, bold), least recently drawn forgotten first
-_render_cache = SurfaceCache(max_bytes=3 << 19)
+_render_cache = SurfaceCache(max_bytes=TEXT_BYTES_SMALL_SCREEN)
 
 
 def room_for(size: tuple[int, int]) -> None:
     """A screen of ``size`` paints: the kept text and looks may hold as much as its size
-    calls for (its text and widgets are bigger on a bigger screen), never less than at
-    800 x 480."""
-    _render_cache.max_bytes = max(3 << 19, int(TEXT_BYTES_PER_PIXEL * size[0] * size[1]))
+    calls for (its text and widgets are bigger on a bigger screen)."""
+    small = size[0] * size[1] <= 800 * 480
+    _render_cache.max_bytes = TEXT_BYTES_SMALL_SCREEN if small else TEXT_BYTES
     _looks.room_for(size)
 
 
@@ -772,7 +775,7 @@ class Looks:
     pygame's drawing is the same at any place on the surface, so the copy is the same pixels.
     At most ``limit`` pixels are kept (the least recently used go first)."""
 
-    def __init__(self, limit: int = 800 * 480):
+    def __init__(self, limit: int = 800 * 480 * 2):
         self.limit = self._least = limit
         self._got: dict[tuple, pygame.Surface] = {}
         self._pixels = 0
@@ -792,11 +795,12 @@ class Looks:
                 form)
 
     def room_for(self, size: tuple[int, int]) -> None:
-        """A screen of ``size`` paints with these looks: they may hold its pixels once (the
-        widgets of a bigger screen are bigger), never less than the limit they were made
-        with. (Twice its pixels cost 1.5 MB at 800 x 480 for about 0.5 M instructions
-        of the p99 tap: issue 19's memory.)"""
-        self.limit = max(self._least, size[0] * size[1])
+        """A screen of ``size`` paints with these looks: they may hold twice its pixels
+        (the widgets of a bigger screen are bigger: at 1280 x 800 the 800 x 480 limit held
+        less than one screen's worth), never less than the limit they were made with.
+        (Once its pixels cost 1.3-2.3 M instructions of the p99 tap at 1280 x 720 and
+        1280 x 800, counted: issue 19.)"""
+        self.limit = max(self._least, 2 * size[0] * size[1])
 
     def __contains__(self, key: tuple) -> bool:
         return key in self._got
