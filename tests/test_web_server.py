@@ -12,6 +12,7 @@ import pytest
 
 from companion.outputs.web.routing import Request, Route, Router, Stream, text
 from companion.outputs.web.server import HEADER_LIMIT, BackgroundServer
+from cafe_fixtures import wait_until
 
 
 def hello_app():
@@ -55,15 +56,6 @@ def read_all(s: socket.socket) -> bytes:
     while more := s.recv(65536):
         got += more
     return got
-
-
-def wait_until(condition, timeout=5.0) -> bool:
-    done = threading.Event()
-    for _ in range(int(timeout * 100)):
-        if condition():
-            return True
-        done.wait(0.01)
-    return condition()
 
 
 def test_serves_then_stops_cleanly():

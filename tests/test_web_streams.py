@@ -20,6 +20,7 @@ from companion.outputs.web.app import PhoneView
 from companion.outputs.web.live import LiveTable
 
 from web_fixtures import web_config
+from cafe_fixtures import wait_until
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana"}
 
@@ -44,15 +45,6 @@ def events(lines):
             yield "data", json.loads(line[6:])
         elif line.startswith(":"):
             yield "comment", line
-
-
-def wait_until(condition, timeout=5.0) -> bool:
-    done = threading.Event()
-    for _ in range(int(timeout * 100)):
-        if condition():
-            return True
-        done.wait(0.01)
-    return condition()
 
 
 def test_an_idle_stream_gets_heartbeats_then_the_next_update(view, monkeypatch):
