@@ -125,8 +125,8 @@ def record_text() -> Iterator[list[TextRecord]]:
 
 #: the text kept on a screen of at most 800 x 480 pixels (a Zero 2 W's screen): 1 MiB (a whole
 #: game there draws about 3.3 MB of text, a third of it each game's own score lines, drawn
-#: once; 3 MiB held 2 MB more of the service's memory for about 0.3 M instructions of the
-#: p99 tap, issue 19); a bigger screen draws bigger text and keeps 3 MiB (its taps were
+#: once; 3 MiB held about 1 MB more of the service's memory for 0.01 M of the p99 tap,
+#: counted: issue 19); a bigger screen draws bigger text and keeps 3 MiB (its taps were
 #: counted with it: at 1280 x 800 the p99 tap is within 0.2 M of its budget)
 TEXT_BYTES_SMALL_SCREEN = 1 << 20
 TEXT_BYTES = 3 << 20
