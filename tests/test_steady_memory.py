@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from unittest.mock import ANY
 
 import pytest
 
@@ -15,6 +16,7 @@ from companion.outputs.mqtt import publisher
 
 from played_games import finished_game
 from service_helpers import table_config
+from tests.cafe_fixtures import broker, wait_until  # noqa: F401
 
 
 def test_finished_games_are_read_a_page_at_a_time_and_all_of_them_in_order(tmp_path,
@@ -39,6 +41,86 @@ def test_finished_games_are_read_a_page_at_a_time_and_all_of_them_in_order(tmp_p
         monkeypatch.setattr(journal, "games", games)
         assert [g.id for g in publisher.finished_games(journal, page=4)] == every
         assert max(read) <= 4 and sum(read) == 21 + 1     # (the newest game's number: 1)
+
+
+def _journal_reads(publisher_, read: list[int]) -> None:
+    """Count the game records each of the publisher's journal reads returns."""
+    journal = publisher_._journal()
+    whole = journal.games
+
+    def games(*args, **kwargs):
+        got = whole(*args, **kwargs)
+        read.append(len(got))
+        return got
+    journal.games = games
+
+
+def test_a_game_ending_reads_its_own_result_not_the_whole_journal(broker, tmp_path):
+    from cafe_simulate import SimulatedTable, table_settings
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for n in range(30):                         # a journal of a month's games
+        finished_game(folder / "t1.db", start=1795446000.0 + n * 3600)
+    t = SimulatedTable(str(folder), table_settings("127.0.0.1", broker.port, "cafe", "t1"),
+                       seed=3, durable=False, reconnect_min=0.1).start()
+    try:
+        assert wait_until(lambda: t.publisher.counts["results_acked"] == 30)   # on connect
+        read: list[int] = []
+        _journal_reads(t.publisher, read)
+        t.play_game()
+        assert wait_until(lambda: t.publisher.counts["results_acked"] == 31)
+        assert read and max(read) == 1         # this game's record only, never a page
+    finally:
+        t.close()
+
+
+def test_the_acknowledgements_kept_stay_a_few_games_however_long_the_journal(
+        broker, tmp_path, monkeypatch):
+    from cafe_simulate import SimulatedTable, table_settings
+    monkeypatch.setattr(publisher, "ACKS_KEPT", 3)
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for n in range(5):
+        finished_game(folder / "t1.db", start=1795446000.0 + n * 3600)
+    acks = folder / "t1.db.mqtt-acked.json"
+    t = SimulatedTable(str(folder), table_settings("127.0.0.1", broker.port, "cafe", "t1"),
+                       seed=3, durable=False, reconnect_min=0.1).start()
+    try:
+        assert wait_until(lambda: t.publisher.counts["results_acked"] == 5)
+        assert json.loads(acks.read_text())["through"] == 0      # (all in flight then)
+        t.play_game()        # five marks kept: games 1-5 are settled (game 6 followed)
+        assert wait_until(lambda: t.publisher.counts["results_acked"] == 6)
+        assert json.loads(acks.read_text()) == {"through": 5, "acked": {"6": ANY}}
+        t.play_game()
+        assert wait_until(lambda: t.publisher.counts["results_acked"] == 7)
+        assert list(json.loads(acks.read_text())["acked"]) == ["6", "7"]
+        t.publisher.close()
+        again = publisher.MqttPublisher(t.settings, t.journal_path, t.loop.snapshot,
+                                        reconnect_min=0.1)
+        read: list[int] = []
+        _journal_reads(again, read)
+        again.start()
+        try:
+            assert again.connected.wait(5)
+            assert wait_until(lambda: json.loads(acks.read_text())["through"] == 6)
+            assert list(json.loads(acks.read_text())["acked"]) == ["7"]   # 7 may change
+            assert again.counts["results"] == 0       # nothing sent twice
+            assert max(read) == 2              # games 6 and 7, not the settled ones
+        finally:
+            again.close()
+    finally:
+        t.close()
+
+
+def test_a_damaged_acknowledgement_file_only_costs_duplicates(tmp_path, caplog):
+    path = tmp_path / "journal.db.mqtt-acked.json"
+    path.write_text('{"through": 4, "acked": {"seven": "abc"}}')
+    acks = publisher.AckFile(str(tmp_path / "journal.db") + ".mqtt-acked.json")
+    assert acks.through == 0 and acks.acked == {}
+    assert "every finished game is sent again" in caplog.text
+    acks.mark(7, "abc")
+    acks.settled_through(6)
+    assert json.loads(path.read_text()) == {"through": 6, "acked": {"7": "abc"}}
 
 
 def test_the_kept_qr_code_is_a_byte_a_pixel_and_draws_the_same_pixels():

@@ -10,11 +10,15 @@ the journal.
 
 Results come from the journal, never from memory: after every connect (a
 restart, a broker back) each finished game whose result the broker has not
-acknowledged (PUBACK) is published again. The "acknowledged" marks live in a
-small file beside the journal (``<journal>.mqtt-acked.json``), written only
-by this publisher: the journal stays the table's truth, the file only saves
-re-sending. A lost or damaged file costs duplicates, which the hub recognises
-by (table, game id).
+acknowledged (PUBACK) is published again; while connected, an update that may
+change a result has that game's result published again (only the game being
+played can change: a game a newer one followed is settled for good). The
+"acknowledged" marks live in a small file beside the journal
+(``<journal>.mqtt-acked.json``), written only by this publisher: the journal
+stays the table's truth, the file only saves re-sending. It keeps the marks of
+the latest few dozen games and a line under the older ones (``through``), so
+neither it nor the work after a game grows with the journal. A lost or damaged
+file costs duplicates, which the hub recognises by (table, game id).
 """
 from __future__ import annotations
 
@@ -81,18 +85,28 @@ class _Seen:
 _CONNECTED, _DISCONNECTED, _ACKS, _STOP = "connected", "disconnected", "acks", "stop"
 
 
+#: results acknowledged one by one, at most (then the line ``AckFile.through`` moves on)
+ACKS_KEPT = 64
+
+
 class AckFile:
-    """Which version (``topics.result_version``) of each game's result the broker
-    acknowledged."""
+    """Which version (``topics.result_version``) of each recent game's result the broker
+    acknowledged, and a line under the older games: every game numbered up to
+    ``through`` is settled (its result acknowledged, or it has none) and can change no
+    more (a newer game followed it). A table's journal grows by a game every half hour
+    for years: the marks of settled games are dropped, so that the file, its writes and
+    the memory holding it stay the size of a few dozen games (issue 19)."""
 
     def __init__(self, path: str):
         self.path = path
         self.acked: dict[str, str] = {}
+        self.through = 0
         self._warned = False
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
-            self.acked = {str(k): str(v) for k, v in data["acked"].items()}
+            self.acked = {str(int(k)): str(v) for k, v in data["acked"].items()}
+            self.through = int(data.get("through", 0))
         except FileNotFoundError:
             pass
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -104,10 +118,21 @@ class AckFile:
 
     def mark(self, game_id: int, digest: str) -> None:
         self.acked[str(game_id)] = digest
+        self._save()
+
+    def settled_through(self, game_id: int) -> None:
+        """Every game up to ``game_id`` is settled: their marks go."""
+        if game_id <= self.through:
+            return
+        self.through = game_id
+        self.acked = {k: v for k, v in self.acked.items() if int(k) > game_id}
+        self._save()
+
+    def _save(self) -> None:
         tmp = self.path + ".tmp"
         try:
             with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump({"acked": self.acked}, fh)
+                json.dump({"through": self.through, "acked": self.acked}, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
@@ -122,18 +147,24 @@ class AckFile:
 RESULTS_PAGE = 64
 
 
-def finished_games(journal: Journal, page: int = RESULTS_PAGE) -> Iterator[GameRecord]:
-    """The journal's finished games, oldest first, ``page`` game numbers at a time: a
-    table's journal grows all day, and reading it whole for every finished game held every
+def finished_games(journal: Journal, page: int = RESULTS_PAGE,
+                   after: int = 0) -> Iterator[GameRecord]:
+    """The journal's finished games numbered after ``after``, oldest first, ``page`` game
+    numbers at a time: a table's journal grows all day, and reading it whole held every
     game's record in memory at once (issue 19: the service's memory grew with the
     journal)."""
-    newest = journal.games(limit=1)
-    last = newest[0].id if newest else 0
-    low = 0
+    last = newest_game(journal)
+    low = after
     while low < last:
         yield from journal.games("WHERE g.ended_at IS NOT NULL AND g.id > ? AND g.id <= ?",
                                  (low, low + page))
         low += page
+
+
+def newest_game(journal: Journal) -> int:
+    """The newest game's number (0: none yet): the only game that may still change."""
+    newest = journal.games(limit=1)
+    return newest[0].id if newest else 0
 
 
 class MqttPublisher:
@@ -272,24 +303,26 @@ class MqttPublisher:
             self._stopping.wait(STATE_GAP)
 
     def _handle(self, batch: list) -> bool:
-        state_due = results_due = stop = False
+        state_due = every_result = stop = False
+        changed: set[int] = set()         # games whose result an update may have changed
         self._take_acks()
         for item in batch:
             if isinstance(item, _Seen):
                 state_due = True
-                results_due |= self._seen(item)
+                if self._seen(item) and item.game_id is not None:
+                    changed.add(item.game_id)
             elif item == _CONNECTED:
                 self._pending.clear()        # anything in flight is sent again from the journal
                 self.client.publish(self._topic("status"), topics.ONLINE, qos=1, retain=True)
                 self._discovery()
-                state_due = results_due = True
+                state_due = every_result = True
             elif item == _STOP:
                 stop = True
         if self.connected.is_set():
             if state_due:
                 self._publish_state()
-            if results_due:
-                self._publish_results()
+            if every_result or changed:
+                self._publish_results(None if every_result else changed)
         if stop and self.connected.is_set():
             info = self.client.publish(self._topic("status"), topics.OFFLINE, qos=1,
                                        retain=True)
@@ -346,22 +379,49 @@ class MqttPublisher:
             self._started = {game_id: record.started_at if record else None}
         return self._started.get(game_id)
 
-    def _publish_results(self) -> None:
+    def _publish_results(self, games: set[int] | None = None) -> None:
+        """Publish each finished game's result that the broker has not acknowledged as it
+        is now: of ``games`` (the games updates may have changed), or of every game after
+        the settled ones (``None``: after a connect; also once ``ACKS_KEPT`` marks are
+        kept, which moves the line under the settled games on)."""
         journal = self._journal()
         if journal is None:
             return
         in_flight = set(self._pending.values())
         try:
-            for g in finished_games(journal):
-                d = topics.result_version(g)
-                if not g.ranking or self.acks.get(g.id) == d or (g.id, d) in in_flight:
-                    continue
-                payload = topics.result_payload(g, venue=self.venue, name=self.table,
-                                                expansion=self._expansion(journal, g.id))
-                self._publish_result(g.id, d, payload)
+            if games is None or len(self.acks.acked) >= ACKS_KEPT:
+                self._publish_unsettled(journal, in_flight)
+            else:
+                for game_id in sorted(games):
+                    g = journal.game(game_id)
+                    if g is not None and g.ended_at is not None:
+                        self._publish_if_new(journal, g, in_flight)
         except JournalError as exc:
             log.warning("MQTT: results wait: %s", exc)
         self._take_acks()                      # a PUBACK may have beaten us to it
+
+    def _publish_unsettled(self, journal: Journal, in_flight: set) -> None:
+        """Every finished game after ``acks.through``; the line moves on over those found
+        settled, up to the first that is not (or the newest game, which may change)."""
+        newest, line, settled = newest_game(journal), self.acks.through, True
+        for g in finished_games(journal, after=self.acks.through):
+            settled = self._publish_if_new(journal, g, in_flight) and settled \
+                and g.id < newest
+            if settled:
+                line = g.id
+        self.acks.settled_through(line)
+
+    def _publish_if_new(self, journal: Journal, g: GameRecord, in_flight: set) -> bool:
+        """Publish ``g``'s result unless the broker has it as it is now (or it is on its
+        way); True when there is nothing left to do for it (no result, or acknowledged)."""
+        d = topics.result_version(g)
+        if not g.ranking or self.acks.get(g.id) == d:
+            return True
+        if (g.id, d) not in in_flight:
+            payload = topics.result_payload(g, venue=self.venue, name=self.table,
+                                            expansion=self._expansion(journal, g.id))
+            self._publish_result(g.id, d, payload)
+        return False
 
     def _expansion(self, journal: Journal, game_id: int) -> str | None:
         """The expansion in the game's setup line (the journal keeps it there); None
