@@ -9,8 +9,8 @@ from companion.appliance import heap
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
-def test_glibc_takes_the_fixed_mmap_threshold():
-    assert heap.keep_big_blocks_apart() is True
+def test_glibc_takes_the_fixed_mmap_threshold_and_one_heap():
+    assert heap.for_a_long_day() is True
 
 
 def test_a_c_library_without_mallopt_is_left_as_it_is(monkeypatch):
@@ -19,4 +19,44 @@ def test_a_c_library_without_mallopt_is_left_as_it_is(monkeypatch):
     def no_libc(name, *args, **kwargs):
         raise OSError(f"{name}: cannot open shared object file")
     monkeypatch.setattr(ctypes, "CDLL", no_libc)
-    assert heap.keep_big_blocks_apart() is False
+    assert heap.for_a_long_day() is False
+
+
+_THREADS_HEAPS = """
+import ctypes, os, sys, tempfile, threading
+from companion.appliance import heap
+if sys.argv[1] == "tuned":
+    assert heap.for_a_long_day()
+kept = []
+def work():
+    kept.append([bytearray(2000) for _ in range(100)])     # glibc's malloc (over 512 bytes)
+threads = [threading.Thread(target=work) for _ in range(6)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+libc = ctypes.CDLL("libc.so.6")
+libc.fdopen.restype = ctypes.c_void_p
+libc.fdopen.argtypes = [ctypes.c_int, ctypes.c_char_p]
+libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+libc.fclose.argtypes = [ctypes.c_void_p]
+with tempfile.TemporaryFile() as fh:
+    stream = libc.fdopen(os.dup(fh.fileno()), b"w")
+    libc.malloc_info(0, stream)
+    libc.fclose(stream)
+    fh.seek(0)
+    print(fh.read().count(b"<heap nr="))
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
+def test_threads_started_after_share_the_one_heap():
+    import subprocess
+    import sys
+
+    def heaps(how: str) -> int:
+        out = subprocess.run([sys.executable, "-c", _THREADS_HEAPS, how], check=True,
+                             capture_output=True, text=True, timeout=60).stdout
+        return int(out)
+    assert heaps("tuned") == 1
+    assert heaps("default") > 1         # glibc's default: a heap per new thread

@@ -1,4 +1,4 @@
-"""The C heap for a long day: big blocks in mappings of their own, returned when freed.
+"""The C heap for a long day: big blocks in mappings of their own, one heap for every thread.
 
 The screen makes and drops surfaces all day (text, rounded panels, the end screen's QR code:
 64 KB to 0.5 MB each), in pygame's C memory. glibc's malloc serves blocks that size from
@@ -6,11 +6,21 @@ its heap and raises its mmap threshold as they are freed, so that holes of every
 up in the heap and a freed block is seldom at its top where it could be given back: the
 whole service's resident memory grew over a soak with nothing alive to show for it
 (``benchmarks/bench_memory.py``, 2026-11-25: 101 -> 106.5 MB over games 50-150; with the
-threshold fixed at 64 KB, 96.0 -> 97.0). ``keep_big_blocks_apart()`` fixes the threshold
+threshold fixed at 64 KB, 96.0 -> 97.0). ``for_a_long_day()`` fixes the threshold
 (``mallopt(M_MMAP_THRESHOLD)``): blocks from 64 KB up are mapped on their own and unmapped
-when freed. On a C library that is not glibc it does nothing. ``give_back()`` returns the
-free pages inside the heap to the system (``malloc_trim``) after the screen closed the type
-faces it did not use for a game.
+when freed.
+
+It also gives every thread the one heap (``mallopt(M_ARENA_MAX, 1)``). By default glibc
+gives each new thread a heap of its own (up to eight per core), and each keeps its own free
+blocks: the service's dozen threads (the table loop, the screen, the phone view's, MQTT's,
+the voice's, the sound's) held 4-5 MB that way, resident and mostly free, and more as the
+day went on (2026-11-27, a 500-game soak: about 2 MB less with one heap). The threads take
+turns on Python's lock anyway, so they seldom wait for malloc's. It is asked before the
+service starts its first thread: a thread keeps the heap it was given.
+
+On a C library that is not glibc it does nothing. ``give_back()`` returns the free pages
+inside the heap to the system (``malloc_trim``) after the screen closed the type faces it
+did not use for a game.
 """
 from __future__ import annotations
 
@@ -20,20 +30,24 @@ from typing import Any
 log = logging.getLogger("companion.appliance.heap")
 
 M_MMAP_THRESHOLD = -3          # glibc's <malloc.h>
+M_ARENA_MAX = -8
 BIG_BLOCK = 64 * 1024
+ARENAS = 1
 
 
-def keep_big_blocks_apart(threshold: int = BIG_BLOCK) -> bool:
-    """Blocks of ``threshold`` bytes and more get mappings of their own; True when the C
-    library took it (glibc), False elsewhere (musl, macOS: left as they are)."""
-    import ctypes          # here: off the path to the first frame (about 7 M instructions)
+def for_a_long_day(threshold: int = BIG_BLOCK, arenas: int = ARENAS) -> bool:
+    """Blocks of ``threshold`` bytes and more get mappings of their own, and the threads
+    started from now share ``arenas`` heaps; True when the C library took both (glibc),
+    False elsewhere (musl, macOS: left as they are)."""
+    import ctypes          # about 7 M instructions: the first frame waits for it
     try:
         mallopt = ctypes.CDLL("libc.so.6").mallopt
     except (OSError, AttributeError):
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    taken = bool(mallopt(M_MMAP_THRESHOLD, threshold))
-    log.debug("malloc: blocks from %d bytes mapped apart: %s", threshold, taken)
+    taken = bool(mallopt(M_MMAP_THRESHOLD, threshold)) & bool(mallopt(M_ARENA_MAX, arenas))
+    log.debug("malloc: blocks from %d bytes mapped apart, %d heap(s) for every thread: %s",
+              threshold, arenas, taken)
     return taken
 
 

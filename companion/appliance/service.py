@@ -123,6 +123,7 @@ class Service:
                  catalog: Catalog | None = None):
         """``catalog``: the cards to know instead of ``[catalog]`` (the demo's example
         catalog)."""
+        heap.for_a_long_day()           # before the first thread (the log's, the loop's)
         self.cfg = cfg
         self.headless = headless
         self.notifier = notifier or Notifier()
@@ -213,7 +214,6 @@ class Service:
             if self._adapters_started:
                 return
             self._adapters_started = True
-            heap.keep_big_blocks_apart()             # the screen's surfaces, all day long
             for start in (self.start_outputs, self.start_web, self.start_inputs):
                 if self.stopping.is_set():
                     return
