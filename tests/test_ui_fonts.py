@@ -183,7 +183,7 @@ def test_a_face_not_used_since_the_last_look_is_closed_and_draws_the_same_when_a
 
 def test_the_screen_closes_the_sizes_no_text_needed_through_a_game_once_the_next_starts():
     """While the table is idle after a game started, the sizes not used since the game
-    before started are closed and the C heap's free pages given back; the screen draws on."""
+    before started are closed; the screen draws on."""
     import json
 
     from benchmarks.games import finished_game
@@ -192,8 +192,6 @@ def test_the_screen_closes_the_sizes_no_text_needed_through_a_game_once_the_next
     from ui_touch import make_app
 
     loop, app = make_app((800, 480))
-    given_back: list[int] = []
-    app.give_back = lambda: given_back.append(app.frames)
     app.pump()
     odd = widgets.font(77)                         # a size no screen asks for
     odd.size("Ana")
@@ -207,8 +205,36 @@ def test_the_screen_closes_the_sizes_no_text_needed_through_a_game_once_the_next
             pass
 
     play(0)                        # used since the start: still open after game 1 starts
-    assert odd.faces[0].is_open and given_back == []
+    assert odd.faces[0].is_open
     play(1)                        # not used through game 1: closed once game 2 started
-    assert not odd.faces[0].is_open and len(given_back) == 1
+    assert not odd.faces[0].is_open
     assert widgets.font(77) is odd
     assert any(face.is_open for chain in fonts.book()._cache.values() for face in chain.faces)
+
+
+def test_the_heap_goes_back_once_the_table_is_quiet_and_once_until_the_next_frame():
+    import json
+
+    from benchmarks.games import finished_game
+    from companion.core import events as ev
+    from ui_touch import make_app
+
+    loop, app = make_app((800, 480))
+    given_back: list[int] = []
+    app.give_back = lambda: given_back.append(app.frames)
+    lines = iter(finished_game(0, players=2))
+    app.pump()
+    app.clock.now += app.quiet_after - 0.1
+    assert not app.give_back_when_quiet() and given_back == []     # not quiet long enough
+    app.clock.now += 0.1
+    assert app.give_back_when_quiet() and given_back == [app.frames]
+    assert not app.give_back_when_quiet()                  # once until the next frame
+    app.clock.now += 60
+    assert not app.give_back_when_quiet() and len(given_back) == 1
+    loop.post(ev.TouchAction(json.loads(next(lines))))     # a game is set up: an update
+    loop.drain()
+    app.pump()
+    assert not app.give_back_when_quiet()                  # it was just now
+    app.clock.now += app.quiet_after
+    assert app.give_back_when_quiet() and given_back[-1] == app.frames
+    assert len(given_back) == 2
