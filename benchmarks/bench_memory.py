@@ -15,6 +15,15 @@ Printed: the process's resident memory (VmRSS, /proc/self/status) after start-up
 every ``--every`` games, and beside it its child processes' (PSS): avahi-publish-service,
 which has the system's avahi-daemon announce the phone view (when an avahi-daemon runs:
 start one, or the service warns and announces nothing), espeak-ng while it speaks.
+
+Each reading is taken once the service has settled after that game, as it does between
+games at a real table (a game lasts half an hour; here the next one would follow within
+a tenth of a second): the table loop's inputs all taken, every output caught up (the
+voice's sentences said, the sound's played, MQTT's updates sent, the screen's updates
+drawn) and the screen quiet long enough to give the C heap's free pages back
+(``App.give_back_when_quiet``). Beside it: the memory at the moment the game ended
+(speech waiting to be played, updates not yet sent) and, at the end, the process's
+high-water mark (VmHWM: the most it ever held, transients included).
 Target (issue 19): at most 60 MB RSS in the steady state
 (after the first 50 games, when the caches are warm) and flat: the last reading at
 most 2 MB above the one at game 50.
@@ -50,15 +59,48 @@ FLAT_MB = 2.0
 WARM_GAMES = 50
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
     if os.environ.get("BENCH_TRIM"):
         import ctypes
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     with open("/proc/self/status") as fh:
         for line in fh:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def unsettled(svc) -> list[str]:
+    """What the service still has to do (empty: settled, as between games): inputs not
+    taken, outputs with work in hand (handed over and not taken; the voice rendering or
+    the sound playing: their threads not asleep; MQTT's updates not sent), the screen's
+    updates not drawn or its free heap pages not given back yet. The lights' shows (the
+    winner's lasts 20 s) run on their clock and hold nothing: not waited for."""
+    from companion.core.worker import Worker
+    from companion.outputs.lights.controller import LightsController
+    from companion.outputs.mqtt.publisher import MqttPublisher
+    busy = [] if svc.loop.inputs.empty() else ["table loop"]
+    for out in svc.outputs:
+        if isinstance(out, Worker):
+            with out._cond:
+                if out._has_work() or not (out._asleep or isinstance(out, LightsController)):
+                    busy.append(out.thread_name)
+        elif isinstance(out, MqttPublisher) and out._inbox.qsize():
+            busy.append("MQTT")
+    app = svc.app
+    if app is not None and (app.catching_up or app._given_back_at != app.frames):
+        busy.append("screen")
+    return busy
+
+
+def settle(svc, timeout: float = 60.0) -> str:
+    """Wait until the service has settled (``unsettled``); how long it took."""
+    started = time.monotonic()
+    while busy := unsettled(svc):
+        if time.monotonic() - started > timeout:
+            return f"not settled after {timeout:.0f} s: {', '.join(busy)}"
+        svc.stopping.wait(0.05)
+    return f"settled in {time.monotonic() - started:4.1f} s"
 
 
 def children_mb() -> str:
@@ -247,9 +289,13 @@ def child(config: str, games: int, every: int) -> int:
                     print("  imported since start-up:", " ".join(sorted(
                         m for m in set(sys.modules) - modules if "." not in m)), flush=True)
                 if n % every == 0 or n == WARM_GAMES:
+                    ended = rss_mb()
+                    waited = settle(svc)
                     print(f"rss after {n:4d} games: {rss_mb():6.1f} MB "
-                          f"({time.monotonic() - started:5.0f} s)", flush=True)
+                          f"({time.monotonic() - started:5.0f} s; {waited}; {ended:.1f} MB "
+                          f"as the game ended)", flush=True)
                     print(f"  child processes: {children_mb()}", flush=True)
+            print(f"high-water mark: {rss_mb('VmHWM'):6.1f} MB", flush=True)
         except Exception as exc:  # noqa: BLE001 - reported, then the service stops
             failed.append(str(exc))
         finally:
