@@ -19,8 +19,8 @@ turns on Python's lock anyway, so they seldom wait for malloc's. It is asked bef
 service starts its first thread: a thread keeps the heap it was given.
 
 On a C library that is not glibc it does nothing. ``give_back()`` returns the free pages
-inside the heap to the system (``malloc_trim``) after the screen closed the type faces it
-did not use for a game.
+inside the heap to the system (``malloc_trim``); the screen calls it once the table has
+been quiet for a few seconds (``App.give_back_when_quiet``).
 """
 from __future__ import annotations
 
