@@ -375,7 +375,7 @@ class Service:
                   config=self.cfg, on_display=True)   # the display, or the demo's part of it
         if self.web is not None:             # Settings shows the phones' pairing code
             app.pairing, app.web_url = self.web.pairing, self.web.public_url
-        app.give_back = heap.give_back        # after it closed the type faces it did not use
+        app.give_back = heap.give_back        # once the table is quiet
         self.screen_on = True
         settings = settings_for(app)          # the config's values, then the saved screen ones
         app.set_language(settings.language)
