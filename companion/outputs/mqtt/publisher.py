@@ -147,13 +147,14 @@ class AckFile:
 RESULTS_PAGE = 64
 
 
-def finished_games(journal: Journal, page: int = RESULTS_PAGE,
-                   after: int = 0) -> Iterator[GameRecord]:
-    """The journal's finished games numbered after ``after``, oldest first, ``page`` game
-    numbers at a time: a table's journal grows all day, and reading it whole held every
-    game's record in memory at once (issue 19: the service's memory grew with the
-    journal)."""
-    last = newest_game(journal)
+def finished_games(journal: Journal, page: int = RESULTS_PAGE, after: int = 0,
+                   last: int | None = None) -> Iterator[GameRecord]:
+    """The journal's finished games numbered after ``after`` up to ``last`` (default: the
+    newest game's), oldest first, ``page`` game numbers at a time: a table's journal grows
+    all day, and reading it whole held every game's record in memory at once (issue 19:
+    the service's memory grew with the journal)."""
+    if last is None:
+        last = newest_game(journal)
     low = after
     while low < last:
         yield from journal.games("WHERE g.ended_at IS NOT NULL AND g.id > ? AND g.id <= ?",
@@ -404,7 +405,7 @@ class MqttPublisher:
         """Every finished game after ``acks.through``; the line moves on over those found
         settled, up to the first that is not (or the newest game, which may change)."""
         newest, line, settled = newest_game(journal), self.acks.through, True
-        for g in finished_games(journal, after=self.acks.through):
+        for g in finished_games(journal, after=self.acks.through, last=newest):
             settled = self._publish_if_new(journal, g, in_flight) and settled \
                 and g.id < newest
             if settled:

@@ -460,11 +460,12 @@ class App:
             try:
                 u = self._updates.get_nowait()
             except queue.Empty:
+                if n:
+                    self._active_at = self.clock()
                 return n
             n += 1
             self._apply_update(u)
             self._taken += 1
-            self._active_at = self.clock()
 
     @property
     def catching_up(self) -> bool:
