@@ -60,3 +60,23 @@ def test_threads_started_after_share_the_one_heap():
         return int(out)
     assert heaps("tuned") == 1
     assert heaps("default") > 1         # glibc's default: a heap per new thread
+
+
+def test_the_service_settles_the_heap_before_it_starts_a_thread(tmp_path, monkeypatch):
+    import threading
+
+    from companion.appliance import config
+    from companion.appliance.service import Service
+    from service_helpers import table_config
+
+    before = set(threading.enumerate())
+    seen: list[set] = []
+    monkeypatch.setattr(heap, "for_a_long_day",
+                        lambda: seen.append(set(threading.enumerate())) or True)
+    svc = Service(config.load(table_config(tmp_path), required=True), headless=True)
+    try:
+        assert len(seen) == 1 and seen[0] <= before     # no thread of the service's yet
+        svc.loop.start()                                # its threads come after
+        assert set(threading.enumerate()) - before and len(seen) == 1
+    finally:
+        svc.shutdown()
