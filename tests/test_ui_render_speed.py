@@ -18,7 +18,8 @@ from companion.outputs.screen.layout import Metrics
 
 
 def slow_key(w: widgets.Widget) -> tuple:
-    return tuple(widgets._freeze(getattr(w, f.name)) for f in fields(w) if f.compare)
+    return tuple(widgets._freeze(getattr(w, f.name)) for f in fields(w)
+                 if f.compare and (f.name != "pressed" or w.shows_pressed))
 
 
 @dataclass(eq=False)
@@ -40,6 +41,12 @@ def test_widget_keys_match_the_dataclass_fields_of_each_class():
     assert quiet.key() == twin.key()                                 # compare=False does not
     twin.shade = 6
     assert twin.key() == slow_key(twin) and twin.key() != quiet.key()
+    # a finger down counts only where it shows (a button's look, not a label's)
+    button = widgets.Button("d", r, text="OK")
+    up = button.key()
+    button.pressed = label.pressed = True
+    assert button.key() != up and button.key() == slow_key(button)
+    assert label.key() == widgets.Label("c", r, text="hi", size=20).key()
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (1280, 800),
@@ -607,3 +614,46 @@ def test_a_frame_painted_ahead_is_given_up_once_half_the_change_is_known_wrong()
             assert got is None
         else:
             assert got == whole
+
+
+def test_a_press_repaints_only_widgets_that_show_it_pressed():
+    """A finger down on a toast (it shows no pressed look) repaints nothing: once it
+    painted the toast and the order cards under it again, the same pixels (8.0 M
+    instructions at 1280 x 800). A finger down on an order card still shows its look."""
+    from companion.outputs.screen.screenshots import sample_script
+    from ui_touch import make_app
+    size = (1280, 800)
+    loop, app = make_app(size, lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    card = next(w for w in app.screen._widgets if w.name == "act.pos2")
+    assert card.shows_pressed and card.tappable
+    app.screen.toast("a note over the cards", near=card.rect.center)
+    app.pump()
+    toast = next(w for w in app.screen._widgets if w.name == "toast.0")
+    assert not toast.shows_pressed and toast.tappable
+    x, y = toast.rect.center
+    assert app.screen.widget_at((x, y)) is toast
+
+    def finger(kind, at):
+        app.handle(pygame.event.Event(kind, x=at[0] / size[0], y=at[1] / size[1], dx=0.0,
+                                      dy=0.0, touch_id=1, finger_id=0, pressure=1.0))
+
+    before = pygame.image.tostring(app.surface, "RGB")
+    finger(pygame.FINGERDOWN, (x, y))
+    assert app.screen.needs_draw               # (the press is seen ...)
+    assert app.screen.draw(app.surface) == []  # ... and repaints nothing
+    assert pygame.image.tostring(app.surface, "RGB") == before
+    finger(pygame.FINGERUP, (x, y))
+    app.pump()
+    assert app.screen.toasts == []           # the tap dismissed it
+    _same_as_a_whole_repaint(app)
+
+    at = card.rect.center
+    finger(pygame.FINGERDOWN, at)
+    painted = app.screen.draw(app.surface)
+    assert painted and painted[0].contains(card.rect)      # its pressed look shows
+    _same_as_a_whole_repaint(app)
+    finger(pygame.FINGERUP, at)
+    loop.drain()
+    app.pump()
+    _same_as_a_whole_repaint(app)

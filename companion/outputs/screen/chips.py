@@ -45,6 +45,8 @@ class Chip(Widget):
     align: str = "center"
     badge: int = 0                      # a count in a corner (ingredient taken twice, ...)
 
+    shows_pressed = True
+
     @property
     def tappable(self) -> bool:
         return self.enabled and self.on_tap is not None
@@ -120,6 +122,8 @@ class Swatch(Widget):
     enabled: bool = True
     text: str = ""
     size: int = 16
+
+    shows_pressed = True
 
     @property
     def tappable(self) -> bool:

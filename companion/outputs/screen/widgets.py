@@ -695,6 +695,11 @@ class Widget:
     blocks: bool = field(default=False, compare=False)
     pressed: bool = False
 
+    #: whether ``paint`` draws ``pressed`` (a finger down shows): of the others a press
+    #: changes nothing, so it repaints nothing (a press on a toast painted the toast and
+    #: the three order cards under it again, the same: 8.0 M instructions, issue 19)
+    shows_pressed = False
+
     def keep_key(self) -> None:
         """Nothing of this widget will change any more but its pressed look (a screen uses
         it again in later builds): ``key`` and ``placed`` are then worked out once per look."""
@@ -723,7 +728,8 @@ class Widget:
     def _key(self) -> tuple:
         got = _compared.get(type(self))
         if got is None:        # once per widget class: dataclasses.fields() is slow per call
-            names = tuple(f.name for f in fields(self) if f.compare)
+            names = tuple(f.name for f in fields(self)
+                          if f.compare and (f.name != "pressed" or self.shows_pressed))
             got = _compared[type(self)] = (operator.attrgetter(*names, names[0]),
                                            names.index("rect"))
         get, rect = got
@@ -985,6 +991,8 @@ class Button(Widget):
     outline: Color | None = None
     lines: int = 1
 
+    shows_pressed = True
+
     @property
     def tappable(self) -> bool:
         return self.enabled and self.on_tap is not None
@@ -1223,6 +1231,8 @@ class OrderCard(Widget):
     seat_color: Color = theme.PANEL_LINE
     highlight: bool = False     # an order was just completed here: a green frame and a tick
     urgent_size: int = 0        # position 4: how many cards, in this big type (0 = no)
+
+    shows_pressed = True
 
     def paint(self, surface):
         global _owner

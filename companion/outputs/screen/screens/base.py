@@ -366,10 +366,11 @@ class Screen:
         return True
 
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
-        """Repaint the widgets (of the last build) whose pressed look changed."""
+        """Repaint the widgets (of the last build) whose pressed look changed (of those
+        that show one: ``Widget.shows_pressed``)."""
         dirty = []
         for i, w in enumerate(self._widgets):
-            if w.name in looks and w.shows:
+            if w.name in looks and w.shows and w.shows_pressed:
                 pressed = w.name == self._pressed
                 if pressed and not w.pressed:       # (a finger down: its look comes back)
                     self._keep_shown_look(surface, i)
