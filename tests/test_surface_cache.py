@@ -79,3 +79,18 @@ def test_the_korean_face_is_opened_only_when_a_korean_character_is_drawn():
     opened = pygame.font.Font(files.hangul, 22)
     assert chain.get_ascent() == max(latin.font.get_ascent(), opened.get_ascent())
     assert chain.get_descent() == min(latin.font.get_descent(), opened.get_descent())
+
+
+def test_the_letters_boxes_forget_the_least_recently_drawn_first():
+    """Every line drawn asks for its letters' box: past the cap the oldest is forgotten, not
+    all of them at once (the texts on show keep theirs)."""
+    widgets.reset_fonts()
+    on_show = ("OPEN", 24, (250, 246, 240), True)
+    first = widgets._ink(*on_show)
+    for n in range(widgets.INK_KEPT + 50):
+        widgets._ink(f"Player {n}", 18, (20, 20, 20), False)
+        widgets._ink(*on_show)                        # drawn every frame
+    assert len(widgets._ink_cache) == widgets.INK_KEPT
+    assert widgets._ink_cache[on_show] is first      # kept, not found again
+    assert ("Player 0", 18, (20, 20, 20), False) not in widgets._ink_cache
+    assert (f"Player {widgets.INK_KEPT + 49}", 18, (20, 20, 20), False) in widgets._ink_cache

@@ -657,3 +657,39 @@ def test_a_press_repaints_only_widgets_that_show_it_pressed():
     loop.drain()
     app.pump()
     _same_as_a_whole_repaint(app)
+
+
+@pytest.mark.parametrize("flags", [0, pygame.SRCALPHA])
+def test_text_blended_by_its_letters_only_is_the_whole_line_blended(flags):
+    """``draw_text`` blends only the letters' box of each rendered line (the margins above,
+    below and beside them are clear: blending them changed no pixel, and cost the dialogs'
+    text half its instructions): the same pixels as the whole line blitted, in every
+    language's letters, wrapped and tight, on an opaque and a transparent surface."""
+    pygame.display.init()
+    texts = ["Ana", "gjpqy ÁÉ", "×3", "7", "  ", "café 카페 커피", "Spend tokens?",
+             "Chloe, end your turn to let Ben draw 2 cards"]
+    for text in texts:
+        for size, lines, tight in ((18, 1, False), (41, 2, False), (64, 1, True)):
+            box = pygame.Rect(7, 5, 300, 130)
+            drawn = pygame.Surface((320, 150), flags)
+            whole = pygame.Surface((320, 150), flags)
+            for s in (drawn, whole):
+                s.fill((40, 90, 150, 200) if flags else (40, 90, 150))
+            ink = widgets.draw_text(drawn, text, box, size, (250, 240, 230), True,
+                                    lines=lines, tight=tight)
+            # the whole lines, blitted as they were before: at the places draw_text chose
+            got, lines_drawn = widgets.fit(text, box, size, True, 1 if tight else lines,
+                                           None, tight)
+            f = widgets.font(got, True)
+            y = ink.y
+            for line in lines_drawn:
+                img = widgets.render(line, got, (250, 240, 230), True)
+                x = box.x + (box.w - img.get_width()) // 2
+                if tight:
+                    letters = widgets._ink(line, got, (250, 240, 230), True)
+                    whole.blit(img, (x, ink.y - letters.y))
+                else:
+                    whole.blit(img, (x, y))
+                y += f.get_linesize()
+            assert pygame.image.tostring(drawn, "RGBA") == \
+                pygame.image.tostring(whole, "RGBA"), (text, size, flags)

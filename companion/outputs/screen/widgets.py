@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterator
@@ -214,7 +215,11 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return hit
 
 
-_ink_cache: dict[tuple, pygame.Rect] = {}
+#: the letters' boxes of the texts drawn, least recently drawn forgotten first (every line
+#: drawn asks: forgetting them all at once cost one tap every few games a pass over each
+#: text it drew)
+_ink_cache: OrderedDict[tuple, pygame.Rect] = OrderedDict()
+INK_KEPT = 2000
 
 
 def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
@@ -223,9 +228,11 @@ def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
     key = (text, size, color, bold)
     r = _ink_cache.get(key)
     if r is None:
-        if len(_ink_cache) > 2000:
-            _ink_cache.clear()
+        if len(_ink_cache) >= INK_KEPT:
+            _ink_cache.popitem(last=False)
         r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
+    else:
+        _ink_cache.move_to_end(key)
     return r
 
 
@@ -302,8 +309,8 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         y = box.y + (box.h - letters.h) // 2 - letters.y
-        surface.blit(img, (x, y))
         drawn = letters.move(x, y)
+        surface.blit(img, drawn, letters)
         if _records is not None:
             _records.append(TextRecord(broken[0], text, drawn, box, _owner, s, bold))
         return drawn
@@ -318,7 +325,8 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         r = pygame.Rect(x, y, w, img.get_height())
-        surface.blit(img, r)
+        letters = _ink(line, s, color, bold)      # (only the letters blended: the line's
+        surface.blit(img, letters.move(x, y), letters)   # empty margins change nothing)
         ink = r if ink is None else ink.union(r)
         y += line_h
     if ink is None:                 # nothing fitted: no ink, as for an empty text
