@@ -422,3 +422,36 @@ def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
         type(next(w for w in app.screen._widgets if w.name.startswith("act.pos"))).draw = draw
     assert app.table is not before and painted == [], painted
     _same_as_a_whole_repaint(app)
+
+
+@pytest.mark.parametrize("goes", ["tapped", "timed out"])
+def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(goes):
+    """A toast over the order cards: the band under it, as the table shows it once the toast
+    goes, is painted ahead, so the frame the toast goes in (a finger on it, or its time up)
+    copies the band and paints nothing there again."""
+    loop, app = make_app((1280, 800), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    card = next(w for w in screen._widgets if w.name == "act.pos3")
+    screen.toast("a note over the cards", near=card.rect.center)
+    app.pump()
+    toast = next(w for w in screen._widgets if w.name == "toast.0")
+    band = toast.extent
+    assert band.colliderect(card.rect)
+    while app.work_ahead():
+        pass
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    if goes == "tapped":
+        _finger(app, toast, pygame.FINGERDOWN)
+        app.pump()
+        _finger(app, toast, pygame.FINGERUP)
+    else:
+        app.clock.now += 60
+    app.pump()
+    assert screen.toasts == []
+    assert screen.uncovered_from_ahead == 1
+    assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
+    _same_as_a_whole_repaint(app)

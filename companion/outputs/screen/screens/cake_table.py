@@ -108,7 +108,7 @@ class CakeTable(Screen):
         """The cake question's band, as the table shows it once the question goes: painted
         ahead, then copied when it goes (but for what the move changed there)."""
         if not self.cake_offer or self.dialog is not None:
-            return None
+            return super().uncovered_ahead()
         band = next((w.rect for w in self._widgets if w.name == "ban.cake.bg"), None)
         return (self._without_question(), band) if band is not None else None
 
