@@ -217,9 +217,9 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
 
 #: the letters' boxes of the texts drawn, least recently drawn forgotten first (every line
 #: drawn asks: forgetting them all at once cost one tap every few games a pass over each
-#: text it drew). A whole game draws 320-440 texts (2-4 players, Cake Time, 800 x 480 to
-#: 1280 x 800) while the rendered text kept holds 70-100 of them: 500 hold a game's
-INK_KEPT = 500
+#: text it drew). A whole game draws 320-470 texts (2-4 players, Cake Time, 800 x 480 to
+#: 1280 x 800) while the rendered text kept holds 70-150 of them: 600 hold a game's
+INK_KEPT = 600
 _ink_cache: OrderedDict[tuple, pygame.Rect] = OrderedDict()
 
 
