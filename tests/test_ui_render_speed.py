@@ -664,8 +664,18 @@ def test_text_blended_by_its_letters_only_is_the_whole_line_blended(flags):
     """``draw_text`` blends only the letters' box of each rendered line (the margins above,
     below and beside them are clear: blending them changed no pixel, and cost the dialogs'
     text half its instructions): the same pixels as the whole line blitted, in every
-    language's letters, wrapped and tight, on an opaque and a transparent surface."""
+    language's letters, wrapped and tight, on an opaque and a transparent surface. A line's
+    box is found only while painting ahead (the table idle), never on a tap's first draw of
+    it (finding it reads the margins pixel by pixel); until then the line is blended whole."""
     pygame.display.init()
+    widgets.reset_fonts()
+    first = pygame.Surface((320, 150), flags)
+    widgets.draw_text(first, "Spend tokens?", pygame.Rect(7, 5, 300, 130), 18, (250, 240, 230))
+    assert ("Spend tokens?", 18, (250, 240, 230), False) not in widgets._ink_cache
+    with widgets.painting_ahead(first):
+        widgets.draw_text(first, "Spend tokens?", pygame.Rect(7, 5, 300, 130), 18,
+                          (250, 240, 230))
+    assert ("Spend tokens?", 18, (250, 240, 230), False) in widgets._ink_cache
     texts = ["Ana", "gjpqy ÁÉ", "×3", "7", "  ", "café 카페 커피", "Spend tokens?",
              "Chloe, end your turn to let Ben draw 2 cards"]
     for text in texts:
@@ -675,8 +685,9 @@ def test_text_blended_by_its_letters_only_is_the_whole_line_blended(flags):
             whole = pygame.Surface((320, 150), flags)
             for s in (drawn, whole):
                 s.fill((40, 90, 150, 200) if flags else (40, 90, 150))
-            ink = widgets.draw_text(drawn, text, box, size, (250, 240, 230), True,
-                                    lines=lines, tight=tight)
+            with widgets.painting_ahead(drawn):       # (the letters' boxes found)
+                ink = widgets.draw_text(drawn, text, box, size, (250, 240, 230), True,
+                                        lines=lines, tight=tight)
             # the whole lines, blitted as they were before: at the places draw_text chose
             got, lines_drawn = widgets.fit(text, box, size, True, 1 if tight else lines,
                                            None, tight)

@@ -237,6 +237,18 @@ def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
     return r
 
 
+def _known_letters(text: str, size: int, color: Color, bold: bool) -> pygame.Rect | None:
+    """The letters' box of a line, if known or while painting ahead (the table idle), else
+    None: finding it reads the line's clear margins pixel by pixel, which cost a tap drawing
+    new text more than blending the margins (Cake Time at 1280 x 800: p99 5.25 -> 6.09 M)."""
+    key = (text, size, color, bold)
+    r = _ink_cache.get(key)
+    if r is not None:
+        _ink_cache.move_to_end(key)
+        return r
+    return _ink(text, size, color, bold) if _painting_ahead is not None else None
+
+
 def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
     """Where the letters of ``text`` actually are in its rendering (no line spacing)."""
     return pygame.Rect(_ink(text, size, theme.TEXT, bold))
@@ -326,8 +338,11 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         r = pygame.Rect(x, y, w, img.get_height())
-        letters = _ink(line, s, color, bold)      # (only the letters blended: the line's
-        surface.blit(img, letters.move(x, y), letters)   # empty margins change nothing)
+        known = _known_letters(line, s, color, bold)
+        if known is not None:         # (only the letters blended: the margins are clear)
+            surface.blit(img, known.move(x, y), known)
+        else:
+            surface.blit(img, r)
         ink = r if ink is None else ink.union(r)
         y += line_h
     if ink is None:                 # nothing fitted: no ink, as for an empty text
