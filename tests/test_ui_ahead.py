@@ -337,6 +337,18 @@ def test_the_cake_question_of_a_position_is_painted_ahead():
     _same_as_a_whole_repaint(app)
 
 
+def _idle_then_record_repaints(app) -> list:
+    """The table idle until nothing is left to paint ahead; then every rectangle list the
+    screen repaints is recorded (the list returned)."""
+    while app.work_ahead():
+        pass
+    repaints: list = []
+    screen, repaint = app.screen, app.screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    return repaints
+
+
 def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_goes():
     """Cake Time: the cake question covers a band across the panels (the cards just drawn
     under it were never painted); the band as the table shows it once the question goes is
@@ -347,12 +359,7 @@ def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_go
     screen = app.screen
     done = next(w for w in screen._widgets if w.name == "ban.cake.done")
     band = next(w.rect for w in screen._widgets if w.name == "ban.cake.bg")
-    while app.work_ahead():
-        pass
-    repaints: list = []
-    repaint = screen._repaint
-    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
-        surface, ws, dirty)
+    repaints = _idle_then_record_repaints(app)
     _finger(app, done, pygame.FINGERDOWN)
     app.pump()
     repaints.clear()
@@ -438,12 +445,7 @@ def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(goes):
     toast = next(w for w in screen._widgets if w.name == "toast.0")
     band = toast.extent
     assert band.colliderect(card.rect)
-    while app.work_ahead():
-        pass
-    repaints: list = []
-    repaint = screen._repaint
-    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
-        surface, ws, dirty)
+    repaints = _idle_then_record_repaints(app)
     if goes == "tapped":
         _finger(app, toast, pygame.FINGERDOWN)
         app.pump()
