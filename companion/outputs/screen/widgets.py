@@ -226,27 +226,24 @@ _ink_cache: OrderedDict[tuple, pygame.Rect] = OrderedDict()
 def _ink(text: str, size: int, color: Color, bold: bool) -> pygame.Rect:
     """The bounding box of the letters in ``render(text, size, color, bold)`` (remembered:
     finding it reads every pixel). The caller must not change it."""
-    key = (text, size, color, bold)
-    r = _ink_cache.get(key)
-    if r is None:
-        if len(_ink_cache) >= INK_KEPT:
-            _ink_cache.popitem(last=False)
-        r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
-    else:
-        _ink_cache.move_to_end(key)
+    r = _letters(text, size, color, bold, find=True)
+    assert r is not None
     return r
 
 
-def _known_letters(text: str, size: int, color: Color, bold: bool) -> pygame.Rect | None:
-    """The letters' box of a line, if known or while painting ahead (the table idle), else
-    None: finding it reads the line's clear margins pixel by pixel, work a tap drawing the
-    line for the first time need not do (it blends the line whole, as it always did)."""
+def _letters(text: str, size: int, color: Color, bold: bool, find: bool) -> pygame.Rect | None:
+    """``_ink``, found only with ``find``; else None unless remembered. A tap drawing a line
+    for the first time does not find it (it reads the line's clear margins pixel by pixel):
+    it blends the line whole, as it always did; painting ahead (the table idle) finds it."""
     key = (text, size, color, bold)
     r = _ink_cache.get(key)
     if r is not None:
         _ink_cache.move_to_end(key)
-        return r
-    return _ink(text, size, color, bold) if _painting_ahead is not None else None
+    elif find:
+        if len(_ink_cache) >= INK_KEPT:
+            _ink_cache.popitem(last=False)
+        r = _ink_cache[key] = render(text, size, color, bold).get_bounding_rect()
+    return r
 
 
 def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
@@ -338,7 +335,7 @@ def draw_text(surface: pygame.Surface, text: str, box: pygame.Rect, size: int,
         w = img.get_width()
         x = {"left": box.x, "right": box.right - w}.get(align, box.x + (box.w - w) // 2)
         r = pygame.Rect(x, y, w, img.get_height())
-        known = _known_letters(line, s, color, bold)
+        known = _letters(line, s, color, bold, find=_painting_ahead is not None)
         if known is not None:         # (only the letters blended: the margins are clear)
             surface.blit(img, known.move(x, y), known)
         else:
