@@ -106,9 +106,14 @@ class CakeTable(Screen):
 
     def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
         """The cake question's band, as the table shows it once the question goes: painted
-        ahead, then copied when it goes (but for what the move changed there)."""
-        if not self.cake_offer or self.dialog is not None:
-            return super().uncovered_ahead()
+        ahead, then copied when it goes (but for what the move changed there). A toast
+        shown over it goes first (its time runs out, a tap sends it away; the question
+        waits for its answer): the band under the toast then, as the table shows it with
+        the question (a toast gone off the question painted the cards and panels under
+        it again: 7.3 M instructions at 1280 x 800, issue 19)."""
+        under_toast = super().uncovered_ahead()
+        if under_toast is not None or not self.cake_offer or self.dialog is not None:
+            return under_toast
         band = next((w.rect for w in self._widgets if w.name == "ban.cake.bg"), None)
         return (self._without_question(), band) if band is not None else None
 
