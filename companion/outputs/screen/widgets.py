@@ -839,6 +839,14 @@ class Looks:
             self.copied += 1
         return got
 
+    def touch(self, key: tuple) -> bool:
+        """Make the look of ``key`` the most recently used (not counted as copied);
+        False: not kept."""
+        got = self._got.pop(key, None)
+        if got is not None:
+            self._got[key] = got
+        return got is not None
+
     def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
         if rect.w * rect.h > self.limit // 4 or not surface.get_rect().contains(rect):
             return

@@ -492,6 +492,33 @@ class Screen:
             yield from self._cover_ahead(surface, *uncovered)
         if self.veils_ahead and not self._veiled:
             yield from self._under_ahead(surface)
+        yield from self._keep_pressable_looks(surface)
+
+    def _keep_pressable_looks(self, surface: pygame.Surface) -> Iterator[None]:
+        """Last, the looks of the widgets a finger may press now, as they show now: kept
+        (copied from the screen, or painted aside where something is over them) and made
+        the most recently used, one painted per step, so that a finger lifting off one
+        copies its look back. (The work ahead above pushed them out of the kept looks, and
+        a card under its cake mark was never kept: the lift of a tap opening the cake
+        dialog painted its order card again, issue 19.)"""
+        kept = looks()
+        if kept is None or self._veiled:
+            return
+        ws = self._widgets
+        paint = _Painter(surface, ws, [w.extent for w in ws], self.background)
+        for i, w in enumerate(ws):
+            if not (w.shows_pressed and w.tappable and w.shows) \
+                    or self._drawn.get(w.name) != w.placed():
+                continue
+            ground = paint.ground(i)
+            key = kept.key(w, ground, paint.form) if ground is not None else None
+            if key is None or kept.touch(key):
+                continue
+            if any(o.shows and o.extent.colliderect(w.rect) for o in ws[i + 1:]):
+                kept.paint_aside(key, w, ground, surface)
+                yield
+            else:
+                kept.keep(key, surface, w.rect)
 
     def _under_ahead(self, surface: pygame.Surface) -> Iterator[None]:
         """Copy the screen, in bands, where the copy kept under a dialog goes (the warming
