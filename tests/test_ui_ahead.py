@@ -9,6 +9,7 @@ the work ahead was done when the tap came, and the App must look for input betwe
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -399,6 +400,61 @@ def test_a_finger_lifting_copies_back_the_look_it_pressed_away():
     _same_as_a_whole_repaint(app)
 
 
+def test_a_finger_lifting_copies_back_every_look_a_finger_may_press(monkeypatch):
+    """The table idle keeps the looks of the widgets a finger may press, as they show (and
+    leaves them the most recently used): a finger lifting copies the look back instead of
+    painting it. Cake Time: an order card with a cake on its position has the cake's mark
+    over it, so its look cannot be copied off the screen when the finger goes down: it is
+    painted aside while the table is idle."""
+    from companion.outputs.screen import widgets
+    loop, app = make_app((1280, 800), lines=sample_script("sample_cake_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    for nothing_ahead in ("predict", "uncovered_ahead"):   # (no other work ahead keeps a
+        monkeypatch.setattr(screen, nothing_ahead, lambda: None)          # look by chance)
+    for no_frames in ("frames_warmed", "dialogs_ahead"):
+        monkeypatch.setattr(screen, no_frames, lambda: iter(()))
+    monkeypatch.setattr(screen, "veils_ahead", False)
+    widgets.looks().clear()
+    screen.changed()
+    app.pump()
+    while app.work_ahead():
+        pass
+    pressable = [w.name for w in screen._widgets if w.shows_pressed and w.tappable]
+    card = next(w for w in screen._widgets if w.name == "act.pos2")
+    mark = next(w for w in screen._widgets if w.name == "act.pos2.cake")
+    assert mark.extent.colliderect(card.rect)
+    painted: list[str] = []
+    draw = {type(w): type(w).draw for w in screen._widgets if w.name in pressable}
+    tried = []
+    try:
+        for kind, was in draw.items():
+            monkeypatch.setattr(kind, "draw", lambda w, surface, was=was: (
+                surface is app.surface and painted.append(w.name)) or was(w, surface))
+        for name in pressable:
+            w = next(w for w in screen._widgets if w.name == name)     # (as built now)
+            w.on_tap = lambda: None          # (the released look alone: nothing happens)
+            # a point of it no widget over it takes (the cake question's band crosses cards)
+            at = next((p for p in (w.rect.center, (w.rect.centerx, w.rect.y + 4))
+                       if screen.widget_at(p) is w), None)
+            if at is None:
+                continue
+            finger = SimpleNamespace(rect=pygame.Rect(at, (1, 1)))
+            _finger(app, finger, pygame.FINGERDOWN)
+            app.pump()
+            assert screen._pressed == name
+            painted.clear()
+            _finger(app, finger, pygame.FINGERUP)
+            app.pump()
+            assert painted == [], (name, painted)
+            tried.append(name)
+    finally:
+        for kind, was in draw.items():
+            monkeypatch.setattr(kind, "draw", was)
+    assert {"act.pos2", "ft.end", "ban.cake.done"} <= set(tried), tried
+    _same_as_a_whole_repaint(app)
+
+
 def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
     """While UNDO is offered, the frame it shows is among those painted ahead: the tap
     paints none of the active panel's cards again, and its frame is a whole repaint."""
@@ -428,6 +484,35 @@ def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
     finally:
         type(next(w for w in app.screen._widgets if w.name.startswith("act.pos"))).draw = draw
     assert app.table is not before and painted == [], painted
+    _same_as_a_whole_repaint(app)
+
+
+@pytest.mark.parametrize("goes", ["tapped", "timed out"])
+def test_a_toast_over_the_cake_question_goes_from_the_band_painted_ahead(goes):
+    """Cake Time: a toast over the cake question goes first (the question waits for its
+    answer): the band under the toast, as the table shows it with the question, is painted
+    ahead (not the question's band), so the toast goes without painting anything there."""
+    lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
+    loop, app = make_app((1280, 800), lines=lines)
+    app.pump()
+    screen = app.screen
+    ask = next(w for w in screen._widgets if w.name == "ban.cake.bg")
+    screen.toast("a note over the cake question", near=(ask.rect.centerx, ask.rect.top))
+    app.pump()
+    toast = next(w for w in screen._widgets if w.name == "toast.0")
+    band = toast.extent
+    assert band.colliderect(ask.rect)
+    repaints = _idle_then_record_repaints(app)
+    if goes == "tapped":
+        _finger(app, toast, pygame.FINGERDOWN)
+        app.pump()
+        _finger(app, toast, pygame.FINGERUP)
+    else:
+        app.clock.now += 60
+    app.pump()
+    assert screen.toasts == [] and any(w.name == "ban.cake.bg" for w in screen._widgets)
+    assert screen.uncovered_from_ahead == 1
+    assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
     _same_as_a_whole_repaint(app)
 
 
