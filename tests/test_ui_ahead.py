@@ -488,20 +488,27 @@ def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
 
 
 @pytest.mark.parametrize("goes", ["tapped", "timed out"])
-def test_a_toast_over_the_cake_question_goes_from_the_band_painted_ahead(goes):
-    """Cake Time: a toast over the cake question goes first (the question waits for its
-    answer): the band under the toast, as the table shows it with the question, is painted
-    ahead (not the question's band), so the toast goes without painting anything there."""
-    lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
+@pytest.mark.parametrize("over", ["order cards", "cake question"])
+def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, goes):
+    """A toast over the order cards: the band under it, as the table shows it once the toast
+    goes, is painted ahead, so the frame the toast goes in (a finger on it, or its time up)
+    copies the band and paints nothing there again. Cake Time: a toast over the cake
+    question goes first (the question waits for its answer), so the band painted ahead is
+    the toast's, as the table shows it with the question, not the question's."""
+    if over == "order cards":
+        lines, name = sample_script("sample_game.jsonl"), "act.pos3"
+    else:
+        lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
+        name = "ban.cake.bg"
     loop, app = make_app((1280, 800), lines=lines)
     app.pump()
     screen = app.screen
-    ask = next(w for w in screen._widgets if w.name == "ban.cake.bg")
-    screen.toast("a note over the cake question", near=(ask.rect.centerx, ask.rect.top))
+    below = next(w for w in screen._widgets if w.name == name)
+    screen.toast("a note", near=(below.rect.centerx, below.rect.top + 40))
     app.pump()
     toast = next(w for w in screen._widgets if w.name == "toast.0")
     band = toast.extent
-    assert band.colliderect(ask.rect)
+    assert band.colliderect(below.rect)
     repaints = _idle_then_record_repaints(app)
     if goes == "tapped":
         _finger(app, toast, pygame.FINGERDOWN)
@@ -510,35 +517,7 @@ def test_a_toast_over_the_cake_question_goes_from_the_band_painted_ahead(goes):
     else:
         app.clock.now += 60
     app.pump()
-    assert screen.toasts == [] and any(w.name == "ban.cake.bg" for w in screen._widgets)
-    assert screen.uncovered_from_ahead == 1
-    assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
-    _same_as_a_whole_repaint(app)
-
-
-@pytest.mark.parametrize("goes", ["tapped", "timed out"])
-def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(goes):
-    """A toast over the order cards: the band under it, as the table shows it once the toast
-    goes, is painted ahead, so the frame the toast goes in (a finger on it, or its time up)
-    copies the band and paints nothing there again."""
-    loop, app = make_app((1280, 800), lines=sample_script("sample_game.jsonl"))
-    app.pump()
-    screen = app.screen
-    card = next(w for w in screen._widgets if w.name == "act.pos3")
-    screen.toast("a note over the cards", near=card.rect.center)
-    app.pump()
-    toast = next(w for w in screen._widgets if w.name == "toast.0")
-    band = toast.extent
-    assert band.colliderect(card.rect)
-    repaints = _idle_then_record_repaints(app)
-    if goes == "tapped":
-        _finger(app, toast, pygame.FINGERDOWN)
-        app.pump()
-        _finger(app, toast, pygame.FINGERUP)
-    else:
-        app.clock.now += 60
-    app.pump()
-    assert screen.toasts == []
+    assert screen.toasts == [] and any(w.name == name for w in screen._widgets)
     assert screen.uncovered_from_ahead == 1
     assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
     _same_as_a_whole_repaint(app)
