@@ -833,19 +833,21 @@ class Looks:
         return key in self._got
 
     def get(self, key: tuple) -> pygame.Surface | None:
-        got = self._got.pop(key, None)
+        got = self._used(key)
         if got is not None:
-            self._got[key] = got           # (the most recently used last)
             self.copied += 1
         return got
 
     def touch(self, key: tuple) -> bool:
         """Make the look of ``key`` the most recently used (not counted as copied);
         False: not kept."""
+        return self._used(key) is not None
+
+    def _used(self, key: tuple) -> pygame.Surface | None:
         got = self._got.pop(key, None)
         if got is not None:
-            self._got[key] = got
-        return got is not None
+            self._got[key] = got           # (the most recently used last)
+        return got
 
     def keep(self, key: tuple, surface: pygame.Surface, rect: pygame.Rect) -> None:
         if rect.w * rect.h > self.limit // 4 or not surface.get_rect().contains(rect):
