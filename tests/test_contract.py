@@ -1,4 +1,4 @@
-"""The loop's typed contract with its outputs (issue 21, README "The loop and its outputs").
+"""The loop's typed contract with its outputs (issue 21, docs/architecture.md).
 
 ``Happening`` is a closed union; each output matches it and ends in ``assert_never``.
 The proof that this is enforced, not just written: add a happening to the union (mypy's

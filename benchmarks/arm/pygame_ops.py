@@ -1,5 +1,5 @@
 """Instructions of single pygame drawing operations, per pygame build (where the Pi's
-Debian pygame loses: README, "The same paths as aarch64 code").
+Debian pygame loses: docs/benchmarks.md, "The same paths as aarch64 code").
 
     python benchmarks/arm/pygame_ops.py --python .venv/bin/python --python .venv-debian/bin/python
     sudo python benchmarks/arm/pygame_ops.py --python .venv/bin/python --arm

@@ -5,7 +5,7 @@ loop takes them one at a time, maps them to actions, applies them through the
 session (engine + journal: durable first) and hands an ``Update`` to every
 subscriber: what the input did (typed: ``happened`` holds ``rules.happenings.Happening``,
 a closed union) and the loop's frozen ``snapshot.Snapshot`` of the table after it, the
-one thing outputs read (``outputs.Output``; README "The loop and its outputs").
+one thing outputs read (``outputs.Output``; docs/architecture.md, "The loop and its outputs").
 Subscribers are called on the loop's thread and must not block; one that raises is
 logged and skipped.
 
@@ -16,11 +16,11 @@ seat and to the moment it *began* (``inputs.Press``, stamped by the buttons; a
 double tap by its first press): it changes the game only if its seat was
 active when it began, it is still that same turn, and no other seat's press
 was in flight as it began. Anything else changes nothing and yields one
-``NotYourTurn`` for that seat (README, "At the table").
+``NotYourTurn`` for that seat (docs/buttons.md).
 
 Every input made against what its sender saw carries that table's version
 (``inputs.TableVersion``); ``refusal`` is the one check, here, of whether it has
-gone stale meanwhile and what that means per input kind (README, "Whose press is
+gone stale meanwhile and what that means per input kind (docs/buttons.md, "Whose press is
 it?"). A refused input writes nothing.
 """
 from __future__ import annotations

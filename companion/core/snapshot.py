@@ -6,7 +6,7 @@ draw prompt (what is due and which seats dismissed it, ``draw_prompt.Draws``), t
 devices' last reports, whether the table is paused and the finished game's BG Stats
 link (made on a worker, ``play_link.PlayLink``; kept only for the table it was made
 for). Outputs read the snapshot and the update's happenings, never the session
-(README "The loop and its outputs").
+(docs/architecture.md, "The loop and its outputs").
 """
 from __future__ import annotations
 

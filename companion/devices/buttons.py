@@ -53,7 +53,7 @@ Whose press, and when: the moment a seat's contact closes, :class:`Buttons`
 stamps the press with an :class:`~companion.core.events.Press` (that moment, the
 turn and active seat the table showed then, and whether another seat's press
 was still in flight) and every gesture of that press carries the stamp. The
-table loop decides with it (README, "At the table"); the buttons themselves
+table loop decides with it (docs/buttons.md); the buttons themselves
 never judge whose turn it is.
 """
 from __future__ import annotations

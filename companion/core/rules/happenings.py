@@ -4,7 +4,7 @@ Screen, lights, sound, voice, the phone view and MQTT read these; the rules neve
 call them. Each happening is a small frozen record with a ``kind`` and ``as_dict()``.
 
 ``Happening`` is the closed union of them all (the loop's contract with its outputs,
-README "The loop and its outputs"): an output ``match``es a happening and ends with
+docs/architecture.md, "The loop and its outputs"): an output ``match``es a happening and ends with
 ``case _: assert_never(h)``, so a new happening fails ``mypy`` until every output
 says what it does with it (tests/test_contract.py proves that).
 """

@@ -2,7 +2,7 @@
 own ``server.BackgroundServer`` on threads), and ``PhoneView`` which runs it
 (background server, mDNS announcement, log tail).
 
-Routes (the JSON API is documented in the README):
+Routes (the JSON API is documented in docs/api.md):
 
 - ``GET /``                 the live table (``?lang=es`` etc.; remembered in a cookie)
 - ``GET /history``          every game with its ranking and exports

@@ -4,7 +4,7 @@ Phones and laptops that browse for web services (and tools such as
 ``avahi-browse -r _http._tcp``) find the table by name. On a Raspberry Pi whose
 hostname is ``coffee-rush`` (install.sh names a fresh Pi so), avahi already answers
 ``coffee-rush.local``, and the Pi's config serves the page on port 80, so
-``http://coffee-rush.local`` opens it (README, "The phone view").
+``http://coffee-rush.local`` opens it (docs/phone.md).
 
 The announcement is the system's avahi-daemon's (what Raspberry Pi OS runs, and what
 already answers the ``.local`` name): ``avahi-publish-service`` (Debian's avahi-utils,
