@@ -292,3 +292,38 @@ def test_every_flag_of_our_scripts_in_the_docs_exists():
             assert flag in source, f"{where}: {script} has no {flag}"
         checked += 1
     assert checked >= 5
+
+
+# --- records apart from prose ---------------------------------------------------------------
+
+def record_tables(path: str) -> list[tuple[list[str], list[list[str]]]]:
+    """Each Markdown table of a page: its header cells and its rows' cells."""
+    tables, rows = [], []
+    for line in read(path).splitlines() + [""]:
+        if line.startswith("|"):
+            rows.append([c.strip() for c in line.strip().strip("|").split(" | ")])
+        elif rows:
+            if len(rows) > 2:
+                tables.append((rows[0], rows[2:]))
+            rows = []
+    return tables
+
+
+RECORDS = os.path.join(ROOT, "docs", "records")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in os.listdir(RECORDS)
+                                        if n.endswith(".md") and n != "notes.md"))
+def test_records_are_dated_tables_newest_first(name):
+    """docs/records/: every run a row with its date, commit, machine and command; the
+    newest first, so the page says at a glance where things stand."""
+    dated = [t for t in record_tables(os.path.join(RECORDS, name))
+             if any(h.startswith("date") for h in t[0])]
+    assert dated, f"{name}: no table with a date column"
+    for header, rows in dated:
+        for column in ("commit", "machine", "command"):
+            assert any(column in h for h in header), f"{name}: a table has no {column}"
+        at = next(i for i, h in enumerate(header) if h.startswith("date"))
+        days = [m.group(0) for row in rows
+                if (m := re.match(r"\d{4}-\d\d-\d\d", row[at]))]
+        assert days == sorted(days, reverse=True), f"{name}: rows not newest first: {days}"
