@@ -360,7 +360,8 @@ def test_a_winter_table_is_told_its_books_deal_and_scans_in_that_order():
     game = app.table.game
     assert game.open_tiles and len(game.players[0].tiles) == 6
 
-    # at the table: the scan prompt follows the same order, card by card
+    # at the table (with a scanner): the scan prompt follows the same order, card by card
+    run(app, ev.DeviceStatus("scanner", "connected"))
     app.screen._dismiss_draws()
     hint = "Scan the dealt cards in deal order: next, {}'s card in position {}"
     expected = [("Ben", 1), ("Ben", 2), ("Chloe", 1), ("Chloe", 2), ("Ana", 1), ("Ana", 2),
