@@ -53,3 +53,35 @@ def test_the_sentences_are_the_contract_s():
 def test_junior_is_not_said_to_be_exactly_two_cards_a_position():
     """docs/rules.md once said "exactly 2 cards per position" beside ``junior_cards``."""
     assert "exactly 2 cards per position" not in words(ROOT / "docs/rules.md")
+
+
+# --- the "why?" sentences say where a rule is the companion's own choice ----------------------
+
+def _why_of(lines: list[str], target: str, lang: str = "en") -> str:
+    from companion.core.rules import Table, apply, parse_line
+    from companion.review.explain import explanations
+    from companion.review.why_text import why_text
+    table = Table()
+    for text in lines:
+        table = apply(table, parse_line(text)).table
+    return why_text(lang, explanations(table)[target])
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+def test_a_why_past_the_box_s_15_tokens_says_not_limiting_them_is_the_companion_s_choice(lang):
+    setup = '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"]}'
+    ends = ['{"do": "end_turn"}'] * 6      # Ana's first order falls off in her third turn
+    said = _why_of([setup, '{"do": "correct", "player": "Ana", "cookies": 15}'] + ends,
+                   "dislikes:Ana", lang)
+    assert "15" in said and "16" in said, said
+    plain = _why_of([setup] + ends, "dislikes:Ana", lang)
+    assert "15" not in plain and "16" not in plain
+
+
+def test_a_junior_game_with_more_cards_says_that_is_the_companion_s_choice():
+    setup = ('{"do": "setup", "edition": "winter", "variant": "junior", "players": ["Ana", '
+             '"Ben"], "junior_cards": 3}')
+    done = ['{"do": "complete"}'] * 3 + ['{"do": "end_turn"}']
+    lines = [setup] + (done + ['{"do": "end_turn"}']) * 4
+    said = _why_of(lines, "sign")
+    assert "3 cards in each position" in said and "own choice" in said, said
