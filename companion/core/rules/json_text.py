@@ -49,11 +49,8 @@ class JsonProblem:
 _LIMITS = {"too_deep": DEPTH_LIMIT, "too_many_digits": DIGITS_LIMIT}
 
 
-def loads(text: str | bytes) -> Any:
-    """The JSON value of ``text``, or a ``JsonProblem`` (never an exception; bytes that are
-    not UTF-8 are the caller's: decode them first)."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
+def loads(text: str) -> Any:
+    """The JSON value of ``text``, or a ``JsonProblem`` (never an exception)."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
