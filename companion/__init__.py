@@ -94,8 +94,3 @@ if "pygame" not in _sys.modules:
     _sys.meta_path.insert(0, _PygameWithoutNumpy)  # type: ignore[arg-type]
 
 __version__ = "0.1.0"
-
-# every record's generated methods compiled once, not at each start (issue 19)
-from companion import dataclass_code as _dataclass_code  # noqa: E402
-
-_dataclass_code.install()
