@@ -155,11 +155,10 @@ $PIP install --upgrade -c "$CONSTRAINTS" "$TARGET"
 ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
 cp "$SRC/README.md" "$PREFIX/README.md"
 say "installed $("$VENV/bin/coffee-companion" --version)"
-# the records' compiled code and the parsed language files, kept beside the byte code now:
-# the service's user cannot write there, and without them each start compiles them again
-PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$VENV/bin/python" \
-    -c 'from companion.dataclass_code import prepare; prepare()' \
-    || say "could not keep the compiled record code (each start compiles it: slower, not wrong)"
+# the parsed language files, kept beside the byte code now: the service's user cannot write
+# there, and without them each start parses them again
+PYTHONDONTWRITEBYTECODE= "$VENV/bin/python" -m companion.words.i18n \
+    || say "could not keep the parsed language files (each start parses them: slower, not wrong)"
 
 # --- the service user -------------------------------------------------------------------------
 GROUPS_FOUND=""
