@@ -91,7 +91,8 @@ padding:.4rem .75rem;margin-top:1rem}
 padding:.6rem 0}
 input,select,button{font:inherit;padding:.55rem;border-radius:.4rem;
 border:1px solid #8a7e74;margin:.2rem 0;min-height:2.75rem}input,select{width:100%;
-background:#181412;color:var(--text)}input[type=checkbox]{width:auto;min-height:0;margin:0 .4rem 0 0}
+background:#181412;color:var(--text)}
+input[type=checkbox]{width:auto;min-height:0;margin:0 .4rem 0 0}
 button{background:#564c44;color:var(--text);min-width:6rem}
 .row{display:flex;flex-wrap:wrap;gap:.4rem}
 body:has(#live [data-phase=playing]) .over-only,
@@ -493,7 +494,8 @@ def live_page(lang: str, snap) -> str:
     body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.etag)}">'
             f'{live_fragment(lang, snap)}</div>{_new_game(lang)}{control}')
     words = {"lost": tr(lang, "web.reconnecting"), "offline": tr(lang, "phone.offline"),
-             "failed": tr(lang, "phone.failed", status="{status}"), "names_needed": tr(lang, "phone.names_needed")}
+             "failed": tr(lang, "phone.failed", status="{status}"),
+             "names_needed": tr(lang, "phone.names_needed")}
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS, words)
 
 
