@@ -39,3 +39,16 @@ def serious(page, name: str = "") -> list[str]:
                               .replace("\n", " ")[:160] for n in v["nodes"][:4])
             out.append(f'{name}: {v["id"]} ({v["impact"]}): {v["help"]}: {where}')
     return out
+
+
+def at_every_size(page, name: str) -> list[str]:
+    """``serious`` at each phone size (the page resized, not reloaded: axe-core is injected
+    once per page), and the page wider than none of them."""
+    out = []
+    for size, viewport in sorted(VIEWPORTS.items()):
+        page.set_viewport_size(viewport)
+        out += serious(page, f"{name}-{size}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > viewport["width"]:
+            out.append(f"{name}-{size}: the page is {width} px wide")
+    return out

@@ -10,7 +10,7 @@ import pytest
 from companion.core import events as ev
 from recorder import Recorder
 
-from a11y import VIEWPORTS, serious
+from a11y import VIEWPORTS, at_every_size
 from test_web_browser import CHROMIUM, FLAGS
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 
@@ -45,38 +45,50 @@ def shown(page, seq: int) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
-def test_every_state_of_the_phone_view_passes_axe(service_with_web, browser, lang, size):
+def test_a_running_game_passes_axe_with_each_seat_to_play(service_with_web, browser, lang):
+    """Each seat to play, with what just happened (the start, then the last turn), then a
+    "why?" open."""
     svc = service_with_web
     new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
-    page = browser.new_page(viewport=VIEWPORTS[size])
+    page = browser.new_page(viewport=VIEWPORTS["390x844"])
     found: list[str] = []
-    tag = f"{lang}-{size}"
     page.goto(svc.web.url + f"/?lang={lang}")
     shown(page, svc.web.live.latest.seq)
     for seat, name in enumerate(PLAYERS, 1):
         assert page.locator(f"[data-seat='{seat}'].active").count() == 1
         assert name in page.inner_text("h1")                     # whose turn: the headline
-        found += serious(page, f"{tag}-live-seat{seat}")
+        assert page.locator(".news li").count() > 0               # what just happened
+        found += at_every_size(page, f"{lang}-seat{seat}")
         post(svc, {"do": "complete", "slot": 1})
         post(svc, {"do": "end_turn"})
         shown(page, svc.web.live.latest.seq)
-        found += serious(page, f"{tag}-news-after-seat{seat}")
-    why = page.locator("details.why summary").first
-    why.click()
+    page.locator("details.why summary").first.click()
     assert page.evaluate("document.querySelector('details.why').open")
-    found += serious(page, f"{tag}-why-open")
+    found += at_every_size(page, f"{lang}-why-open")
+    page.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, browser, lang):
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
+    page = browser.new_page(viewport=VIEWPORTS["390x844"])
+    found: list[str] = []
+    page.goto(svc.web.url + f"/?lang={lang}")
+    post(svc, {"do": "complete", "slot": 1})
     # the game over: a fifth dislike closes the shop; the round is played out
     post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
     for _ in PLAYERS:
         post(svc, {"do": "end_turn"})
-    shown(page, svc.web.live.latest.seq)
     assert svc.session.table.game.game_over
+    shown(page, svc.web.live.latest.seq)
     page.wait_for_selector("#story")
-    found += serious(page, f"{tag}-game-over")
+    assert page.is_visible("#newgame") and page.is_hidden("button[data-do='end_turn']")
+    found += at_every_size(page, f"{lang}-game-over")
     for path, name in (("/history", "history"), (f"/history/{svc.session.game_id}", "story"),
                        ("/companion", "companion")):
         page.goto(svc.web.url + f"{path}?lang={lang}")
-        found += serious(page, f"{tag}-{name}")
+        found += at_every_size(page, f"{lang}-{name}")
     page.close()
     assert not found, "\n".join(found)
