@@ -92,3 +92,22 @@ def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, br
         found += at_every_size(page, f"{lang}-{name}")
     page.close()
     assert not found, "\n".join(found)
+
+
+def contrast(a, b) -> float:
+    def lum(c):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+               for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_text_on_every_seat_colour_reads():
+    """"Playing now" on each seat colour of the box (and the wizard's green): >= 4.5:1."""
+    from companion.core.seat_colours import SCREEN_RGB
+    from companion.outputs.web.pages import _on
+    for colour in (*SCREEN_RGB, (0x27, 0xa0, 0x52)):
+        ink = _on(colour)
+        rgb = tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5))
+        assert contrast(rgb, colour) >= 4.5, (colour, ink, contrast(rgb, colour))
