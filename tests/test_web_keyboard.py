@@ -57,9 +57,12 @@ def test_a_turn_played_by_keyboard_alone(service_with_web, browser):
                            f"{tr('en', 'happening.order_completed', player='Ana')!r})")
     assert svc.session.table.game.players[0].likes == 1
     tab_to(page, "button[data-do='end_turn']")
+    before = page.locator("button[data-do='end_turn']").bounding_box()
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('h1').textContent === \"Ben's turn\"")
     assert "Ben's turn" in page.inner_text("#msg")                # said by the buttons
+    # the buttons did not move under the thumb while the news grew
+    assert page.locator("button[data-do='end_turn']").bounding_box() == before
     # the focus stayed on End turn through the update
     assert page.evaluate("document.activeElement.dataset.do") == "end_turn"
     assert svc.session.table.game.active_player.name == "Ben"

@@ -84,8 +84,9 @@ background:#b0306a;margin-left:.2rem;vertical-align:middle}
 ol.rank .won{color:var(--warn);font-weight:800}
 .news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news h2{font-size:.9rem;margin:0}
 .news ul{margin:.2rem 0;padding-left:1.2rem}.news li{margin:.15rem 0}
-.dock{position:sticky;bottom:0;z-index:2;background:var(--panel);border-top:1px solid var(--line);
-padding:.4rem .75rem;margin-top:1rem}
+.dock{position:fixed;left:0;right:0;bottom:0;z-index:2;background:var(--panel);
+border-top:1px solid var(--line);padding:.4rem max(.75rem,calc(50% - 29.25rem));
+max-height:70vh;overflow-y:auto}body:has(.dock){padding-bottom:var(--dock,9rem)}
 #msg{min-height:2.7em;white-space:pre-line;margin:0 0 .3rem;font-weight:700}
 .ctl summary,.expert summary{font-weight:700;cursor:pointer;min-height:2.75rem;
 padding:.6rem 0}
@@ -154,6 +155,8 @@ if(key){const x=live.querySelector(key);if(x)x.focus({preventScroll:true});}
 if(d.seq>seen){seen=d.seq;const s=said();if(s&&!quiet)msg.textContent=s;}}
 function said(){return [...live.querySelectorAll('.news li')].map(li=>li.textContent).join('\\n');}
 follow();
+const dock=document.querySelector('.dock');new ResizeObserver(()=>document.body.style
+.setProperty('--dock',dock.offsetHeight+16+'px')).observe(dock);
 const code=document.getElementById('code'),pairBox=document.getElementById('pair'),
 ctl=document.getElementById('ctl');
 function paired(yes){pairBox.hidden=yes;if(yes)localStorage.setItem('paired','1');
