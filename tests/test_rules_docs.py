@@ -1,6 +1,7 @@
 """The rules at a glance (docs/rules-at-a-glance.md, once the README's), docs/rules.md and
 the contract's copy (docs/table-script.md) say the points of table script 1.3 in the
-contract's own words: the tiles counted per player, "two drinks, one cake" replacing the deck's backs, and the companion's own choices labelled as such.
+contract's own words: the tiles counted per player, "two drinks, one cake" replacing the
+deck's backs, and the companion's own choices labelled as such.
 
 The sentences below are the contract's (``../shared/specs/table-script.md``, version 1.3); when
 the contract is beside the repository (the team's machines, not CI) it is checked too.
