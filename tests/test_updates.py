@@ -164,7 +164,8 @@ def table(tmp_path):
     said = []
     updater = Updater(layout, service, journal, builder=venv_builder, ready_limit=5.0,
                       doctor=lambda rel: updates.doctor_fails(layout.python(rel), None),
-                      say=said.append, clock=lambda: 1_800_000_000.0, sync=lambda: None)
+                      say=said.append, clock=lambda: 1_800_000_000.0, sync=lambda: None,
+                      read_only_root=lambda: False)
     yield origin, layout, updater, service, first
     service.close()
 
@@ -290,7 +291,8 @@ def test_a_power_cut_at_any_step_boots_a_whole_release(table, monkeypatch, step)
     service.stop()                               # the power is gone
     # the boot: the unit's ExecStartPre (update --boot-check), then the unit's start
     fresh = Updater(layout, service, updater.journal, builder=venv_builder, ready_limit=5.0,
-                    doctor=updater.doctor, say=list().append, sync=lambda: None)
+                    doctor=updater.doctor, say=list().append, sync=lambda: None,
+                    read_only_root=lambda: False)
     fresh.boot_check()
     assert layout.link("current") == first and layout.complete(first)
     service.start()
@@ -362,3 +364,18 @@ def test_a_request_from_the_screen_or_a_phone_is_a_file_the_update_unit_takes(tm
     assert json.loads((tmp_path / "update-requested").read_text())["by"] == "phone"
     assert updates.take_request(str(tmp_path)) and not updates.take_request(str(tmp_path))
     assert updates.request(str(tmp_path / "missing")) is not None
+
+
+def test_no_update_under_a_read_only_root(table, tmp_path):
+    origin, layout, updater, service, first = table
+    commit(origin, "2.0")
+    mounts = tmp_path / "mounts"
+    mounts.write_text("overlayroot / overlay rw,relatime,lowerdir=/media/root-ro 0 0\n"
+                      "/dev/mmcblk0p2 /media/root-ro ext4 ro,relatime 0 0\n")
+    assert updates.root_overlay(str(mounts))
+    updater.read_only_root = lambda: updates.root_overlay(str(mounts))
+    with pytest.raises(UpdateError, match="read-only"):
+        updater.update()
+    assert layout.names() == [first]
+    mounts.write_text("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n")
+    assert not updates.root_overlay(str(mounts))

@@ -158,6 +158,15 @@ def read_status(layout: Layout) -> dict[str, Any] | None:
     return status if isinstance(status, dict) else None
 
 
+def root_overlay(mounts: str = "/proc/mounts") -> bool:
+    """Is the root file system an overlay in RAM (install.sh --read-only-root)?"""
+    try:
+        with open(mounts, encoding="utf-8") as fh:
+            return any(line.split()[1:3] == ["/", "overlay"] for line in fh if line.strip())
+    except OSError:
+        return False
+
+
 # --- the source of a new release -------------------------------------------------------------
 
 def source_version(src: str) -> str:
@@ -412,8 +421,10 @@ class Updater:
                  clock: Callable[[], float] = time.time,
                  ready_limit: float = READY_LIMIT,
                  say: Callable[[str], None] = lambda line: print(line, flush=True),
-                 sync: Callable[[], None] = os.sync):
+                 sync: Callable[[], None] = os.sync,
+                 read_only_root: Callable[[], bool] = root_overlay):
         self.layout = layout
+        self.read_only_root = read_only_root
         self.service = service
         self.journal = journal
         self.builder = builder
@@ -525,6 +536,12 @@ class Updater:
 
     def update(self, origin: str | None = None, tarball: str | None = None,
                ref: str | None = None) -> Outcome:
+        if self.read_only_root():
+            raise UpdateError(
+                "the root file system is read-only (an overlay in RAM): a release built now "
+                "would vanish at the next boot. Turn the overlay off (docs/updates.md: "
+                "sudo raspi-config nonint do_overlayfs 1, or overlayroot=disabled), reboot, "
+                "update, then turn it on again")
         with self.locked():
             pending = self._pending()
             if pending is not None:
