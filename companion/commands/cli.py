@@ -31,6 +31,7 @@ COMMANDS = {
     "doctor": "companion.commands.doctor_cmd",
     "cafe": "companion.commands.cafe_cmd",
     "update": "companion.commands.update_cmd",
+    "report": "companion.commands.report_cmd",
 }
 
 
