@@ -30,6 +30,7 @@ lock; then the table pauses (screen and lights say so) and resumes by itself.
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import signal
@@ -118,6 +119,8 @@ class Service:
     input_clock: Callable[[], float] = staticmethod(time.monotonic)
     #: how long a configured display may take to appear before it counts as missing
     display_grace: float = 10.0
+    #: where the releases are (issue 41: docs/updates.md); the tests' own folder
+    update_prefix: str = "/opt/coffee-companion"
 
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
                  catalog: Catalog | None = None):
@@ -387,8 +390,25 @@ class Service:
         saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
+        self._wire_updates(app)
         # an output like the others, closed after them (their threads use pygame till then)
         return self.outputs.start(app, main_thread=True)
+
+    def _wire_updates(self, app: App) -> None:
+        """Where the program is installed as releases: Settings -> Update asks the update
+        unit, and an update that went back is said on the screen (once)."""
+        from . import updates
+        layout = updates.Layout(self.update_prefix)
+        if layout.link("current") is None:
+            return
+        state = os.path.dirname(journal_path(self.cfg))
+        app.request_update = functools.partial(updates.request, state, who="touchscreen")
+        went_back = updates.unseen_rollback(layout, state)
+        if went_back is not None:
+            app.screen.toast(app.screen.t("settings.update_rolled_back",
+                                          failed=went_back["failed_release"],
+                                          running=went_back.get("running", "?")),
+                             kind="warning", seconds=60)
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured

@@ -33,22 +33,22 @@ real venvs and a real ``sd_notify`` socket.
 """
 from __future__ import annotations
 
-import ast
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import re
 import shutil
 import sqlite3
 import subprocess
-import tarfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:         # the service reads the layout at start: these load only to update
+    import tarfile
 
 PREFIX = "/opt/coffee-companion"
 STATE_DIR = "/var/lib/coffee-companion"     # the unit's StateDirectory= (the journal's home)
@@ -184,6 +184,7 @@ def source_version(src: str) -> str:
 
 def release_schema(src: str) -> int | None:
     """The journal schema a release writes (read from its source, never run), or None."""
+    import ast
     try:
         with open(os.path.join(src, "companion", "core", "journal.py"), encoding="utf-8") as fh:
             tree = ast.parse(fh.read())
@@ -235,6 +236,8 @@ def _safe_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
 def fetch_tarball(path: str, dest: str) -> str:
     """Unpack a release tarball (``git archive``'s, with or without one top folder) into
     ``dest``; returns the release's name: its version and the tarball's hash."""
+    import hashlib
+    import tarfile
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
@@ -732,6 +735,24 @@ def request(state_dir: str, clock: Callable[[], float] = time.time,
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+
+
+def unseen_rollback(layout: Layout, state_dir: str) -> dict[str, Any] | None:
+    """The last update's outcome when it went back and the screen has not said so yet
+    (said once: the service notes it in its own folder, as it may not write the prefix)."""
+    status = read_status(layout)
+    if not status or status.get("state") != "rolled_back" or "failed_release" not in status:
+        return None
+    seen = os.path.join(state_dir, "update-seen")
+    try:
+        with open(seen, encoding="utf-8") as fh:
+            if fh.read().strip() == status.get("at"):
+                return None
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        write_atomic(seen, f"{status.get('at')}\n")
+    return status
 
 
 def take_request(state_dir: str) -> bool:
