@@ -3,6 +3,7 @@ could use (no pairing code nor token, ever; no games nor names unless asked). Th
 a made-up root folder, systemctl's and journalctl's answers given as text, the journal real."""
 import io
 import json
+import os
 import sqlite3
 import tarfile
 
@@ -101,3 +102,38 @@ def test_the_command_writes_the_archive(machine, tmp_path, monkeypatch, capsys):
     assert main(["--config", cfg, "report", "-o", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
     assert "Ana" not in "".join(members(out.read_bytes()).values())
+
+
+def test_a_paired_phone_downloads_the_report_and_asks_for_an_update(tmp_path):
+    import httpx
+
+    from companion.appliance import updates
+    from companion.appliance.service import Service
+    from web_fixtures import web_config
+    layout = updates.Layout(str(tmp_path / "opt"))          # installed as releases
+    os.makedirs(layout.release("1.0-a"))
+    layout.switch("current", "1.0-a")
+    svc = Service(web_config(tmp_path), headless=True)
+    svc.update_prefix = layout.prefix
+    svc.start_web()
+    try:
+        url = svc.web.url
+        code = svc.web.pairing.code
+        assert httpx.get(url + "/companion/report", timeout=10).status_code == 401
+        token = httpx.post(url + "/api/pair", json={"code": code}, timeout=5).json()["token"]
+        r = httpx.get(url + "/companion/report", headers={"Authorization": f"Bearer {token}"},
+                      timeout=30)
+        assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
+        files = members(r.content)
+        assert "doctor.txt" in files and "config.toml" in files
+        everything = "\n".join(files.values())
+        assert token not in everything and code not in everything
+        assert f"{code[:3]} {code[3:]}" not in everything
+        assert httpx.post(url + "/api/update", timeout=5).status_code == 401
+        r = httpx.post(url + "/api/update", headers={"Authorization": f"Bearer {token}"},
+                       timeout=5)
+        assert r.status_code == 200 and r.json()["asked"], r.text
+        asked = tmp_path / "state" / "update-requested"
+        assert json.loads(asked.read_text())["by"] == "phone"
+    finally:
+        svc.shutdown()

@@ -44,10 +44,13 @@ def test_an_update_that_went_back_is_said_on_the_screen_once(tmp_path):
     service = SimpleNamespace(update_prefix=layout.prefix,
                               cfg={"journal": {"path": str(state / "journal.db")}})
     _, app = make_app()
+    service._update_request = functools.partial(Service._update_request, service)
     Service._wire_updates(service, app)
     assert app.request_update is not None
     assert ("The update to 2.0-b did not start. The table went back to 1.0-a. Details: "
             "coffee-companion doctor.") in app.screen.toasts
     _, again = make_app()                              # the next start: said already
     Service._wire_updates(service, again)
+    assert app.request_update() is None
+    assert json.loads((state / "update-requested").read_text())["by"] == "touchscreen"
     assert not any("did not start" in t for t in again.screen.toasts)

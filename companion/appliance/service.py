@@ -269,7 +269,8 @@ class Service:
         from companion.outputs.web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
-                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None)
+                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None,
+                         report=self.help_report, request_update=self._update_request())
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -394,15 +395,33 @@ class Service:
         # an output like the others, closed after them (their threads use pygame till then)
         return self.outputs.start(app, main_thread=True)
 
+    def help_report(self, pairing) -> bytes:
+        """``coffee-companion report`` for a paired phone: the pairing code on the screen
+        now is blotted out too."""
+        from companion import __version__
+        from . import doctor, report
+        return report.collect(self.cfg.path, True, doctor.System(), codes=[pairing.code],
+                              program_version=__version__)
+
+    def _update_request(self) -> Callable[[str], str | None] | None:
+        """How the touchscreen and a paired phone ask for an update, or None where the
+        program is not installed as releases (a laptop, the demo)."""
+        from . import updates
+        if updates.Layout(self.update_prefix).link("current") is None:
+            return None
+        state = os.path.dirname(journal_path(self.cfg))
+        return lambda who: updates.request(state, who=who)
+
     def _wire_updates(self, app: App) -> None:
         """Where the program is installed as releases: Settings -> Update asks the update
         unit, and an update that went back is said on the screen (once)."""
         from . import updates
-        layout = updates.Layout(self.update_prefix)
-        if layout.link("current") is None:
+        ask = self._update_request()
+        if ask is None:
             return
+        layout = updates.Layout(self.update_prefix)
         state = os.path.dirname(journal_path(self.cfg))
-        app.request_update = functools.partial(updates.request, state, who="touchscreen")
+        app.request_update = functools.partial(ask, "touchscreen")
         went_back = updates.unseen_rollback(layout, state)
         if went_back is not None:
             app.screen.toast(app.screen.t("settings.update_rolled_back",
