@@ -178,8 +178,9 @@ build_release() {
     $PIP install -c "$CONSTRAINTS" "$TARGET"
     # the records' compiled code and the parsed language files, kept beside the byte code now:
     # the service's user cannot write there, and without them each start compiles them again
-    PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$REL/venv/bin/python" \
-        -c 'from companion.dataclass_code import prepare; prepare()' \
+    # (from /: run in the clone, Python would import the clone's companion, not the venv's)
+    (cd / && PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$REL/venv/bin/python" \
+        -c 'from companion.dataclass_code import prepare; prepare()') \
         || say "could not keep the compiled record code (each start compiles it: slower, not wrong)"
     sync                                    # all of it on the card before it is complete
     date -u +%Y-%m-%dT%H:%M:%SZ > "$REL/.complete"
@@ -196,10 +197,14 @@ install_release() {
     printf '%s\n' "$EXTRAS" > "$PREFIX/extras"
     RUNNING=$(basename "$(readlink "$PREFIX/current" 2>/dev/null || echo none)")
     if [ "$RUNNING" != "$NAME" ]; then
-        [ -f "$PREFIX/releases/$RUNNING/.complete" ] && switch_link previous "$RUNNING"
+        KEPT=""
+        if [ -f "$PREFIX/releases/$RUNNING/.complete" ]; then
+            switch_link previous "$RUNNING"
+            KEPT=" (previous: $RUNNING, kept for coffee-companion update --rollback)"
+        fi
         switch_link current "$NAME"
         sync
-        say "current -> releases/$NAME${RUNNING:+ (previous: $RUNNING)}"
+        say "current -> releases/$NAME$KEPT"
     fi
     # the releases a failed or cut-off build left, and all but current and previous
     KEEP_CUR=$(basename "$(readlink "$PREFIX/current")")

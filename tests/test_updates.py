@@ -346,6 +346,8 @@ def test_systemd_waits_for_ready_within_the_limit():
 
     def run(args):
         asked.append(args)
+        if args[:3] == ["show", "-p", "NRestarts"]:
+            return "7"
         return next(answers) if args[0] == "show" else ""
     unit = Systemd(run=run, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
     unit.start()
@@ -357,6 +359,20 @@ def test_systemd_waits_for_ready_within_the_limit():
     now[0] = 0.0
     assert "no READY" in stuck.wait_ready(30) and now[0] == 30.0
     assert "failed" in Systemd(run=lambda args: "failed").wait_ready(30)
+
+    # Restart=always: a release that dies at each start is seen after its third death
+    restarts = iter(["2", "2", "3", "5"])
+
+    def crashing(args):
+        if "NRestarts" in args:
+            return next(restarts)
+        return "activating"
+    now[0] = 0.0
+    unit = Systemd(run=crashing, clock=lambda: now[0],
+                   sleep=lambda s: now.__setitem__(0, now[0] + s))
+    unit.start()
+    assert unit.wait_ready(300) == "coffee-companion.service stopped 3 times before READY"
+    assert now[0] == 2.0
 
 
 def test_a_request_from_the_screen_or_a_phone_is_a_file_the_update_unit_takes(tmp_path):

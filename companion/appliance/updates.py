@@ -54,6 +54,7 @@ PREFIX = "/opt/coffee-companion"
 STATE_DIR = "/var/lib/coffee-companion"     # the unit's StateDirectory= (the journal's home)
 READY_LIMIT = 180.0       # seconds for READY=1 after a start (the unit's TimeoutStartSec is 60;
 #                           Restart=always tries again: a few tries before we give up)
+CRASHES = 3              # a new release that stops this often before READY will not come up
 COMPLETE = ".complete"
 JOURNAL_COPY = ".journal-copy.json"
 VERSION_RE = re.compile(r'^__version__\s*=\s*["\']([^"\']+)["\']', re.M)
@@ -203,7 +204,8 @@ def _git(*args: str, cwd: str | None = None) -> str:
     out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
                          timeout=600, check=False)
     if out.returncode != 0:
-        raise UpdateError(f"git {args[0]} failed: {out.stderr.strip() or out.stdout.strip()}")
+        what = next((a for a in args if a in ("clone", "rev-parse")), args[0])
+        raise UpdateError(f"git {what} failed: {out.stderr.strip() or out.stdout.strip()}")
     return out.stdout.strip()
 
 
@@ -213,7 +215,12 @@ def fetch_git(origin: str, dest: str, ref: str | None = None) -> str:
     args = ["clone", "--quiet", "--depth", "1"]
     if ref:
         args += ["--branch", ref]
-    _git(*args, origin if "://" in origin or ":" in origin else f"file://{origin}", dest)
+    if "://" in origin or ":" in origin:
+        _git(*args, origin, dest)
+    else:       # a clone on this machine, owned by its user: root may read it (safe.directory)
+        path = os.path.abspath(origin)
+        _git("-c", f"safe.directory={path}", "-c", f"safe.directory={path}/.git",
+             *args, f"file://{path}", dest)
     commit = _git("rev-parse", "--short=10", "HEAD", cwd=dest)
     return f"{source_version(dest)}-{commit}"
 
@@ -279,7 +286,7 @@ def pip_builder(release_dir: str, extras: str) -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     for cmd in steps:
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False,
-                             timeout=3600)
+                             timeout=3600, cwd="/")    # never the clone's companion
         if out.returncode != 0:
             tail = (out.stderr or out.stdout).strip().splitlines()[-5:]
             raise UpdateError(f"building the release failed ({os.path.basename(cmd[0])}): "
@@ -318,19 +325,29 @@ class Systemd:
     def stop(self) -> None:
         self.run(["stop", self.unit])
 
+    def _restarts(self) -> int:
+        n = self.run(["show", "-p", "NRestarts", "--value", self.unit])
+        return int(n) if n.isdigit() else 0
+
     def start(self) -> None:
         self.run(["reset-failed", self.unit])
+        self._restarts_before = self._restarts()
         self.run(["start", "--no-block", self.unit])
 
     def wait_ready(self, limit: float) -> str | None:
+        """Until READY (``active``), a failure, a third crash before READY (Restart=always
+        would go on trying), or the limit."""
         end = self.clock() + limit
-        state = ""
+        before = getattr(self, "_restarts_before", 0)
         while True:
             state = self.run(["show", "-p", "ActiveState", "--value", self.unit])
             if state == "active":
                 return None
             if state == "failed":
                 return f"{self.unit} failed to start"
+            crashes = self._restarts() - before
+            if crashes >= CRASHES:
+                return f"{self.unit} stopped {crashes} times before READY"
             if self.clock() >= end:
                 return f"no READY from {self.unit} within {limit:.0f} s (it is {state})"
             self.sleep(1.0)
