@@ -122,7 +122,9 @@ apt-get install -y -qq --no-install-recommends $APT >/dev/null
 release_name() {
     VER=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$SRC/companion/__init__.py")
     [ -n "$VER" ] || die "$SRC is not a coffee-companion source tree"
-    GIT="git -c safe.directory=$SRC -C $SRC"
+    # git as the clone's owner: git refuses root in someone else's repository
+    OWNER=$(stat -c %U "$SRC")
+    if [ "$OWNER" = root ]; then GIT="git -C $SRC"; else GIT="runuser -u $OWNER -- git -C $SRC"; fi
     if command -v git >/dev/null && $GIT rev-parse --git-dir >/dev/null 2>&1; then
         NAME="$VER-$($GIT rev-parse --short=10 HEAD)"
         # a changed tree is not the commit: a release of its own
