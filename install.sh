@@ -322,6 +322,10 @@ install_update_units() {
         || ln -sf /etc/systemd/system/coffee-companion-update.path \
             /etc/systemd/system/paths.target.wants/coffee-companion-update.path
     say "updates from the touchscreen and paired phones: coffee-companion-update.path"
+    # the help report a paired phone downloads carries the service's log: journald lets
+    # its readers' group read it (the log is in RAM, this boot's only)
+    getent group systemd-journal >/dev/null && usermod -a -G systemd-journal "$USER_NAME"
+    return 0
 }
 
 # journald keeps the log in RAM (/run), 16 MB at most: an evening's log no longer writes

@@ -395,3 +395,27 @@ def test_no_update_under_a_read_only_root(table, tmp_path):
     assert layout.names() == [first]
     mounts.write_text("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n")
     assert not updates.root_overlay(str(mounts))
+
+
+def test_the_units_boot_check_and_the_status_through_the_command(table, tmp_path, capsys):
+    """What the unit's ExecStartPre runs (`update --boot-check`) and `update --status`."""
+    from companion.commands.cli import main
+    origin, layout, updater, service, first = table
+    second = commit(origin, "2.0", schema=SCHEMA_VERSION + 1)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[journal]\npath = "{updater.journal}"\n')
+    args = ["--config", str(cfg), "update", "--prefix", layout.prefix]
+    assert main(args + ["--boot-check"]) == 0 and layout.link("current") == first  # nothing
+    # an update cut off after its first start migrated the journal
+    assert updater.update().ok
+    service.stop()
+    updates.write_atomic(layout.pending, json.dumps(
+        {"from": first, "to": second, "journal_copy": f"{updater.journal}.before-{second}"}))
+    assert updates.journal_schema(updater.journal) == SCHEMA_VERSION + 1
+    assert main(args + ["--boot-check"]) == 0
+    assert "back on " + first in capsys.readouterr().err
+    assert (layout.link("current"), layout.link("previous")) == (first, second)
+    assert updates.journal_schema(updater.journal) == SCHEMA_VERSION
+    assert main(args + ["--status"]) == 0
+    shown = capsys.readouterr().out
+    assert '"state": "rolled_back"' in shown and f"current: {first}" in shown
