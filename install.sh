@@ -63,8 +63,9 @@ uninstall() {
         2>/dev/null || true
     rm -f /etc/systemd/system/coffee-companion-update.path \
         /etc/systemd/system/coffee-companion-update.service \
-        /etc/systemd/system/coffee-companion-persist.service
-    rm -f "$UNIT" && say "removed the service $UNIT"
+        /etc/systemd/system/coffee-companion-persist.service \
+        /etc/systemd/journald.conf.d/coffee-companion.conf
+    rm -f "$UNIT" && say "removed the service $UNIT (and the log's RAM setting)"
     systemd_up && systemctl daemon-reload
     rm -f "$RULE" "$GPIO_RULE" && say "removed the udev rules $RULE and $GPIO_RULE"
     command -v udevadm >/dev/null && udevadm control --reload 2>/dev/null || true
