@@ -419,3 +419,29 @@ def test_the_units_boot_check_and_the_status_through_the_command(table, tmp_path
     assert main(args + ["--status"]) == 0
     shown = capsys.readouterr().out
     assert '"state": "rolled_back"' in shown and f"current: {first}" in shown
+
+
+def test_a_restore_cut_off_after_the_journal_moved_aside_is_finished(table, monkeypatch):
+    origin, layout, updater, service, first = table
+    newer = commit(origin, "2.0", schema=SCHEMA_VERSION + 1)
+    assert updater.update().ok
+    journal = updater.journal
+    real = os.replace
+
+    def cut(src, dst):
+        real(src, dst)
+        if src == journal:                   # the newer journal is aside, the copy not in
+            raise PowerCut
+    monkeypatch.setattr(updates.os, "replace", cut)
+    with pytest.raises(PowerCut):
+        updater.rollback()
+    monkeypatch.undo()
+    service.stop()
+    assert not os.path.exists(journal) and os.path.exists(journal + ".restoring")
+    # by hand again (the links were not switched yet): the copy takes its place
+    outcome = updater.rollback()
+    assert outcome.ok, outcome.message
+    assert updates.journal_schema(journal) == SCHEMA_VERSION
+    assert json.loads(acknowledged(journal)["acknowledged"]) == [1, 2, 3]
+    assert updates.journal_schema(f"{journal}.from-{newer}") == SCHEMA_VERSION + 1
+    assert layout.link("current") == first

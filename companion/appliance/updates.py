@@ -399,15 +399,29 @@ def backup_journal(path: str, target: str) -> None:
 
 def restore_journal(path: str, copy: str, aside: str) -> None:
     """Put the journal written by the newer release aside (with its WAL) and the copy
-    back in its place."""
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
-            os.replace(path + suffix, aside + suffix)
+    back in its place. Cut off anywhere, it is finished by ``finish_restore``: the copy is
+    whole (``.restoring``, synced) before anything moves, and the WAL moves before its
+    database (a WAL only ever holds what the newer release wrote: the old one closed the
+    journal, checkpointed, before the switch)."""
     tmp = path + ".restoring"
     backup_journal(copy, tmp)
-    _copy_owner(aside, tmp)
+    _copy_owner(path, tmp)
+    for suffix in ("-shm", "-wal", ""):
+        if os.path.exists(path + suffix):
+            os.replace(path + suffix, aside + suffix)
     os.replace(tmp, path)
     _fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def finish_restore(path: str) -> bool:
+    """A restore a power cut interrupted after the journal moved aside: the whole copy
+    takes its place (True)."""
+    tmp = path + ".restoring"
+    if os.path.exists(path) or not os.path.exists(tmp):
+        return False
+    os.replace(tmp, path)
+    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+    return True
 
 
 # --- the updater ---------------------------------------------------------------------------
@@ -538,6 +552,9 @@ class Updater:
         (for the status), '' if nothing."""
         if not self.journal:
             return ""
+        if finish_restore(self.journal):
+            return (f"the journal was put back as it was before {from_release} (the one it "
+                    "wrote is kept beside it, .from-…)")
         written = journal_schema(self.journal)
         readable = self._schema(to_release)
         if written is None or readable is None or written <= readable:
@@ -547,7 +564,10 @@ class Updater:
                 f"the journal has schema {written} and {to_release} reads up to {readable}, "
                 "and no copy of the journal from before is left: staying on "
                 f"{from_release}")
-        aside = f"{self.journal}.from-{from_release}"
+        aside, n = f"{self.journal}.from-{from_release}", 1
+        while os.path.exists(aside):            # an earlier rollback's: never overwritten
+            n += 1
+            aside = f"{self.journal}.from-{from_release}.{n}"
         restore_journal(self.journal, copy_path, aside)
         return (f"the journal was put back as it was before {from_release} "
                 f"(the one it wrote is kept as {aside})")
@@ -654,12 +674,16 @@ class Updater:
         return Outcome(True, f"updated: {cur} -> {name} (running; {cur} kept for "
                        "--rollback)", name)
 
-    def _roll_back(self, pending: dict[str, Any], why: str, control: bool) -> Outcome:
-        """Back to ``pending['from']`` (an update that failed or was interrupted). With
-        ``control`` the service is stopped and started here; without (the unit's own
-        ExecStartPre at boot) only the links and the journal are put back."""
+    def _roll_back(self, pending: dict[str, Any], why: str, control: bool,
+                   by_hand: bool = False) -> Outcome:
+        """Back to ``pending['from']`` (an update that failed or was interrupted, or
+        ``--rollback``). With ``control`` the service is stopped and started here; without
+        (the unit's own ExecStartPre at boot) only the links and the journal are put back.
+        Cut off anywhere, the pending mark is still there: the next start finishes it."""
         old, new = pending["from"], pending["to"]
+        by_hand = by_hand or bool(pending.get("by_hand"))
         if control:
+            self.say(f"stopping {new}")
             self.service.stop()
         try:
             done = self._restore_if_needed(old, new, pending.get("journal_copy"))
@@ -672,26 +696,30 @@ class Updater:
         if self.layout.complete(new):
             self.layout.switch("previous", new)
         self.sync()
-        facts = {"running": old, "failed_release": new, "why": why}
+        facts = {"running": old, "previous" if by_hand else "failed_release": new,
+                 "why": why}
         if done:
             facts["journal"] = done
         if control:
+            self.say(f"starting {old}")
             self.service.start()
             again = self.service.wait_ready(self.ready_limit)
             if again is not None:
                 facts["old_release_too"] = again
         self.status("rolled_back", **facts)
-        message = f"{new} did not take over ({why}): back on {old}"
+        message = (f"back on {old} ({new} kept as the previous release)" if by_hand
+                   else f"{new} did not take over ({why}): back on {old}")
         if done:
             message += f"; {done}"
         if facts.get("old_release_too"):
             message += f"; but {old} did not come up either: {facts['old_release_too']}"
-        return Outcome(False, message, old, facts)
+        return Outcome(by_hand and "old_release_too" not in facts, message, old, facts)
 
     # --- by hand, and at boot --------------------------------------------------------------
 
     def rollback(self) -> Outcome:
-        """``--rollback``: back to the previous release, by hand."""
+        """``--rollback``: back to the previous release, by hand (the same steps as an
+        update going back, under the same pending mark: a power cut is finished at boot)."""
         with self.locked():
             pending = self._pending()
             if pending is not None:
@@ -701,31 +729,18 @@ class Updater:
             if prev is None or prev == cur or not self.layout.complete(prev):
                 raise UpdateError(f"there is no previous release to go back to ({cur} runs)")
             copy = self._journal_copy(cur)
-            self.say(f"stopping {cur}")
-            self.service.stop()
-            try:
-                done = self._restore_if_needed(prev, cur, copy["path"] if copy else None)
-            except UpdateError:
-                self.service.start()
-                raise
-            self.layout.switch("current", prev)
-            self.layout.switch("previous", cur)
-            self.sync()
-            self.say(f"starting {prev}")
-            self.service.start()
-            why = self.service.wait_ready(self.ready_limit)
-            facts = {"running": prev, "previous": cur, "why": "rolled back by hand"}
-            if done:
-                facts["journal"] = done
-            if why is not None:
-                facts["old_release_too"] = why
-            self.status("rolled_back", **facts)
-            message = f"back on {prev} ({cur} kept as the previous release)"
-            if done:
-                message += f"; {done}"
-            if why is not None:
-                message += f"; but {prev} did not come up: {why}"
-            return Outcome(why is None, message, prev, facts)
+            copy_path = copy["path"] if copy and os.path.exists(copy["path"]) else None
+            written = journal_schema(self.journal) if self.journal else None
+            readable = self._schema(prev)
+            if written is not None and readable is not None and written > readable \
+                    and copy_path is None:
+                raise UpdateError(
+                    f"the journal has schema {written} and {prev} reads up to {readable}, "
+                    f"and no copy of the journal from before {cur} is left: staying on {cur}")
+            pending = {"from": prev, "to": cur, "journal_copy": copy_path, "by_hand": True,
+                       "at": _iso(self.clock())}
+            write_atomic(self.layout.pending, json.dumps(pending) + "\n")
+            return self._roll_back(pending, "rolled back by hand", control=True, by_hand=True)
 
     def boot_check(self) -> Outcome | None:
         """The unit's ExecStartPre: an update switched but never confirmed (a power cut, a

@@ -55,8 +55,14 @@ def main(args) -> int:
         print(f"current: {layout.link('current')}, previous: {layout.link('previous')}")
         return 0
     if args.boot_check:
-        # quick and quiet: it runs before every start of the unit that finds a pending mark
-        outcome = updates.Updater(layout, updates.Systemd(), _journal_path(args)).boot_check()
+        # the unit's ExecStartPre, when a pending mark is there: never in the table's way
+        # (a failure here would keep the service from starting at all)
+        try:
+            outcome = updates.Updater(layout, updates.Systemd(),
+                                      _journal_path(args)).boot_check()
+        except Exception as exc:         # noqa: BLE001 - said, and the table starts anyway
+            print(f"coffee-companion update --boot-check: {exc}", file=sys.stderr)
+            return 0
         if outcome is not None:
             print(f"coffee-companion update: {outcome.message}", file=sys.stderr)
         return 0
