@@ -173,9 +173,8 @@ build_release() {
                 apt-get install -y -qq --no-install-recommends liblgpio-dev >/dev/null 2>&1 || true
             fi
             rm -rf "$WHEELS"
-            EXTRAS=$EXTRA
             TARGET="$REL/src[$EXTRA]" ;;
-        *) EXTRAS=""; TARGET="$REL/src" ;;   # a PC: no Pi libraries (simulated buttons and lights)
+        *) TARGET="$REL/src" ;;   # a PC: no Pi libraries (simulated buttons and lights)
     esac
     say "installing coffee-rush-companion $NAME ($EXTRA extras pinned by constraints/pi.txt)"
     $PIP install -c "$CONSTRAINTS" "$TARGET"
@@ -192,6 +191,10 @@ build_release() {
 
 install_release() {
     mkdir -p "$PREFIX/releases"
+    case $ARCH in     # the pip extra every release of this machine is built with
+        aarch64|armv7l|armv6l) EXTRAS=$EXTRA ;;
+        *) EXTRAS="" ;;
+    esac
     # `coffee-companion update` fetches with git (a tarball works without)
     command -v git >/dev/null || apt-get install -y -qq --no-install-recommends git >/dev/null
     release_name
