@@ -140,18 +140,23 @@ def collect(config_path: str | None, named: bool, system: doctor.System,
     status = updates.read_status(layout)
     files["update-status.json"] = json.dumps(status, indent=1) + "\n" if status else "none\n"
 
-    folder = f"coffee-companion-report-{stamp}"
+    return _archive(f"coffee-companion-report-{stamp}", {k: scrub(v) for k, v in files.items()},
+                    now, journal_path if include_games else None)
+
+
+def _archive(folder: str, files: dict[str, str], now: float, journal: str | None) -> bytes:
+    """The .tar.gz: the text files, and a consistent copy of the journal when given."""
     out = io.BytesIO()
     with tarfile.open(fileobj=out, mode="w:gz") as tar:
         for name, text in files.items():
-            data = scrub(text).encode("utf-8")
+            data = text.encode("utf-8")
             info = tarfile.TarInfo(f"{folder}/{name}")
             info.size, info.mtime, info.mode = len(data), int(now), 0o644
             tar.addfile(info, io.BytesIO(data))
-        if include_games and os.path.exists(journal_path):
+        if journal is not None and os.path.exists(journal):
             with tempfile.TemporaryDirectory() as tmp:
                 copy = os.path.join(tmp, "journal.db")
-                src = sqlite3.connect(f"file:{journal_path}?mode=ro", uri=True)
+                src = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
                 try:
                     dst = sqlite3.connect(copy)
                     src.backup(dst)

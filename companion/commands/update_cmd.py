@@ -42,6 +42,22 @@ def _journal_path(args) -> str | None:
     return os.path.expanduser(cfg["journal"]["path"])
 
 
+def _boot_check(args, layout) -> int:
+    """The unit's ExecStartPre, when a pending mark is there: never in the table's way (a
+    failure here would keep the service from starting at all)."""
+    import sys
+
+    from companion.appliance import updates
+    try:
+        outcome = updates.Updater(layout, updates.Systemd(), _journal_path(args)).boot_check()
+    except Exception as exc:             # noqa: BLE001 - said, and the table starts anyway
+        print(f"coffee-companion update --boot-check: {exc}", file=sys.stderr)
+        return 0
+    if outcome is not None:
+        print(f"coffee-companion update: {outcome.message}", file=sys.stderr)
+    return 0
+
+
 def main(args) -> int:
     import json
     import os
@@ -55,17 +71,7 @@ def main(args) -> int:
         print(f"current: {layout.link('current')}, previous: {layout.link('previous')}")
         return 0
     if args.boot_check:
-        # the unit's ExecStartPre, when a pending mark is there: never in the table's way
-        # (a failure here would keep the service from starting at all)
-        try:
-            outcome = updates.Updater(layout, updates.Systemd(),
-                                      _journal_path(args)).boot_check()
-        except Exception as exc:         # noqa: BLE001 - said, and the table starts anyway
-            print(f"coffee-companion update --boot-check: {exc}", file=sys.stderr)
-            return 0
-        if outcome is not None:
-            print(f"coffee-companion update: {outcome.message}", file=sys.stderr)
-        return 0
+        return _boot_check(args, layout)
     if os.geteuid() != 0 and args.prefix is None:
         print("update: run it as root (sudo coffee-companion update): it writes "
               f"{layout.prefix} and restarts the service", file=sys.stderr)
