@@ -1,5 +1,5 @@
 #!/bin/sh
-# One command from a fresh Raspberry Pi OS (Bookworm, Lite or desktop, 64- or 32-bit) to a
+# One command from a fresh Raspberry Pi OS (Trixie or Bookworm, Lite or desktop, 64- or 32-bit) to a
 # running Coffee Rush companion:
 #
 #     sudo ./install.sh                 install, or upgrade in place (run it again any time)
@@ -82,16 +82,24 @@ if [ "$ACTION" = uninstall ]; then
 fi
 
 # --- what machine is this -----------------------------------------------------------------
+# Raspberry Pi OS is Debian with the Pi's additions: both say their release in os-release.
+# The two releases this is made and checked for (.ci/check-arm64-install and
+# .ci/check-appliance-vm, --release trixie|bookworm), with the Python each ships:
+SUPPORTED="Raspberry Pi OS or Debian 13 trixie (Python 3.13, first) or 12 bookworm (Python 3.11)"
 . /etc/os-release
-[ "${VERSION_CODENAME:-}" = bookworm ] \
-    || say "warning: made for Raspberry Pi OS / Debian Bookworm, this is ${PRETTY_NAME:-unknown}"
+RELEASE=${VERSION_CODENAME:-unknown}
+case $RELEASE in
+    trixie) PY_WANTED=3.13 ;;
+    bookworm) PY_WANTED=3.11 ;;
+    *) die "this is ${PRETTY_NAME:-an unknown system} ($RELEASE); install.sh supports $SUPPORTED. Elsewhere, run the companion from a venv as the README's first section says." ;;
+esac
 ARCH=$(uname -m)
 case $ARCH in
     aarch64|armv7l|armv6l|x86_64) ;;
     *) die "this machine is $ARCH; the companion supports Raspberry Pi (aarch64, armv7l, armv6l) and x86_64" ;;
 esac
 MODEL=$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || echo "not a Raspberry Pi")
-say "installing on $MODEL ($ARCH, ${PRETTY_NAME:-unknown})"
+say "installing on $MODEL ($ARCH, ${PRETTY_NAME:-unknown}, $RELEASE)"
 case $MODEL in
     "Raspberry Pi 5"*) EXTRA=pi5 ;;
     *) EXTRA=pi ;;
@@ -145,10 +153,15 @@ switch_link() {     # switch_link current|previous <release>: a new symlink rena
 
 build_release() {
     REL=$PREFIX/releases/$NAME
-    if [ -f "$REL/.complete" ]; then
+    # a release built on the OS release before (bookworm's 3.11 after an upgrade to trixie)
+    # has lost its Python: built again on this one
+    REL_PY=$("$REL/venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' \
+        2>/dev/null || echo none)
+    if [ -f "$REL/.complete" ] && [ "$REL_PY" = "$PY" ]; then
         say "release $NAME is already built ($REL)"
         return
     fi
+    [ ! -f "$REL/.complete" ] || say "release $NAME was built on Python $REL_PY: built again on $PY"
     rm -rf "$REL"
     mkdir -p "$REL/src"
     # the source as it is here, without the clone's history and the developer's venvs
@@ -176,14 +189,14 @@ build_release() {
             TARGET="$REL/src[$EXTRA]" ;;
         *) TARGET="$REL/src" ;;   # a PC: no Pi libraries (simulated buttons and lights)
     esac
-    say "installing coffee-rush-companion $NAME ($EXTRA extras pinned by constraints/pi.txt)"
+    say "installing coffee-rush-companion $NAME ($EXTRA extras pinned by constraints/pi.txt, checked on $RELEASE's Python $PY)"
+    # the same pins build and run on both releases' Pythons (3.11 and 3.13): one file
     $PIP install -c "$CONSTRAINTS" "$TARGET"
-    # the records' compiled code and the parsed language files, kept beside the byte code now:
-    # the service's user cannot write there, and without them each start compiles them again
-    # (from /: run in the clone, Python would import the clone's companion, not the venv's)
-    (cd / && PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$REL/venv/bin/python" \
-        -c 'from companion.dataclass_code import prepare; prepare()') \
-        || say "could not keep the compiled record code (each start compiles it: slower, not wrong)"
+    # the parsed language files, kept beside the byte code now: the service's user cannot
+    # write there, and without them each start parses them again (from /: run in the clone,
+    # Python would import the clone's companion, not the venv's)
+    (cd / && PYTHONDONTWRITEBYTECODE= "$REL/venv/bin/python" -m companion.words.i18n) \
+        || say "could not keep the parsed language files (each start parses them: slower, not wrong)"
     sync                                    # all of it on the card before it is complete
     date -u +%Y-%m-%dT%H:%M:%SZ > "$REL/.complete"
     sync
@@ -191,6 +204,9 @@ build_release() {
 
 install_release() {
     mkdir -p "$PREFIX/releases"
+    PY=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    [ "$PY" = "$PY_WANTED" ] \
+        || die "python3 is $PY here; $RELEASE's is $PY_WANTED, the one the companion is checked with"
     case $ARCH in     # the pip extra every release of this machine is built with
         aarch64|armv7l|armv6l) EXTRAS=$EXTRA ;;
         *) EXTRAS="" ;;

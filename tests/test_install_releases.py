@@ -81,6 +81,7 @@ def install(tmp_path: Path, src: Path) -> str:
 say() {{ printf '==> %s\\n' "$*"; }}
 die() {{ printf 'install.sh: %s\\n' "$*" >&2; exit 1; }}
 PREFIX={prefix}; VENV=$PREFIX/current/venv; SRC={src}; ARCH=x86_64; EXTRA=pi
+RELEASE=test; PY_WANTED={sys.version_info.major}.{sys.version_info.minor}
 {functions().replace("/usr/local/bin", str(bin_dir))}
 install_release
 """

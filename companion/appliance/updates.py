@@ -271,7 +271,7 @@ class Builder(Protocol):
 
 def pip_builder(release_dir: str, extras: str) -> None:
     """What install.sh does for the program: a venv that sees Debian's python3-pygame,
-    the package pinned by constraints/pi.txt, the records' code compiled ahead."""
+    the package pinned by constraints/pi.txt, the language files parsed ahead."""
     src = os.path.join(release_dir, "src")
     venv = os.path.join(release_dir, "venv")
     steps = [
@@ -279,10 +279,9 @@ def pip_builder(release_dir: str, extras: str) -> None:
         [os.path.join(venv, "bin", "pip"), "--disable-pip-version-check", "-q", "install",
          "-c", os.path.join(src, "constraints", "pi.txt"),
          src + (f"[{extras}]" if extras else "")],
-        [os.path.join(venv, "bin", "python"), "-c",
-         "from companion.dataclass_code import prepare; prepare()"],
+        [os.path.join(venv, "bin", "python"), "-m", "companion.words.i18n"],
     ]
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+    env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     for cmd in steps:
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False,
