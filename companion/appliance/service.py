@@ -30,6 +30,7 @@ lock; then the table pauses (screen and lights say so) and resumes by itself.
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import signal
@@ -117,6 +118,8 @@ class Service:
     input_clock: Callable[[], float] = staticmethod(time.monotonic)
     #: how long a configured display may take to appear before it counts as missing
     display_grace: float = 10.0
+    #: where the releases are (issue 41: docs/updates.md); the tests' own folder
+    update_prefix: str = "/opt/coffee-companion"
 
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
                  catalog: Catalog | None = None):
@@ -264,7 +267,8 @@ class Service:
         from companion.outputs.web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
-                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None)
+                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None,
+                         report=self.help_report, request_update=self._update_request())
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -385,8 +389,43 @@ class Service:
         saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
+        self._wire_updates(app)
         # an output like the others, closed after them (their threads use pygame till then)
         return self.outputs.start(app, main_thread=True)
+
+    def help_report(self, pairing) -> bytes:
+        """``coffee-companion report`` for a paired phone: the pairing code on the screen
+        now is blotted out too."""
+        from companion import __version__
+        from . import doctor, report
+        return report.collect(self.cfg.path, True, doctor.System(), codes=[pairing.code],
+                              program_version=__version__)
+
+    def _update_request(self) -> Callable[[str], str | None] | None:
+        """How the touchscreen and a paired phone ask for an update, or None where the
+        program is not installed as releases (a laptop, the demo)."""
+        from . import updates
+        if updates.Layout(self.update_prefix).link("current") is None:
+            return None
+        state = os.path.dirname(journal_path(self.cfg))
+        return lambda who: updates.request(state, who=who)
+
+    def _wire_updates(self, app: App) -> None:
+        """Where the program is installed as releases: Settings -> Update asks the update
+        unit, and an update that went back is said on the screen (once)."""
+        from . import updates
+        ask = self._update_request()
+        if ask is None:
+            return
+        layout = updates.Layout(self.update_prefix)
+        state = os.path.dirname(journal_path(self.cfg))
+        app.request_update = functools.partial(ask, "touchscreen")
+        went_back = updates.unseen_rollback(layout, state)
+        if went_back is not None:
+            app.screen.toast(app.screen.t("settings.update_rolled_back",
+                                          failed=went_back["failed_release"],
+                                          running=went_back.get("running", "?")),
+                             kind="warning", seconds=60)
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
