@@ -206,8 +206,8 @@ def _rejection_params(lang: str, code: str, params: dict) -> dict:
     """The parameters that are ids (``rejections.CODED``) in ``lang``'s words; an id the
     locale files do not name reads as itself."""
     def word(section: str, value: str) -> str:
-        key = f"{section}.{value}"
-        return tr(lang, key) if has(DEFAULT, key) else value
+        key = f"{section}.{value}"       # (a word may use the rejection's other parameters)
+        return tr(lang, key, **params) if has(DEFAULT, key) else value
 
     out = dict(params)
     for name, section in CODED.get(code, {}).items():
