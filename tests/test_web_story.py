@@ -144,7 +144,8 @@ def test_the_summary_pdf_is_one_a4_page_poppler_renders(served, tmp_path):
     import pygame
     import pygame.mask          # (not loaded by the companion's `import pygame`)
     svc, _ = served
-    r = httpx.get(f"{svc.web.url}/history/1/pdf?lang=ko")
+    # (fpdf2 loads with the first PDF and parses the fonts it embeds: seconds, not 5 ms)
+    r = httpx.get(f"{svc.web.url}/history/1/pdf?lang=ko", timeout=60)
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
     assert "coffee-rush-game-1-summary.pdf" in r.headers["content-disposition"]
     pdf = tmp_path / "summary.pdf"

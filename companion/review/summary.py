@@ -36,7 +36,7 @@ from companion.core.seat_colours import SCREEN_RGB, screen_rgb
 from companion.core.session import rebuild
 from .story import Story, story_of
 from .story_words import point_text, round_text
-from companion.words.fonts import ChainFont, FontBook
+from companion.words.fonts import ChainFont, FontBook, has_hangul
 from companion.words.i18n import names_list, token_name, tr, tr_count
 from companion.core.colour_vision import SEAT_SHAPES
 from .story_chart import ChartLook, draw_shape, paint_chart
@@ -292,7 +292,9 @@ def pdf_page(record: GameRecord, table: Table, lang: str) -> bytes:
                                "(Debian: sudo apt install fonts-dejavu-core)")
         doc.add_font("latin", "", files.latin)
         doc.add_font("latin", "B", files.latin_bold or files.latin)
-        if files.hangul is not None:
+        # the Hangul faces (4 MB each, parsed whole by fontTools) only for a page with Hangul
+        if files.hangul is not None and (lang == "ko" or any(has_hangul(name) for name in
+                                                             story.players)):
             doc.add_font("hangul", "", files.hangul)
             doc.add_font("hangul", "B", files.hangul_bold or files.hangul)
             doc.set_fallback_fonts(["hangul"], exact_match=False)
