@@ -274,7 +274,7 @@ def test_the_scripts_and_refusals_use_every_explanation_key():
         play(path.read_text(encoding="utf-8").splitlines(), seen=seen)
     seen.add(refusal(reject("not_your_turn", player="Ben"), None, "Ana").locale_key)
     seen.add(refusal(reject("buttons_overlap", player="Ben")).locale_key)
-    seen.add(refusal(reject("bad_json", error="x")).locale_key)
+    seen.add(refusal(reject("bad_json", column=1, problem="empty")).locale_key)
     # rulings only a long random game reaches (a 2-player surge the deck cannot cover,
     # one order missed at a time, ...) are reached by the games below
     seen.update(_constructed_rulings())
