@@ -723,7 +723,16 @@ class TableView(CakeTable, WhyTargets):
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
             out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
-        if offer:                        # "Specialty?" beside the draw prompt, if any
+        out += self._hint_row(game, me, hint, offer)
+        out += stats_row(self.m, "act", game, me, stats, m.big)
+        return out
+
+    def _hint_row(self, game, me, hint: pygame.Rect, offer: bool) -> list[Widget]:
+        """The line under the active player's orders: "Specialty?" (beside the draw prompt,
+        if any), else the draw prompt, else what to tap or scan."""
+        m, pending = self.m, self.pending
+        out: list[Widget] = []
+        if offer:
             prompt, hint = cols(hint, [1.0, 1.0], m.gap) if pending is not None else (hint, hint)
             out.append(Button("act.specialty", hint, size=m.small, bold=True, lines=2,
                               text=self.t("table.specialty_offer",
@@ -739,7 +748,6 @@ class TableView(CakeTable, WhyTargets):
                                                    for c in pos):
                 words = self._scan_next(game)
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
-        out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
     def _scan_next(self, game) -> str:
