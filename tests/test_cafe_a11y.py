@@ -12,8 +12,11 @@ from tests.a11y import VIEWPORTS, at_every_size
 from tests.cafe_fixtures import broker, hub, tables, wait_until  # noqa: F401
 from tests.test_cafe_browser import CHROMIUM, FLAGS, card, floor_server  # noqa: F401
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
+# axe-core runs some 10-20 times a test (about 30 s alone on 2 cores): twice the suite's
+# 60 s, so a machine busy with other work does not cut it short; still bounded
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                 reason="Debian's chromium is not installed (.ci/run installs it)"),
+              pytest.mark.timeout(120)]
 
 
 def test_the_floor_and_leaderboard_pass_axe_and_read_in_words(hub, tables, floor_server):

@@ -14,8 +14,11 @@ from a11y import VIEWPORTS, at_every_size
 from test_web_browser import CHROMIUM, FLAGS
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
+# axe-core runs some 10-20 times a test (about 30 s alone on 2 cores): twice the suite's
+# 60 s, so a machine busy with other work does not cut it short; still bounded
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                 reason="Debian's chromium is not installed (.ci/run installs it)"),
+              pytest.mark.timeout(120)]
 PLAYERS = ["Ana", "Ben", "도윤"]
 
 
