@@ -6,10 +6,14 @@
 #     sudo ./install.sh --no-start      everything but starting the service
 #     sudo ./install.sh --uninstall     remove the service, the program and the udev rule
 #                                       (your journal and config are kept; it says where)
+#     sudo ./install.sh --read-only-root  also make the root file system read-only (an
+#                                       overlay in RAM; the journal and settings stay on
+#                                       the card): see docs/updates.md
 #
 # What it does, in order (each step prints a line): apt packages (a compiler only when a Pi
 # library has no wheel for this machine), the `coffee` service user in the groups that exist
-# here, the program in a venv at /opt/coffee-companion/venv on Debian's python3-pygame,
+# here, the program as a release of its own, /opt/coffee-companion/releases/<version> with its
+# venv on Debian's python3-pygame, `current` pointing at it (today's one venv is migrated),
 # /etc/coffee-companion/config.toml (kept if you already have one), udev rules (the scanner,
 # the GPIO chips for the gpio group),
 # SPI for the LED strip in config.txt, the systemd unit, then it starts the service.
@@ -17,7 +21,7 @@
 set -eu
 
 PREFIX=/opt/coffee-companion
-VENV=$PREFIX/venv
+VENV=$PREFIX/current/venv   # releases side by side: install_release below
 ETC=/etc/coffee-companion
 STATE=/var/lib/coffee-companion
 UNIT=/etc/systemd/system/coffee-companion.service
@@ -33,11 +37,13 @@ die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 START=yes
 ACTION=install
+READ_ONLY_ROOT=no
 for arg in "$@"; do
     case $arg in
         --uninstall) ACTION=uninstall ;;
         --no-start) START=no ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --read-only-root) READ_ONLY_ROOT=yes ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $arg (try --help)" ;;
     esac
 done
@@ -53,7 +59,13 @@ uninstall() {
     else
         systemctl disable coffee-companion.service 2>/dev/null || true
     fi
-    rm -f "$UNIT" && say "removed the service $UNIT"
+    systemctl disable coffee-companion-update.path coffee-companion-persist.service \
+        2>/dev/null || true
+    rm -f /etc/systemd/system/coffee-companion-update.path \
+        /etc/systemd/system/coffee-companion-update.service \
+        /etc/systemd/system/coffee-companion-persist.service \
+        /etc/systemd/journald.conf.d/coffee-companion.conf
+    rm -f "$UNIT" && say "removed the service $UNIT (and the log's RAM setting)"
     systemd_up && systemctl daemon-reload
     rm -f "$RULE" "$GPIO_RULE" && say "removed the udev rules $RULE and $GPIO_RULE"
     command -v udevadm >/dev/null && udevadm control --reload 2>/dev/null || true
@@ -110,56 +122,126 @@ apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $APT >/dev/null
 
-# --- the program ----------------------------------------------------------------------------
-mkdir -p "$PREFIX"
-PY=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-[ "$PY" = "$PY_WANTED" ] \
-    || die "python3 is $PY here; $RELEASE's is $PY_WANTED, the one the companion is checked with"
-# a venv made by the release before (bookworm's 3.11 after an upgrade to trixie) has lost its
-# Python: made again on this one
-VENV_PY=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null \
-    || echo none)
-if [ -d "$VENV" ] && [ "$VENV_PY" != "$PY" ]; then
-    say "venv $VENV was made on Python $VENV_PY: made again on $PY"
-    rm -rf "$VENV"
-fi
-if [ ! -x "$VENV/bin/python" ]; then
-    say "venv $VENV (sees Debian's python3-pygame: its SDL draws on the console with kmsdrm)"
-    python3 -m venv --system-site-packages "$VENV"
-else
-    say "venv $VENV already there: upgrading in place"
-fi
-PIP="$VENV/bin/pip --disable-pip-version-check -q"
-# the same pins build and run on both releases' Pythons (3.11 and 3.13): one file
-CONSTRAINTS=$SRC/constraints/pi.txt
-# A Pi library without a wheel for this machine (rpi-ws281x on arm64) builds from source:
-# only then the compiler and Python headers are installed.
-if [ "$EXTRA" = pi5 ]; then NATIVE="lgpio"; else NATIVE="rpi-ws281x lgpio"; fi
-case $ARCH in
-    aarch64|armv7l|armv6l)
-        WHEELS=$(mktemp -d)
-        # shellcheck disable=SC2086
-        if ! $PIP download --only-binary=:all: --no-deps -c "$CONSTRAINTS" -d "$WHEELS" $NATIVE \
-                >/dev/null 2>&1; then
-            say "no ready-made wheel for $NATIVE on $ARCH: installing gcc, python3-dev, swig, liblgpio-dev to build it"
-            apt-get install -y -qq --no-install-recommends gcc libc6-dev python3-dev swig \
-                >/dev/null
-            apt-get install -y -qq --no-install-recommends liblgpio-dev >/dev/null 2>&1 || true
+# --- the program: a release of its own, beside the others (docs/updates.md) ------------------
+# /opt/coffee-companion/releases/<version>/{src,venv}, `current` -> the running one, `previous`
+# -> the one before (kept for `coffee-companion update --rollback`). A release is complete once
+# its .complete is on the card; `current` moves by rename (atomic). Today's layout (one venv
+# in /opt/coffee-companion/venv) is migrated: the new release is built beside it, `current`
+# switched to it, then the old venv removed. Games (/var/lib) and settings (/etc) stay put.
+release_name() {
+    VER=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$SRC/companion/__init__.py")
+    [ -n "$VER" ] || die "$SRC is not a coffee-companion source tree"
+    # git as the clone's owner: git refuses root in someone else's repository
+    OWNER=$(stat -c %U "$SRC")
+    if [ "$OWNER" = root ]; then GIT="git -C $SRC"; else GIT="runuser -u $OWNER -- git -C $SRC"; fi
+    if command -v git >/dev/null && $GIT rev-parse --git-dir >/dev/null 2>&1; then
+        NAME="$VER-$($GIT rev-parse --short=10 HEAD)"
+        # a changed tree is not the commit: a release of its own
+        [ -z "$($GIT status --porcelain --untracked-files=no 2>/dev/null)" ] \
+            || NAME="$NAME-changed-$(date -u +%Y%m%d%H%M%S)"
+        ORIGIN=$($GIT remote get-url origin 2>/dev/null || echo "$SRC")
+    else
+        NAME="$VER-local-$(date -u +%Y%m%d%H%M%S)"
+        ORIGIN=$SRC
+    fi
+}
+
+switch_link() {     # switch_link current|previous <release>: a new symlink renamed over
+    ln -sfn "releases/$2" "$PREFIX/.$1.new"
+    mv -T "$PREFIX/.$1.new" "$PREFIX/$1"
+}
+
+build_release() {
+    REL=$PREFIX/releases/$NAME
+    # a release built on the OS release before (bookworm's 3.11 after an upgrade to trixie)
+    # has lost its Python: built again on this one
+    REL_PY=$("$REL/venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' \
+        2>/dev/null || echo none)
+    if [ -f "$REL/.complete" ] && [ "$REL_PY" = "$PY" ]; then
+        say "release $NAME is already built ($REL)"
+        return
+    fi
+    [ ! -f "$REL/.complete" ] || say "release $NAME was built on Python $REL_PY: built again on $PY"
+    rm -rf "$REL"
+    mkdir -p "$REL/src"
+    # the source as it is here, without the clone's history and the developer's venvs
+    tar -C "$SRC" --exclude=./.git --exclude='./.venv*' --exclude=./build -cf - . \
+        | tar -C "$REL/src" -xf -
+    say "venv $REL/venv (sees Debian's python3-pygame: its SDL draws on the console with kmsdrm)"
+    python3 -m venv --system-site-packages "$REL/venv"
+    PIP="$REL/venv/bin/pip --disable-pip-version-check -q"
+    CONSTRAINTS=$REL/src/constraints/pi.txt
+    # A Pi library without a wheel for this machine (rpi-ws281x on arm64) builds from source:
+    # only then the compiler and Python headers are installed.
+    if [ "$EXTRA" = pi5 ]; then NATIVE="lgpio"; else NATIVE="rpi-ws281x lgpio"; fi
+    case $ARCH in
+        aarch64|armv7l|armv6l)
+            WHEELS=$(mktemp -d)
+            # shellcheck disable=SC2086
+            if ! $PIP download --only-binary=:all: --no-deps -c "$CONSTRAINTS" -d "$WHEELS" \
+                    $NATIVE >/dev/null 2>&1; then
+                say "no ready-made wheel for $NATIVE on $ARCH: installing gcc, python3-dev, swig, liblgpio-dev to build it"
+                apt-get install -y -qq --no-install-recommends gcc libc6-dev python3-dev swig \
+                    >/dev/null
+                apt-get install -y -qq --no-install-recommends liblgpio-dev >/dev/null 2>&1 || true
+            fi
+            rm -rf "$WHEELS"
+            TARGET="$REL/src[$EXTRA]" ;;
+        *) TARGET="$REL/src" ;;   # a PC: no Pi libraries (simulated buttons and lights)
+    esac
+    say "installing coffee-rush-companion $NAME ($EXTRA extras pinned by constraints/pi.txt, checked on $RELEASE's Python $PY)"
+    # the same pins build and run on both releases' Pythons (3.11 and 3.13): one file
+    $PIP install -c "$CONSTRAINTS" "$TARGET"
+    # the parsed language files, kept beside the byte code now: the service's user cannot
+    # write there, and without them each start parses them again (from /: run in the clone,
+    # Python would import the clone's companion, not the venv's)
+    (cd / && PYTHONDONTWRITEBYTECODE= "$REL/venv/bin/python" -m companion.words.i18n) \
+        || say "could not keep the parsed language files (each start parses them: slower, not wrong)"
+    sync                                    # all of it on the card before it is complete
+    date -u +%Y-%m-%dT%H:%M:%SZ > "$REL/.complete"
+    sync
+}
+
+install_release() {
+    mkdir -p "$PREFIX/releases"
+    PY=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    [ "$PY" = "$PY_WANTED" ] \
+        || die "python3 is $PY here; $RELEASE's is $PY_WANTED, the one the companion is checked with"
+    case $ARCH in     # the pip extra every release of this machine is built with
+        aarch64|armv7l|armv6l) EXTRAS=$EXTRA ;;
+        *) EXTRAS="" ;;
+    esac
+    # `coffee-companion update` fetches with git (a tarball works without)
+    command -v git >/dev/null || apt-get install -y -qq --no-install-recommends git >/dev/null
+    release_name
+    build_release
+    printf '%s\n' "$ORIGIN" > "$PREFIX/origin"          # where `coffee-companion update` fetches
+    printf '%s\n' "$EXTRAS" > "$PREFIX/extras"
+    RUNNING=$(basename "$(readlink "$PREFIX/current" 2>/dev/null || echo none)")
+    if [ "$RUNNING" != "$NAME" ]; then
+        KEPT=""
+        if [ -f "$PREFIX/releases/$RUNNING/.complete" ]; then
+            switch_link previous "$RUNNING"
+            KEPT=" (previous: $RUNNING, kept for coffee-companion update --rollback)"
         fi
-        rm -rf "$WHEELS"
-        TARGET="$SRC[$EXTRA]" ;;
-    *) TARGET="$SRC" ;;   # a PC: no Pi libraries (simulated buttons and lights)
-esac
-say "installing coffee-rush-companion from $SRC ($EXTRA extras pinned by constraints/pi.txt, checked on $RELEASE's Python $PY)"
-$PIP install --upgrade -c "$CONSTRAINTS" "$TARGET"
-ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
-cp "$SRC/README.md" "$PREFIX/README.md"
-say "installed $("$VENV/bin/coffee-companion" --version)"
-# the records' compiled code and the parsed language files, kept beside the byte code now:
-# the service's user cannot write there, and without them each start compiles them again
-PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$VENV/bin/python" \
-    -c 'from companion.dataclass_code import prepare; prepare()' \
-    || say "could not keep the compiled record code (each start compiles it: slower, not wrong)"
+        switch_link current "$NAME"
+        sync
+        say "current -> releases/$NAME$KEPT"
+    fi
+    # the releases a failed or cut-off build left, and all but current and previous
+    KEEP_CUR=$(basename "$(readlink "$PREFIX/current")")
+    KEEP_PREV=$(basename "$(readlink "$PREFIX/previous" 2>/dev/null || echo none)")
+    for dir in "$PREFIX"/releases/*; do
+        [ -d "$dir" ] || continue
+        case $(basename "$dir") in "$KEEP_CUR"|"$KEEP_PREV") continue ;; esac
+        rm -rf "$dir"
+    done
+    ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
+    cp "$SRC/README.md" "$PREFIX/README.md"
+    say "installed $("$VENV/bin/coffee-companion" --version)"
+}
+
+install_release
 
 # --- the service user -------------------------------------------------------------------------
 GROUPS_FOUND=""
@@ -247,6 +329,68 @@ if systemd_up && ! systemctl is-active --quiet avahi-daemon; then
     fi
 fi
 
+# --- updates, logs in RAM, the read-only root (docs/updates.md) ----------------------------
+# The touchscreen's Settings -> Update and a paired phone ask for an update by writing
+# $STATE/update-requested (the service may not write /opt nor restart itself); the path unit
+# sees it and runs `coffee-companion update --requested` as root, niced, beside the table.
+install_update_units() {
+    install -m 0644 "$SRC/systemd/coffee-companion-update.service" \
+        /etc/systemd/system/coffee-companion-update.service
+    install -m 0644 "$SRC/systemd/coffee-companion-update.path" \
+        /etc/systemd/system/coffee-companion-update.path
+    systemctl enable coffee-companion-update.path 2>/dev/null \
+        || ln -sf /etc/systemd/system/coffee-companion-update.path \
+            /etc/systemd/system/paths.target.wants/coffee-companion-update.path
+    say "updates from the touchscreen and paired phones: coffee-companion-update.path"
+    # the help report a paired phone downloads carries the service's log: journald lets
+    # its readers' group read it (the log is in RAM, this boot's only)
+    getent group systemd-journal >/dev/null && usermod -a -G systemd-journal "$USER_NAME"
+    return 0
+}
+
+# journald keeps the log in RAM (/run), 16 MB at most: an evening's log no longer writes
+# the card, and a full log drops its oldest lines. The log does not survive a reboot:
+# `coffee-companion report` collects the current boot's.
+logs_to_ram() {
+    install -d -m 0755 /etc/systemd/journald.conf.d
+    printf '%s\n' "# coffee-companion (install.sh): the log in RAM, bounded (docs/updates.md)" \
+        "[Journal]" "Storage=volatile" "RuntimeMaxUse=16M" "RuntimeMaxFileSize=4M" \
+        > /etc/systemd/journald.conf.d/coffee-companion.conf
+    systemd_up && systemctl restart systemd-journald 2>/dev/null || true
+    say "the system log lives in RAM (at most 16 MB): /etc/systemd/journald.conf.d/coffee-companion.conf"
+}
+
+# --read-only-root: the root file system becomes an overlay in RAM at the next boot (Debian's
+# overlayroot; Raspberry Pi OS's raspi-config uses the same package). The card is only read,
+# but for the journal and settings: coffee-companion-persist.service bind-mounts their
+# folders from the card itself (/media/root-ro, remounted writable) over the overlay.
+read_only_root() {
+    install -m 0644 "$SRC/systemd/coffee-companion-persist.service" \
+        /etc/systemd/system/coffee-companion-persist.service
+    systemctl enable coffee-companion-persist.service 2>/dev/null \
+        || ln -sf /etc/systemd/system/coffee-companion-persist.service \
+            /etc/systemd/system/local-fs.target.wants/coffee-companion-persist.service
+    if command -v raspi-config >/dev/null; then
+        raspi-config nonint do_overlayfs 0 \
+            || die "raspi-config could not turn on the overlay file system"
+        say "read-only root: raspi-config's overlay file system is on from the next boot"
+    else
+        apt-get install -y -qq --no-install-recommends overlayroot >/dev/null \
+            || die "no overlayroot package here: the root stays writable"
+        sed -i 's/^overlayroot=.*/overlayroot="tmpfs:recurse=0"/' /etc/overlayroot.conf
+        grep -q '^overlayroot="tmpfs' /etc/overlayroot.conf \
+            || echo 'overlayroot="tmpfs:recurse=0"' >> /etc/overlayroot.conf
+        update-initramfs -u >/dev/null 2>&1 || say "warning: update-initramfs failed"
+        say "read-only root: overlayroot is on from the next boot (/etc/overlayroot.conf)"
+    fi
+    say "an update or install.sh then needs the root writable again: docs/updates.md says how"
+    REBOOT=yes
+}
+
+install_update_units
+logs_to_ram
+[ "$READ_ONLY_ROOT" = no ] || read_only_root
+
 # --- the service ------------------------------------------------------------------------------
 install -m 0644 "$SRC/systemd/coffee-companion.service" "$UNIT"
 systemctl enable coffee-companion.service 2>/dev/null \
@@ -267,6 +411,16 @@ else
     systemctl restart coffee-companion.service
     say "service (re)started: $(systemctl is-active coffee-companion.service)"
 fi
+
+# today's layout migrated: its one venv goes once the service runs from `current`
+finish_migration() {
+    if [ -d "$PREFIX/venv" ] && [ ! -L "$PREFIX/venv" ]; then
+        rm -rf "$PREFIX/venv"
+        sync
+        say "migrated: the one venv $PREFIX/venv is gone, releases side by side (games and settings kept)"
+    fi
+}
+finish_migration
 
 # Debian's default target is graphical.target even with no desktop installed: only a display
 # manager holds the screen

@@ -185,7 +185,14 @@ def test_a_table_plays_on_without_its_broker_and_reports_when_it_comes(tmp_path)
     from tests.cafe_fixtures import Mosquitto
     folder = tmp_path / "broker"
     folder.mkdir()
-    later = Mosquitto(str(folder))                      # its port, nothing listening yet
+    later = Mosquitto(str(folder)).start()
+    store = Store(str(tmp_path / "cafe.db"))
+    # The hub's persistent session first (as a café's hub runs before its tables): the broker
+    # keeps it, and what the table sends while the hub is away, across its restart
+    h = Hub(table_settings("127.0.0.1", later.port, VENUE, "-"), store, reconnect_min=0.1)
+    assert h.start().connected.wait(10)
+    h.close()
+    later.stop()                                        # its port, nothing listening now
     t = SimulatedTable(str(tmp_path / "tables"), table_settings(
         "127.0.0.1", later.port, VENUE, "early"), seed=8, durable=False,
         reconnect_min=0.1).start()
@@ -195,7 +202,6 @@ def test_a_table_plays_on_without_its_broker_and_reports_when_it_comes(tmp_path)
         assert not t.publisher.connected.is_set()
         assert wait_until(lambda: t.publisher.counts["events_skipped"] > 20)
         later.start()
-        store = Store(str(tmp_path / "cafe.db"))
         h = Hub(table_settings("127.0.0.1", later.port, VENUE, "-"), store,
                 reconnect_min=0.1).start()
         try:

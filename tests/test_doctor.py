@@ -85,13 +85,22 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
         " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
     (root / "proc/device-tree").mkdir(parents=True)
     (root / "proc/device-tree/model").write_text("Raspberry Pi 4 Model B Rev 1.5\0")
-    (root / "etc").mkdir(parents=True)
+    (root / "etc").mkdir(parents=True, exist_ok=True)
     (root / "etc/passwd").write_text("root:x:0:0::/root:/bin/bash\n"
                                      "coffee:x:998:998::/var/lib/coffee-companion:/bin/false\n")
     (root / "etc/group").write_text("".join(
         f"{g}:x:{n}:coffee\n" for n, g in enumerate(
             ["gpio", "spi", "dialout", "video", "render", "input", "audio"], 990))
         + "coffee:x:998:\n")
+    # the release layout install.sh makes, a writable root, the log in RAM
+    release = root / "opt/coffee-companion/releases/0.1.0-abc"
+    release.mkdir(parents=True)
+    (release / ".complete").write_text("2026-06-01T10:00:00Z\n")
+    (root / "opt/coffee-companion/current").symlink_to("releases/0.1.0-abc")
+    (root / "proc/mounts").write_text("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n")
+    (root / "etc/systemd/journald.conf.d").mkdir(parents=True)
+    (root / "etc/systemd/journald.conf.d/coffee-companion.conf").write_text(
+        "[Journal]\nStorage=volatile\nRuntimeMaxUse=16M\n")
     state = tmp_path / "state"
     state.mkdir()
     with Journal(str(state / "journal.db")):
@@ -344,3 +353,39 @@ def test_seat_pins_clash_with_the_serial_port_or_another_program(pi):
     (root / "dev/gpiochip4").unlink()
     gone = doctor.check_pins(cfg, pi5)
     assert gone[-1].status == "FAIL" and "no GPIO chip" in gone[-1].found
+
+
+def test_doctor_says_which_release_runs_and_how_the_last_update_went(pi):
+    import json
+    root, cfg, _ = pi
+    opt = root / "opt/coffee-companion"
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert any(c.what == "release" and c.found == "0.1.0-abc" for c in checks)
+    (opt / "update-status.json").write_text(json.dumps({
+        "state": "rolled_back", "at": "2026-06-01T11:00:00Z", "running": "0.1.0-abc",
+        "failed_release": "0.2.0-def", "why": "no READY within 180 s"}))
+    found = doctor.report(doctor.run_checks(cfg, True, system(root)))
+    assert "went back to 0.1.0-abc from 0.2.0-def: no READY within 180 s" in found
+    (opt / "current").unlink()
+    (opt / "venv").mkdir()
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert any(c.what == "release" and c.status == "WARN" and "old layout" in c.found
+               for c in checks)
+
+
+def test_doctor_says_whether_the_root_is_read_only_and_where_the_journal_is(pi):
+    root, cfg, _ = pi
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert {c.found for c in checks if c.what == "storage"} == {
+        "the root is writable (sudo ./install.sh --read-only-root spares the SD card)",
+        "the system log is in RAM (at most 16M)"}
+    state = str(Path(cfg).parent / "state")
+    overlay = ("overlayroot / overlay rw,lowerdir=/media/root-ro,upperdir=/media/root-rw 0 0\n"
+               "/dev/mmcblk0p2 /media/root-ro ext4 rw,noatime 0 0\n")
+    (root / "proc/mounts").write_text(overlay)
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert statuses(checks, "storage") == {"FAIL", "OK"}     # the journal would be in RAM
+    (root / "proc/mounts").write_text(overlay + f"/dev/mmcblk0p2 {state} ext4 rw 0 0\n")
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert any(c.found.startswith("read-only root (an overlay in RAM); the journal is on the "
+                                  f"card ({state})") for c in checks)

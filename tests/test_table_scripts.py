@@ -1,7 +1,7 @@
 """The rules engine checked against the table-script contract, through the real CLI.
 
-Contract: /work/shared/specs/table-script.md ("Table script, version 1.2"; scripts recorded
-under 1.1 say so on a "# table-script 1.1" line).
+Contract: /work/shared/specs/table-script.md ("Table script, version 1.3"; scripts recorded
+under 1.1 or 1.2 say so on a "# table-script 1.1" or "# table-script 1.2" line).
 
 Every ``tests/scripts/NAME.jsonl`` is a table script whose comment lines say what it
 checks; ``tests/scripts/NAME.expected.json`` is the expected ``--json`` output, computed

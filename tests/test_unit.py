@@ -29,15 +29,21 @@ def unit_settings() -> dict[str, list[str]]:
 def test_systemd_analyze_verify_finds_nothing(tmp_path):
     # an image of the installed Pi: the unit where install.sh puts it, its ExecStart
     # program, and systemd's own units (verify follows the dependencies)
-    exe = tmp_path / "opt/coffee-companion/venv/bin/coffee-companion"
-    exe.parent.mkdir(parents=True)
-    exe.write_text("#!/bin/sh\n")
-    exe.chmod(0o755)
+    # (and the update's units: the path unit, the niced update, the read-only root's binds)
+    for program in ("opt/coffee-companion/current/venv/bin/coffee-companion", "bin/sh",
+                    "usr/bin/mount", "usr/bin/mkdir"):
+        exe = tmp_path / program
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
     (tmp_path / "etc/systemd/system").mkdir(parents=True)
-    shutil.copy(UNIT, tmp_path / "etc/systemd/system" / UNIT.name)
+    units = [UNIT.name, "coffee-companion-update.service", "coffee-companion-update.path",
+             "coffee-companion-persist.service"]
+    for name in units:
+        shutil.copy(UNIT.parent / name, tmp_path / "etc/systemd/system" / name)
     shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system",
                     symlinks=True)
-    out = subprocess.run([ANALYZE, "verify", f"--root={tmp_path}", UNIT.name],
+    out = subprocess.run([ANALYZE, "verify", f"--root={tmp_path}", *units],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stderr.strip() == "" and out.stdout.strip() == "", out.stderr + out.stdout
@@ -67,12 +73,12 @@ def test_the_unit_is_watched_and_keeps_the_hardware_reachable():
             "char-alsa"} <= allowed
     assert "AF_INET" in s["RestrictAddressFamilies"][0]          # the LAN page
     assert s["User"] == ["coffee"]
-    assert s["ExecStart"] == ["/opt/coffee-companion/venv/bin/coffee-companion run"]
+    assert s["ExecStart"] == ["/opt/coffee-companion/current/venv/bin/coffee-companion run"]
 
 
 def test_install_sh_puts_the_unit_and_program_where_the_unit_expects_them():
     script = (ROOT / "install.sh").read_text(encoding="utf-8")
-    assert "VENV=$PREFIX/venv" in script and "PREFIX=/opt/coffee-companion" in script
+    assert "VENV=$PREFIX/current/venv" in script and "PREFIX=/opt/coffee-companion" in script
     assert "systemd/coffee-companion.service" in script
     assert os.access(ROOT / "install.sh", os.X_OK)
 

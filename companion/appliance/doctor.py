@@ -9,7 +9,8 @@ not on the SPI or serial pins the strip and scanner use), SPI for the strip,
 the scanner (its port, and whether it answers ``?HELLO`` in the protocol),
 the display (driver, a connected screen and its resolution), a font for each
 language, the audio device, the service user's groups, the systemd unit (and
-a start-up fault it reports), the clock.
+a start-up fault it reports), the clock, the release running (and how the last
+update went), the SD card (a read-only root, where the journal and the log are written).
 
 Where it looks is a ``System``: the real machine by default; tests point it at
 a made-up root folder and give it the answers of ``systemctl`` & co.
@@ -500,18 +501,6 @@ def check_mdns(cfg: Config, system: System) -> list[Check]:
     return [ok("mdns", "avahi-daemon announces the phone view")]
 
 
-def check_openssl(cfg: Config) -> list[Check]:
-    """Whether the service loads OpenSSL (companion/appliance/openssl.py): an OK line that
-    says which, so that a memory reading can be told apart."""
-    from . import openssl
-    if openssl.tls_configured(cfg):
-        return [ok("openssl", "[mqtt] tls = true: the service loads OpenSSL (ssl, hashlib's "
-                   "_hashlib) as it starts MQTT, about 5 MB")]
-    return [ok("openssl", "no TLS configured: OpenSSL stays out of the service (hashlib uses "
-               "Python's own digests, MQTT speaks plain, the phone view's server needs no "
-               "ssl); about 5 MB less")]
-
-
 def needed_groups(cfg: Config) -> dict[str, str]:
     need = {}
     if cfg["seats"]["driver"] == "gpio":
@@ -599,14 +588,90 @@ def check_clock(cfg: Config, system: System) -> list[Check]:
     return out
 
 
+def check_release(system: System) -> list[Check]:
+    """Which release runs, the one kept before it, and how the last update went."""
+    from . import updates
+    layout = updates.Layout(system.path(updates.PREFIX))
+    cur, prev = layout.link("current"), layout.link("previous")
+    if cur is None:
+        if os.path.isdir(layout.path("venv")):
+            return [warn("release", f"the old layout (one venv in {updates.PREFIX}/venv): an "
+                         "update rebuilds it in place", "sudo ./install.sh from the clone "
+                         "(moves it to releases side by side, games and settings kept)")]
+        return [warn("release", f"no release installed in {updates.PREFIX}",
+                     "on the Pi: sudo ./install.sh")]
+    if not layout.complete(cur):
+        return [fail("release", f"current points at {cur}, which is not a complete release",
+                     "sudo coffee-companion update --rollback")]
+    out = [ok("release", f"{cur}" + (f" (previous {prev}, kept for --rollback)"
+                                     if prev and prev != cur else ""))]
+    if os.path.exists(layout.pending):
+        out.append(warn("release", "an update is switching releases, or was cut off",
+                        "sudo coffee-companion update --status (the service's next start "
+                        "goes back to the release that ran)"))
+    status = updates.read_status(layout) or {}
+    if status.get("state") == "rolled_back":
+        failed = status.get("failed_release") or status.get("previous") or "?"
+        out.append(warn("release", f"the update of {status.get('at', '?')} went back to "
+                        f"{status.get('running', '?')} from {failed}: {status.get('why', '')}",
+                        "coffee-companion report (send the archive to whoever helps you)"))
+    elif status.get("state") == "failed":
+        out.append(warn("release", f"the update of {status.get('at', '?')} failed: "
+                        f"{status.get('why', '')}", "sudo coffee-companion update (again)"))
+    return out
+
+
+def _mount_of(path: str, mounts: str) -> tuple[str, str]:
+    """(mount point, file system type) holding ``path``, from /proc/mounts' text."""
+    best = ("/", "?")
+    for line in mounts.splitlines():
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        point = parts[1]
+        inside = path == point or path.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best[0]):
+            best = (point, parts[2])
+    return best
+
+
+def check_sd_card(cfg: Config, system: System) -> list[Check]:
+    """The SD card: a read-only root or not, where the journal is written, where the log."""
+    from . import updates
+    mounts = _read(system.path("/proc/mounts"))
+    journal_dir = os.path.dirname(os.path.abspath(os.path.expanduser(cfg["journal"]["path"])))
+    out = []
+    if updates.root_overlay(system.path("/proc/mounts")):
+        point, fstype = _mount_of(journal_dir, mounts)
+        if fstype in ("overlay", "tmpfs"):
+            out.append(fail("storage", f"read-only root, and the journal ({journal_dir}) is "
+                            f"in RAM ({fstype} on {point}): games are lost at power off",
+                            "sudo systemctl enable --now coffee-companion-persist.service"))
+        else:
+            out.append(ok("storage", f"read-only root (an overlay in RAM); the journal is "
+                          f"on the card ({point})"))
+    else:
+        out.append(ok("storage", "the root is writable (sudo ./install.sh --read-only-root "
+                      "spares the SD card)"))
+    journald = _read(system.path("/etc/systemd/journald.conf.d/coffee-companion.conf"))
+    if "Storage=volatile" in journald:
+        cap = next((line.split("=", 1)[1] for line in journald.splitlines()
+                    if line.startswith("RuntimeMaxUse=")), "journald's default")
+        out.append(ok("storage", f"the system log is in RAM (at most {cap})"))
+    else:
+        out.append(warn("storage", "the system log is written to the SD card",
+                        "sudo ./install.sh (keeps it in RAM, 16 MB at most)"))
+    return out
+
+
 def run_checks(config_path: str | None, named: bool, system: System,
                scanner_seconds: float = 2.0) -> list[Check]:
     cfg, checks = check_config(config_path, named)
     for group in (check_files(cfg), check_pins(cfg, system), check_spi(cfg, system),
                   check_scanner(cfg, system, scanner_seconds), check_display(cfg, system),
                   check_fonts(cfg, system), check_audio(cfg, system), check_mdns(cfg, system),
-                  check_openssl(cfg),
-                  check_user(cfg, system), check_unit(system), check_clock(cfg, system)):
+                  check_user(cfg, system), check_unit(system), check_clock(cfg, system),
+                  check_release(system), check_sd_card(cfg, system)):
         checks += group
     return checks
 

@@ -30,6 +30,7 @@ lock; then the table pauses (screen and lights say so) and resumes by itself.
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import signal
@@ -38,8 +39,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from companion import dataclass_code
-from . import faults, heap, logs, openssl
+from . import faults, heap, logs
 from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
 from companion.core.journal import Journal, JournalError
@@ -118,6 +118,8 @@ class Service:
     input_clock: Callable[[], float] = staticmethod(time.monotonic)
     #: how long a configured display may take to appear before it counts as missing
     display_grace: float = 10.0
+    #: where the releases are (issue 41: docs/updates.md); the tests' own folder
+    update_prefix: str = "/opt/coffee-companion"
 
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
                  catalog: Catalog | None = None):
@@ -187,7 +189,6 @@ class Service:
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
-        dataclass_code.keep()           # the records' code compiled this start, for the next
         self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:
@@ -266,7 +267,8 @@ class Service:
         from companion.outputs.web.app import PhoneView
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
-                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None)
+                         colours=seat_rgb(self.loop.snapshot.seat_colours) or None,
+                         report=self.help_report, request_update=self._update_request())
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -387,8 +389,43 @@ class Service:
         saved = self.loop.snapshot.seat_colours   # the loop's latest snapshot: what it shows
         if saved:
             app.seat_colors = seat_rgb(saved)
+        self._wire_updates(app)
         # an output like the others, closed after them (their threads use pygame till then)
         return self.outputs.start(app, main_thread=True)
+
+    def help_report(self, pairing) -> bytes:
+        """``coffee-companion report`` for a paired phone: the pairing code on the screen
+        now is blotted out too."""
+        from companion import __version__
+        from . import doctor, report
+        return report.collect(self.cfg.path, True, doctor.System(), codes=[pairing.code],
+                              program_version=__version__)
+
+    def _update_request(self) -> Callable[[str], str | None] | None:
+        """How the touchscreen and a paired phone ask for an update, or None where the
+        program is not installed as releases (a laptop, the demo)."""
+        from . import updates
+        if updates.Layout(self.update_prefix).link("current") is None:
+            return None
+        state = os.path.dirname(journal_path(self.cfg))
+        return lambda who: updates.request(state, who=who)
+
+    def _wire_updates(self, app: App) -> None:
+        """Where the program is installed as releases: Settings -> Update asks the update
+        unit, and an update that went back is said on the screen (once)."""
+        from . import updates
+        ask = self._update_request()
+        if ask is None:
+            return
+        layout = updates.Layout(self.update_prefix)
+        state = os.path.dirname(journal_path(self.cfg))
+        app.request_update = functools.partial(ask, "touchscreen")
+        went_back = updates.unseen_rollback(layout, state)
+        if went_back is not None:
+            app.screen.toast(app.screen.t("settings.update_rolled_back",
+                                          failed=went_back["failed_release"],
+                                          running=went_back.get("running", "?")),
+                             kind="warning", seconds=60)
 
     def _open_screen(self, display: dict):
         """The display surface; None to run without one. A display that is configured
@@ -559,12 +596,7 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     if logs.native_stderr_to_log(handler) is not None:
         listener = logs.behind_a_queue(handler)
         atexit.register(listener.stop)
-    given = cfg if callable(cfg) else (lambda: cfg)
-
-    def load() -> Config:
-        loaded = given()
-        openssl.keep_out(loaded)     # OpenSSL's modules only when configured (openssl.py)
-        return loaded
+    load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 
 

@@ -42,6 +42,8 @@ class Hub:
         self.listeners: list[Listener] = []
         self.lags: collections.deque[float] = collections.deque(maxlen=20000)
         self.counts: collections.Counter = collections.Counter()
+        #: set once the broker granted the venue's subscription (not merely on connect: a
+        #: result published between the two would pass a hub with no session yet)
         self.connected = threading.Event()
         self._inbox: queue.Queue = queue.Queue()
         self._writer: threading.Thread | None = None
@@ -53,6 +55,7 @@ class Hub:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
         self.client = c
 
     def subscribe(self, fn: Listener) -> None:
@@ -80,6 +83,11 @@ class Hub:
             return
         self._unreachable.answered()
         client.subscribe(topics.venue_filter(self.venue), qos=1)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if any(rc.is_failure for rc in reason_codes):
+            log.warning("the broker refused the hub's subscription: %s", reason_codes)
+            return
         log.info("hub: listening to venue %s on %s:%s", self.venue, self.settings["host"],
                  self.settings["port"])
         self.connected.set()

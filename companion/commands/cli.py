@@ -30,6 +30,8 @@ COMMANDS = {
     "enroll": "companion.commands.enroll_cmd",
     "doctor": "companion.commands.doctor_cmd",
     "cafe": "companion.commands.cafe_cmd",
+    "update": "companion.commands.update_cmd",
+    "report": "companion.commands.report_cmd",
 }
 
 

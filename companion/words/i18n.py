@@ -446,3 +446,11 @@ def _table_text(lang: str, h: Stalled | DrawsDismissed | TablePaused | TableResu
 
 HAPPENING_KINDS = KINDS
 """Every happening's ``kind`` (``rules.happenings.KINDS``): each has words in every language."""
+
+
+if __name__ == "__main__":
+    # what install.sh runs once, as the owner of the program's folder: every language
+    # file parsed and kept beside the byte code (``_keep_parsed``)
+    for _lang in LANGUAGES:
+        catalog(_lang)
+    print(f"kept the parsed language files in {os.path.join(LOCALES, '__pycache__')}")

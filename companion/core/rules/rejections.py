@@ -82,6 +82,8 @@ ENGLISH: dict[str, str] = {
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
     "upgrade_active": "{player}'s {upgrade} upgrade is already active",
     "upgrade_fifth_tile": "{upgrade} would be a fifth tile: this table already plays {tiles}",
+    "upgrade_fifth_own_tile": "{upgrade} would be {player}'s fifth tile: a player board holds "
+                              "4, and {player} has flipped {tiles}",
     # Cake Time
     "not_cake_time": "cakes and cake cards belong to the Cake Time expansion",
     "cake_already": "card {card} of {player} already has a cake",
@@ -132,6 +134,7 @@ CODED: dict[str, dict[str, str]] = {
     "not_enough_tokens": {"tokens": "token"},
     "tokens_won_this_turn": {"tokens": "token"},
     "upgrade_fifth_tile": {"upgrade": "upgrade", "tiles": "upgrade"},
+    "upgrade_fifth_own_tile": {"upgrade": "upgrade", "tiles": "upgrade"},
     "option_needs_cake_time": {"option": "cake"},
 }
 

@@ -289,6 +289,9 @@ class App:
         self.quit_on_escape = False                # the demo: Esc closes the window
         self.pairing: PhonePairing | None = None   # the phone view's pairing code (Settings)
         self.web_url: str | None = None         # where phones open the table
+        #: asks for an update (Settings -> Update): returns a problem or None; None where
+        #: the program is not installed as releases (a laptop, the demo)
+        self.request_update: Callable[[], str | None] | None = None
         #: screens built and painted ahead for the tap that opens them (``prepare``)
         self.ahead_screens: dict[str, Screen] = {}
         self.display_updates = 0                   # how many times pixels went to the display

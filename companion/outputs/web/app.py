@@ -148,8 +148,14 @@ class PhoneView:
     def __init__(self, loop: Any, cfg: Any, journal_path: str | None = None,
                  pairing: Pairing | None = None,
                  devices: Callable[[], dict[str, str]] | None = None,
-                 colours: list | None = None, clock: Callable[[], float] = time.monotonic):
+                 colours: list | None = None, clock: Callable[[], float] = time.monotonic,
+                 report: Callable[[Pairing], bytes] | None = None,
+                 request_update: Callable[[str], str | None] | None = None):
         self.cfg = cfg
+        #: the help archive (``coffee-companion report``) and the update request, for a paired
+        #: phone: given by the service where the program is installed (issue 41)
+        self.report = report
+        self.request_update = request_update
         self.live = LiveTable(loop, colours)
         store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
                  if journal_path else None)
@@ -549,8 +555,38 @@ def build_app(view: PhoneView) -> Router:
             lang, view.clock() - view.started, view.device_states(),
             list(view.log_tail.lines), shown, view.url))
 
+    def help_report(request: Request) -> Response:
+        """``coffee-companion report``'s archive, for a paired phone (no codes, tokens,
+        names or games in it)."""
+        refused = _not_a_paired_phone(request, view.pairing)
+        if refused is not None:
+            return text(tr(language(request, cfg), refused[1]) + "\n", refused[0])
+        if view.report is None:
+            return text("no report here\n", 404)
+        return Response(view.report(view.pairing), media_type="application/gzip", headers={
+            "Content-Disposition": 'attachment; filename="coffee-companion-report.tar.gz"',
+            "Cache-Control": "no-store"})
+
+    def ask_update(request: Request) -> Response:
+        """A paired phone asks for the update Settings -> Update asks for."""
+        lang = language(request, cfg)
+        refused = _not_a_paired_phone(request, view.pairing)
+        if refused is not None:
+            return json_response({"asked": False, "message": tr(lang, refused[1])},
+                                 status=refused[0])
+        if view.request_update is None:
+            return json_response({"asked": False, "message": "no updates here"}, status=404)
+        problem = view.request_update("phone")
+        if problem:
+            return json_response({"asked": False, "message": tr(
+                lang, "settings.update_not_asked", error=problem)}, status=503)
+        log.info("phone %s asked for an update", request.client)
+        return json_response({"asked": True, "message": tr(lang, "settings.update_asked")})
+
     return Router([
         Route("/", home), Route("/history", history),
+        Route("/companion/report", help_report), Route("/api/update", ask_update,
+                                                       methods=("POST",)),
         Route("/history/{game:int}", game_page),
         Route("/history/{game:int}/{fmt:str}", export),
         Route("/companion", companion),

@@ -87,6 +87,15 @@ class SettingsScreen(Screen):
     def close(self) -> None:
         self.app.pop(self)
 
+    def ask_update(self) -> None:
+        """Settings -> Update: the same request a paired phone makes; the update unit
+        builds the new version beside this one and restarts the table (docs/updates.md)."""
+        problem = self.app.request_update()
+        if problem:
+            self.toast(self.t("settings.update_not_asked", error=problem), kind="warning")
+        else:
+            self.toast(self.t("settings.update_asked"), kind="info", seconds=8)
+
     # --- drawing -------------------------------------------------------------------------
 
     def build(self) -> list[Widget]:
@@ -98,13 +107,19 @@ class SettingsScreen(Screen):
                  + ([m.target] if hint else []))
         parts = rows(screen, specs, m.gap)
         top, body = parts[0], parts[1:5]
-        title_box, done_box = cols(top, [1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
+        update = self.app.request_update is not None      # installed as releases (issue 41)
+        title_box, update_box, done_box = cols(
+            top, [1.0, m.px(theme.SETTINGS_DONE_W) if update else 0,
+                  m.px(theme.SETTINGS_DONE_W)], m.gap)
         out: list[Widget] = [
             Label("set.title", title_box, text=self.t("settings.title"), size=m.huge, bold=True,
                   align="left"),
             Button("set.done", done_box, text=self.t("settings.done"), size=m.big,
                    color=theme.PRIMARY, on_tap=self.close),
         ]
+        if update:
+            out.append(Button("set.update", update_box, text=self.t("settings.update"),
+                              size=m.body, on_tap=self.ask_update))
         label_w = round(screen.w * 0.27)
         controls = self._rows(body, label_w, out)
         out += self._languages(controls[0])
