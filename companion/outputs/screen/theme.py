@@ -220,6 +220,7 @@ FAULT_DETAILS_H = 84
 FAULT_DETAILS_PAD = 8
 # settings (design px)
 SETTINGS_DONE_W = 170                # the Done button; the pairing code's New
+SETTINGS_GAME_W = 170                # "End this game", "New game" (while a game runs)
 SETTINGS_LABEL_H = 22                # a label above its control
 SETTINGS_VOICE_W = 190
 SETTINGS_STEPPER_MAX = 64

@@ -32,6 +32,7 @@ from companion.core import events as ev
 from companion.core.draw_prompt import PendingDraws
 from companion.core.rules import Accepted, apply, upgrade_refusal
 from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
+                                             GameBroughtBack, GameEndedEarly,
                                              Happening, NotYourTurn, OrderCompleted, ShopClosed,
                                              ShopReopened, TablePaused, TableResumed, TurnChanged)
 from companion.core.rules.scoring import score
@@ -223,6 +224,14 @@ class TableView(CakeTable, WhyTargets):
         self._toasts = [n for n in self._toasts if n.text != paused]
         self.toast(self.t("happening.table_resumed"), kind="info")
 
+    def _on_game_ended_early(self, h, game) -> None:
+        self.dialog = None
+        self._toasts.clear()           # the start screen says it (``_no_game``)
+
+    def _on_game_brought_back(self, h, game) -> None:
+        self._toasts.clear()
+        self.toast(self.t("happening.game_brought_back"), kind="info")
+
     def _on_device_status(self, h, game) -> None:
         if h.status == "garbled":
             self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
@@ -242,6 +251,8 @@ class TableView(CakeTable, WhyTargets):
         ShopReopened: _on_shop_reopened,
         TablePaused: _on_table_paused,
         TableResumed: _on_table_resumed,
+        GameEndedEarly: _on_game_ended_early,
+        GameBroughtBack: _on_game_brought_back,
         DeviceStatusChanged: _on_device_status,
     }
 
@@ -529,12 +540,22 @@ class TableView(CakeTable, WhyTargets):
     def _no_game(self) -> list[Widget]:
         m = self.m
         w, h = theme.TABLE_NOGAME_BOX
-        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap)
+        ended = self.app.loop.session.ended is not None     # "End this game": undoable
         button_h = m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)
-        title, hint, first, button = rows(box, [1.0, 1.0, button_h, button_h], m.gap)
-        out: list[Widget] = [
+        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap
+                       + (button_h + m.gap if ended else 0))
+        title, hint, first, button, *undo = rows(
+            box, [1.0, 1.0, button_h, button_h] + ([button_h] if ended else []), m.gap)
+        out: list[Widget] = []
+        if ended:
+            out.append(Button("nogame.undo", centered(undo[0], m.px(theme.TABLE_NOGAME_BUTTON_W)
+                                                      * 2 + m.gap, undo[0].h),
+                              text=self.t("table.undo_ended"), size=m.big, color=theme.WARNING,
+                              on_tap=self._bring_back))
+        out += [
             Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
-            Label("nogame.hint", hint, text=self.t("teach.first_game_hint"), size=m.body,
+            Label("nogame.hint", hint, text=self.t("happening.game_ended_early" if ended
+                                                   else "teach.first_game_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
             # start at once: the first game, taught as it is played
             Button("nogame.teach", centered(first, m.px(theme.TABLE_NOGAME_BUTTON_W) * 2
@@ -553,6 +574,10 @@ class TableView(CakeTable, WhyTargets):
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
                               on_tap=open_it))
         return out
+
+    def _bring_back(self) -> None:
+        """Undo "End this game" (Settings): the ended game runs again."""
+        self.app.post(ev.BringBackGame(at=self.app.clock(), seen=self.app.version))
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
