@@ -696,10 +696,12 @@ class TableView(CakeTable, WhyTargets):
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        drawing = pending.count_for(me.name) if pending is not None else 0
-        if drawing:
-            out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
+        drawing = pending.left_for(me) if pending is not None else 0
         if pending is not None:
+            if drawing:
+                # "+2" beside the words, never over a card or a count
+                badge, hint = cols(hint, [self._badge_w(drawing), 1.0], m.gap)
+                out.append(draw_badge(self.m, "draw.act", badge, drawing))
             out += self._draw_sentence(pending, hint)
         else:
             words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
@@ -727,7 +729,7 @@ class TableView(CakeTable, WhyTargets):
         taken = self._taken[1] if self._taken is not None and self._taken[0] == seat else 0
         key = (p, seat, tuple(rect), tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.edition, game.variant, game.expansion, game.rules.token, self.app.catalog,
-               pending.count_for(p.name) if pending is not None else 0, taken, text.language(),
+               pending.left_for(p) if pending is not None else 0, taken, text.language(),
                self.m)
         return self._kept(key, lambda: self._build_other_panel(game, seat, rect))
 
@@ -759,8 +761,11 @@ class TableView(CakeTable, WhyTargets):
         out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
                                   border=max(2, m.px(theme.TABLE_OTHER_BORDER)),
                                   border_color=color)]
-        lay = other_panel_layout(m, rect)
-        cards, stats = lay.cards, lay.stats
+        pending = self.pending
+        drawing = pending.left_for(p) if pending is not None else 0
+        # a seat that draws: "+2" in a column of its own, left of its cards and counts
+        lay = other_panel_layout(m, rect, self._badge_w(drawing) if drawing else 0)
+        stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
         score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
@@ -776,14 +781,14 @@ class TableView(CakeTable, WhyTargets):
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
         out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
-        pending = self.pending
-        drawing = pending.count_for(p.name) if pending is not None else 0
-        if drawing:
-            # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
-            # (only the active player's counts must stay in view)
-            area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
-            out.append(draw_badge(self.m, f"draw.{pre}", area, drawing))
+        if drawing and lay.badge is not None:
+            out.append(draw_badge(self.m, f"draw.{pre}", lay.badge, drawing))
         return out
+
+    def _badge_w(self, count: int) -> int:
+        """The width of a "+N" draw badge at the must-read size."""
+        return text_width(f"+{count}", self.m.must, True) + 2 * self.m.px(theme.TABLE_DRAW_PAD) \
+            + 2 * self.m.px(theme.TABLE_DRAW_BADGE_INSET)
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
         """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN (and Cake Time's card button): kept
@@ -873,6 +878,22 @@ class TableView(CakeTable, WhyTargets):
     def keep_clear(self) -> list[pygame.Rect]:
         banner = self._name_banner
         return [banner] if banner is not None and self.app.table.game is not None else []
+
+    def why_keep_clear(self) -> list[pygame.Rect]:
+        """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
+        game = self.app.table.game
+        if game is None:
+            return self.keep_clear()
+        footer = table_layout(self.size, len(game.players)).footer
+        return self.keep_clear() + [footer_layout(self.m, footer,
+                                                  game.expansion is not None).end]
+
+    def nothing_here(self, pos: tuple[int, int]) -> None:
+        """A tap on no button, card or number that does something: a short answer, so no
+        tap goes unanswered (a disabled button, an empty position, another seat's cards)."""
+        if self.app.table.game is not None and self.dialog is None:
+            self.toast(self.t("table.nothing_here"), near=pos, kind="info",
+                       seconds=theme.TOAST_NOTHING_S)
 
     # --- dialogs -------------------------------------------------------------------------
 
