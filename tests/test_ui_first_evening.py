@@ -97,3 +97,28 @@ def test_the_why_panel_leaves_end_turn_in_view(badge):
     assert "why.panel" in ws
     assert not ws["why.panel"].rect.colliderect(ws["ft.end"].rect)
     assert not ws["why.panel"].rect.colliderect(ws["act.name"].rect)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_end_screens_breakdown_is_whole_and_6_mm_tall(lang):
+    """Each player's likes, upgrades x 2 and dislikes x -1 and the total, in icons and
+    numbers at the must-read size (a capital 31 px tall at 800 x 480), never cut, in
+    every language; the BG Stats code is on a page of its own (the end scene has it)."""
+    from companion.outputs.screen.screenshots import FINISHED_SAMPLE, STORY_SCENES
+    from companion.outputs.screen.widgets import ink_rect, record_text
+    _, app = make_app(sample_script(FINISHED_SAMPLE), (800, 480), lang)
+    STORY_SCENES["end"](app)
+    assert app.screen.link                  # the code is there, behind "BG Stats"
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    game = app.table.game
+    for i in range(len(game.players)):
+        parts = [r for r in texts if r.owner in (f"end.like{i}", f"end.upgrade{i}",
+                                                  f"end.dislike{i}", f"end.score{i}")]
+        assert len(parts) == 4, (lang, i, [r.owner for r in texts])
+        for r in parts:
+            assert ink_rect("8", r.size, r.bold).h >= 31, (lang, r.owner, r.size)
+            assert r.text == r.wanted and r.box.contains(r.rect), (lang, r.owner, r.text)
+    ws = widgets(app)
+    assert "end.qr" in ws and ws["end.qr"].rect.h <= 80

@@ -186,6 +186,7 @@ END_ROW_PAD = (8, 4)                 # inside a ranking row
 END_POINTS_W = 150
 END_NAME_MIN_TYPE = 18
 END_QR_CAPTION_H = 24
+END_QR_BUTTON_W = 130                # "BG Stats": its code on a page of its own
 FIX_TITLE_TRIM = 8                   # the title bar is this much lower than a bar
 FIX_HEADS_H = 40                     # the column heads
 FIX_HEAD_MIN_TYPE = 13

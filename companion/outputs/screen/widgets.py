@@ -1229,6 +1229,7 @@ class Stat(Widget):
     value: str = "0"
     size: int = 26
     color: Color = theme.TEXT
+    tight: bool = False          # the number placed by its ink (big type in a short row)
 
     def paint(self, surface):
         r = self.rect
@@ -1243,7 +1244,8 @@ class Stat(Widget):
         else:
             draw_token_icon(surface, self.icon, icon.inflate(-4, -4))
         box = pygame.Rect(icon.right + 2, r.y, r.right - icon.right - 2, r.h)
-        draw_text(surface, self.value, box, self.size, self.color, True, align="left")
+        draw_text(surface, self.value, box, self.size, self.color, True, align="left",
+                  tight=self.tight)
 
 
 @dataclass(eq=False)
