@@ -21,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from companion.core.rules.scoring import ranking, tie_break, winners
+from companion.core.rules.scoring import breakdown, ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
 from ..text import join_names, tokens_lower
@@ -44,15 +44,6 @@ def setup_of(game) -> dict:
         action.update(expansion=game.expansion, longer_game=game.longer_game,
                       two_drinks_one_cake=game.two_drinks_one_cake)
     return action
-
-
-def breakdown(game, player) -> list[tuple[str, int, int, int]]:
-    """(part, count, weight, points) for likes, upgrades and dislikes."""
-    e = game.rules
-    parts = [("likes", player.likes, e.like_points),
-             ("upgrades", len(player.upgrades), e.upgrade_points),
-             ("dislikes", player.dislikes, e.dislike_points)]
-    return [(name, n, w, n * w) for name, n, w in parts]
 
 
 class EndScreen(WhyTargets):
@@ -153,8 +144,6 @@ class EndScreen(WhyTargets):
         size = m.must
         parts = []
         for part, n, w, _points in breakdown(game, p):
-            if part == "upgrades" and game.variant == "junior":
-                continue
             value = str(n) if w == 1 else f"{n}×{_signed(w)}"
             width = size + 4 + text_width(value, size, True) + m.gap
             parts.append((_ICONS[part], value, width))
