@@ -78,6 +78,11 @@ def test_a_tap_on_nothing_is_answered_and_closes_the_why_panel():
     assert empty.on_tap is None
     tap_at(app, empty.rect.center)
     assert app.screen.toasts == ["Nothing to do here"]
+    toast = widgets(app)["toast.0"]
+    assert not toast.rect.colliderect(widgets(app)["act.bg"].rect)   # off the active seat
+    app.clock.now += 3                     # (it goes by itself)
+    app.screen.tick(app.clock())
+    assert app.screen.toasts == []
     tap_at(app, widgets(app)["draw.p2.why"].rect.center)
     assert app.screen.why_open is not None
     redo = widgets(app)["ft.redo"]
@@ -122,3 +127,24 @@ def test_the_end_screens_breakdown_is_whole_and_6_mm_tall(lang):
             assert r.text == r.wanted and r.box.contains(r.rect), (lang, r.owner, r.text)
     ws = widgets(app)
     assert "end.qr" in ws and ws["end.qr"].rect.h <= 80
+
+
+def test_a_hint_put_away_by_an_action_comes_back_at_its_next_moment():
+    from companion.core import teaching
+    loop, app = make_app([], (800, 480))
+    app.teaching.set_enabled(True)
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original",
+                              "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
+    loop.drain()
+    app.process_updates()
+    assert app.teaching.current.key == "goal"
+    loop.post(ev.TouchAction({"do": "end_turn"}))      # nobody read it: the game moved on
+    loop.drain()
+    app.process_updates()
+    assert "goal" not in app.teaching.teacher.taught and "turn" not in \
+        app.teaching.teacher.taught
+    loop.post(ev.TouchAction({"do": "end_turn"}))      # the next turn: it comes again
+    loop.drain()
+    app.process_updates()
+    assert "turn" in [h.key for h in app.teaching.queue]
+    assert isinstance(app.teaching.current, teaching.Hint)

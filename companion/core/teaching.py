@@ -180,10 +180,21 @@ class Teacher:
             if step.key in self.taught:
                 continue
             came, cause = _moment(step, happened, table, turn_start)
+            if not came and step.on == "game_started" and turn_start:
+                came = True           # an intro put away unread comes at the next turn
             if came:
                 self.taught.add(step.key)
                 out.append(_hint(step, game, cause))
         return out
+
+    def forget(self, hint: Hint) -> None:
+        """``hint`` was put away unread (the game moved on while it waited or showed): not
+        taught, so it comes again at its next moment."""
+        keys = {hint.key} | {step for (step, _variant), key in VARIANT_KEYS.items()
+                             if key == hint.key}
+        if hint.key == "order_surge_one":
+            keys.add("order_surge")
+        self.taught -= keys
 
     @classmethod
     def replay(cls, lines: Iterable[str], rules: str = RULES) -> Teacher:

@@ -147,10 +147,15 @@ class EndScreen(WhyTargets):
             value = str(n) if w == 1 else f"{n}×{_signed(w)}"
             width = size + 4 + text_width(value, size, True) + m.gap
             parts.append((_ICONS[part], value, width))
-        total = f"= {entry.score}"
+        total = f"= {_signed(entry.score)}"
         place_w = text_width(self.t("end.place", place=entry.place), m.huge, True) + m.gap
-        place, name, detail, pts = cols(inner, [place_w, 1.0, sum(w for *_, w in parts),
-                                                text_width(total, size, True) + m.gap], m.gap)
+        widths = [sum(w for *_, w in parts), text_width(total, size, True) + m.gap]
+        if inner.h >= m.big + size + 2 * m.gap:       # room for two lines: the name whole
+            top, bottom = rows(inner, [1.0, 1.0], m.gap)
+            place, name = cols(top, [place_w, 1.0], m.gap)
+            _, detail, pts = cols(bottom, [place_w, *widths], m.gap)
+        else:
+            place, name, detail, pts = cols(inner, [place_w, 1.0, *widths], m.gap)
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),
                          size=m.huge, bold=True, color=theme.SPECIALTY if first else theme.TEXT))
         name_min = m.px(theme.END_NAME_MIN_TYPE)

@@ -872,12 +872,40 @@ class TableView(CakeTable, WhyTargets):
                 break
         return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
                       color=theme.TEXT_DARK, background=theme.WARNING, radius=8,
-                      pad=m.px(theme.TABLE_DRAW_PAD),
+                      pad=m.px(theme.TABLE_DRAW_PAD), lines=2,     # (never cut: two lines)
                       on_tap=self._dismiss_draws)]
 
     def keep_clear(self) -> list[pygame.Rect]:
         banner = self._name_banner
         return [banner] if banner is not None and self.app.table.game is not None else []
+
+    def toast_keep_clear(self) -> list[pygame.Rect]:
+        """A message never covers the active player's panel (whose turn, cards, counts),
+        the hint card or END TURN: "Shop closed: Red has 5 dislikes" once hid the cards
+        it was about."""
+        game = self.app.table.game
+        if game is None or self.dialog is not None:     # (a dialog's own place for it)
+            return self.keep_clear()
+        lay = table_layout(self.size, len(game.players))
+        out = self.keep_clear() + [lay.active, footer_layout(self.m, lay.footer,
+                                                             game.expansion is not None).end]
+        if self.app.teaching.current is not None and lay.others:
+            out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
+        return out
+
+    def toast_room(self, width: int, height: int) -> pygame.Rect | None:
+        """Else over the other players' panels, at their foot; while the hint card holds
+        that column, over the small buttons (UNDO ... FIX) for the few seconds it shows."""
+        game = self.app.table.game
+        if game is None or self.dialog is not None:
+            return None
+        lay = table_layout(self.size, len(game.players))
+        if lay.others and self.app.teaching.current is None:
+            column = lay.others[0].union(lay.others[-1])
+            return pygame.Rect(column.x, column.bottom - height, column.w, height)
+        end = footer_layout(self.m, lay.footer, game.expansion is not None).end
+        return pygame.Rect(lay.footer.x, lay.footer.y,
+                           min(width, end.x - self.m.gap - lay.footer.x), lay.footer.h)
 
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
