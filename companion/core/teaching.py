@@ -118,8 +118,10 @@ def _values(key: str, game: Game, h: Any) -> Params:
     out: Params = {"edition": game.edition}
     me = game.active_player if not game.game_over else None
     if key in ("upgrade", "spend") and me is not None:
+        e = game.rules           # the score after an upgrade: likes paid, the tile's points
         out.update(player=me.name, likes=me.likes,
-                   count=game.spendable_tokens(me))
+                   count=game.spendable_tokens(me), paid=3 * e.like_points,
+                   tile=e.upgrade_points)
     elif key == "order_surge":
         drawers = [name for name, _ in h.draws]
         seat = game.seat_of(drawers[0]) or 0
