@@ -148,3 +148,17 @@ def test_a_hint_put_away_by_an_action_comes_back_at_its_next_moment():
     app.process_updates()
     assert "turn" in [h.key for h in app.teaching.queue]
     assert isinstance(app.teaching.current, teaching.Hint)
+
+
+def test_a_tap_on_a_device_icon_says_what_it_is():
+    from companion.core.events import DeviceStatus
+    loop, app = make_app(sample_script(), (800, 480))
+    loop.post(DeviceStatus("scanner", "lost", "USB cable unplugged"))
+    loop.post(DeviceStatus("buttons", "connected"))
+    loop.drain()
+    app.process_updates()
+    app.screen._toasts.clear()
+    tap_at(app, widgets(app)["hdr.dev.scanner"].rect.center)
+    assert app.screen.toasts == ["Scanner disconnected"]
+    tap_at(app, widgets(app)["hdr.dev.buttons"].rect.center)
+    assert app.screen.toasts[-1] == "Buttons connected"

@@ -575,6 +575,11 @@ class TableView(CakeTable, WhyTargets):
                               on_tap=open_it))
         return out
 
+    def _say_device(self, device: str, status: str, near: tuple[int, int]) -> None:
+        """A tap on a device's icon beside the sign says what it is and how it is."""
+        self.toast(self.t("device.lost" if device_bad(status) else "device.back",
+                          device=self.t(f"device.{device}")), near=near, kind="info")
+
     def _bring_back(self) -> None:
         """Undo "End this game" (Settings): the ended game runs again."""
         self.app.post(ev.BringBackGame(at=self.app.clock(), seen=self.app.version))
@@ -627,7 +632,8 @@ class TableView(CakeTable, WhyTargets):
             for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
-                                  paint_fn=device_painter(d, status)))
+                                  paint_fn=device_painter(d, status),
+                                  on_tap=partial(self._say_device, d, status, r.center)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
