@@ -35,6 +35,8 @@ def test_an_ended_game_is_marked_not_resumed_and_brought_back_by_undo(tmp_path):
     assert journal.ended_early(game_id) is not None
     # the game's lines replay as played: the end is not one of them
     assert rebuild(lines).table.game.players[0].likes == 1
+    from companion.review.history import _listing
+    assert "early (ended at the table, no result)" in _listing(record, journal, frozenset())
     journal.close()
 
     # a restart does not resume the ended game, and the UNDO button brings it back
