@@ -61,9 +61,15 @@ class EndScreen(WhyTargets):
         super().on_update(update)
 
     def rematch(self) -> None:
+        """The same table again: the wizard, filled in with this game's box, players,
+        colours and options, opens at who starts (the books choose the starter anew),
+        then the deal and the meeples, as for any game."""
         game = self.app.table.game
-        action = dict(self.app.last_setup) if self.app.last_setup else setup_of(game)
-        self.app.post_action(action)
+        if not self.app.last_setup:
+            self.app.last_setup = setup_of(game)
+        wizard = self.app.open("wizard")
+        if "start" in wizard.steps:
+            wizard.go("start")
 
     def build(self) -> list[Widget]:
         game = self.app.table.game
