@@ -158,7 +158,8 @@ def test_a_tap_on_a_device_icon_says_what_it_is():
     loop.drain()
     app.process_updates()
     app.screen._toasts.clear()
-    tap_at(app, widgets(app)["hdr.dev.scanner"].rect.center)
-    assert app.screen.toasts == ["Scanner disconnected"]
-    tap_at(app, widgets(app)["hdr.dev.buttons"].rect.center)
-    assert app.screen.toasts[-1] == "Buttons connected"
+    ws = widgets(app)
+    target = ws["hdr.devices"]
+    assert target.rect.contains(ws["hdr.dev.scanner"].rect.union(ws["hdr.dev.buttons"].rect))
+    tap_at(app, ws["hdr.dev.scanner"].rect.center)
+    assert app.screen.toasts == ["Scanner disconnected · Buttons connected"]

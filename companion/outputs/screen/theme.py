@@ -88,6 +88,7 @@ def mix(a: tuple, b: tuple, t: float) -> tuple:
 # --- the setup wizard (sizes in design px for ``Metrics.px``, at 800x480) -----------------
 WINTER_BLUE = (46, 120, 200)         # the Winter box's chip, "Main board chaos!"
 UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile (and the table's upgrade buttons)
+UPGRADE_PURPLE_TEXT = (190, 170, 240)   # upgrade names as words on the dark ground
 SPEND_BROWN = (150, 104, 50)         # the table's "spend tokens" button
 WINTER_SQUARE = (200, 225, 245)      # the icy tint of a Winter board square
 SNOWFLAKE = (40, 110, 200)           # a snowflake square's mark

@@ -575,10 +575,11 @@ class TableView(CakeTable, WhyTargets):
                               on_tap=open_it))
         return out
 
-    def _say_device(self, device: str, status: str, near: tuple[int, int]) -> None:
-        """A tap on a device's icon beside the sign says what it is and how it is."""
-        self.toast(self.t("device.lost" if device_bad(status) else "device.back",
-                          device=self.t(f"device.{device}")), near=near, kind="info")
+    def _say_devices(self, said: tuple, near: tuple[int, int]) -> None:
+        """A tap on the device icons beside the sign says what each is and how it is."""
+        self.toast(" · ".join(self.t("device.lost" if device_bad(status) else "device.back",
+                                     device=self.t(f"device.{device}"))
+                              for device, status in said), near=near, kind="info")
 
     def _bring_back(self) -> None:
         """Undo "End this game" (Settings): the ended game runs again."""
@@ -632,8 +633,13 @@ class TableView(CakeTable, WhyTargets):
             for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
-                                  paint_fn=device_painter(d, status),
-                                  on_tap=partial(self._say_device, d, status, r.center)))
+                                  paint_fn=device_painter(d, status)))
+            # one finger-sized target over the icons: a tap says what they are and how
+            area = lay.devices.inflate(max(0, theme.MIN_TARGET - lay.devices.w),
+                                       max(0, theme.MIN_TARGET - lay.devices.h))
+            said = tuple((d, self.app.devices[d]) for d in devices)
+            out.append(Custom("hdr.devices", area.clamp(rect), data=said, paint_fn=_nothing,
+                              on_tap=partial(self._say_devices, said, area.center)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
@@ -1030,6 +1036,10 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
+
+def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A touch target that paints nothing (what it covers is drawn under it)."""
 
 
 class _Key:
