@@ -38,8 +38,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from companion import dataclass_code
-from . import faults, heap, logs, openssl
+from . import faults, heap, logs
 from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
 from companion.core.journal import Journal, JournalError
@@ -187,7 +186,6 @@ class Service:
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
-        dataclass_code.keep()           # the records' code compiled this start, for the next
         self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:
@@ -559,12 +557,7 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     if logs.native_stderr_to_log(handler) is not None:
         listener = logs.behind_a_queue(handler)
         atexit.register(listener.stop)
-    given = cfg if callable(cfg) else (lambda: cfg)
-
-    def load() -> Config:
-        loaded = given()
-        openssl.keep_out(loaded)     # OpenSSL's modules only when configured (openssl.py)
-        return loaded
+    load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 
 

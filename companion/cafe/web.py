@@ -21,39 +21,18 @@ import queue
 import threading
 import time
 from datetime import datetime
-from importlib import resources
 from collections.abc import Callable, Iterator
 
 from companion.outputs.web.routing import Request, Response, Route, Router, Stream, html, \
     json_response
 
-from companion.appliance.config import LANGUAGES
-from companion.words.i18n import DEFAULT, tr
+from companion.words.i18n import DEFAULT
+from . import view
 from .hub import Hub
 from .leaderboard import standings
 
 MIN_GAP = 0.25          # seconds between two pushes of the same stream
 KEEPALIVE = 15.0
-WORDS = ("title", "leaderboard", "floor", "playing", "idle", "over", "offline", "online",
-         "final_round", "needs_help", "round", "to_play", "elapsed", "no_tables", "month",
-         "player", "games", "wins", "average", "points", "no_games", "winner", "shop_open",
-         "shop_closed", "help_device")
-
-
-# what both pages start with: the head, and the words and helpers their scripts share
-HEAD = """<!doctype html>
-<html lang="{{LANG}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Coffee Rush · {{VENUE}}</title>
-<script>
-const W = {{WORDS}};
-const say = (key, params={}) => (W[key] || key).replace(/\\{(\\w+)\\}/g, (_, k) => params[k] ?? "");
-const esc = s => String(s).replace(/[&<>"']/g,
-  c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
-</script>
-"""
 
 
 def floor_card(row: dict, now: float) -> dict:
@@ -128,15 +107,10 @@ def build_app(hub: Hub, language: str = DEFAULT,
                 "rows": standings(store.results_of(venue, month))}
 
     def page(name: str, request: Request) -> Response:
-        lang = request.query.get("lang", language)
-        lang = lang if lang in LANGUAGES else "en"
-        words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
-        doc = HEAD + resources.files("companion.cafe").joinpath(
-            f"pages/{name}.html").read_text("utf-8")
-        doc = (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
-                .replace("{{WORDS}}",
-                         json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
-        return html(doc, headers={"Cache-Control": "no-store"})
+        lang = view.language_of(request.query.get("lang"),
+                                request.headers.get("accept-language", ""), language)
+        return html(view.render(name, lang, venue),
+                    headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
     def floor_page(request: Request) -> Response:
         return page("floor", request)
@@ -203,7 +177,3 @@ def _is_month(text: str) -> bool:
         return False
     return len(text) == 7
 
-
-def _escape(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
