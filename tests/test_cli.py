@@ -96,6 +96,10 @@ def test_demo_plays_a_whole_game_to_a_ranking():
         assert "Final ranking:" in out and "Game over." in out
         # in words: no ids (upgrade_name, five_dislikes) and no dict dumps
         assert "_" not in out and "{" not in out and "1 likes" not in out
+        # each score as the end screen breaks it down; tokens only break ties
+        ranked = [line for line in out.splitlines() if line.startswith("  1. ")]
+        assert ranked and " likes × " in ranked[0] and "ties only" in ranked[0], ranked
+        assert ("upgrade" in ranked[0]) == ("junior" not in args), ranked
     r = cli("demo", "--variant", "junior")
     assert r.returncode == 2 and b"Winter" in r.stderr
 

@@ -56,11 +56,12 @@ def test_isinstance_of_the_union_tells_a_happening_from_anything_else():
 def _with_a_new_happening(source: str) -> str:
     """happenings.py with one more happening, ``Spilled``, in the union."""
     anchor = "@dataclass(frozen=True)\nclass DrawsDismissed(Record):"
-    union_end = "| TableResumed | DrawsDismissed)"
+    union_end = "| DrawsDismissed | GameEndedEarly | GameBroughtBack)"
     assert anchor in source and union_end in source, "happenings.py changed shape: update me"
     source = source.replace(anchor, '@dataclass(frozen=True)\nclass Spilled(Record):\n'
                             '    kind: ClassVar[str] = "spilled"\n\n\n' + anchor)
-    return source.replace(union_end, "| TableResumed | DrawsDismissed | Spilled)")
+    return source.replace(union_end, "| DrawsDismissed | GameEndedEarly | GameBroughtBack\n"
+                          "    | Spilled)")
 
 
 EVERY_OUTPUT = """\

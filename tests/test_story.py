@@ -69,7 +69,9 @@ def test_five_dislikes_winter_as_its_comments_say():
     assert [r[0] for r in s.rounds] == [0, 0, 0, -1, -3, -4, -5]
     assert s.rounds[-1] == (-5, -4)
     fifth = [p for p in s.points if p.key == "fifth_dislike"]
-    assert [(p.round, p.turn, p.kwargs) for p in fifth] == [(6, 11, {"player": "Ana"})]
+    assert [(p.round, p.turn, p.kwargs) for p in fifth] == [
+        (6, 11, {"player": "Ana", "fixed": False})]
+    assert point_text("en", fifth[0]) == "Ana took a fifth dislike and the shop closed"
     # a tie in round 3 (-1 each), then Ben ahead from round 4 to the end
     lead = [p for p in s.points if p.key.startswith("lead")]
     assert [(p.key, p.round, p["player"]) for p in lead] == [("lead_from", 4, "Ben")]
@@ -208,3 +210,18 @@ def test_every_turning_point_reads_in_every_language(lang):
         assert str(p.round) in round_text(lang, p)
     surge = next(p for p in points if p.key == "surge")
     assert "3" in point_text(lang, surge)
+
+
+def test_a_fifth_dislike_set_by_fix_is_told_as_a_correction():
+    """Fix setting a count to 5 is no dislike taken: the story says the count was
+    corrected, in every language."""
+    session = Session(None)
+    session.apply_line('{"do": "setup", "edition": "original", "players": ["Ana", "Ben"]}')
+    session.apply_line('{"do": "correct", "player": "Ben", "dislikes": 5}')
+    session.apply_line('{"do": "end_turn"}')
+    s = story_of(session.table)
+    fifth = [p for p in s.points if p.key == "fifth_dislike"]
+    assert [p.kwargs for p in fifth] == [{"player": "Ben", "fixed": True}]
+    assert point_text("en", fifth[0]) == "Ben's dislikes were corrected to 5 and the shop closed"
+    for lang in LANGUAGES:
+        assert "Ben" in point_text(lang, fifth[0])

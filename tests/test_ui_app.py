@@ -367,9 +367,17 @@ def test_game_over_shows_the_end_screen_and_rematch_starts_the_same_setup(displa
     touch(loop, app, "ft.end")
     assert isinstance(app.screen, EndScreen)
     touch(loop, app, "end.rematch")
+    # the same table, asked again who starts, then the deal and the meeples
+    assert app.screen.step == "start" and app.screen.model.players == ["Ana", "Ben", "Chloe"]
+    touch(loop, app, "wz.start.1")
+    steps = []
+    while type(app.screen).__name__ == "WizardScreen":
+        steps.append(app.screen.step)
+        touch(loop, app, "wz.next")
+    assert "deal" in steps and "meeples" in steps
     g = app.table.game
     assert not g.game_over and [p.name for p in g.players] == ["Ana", "Ben", "Chloe"]
-    assert g.turn == 1 and g.players[g.start].name == "Ana"
+    assert g.turn == 1 and g.players[g.start].name == "Ben"
     assert not isinstance(app.screen, EndScreen)
 
 

@@ -163,6 +163,8 @@ SAMPLES = [
     table_mod.NotYourTurn(0, "Ana", "Ana", overlapped=True),
     table_mod.TablePaused("journal.db is locked by another program"),
     table_mod.TableResumed(),
+    hp.GameEndedEarly(),
+    hp.GameBroughtBack(),
     table_mod.DeviceStatusChanged("scanner", "garbled", "REPL text"),
     table_mod.UnknownCard("04A1B2C3"),
     table_mod.CardEnrolled("04A1B2C3", "Café de olla"),

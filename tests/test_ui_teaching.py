@@ -312,10 +312,16 @@ def test_a_restarted_table_does_not_teach_again_what_the_game_has_passed(tmp_pat
         settings_for(app).teaching = True
         loop.post(ev.TouchAction({"do": "setup", "edition": "original",
                                   "players": ["Ana", "Ben", "Chloe"], "start": "Ana"}))
-        for event in (ev.SeatTap(0), ev.SeatTap(0), ev.SeatHold(0), ev.SeatHold(1)):
-            loop.post(event)
         loop.drain()
         app.process_updates()
+        while app.teaching.current is not None:
+            app.teaching.next()
+        for event in (ev.SeatTap(0), ev.SeatTap(0), ev.SeatHold(0), ev.SeatHold(1)):
+            loop.post(event)
+            loop.drain()
+            app.process_updates()
+            while app.teaching.current is not None:   # the table reads each hint (a hint
+                app.teaching.next()                   # put away unread comes again)
         taught = set(app.teaching.teacher.taught)
         assert {"goal", "order_completed", "order_surge", "flow_of_time"} <= taught
         journal.close()

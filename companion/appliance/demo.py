@@ -50,6 +50,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              CakesReturned, CardsToDraw, DislikesTaken,
                                              FinalTurnBegins, GameOver, GameStarted, OrderCompleted,
                                              ShopClosed, Stalled, TurnChanged, UpgradeActivated)
+from companion.core.rules.scoring import breakdown
 from companion.core.rules.state import Game, Table
 from companion.core.rules.turn import is_stalled
 from .service import Service
@@ -180,6 +181,10 @@ class FingerPresses:
         self.fingers.poll(self.clock.advance(seconds))
 
 
+def _signed(n: int) -> str:
+    return "−" + str(-n) if n < 0 else str(n)
+
+
 class TerminalPrinter:
     """Prints the game as it happens, in words in ``language``: one line per turn with
     what happened in it, the notable moments, then the ranking."""
@@ -192,6 +197,7 @@ class TerminalPrinter:
         self.out = out
         self.lang = language
         self.turn_notes: list[str] = []
+        self.game: Any = None              # the finished game, for its breakdown
 
     def __call__(self, u: Update) -> None:
         game = u.table.game
@@ -207,15 +213,24 @@ class TerminalPrinter:
                 self._flush(h.previous, h.turn - 1, u)
             elif isinstance(h, GameOver) and game is not None:
                 self._flush(None, game.turn, u)
+                self.game = game
                 self._ranking(h, edition)
 
     def _ranking(self, h: GameOver, edition: str) -> None:
         tr, n = i18n.tr, i18n.tr_count
         self.out.write("\n" + tr(self.lang, "demo.ranking") + "\n")
+        game = self.game
         for r in h.ranking:
+            # the end screen's breakdown: tokens are no points (they only break ties)
+            player = next((p for p in game.players if p.name == r.name), None) \
+                if game is not None else None
+            parts = ", ".join(n(self.lang, f"end.{part}_part", count, weight=_signed(w),
+                                points=_signed(points))
+                              for part, count, w, points in breakdown(game, player)) \
+                if player is not None and game is not None else ""
             self.out.write("  " + tr(self.lang, "demo.rank_line", place=r.place, player=r.name,
                                      points=n(self.lang, "end.points", r.score),
-                                     likes=n(self.lang, "demo.likes", r.likes),
+                                     breakdown=parts,
                                      tokens=f"{r.cookies} "
                                             f"{i18n.token_name(self.lang, edition, r.cookies)}")
                            + "\n")

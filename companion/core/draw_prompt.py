@@ -33,6 +33,16 @@ class PendingDraws:
     def count_for(self, player: str) -> int:
         return sum(n for p, n in self.draws if p == player)
 
+    def left_for(self, player: Any) -> int:
+        """How many of ``player``'s (a ``Player``) draws are still to be taken: the
+        cards due, less those of them already scanned or completed (a seat's "+N" goes
+        once its own draws are done, whoever else still draws)."""
+        due = self.count_for(player.name)
+        if not due:
+            return 0
+        waiting = sum(1 for pos in player.queue for c in pos if c.serial in self.serials)
+        return min(due, waiting)
+
 
 def pending_draws(table: Table) -> PendingDraws | None:
     """The draws due in the current turn, or None once the turn has passed,

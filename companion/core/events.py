@@ -179,6 +179,23 @@ class EnrollRequest:
 
 
 @dataclass(frozen=True)
+class EndGame:
+    """End the running game before its end (Settings: "End this game", "New game"): the
+    companion's own act, not a table-script line (``Session.end_game``). ``seen``: the
+    table the screen showed; refused once a new game has started since."""
+    at: float = 0.0
+    seen: TableVersion | None = None
+
+
+@dataclass(frozen=True)
+class BringBackGame:
+    """Undo an ``EndGame``: the game the table ended runs again, as long as no other game
+    was set up since (the UNDO button on an empty table does the same)."""
+    at: float = 0.0
+    seen: TableVersion | None = None
+
+
+@dataclass(frozen=True)
 class DismissDraws:
     """The table saw the "X draws 2" prompt (or drew by hand): stop showing it.
     ``seat`` is 0-based, or None for every seat."""
@@ -225,4 +242,4 @@ class Stop:
 
 InputEvent = (SeatTap | SeatHold | UndoTap | UndoHold | CardScanned | TouchAction | WebAction
               | ScriptLine | DeviceStatus | EnrollRequest | DismissDraws | SettingsChanged
-              | CatalogLoaded | PlayLinkFound | Stop)
+              | CatalogLoaded | PlayLinkFound | EndGame | BringBackGame | Stop)

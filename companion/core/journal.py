@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from .rules.editions import RULES   # the table-script version new games are recorded under
 
 SCHEMA_VERSION = 2
+_ENDED_EARLY = "ended_early:"       # meta key prefix: a game the table ended before its end
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE games(
@@ -522,6 +523,42 @@ class Journal:
                 raise JournalBusy(self._explain(exc)) from None
             raise self._error(exc) from None
         self._game_id, self._seq = game_id, seq
+
+    def end_early(self, game_id: int) -> None:
+        """The table ended game ``game_id`` before its end ("End this game" in Settings):
+        not a table-script line (the game's lines stay as played, and replay the same),
+        but a mark beside it, with the time: the game is over without a ranking, and is
+        not resumed. ``bring_back`` takes the mark away again."""
+        now = _iso(self.clock())
+        try:
+            with self._transaction():
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                (_ENDED_EARLY + str(game_id),
+                                 json.dumps({"at": now, "actions": self._seq + 1
+                                             if self._game_id == game_id else None})))
+                self.db.execute("UPDATE games SET ended_at=?, ranking=NULL WHERE id=?",
+                                (now, game_id))
+        except sqlite3.DatabaseError as exc:
+            if _busy(exc):
+                raise JournalBusy(self._explain(exc)) from None
+            raise self._error(exc) from None
+
+    def bring_back(self, game_id: int) -> None:
+        """Undo ``end_early``: game ``game_id`` runs again and is resumed as before."""
+        try:
+            with self._transaction():
+                self.db.execute("DELETE FROM meta WHERE key=?", (_ENDED_EARLY + str(game_id),))
+                self.db.execute("UPDATE games SET ended_at=NULL WHERE id=?", (game_id,))
+        except sqlite3.DatabaseError as exc:
+            if _busy(exc):
+                raise JournalBusy(self._explain(exc)) from None
+            raise self._error(exc) from None
+        self._game_id = game_id
+
+    def ended_early(self, game_id: int) -> str | None:
+        """When the table ended game ``game_id`` before its end, else None."""
+        mark = self.meta(_ENDED_EARLY + str(game_id))
+        return mark.get("at") if isinstance(mark, dict) else None
 
     def set_meta(self, key: str, value: Any) -> None:
         try:

@@ -40,7 +40,8 @@ from .rules import Accepted, Rejection, Table, parse_action
 from .events import InputEvent, TableVersion
 from .rules.state import Game, Player
 from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged,
-                               DrawsDismissed, Happening, NotYourTurn, OrderCompleted,
+                               DrawsDismissed, GameBroughtBack, GameEndedEarly, Happening,
+                               NotYourTurn, OrderCompleted,
                                TablePaused, TableResumed, UnknownCard)
 from .rules.rejections import reject
 from .journal import JournalBusy
@@ -158,6 +159,8 @@ def _binding(event: Any, game: Game | None) -> str | None:
         return "turn"
     if isinstance(event, (ev.UndoTap, ev.UndoHold)):
         return "table"
+    if isinstance(event, (ev.EndGame, ev.BringBackGame)):
+        return "game"
     if isinstance(event, ev.CardScanned):
         return _scan_binding(event.tag, game)
     if isinstance(event, ev.TouchAction):
@@ -485,6 +488,12 @@ class TableLoop:
                           applied_at=self.clock())
         if isinstance(event, (ev.SeatTap, ev.SeatHold)):
             return self._seat(event, posted)
+        if isinstance(event, ev.EndGame):
+            return self._end_game(event, posted)
+        if isinstance(event, ev.BringBackGame) or (
+                isinstance(event, ev.UndoTap) and self.table.game is None
+                and self.session.ended is not None):
+            return self._bring_back(event, posted)
         if isinstance(event, ev.UndoTap):
             return self._apply(event, {"do": "undo"}, posted)
         if isinstance(event, ev.UndoHold):
@@ -552,6 +561,26 @@ class TableLoop:
         self._advance(outcome.action)
         return Update(event, outcome.table, action or {"do": "?"}, happened, seat=seat,
                       posted_at=posted, applied_at=now)
+
+    def _end_game(self, event: ev.EndGame, posted: float) -> Update:
+        """The table ends its game before the end: journaled beside the game's lines (not a
+        line of them), and undoable until the next game is set up."""
+        why = self.session.end_game()
+        if why is not None:
+            return Update(event, self.table, rejection=why, posted_at=posted,
+                          applied_at=self.clock())
+        self.version = TableVersion(self.version.game, self.version.step + 1, None, None)
+        return Update(event, self.table, happened=(GameEndedEarly(),), posted_at=posted,
+                      applied_at=self.clock())
+
+    def _bring_back(self, event: ev.BringBackGame | ev.UndoTap, posted: float) -> Update:
+        why = self.session.bring_back()
+        if why is not None:
+            return Update(event, self.table, {"do": "undo"}, rejection=why, posted_at=posted,
+                          applied_at=self.clock())
+        self.version = self._version(self.version.game, self.version.step + 1)
+        return Update(event, self.table, happened=(GameBroughtBack(),), posted_at=posted,
+                      applied_at=self.clock())
 
     def _take(self, event: ev.SettingsChanged | ev.CatalogLoaded | ev.PlayLinkFound) -> Update:
         """What the loop owns besides the table changes here, on its thread only: the

@@ -161,6 +161,10 @@ class Session:
         #: the current game's lines as the journal holds them, setup first (what follows
         #: from the game's history, e.g. which hints it has taught: companion.core.teaching)
         self.lines: list[str] = []
+        #: a game the table ended before its end ("End this game"), kept until the next
+        #: game is set up so that it can be brought back (undone): its table, lines and
+        #: seat colours
+        self.ended: tuple[Table, list[str], tuple[str, ...]] | None = None
         if journal is not None:
             if journal.needs_migration:
                 migrate(journal, self.catalog)
@@ -185,9 +189,13 @@ class Session:
                 f"{journal.path}: game {game_id} {rebuilt.problem}; nothing was written "
                 f"to the journal. Move it aside to start a new one: "
                 f"{journal.move_aside_hint()}")
+        colours = tuple(record.seat_colors or ()) if record is not None else ()
+        if journal.ended_early(game_id) is not None:     # ended by the table: not resumed,
+            self.ended = (rebuilt.table, list(rebuilt.lines), colours)  # but can come back
+            return
         self.table = rebuilt.table
         self.lines = list(rebuilt.lines)
-        self.seat_colors = tuple(record.seat_colors or ()) if record is not None else ()
+        self.seat_colors = colours
 
     @property
     def game_id(self) -> int | None:
@@ -211,6 +219,7 @@ class Session:
             if refused is not None:
                 return refused
         if new_game is not None:
+            self.ended = None                     # a new game: the ended one stays ended
             self.seat_colors = tuple(seat_colors)
             names = list(action["players"])
             self.recent_names = tuple(names + [n for n in self.recent_names
@@ -239,6 +248,48 @@ class Session:
             log.error("action not saved: %s", exc)
             return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
                           error=str(exc))
+        return None
+
+    def end_game(self) -> Rejection | None:
+        """End the running game before its end ("End this game", "New game" in Settings):
+        the companion's own act, not a table-script line. The journal marks the game
+        ended (its lines stay as played); the table is empty until the next setup, and
+        until then ``bring_back`` undoes it. None once done, else why not."""
+        game = self.table.game
+        if game is None or game.game_over:
+            return reject("no_game") if game is None else reject("game_over")
+        if self.journal is not None and self.journal.current_game_id is not None:
+            try:
+                self.journal.end_early(self.journal.current_game_id)
+            except JournalBusy:
+                raise
+            except JournalError as exc:
+                log.error("the game's end not saved: %s", exc)
+                return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
+                              error=str(exc))
+        self.ended = (self.table, self.lines, self.seat_colors)
+        self.table, self.lines, self.seat_colors = Table(), [], ()
+        return None
+
+    def bring_back(self) -> Rejection | None:
+        """Undo ``end_game``: the ended game runs again as it was (until a new game is set
+        up). None once done, else why not."""
+        if self.ended is None or self.table.game is not None:
+            return reject("nothing_to_undo")
+        table, lines, colours = self.ended
+        if self.journal is not None:
+            game_id = self.journal.current_game_id
+            if game_id is not None:
+                try:
+                    self.journal.bring_back(game_id)
+                except JournalBusy:
+                    raise
+                except JournalError as exc:
+                    log.error("the game not brought back: %s", exc)
+                    return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
+                                  error=str(exc))
+        self.table, self.lines, self.seat_colors = table, lines, colours
+        self.ended = None
         return None
 
     def apply_line(self, text: str, progress: tuple[str, Any] | None = None

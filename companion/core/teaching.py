@@ -118,8 +118,10 @@ def _values(key: str, game: Game, h: Any) -> Params:
     out: Params = {"edition": game.edition}
     me = game.active_player if not game.game_over else None
     if key in ("upgrade", "spend") and me is not None:
+        e = game.rules           # the score after an upgrade: likes paid, the tile's points
         out.update(player=me.name, likes=me.likes,
-                   count=game.spendable_tokens(me))
+                   count=game.spendable_tokens(me), paid=3 * e.like_points,
+                   tile=e.upgrade_points)
     elif key == "order_surge":
         drawers = [name for name, _ in h.draws]
         seat = game.seat_of(drawers[0]) or 0
@@ -180,10 +182,21 @@ class Teacher:
             if step.key in self.taught:
                 continue
             came, cause = _moment(step, happened, table, turn_start)
+            if not came and step.on == "game_started" and turn_start:
+                came = True           # an intro put away unread comes at the next turn
             if came:
                 self.taught.add(step.key)
                 out.append(_hint(step, game, cause))
         return out
+
+    def forget(self, hint: Hint) -> None:
+        """``hint`` was put away unread (the game moved on while it waited or showed): not
+        taught, so it comes again at its next moment."""
+        keys = {hint.key} | {step for (step, _variant), key in VARIANT_KEYS.items()
+                             if key == hint.key}
+        if hint.key == "order_surge_one":
+            keys.add("order_surge")
+        self.taught -= keys
 
     @classmethod
     def replay(cls, lines: Iterable[str], rules: str = RULES) -> Teacher:

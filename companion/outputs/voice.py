@@ -49,6 +49,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.state import Game
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
@@ -108,7 +109,8 @@ def phrase_of(h: Happening, lang: str, game: Game | None) -> str | None:
               | CakeCardPlayed() | CakesReturned() | OrdersMovedDown() | FinalTurnBegins()
               | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
               | NotYourTurn() | UnknownCard() | CardEnrolled() | DeviceStatusChanged()
-              | TablePaused() | TableResumed() | DrawsDismissed()):
+              | TablePaused() | TableResumed() | DrawsDismissed() | GameEndedEarly()
+              | GameBroughtBack()):
             return None                 # the screen shows these; the voice keeps quiet
         case _:
             assert_never(h)

@@ -84,6 +84,8 @@ def write_summary(db: str, export: int | None, path: str, lang: str, out=None,
 
 def _listing(g: GameRecord, journal: Journal, tags: frozenset) -> str:
     state = "running" if g.ended_at is None else "ended " + g.ended_at
+    if g.ended_at is not None and g.ranking is None and journal.ended_early(g.id):
+        state += " early (ended at the table, no result)"
     ranking = g.ranking
     note = "" if g.rules == RULES else f"  (table script {g.rules})"
     if g.problem:

@@ -215,8 +215,9 @@ def _closing(step: Step, h: ShopClosed, point: Point) -> TurningPoint:
         if any(isinstance(d, Corrected) and d.field == "deck" for d in step.happened):
             taker = None
         return point("last_card", player=taker)
-    if h.reason == "five_dislikes":
-        return point("fifth_dislike", player=h.player)
+    if h.reason == "five_dislikes":       # a Fix that set the count is no dislike taken
+        fixed = any(isinstance(d, Corrected) and d.field == "dislikes" for d in step.happened)
+        return point("fifth_dislike", player=h.player, fixed=fixed)
     return point("orders_done", player=h.player)
 
 

@@ -23,6 +23,10 @@ def point_text(lang: str, point: TurningPoint) -> str:
         if p["player"] is None:
             return tr(lang, "story.last_card_fixed", turn=point.turn)
         return tr(lang, "story.last_card", player=p["player"], turn=point.turn)
+    if point.key == "fifth_dislike" and p.get("fixed"):
+        return tr(lang, "story.fifth_dislike_fixed", player=p["player"])
+    if point.key == "fifth_dislike":
+        return tr(lang, "story.fifth_dislike", player=p["player"])
     if point.key == "upgrade":
         return tr(lang, "story.upgrade", player=p["player"],
                   upgrade=upgrade_name(lang, p["upgrade"]))

@@ -47,6 +47,7 @@ from companion.core.rules.happenings import (KINDS, CakeCardGained, CakeCardPlay
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 
 log = logging.getLogger("companion.words.i18n")
 
@@ -349,7 +350,8 @@ def happening_text(lang: str, h: Happening, edition: str = "original") -> str:
               | RankingChanged()):
             return _flow_text(lang, h)
         case (Stalled() | DrawsDismissed() | TablePaused() | TableResumed() | Undone()
-              | Redone() | NotYourTurn() | DeviceStatusChanged()):
+              | Redone() | NotYourTurn() | DeviceStatusChanged() | GameEndedEarly()
+              | GameBroughtBack()):
             return _table_text(lang, h)
         case _:
             assert_never(h)
@@ -429,10 +431,12 @@ def _flow_text(lang: str, h: CardsToDraw | OrdersMovedDown | DislikesTaken | Sho
 
 
 def _table_text(lang: str, h: Stalled | DrawsDismissed | TablePaused | TableResumed | Undone
-                | Redone | NotYourTurn | DeviceStatusChanged) -> str:
+                | Redone | NotYourTurn | DeviceStatusChanged | GameEndedEarly
+                | GameBroughtBack) -> str:
     """The table itself: a pause, an undo, a refused press, a device."""
     match h:
-        case Stalled() | DrawsDismissed() | TablePaused() | TableResumed():
+        case (Stalled() | DrawsDismissed() | TablePaused() | TableResumed() | GameEndedEarly()
+              | GameBroughtBack()):
             return _t(lang, h.kind)
         case Undone() | Redone():
             return _t(lang, h.kind, action=_action_name(lang, h.action))

@@ -265,6 +265,19 @@ class TableResumed(Record):
 
 
 @dataclass(frozen=True)
+class GameEndedEarly(Record):
+    """The table ended the running game before its end (Settings, "End this game" or
+    "New game"): no ranking; until the next game is set up, an undo brings it back."""
+    kind: ClassVar[str] = "game_ended_early"
+
+
+@dataclass(frozen=True)
+class GameBroughtBack(Record):
+    """An undo brought back the game the table had ended early: it runs again."""
+    kind: ClassVar[str] = "game_brought_back"
+
+
+@dataclass(frozen=True)
 class DrawsDismissed(Record):
     """The draw prompt was dismissed (screen and lights stop showing it)."""
     kind: ClassVar[str] = "draws_dismissed"
@@ -283,7 +296,7 @@ RuleHappening: TypeAlias = (
 
 LoopHappening: TypeAlias = (
     NotYourTurn | UnknownCard | CardEnrolled | DeviceStatusChanged | TablePaused
-    | TableResumed | DrawsDismissed)
+    | TableResumed | DrawsDismissed | GameEndedEarly | GameBroughtBack)
 """What the table loop itself reports (presses, the scanner, devices, the journal's lock)."""
 
 Happening: TypeAlias = RuleHappening | LoopHappening

@@ -15,6 +15,17 @@ def score(edition: str, player: PlayerReads) -> int:
             + player.dislikes * e.dislike_points)
 
 
+def breakdown(game: GameReads, player: PlayerReads) -> list[tuple[str, int, int, int]]:
+    """How ``score`` adds up: (part, count, weight, points) for likes, upgrades (none in
+    the Junior variant) and dislikes, as the end screen and the demo show it."""
+    e = EDITIONS[game.edition]
+    parts = [("likes", player.likes, e.like_points)]
+    if game.variant != "junior":
+        parts.append(("upgrades", len(player.upgrades), e.upgrade_points))
+    parts.append(("dislikes", player.dislikes, e.dislike_points))
+    return [(name, n, w, n * w) for name, n, w in parts]
+
+
 def ranking(game: GameReads) -> tuple[RankEntry, ...]:
     """Every player best first; ties by likes, then tokens; still tied share the place."""
     keyed = [((score(game.edition, p), p.likes, p.cookies), p) for p in game.players]

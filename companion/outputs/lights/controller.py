@@ -61,6 +61,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
 from companion.core.turn_timer import TurnClock
@@ -346,6 +347,9 @@ class LightsController(Worker):
                 self.paused_since = at
             case TableResumed():
                 self.paused_since = None
+            case GameEndedEarly() | GameBroughtBack():
+                self.draws.clear()
+                self.game_over_since = None
             case DeviceStatusChanged():
                 self._scanner_status(h, at)
             case (CardIdentified() | TokensGained() | TokensSpent() | UpgradeActivated()

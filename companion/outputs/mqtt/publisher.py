@@ -46,6 +46,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
 from . import connection, topics
@@ -67,7 +68,8 @@ def changes_result(h: Happening) -> bool:
               | CakeCardPlayed() | CakesReturned() | CardsToDraw() | OrdersMovedDown()
               | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
               | TurnChanged() | Stalled() | NotYourTurn() | UnknownCard() | CardEnrolled()
-              | DeviceStatusChanged() | TablePaused() | TableResumed() | DrawsDismissed()):
+              | DeviceStatusChanged() | TablePaused() | TableResumed() | DrawsDismissed()
+              | GameEndedEarly() | GameBroughtBack()):
             return False
         case _:
             assert_never(h)

@@ -352,15 +352,39 @@ FINISHED_SAMPLE = "sample_finished_game.jsonl"
 
 
 def _end(app):
-    pass                                   # the game is over: the end screen is up
+    """The game is over: the end screen, with its BG Stats link as a real table has it
+    (the finished game recorded in a journal, its link made by the service's own worker
+    function), so the screenshots show what players see."""
+    import tempfile
+    from companion.core.events import PlayLinkFound
+    from companion.core.journal import Journal
+    from companion.core.session import Session
+    from companion.review.play_link import make_link
+    with tempfile.TemporaryDirectory() as folder, \
+            Journal(os.path.join(folder, "journal.db"), clock=lambda: 1_760_000_000.0) as j:
+        session = Session(j)
+        for line in sample_script(FINISHED_SAMPLE):
+            session.apply_line(line)
+        game_id = j.current_game_id
+        record = j.game(game_id) if game_id is not None else None
+        link = make_link(record, j.lines(game_id)) if record is not None else None
+    app.loop.post(PlayLinkFound(app.loop.version, link))
+    settle(app)
 
 
 def _story(app):
     tap_widget(app, "end.story")
 
 
+def _end_code(app):
+    """"BG Stats" on the end screen: the code on a page of its own."""
+    _end(app)
+    tap_widget(app, "end.qr")
+
+
 STORY_SCENES: dict[str, Callable] = {
     "end": _end,
+    "end-code": _end_code,
     "story": _story,
 }
 

@@ -167,10 +167,13 @@ class OtherPanelLayout:
     cards: pygame.Rect
     slots: list[pygame.Rect]
     stats: pygame.Rect
+    badge: pygame.Rect | None = None     # the "+N" draw badge's column, when the seat draws
 
 
 @remembered
-def other_panel_layout(m: Metrics, rect: pygame.Rect) -> OtherPanelLayout:
+def other_panel_layout(m: Metrics, rect: pygame.Rect, badge_w: int = 0) -> OtherPanelLayout:
+    """``badge_w``: the seat draws: a column that wide left of its cards and counts holds
+    the "+N" (it never covers a card or a count)."""
     inner = inset(rect, m.px(theme.TABLE_OTHER_PAD_X), m.px(theme.TABLE_OTHER_PAD_Y))
     stripe = pygame.Rect(inner.x, inner.y,
                          max(theme.TABLE_STRIPE_MIN, m.px(theme.TABLE_STRIPE_W)), inner.h)
@@ -181,8 +184,14 @@ def other_panel_layout(m: Metrics, rect: pygame.Rect) -> OtherPanelLayout:
     stat_h = min(m.px(theme.TABLE_OTHER_STATS_MAX), max(m.px(theme.TABLE_OTHER_STATS_MIN),
                                                          inner.h * 25 // 100))
     head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(theme.TABLE_OTHER_ROW_GAP))
+    badge = None
+    if badge_w:
+        badge = pygame.Rect(cards.x, cards.y, badge_w, stats.bottom - cards.y)
+        gap = m.px(theme.TABLE_OTHER_SLOT_GAP)
+        cards = pygame.Rect(badge.right + gap, cards.y, cards.right - badge.right - gap, cards.h)
+        stats = pygame.Rect(cards.x, stats.y, cards.w, stats.h)
     slots = cols(cards, [1.0] * 4, m.px(theme.TABLE_OTHER_SLOT_GAP))
-    return OtherPanelLayout(stripe, head, cards, slots, stats)
+    return OtherPanelLayout(stripe, head, cards, slots, stats, badge)
 
 
 def other_head_split(m: Metrics, head: pygame.Rect, score_w: int

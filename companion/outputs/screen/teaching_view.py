@@ -92,7 +92,11 @@ class Teaching:
         before = self.current
         action = update.action or {}
         if action.get("do") in teaching.DISMISSING:
-            self.queue = []               # the game moved on: the hints shown before go
+            # the game moved on: the hints shown before go, untaught (they come again at
+            # their next moment: a hint put away by an action was not read)
+            for hint in self.queue:
+                self.teacher.forget(hint)
+            self.queue = []
         if self.enabled:
             self.queue += [h for h in new if self._relevant(h)]
         else:

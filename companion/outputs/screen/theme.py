@@ -88,6 +88,7 @@ def mix(a: tuple, b: tuple, t: float) -> tuple:
 # --- the setup wizard (sizes in design px for ``Metrics.px``, at 800x480) -----------------
 WINTER_BLUE = (46, 120, 200)         # the Winter box's chip, "Main board chaos!"
 UPGRADE_PURPLE = (120, 86, 190)      # an upgrade tile (and the table's upgrade buttons)
+UPGRADE_PURPLE_TEXT = (190, 170, 240)   # upgrade names as words on the dark ground
 SPEND_BROWN = (150, 104, 50)         # the table's "spend tokens" button
 WINTER_SQUARE = (200, 225, 245)      # the icy tint of a Winter board square
 SNOWFLAKE = (40, 110, 200)           # a snowflake square's mark
@@ -148,6 +149,7 @@ TABLE_OTHER_SCORE_MIN_TYPE = 18
 TABLE_STAT_GAP = 4                   # between the counts
 TABLE_BANNER_H = 96                  # the stall warning
 TABLE_BANNER_TEXT_PAD = 12
+TOAST_NOTHING_S = 2.0               # "Nothing to do here": brief
 TABLE_DRAW_PAD = 6                   # the draw prompt's words in the hint line
 TABLE_DRAW_BADGE_INSET = 2           # "+2" inside the positions it covers
 TABLE_NOGAME_BOX = (560, 260)        # "no game yet" and its buttons
@@ -185,6 +187,7 @@ END_ROW_PAD = (8, 4)                 # inside a ranking row
 END_POINTS_W = 150
 END_NAME_MIN_TYPE = 18
 END_QR_CAPTION_H = 24
+END_QR_BUTTON_W = 130                # "BG Stats": its code on a page of its own
 FIX_TITLE_TRIM = 8                   # the title bar is this much lower than a bar
 FIX_HEADS_H = 40                     # the column heads
 FIX_HEAD_MIN_TYPE = 13
@@ -220,6 +223,7 @@ FAULT_DETAILS_H = 84
 FAULT_DETAILS_PAD = 8
 # settings (design px)
 SETTINGS_DONE_W = 170                # the Done button; the pairing code's New
+SETTINGS_GAME_W = 170                # "End this game", "New game" (while a game runs)
 SETTINGS_LABEL_H = 22                # a label above its control
 SETTINGS_VOICE_W = 190
 SETTINGS_STEPPER_MAX = 64

@@ -1229,6 +1229,7 @@ class Stat(Widget):
     value: str = "0"
     size: int = 26
     color: Color = theme.TEXT
+    tight: bool = False          # the number placed by its ink (big type in a short row)
 
     def paint(self, surface):
         r = self.rect
@@ -1243,7 +1244,8 @@ class Stat(Widget):
         else:
             draw_token_icon(surface, self.icon, icon.inflate(-4, -4))
         box = pygame.Rect(icon.right + 2, r.y, r.right - icon.right - 2, r.h)
-        draw_text(surface, self.value, box, self.size, self.color, True, align="left")
+        draw_text(surface, self.value, box, self.size, self.color, True, align="left",
+                  tight=self.tight)
 
 
 @dataclass(eq=False)
@@ -1291,13 +1293,15 @@ class OrderCard(Widget):
         return self.position == 4 and bool(self.cards) and self.urgent_size > 0
 
     def _count(self, surface, badge: pygame.Rect) -> None:
-        """How many cards are in position 4, in must-read type on a red badge."""
+        """How many cards are in position 4, in must-read type: red digits on a light
+        badge with a red edge (white on red read as the dislike icon, a red card with a
+        white cross)."""
         global _owner
         _owner = f"{self.name}.count"
-        rounded(surface, badge, 8, (theme.URGENT, 0), (theme.TEXT, 2))
+        rounded(surface, badge, 8, (theme.TOAST, 0), (theme.URGENT, 3))
         draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
                   else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
-                  theme.TEXT, True, tight=True)
+                  theme.URGENT, True, tight=True)
         _owner = self.name
 
     def _paint(self, surface):

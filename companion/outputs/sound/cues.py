@@ -38,6 +38,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.loop import Update
 
 #: Every cue id; the same set as ``CUES`` in tools/make_sounds.py (a test checks).
@@ -87,7 +88,7 @@ def cues_of(h: Happening) -> list[str]:
               | CakeCardPlayed() | CakesReturned() | OrdersMovedDown() | ShopReopened()
               | RankingChanged() | Corrected() | Stalled() | Undone() | Redone()
               | NotYourTurn() | UnknownCard() | CardEnrolled() | TablePaused()
-              | TableResumed() | DrawsDismissed()):
+              | TableResumed() | DrawsDismissed() | GameEndedEarly() | GameBroughtBack()):
             return []                   # silent: the screen and the voice say these
         case _:
             assert_never(h)

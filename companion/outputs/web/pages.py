@@ -26,6 +26,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              Redone, ShopClosed, ShopReopened, Stalled, TablePaused,
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
+from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.scoring import ranking
 from companion.core.seat_colours import SCREEN_RGB, screen_rgb
 from companion.review.story import story_of
@@ -444,7 +445,8 @@ def in_news(h: Happening) -> bool:
               | DislikesTaken() | ShopClosed() | ShopReopened() | FinalTurnBegins()
               | TurnChanged() | GameOver() | RankingChanged() | Corrected() | Stalled()
               | Undone() | Redone() | NotYourTurn() | UnknownCard() | CardEnrolled()
-              | TablePaused() | TableResumed() | DrawsDismissed()):
+              | TablePaused() | TableResumed() | DrawsDismissed() | GameEndedEarly()
+              | GameBroughtBack()):
             return True
         case _:
             assert_never(h)

@@ -737,6 +737,16 @@ class Screen:
         """Areas a toast must never cover (e.g. whose turn it is); none by default."""
         return []
 
+    def toast_keep_clear(self) -> list[pygame.Rect]:
+        """What a message keeps off: ``keep_clear``, and on the table more (the cards and
+        counts a message is about, the hint card)."""
+        return self.keep_clear()
+
+    def toast_room(self, width: int, height: int) -> pygame.Rect | None:
+        """Where a message goes when nothing near the finger or under ``keep_clear`` is
+        free (None: below whose turn it is, as before)."""
+        return None
+
     @property
     def toasts(self) -> list[str]:
         return [n.text for n in self._toasts]
@@ -748,8 +758,9 @@ class Screen:
             return out
         tw = min(w - 2 * self.m.margin, self.m.px(theme.TOAST_W))
         th = self.m.px(theme.TOAST_H)
-        clear = self.keep_clear()
-        below = max((r.bottom for r in clear), default=self.m.bar + self.m.margin)
+        clear = self.toast_keep_clear()
+        below = max((r.bottom for r in self.keep_clear()), default=self.m.bar + self.m.margin)
+        room = self.toast_room(tw, th)
         screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
         for i, note in enumerate(self._toasts):
             step = i * (th + self.m.gap)
@@ -761,6 +772,8 @@ class Screen:
                 spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
             spots.append(pygame.Rect(0, 0, tw, th))
             spots[-1].midtop = (w // 2, below + self.m.margin + step)
+            if room is not None:
+                spots.append(room.move(0, -step))
             for r in spots:
                 r.clamp_ip(screen)
             r = next((r for r in spots if not any(r.colliderect(c) for c in clear)), spots[-1])

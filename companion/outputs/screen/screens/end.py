@@ -21,11 +21,11 @@ from typing import Any
 
 import pygame
 
-from companion.core.rules.scoring import ranking, tie_break, winners
+from companion.core.rules.scoring import breakdown, ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
-from ..text import join_names, t_count, tokens_lower
-from ..widgets import Button, Custom, Fill, Label, Widget
+from ..text import join_names, tokens_lower
+from ..widgets import Button, Custom, Fill, Label, Stat, Widget, text_width
 from .base import Screen
 from .table_panels import fitting_name
 from .why_panel import WhyTargets, end_targets
@@ -46,15 +46,6 @@ def setup_of(game) -> dict:
     return action
 
 
-def breakdown(game, player) -> list[tuple[str, int, int, int]]:
-    """(part, count, weight, points) for likes, upgrades and dislikes."""
-    e = game.rules
-    parts = [("likes", player.likes, e.like_points),
-             ("upgrades", len(player.upgrades), e.upgrade_points),
-             ("dislikes", player.dislikes, e.dislike_points)]
-    return [(name, n, w, n * w) for name, n, w in parts]
-
-
 class EndScreen(WhyTargets):
     def __init__(self, app: Any):
         super().__init__(app)
@@ -70,9 +61,15 @@ class EndScreen(WhyTargets):
         super().on_update(update)
 
     def rematch(self) -> None:
+        """The same table again: the wizard, filled in with this game's box, players,
+        colours and options, opens at who starts (the books choose the starter anew),
+        then the deal and the meeples, as for any game."""
         game = self.app.table.game
-        action = dict(self.app.last_setup) if self.app.last_setup else setup_of(game)
-        self.app.post_action(action)
+        if not self.app.last_setup:
+            self.app.last_setup = setup_of(game)
+        wizard = self.app.open("wizard")
+        if "start" in wizard.steps:
+            wizard.go("start")
 
     def build(self) -> list[Widget]:
         game = self.app.table.game
@@ -87,10 +84,10 @@ class EndScreen(WhyTargets):
                  + (m.px(theme.END_CORRECTED_LINE_H) if game.corrected else 0))
         link = self.link
         title, middle, footer = rows(screen, [m.bar, 1.0, m.bar], m.gap)
-        qr_box = None
-        if link:                     # the BG Stats code beside the ranking, as big as fits
-            middle, qr_box = cols(middle, [1.0, int(min(middle.h, middle.w * 0.42))], m.gap)
         board, notes = rows(middle, [1.0, tie_h], m.gap if tie_h else 0)
+        qr_box = None
+        if link:      # the BG Stats code on a page of its own: the ranking keeps the width
+            title, qr_box = cols(title, [1.0, m.px(theme.END_QR_BUTTON_W)], m.gap)
         head, who = cols(title, [0.34, 0.66], m.gap)
         out: list[Widget] = [
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
@@ -148,38 +145,46 @@ class EndScreen(WhyTargets):
                                   border=max(2, m.px(theme.END_ROW_BORDER[0 if first else 1])),
                                   border_color=color)]
         inner = inset(r, *map(m.px, theme.END_ROW_PAD))
-        place, mid, pts = cols(inner, [r.h, 1.0, m.px(theme.END_POINTS_W)], m.gap)
+        # the breakdown in the table's own icons and numbers, as big as what every seat
+        # must read (6 mm at 800 x 480, the same in every language): "♥ 6  ⇧ 2×2  ✕ 3×−1"
+        size = m.must
+        parts = []
+        for part, n, w, _points in breakdown(game, p):
+            value = str(n) if w == 1 else f"{n}×{_signed(w)}"
+            width = size + 4 + text_width(value, size, True) + m.gap
+            parts.append((_ICONS[part], value, width))
+        total = f"= {_signed(entry.score)}"
+        place_w = text_width(self.t("end.place", place=entry.place), m.huge, True) + m.gap
+        widths = [sum(w for *_, w in parts), text_width(total, size, True) + m.gap]
+        if inner.h >= m.big + size + 2 * m.gap:       # room for two lines: the name whole
+            top, bottom = rows(inner, [1.0, 1.0], m.gap)
+            place, name = cols(top, [place_w, 1.0], m.gap)
+            _, detail, pts = cols(bottom, [place_w, *widths], m.gap)
+        else:
+            place, name, detail, pts = cols(inner, [place_w, 1.0, *widths], m.gap)
         out.append(Label(f"end.place{i}", place, text=self.t("end.place", place=entry.place),
                          size=m.huge, bold=True, color=theme.SPECIALTY if first else theme.TEXT))
-        name, detail = rows(mid, [0.55, 0.45])
         name_min = m.px(theme.END_NAME_MIN_TYPE)
         out.append(Label(f"end.name{i}", name, text=fitting_name(entry.name, name.w, name_min),
                          size=m.big, bold=True, align="left", min_size=name_min))
-        parts = []
-        for part, n, w, points in breakdown(game, p):
-            if part == "upgrades" and game.variant == "junior":
-                continue
-            parts.append(t_count(f"end.{part}_part", n, weight=_signed(w),
-                                 points=_signed(points, plus=False)))
-        out.append(Label(f"end.detail{i}", detail, text="   ".join(parts), size=m.small,
-                         color=theme.TEXT_DIM, align="left"))
-        out.append(Label(f"end.score{i}", pts, text=t_count("end.points", entry.score),
-                         size=m.big, bold=True, align="right"))
+        x = detail.x
+        for icon, value, width in parts:
+            color = theme.DANGER if icon == "dislike" and value != "0" and not \
+                value.startswith("0×") else theme.TEXT
+            cell = pygame.Rect(x, 0, width - m.gap, min(detail.h, size))
+            cell.centery = detail.centery      # (the icon is as wide as the cell is high)
+            out.append(Stat(f"end.{icon}{i}", cell, icon=icon, value=value, size=size,
+                            color=color, tight=True))
+            x += width
+        out.append(Label(f"end.score{i}", pts, text=total, size=size, bold=True,
+                         align="right", min_size=size, tight=True))
         return out
 
     def _qr(self, link: str, box: pygame.Rect) -> list[Widget]:
-        """The BG Stats link as a QR code on white, as big as the column allows, with
-        its caption; a tap shows it on the whole screen."""
-        m = self.m
-        code_box, caption = rows(box, [1.0, m.px(theme.END_QR_CAPTION_H)])
-        side = min(code_box.w, code_box.h)
-        square = pygame.Rect(0, 0, side, side)
-        square.midtop = code_box.midtop
-        return [Custom("end.qr", square, data=link,
-                       paint_fn=partial(paint_qr, text=link),
-                       on_tap=lambda: self.app.push(QrScreen(self.app, link))),
-                Label("end.qr_caption", caption, text="BG Stats", size=m.small,
-                      color=theme.TEXT_DIM)]
+        """"BG Stats" beside the winner: its QR code on a page of its own (as big as the
+        screen allows), so the ranking and its breakdown keep the whole width."""
+        return [Button("end.qr", box, text="BG Stats", size=self.m.body,
+                       color=theme.BUTTON, on_tap=lambda: self.app.push(QrScreen(self.app, link)))]
 
     # --- the game's story (screens/story.py) -------------------------------------------------
 
@@ -239,6 +244,9 @@ def qr_surface(text: str, side: int) -> pygame.Surface:
 
 def paint_qr(surface: pygame.Surface, rect: pygame.Rect, text: str) -> None:
     surface.blit(qr_surface(text, min(rect.w, rect.h)), rect)
+
+
+_ICONS = {"likes": "like", "upgrades": "upgrade", "dislikes": "dislike"}
 
 
 def _signed(n: int, plus: bool = False) -> str:

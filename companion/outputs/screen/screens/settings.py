@@ -23,6 +23,8 @@ from ..layout import centered, cols, inset, rows
 from ..settings_store import Settings, settings_for
 from ..widgets import Button, Custom, Fill, Label, Shade, Widget, common_size, fill_round_rect
 from .base import Screen
+from .table_panels import message_box
+from companion.core.events import EndGame
 
 TIMER_STEPS = (0, 30, 45, 60, 90, 120, 180, 240, 300)
 
@@ -45,6 +47,8 @@ class SettingsScreen(Screen):
         self.settings: Settings = settings_for(app)
         self.phones_open = False             # the list of paired phones, over the settings
         self.phones_page = 0                 # which four of them it shows
+        #: "end" or "new" while "End this game" / "New game" asks to be sure, else None
+        self.confirming: str | None = None
 
     # --- changes -------------------------------------------------------------------------
 
@@ -96,6 +100,34 @@ class SettingsScreen(Screen):
         else:
             self.toast(self.t("settings.update_asked"), kind="info", seconds=8)
 
+    # --- ending the game mid-play ----------------------------------------------------------
+
+    def _game_running(self) -> bool:
+        game = self.app.table.game
+        return game is not None and not game.game_over
+
+    def ask(self, what: str | None) -> None:
+        """"End this game" / "New game": ask first (a tap by mistake costs a game)."""
+        self.confirming = what
+        self.changed()
+
+    def end_game(self) -> None:
+        """End the running game (journaled beside its lines; the table's Undo brings it
+        back until the next game is set up); "New game" then opens the wizard."""
+        what, self.confirming = self.confirming, None
+        self.app.post(EndGame(at=self.app.clock(), seen=self.app.version))
+        self.app.pop(self)
+        if what == "new":
+            self.app.open("wizard")
+
+    def _confirm(self) -> list[Widget]:
+        close = partial(self.ask, None)
+        what = self.confirming or "end"
+        return [Shade("set.confirm_shade", self.m.rect, on_tap=close)] + message_box(
+            self.m, self.t(f"settings.{what}_game_title"), self.t("settings.end_game_body"),
+            [("dlg.cancel", self.t("button.cancel"), close, theme.BUTTON),
+             ("dlg.ok", self.t(f"settings.{what}_game"), self.end_game, theme.WARNING)])
+
     # --- drawing -------------------------------------------------------------------------
 
     def build(self) -> list[Widget]:
@@ -108,12 +140,17 @@ class SettingsScreen(Screen):
         parts = rows(screen, specs, m.gap)
         top, body = parts[0], parts[1:5]
         update = self.app.request_update is not None      # installed as releases (issue 41)
-        title_box, update_box, done_box = cols(
-            top, [1.0, m.px(theme.SETTINGS_DONE_W) if update else 0,
+        running = self._game_running()
+        game_w = [m.px(theme.SETTINGS_GAME_W)] * 2 if running else []
+        title_box, update_box, *game_boxes, done_box = cols(
+            top, [1.0, m.px(theme.SETTINGS_DONE_W) if update else 0, *game_w,
                   m.px(theme.SETTINGS_DONE_W)], m.gap)
         out: list[Widget] = [
             Label("set.title", title_box, text=self.t("settings.title"), size=m.huge, bold=True,
                   align="left"),
+            *[Button(f"set.{what}_game", box, text=self.t(f"settings.{what}_game"),
+                     size=m.body, lines=2, color=theme.BUTTON, on_tap=partial(self.ask, what))
+              for what, box in zip(("end", "new")[:len(game_boxes)], game_boxes, strict=True)],
             Button("set.done", done_box, text=self.t("settings.done"), size=m.big,
                    color=theme.PRIMARY, on_tap=self.close),
         ]
@@ -132,6 +169,8 @@ class SettingsScreen(Screen):
                              size=m.body, color=theme.TEXT_DARK, bold=True, lines=2, pad=m.gap))
         if pairing is not None and self.phones_open:
             out += self._phones()
+        if self.confirming is not None and running:
+            out += self._confirm()
         return out
 
     def _rows(self, body: list[pygame.Rect], label_w: int, out: list[Widget]
@@ -322,4 +361,6 @@ class SettingsScreen(Screen):
         def timer():
             self.settings.turn_timer = 90
             self.changed()
-        return [("", lambda: None), ("timer", timer)]
+        def confirm_end():
+            self.ask("end")
+        return [("", lambda: None), ("timer", timer), ("end-game", confirm_end)]

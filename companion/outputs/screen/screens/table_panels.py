@@ -41,7 +41,7 @@ def draw_badge(m: Metrics, name: str, rect: pygame.Rect, count: int) -> Widget:
     """"+2" in big type where a seat's drawn cards will go."""
     return Label(name, inset(rect, m.px(theme.TABLE_DRAW_BADGE_INSET)), text=f"+{count}",
                  size=m.must, bold=True, color=theme.TEXT_DARK, background=theme.WARNING,
-                 radius=10, min_size=m.must)
+                 radius=10, min_size=m.must, tight=True)
 
 
 def message_box(m: Metrics, title: str, body: str,

@@ -32,6 +32,7 @@ from companion.core import events as ev
 from companion.core.draw_prompt import PendingDraws
 from companion.core.rules import Accepted, apply, upgrade_refusal
 from companion.core.rules.happenings import (DeviceStatusChanged, DrawsDismissed, GameStarted,
+                                             GameBroughtBack, GameEndedEarly,
                                              Happening, NotYourTurn, OrderCompleted, ShopClosed,
                                              ShopReopened, TablePaused, TableResumed, TurnChanged)
 from companion.core.rules.scoring import score
@@ -233,6 +234,14 @@ class TableView(CakeTable, WhyTargets):
         self._toasts = [n for n in self._toasts if n.text != paused]
         self.toast(self.t("happening.table_resumed"), kind="info")
 
+    def _on_game_ended_early(self, h, game) -> None:
+        self.dialog = None
+        self._toasts.clear()           # the start screen says it (``_no_game``)
+
+    def _on_game_brought_back(self, h, game) -> None:
+        self._toasts.clear()
+        self.toast(self.t("happening.game_brought_back"), kind="info")
+
     def _on_device_status(self, h, game) -> None:
         if h.status == "garbled":
             self.toast(self.t(f"happening.device_{h.device}_garbled"), kind="warning",
@@ -252,6 +261,8 @@ class TableView(CakeTable, WhyTargets):
         ShopReopened: _on_shop_reopened,
         TablePaused: _on_table_paused,
         TableResumed: _on_table_resumed,
+        GameEndedEarly: _on_game_ended_early,
+        GameBroughtBack: _on_game_brought_back,
         DeviceStatusChanged: _on_device_status,
     }
 
@@ -573,12 +584,22 @@ class TableView(CakeTable, WhyTargets):
     def _no_game(self) -> list[Widget]:
         m = self.m
         w, h = theme.TABLE_NOGAME_BOX
-        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap)
+        ended = self.app.loop.session.ended is not None     # "End this game": undoable
         button_h = m.target + m.px(theme.TABLE_NOGAME_BUTTON_PAD)
-        title, hint, first, button = rows(box, [1.0, 1.0, button_h, button_h], m.gap)
-        out: list[Widget] = [
+        box = centered(m.rect, m.px(w), m.px(h) + m.target + m.gap
+                       + (button_h + m.gap if ended else 0))
+        title, hint, first, button, *undo = rows(
+            box, [1.0, 1.0, button_h, button_h] + ([button_h] if ended else []), m.gap)
+        out: list[Widget] = []
+        if ended:
+            out.append(Button("nogame.undo", centered(undo[0], m.px(theme.TABLE_NOGAME_BUTTON_W)
+                                                      * 2 + m.gap, undo[0].h),
+                              text=self.t("table.undo_ended"), size=m.big, color=theme.WARNING,
+                              on_tap=self._bring_back))
+        out += [
             Label("nogame.title", title, text=self.t("table.no_game"), size=m.huge, bold=True),
-            Label("nogame.hint", hint, text=self.t("teach.first_game_hint"), size=m.body,
+            Label("nogame.hint", hint, text=self.t("happening.game_ended_early" if ended
+                                                   else "teach.first_game_hint"), size=m.body,
                   color=theme.TEXT_DIM, lines=2),
             # start at once: the first game, taught as it is played
             Button("nogame.teach", centered(first, m.px(theme.TABLE_NOGAME_BUTTON_W) * 2
@@ -597,6 +618,16 @@ class TableView(CakeTable, WhyTargets):
             out.append(Button(name, r, text=self.t(words), size=m.big, color=color,
                               on_tap=open_it))
         return out
+
+    def _say_devices(self, said: tuple, near: tuple[int, int]) -> None:
+        """A tap on the device icons beside the sign says what each is and how it is."""
+        self.toast(" · ".join(self.t("device.lost" if device_bad(status) else "device.back",
+                                     device=self.t(f"device.{device}"))
+                              for device, status in said), near=near, kind="info")
+
+    def _bring_back(self) -> None:
+        """Undo "End this game" (Settings): the ended game runs again."""
+        self.app.post(ev.BringBackGame(at=self.app.clock(), seen=self.app.version))
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
@@ -647,6 +678,12 @@ class TableView(CakeTable, WhyTargets):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
                                   paint_fn=device_painter(d, status)))
+            # one finger-sized target over the icons: a tap says what they are and how
+            area = lay.devices.inflate(max(0, theme.MIN_TARGET - lay.devices.w),
+                                       max(0, theme.MIN_TARGET - lay.devices.h))
+            said = tuple((d, self.app.devices[d]) for d in devices)
+            out.append(Custom("hdr.devices", area.clamp(rect), data=said, paint_fn=_nothing,
+                              on_tap=partial(self._say_devices, said, area.center)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
@@ -714,24 +751,25 @@ class TableView(CakeTable, WhyTargets):
         out.append(Label("act.score", score_box, text=points, size=score_size, bold=True,
                          color=fg, align="right"))
         slots = lay.slots
-        pending = self.pending
         for i, (r, cs) in enumerate(zip(slots, self._cards(me), strict=False)):
             tap = (lambda n=i + 1: self.complete(n)) if running and cs else None
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        drawing = pending.count_for(me.name) if pending is not None else 0
-        if drawing:
-            out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
         out += self._hint_row(game, me, hint, offer)
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
     def _hint_row(self, game, me, hint: pygame.Rect, offer: bool) -> list[Widget]:
-        """The line under the active player's orders: "Specialty?" (beside the draw prompt,
-        if any), else the draw prompt, else what to tap or scan."""
+        """The line under the active player's orders: the "+N" draws badge beside the words
+        (never over a card or a count), then "Specialty?" (beside the draw prompt, if any),
+        else the draw prompt, else what to tap or scan."""
         m, pending = self.m, self.pending
         out: list[Widget] = []
+        drawing = pending.left_for(me) if pending is not None else 0
+        if pending is not None and drawing:
+            badge, hint = cols(hint, [self._badge_w(drawing), 1.0], m.gap)
+            out.append(draw_badge(self.m, "draw.act", badge, drawing))
         if offer:
             prompt, hint = cols(hint, [1.0, 1.0], m.gap) if pending is not None else (hint, hint)
             out.append(Button("act.specialty", hint, size=m.small, bold=True, lines=2,
@@ -768,7 +806,7 @@ class TableView(CakeTable, WhyTargets):
         taken = self._taken[1] if self._taken is not None and self._taken[0] == seat else 0
         key = (p, seat, tuple(rect), tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.edition, game.variant, game.expansion, game.rules.token, self.app.catalog,
-               pending.count_for(p.name) if pending is not None else 0, taken, text.language(),
+               pending.left_for(p) if pending is not None else 0, taken, text.language(),
                self.m)
         return self._kept(key, lambda: self._build_other_panel(game, seat, rect))
 
@@ -800,8 +838,11 @@ class TableView(CakeTable, WhyTargets):
         out: list[Widget] = [Fill(f"{pre}.bg", rect, color=theme.PANEL, radius=12,
                                   border=max(2, m.px(theme.TABLE_OTHER_BORDER)),
                                   border_color=color)]
-        lay = other_panel_layout(m, rect)
-        cards, stats = lay.cards, lay.stats
+        pending = self.pending
+        drawing = pending.left_for(p) if pending is not None else 0
+        # a seat that draws: "+2" in a column of its own, left of its cards and counts
+        lay = other_panel_layout(m, rect, self._badge_w(drawing) if drawing else 0)
+        stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
         score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
@@ -817,14 +858,14 @@ class TableView(CakeTable, WhyTargets):
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
         out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
-        pending = self.pending
-        drawing = pending.count_for(p.name) if pending is not None else 0
-        if drawing:
-            # over positions 1 and 2 (drawn cards join position 1) and this seat's counts
-            # (only the active player's counts must stay in view)
-            area = pygame.Rect(cards.x, cards.y, cards.w // 2, stats.bottom - cards.y)
-            out.append(draw_badge(self.m, f"draw.{pre}", area, drawing))
+        if drawing and lay.badge is not None:
+            out.append(draw_badge(self.m, f"draw.{pre}", lay.badge, drawing))
         return out
+
+    def _badge_w(self, count: int) -> int:
+        """The width of a "+N" draw badge at the must-read size."""
+        return text_width(f"+{count}", self.m.must, True) + 2 * self.m.px(theme.TABLE_DRAW_PAD) \
+            + 2 * self.m.px(theme.TABLE_DRAW_BADGE_INSET)
 
     def _footer(self, game, rect: pygame.Rect) -> list[Widget]:
         """UNDO, REDO, UPGRADE, SPEND, FIX and END TURN (and Cake Time's card button): kept
@@ -908,12 +949,56 @@ class TableView(CakeTable, WhyTargets):
                 break
         return [Label("ban.draw.who", rect, text=who, size=m.body, bold=True,
                       color=theme.TEXT_DARK, background=theme.WARNING, radius=8,
-                      pad=m.px(theme.TABLE_DRAW_PAD),
+                      pad=m.px(theme.TABLE_DRAW_PAD), lines=2,     # (never cut: two lines)
                       on_tap=self._dismiss_draws)]
 
     def keep_clear(self) -> list[pygame.Rect]:
         banner = self._name_banner
         return [banner] if banner is not None and self.app.table.game is not None else []
+
+    def toast_keep_clear(self) -> list[pygame.Rect]:
+        """A message never covers the active player's panel (whose turn, cards, counts),
+        the hint card or END TURN: "Shop closed: Red has 5 dislikes" once hid the cards
+        it was about."""
+        game = self.app.table.game
+        if game is None or self.dialog is not None:     # (a dialog's own place for it)
+            return self.keep_clear()
+        lay = table_layout(self.size, len(game.players))
+        out = self.keep_clear() + [lay.active, footer_layout(self.m, lay.footer,
+                                                             game.expansion is not None).end]
+        if self.app.teaching.current is not None and lay.others:
+            out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
+        return out
+
+    def toast_room(self, width: int, height: int) -> pygame.Rect | None:
+        """Else over the other players' panels, at their foot; while the hint card holds
+        that column, over the small buttons (UNDO ... FIX) for the few seconds it shows."""
+        game = self.app.table.game
+        if game is None or self.dialog is not None:
+            return None
+        lay = table_layout(self.size, len(game.players))
+        if lay.others and self.app.teaching.current is None:
+            column = lay.others[0].union(lay.others[-1])
+            return pygame.Rect(column.x, column.bottom - height, column.w, height)
+        end = footer_layout(self.m, lay.footer, game.expansion is not None).end
+        return pygame.Rect(lay.footer.x, lay.footer.y,
+                           min(width, end.x - self.m.gap - lay.footer.x), lay.footer.h)
+
+    def why_keep_clear(self) -> list[pygame.Rect]:
+        """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
+        game = self.app.table.game
+        if game is None:
+            return self.keep_clear()
+        footer = table_layout(self.size, len(game.players)).footer
+        return self.keep_clear() + [footer_layout(self.m, footer,
+                                                  game.expansion is not None).end]
+
+    def nothing_here(self, pos: tuple[int, int]) -> None:
+        """A tap on no button, card or number that does something: a short answer, so no
+        tap goes unanswered (a disabled button, an empty position, another seat's cards)."""
+        if self.app.table.game is not None and self.dialog is None:
+            self.toast(self.t("table.nothing_here"), near=pos, kind="info",
+                       seconds=theme.TOAST_NOTHING_S)
 
     # --- dialogs -------------------------------------------------------------------------
 
@@ -1016,6 +1101,10 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
+
+def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """A touch target that paints nothing (what it covers is drawn under it)."""
 
 
 class _Key:

@@ -32,9 +32,9 @@ PANEL_PAD = 10
 PANEL_TITLE_H = 26
 
 
-#: widgets whose own taps stay theirs ("+N" over the active player's position 1, which a
-#: tap completes): only a "?" in their top-right corner asks why
-CORNER_ONLY = frozenset({"draw.act"})
+#: widgets whose own taps stay theirs: only a "?" in their top-right corner asks why (none
+#: now: the "+N" badges sit beside the cards, never over one)
+CORNER_ONLY: frozenset[str] = frozenset()
 CORNER_SIDE = 48
 
 
@@ -54,10 +54,9 @@ def place_panel(size: pygame.Rect, screen: pygame.Rect, near: pygame.Rect,
     the screen's bottom or top; never over a ``keep_clear`` area when any place avoids it."""
     spots = []
     for y in (near.bottom + PANEL_GAP, near.top - PANEL_GAP - size.h,
-              screen.bottom - size.h, screen.top):
-        r = pygame.Rect(0, 0, size.w, size.h)
-        r.centerx, r.y = near.centerx, y
-        spots.append(r.clamp(screen))
+              screen.bottom - size.h, screen.top, *(c.bottom + PANEL_GAP for c in keep_clear)):
+        for x in (near.centerx - size.w // 2, screen.x, screen.right - size.w):
+            spots.append(pygame.Rect(x, y, size.w, size.h).clamp(screen))
     clear = [r for r in spots if not any(r.colliderect(c) for c in keep_clear)]
     # of the places that keep whose turn it is in view, one that leaves the touch in view
     best = [r for r in clear if not r.colliderect(near)] or clear or spots
@@ -150,6 +149,31 @@ class WhyTargets(Screen):
             self.why_open = None
             self.changed()
 
+    # --- a tap on nothing ----------------------------------------------------------------
+
+    _blank_down = False
+
+    def _pointer(self, p: Any) -> None:
+        """Every tap gets an answer: one on nothing that takes taps (an empty slot, a
+        disabled button, another seat's cards) closes the open "why?", else says so
+        (``nothing_here``)."""
+        super()._pointer(p)
+        if p.kind == "down":
+            self._blank_down = self._pressed is None     # (the widget found by super)
+        elif self._blank_down:
+            self._blank_down = False
+            if self.why_open is not None:
+                self.close_why()
+            else:
+                self.nothing_here(p.pos)
+
+    def nothing_here(self, pos: tuple[int, int]) -> None:
+        """A tap on nothing: nothing by default (the table view says so)."""
+
+    def why_keep_clear(self) -> list[pygame.Rect]:
+        """What the "why?" panel never covers: ``keep_clear`` (whose turn it is)."""
+        return self.keep_clear()
+
     # --- widgets -----------------------------------------------------------------------
 
     def why_widgets(self, built: list[Widget], targets: dict[str, str]) -> list[Widget]:
@@ -191,7 +215,7 @@ class WhyTargets(Screen):
         w = min(m.rect.w - 2 * m.margin, m.px(PANEL_W))
         size = pygame.Rect(0, 0, w, m.px(PANEL_H))
         screen = m.rect.inflate(-2 * m.margin, -2 * m.margin)
-        box = place_panel(size, screen, near, self.keep_clear())
+        box = place_panel(size, screen, near, self.why_keep_clear())
         inner = inset(box, m.px(PANEL_PAD))
         title, body = rows(inner, [m.px(PANEL_TITLE_H), 1.0])
         text = why_text(language(), why)

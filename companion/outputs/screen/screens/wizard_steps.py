@@ -302,25 +302,32 @@ def options(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
         Chip("wz.ristretto", switch_box,
              text=w.t("word.on") if md.ristretto else w.t("word.off"), size=m.big,
              on=md.ristretto, on_color=theme.OK, on_tap=w.tap(md.flip_ristretto)),
-        Label("wz.ristretto_hint", hint_row, text=w.t("wizard.ristretto_hint"),
+        Label("wz.ristretto_hint", hint_row, text=w.t(_ristretto_hint(md.ristretto)),
               size=m.small, color=theme.TEXT_DIM, lines=2, align="left"),
         Label("wz.tiles_info", info_row, text=w.t("wizard.upgrades_original"),
               size=m.small, color=theme.TEXT_DIM, align="left"),
     ]
+    # the four tiles named, as a list (nothing to choose here: tiles drawn as buttons that
+    # did nothing when tapped)
     tiles_box = rows(tiles_row, [1.0, 0.0], 0)[0]
-    for u, cell in zip(ORIGINAL_UPGRADES, cols(tiles_box, [1.0] * 4, m.gap), strict=True):
-        out.append(Chip(f"wz.otile.{u}", pygame.Rect(cell.x, cell.y, cell.w,
-                                                     min(cell.h, m.px(theme.WIZARD_TILE_MAX_H))),
-                        text=upgrade_name(lang, u), size=m.body, lines=2,
-                        color=theme.mix(theme.UPGRADE_PURPLE, theme.PANEL, 0.45)))
+    out.append(Label("wz.otiles", tiles_box, text=" · ".join(upgrade_name(lang, u)
+                                                             for u in ORIGINAL_UPGRADES),
+                     size=m.body, lines=2, bold=True, color=theme.UPGRADE_PURPLE_TEXT,
+                     align="left", valign="top"))
     return out
+
+
+def _ristretto_hint(on: bool) -> str:
+    """What the switch does as it is now: while off, the words say so rather than read as
+    an instruction to set cards aside."""
+    return "wizard.ristretto_hint" if on else "wizard.ristretto_hint_off"
 
 
 def expansion_options(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     """The Ristretto start and the expansion's optional rules: a switch and a hint each."""
     m, md = w.m, w.model
     toggles: list[tuple[str, str, str, bool, Callable[[], None]]] = [
-        ("ristretto", "wizard.ristretto", "wizard.ristretto_hint", md.ristretto,
+        ("ristretto", "wizard.ristretto", _ristretto_hint(md.ristretto), md.ristretto,
          w.tap(md.flip_ristretto))]
     for o in md.options:
         toggles.append((o, f"cake.{o}", f"cake.{o}_hint", md.options[o],
