@@ -236,7 +236,7 @@ def child(config: str, games: int, every: int) -> int:
     from benchmarks.games import finished_game
     from companion.appliance import config as config_mod
     from companion.core import events as ev
-    from companion.appliance import logs, openssl
+    from companion.appliance import logs
     from companion.appliance.service import Service
 
     logs.setup("warning")
@@ -246,7 +246,6 @@ def child(config: str, games: int, every: int) -> int:
         tracemalloc.start(8)
     snapshots = []
     cfg = config_mod.load(config, required=True)
-    openssl.keep_out(cfg)                  # as ``coffee-companion run`` does (service.main)
     svc = Service(cfg)
     scripts = [[json.loads(line) for line in finished_game(seed, players=2 + seed % 3)]
                for seed in range(20)]

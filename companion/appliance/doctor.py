@@ -500,18 +500,6 @@ def check_mdns(cfg: Config, system: System) -> list[Check]:
     return [ok("mdns", "avahi-daemon announces the phone view")]
 
 
-def check_openssl(cfg: Config) -> list[Check]:
-    """Whether the service loads OpenSSL (companion/appliance/openssl.py): an OK line that
-    says which, so that a memory reading can be told apart."""
-    from . import openssl
-    if openssl.tls_configured(cfg):
-        return [ok("openssl", "[mqtt] tls = true: the service loads OpenSSL (ssl, hashlib's "
-                   "_hashlib) as it starts MQTT, about 5 MB")]
-    return [ok("openssl", "no TLS configured: OpenSSL stays out of the service (hashlib uses "
-               "Python's own digests, MQTT speaks plain, the phone view's server needs no "
-               "ssl); about 5 MB less")]
-
-
 def needed_groups(cfg: Config) -> dict[str, str]:
     need = {}
     if cfg["seats"]["driver"] == "gpio":
@@ -605,7 +593,6 @@ def run_checks(config_path: str | None, named: bool, system: System,
     for group in (check_files(cfg), check_pins(cfg, system), check_spi(cfg, system),
                   check_scanner(cfg, system, scanner_seconds), check_display(cfg, system),
                   check_fonts(cfg, system), check_audio(cfg, system), check_mdns(cfg, system),
-                  check_openssl(cfg),
                   check_user(cfg, system), check_unit(system), check_clock(cfg, system)):
         checks += group
     return checks

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from companion import dataclass_code
-from . import faults, heap, logs, openssl
+from . import faults, heap, logs
 from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
 from companion.core.journal import Journal, JournalError
@@ -559,12 +559,7 @@ def main(cfg, headless: bool = False, log_level: str | None = None,
     if logs.native_stderr_to_log(handler) is not None:
         listener = logs.behind_a_queue(handler)
         atexit.register(listener.stop)
-    given = cfg if callable(cfg) else (lambda: cfg)
-
-    def load() -> Config:
-        loaded = given()
-        openssl.keep_out(loaded)     # OpenSSL's modules only when configured (openssl.py)
-        return loaded
+    load = cfg if callable(cfg) else (lambda: cfg)
     return Startup(load, headless, config_path=config_path).run()
 
 

@@ -9,37 +9,8 @@ import paho.mqtt.client as mqtt
 KEEPALIVE = 30          # seconds; the broker declares a silent client gone after 1.5 x this
 
 
-class PlainSockets:
-    """What paho names of ``ssl`` on a plain connection, while ``ssl`` is kept out of the
-    service (no TLS configured: companion/appliance/openssl.py, about 4 MB of OpenSSL).
-
-    paho-mqtt 2.x imports ``ssl`` as optional (``ssl = None`` without it), yet every socket
-    read and write names ``ssl.SSLWantReadError`` and ``ssl.SSLWantWriteError`` in its
-    ``except`` clauses: Python looks them up when any error comes through (a read that
-    would block, a reset), and on ``None`` that lookup is an AttributeError that ends the
-    client's thread. A plain socket raises neither, so these two never match and paho's
-    plain path runs as with ``ssl`` loaded."""
-
-    class SSLWantReadError(OSError):
-        """Raised only by an ``ssl`` socket (never here)."""
-
-    class SSLWantWriteError(OSError):
-        """Raised only by an ``ssl`` socket (never here)."""
-
-
-def _paho_ssl(tls: bool) -> None:
-    """Give paho the real ``ssl`` for TLS, else the names its plain path needs when ``ssl``
-    was kept out as paho was imported."""
-    if tls and mqtt.ssl in (None, PlainSockets):
-        import ssl                              # (let in again by openssl.keep_out)
-        mqtt.__dict__["ssl"] = ssl
-    elif mqtt.ssl is None:
-        mqtt.__dict__["ssl"] = PlainSockets
-
-
 def make_client(settings: dict, client_id: str, reconnect_min: float = 1.0,
                 **options) -> mqtt.Client:
-    _paho_ssl(bool(settings["tls"]))
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, **options)
     if settings["username"]:
         c.username_pw_set(settings["username"], settings["password"] or None)
