@@ -1,8 +1,9 @@
 """The hub's pages: the floor (every table at a glance) and the month's leaderboard.
 
-Routes of ``companion.outputs.web.routing``, served by
-``companion.outputs.web.server.BackgroundServer`` (the phone view's server, on threads:
-each open stream waits on a connection's own thread). Both pages are small HTML files
+Starlette routes (``companion.outputs.web.routing.WebApp``), served by
+``companion.outputs.web.server.BackgroundServer`` (the phone view's server: uvicorn on
+a thread of its own; the database is read on its worker threads, each open stream waits
+on its event loop). Both pages are small HTML files
 that render JSON from the API and stay live through one server-sent event stream
 (``/api/stream``): the hub tells the page after every change, at most a few times a
 second.
@@ -16,16 +17,22 @@ second.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-import queue
 import threading
 import time
 from datetime import datetime
+from html import escape
 from importlib import resources
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 
-from companion.outputs.web.routing import Request, Response, Route, Router, Stream, html, \
-    json_response
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from companion.outputs.web.routing import ERRORS, WebApp, html, json_response
 
 from companion.appliance.config import LANGUAGES
 from companion.words.i18n import DEFAULT, tr
@@ -76,41 +83,89 @@ def floor_card(row: dict, now: float) -> dict:
     }
 
 
-class Notifier:
-    """Wakes the open streams (each on its connection's thread) from the hub's MQTT
-    thread."""
+class Waiter:
+    """One open stream: what changed since it last looked, and the event that wakes it
+    on the server's event loop."""
 
     def __init__(self) -> None:
-        self.waiters: set[queue.Queue[str | None]] = set()
+        self.loop = asyncio.get_running_loop()
+        self.ready = asyncio.Event()
+        self.kinds: set[str | None] = set()
+
+    def wake(self, what: str | None) -> None:                  # any thread
+        self.kinds.add(what)
+        with contextlib.suppress(RuntimeError):                 # (the loop has ended)
+            self.loop.call_soon_threadsafe(self.ready.set)
+
+    def take(self) -> set[str | None]:
+        self.ready.clear()
+        kinds, self.kinds = self.kinds, set()
+        return kinds
+
+
+class Notifier:
+    """Wakes the open streams (on the server's event loop) from the hub's MQTT thread."""
+
+    def __init__(self) -> None:
+        self.waiters: set[Waiter] = set()
         self.closing = threading.Event()
         self._lock = threading.Lock()
 
-    def listen(self) -> queue.Queue[str | None]:
-        q: queue.Queue[str | None] = queue.Queue()
+    def listen(self) -> Waiter:                                  # on the event loop
+        waiter = Waiter()
         with self._lock:
-            self.waiters.add(q)
-        return q
+            self.waiters.add(waiter)
+        return waiter
 
-    def forget(self, q: queue.Queue[str | None]) -> None:
+    def forget(self, waiter: Waiter) -> None:
         with self._lock:
-            self.waiters.discard(q)
+            self.waiters.discard(waiter)
 
     def changed(self, what: str, _table: str) -> None:          # any thread
         self._wake(what)
 
     def _wake(self, what: str | None) -> None:
         with self._lock:
-            waiters = list(self.waiters)
-        for q in waiters:
-            q.put_nowait(what)
+            for waiter in self.waiters:
+                waiter.wake(what)
 
     def close(self) -> None:                                    # the server is stopping
         self.closing.set()
         self._wake(None)
 
 
+def page_language(request: Request, default: str) -> str:
+    """``?lang=``, else the browser's Accept-Language, else the hub's language."""
+    asked = request.query_params.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return default if default in LANGUAGES else "en"
+
+
+def error_page(language: str) -> Callable[[Request, int], Response]:
+    """Every error the hub answers: one short page in the page's language (JSON for the
+    API), never a server path."""
+    def page(request: Request, status: int) -> Response:
+        lang = page_language(request, language)
+        key = f"web_error.{status}" if status in ERRORS else "web_error.other"
+        said = tr(lang, key)
+        if request.url.path.startswith("/api/"):
+            return json_response({"error": said}, status=status)
+        return html(f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+                    f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                    f'<title>{escape(tr(lang, "web_error.title"))}</title></head><body>'
+                    f'<main><h1>{escape(tr(lang, "web_error.title"))}</h1>'
+                    f'<p>{escape(said)}</p><p><a href="/?lang={lang}">'
+                    f'{escape(tr(lang, "cafe.floor"))}</a></p></main></body></html>', status)
+    return page
+
+
 def build_app(hub: Hub, language: str = DEFAULT,
-              clock: Callable[[], float] = time.time) -> Router:
+              clock: Callable[[], float] = time.time) -> WebApp:
     store, venue = hub.store, hub.venue
     notifier = Notifier()
     hub.subscribe(notifier.changed)
@@ -128,12 +183,11 @@ def build_app(hub: Hub, language: str = DEFAULT,
                 "rows": standings(store.results_of(venue, month))}
 
     def page(name: str, request: Request) -> Response:
-        lang = request.query.get("lang", language)
-        lang = lang if lang in LANGUAGES else "en"
+        lang = page_language(request, language)
         words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
         doc = HEAD + resources.files("companion.cafe").joinpath(
             f"pages/{name}.html").read_text("utf-8")
-        doc = (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
+        doc = (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", escape(venue))
                 .replace("{{WORDS}}",
                          json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
         return html(doc, headers={"Cache-Control": "no-store"})
@@ -148,7 +202,7 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return json_response(floor())
 
     def api_board(request: Request) -> Response:
-        month = request.query.get("month")
+        month = request.query_params.get("month")
         if month is not None and not _is_month(month):
             return json_response({"error": "month must look like 2026-11"}, status=400)
         return json_response(board(month))
@@ -157,39 +211,37 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return json_response({"venue": venue, "broker": hub.connected.is_set(),
                               "lag_s": hub.lag_percentiles(), "counts": dict(hub.counts)})
 
-    def stream(request: Request) -> Response:
-        def events() -> Iterator[str]:          # on the screen's own connection thread
-            q = notifier.listen()
+    async def stream(request: Request) -> Response:
+        waiter = notifier.listen()
+
+        async def events() -> AsyncIterator[str]:          # on the server's event loop
             try:
-                yield _sse("floor", floor())
+                yield _sse("floor", await run_in_threadpool(floor))
                 while not notifier.closing.is_set():
                     try:
-                        what = q.get(timeout=KEEPALIVE)
-                    except queue.Empty:
+                        await asyncio.wait_for(waiter.ready.wait(), KEEPALIVE)
+                    except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
-                    if what is None:
-                        return
-                    notifier.closing.wait(MIN_GAP)          # gather a burst into one push
-                    kinds: set[str | None] = {what}
-                    while not q.empty():
-                        kinds.add(q.get_nowait())
-                    if None in kinds:
+                    if None not in waiter.kinds:
+                        await asyncio.sleep(MIN_GAP)        # gather a burst into one push
+                    kinds = waiter.take()
+                    if None in kinds or notifier.closing.is_set():
                         return
                     if "floor" in kinds:
-                        yield _sse("floor", floor())
+                        yield _sse("floor", await run_in_threadpool(floor))
                     if "results" in kinds:
                         yield _sse("results", {})
             finally:
-                notifier.forget(q)
-        return Stream(events(), media_type="text/event-stream",
-                      headers={"Cache-Control": "no-store"})
+                notifier.forget(waiter)
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
 
-    return Router([
+    return WebApp([
         Route("/", floor_page), Route("/leaderboard", board_page),
         Route("/api/floor", api_floor), Route("/api/leaderboard", api_board),
         Route("/api/health", api_health), Route("/api/stream", stream),
-    ], on_close=notifier.close)
+    ], error_page=error_page(language), on_close=notifier.close, name="café hub")
 
 
 def _sse(event: str, data: dict) -> str:
@@ -204,6 +256,3 @@ def _is_month(text: str) -> bool:
     return len(text) == 7
 
 
-def _escape(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))

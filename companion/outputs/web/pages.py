@@ -9,7 +9,7 @@ cookie) and post actions.
 """
 from __future__ import annotations
 
-from .markup import escape
+from html import escape
 from typing import Any, assert_never
 from collections.abc import Iterable
 
@@ -31,6 +31,7 @@ from companion.appliance.config import LANGUAGES
 from companion.words.i18n import (happening_text, language_name, names_list, rejection_text,
                                   token_name, tr, tr_count, upgrade_name)
 from .chart import key_svg, story_svg
+from .routing import ERRORS
 from companion.review.why_text import why_text
 from .why import whys
 
@@ -462,3 +463,17 @@ def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines:
 def _device_key(name: str) -> str:
     return {"scanner": "device.scanner", "buttons": "device.buttons"}.get(
         name, f"web.device_{name}")
+
+
+def error_text(lang: str, status: int) -> str:
+    """What an error means, in words (never a server path)."""
+    return tr(lang, f"web_error.{status}" if status in ERRORS else "web_error.other")
+
+
+def error_page(lang: str, status: int, said: str | None = None) -> str:
+    """The one page every error of the phone view answers with (``said``: what went
+    wrong, when the status alone does not say it)."""
+    said = error_text(lang, status) if said is None else said
+    body = (f'<h1>{t(lang, "web_error.title")}</h1><p>{escape(said)}</p>'
+            f'<p><a class="btn" href="/?lang={lang}">{t(lang, "web_error.back")}</a></p>')
+    return page(lang, "live", tr(lang, "web_error.title"), body)
