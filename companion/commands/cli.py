@@ -30,6 +30,7 @@ COMMANDS = {
     "enroll": "companion.commands.enroll_cmd",
     "doctor": "companion.commands.doctor_cmd",
     "cafe": "companion.commands.cafe_cmd",
+    "pair": "companion.commands.pair_cmd",
 }
 
 

@@ -74,7 +74,8 @@ from starlette.routing import Route
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
 from .routing import WebApp, html, json_response, read_body, text, unread_closes
-from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
+from .pairing import (BUSY, CODE_FILE, LOCKED, OK, Pairing, phone_name, publish_code,
+                      unpublish_code)
 from .why import why_json
 from .server import BackgroundServer
 
@@ -160,9 +161,11 @@ class PhoneView:
                  colours: list | None = None, clock: Callable[[], float] = time.monotonic):
         self.cfg = cfg
         self.live = LiveTable(loop, colours)
-        store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
-                 if journal_path else None)
+        folder = os.path.dirname(os.path.abspath(journal_path)) if journal_path else None
+        store = os.path.join(folder, PHONES_FILE) if folder else None
         self.pairing = pairing or Pairing(store=store)
+        #: the running table's code, for ``coffee-companion pair`` (``pairing.publish_code``)
+        self.code_file = os.path.join(folder, CODE_FILE) if folder else None
         self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
         self.devices = devices or (lambda: {})
         self.clock = clock
@@ -184,6 +187,9 @@ class PhoneView:
         if not self.server.start():
             return False
         self.live.serving = True
+        if self.code_file is not None:
+            self.pairing.listeners.append(self._publish)
+            self._publish(self.pairing.code)
         logging.getLogger().addHandler(self.log_tail)
         log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
@@ -206,7 +212,14 @@ class PhoneView:
             host = socket.gethostname().split(".")[0] + ".local"
         return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
 
+    def _publish(self, code: str) -> None:
+        if self.code_file is not None:
+            publish_code(self.code_file, code, self.public_url)
+
     def close(self) -> None:
+        if self.code_file is not None and self._publish in self.pairing.listeners:
+            self.pairing.listeners.remove(self._publish)
+            unpublish_code(self.code_file)
         if self.announcer is not None:
             self.announcer.close()
             self.announcer = None

@@ -120,9 +120,11 @@ msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;r.data=d;ret
 async function act(line){const r=await send('/api/action',line,
 {'If-Match':live.dataset.version});if(r&&r.status===401)paired(false);
 if(r&&r.status===412&&r.data.html)show(r.data);}
-document.getElementById('pairbtn').addEventListener('click',async()=>{
-const r=await send('/api/pair',JSON.stringify({code:code.value.trim()}));code.value='';
-if(r&&r.status===200)paired(true);});
+const phoneName=document.getElementById('phonename');
+async function pair(){const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
+name:phoneName.value.trim()}));code.value='';if(r&&r.status===200)paired(true);}
+document.getElementById('pairbtn').addEventListener('click',pair);
+[code,phoneName].forEach(f=>f.addEventListener('keydown',e=>{if(e.key==='Enter')pair();}));
 document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
@@ -331,7 +333,9 @@ def live_page(lang: str, snap) -> str:
     control = (f'<details class="ctl"><summary>{t(lang, "web.control")}</summary>'
                f'<div id="pair"><p>{t(lang, "web.code_hint")}</p>'
                f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
-               f'autocomplete="one-time-code" maxlength="7"></label>'
+               f'autocomplete="one-time-code" maxlength="7" enterkeyhint="go"></label>'
+               f'<label>{t(lang, "web_pairing.phone_name")} <input id="phonename" '
+               f'maxlength="40" autocomplete="nickname" enterkeyhint="go"></label>'
                f'<button type="button" id="pairbtn">{t(lang, "web.pair")}</button></div>'
                f'<div class="row">{buttons}</div>'
                f'<label>{t(lang, "web.line")} <input id="line" '
