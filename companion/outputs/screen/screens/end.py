@@ -91,10 +91,13 @@ class EndScreen(WhyTargets):
         if link:                     # the BG Stats code beside the ranking, as big as fits
             middle, qr_box = cols(middle, [1.0, int(min(middle.h, middle.w * 0.42))], m.gap)
         board, notes = rows(middle, [1.0, tie_h], m.gap if tie_h else 0)
-        head, who = cols(title, [0.34, 0.66], m.gap)
+        head, who, gear = cols(title, [0.34, 0.66, title.h], m.gap)
         out: list[Widget] = [
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
                   align="left"),
+            # Settings from here too: its pairing code, before anyone starts a new game
+            Button("end.settings", gear, text="⚙", size=m.big,
+                   on_tap=lambda: self.app.open("settings")),
         ]
         if len(won) == 1:
             seat = game.seat_of(won[0])
