@@ -273,3 +273,47 @@ def test_stop_ends_an_open_stream_within_its_grace(serve):
     stopping.join(5)
     assert not stopping.is_alive() and ended.is_set() and not server.running
     assert rest == [""]
+
+
+def test_request_smuggling_and_malformed_framing_are_refused(serve):
+    """What a hand-written parser may get wrong, h11 refuses: two different lengths, a
+    length that is no number, an encoding other than chunked, a bad chunk, two Hosts; and
+    Content-Length beside Transfer-Encoding is read as chunked (the RFC's rule), so the
+    request behind it is a request of its own, never a body."""
+    got = []
+
+    async def upload(request):
+        got.append(await read_body(request, 1000))
+        return text("ok")
+    server = serve(WebApp([Route("/up", upload, methods=["GET", "POST"])]))
+    for attack in (
+            b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
+            b"GET /up HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"):
+        with raw(server, attack) as s:
+            answer = read_all(s)                                  # answered, then closed
+            assert answer.startswith(b"HTTP/1.1 400 "), (attack, answer)
+            assert answer.count(b"HTTP/1.1 ") == 1, answer      # no second request read
+    assert got == []
+    with raw(server, b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: "
+             b"chunked\r\n\r\n0\r\n\r\nGET /up HTTP/1.1\r\nHost: x\r\n\r\n") as s:
+        answers = read_answer(s, b"ok")
+        while answers.count(b"ok") < 2:
+            answers += s.recv(65536)
+    assert answers.count(b"HTTP/1.1 200 OK") == 2 and got == [b"", b""]
+
+
+def test_a_body_that_stops_coming_ends_its_request(serve, monkeypatch):
+    from companion.outputs.web import routing
+    monkeypatch.setattr(routing, "BODY_WAIT", 0.3)
+
+    async def upload(request):
+        body = await read_body(request, 1000)
+        return text(f"{len(body or b'')}")
+    server = serve(WebApp([Route("/up", upload, methods=["POST"])]))
+    with raw(server, b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc") as slow:
+        assert httpx.post(server.url + "/up", content=b"12345", timeout=5).text == "5"
+        answer = read_all(slow)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower()

@@ -119,6 +119,8 @@ class WebApp:
                 return Response(b"", 307,
                                 {"location": quote(bare) + ("?" + query if query else "")})
         response = self.error_page(request, status)
+        if status in (408, 413):                  # its body is left unread: close after
+            response.headers["connection"] = "close"
         if status == 405 and exc.headers and "Allow" in exc.headers:
             response.headers["allow"] = ", ".join(sorted(
                 m.strip() for m in exc.headers["Allow"].split(",")))
