@@ -290,7 +290,8 @@ def test_request_smuggling_and_malformed_framing_are_refused(serve):
             b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
             b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
             b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
-            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"zz\r\nab\r\n0\r\n\r\n",
             b"GET /up HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"):
         with raw(server, attack) as s:
             answer = read_all(s)                                  # answered, then closed
