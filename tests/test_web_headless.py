@@ -201,3 +201,35 @@ def test_replay_db_makes_its_folder(tmp_path):
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert db.exists()
+
+
+class SaidAloud:
+    """Where the service's voice says things (the voice adapter's ``say``)."""
+    language = "es"
+
+    def __init__(self):
+        self.said: list[tuple[str, str | None]] = []
+
+    def say(self, text: str, lang: str | None = None) -> None:
+        self.said.append((text, lang))
+
+
+def test_a_long_undo_hold_says_the_code_on_a_table_without_a_screen(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    svc = Service(web_config(tmp_path), headless=True)
+    svc.start_outputs()
+    svc.start_web()
+    svc.start_inputs()
+    try:
+        svc.voice = voice = SaidAloud()
+        buttons = svc.inputs[0]
+        assert buttons.on_code_asked == svc.say_pairing_code
+        code = svc.web.pairing.code
+        buttons.on_code_asked()                     # (as the buttons' timer calls it)
+        assert voice.said == [(f"Código para emparejar: {', '.join(code)}", "es")]
+        svc.screen_on = True                        # a screen shows it in Settings instead
+        buttons.on_code_asked()
+        assert len(voice.said) == 1
+    finally:
+        svc.shutdown()
+    assert "said aloud" in caplog.text and code not in caplog.text
