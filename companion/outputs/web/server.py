@@ -92,8 +92,7 @@ class _Transport:
         p = self._protocol
         if self.lingering or self._transport.is_closing():
             return
-        if p.conn.their_state is h11.SEND_BODY and p.server_state is not None \
-                and not p.guard.stopping.is_set():
+        if p.conn.their_state is h11.SEND_BODY and not p.guard.stopping.is_set():
             self.lingering = True
             with contextlib.suppress(OSError, RuntimeError, NotImplementedError):
                 self._transport.write_eof()
