@@ -276,6 +276,9 @@ class BackgroundServer:
             timeout_graceful_shutdown=max(1, round(self.grace)),
             h11_max_incomplete_event_size=HEADER_LIMIT)
         config.timeout_keep_alive = self.guard.keep_alive  # type: ignore[assignment]  # (loop.call_later takes a float)
+        # uvicorn's own start and stop lines ("Started server process", on a logger named
+        # uvicorn.error) say nothing ours do not: its warnings and errors still show
+        logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, args=(self._server, self._sock),
                                         name=self.name, daemon=True)
