@@ -233,3 +233,17 @@ def test_a_long_undo_hold_says_the_code_on_a_table_without_a_screen(tmp_path, ca
     finally:
         svc.shutdown()
     assert "said aloud" in caplog.text and code not in caplog.text
+
+
+def test_a_paired_phone_opening_the_live_table_is_seen(service_with_web, monkeypatch):
+    svc = service_with_web
+    r = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code,
+                                                   "name": "Dana's phone"})
+    token = r.json()["token"]
+    monkeypatch.setattr(svc.web.pairing, "wall", lambda: 2_000_000_000.0)   # later on
+    with httpx.stream("GET", svc.web.url + "/api/events",
+                      headers={"Authorization": f"Bearer {token}"}, timeout=5) as s:
+        lines = s.iter_lines()
+        assert next(lines).startswith("id: ")
+        seen = next(p for p in svc.web.pairing.phones() if p.name == "Dana's phone")
+    assert seen.last_seen == 2_000_000_000.0

@@ -420,6 +420,9 @@ def build_app(view: PhoneView) -> WebApp:
         if len(live.clients) >= MAX_STREAMS:
             return text("too many live pages are open; try again later\n", 503,
                         headers={"Retry-After": "30"})
+        token, _ = _bearer(request)                # a paired phone opened the live table
+        if token:
+            await run_in_threadpool(view.pairing.seen, token)
         loop = asyncio.get_running_loop()
         ready = asyncio.Event()
 
