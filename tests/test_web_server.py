@@ -253,6 +253,7 @@ def test_a_phone_hanging_up_mid_stream_ends_it_quietly(serve, caplog):
         items.put(str(n))
         ended.wait(0.1)
     assert ended.is_set()
+    items.put(None)                         # (lets the stream's reading thread go)
     assert wait_until(lambda: server.connections == 0)
     assert httpx.get(server.url + "/", timeout=5).text == "hello"
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
