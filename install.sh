@@ -1,5 +1,5 @@
 #!/bin/sh
-# One command from a fresh Raspberry Pi OS (Bookworm, Lite or desktop, 64- or 32-bit) to a
+# One command from a fresh Raspberry Pi OS (Trixie or Bookworm, Lite or desktop, 64- or 32-bit) to a
 # running Coffee Rush companion:
 #
 #     sudo ./install.sh                 install, or upgrade in place (run it again any time)
@@ -70,16 +70,24 @@ if [ "$ACTION" = uninstall ]; then
 fi
 
 # --- what machine is this -----------------------------------------------------------------
+# Raspberry Pi OS is Debian with the Pi's additions: both say their release in os-release.
+# The two releases this is made and checked for (.ci/check-arm64-install and
+# .ci/check-appliance-vm, --release trixie|bookworm), with the Python each ships:
+SUPPORTED="Raspberry Pi OS or Debian 13 trixie (Python 3.13, first) or 12 bookworm (Python 3.11)"
 . /etc/os-release
-[ "${VERSION_CODENAME:-}" = bookworm ] \
-    || say "warning: made for Raspberry Pi OS / Debian Bookworm, this is ${PRETTY_NAME:-unknown}"
+RELEASE=${VERSION_CODENAME:-unknown}
+case $RELEASE in
+    trixie) PY_WANTED=3.13 ;;
+    bookworm) PY_WANTED=3.11 ;;
+    *) die "this is ${PRETTY_NAME:-an unknown system} ($RELEASE); install.sh supports $SUPPORTED. Elsewhere, run the companion from a venv as the README's first section says." ;;
+esac
 ARCH=$(uname -m)
 case $ARCH in
     aarch64|armv7l|armv6l|x86_64) ;;
     *) die "this machine is $ARCH; the companion supports Raspberry Pi (aarch64, armv7l, armv6l) and x86_64" ;;
 esac
 MODEL=$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || echo "not a Raspberry Pi")
-say "installing on $MODEL ($ARCH, ${PRETTY_NAME:-unknown})"
+say "installing on $MODEL ($ARCH, ${PRETTY_NAME:-unknown}, $RELEASE)"
 case $MODEL in
     "Raspberry Pi 5"*) EXTRA=pi5 ;;
     *) EXTRA=pi ;;
@@ -104,6 +112,17 @@ apt-get install -y -qq --no-install-recommends $APT >/dev/null
 
 # --- the program ----------------------------------------------------------------------------
 mkdir -p "$PREFIX"
+PY=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+[ "$PY" = "$PY_WANTED" ] \
+    || die "python3 is $PY here; $RELEASE's is $PY_WANTED, the one the companion is checked with"
+# a venv made by the release before (bookworm's 3.11 after an upgrade to trixie) has lost its
+# Python: made again on this one
+VENV_PY=$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null \
+    || echo none)
+if [ -d "$VENV" ] && [ "$VENV_PY" != "$PY" ]; then
+    say "venv $VENV was made on Python $VENV_PY: made again on $PY"
+    rm -rf "$VENV"
+fi
 if [ ! -x "$VENV/bin/python" ]; then
     say "venv $VENV (sees Debian's python3-pygame: its SDL draws on the console with kmsdrm)"
     python3 -m venv --system-site-packages "$VENV"
@@ -111,6 +130,7 @@ else
     say "venv $VENV already there: upgrading in place"
 fi
 PIP="$VENV/bin/pip --disable-pip-version-check -q"
+# the same pins build and run on both releases' Pythons (3.11 and 3.13): one file
 CONSTRAINTS=$SRC/constraints/pi.txt
 # A Pi library without a wheel for this machine (rpi-ws281x on arm64) builds from source:
 # only then the compiler and Python headers are installed.
@@ -130,16 +150,15 @@ case $ARCH in
         TARGET="$SRC[$EXTRA]" ;;
     *) TARGET="$SRC" ;;   # a PC: no Pi libraries (simulated buttons and lights)
 esac
-say "installing coffee-rush-companion from $SRC ($EXTRA extras pinned by constraints/pi.txt)"
+say "installing coffee-rush-companion from $SRC ($EXTRA extras pinned by constraints/pi.txt, checked on $RELEASE's Python $PY)"
 $PIP install --upgrade -c "$CONSTRAINTS" "$TARGET"
 ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
 cp "$SRC/README.md" "$PREFIX/README.md"
 say "installed $("$VENV/bin/coffee-companion" --version)"
-# the records' compiled code and the parsed language files, kept beside the byte code now:
-# the service's user cannot write there, and without them each start compiles them again
-PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy "$VENV/bin/python" \
-    -c 'from companion.dataclass_code import prepare; prepare()' \
-    || say "could not keep the compiled record code (each start compiles it: slower, not wrong)"
+# the parsed language files, kept beside the byte code now: the service's user cannot write
+# there, and without them each start parses them again
+PYTHONDONTWRITEBYTECODE= "$VENV/bin/python" -m companion.words.i18n \
+    || say "could not keep the parsed language files (each start parses them: slower, not wrong)"
 
 # --- the service user -------------------------------------------------------------------------
 GROUPS_FOUND=""

@@ -1,6 +1,7 @@
-"""An independent reference model of the table-script contract, version 1.2.
+"""An independent reference model of the table-script contract, version 1.3.
 
-(A script marked ``# table-script 1.1`` follows the older contract and is not for it.)
+(A script marked ``# table-script 1.1`` or ``1.2`` follows an older contract and is not for
+it.)
 
 Written from /work/shared/specs/table-script.md alone (not from ``companion/core/rules/``), so
 that ``tests/test_spec_model.py`` can compare the engine's replay with a second reading of
@@ -117,8 +118,8 @@ class Game:
     completed_this_turn: int = 0
     acted_this_turn: bool = False       # completed an order or spent cookies
     upgraded_this_turn: bool = False
-    # 1.2: `upgrades` left out: "each player may flip any of the edition's ids ... at most 4
-    #    different ones in the game"
+    # 1.3: `upgrades` left out: "each player may flip any of the edition's ids ... at most 4
+    #    different ones **per player**"
     any_tiles: bool = False
     cookies_from_orders: int = 0        # gained from orders completed this turn (1.2 spend)
 
@@ -536,9 +537,10 @@ def activate_upgrade(g: Game, a: dict, _specialty_tags) -> Game:
     if g.junior or g.acted_this_turn or g.upgraded_this_turn or p.likes < 3 \
             or up not in p.tiles or up in p.upgrades:
         raise Rejected("no_upgrade")
-    flipped = {u for q in g.players for u in q.upgrades}
-    if g.any_tiles and up not in flipped and len(flipped) >= 4:
-        raise Rejected("fifth_tile")            # "at most 4 different ones in the game"
+    # 1.3: "at most 4 different ones **per player** (a player has 4 tiles ...) so two
+    #    players together may flip 5 or more different ids"
+    if g.any_tiles and len(p.upgrades) >= 4:
+        raise Rejected("fifth_tile")
     p.likes -= 3
     p.upgrades.append(up)
     g.upgraded_this_turn = True

@@ -205,7 +205,27 @@ class Writer:
         keys = ["likes", "dislikes", "cookies"] + (["cake_cards"] if self.chance(0.6) else [])
         for key in r.sample(keys, r.randint(0 if self.chance(0.05) else 1, 2)):
             a[key] = r.choice([0, 1, 2, 3, 4, 5, 6, r.randint(0, 12)])
+            if key == "likes" and self.chance(0.25):
+                a[key] = r.randint(12, 30)      # enough to flip 4 tiles, and try a fifth
         return a
+
+    def tile_run(self) -> None:
+        """Tiles not named (1.3: 4 different ones per player): the active player, given
+        likes enough, flips a tile a turn, five turns running (the fifth is refused); the
+        others end their turns, now and then flipping one of their own."""
+        r = self.rng
+        who = self.me().name
+        self.emit({"do": "correct", "player": who, "likes": r.randint(15, 20)})
+        for _ in range(5):
+            g = self.game
+            if g is None or g.game_over or g.active is None:
+                return
+            me = g.players[g.active]
+            if me.name == who or self.chance(0.3):
+                ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES
+                self.emit({"do": "activate_upgrade", "upgrade": r.choice(ups)})
+            for _ in range(len(g.players)):
+                self.emit({"do": "end_turn"})
 
     def cake(self) -> dict:
         r, g = self.rng, self.game
@@ -298,6 +318,9 @@ class Writer:
             self.emit(self.correct())     # the final count, fixed after the game
             return
         me = self.me()
+        if g.any_tiles and g.active is not None and self.chance(0.03):
+            self.tile_run()
+            return
         if g.active is not None and not g.acted_this_turn and not g.upgraded_this_turn \
                 and me.likes >= 3 and self.chance(0.3):
             ups = [u for u in me.tiles if u not in me.upgrades] or ALL_UPGRADES

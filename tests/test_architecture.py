@@ -28,12 +28,11 @@ ALLOWED: dict[str, set[str]] = {
                  "config", "cafe"},
     # the topics both ends speak; the phone view's HTTP server and routes serve its pages
     "cafe": {"words", "config", "rules", "outputs.mqtt", "outputs.web"},
-    "top": {"commands", "words"},   # dataclass_code.prepare (install time) parses the words
+    "top": {"commands"},
 }
 
-#: the package itself (its ``__version__``) and what its ``__init__`` runs first (the records'
-#: kept compiled code): every room may read them
-BOOT = {"companion", "companion.dataclass_code"}
+#: the package itself (its ``__version__``): every room may read it
+BOOT = {"companion"}
 
 
 def room_of(module: str) -> str | None:
@@ -41,7 +40,7 @@ def room_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] != "companion":
         return None
-    if len(parts) == 1 or parts[1] in {"__main__", "dataclass_code"}:
+    if len(parts) == 1 or parts[1] == "__main__":
         return "top"
     if parts[1] == "core" and len(parts) > 2 and parts[2] == "rules":
         return "rules"

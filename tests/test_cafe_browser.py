@@ -63,7 +63,7 @@ def test_the_floor_page_shows_every_table_live(hub, tables, floor_server, page, 
     assert "Idle" in page.inner_text(card("table-1"))
     assert "Won by" in page.inner_text(card("table-1"))
     two = page.inner_text(card("table-2"))
-    assert "Playing" in two and "Needs help: scanner lost" in two
+    assert "Playing" in two and "Needs help: the card scanner disconnected" in two
     active = help_me.loop.table.game.active_player.name
     assert f"{active} to play" in two
     assert "Final round" in page.inner_text(card("table-3"))

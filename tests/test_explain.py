@@ -91,7 +91,12 @@ def check_step(before, action, happened, after, whys: list[Why]) -> None:
     for h in happened:
         if isinstance(h, DislikesTaken):
             (w,) = by_target[f"dislikes:{h.player}"]
-            assert w.key == "dislikes_flow" and w.params["player"] == h.player
+            assert w.key.startswith("dislikes_flow") and w.params["player"] == h.player
+            held = sum(p.cookies for p in after.players)
+            # past the box's 15 tokens the sentence says not limiting them is our choice
+            assert (w.key == "dislikes_flow_unlimited") == (held > 15)
+            if held > 15:
+                assert w.params["own"].params["held"] == held
             missed = _queue_len(before, h.player, 3)
             assert w.count == missed >= 1
             b, a = _player(before, h.player), _player(after, h.player)
@@ -117,9 +122,12 @@ def check_step(before, action, happened, after, whys: list[Why]) -> None:
                 assert _player(before, p).dislikes < DISLIKES_TO_CLOSE
             if w.key == "closed_dislikes_corrected":
                 assert action.get("do") == "correct" and action.get("dislikes") == w.params["total"]
-        elif w.key == "closed_orders_done":
+        elif w.key.startswith("closed_orders_done"):
             assert after.variant == "junior" and _player(after, p).order_count() == 0
             assert _player(before, p).order_count() == 1
+            dealt = (after.next_serial - 1) // (4 * len(after.players))
+            assert (w.key == "closed_orders_done_cards") == (dealt > 2)
+            assert w.params.get("cards", 2) == dealt
         elif w.key.startswith("reopened"):
             assert before.token == "closed" and after.token == "open"
             assert after.deck > 0 and all(x.dislikes < DISLIKES_TO_CLOSE for x in after.players)
@@ -183,7 +191,8 @@ def check_table(table) -> None:
         w = now.get(f"dislikes:{p.name}")
         if p.dislikes:
             assert w is not None, p.name
-            assert (w.params["total"] if w.key == "dislikes_flow" else w.params["after"]) \
+            assert (w.params["total"] if w.key.startswith("dislikes_flow")
+                    else w.params["after"]) \
                 == p.dislikes
         else:
             assert w is None
@@ -265,7 +274,7 @@ def test_the_scripts_and_refusals_use_every_explanation_key():
         play(path.read_text(encoding="utf-8").splitlines(), seen=seen)
     seen.add(refusal(reject("not_your_turn", player="Ben"), None, "Ana").locale_key)
     seen.add(refusal(reject("buttons_overlap", player="Ben")).locale_key)
-    seen.add(refusal(reject("bad_json", error="x")).locale_key)
+    seen.add(refusal(reject("bad_json", column=1, problem="empty")).locale_key)
     # rulings only a long random game reaches (a 2-player surge the deck cannot cover,
     # one order missed at a time, ...) are reached by the games below
     seen.update(_constructed_rulings())

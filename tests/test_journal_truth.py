@@ -355,10 +355,10 @@ SETUP = '{"do": "setup", "edition": "original", "players": ["Ana", "Ben"]}\n'
      '"player" holds \\udfff, which is not a character (a lone surrogate)'),
     ('{"do": "correct", "deck": ' + "9" * 4300 + "}", '"deck" must be at most 10000'),
     ('{"do": "correct", "deck": ' + "9" * 4301 + "}",
-     "this line is not valid JSON (a number with too many digits)"),
+     "not valid JSON at column 27: a whole number of more than 4300 digits"),
     ('{"do": "spend_cookies", "count": ' + "1" * 20 + "}", '"count" must be at most 10000'),
     ('{"do": "scan", "tag": "' + "A" * 129 + '"}', '"tag" is longer than 128 characters'),
-    ("[" * 5000 + "]" * 5000, "this line is not valid JSON (nested too deeply)"),
+    ("[" * 5000 + "]" * 5000, "not valid JSON at column 33: brackets nested more than 32 deep"),
 ])
 def test_hostile_script_lines_are_rejected_with_their_line_number(line, reason):
     r = cli("replay", "-", "--json", stdin=(SETUP + line + "\n").encode())

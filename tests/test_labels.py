@@ -1,10 +1,13 @@
 """QR sticker sheets: tags, layout, and the SVG and PDF drawn back into QR matrices."""
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
-import zlib
 
 import pytest
 import segno
+from pyzbar import pyzbar
+from pyzbar.pyzbar import ZBarSymbol
 
 from companion.commands import cli
 from companion.commands import label_sheets as labels
@@ -12,6 +15,8 @@ from companion.devices.scanner_protocol import PlainScan, decode_line
 from companion.commands.label_sheets import A4, LETTER, Grid, LabelError
 
 SVG = "{http://www.w3.org/2000/svg}"
+POPPLER = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
+                             reason="poppler-utils is not installed")
 CARD_W, CARD_H = 44.0, 68.0          # a Coffee Rush order card, mm
 
 
@@ -150,66 +155,64 @@ def test_svg_escapes_tags():
 # ---------------------------------------------------------------- PDF
 
 
-def parse_pdf(data):
-    """Check the cross-reference table and return {object number: body}."""
-    assert data.startswith(b"%PDF-1.4\n") and data.endswith(b"%%EOF\n")
-    startxref = int(re.search(rb"startxref\n(\d+)\n%%EOF\n$", data).group(1))
-    assert data[startxref:startxref + 5] == b"xref\n"
-    count = int(re.match(rb"xref\n0 (\d+)\n", data[startxref:]).group(1))
-    table = data[startxref:].split(b"\n", 2)[2]
-    objects = {}
-    for n in range(1, count):
-        entry = table[20 * n:20 * n + 20]
-        assert len(entry) == 20 and entry.endswith(b" n \n")
-        offset = int(entry[:10])
-        head = b"%d 0 obj\n" % n
-        assert data[offset:offset + len(head)] == head
-        objects[n] = data[offset + len(head):data.index(b"\nendobj\n", offset)]
-    return objects
+def poppler(tool, pdf, *args):
+    return subprocess.run([tool, *args, str(pdf)] + (["-"] if tool == "pdftotext" else []),
+                          capture_output=True, text=True, check=True).stdout
 
 
-def pdf_pages(data):
-    objects = parse_pdf(data)
+def read_cells(pdf, folder, dpi, paper, count):
+    """Each sticker cell of the rendered pages (poppler at ``dpi``), in order: the QR codes
+    pyzbar finds in it."""
+    import pygame
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(pdf), str(folder / "page")],
+                   check=True, capture_output=True)
+    grid, px = Grid.for_paper(paper), dpi / 25.4
+    pages = [pygame.image.load(str(p)) for p in sorted(folder.glob("page-*.pgm"))]
     out = []
-    for body in objects.values():
-        if b"/Type /Page " not in body:
-            continue
-        media = [float(v) for v in re.search(rb"/MediaBox \[([^\]]+)\]", body).group(1).split()]
-        content = objects[int(re.search(rb"/Contents (\d+) 0 R", body).group(1))]
-        stream = content.split(b"stream\n", 1)[1].rsplit(b"\nendstream", 1)[0]
-        assert int(re.search(rb"/Length (\d+)", content).group(1)) == len(stream)
-        out.append((media, zlib.decompress(stream).decode("ascii")))
-    return out
+    for i in range(count):
+        x, y = grid.cell(i)
+        cell = pages[i // grid.per_page].subsurface(pygame.Rect(
+            round(x * px), round(y * px), round(labels.CELL_W_MM * px),
+            round(labels.CELL_H_MM * px)))
+        w, h = cell.get_size()
+        grey = pygame.image.tostring(cell, "RGB")[::3]
+        out.append(pyzbar.decode((grey, w, h), symbols=[ZBarSymbol.QRCODE]))
+    return pages, out
 
 
-def test_pdf_pages_draw_the_same_qr_codes_at_true_size():
+@POPPLER
+def test_pdf_pages_draw_qr_codes_that_read_back_at_true_size(tmp_path):
     tags = labels.generated_tags(40)
-    data = labels.sheets_pdf(labels.pages(tags, LETTER), LETTER)
-    pages = pdf_pages(data)
+    pdf = tmp_path / "sheets.pdf"
+    pdf.write_bytes(labels.sheets_pdf(labels.pages(tags, LETTER), LETTER))
+    info = poppler("pdfinfo", pdf)
+    assert re.search(r"^Pages:\s+2$", info, re.M) and "612 x 792 pts (letter)" in info
+    dpi = 200
+    pages, found = read_cells(pdf, tmp_path, dpi, LETTER, len(tags))
     assert len(pages) == 2
-    media, ops = pages[0]
-    assert media == pytest.approx([0, 0, 612, 792], abs=0.01)     # US Letter in points
-    assert re.findall(r"\((\w+)\) Tj", ops) == tags[:36]
-    # The first sticker's squares, back in modules
-    sticker = labels.place(tags[0], *Grid.for_paper(LETTER).cell(0))
-    k, top = labels.PT_PER_MM, LETTER.height_mm
-    first_fill = ops.split("\nf\n")[0]
-    dark = set()
-    for x, y, w, h in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re", first_fill):
-        col = round((float(x) / k - sticker.qr_x) / sticker.module)
-        row = round((top - float(y) / k - float(h) / k - sticker.qr_y) / sticker.module)
-        n = round(float(w) / k / sticker.module)
-        assert float(h) / k == pytest.approx(sticker.module, abs=1e-3)
-        dark |= {(row, col + i) for i in range(n)}
-    assert dark == segno_modules(tags[0])[0]
-    assert ops.count(" l S") == len(Grid.for_paper(LETTER).cut_lines())
+    assert [[c.data.decode() for c in cell] for cell in found] == [[t] for t in tags]
+    # true size: the code without its quiet zone, as printed at 100 %
+    _, size = segno_modules(tags[0])
+    code_mm = labels.QR_MM * (size - 2 * labels.QUIET_ZONE) / size
+    for (code,) in found:
+        assert code.rect.width == pytest.approx(code_mm / 25.4 * dpi, abs=3)
+    # the tags are text (Courier), each under its code
+    assert poppler("pdftotext", pdf, "-layout").split() == tags
+    assert "Courier" in poppler("pdffonts", pdf)
 
 
-def test_pdf_escapes_parentheses_and_backslashes():
-    data = labels.sheets_pdf([[labels.place("A(1)\\", 0, 0)]], A4)
-    ops = pdf_pages(data)[0][1]
-    assert "(A\\(1\\)\\\\) Tj" in ops
-    assert pdf_pages(data)[0][0] == pytest.approx([0, 0, 595.276, 841.89], abs=0.01)
+@POPPLER
+def test_pdf_tags_with_parentheses_and_backslashes_are_text(tmp_path):
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(labels.sheets_pdf([[labels.place("A(1)\\", 0, 0)]], A4))
+    assert poppler("pdftotext", pdf).split() == ["A(1)\\"]
+    assert "595.28 x 841.89 pts (A4)" in poppler("pdfinfo", pdf)
+
+
+def test_the_same_tags_give_the_same_pdf():
+    tags = labels.generated_tags(5)
+    assert (labels.sheets_pdf(labels.pages(tags, A4), A4)
+            == labels.sheets_pdf(labels.pages(tags, A4), A4))
 
 
 # ---------------------------------------------------------------- files and the command

@@ -33,7 +33,7 @@ line 8: Chloe plays the last turn: the shop is CLOSED and Chloe sits just before
 starting player
 line 9: Ben and Chloe have the same score (0), likes (0) and rush tokens (0): nothing breaks \
 the tie, so they share place 2
-line 10: Nothing changed: This line is not valid JSON (Expecting ',' delimiter)
+line 10: Nothing changed: Not valid JSON at column 1: the `{` here is never closed
 """
 
 

@@ -202,18 +202,47 @@ def test_every_rejection_code_has_a_message_without_missing_parameters():
 
 # --- table script 1.2 --------------------------------------------------------------------
 
-def test_open_tiles_any_of_the_editions_four_at_most_in_the_game():
+def _setup_12(*actions, table=None):
+    """Actions applied under table script 1.2 (a game recorded then keeps its rules)."""
+    from companion.core.rules import Accepted, apply, parse_action
+    t = table or Table()
+    for a in actions:
+        out = apply(t, parse_action(a), rules_version="1.2")
+        assert isinstance(out, Accepted), (a, out)
+        t = out.table
+    return t
+
+
+def test_open_tiles_under_1_2_any_of_the_editions_four_at_most_in_the_game():
     likes = [{"do": "correct", "player": n, "likes": 9} for n in ("Ana", "Ben", "Chloe")]
-    t, _ = play(setup("winter"), *likes, {"do": "activate_upgrade", "upgrade": "jump"}, END,
-                {"do": "activate_upgrade", "upgrade": "double_destination"}, END,
-                {"do": "activate_upgrade", "upgrade": "double_corners"}, END,
-                {"do": "activate_upgrade", "upgrade": "diagonal_movement"}, END)
+    t = _setup_12(setup("winter"), *likes, {"do": "activate_upgrade", "upgrade": "jump"}, END,
+                  {"do": "activate_upgrade", "upgrade": "double_destination"}, END,
+                  {"do": "activate_upgrade", "upgrade": "double_corners"}, END,
+                  {"do": "activate_upgrade", "upgrade": "diagonal_movement"}, END)
+    assert t.game.rules_version == "1.2"
     assert t.game.tiles_in_play() == {"jump", "double_destination", "double_corners",
                                       "diagonal_movement"}
     rej = rejected(t, {"do": "activate_upgrade", "upgrade": "double_meeples"})
     assert rej.code == "upgrade_fifth_tile" and "jump" in rej.text
     t, _ = play({"do": "activate_upgrade", "upgrade": "jump"}, table=t)
     assert player(t.game, "Ben").upgrades == ("double_destination", "jump")  # in play: fine
+
+
+def test_open_tiles_four_per_player_two_players_may_flip_five_kinds():
+    """Table script 1.3: Ana flips 4 kinds, then Ben flips a fifth kind (his own board's);
+    Ana's fifth tile is refused (a player board holds 4)."""
+    ana_tiles = ["jump", "double_destination", "double_corners", "diagonal_movement"]
+    t, _ = play(setup("winter", ["Ana", "Ben"]),
+                *[{"do": "correct", "player": n, "likes": 30} for n in ("Ana", "Ben")])
+    assert t.game.rules_version == "1.3"
+    for u in ana_tiles:
+        t, _ = play({"do": "activate_upgrade", "upgrade": u}, END, END, table=t)
+    t, _ = play(END, {"do": "activate_upgrade", "upgrade": "double_meeples"}, table=t)
+    assert player(t.game, "Ben").upgrades == ("double_meeples",)
+    assert len(t.game.tiles_in_play()) == 5
+    t, _ = play(END, table=t)                             # Ana again
+    rej = rejected(t, {"do": "activate_upgrade", "upgrade": "double_specialties"})
+    assert rej.code == "upgrade_fifth_own_tile" and "Ana" in rej.text and "jump" in rej.text
 
 
 def test_tiles_named_are_not_capped_by_the_game():

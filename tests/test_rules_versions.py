@@ -81,3 +81,43 @@ def test_an_unknown_version_is_refused_in_words():
     assert out.returncode == 2 and "0.9" in out.stderr and "1.2" in out.stderr
     out = cli("replay", "-", "--json", stdin=("# table-script 3.0\n" + SCRIPT).encode())
     assert out.returncode == 0 and "line 1: table script 3.0" in out.stderr
+
+
+# --- table script 1.3: open tiles are counted per player ------------------------------------
+
+FIVE_KINDS = "\n".join([
+    '{"do": "setup", "edition": "winter", "players": ["Ana", "Ben"]}',
+    '{"do": "correct", "player": "Ana", "likes": 15}',
+    '{"do": "correct", "player": "Ben", "likes": 15}',
+    *[f'{{"do": "activate_upgrade", "upgrade": "{u}"}}\n{{"do": "end_turn"}}\n{{"do": "end_turn"}}'
+      for u in ("jump", "double_destination", "double_corners", "diagonal_movement")],
+    '{"do": "end_turn"}',
+    '{"do": "activate_upgrade", "upgrade": "double_meeples"}',    # Ben: a fifth kind
+]) + "\n"
+
+
+def test_a_fifth_kind_of_tile_is_ben_s_own_under_1_3_and_refused_under_1_2():
+    now = json.loads(cli("replay", "-", "--json", stdin=FIVE_KINDS.encode()).stdout)
+    assert now["rejected"] == [] and now["players"][1]["upgrades"] == ["double_meeples"]
+    old = json.loads(cli("replay", "-", "--json", stdin=("# table-script 1.2\n" + FIVE_KINDS)
+                         .encode()).stdout)
+    assert [r["line"] for r in old["rejected"]] == [18]   # (after the mark)
+    assert "fifth tile" in old["rejected"][0]["reason"] and old["players"][1]["upgrades"] == []
+
+
+def test_a_game_recorded_under_1_2_keeps_its_rules_when_resumed(tmp_path):
+    path = str(tmp_path / "journal.db")
+    lines = FIVE_KINDS.splitlines()
+    with Journal(path) as j:
+        session = Session(j)
+        session.rules = "1.2"                   # what the 1.2 companion recorded games under
+        for text in lines[:-1]:
+            session.apply_line(text)
+        assert [g.rules for g in j.games()] == ["1.2"]
+    with Journal(path) as j:                    # the 1.3 companion resumes it: still 1.2
+        session = Session(j)
+        assert session.table.game.rules_version == "1.2"
+        refused = session.apply_line(lines[-1])
+        assert getattr(refused, "code", None) == "upgrade_fifth_tile", refused
+    out = cli("history", "--db", path, "--export", "1").stdout
+    assert "# table-script 1.2" in out.splitlines()

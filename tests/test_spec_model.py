@@ -1,6 +1,6 @@
 """Differential check: the engine's replay against an independent model of the spec.
 
-``tests/spec_model.py`` reads /work/shared/specs/table-script.md (version 1.2, Cake Time
+``tests/spec_model.py`` reads /work/shared/specs/table-script.md (version 1.3, Cake Time
 included) a second time, independently of ``companion/core/rules/``; ``tests/spec_scripts.py``
 writes random, realistic scripts (legal and illegal lines, every edition and option).
 For each script the ``--json`` output of ``companion.review.replay.run`` (in process, through the

@@ -25,6 +25,7 @@ SAME_EVERYWHERE = {
     "edition.original", "edition.winter", "edition.cake_time",   # box titles
     "keyboard.latin", "keyboard.hangul", "keyboard.accents", "keyboard.done", "button.ok",
     "settings.seconds",                        # "{seconds} s": the SI unit
+    "cafe.seconds", "cafe.minutes", "cafe.hours",   # "33 s", "12 min", "1 h 05 min": units
 }
 SAME_IN = {
     "es": {"word.no", "ingredient.chocolate"},                     # "No", "Chocolate"

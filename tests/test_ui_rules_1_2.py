@@ -93,24 +93,30 @@ def test_spend_offers_what_may_be_spent_now_and_says_why_not_more():
     assert posted(app)[-1] == {"do": "spend_cookies", "count": 2}
 
 
-def test_the_editions_tiles_are_offered_until_four_are_in_play():
+def test_the_editions_tiles_are_offered_until_a_player_has_flipped_four():
+    """Table script 1.3: four tiles per player (a board holds 4), not four in the game."""
     setup = line(do="setup", edition="winter", players=["Ana", "Ben"])
-    likes = [line(do="correct", player=n, likes=12) for n in ("Ana", "Ben")]
+    likes = [line(do="correct", player=n, likes=15) for n in ("Ana", "Ben")]
     loop, app = make_app(lines=[setup, *likes])
+    six = {"double_meeples", "diagonal_movement", "double_corners", "double_specialties",
+           "double_destination", "jump"}
     touch(app, "ft.upgrade")
     assert {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")} == {
-        f"dlg.up.{u}" for u in ("double_meeples", "diagonal_movement", "double_corners",
-                                "double_specialties", "double_destination", "jump")}
+        f"dlg.up.{u}" for u in six}
     touch(app, "dlg.up.jump")
-    flips = ["double_destination", "double_corners", "diagonal_movement"]
-    for u in flips:
-        run(app, TouchAction({"do": "end_turn"}), TouchAction({"do": "activate_upgrade",
-                                                              "upgrade": u}))
-    run(app, TouchAction({"do": "end_turn"}))     # Ana again: four tiles are in play now
+    for u in ("double_destination", "double_corners", "diagonal_movement"):
+        run(app, TouchAction({"do": "end_turn"}), TouchAction({"do": "end_turn"}))
+        touch(app, "ft.upgrade")
+        touch(app, f"dlg.up.{u}")
+    run(app, TouchAction({"do": "end_turn"}))     # Ben: none flipped, all six offered
     touch(app, "ft.upgrade")
-    offered = {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")}
-    # Ana has jump and double_corners; of the rest only Ben's two are on the table
-    assert offered == {"dlg.up.double_destination", "dlg.up.diagonal_movement"}
+    assert {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")} == {
+        f"dlg.up.{u}" for u in six}
+    touch(app, "dlg.up.double_meeples")            # a fifth kind in the game: his own tile
+    assert app.table.game.players[1].upgrades == ("double_meeples",)
+    run(app, TouchAction({"do": "end_turn"}))     # Ana has flipped four: no UPGRADE
+    assert app.table.game.active_player.name == "Ana"
+    assert not has_widget(app, "ft.upgrade")
 
 
 def test_a_correction_that_removes_the_fifth_dislike_reopens_the_sign():
@@ -354,7 +360,8 @@ def test_a_winter_table_is_told_its_books_deal_and_scans_in_that_order():
     game = app.table.game
     assert game.open_tiles and len(game.players[0].tiles) == 6
 
-    # at the table: the scan prompt follows the same order, card by card
+    # at the table (with a scanner): the scan prompt follows the same order, card by card
+    run(app, ev.DeviceStatus("scanner", "connected"))
     app.screen._dismiss_draws()
     hint = "Scan the dealt cards in deal order: next, {}'s card in position {}"
     expected = [("Ben", 1), ("Ben", 2), ("Chloe", 1), ("Chloe", 2), ("Ana", 1), ("Ana", 2),
@@ -389,7 +396,7 @@ def test_junior_offers_two_three_or_four_cards_a_position():
     assert [len(pos) for pos in app.table.game.players[1].queue] == [3, 3, 3, 3]
 
 
-def test_cake_time_without_named_tiles_offers_its_seven_until_four_are_in_play():
+def test_cake_time_without_named_tiles_offers_its_seven_to_each_player():
     loop, app = make_app()
     wizard(app, "cake_time", 2, 0)
     names_colours_start(app, 2, 0)
@@ -423,7 +430,6 @@ def test_cake_time_without_named_tiles_offers_its_seven_until_four_are_in_play()
     if has_widget(app, "ban.cake.done"):
         touch(app, "ban.cake.done")
     assert app.table.game.active_player.name == "Ben"
-    touch(app, "ft.upgrade")                    # Ben: only the four on the table now
-    assert {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")} == {
-        f"dlg.up.{u}" for u in ("break_time", "storage", "double_destination",
-                                "double_corners")}
+    touch(app, "ft.upgrade")                    # Ben: any of the seven (1.3: his own four)
+    assert {w.name for w in app.screen._widgets if w.name.startswith("dlg.up.")} == \
+        {f"dlg.up.{u}" for u in seven}

@@ -223,11 +223,21 @@ def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_
     assert httpx.delete(svc.web.url + "/api/pair", timeout=5).status_code == 200
 
 
+def test_a_pairing_body_that_is_not_json_is_told_how_to_pair(service_with_web):
+    svc = service_with_web
+    for body in (b'{"code": "123456",}', b"[" * 5000 + b"]" * 5000, b"\xff\xfe"):
+        r = httpx.post(svc.web.url + "/api/pair", content=body, timeout=5)
+        assert r.status_code == 400 and not r.json()["paired"], body[:20]
+
+
 def test_an_action_body_is_one_table_script_line():
     assert _one_line(b'  {"do": "undo"}\n') == ('{"do": "undo"}', {"do": "undo"})
     assert _one_line(b"\xff\xfe")[1] == Rejection("bad_text", {})        # not UTF-8
     assert _one_line(b'{"do": "undo"}\n{"do": "undo"}')[1] is None      # two lines
     assert _one_line(b"# a comment")[1] is None
+    assert _one_line(b'{"do": "undo",}')[1] == Rejection(
+        "bad_json", {"column": 14, "problem": "comma_before_close", "char": "}", "other": "",
+                     "limit": ""})
     assert _precondition(None, "a1b2c3") == (True, None)
     assert _precondition(" * ", "a1b2c3") == (True, None)
     assert _precondition('"nonsense"', "a1b2c3") == (False, None)

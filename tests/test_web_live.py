@@ -32,7 +32,8 @@ def test_an_order_surge_shows_who_draws_until_dismissed():
     assert live.latest.draws == (("Ben", 1), ("Chloe", 1))
     html = pages.live_fragment("es", live.latest)
     assert "Ben" in html and 'class="draws"' in html
-    assert 'style="--c:#27a052" data-seat="1"' in html          # the wizard's colour
+    assert 'style="--c:#27a052;--on:#181412" data-seat="1"' in html   # the wizard's colour,
+    # and the text that reads on it
     loop.post(ev.DismissDraws())
     loop.drain()
     assert live.latest.draws == ()

@@ -23,11 +23,14 @@ printf '# Raspberry Pi OS config.txt (test copy)\ndtparam=audio=on\n' > /boot/fi
 # this host's extra CA certificates (a TLS-inspecting proxy), for apt and pip in the guest
 update-ca-certificates >/dev/null 2>&1 || true
 printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > /etc/pip.conf
-# gpio-sim: the kernel's simulated GPIO chip, built out of tree (Debian does not ship it),
-# with irq_sim (not built into Debian's kernel either) in the same module
-make -s -C "/usr/src/linux-headers-$KVER" M=/usr/src/gpio-sim modules
-install -D -m 0644 /usr/src/gpio-sim/gpio-sim.ko "/lib/modules/$KVER/updates/gpio-sim.ko"
-depmod "$KVER"
+# gpio-sim: the kernel's simulated GPIO chip. Where the kernel lacks it (Debian 12's), it is
+# built out of tree (the source put in /usr/src/gpio-sim), with irq_sim (not built into that
+# kernel either) in the same module
+if [ -d /usr/src/gpio-sim ]; then
+    make -s -C "/usr/src/linux-headers-$KVER" M=/usr/src/gpio-sim modules
+    install -D -m 0644 /usr/src/gpio-sim/gpio-sim.ko "/lib/modules/$KVER/updates/gpio-sim.ko"
+    depmod "$KVER"
+fi
 systemctl enable coffee-vm-gpiosim.service >/dev/null 2>&1
 # lean boot: nothing here needs these timers
 systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer \

@@ -126,8 +126,8 @@ class Bots:
         if me.cake_cards and self.rng.random() < 0.3:      # before any order is completed
             self.post(ev.TouchAction({"do": "play_cake_card"}))
         free = [u for u in me.tiles if u not in me.upgrades]
-        if game.open_tiles and len(game.tiles_in_play()) >= UPGRADE_TILES:
-            free = [u for u in free if u in game.tiles_in_play()]   # no fifth tile (1.2)
+        if game.open_tiles and len(me.upgrades) >= UPGRADE_TILES:
+            free = []                            # no fifth tile on a player board (1.3)
         if me.likes >= 3 and free and self.rng.random() < 0.6:
             self.post(ev.TouchAction({"do": "activate_upgrade",
                                       "upgrade": self.rng.choice(free)}))

@@ -38,7 +38,6 @@ import time
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from companion import dataclass_code
 from . import faults, heap, logs
 from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
@@ -187,7 +186,6 @@ class Service:
 
     def ready(self) -> None:
         """The journal is resumed and the screen is up (or there is none by choice)."""
-        dataclass_code.keep()           # the records' code compiled this start, for the next
         self.notifier.ready(status_line(self.loop.snapshot.table))
 
     def start_outputs(self) -> None:

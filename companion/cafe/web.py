@@ -24,7 +24,6 @@ import threading
 import time
 from datetime import datetime
 from html import escape
-from importlib import resources
 from collections.abc import AsyncIterator, Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -34,33 +33,13 @@ from starlette.routing import Route
 
 from companion.outputs.web.routing import ERRORS, WebApp, html, json_response
 
-from companion.appliance.config import LANGUAGES
 from companion.words.i18n import DEFAULT, tr
+from . import view
 from .hub import Hub
 from .leaderboard import standings
 
 MIN_GAP = 0.25          # seconds between two pushes of the same stream
 KEEPALIVE = 15.0
-WORDS = ("title", "leaderboard", "floor", "playing", "idle", "over", "offline", "online",
-         "final_round", "needs_help", "round", "to_play", "elapsed", "no_tables", "month",
-         "player", "games", "wins", "average", "points", "no_games", "winner", "shop_open",
-         "shop_closed", "help_device")
-
-
-# what both pages start with: the head, and the words and helpers their scripts share
-HEAD = """<!doctype html>
-<html lang="{{LANG}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Coffee Rush · {{VENUE}}</title>
-<script>
-const W = {{WORDS}};
-const say = (key, params={}) => (W[key] || key).replace(/\\{(\\w+)\\}/g, (_, k) => params[k] ?? "");
-const esc = s => String(s).replace(/[&<>"']/g,
-  c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
-</script>
-"""
 
 
 def floor_card(row: dict, now: float) -> dict:
@@ -134,23 +113,12 @@ class Notifier:
         self._wake(None)
 
 
-def page_language(request: Request, default: str) -> str:
-    """``?lang=``, else the browser's Accept-Language, else the hub's language."""
-    asked = request.query_params.get("lang")
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return default if default in LANGUAGES else "en"
-
-
 def error_page(language: str) -> Callable[[Request, int], Response]:
     """Every error the hub answers: one short page in the page's language (JSON for the
     API), never a server path."""
     def page(request: Request, status: int) -> Response:
-        lang = page_language(request, language)
+        lang = view.language_of(request.query_params.get("lang"),
+                                request.headers.get("accept-language", ""), language)
         key = f"web_error.{status}" if status in ERRORS else "web_error.other"
         said = tr(lang, key)
         if request.url.path.startswith("/api/"):
@@ -183,14 +151,10 @@ def build_app(hub: Hub, language: str = DEFAULT,
                 "rows": standings(store.results_of(venue, month))}
 
     def page(name: str, request: Request) -> Response:
-        lang = page_language(request, language)
-        words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
-        doc = HEAD + resources.files("companion.cafe").joinpath(
-            f"pages/{name}.html").read_text("utf-8")
-        doc = (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", escape(venue))
-                .replace("{{WORDS}}",
-                         json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
-        return html(doc, headers={"Cache-Control": "no-store"})
+        lang = view.language_of(request.query_params.get("lang"),
+                                request.headers.get("accept-language", ""), language)
+        return html(view.render(name, lang, venue),
+                    headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
     def floor_page(request: Request) -> Response:
         return page("floor", request)
@@ -254,5 +218,4 @@ def _is_month(text: str) -> bool:
     except ValueError:
         return False
     return len(text) == 7
-
 

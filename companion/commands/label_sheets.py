@@ -15,10 +15,10 @@ in the margin at every grid line and small crosses where inner lines meet.
 Files, for each paper size:
 
 * ``stickers-<paper>-<n>.svg``: one SVG per page, in millimetres;
-* ``stickers-<paper>.pdf``: all pages in one PDF, vector squares and the
-  built-in Courier font. The PDF is written here directly (a page of filled
-  rectangles needs no library): it prints at exact size from any viewer,
-  where a PNG would be rescaled by the printer dialog;
+* ``stickers-<paper>.pdf``: all pages in one PDF (fpdf2), vector squares and
+  the tags as text in the standard Courier font (selectable, searchable): it
+  prints at exact size from any viewer, where a PNG would be rescaled by the
+  printer dialog;
 * ``tags.txt``: the tags, one per line (``--tags`` reads this format back).
 
 Print at 100 % / "actual size", not "fit to page".
@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import math
 import os
-import zlib
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 import segno
 
 from companion.devices.scanner_protocol import PlainScan, decode_line
-from companion.review.pdf import pdf_file
 
 CELL_W_MM = 32.0
 CELL_H_MM = 38.0
@@ -261,57 +260,39 @@ def sheet_svg(stickers: Iterable[Sticker], paper: Paper) -> str:
 
 
 # --------------------------------------------------------------------------
-# PDF: just enough of the format for vector squares, lines and one font
+# PDF (fpdf2)
 
-
-def _pdf_text(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-
-
-def _page_content(stickers: Sequence[Sticker], paper: Paper) -> bytes:
-    k, page_h = PT_PER_MM, paper.height_mm
-    ops = ["0.15 0.15 0.15 RG", f"{_n(0.15 * k)} w"]
-    for x1, y1, x2, y2 in Grid.for_paper(paper).cut_lines():
-        ops.append(f"{_n(x1 * k)} {_n((page_h - y1) * k)} m "
-                   f"{_n(x2 * k)} {_n((page_h - y2) * k)} l S")
-    ops.append("0 g")
-    for s in stickers:
-        for x, y, w, h in s.squares:
-            ops.append(f"{_n(x * k)} {_n((page_h - y - h) * k)} {_n(w * k)} {_n(h * k)} re")
-        ops.append("f")
-        width = COURIER_ADVANCE * s.text_size * len(s.tag)
-        ops.append(f"BT /F1 {_n(s.text_size * k)} Tf {_n((s.text_x - width / 2) * k)} "
-                   f"{_n((page_h - s.text_y) * k)} Td ({_pdf_text(s.tag)}) Tj ET")
-    return ("\n".join(ops) + "\n").encode("ascii")
+#: the files' date: the same tags give the same file
+SHEETS_DATE = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 def sheets_pdf(page_list: Sequence[Sequence[Sticker]], paper: Paper) -> bytes:
-    """All pages as one PDF 1.4 file."""
-    objects: list[bytes] = []            # object n is objects[n - 1]
+    """All pages as one PDF, in millimetres: cut marks, each QR code's dark runs as filled
+    rectangles, each tag as text in Courier (one of PDF's standard fonts: nothing to
+    embed) centred under its code."""
+    from fpdf import FPDF        # here: the service never prints sheets
 
-    def add(body: bytes) -> int:
-        objects.append(body)
-        return len(objects)
-
-    catalog = add(b"")                   # filled in once the page tree exists
-    tree = add(b"")
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier "
-               b"/Encoding /WinAnsiEncoding >>")
-    info = add(b"<< /Title (Coffee Rush order-card QR stickers) "
-               b"/Producer (coffee-companion labels) >>")
-    media = f"[0 0 {_n(paper.width_mm * PT_PER_MM)} {_n(paper.height_mm * PT_PER_MM)}]"
-    kids = []
+    doc = FPDF(unit="mm", format=(paper.width_mm, paper.height_mm))
+    doc.set_auto_page_break(False)
+    doc.set_margin(0)
+    doc.set_title("Coffee Rush order-card QR stickers")
+    doc.set_producer("coffee-companion labels")
+    doc.set_creation_date(SHEETS_DATE)
+    grid = Grid.for_paper(paper)
     for stickers in page_list:
-        data = zlib.compress(_page_content(stickers, paper))
-        content = add(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data)
-                      + data + b"\nendstream")
-        kids.append(add((f"<< /Type /Page /Parent {tree} 0 R /MediaBox {media} "
-                         f"/Resources << /Font << /F1 {font} 0 R >> >> "
-                         f"/Contents {content} 0 R >>").encode("ascii")))
-    objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R >>".encode("ascii")
-    objects[tree - 1] = (f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] "
-                         f"/Count {len(kids)} >>").encode("ascii")
-    return pdf_file(objects, catalog, info)
+        doc.add_page()
+        doc.set_draw_color(38)
+        doc.set_line_width(0.15)
+        for x1, y1, x2, y2 in grid.cut_lines():
+            doc.line(x1, y1, x2, y2)
+        doc.set_fill_color(0)
+        doc.set_text_color(0)
+        for s in stickers:
+            for x, y, w, h in s.squares:
+                doc.rect(x, y, w, h, style="F")
+            doc.set_font("Courier", size=s.text_size * PT_PER_MM)
+            doc.text(s.text_x - doc.get_string_width(s.tag) / 2, s.text_y, s.tag)
+    return bytes(doc.output())
 
 
 # --------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+from companion.core.rules.editions import RULES
+
 HELP = ("replay a table script headlessly (the format: docs/table-script.md in the "
         "companion's source)")
 
@@ -15,8 +17,8 @@ def add_arguments(p):
     p.add_argument("--db", help="journal to replay into (default: a temporary one)")
     p.add_argument("--rules", metavar="VERSION",
                    help="the table-script version the script's games follow (default the "
-                        "current one, 1.2; a '# table-script 1.1' line in the script does "
-                        "the same from that line on)")
+                        f"current one, {RULES}; a '# table-script 1.2' line in the script "
+                        "does the same from that line on)")
     p.add_argument("--language", default="en", metavar="LANG",
                    help="the language of --explain: en, es, pt, it or ko (default en)")
 

@@ -68,7 +68,7 @@ def rebuild(lines: Iterable[str], specialty_tags: frozenset[str] = NO_SPECIALTIE
     for n, line in enumerate(lines):
         action = parse_line(line)
         if action is None:
-            action = reject("bad_json", error="an empty line")
+            action = reject("bad_json", column=1, problem="empty")
         outcome = action if isinstance(action, Rejection) else apply(out.table, action,
                                                                      specialty_tags, rules)
         if isinstance(outcome, Rejection):

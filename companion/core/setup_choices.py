@@ -71,7 +71,7 @@ class SetupChoices:
         self.colours = list(COLOURS)
         self.start: int | None = None
         # "shared", "draw" (Cake Time), "each", or "open" (not named: any of the box's tiles
-        # during the game, 4 different ones at most; table script 1.2)
+        # during the game, 4 different ones at most each; table script 1.3)
         self.upgrade_mode = "shared"
         self.shared_tiles = list(ORIGINAL_UPGRADES)
         self.player_tiles = [list(ORIGINAL_UPGRADES) for _ in range(4)]

@@ -151,9 +151,5 @@ def link(play_: dict[str, Any]) -> str:
 
 def qr(url: str) -> segno.QRCode:
     """The link as a QR code: low error correction, so the modules stay big."""
-    from companion import lazily
-    # here: a start (PlayLink) needs no QR code before a game ends; segno's writers (SVG,
-    # PNG, ...: gzip, xml.sax, urllib.request, 0.3 MB) run only when a label sheet is made
-    with lazily("segno.writers"):
-        import segno
+    import segno        # here: a start (PlayLink) needs no QR code before a game ends
     return segno.make_qr(url, error="l", boost_error=False)

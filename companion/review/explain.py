@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.rules import Accepted, Rejection, Table, apply
-from companion.core.rules.editions import DISLIKES_TO_CLOSE
+from companion.core.rules.editions import DISLIKES_TO_CLOSE, JUNIOR_CARDS, POSITIONS
 from companion.core.rules.happenings import (CardsToDraw, Corrected, DislikesTaken, FinalTurnBegins,
                                              GameOver, Happening, RankingChanged,
                                              ShopClosed, ShopReopened)
@@ -205,11 +205,22 @@ def _surge(before: Game, h: CardsToDraw) -> list[Why]:
     return [Why(f"draw:{r}", key, params, count=k, facts=facts) for r in targets]
 
 
+#: tokens in each box (000 "Contenido"; 001 "Components"): the companion does not limit them
+TOKENS_IN_THE_BOX = 15
+
+
 def _flow_of_time(before: Game, after: Game, h: DislikesTaken) -> Why:
     p = before.players[before.seat_of(h.player) or 0]
     token = Word("token", token_id(after.rules.token, h.count))
-    return Why(f"dislikes:{h.player}", "dislikes_flow",
-               {"player": h.player, "total": h.total, "tokens": token}, count=h.count,
+    params: dict[str, Any] = {"player": h.player, "total": h.total, "tokens": token}
+    held = sum(q.cookies for q in after.players)
+    key = "dislikes_flow"
+    if held > TOKENS_IN_THE_BOX:        # more than the box holds: say whose rule that is
+        key = "dislikes_flow_unlimited"
+        params["own"] = Why("", "own_tokens", {
+            "held": held, "box": TOKENS_IN_THE_BOX,
+            "tokens_held": Word("token", token_id(after.rules.token, held))})
+    return Why(f"dislikes:{h.player}", key, params, count=h.count,
                facts={"position_4": len(p.queue[3]), "before": p.dislikes, "after": h.total})
 
 
@@ -223,6 +234,11 @@ def _closed(before: Game, after: Game, happened: tuple[Happening, ...], h: ShopC
     if h.reason == "five_dislikes":
         return _closed_dislikes(after, happened, h.player or "", facts)
     # "orders_done": Junior Barista, the player's queue is empty
+    each = (after.next_serial - 1) // (POSITIONS * len(after.players))
+    if each > JUNIOR_CARDS[0]:          # more cards a position: the companion's own choice
+        return Why("sign", "closed_orders_done_cards",
+                   {"player": h.player or "", "closed": CLOSED, "cards": each,
+                    "most": JUNIOR_CARDS[1]}, facts=facts)
     return Why("sign", "closed_orders_done", {"player": h.player or "", "closed": CLOSED},
                facts=facts)
 

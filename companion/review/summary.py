@@ -4,13 +4,14 @@ round and the turning points (``companion.review.story``), in the players' langu
 ``coffee-companion history --export GAME --summary PATH.pdf|.png`` writes it, and the
 phone view's finished-game page offers both as downloads.
 
-The page is drawn with pygame, as the touchscreen is (the same chart painter,
-``ui.story_chart``, in print colours), with the project's fonts (``ui.fonts``: DejaVu
-for Latin letters, Nanum or Noto for Hangul), so a Korean page reads as the screen
-does. It is an A4 page at 150 dots per inch (1240 x 1754). The PDF is that picture on
-one A4 page, written directly as ``labels.py`` writes its sheets (no PDF library): one
-image, compressed, filling the page; it prints at A4 from any viewer (on Letter paper,
-"fit to page").
+One layout (``_Page``) draws on either of two canvases. The PNG is drawn with pygame, as
+the touchscreen is (the same chart painter, ``story_chart``, in print colours): an A4
+page at 150 dots per inch (1240 x 1754). The PDF is written by fpdf2 on one A4 page in
+the same places (a picture dot is 72/150 of a point): its words are text, in the
+project's fonts embedded as TrueType (``words.fonts``: DejaVu for Latin letters, Nanum
+or Noto for Hangul, chained as fpdf2's fallback fonts), so a Korean page can be
+selected, searched and read aloud; only the chart's plot and the seats' shapes are
+pictures (pygame's, the screen's painter).
 
 Its fonts are its own (a ``FontBook`` of this module), not the screen's: the phone view
 draws a page on its own thread while the screen draws on the main thread; one lock
@@ -20,14 +21,14 @@ from __future__ import annotations
 
 import io
 import threading
-import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pygame
 
 from . import exports
 from companion.core.journal import GameRecord, Journal
-from .pdf import pdf_file
 from companion.core.rules.engine import NO_SPECIALTIES
 from companion.core.rules.scoring import ranking, tie_break, winners
 from companion.core.rules.state import Game, Table
@@ -40,9 +41,13 @@ from companion.words.i18n import names_list, token_name, tr, tr_count
 from companion.core.colour_vision import SEAT_SHAPES
 from .story_chart import ChartLook, draw_shape, paint_chart
 
+if TYPE_CHECKING:         # fpdf2 loads with the first PDF, not with the service's start
+    from fpdf import FPDF
+
 FORMATS = ("png", "pdf")
 PAGE = (1240, 1754)                    # A4 at 150 dpi
 A4_PT = (595.28, 841.89)
+PT = A4_PT[0] / PAGE[0]                # points per picture dot (72 / 150)
 MARGIN = 80
 
 PAPER = (255, 255, 255)
@@ -61,35 +66,11 @@ class SummaryError(exports.ExportError):
     """The game has no summary (still running, or its lines do not replay)."""
 
 
-@dataclass
-class _Pen:
-    """Text on the page with this module's fonts: one line shrunk to fit its box, or a
-    paragraph wrapped at spaces (and inside a word too long for a line)."""
-    book: FontBook
-
-    def font(self, size: int, bold: bool = False) -> ChainFont:
-        return self.book.font(size, bold)
+class _Wrapping:
+    """Lines of a paragraph, broken at spaces (and inside a word too long for a line)."""
 
     def width(self, text: str, size: int, bold: bool = False) -> int:
-        return self.font(size, bold).size(text)[0]
-
-    def write(self, surface, text, box, size, color, bold=False, align="center"):
-        box = pygame.Rect(box)
-        s = size
-        while s > 8 and (self.width(text, s, bold) > box.w
-                         or self.font(s, bold).get_height() > box.h):
-            s -= 1
-        img = self.font(s, bold).render(text, True, color)
-        r = img.get_rect()
-        r.centery = box.centery
-        if align == "left":
-            r.x = box.x
-        elif align == "right":
-            r.right = box.right
-        else:
-            r.centerx = box.centerx
-        surface.blit(img, r)
-        return r
+        raise NotImplementedError
 
     def lines(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
         out: list[str] = []
@@ -112,6 +93,40 @@ class _Pen:
             out.append(line)
         return out
 
+
+@dataclass
+class _Pen(_Wrapping):
+    """Text on the page with this module's fonts: one line shrunk to fit its box, or a
+    paragraph wrapped at spaces (and inside a word too long for a line)."""
+    book: FontBook
+
+    def font(self, size: int, bold: bool = False) -> ChainFont:
+        return self.book.font(size, bold)
+
+    def width(self, text: str, size: int, bold: bool = False) -> int:
+        return self.font(size, bold).size(text)[0]
+
+    def linesize(self, size: int) -> int:
+        return self.font(size).get_linesize()
+
+    def write(self, surface, text, box, size, color, bold=False, align="center"):
+        box = pygame.Rect(box)
+        s = size
+        while s > 8 and (self.width(text, s, bold) > box.w
+                         or self.font(s, bold).get_height() > box.h):
+            s -= 1
+        img = self.font(s, bold).render(text, True, color)
+        r = img.get_rect()
+        r.centery = box.centery
+        if align == "left":
+            r.x = box.x
+        elif align == "right":
+            r.right = box.right
+        else:
+            r.centerx = box.centerx
+        surface.blit(img, r)
+        return r
+
     def paragraph(self, surface, text: str, x: int, y: int, width: int, size: int,
                   color, bold: bool = False) -> int:
         """Draw ``text`` wrapped at ``width`` from (x, y); the height it took."""
@@ -121,6 +136,99 @@ class _Pen:
         for n, line in enumerate(lines):
             surface.blit(f.render(line, True, color), (x, y + n * step))
         return step * max(1, len(lines))
+
+
+class _PdfPen(_Wrapping):
+    """``_Pen`` on a PDF page (fpdf2): the same boxes in picture dots, the words as text
+    in the page's embedded fonts (Latin first, the Hangul face as fpdf2's fallback)."""
+
+    def __init__(self, doc: FPDF):
+        self.doc = doc
+
+    def _set(self, size: int, bold: bool) -> None:
+        self.doc.set_font("latin", "B" if bold else "", size * PT)
+
+    def width(self, text: str, size: int, bold: bool = False) -> int:
+        self._set(size, bold)
+        return round(self.doc.get_string_width(text) / PT)
+
+    def linesize(self, size: int) -> int:
+        return round(size * 1.17)      # DejaVu's line (as pygame's get_linesize says)
+
+    def _cell(self, text: str, x: float, y: float, w: float, size: int, color,
+              bold: bool, align: str) -> None:
+        self._set(size, bold)
+        self.doc.set_text_color(*color[:3])
+        self.doc.set_xy(x * PT, y * PT)
+        self.doc.cell(w * PT, self.linesize(size) * PT, text,
+                      align={"left": "L", "right": "R"}.get(align, "C"))
+
+    def write(self, surface, text, box, size, color, bold=False, align="center"):
+        box = pygame.Rect(box)
+        s = size
+        while s > 8 and (self.width(text, s, bold) > box.w or self.linesize(s) > box.h):
+            s -= 1
+        h = self.linesize(s)
+        self._cell(text, box.x, box.centery - h / 2, box.w, s, color, bold, align)
+        return pygame.Rect(box.x, box.centery - h // 2, box.w, h)
+
+    def paragraph(self, surface, text: str, x: int, y: int, width: int, size: int,
+                  color, bold: bool = False) -> int:
+        step = self.linesize(size)
+        lines = self.lines(text, size, width, bold)
+        for n, line in enumerate(lines):
+            self._cell(line, x, y + n * step, width, size, color, bold, "left")
+        return step * max(1, len(lines))
+
+
+class _Canvas:
+    """Where ``_Page`` draws: a pygame surface (the PNG)."""
+
+    def __init__(self, surface: pygame.Surface, pen: _Pen | _PdfPen):
+        self.surface, self.pen = surface, pen
+
+    def box(self, rect: pygame.Rect, colour, radius: int, edge: int = 0) -> None:
+        pygame.draw.rect(self.surface, colour, rect, edge, border_radius=radius)
+
+    def dot(self, center: tuple[int, int], radius: int, colour) -> None:
+        pygame.draw.circle(self.surface, colour, center, radius)
+
+    def picture(self, rect: pygame.Rect,
+                paint: Callable[[pygame.Surface, pygame.Rect], None]) -> None:
+        """What pygame paints in ``rect`` (the chart's plot, a seat's shape)."""
+        paint(self.surface, rect)
+
+
+class _PdfCanvas(_Canvas):
+    """``_Canvas`` on a PDF page: boxes and dots as vector shapes, pictures as PNG images."""
+
+    def __init__(self, doc: FPDF, pen: _PdfPen):
+        super().__init__(pygame.Surface((1, 1)), pen)
+        self.doc = doc
+
+    def box(self, rect: pygame.Rect, colour, radius: int, edge: int = 0) -> None:
+        d = self.doc
+        if edge:
+            d.set_draw_color(*colour[:3])
+            d.set_line_width(edge * PT)
+            half = edge / 2                 # pygame draws the edge inside the rect
+            x, y, w, h = rect.x + half, rect.y + half, rect.w - edge, rect.h - edge
+        else:
+            d.set_fill_color(*colour[:3])
+            x, y, w, h = rect
+        d.rect(x * PT, y * PT, w * PT, h * PT, style="D" if edge else "F",
+               round_corners=radius > 0, corner_radius=radius * PT)
+
+    def dot(self, center: tuple[int, int], radius: int, colour) -> None:
+        self.doc.set_fill_color(*colour[:3])
+        self.doc.circle(center[0] * PT, center[1] * PT, radius * PT, style="F")
+
+    def picture(self, rect: pygame.Rect,
+                paint: Callable[[pygame.Surface, pygame.Rect], None]) -> None:
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        paint(layer, pygame.Rect((0, 0), rect.size))
+        self.doc.image(io.BytesIO(png(layer)), rect.x * PT, rect.y * PT, rect.w * PT,
+                       rect.h * PT)
 
 
 def _pen() -> _Pen:
@@ -143,30 +251,84 @@ def finished_table(journal: Journal, game_id: int) -> tuple[GameRecord, Table]:
     return game, rebuilt.table
 
 
-def draw_page(record: GameRecord, table: Table, lang: str) -> pygame.Surface:
-    """The whole page as a picture."""
+def _story(record: GameRecord, table: Table) -> tuple[Game, Story]:
     game = table.game
     story = story_of(table)
     if game is None or story is None:
         raise SummaryError(f"game {record.id} has no table to summarize")
+    return game, story
+
+
+def draw_page(record: GameRecord, table: Table, lang: str) -> pygame.Surface:
+    """The whole page as a picture."""
+    game, story = _story(record, table)
     with _lock:
         if not pygame.font.get_init():
             pygame.font.init()
-        return _Page(record, game, story, lang, _pen()).draw()
+        pen = _pen()
+        surface = pygame.Surface(PAGE)
+        _Page(record, game, story, lang, _Canvas(surface, pen), pen).draw()
+        return surface
+
+
+def pdf_page(record: GameRecord, table: Table, lang: str) -> bytes:
+    """The whole page as a PDF with its words as text (fpdf2, the fonts embedded)."""
+    from fpdf import FPDF
+
+    game, story = _story(record, table)
+    with _lock:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        pen = _pen()
+        files = pen.book.files
+        doc = FPDF(unit="pt", format="A4")
+        doc.set_auto_page_break(False)
+        doc.set_margin(0)
+        doc.set_title(tr(lang, "story.summary_title", game=record.id))
+        doc.set_producer("coffee-companion")
+        doc.set_creation_date(_created(record))
+        if files.latin is None:
+            raise SummaryError("no DejaVu Sans font to write the PDF with "
+                               "(Debian: sudo apt install fonts-dejavu-core)")
+        doc.add_font("latin", "", files.latin)
+        doc.add_font("latin", "B", files.latin_bold or files.latin)
+        if files.hangul is not None:
+            doc.add_font("hangul", "", files.hangul)
+            doc.add_font("hangul", "B", files.hangul_bold or files.hangul)
+            doc.set_fallback_fonts(["hangul"], exact_match=False)
+        doc.add_page()
+        text = _PdfPen(doc)
+        _Page(record, game, story, lang, _PdfCanvas(doc, text), pen).draw()
+        return bytes(doc.output())
+
+
+def _created(record: GameRecord):
+    """The game's start as the PDF's date (the same game, the same file)."""
+    from datetime import UTC, datetime
+    try:
+        when = datetime.fromisoformat(record.started_at.replace("Z", "+00:00"))
+    except ValueError:
+        return datetime(2000, 1, 1, tzinfo=UTC)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 class _Page:
-    def __init__(self, record: GameRecord, game: Game, story: Story, lang: str, pen: _Pen):
-        self.record, self.game, self.story, self.lang, self.pen = record, game, story, lang, pen
+    """The layout, in picture dots (1240 x 1754), on a canvas (``_Canvas``: the PNG's
+    surface or the PDF's page); ``paint`` is the pygame pen of the pictures in it."""
+
+    def __init__(self, record: GameRecord, game: Game, story: Story, lang: str,
+                 canvas: _Canvas, paint: _Pen):
+        self.record, self.game, self.story, self.lang = record, game, story, lang
+        self.canvas, self.pen, self.paint = canvas, canvas.pen, paint
         names = record.seat_colors or []
         rgb = screen_rgb(names) if names else []
         self.colours = list(rgb) + list(SCREEN_RGB[len(rgb):])
-        self.surface = pygame.Surface(PAGE)
+        self.surface = canvas.surface
         self.width = PAGE[0] - 2 * MARGIN
 
-    def draw(self) -> pygame.Surface:
+    def draw(self) -> None:
         s, pen, lang = self.surface, self.pen, self.lang
-        s.fill(PAPER)
+        self.canvas.box(pygame.Rect((0, 0), PAGE), PAPER, 0)
         y = MARGIN
         pen.write(s, tr(lang, "story.summary_title", game=self.record.id),
                   pygame.Rect(MARGIN, y, self.width, 70), 56, INK, True, "left")
@@ -185,7 +347,6 @@ class _Page:
         chart_bottom = bottom - 24 - points_h
         self._chart(y, chart_bottom)
         self._points(chart_bottom + 24)
-        return s
 
     def _winner(self, y: int) -> int:
         ranked = ranking(self.game)
@@ -198,10 +359,8 @@ class _Page:
             colour = FLAG
             text = tr(self.lang, "end.shared", players=names_list(self.lang, list(won)))
         band = pygame.Rect(MARGIN, y, self.width, 84)
-        pygame.draw.rect(self.surface, colour, band, border_radius=16)
-        ink = INK if sum(c * w for c, w in zip(colour, (0.299, 0.587, 0.114),
-                                               strict=True)) > 150 else PAPER
-        self.pen.write(self.surface, text, band.inflate(-32, -12), 52, ink, True)
+        self.canvas.box(band, colour, 16)
+        self.pen.write(self.surface, text, band.inflate(-32, -12), 52, _ink_on(colour), True)
         return band.bottom
 
     def _ranking(self, y: int) -> int:
@@ -214,8 +373,8 @@ class _Page:
             p = g.players[seat]
             colour = self.colours[seat % len(self.colours)]
             row = pygame.Rect(MARGIN, y, self.width, row_h - 10)
-            pygame.draw.rect(s, PANEL, row, border_radius=12)
-            pygame.draw.rect(s, colour, row, 4, border_radius=12)
+            self.canvas.box(row, PANEL, 12)
+            self.canvas.box(row, colour, 12, 4)
             pen.write(s, tr(lang, "end.place", place=entry.place),
                       pygame.Rect(row.x + 16, row.y, 84, row.h), 44, INK, True, "left")
             self._token(pygame.Rect(row.x + 106, row.y + 9, row.h - 18, row.h - 18), seat, colour)
@@ -249,8 +408,11 @@ class _Page:
             return
         look = ChartLook(text=26, line=6, marker=26, flag=38, background=PANEL, grid=GRID,
                          ink=INK, dim=DIM, outline=INK, flag_color=FLAG)
-        paint_chart(s, box, self.story, self.colours, look, pen,
-                    [p.round for p in self.story.points])
+
+        def chart(surface: pygame.Surface, rect: pygame.Rect) -> None:
+            paint_chart(surface, rect, self.story, self.colours, look, self.paint,
+                        [p.round for p in self.story.points])
+        self.canvas.picture(box, chart)
         # the key under the chart: each seat's shape, number and name
         x, y = MARGIN, box.bottom + 8
         for seat, name in enumerate(self.story.players):
@@ -264,21 +426,22 @@ class _Page:
         """A seat's shape in its colour with its number (as the screen's seat token)."""
         side = min(rect.w, rect.h)
         shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
-        draw_shape(self.surface, shape, rect.center, round(side * (0.8 if shape in (
-            "triangle", "diamond") else 0.95)), colour, INK, max(2, side // 14))
-        ink = INK if sum(c * w for c, w in zip(colour, (0.299, 0.587, 0.114),
-                                               strict=True)) > 150 else PAPER
+
+        def token(surface: pygame.Surface, at: pygame.Rect) -> None:
+            draw_shape(surface, shape, at.center, round(side * (0.8 if shape in (
+                "triangle", "diamond") else 0.95)), colour, INK, max(2, side // 14))
+        self.canvas.picture(rect, token)
         number = rect.inflate(-side // 3, -side // 3)
         if shape == "triangle":
             number = number.move(0, side // 10)
-        self.pen.write(self.surface, str(seat + 1), number, max(8, number.h), ink, True)
+        self.pen.write(self.surface, str(seat + 1), number, max(8, number.h), _ink_on(colour),
+                       True)
 
     def _points_height(self) -> int:
         h = 52
         for p in self.story.points:
             h += max(44, len(self.pen.lines(point_text(self.lang, p), 28,
-                                            self.width - 200)) * self.pen.font(28).get_linesize()
-                     ) + 14
+                                            self.width - 200)) * self.pen.linesize(28)) + 14
         return h
 
     def _points(self, y: int) -> None:
@@ -288,7 +451,7 @@ class _Page:
         y += 52
         for i, p in enumerate(self.story.points, 1):
             c = (MARGIN + 22, y + 22)
-            pygame.draw.circle(s, FLAG, c, 21)
+            self.canvas.dot(c, 21, FLAG)
             flag = pygame.Rect(0, 0, 42, 42)
             flag.center = c
             pen.write(s, str(i), flag, 30, INK, True)
@@ -297,6 +460,12 @@ class _Page:
             h = pen.paragraph(s, point_text(lang, p), MARGIN + 200, y + 2, self.width - 200,
                               28, INK)
             y += max(44, h) + 14
+
+
+def _ink_on(colour) -> tuple[int, int, int]:
+    """Ink that reads on ``colour``: dark on a light colour, paper on a dark one."""
+    light = sum(c * w for c, w in zip(colour[:3], (0.299, 0.587, 0.114), strict=True)) > 150
+    return INK if light else PAPER
 
 
 def _signed(n: int) -> str:
@@ -311,40 +480,14 @@ def png(surface: pygame.Surface) -> bytes:
     return buf.getvalue()
 
 
-def pdf(surface: pygame.Surface, title: str) -> bytes:
-    """One A4 page holding the picture (PDF 1.4, the image Flate-compressed)."""
-    w, h = surface.get_size()
-    pixels = zlib.compress(pygame.image.tostring(surface, "RGB"))
-    pw, ph = A4_PT
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw} {ph}] "
-         f"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>").encode("ascii"),
-        (f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
-         f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>\nstream\n"
-         ).encode("ascii") + pixels + b"\nendstream",
-    ]
-    content = f"q {pw} 0 0 {ph} 0 0 cm /Im0 Do Q\n".encode("ascii")
-    objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
-    objects.append(b"<< /Title " + _pdf_string(title) + b" /Producer (coffee-companion) >>")
-    return pdf_file(objects, 1, len(objects))
-
-
-def _pdf_string(text: str) -> bytes:
-    """A PDF text string: UTF-16 with its byte order mark, as hex (any language)."""
-    return b"<" + ("feff" + text.encode("utf-16-be").hex()).encode("ascii") + b">"
-
-
 def render(journal: Journal, game_id: int, fmt: str, lang: str) -> bytes:
     """The summary of a finished game as PNG or PDF bytes (``SummaryError`` says why not)."""
     if fmt not in FORMATS:
         raise SummaryError(f"{fmt} is not a summary format ({', '.join(FORMATS)})")
     record, table = finished_table(journal, game_id)
-    surface = draw_page(record, table, lang)
     if fmt == "png":
-        return png(surface)
-    return pdf(surface, tr(lang, "story.summary_title", game=record.id))
+        return png(draw_page(record, table, lang))
+    return pdf_page(record, table, lang)
 
 
 def format_of(path: str) -> str | None:

@@ -206,8 +206,8 @@ def _rejection_params(lang: str, code: str, params: dict) -> dict:
     """The parameters that are ids (``rejections.CODED``) in ``lang``'s words; an id the
     locale files do not name reads as itself."""
     def word(section: str, value: str) -> str:
-        key = f"{section}.{value}"
-        return tr(lang, key) if has(DEFAULT, key) else value
+        key = f"{section}.{value}"       # (a word may use the rejection's other parameters)
+        return tr(lang, key, **params) if has(DEFAULT, key) else value
 
     out = dict(params)
     for name, section in CODED.get(code, {}).items():
@@ -446,3 +446,11 @@ def _table_text(lang: str, h: Stalled | DrawsDismissed | TablePaused | TableResu
 
 HAPPENING_KINDS = KINDS
 """Every happening's ``kind`` (``rules.happenings.KINDS``): each has words in every language."""
+
+
+if __name__ == "__main__":
+    # what install.sh runs once, as the owner of the program's folder: every language
+    # file parsed and kept beside the byte code (``_keep_parsed``)
+    for _lang in LANGUAGES:
+        catalog(_lang)
+    print(f"kept the parsed language files in {os.path.join(LOCALES, '__pycache__')}")

@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+from .json_text import JsonProblem, loads
 from .rejections import Rejection, reject
 
 Action = dict[str, Any]  # {"do": ..., **keys}; validated by parse_action
@@ -131,14 +132,17 @@ def parse_line(text: str) -> Action | Rejection | None:
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
-    try:
-        obj = json.loads(stripped)
-    except (ValueError, RecursionError) as exc:
-        msg = (exc.msg if isinstance(exc, json.JSONDecodeError) else
-               "nested too deeply" if isinstance(exc, RecursionError) else
-               "a number with too many digits")
-        return reject("bad_json", error=msg)
+    obj = loads(stripped)
+    if isinstance(obj, JsonProblem):       # the column on the line as written
+        return json_rejection(obj, len(text) - len(text.lstrip()))
     return parse_action(obj)
+
+
+def json_rejection(problem: JsonProblem, indent: int = 0) -> Rejection:
+    """A line that is not JSON: what is wrong and its column (``indent``: characters before
+    the text that was read)."""
+    return reject("bad_json", column=problem.column + indent, problem=problem.what,
+                  **problem.params())
 
 
 _RULES_MARK = re.compile(r"^\s*#\s*table-script\s+(\d+\.\d+)\s*$")

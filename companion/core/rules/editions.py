@@ -213,6 +213,7 @@ class RulesVersion:
     open_tiles: bool             # no ``upgrades`` named: any of the edition's tiles, 4 at most
     correction_reopens: bool     # a correction that removes every reason to close re-opens
     spend_waits_for_next_turn: bool   # a token won by this turn's orders is not spent this turn
+    tiles_per_player: bool = False    # open tiles: 4 different ones per player, not per game
 
 
 RULES_VERSIONS: dict[str, RulesVersion] = {
@@ -223,7 +224,13 @@ RULES_VERSIONS: dict[str, RulesVersion] = {
     # (000 "Mover el peón", 001 "Gameplay", 003 "2.2").
     "1.2": RulesVersion("1.2", book_deal_order=True, open_tiles=True,
                         correction_reopens=True, spend_waits_for_next_turn=True),
+    # table-script 1.3, "Changes from version 1.2": with open tiles each player flips at most
+    # 4 different ones (a player board has 4 tiles; Winter's and Cake Time's variable set-up
+    # lets each player choose their own, 001 "Variable upgrades", 003 "선택 규칙").
+    "1.3": RulesVersion("1.3", book_deal_order=True, open_tiles=True,
+                        correction_reopens=True, spend_waits_for_next_turn=True,
+                        tiles_per_player=True),
 }
-RULES = "1.2"            # the table-script version new games are recorded under
+RULES = "1.3"            # the table-script version new games are recorded under
 
 JUNIOR_CARDS = (2, 4)    # cards in each position in a Junior game: default 2, at most 4

@@ -213,8 +213,15 @@ def upgrade_refusal(g: GameReads, me: PlayerReads, u: str) -> Rejection | None:
         return reject("upgrade_not_tile", upgrade=u, player=me.name)
     if u in me.upgrades:
         return reject("upgrade_active", upgrade=u, player=me.name)
-    in_play = g.tiles_in_play()
-    if g.open_tiles and u not in in_play and len(in_play) >= UPGRADE_TILES:
+    if not g.open_tiles:
+        return None
+    if g.version.tiles_per_player:      # 1.3: a player board holds 4 tiles
+        if len(me.upgrades) >= UPGRADE_TILES:
+            return reject("upgrade_fifth_own_tile", upgrade=u, player=me.name,
+                          tiles=tuple(me.upgrades))
+        return None
+    in_play = g.tiles_in_play()         # 1.2: 4 different ones in the whole game
+    if u not in in_play and len(in_play) >= UPGRADE_TILES:
         return reject("upgrade_fifth_tile", upgrade=u, tiles=tuple(sorted(in_play)))
     return None
 

@@ -16,7 +16,7 @@ from .editions import EDITIONS, EXPANSIONS
 
 ENGLISH: dict[str, str] = {
     # reading a line
-    "bad_json": "this line is not valid JSON ({error})",
+    "bad_json": "not valid JSON at column {column}: {problem}",
     "bad_text": "this line is not valid UTF-8 text",
     "line_too_long": "this line is longer than {limit} bytes: not a table-script line",
     "not_object": "a line must be a JSON object with a \"do\" key",
@@ -82,6 +82,8 @@ ENGLISH: dict[str, str] = {
     "upgrade_not_tile": "{upgrade} is not one of {player}'s upgrade tiles",
     "upgrade_active": "{player}'s {upgrade} upgrade is already active",
     "upgrade_fifth_tile": "{upgrade} would be a fifth tile: this table already plays {tiles}",
+    "upgrade_fifth_own_tile": "{upgrade} would be {player}'s fifth tile: a player board holds "
+                              "4, and {player} has flipped {tiles}",
     # Cake Time
     "not_cake_time": "cakes and cake cards belong to the Cake Time expansion",
     "cake_already": "card {card} of {player} already has a cake",
@@ -122,6 +124,7 @@ CODED: dict[str, dict[str, str]] = {
     "correct_no_player": {"fields": "field"},
     "wrong_type": {"expected": "value"},
     "bad_value": {"problem": "problem"},
+    "bad_json": {"problem": "json"},
     "bad_variant": {"variant": "variant", "edition": "edition"},
     "upgrade_unknown": {"upgrade": "upgrade", "edition": "edition"},
     "upgrade_not_tile": {"upgrade": "upgrade"},
@@ -131,6 +134,7 @@ CODED: dict[str, dict[str, str]] = {
     "not_enough_tokens": {"tokens": "token"},
     "tokens_won_this_turn": {"tokens": "token"},
     "upgrade_fifth_tile": {"upgrade": "upgrade", "tiles": "upgrade"},
+    "upgrade_fifth_own_tile": {"upgrade": "upgrade", "tiles": "upgrade"},
     "option_needs_cake_time": {"option": "cake"},
 }
 
@@ -143,6 +147,29 @@ ENGLISH_WORDS: dict[str, dict[str, str]] = {
                 "one_or_more": "must be 1 or more", "negative": "cannot be negative"},
     "token": {"rush_token_one": "rush token", "rush_token_other": "rush tokens",
               "cookie_one": "cookie", "cookie_other": "cookies"},
+    # what is wrong with a line that is not JSON (json_text.JsonProblem.what; its params)
+    "json": {"empty": "nothing to read",
+             "comma_before_close": "a comma before `{char}`",
+             "unclosed": "the `{char}` here is never closed",
+             "unclosed_text": "the text that opens with `\"` here is never closed",
+             "expected_colon": "a `:` belongs after the key, not `{char}`",
+             "key_not_quoted": "the key `{char}` needs double quotes: \"{char}\"",
+             "single_quotes": "texts and keys go in double quotes (\"), not single ones (')",
+             "expected_key": "a key in double quotes belongs here, not `{char}`",
+             "expected_value": "a value belongs here, not `{char}`",
+             "expected_comma": "a comma or `{other}` belongs here, not `{char}`",
+             "wrong_close": "`{char}` cannot close `{other}`",
+             "unknown_word": "`{char}` is not a value: a text goes in double quotes; true, "
+                             "false and null are written in lower case",
+             "bad_number": "`{char}` is not a number as JSON writes it",
+             "bad_escape": "`{char}` is not an escape JSON knows (a backslash is written "
+                           "\\\\)",
+             "control_in_text": "an invisible character ({char}) inside a text: write a tab "
+                                "as \\t, a line break as \\n",
+             "extra": "more after the end: `{char}`",
+             "too_deep": "brackets nested more than {limit} deep",
+             "too_many_digits": "a whole number of more than {limit} digits",
+             "unreadable": "it cannot be read as JSON"},
     "edition": {**{e.id: e.title for e in EDITIONS.values()},
                 **{x.id: x.title for x in EXPANSIONS.values()}},
 }
@@ -160,7 +187,8 @@ class Rejection:
         for name, section in CODED.get(self.code, {}).items():
             value, english = self.params.get(name), ENGLISH_WORDS.get(section, {})
             if isinstance(value, str):
-                words[name] = english.get(value, value)
+                words[name] = english.get(value, value).format_map(self.params) \
+                    if section == "json" else english.get(value, value)
             elif isinstance(value, tuple):
                 words[name] = ", ".join(english.get(v, str(v)) for v in value)
         return ENGLISH[self.code].format(**{**self.params, **words})

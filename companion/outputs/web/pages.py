@@ -9,7 +9,10 @@ cookie) and post actions.
 """
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
 from html import escape
+
 from typing import Any, assert_never
 from collections.abc import Iterable
 
@@ -39,95 +42,162 @@ SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
 CSS = """
 :root{--bg:#1c1816;--panel:#302a26;--line:#4e4640;--text:#faf6f0;--dim:#c4bab0;
---open:#2ea05a;--closed:#c82c2c;--warn:#f4a623;--card:#fcf6e8}
-*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--text);
+--open:#2ea05a;--closed:#c82c2c;--warn:#f4a623;--card:#fcf6e8;--ink:#181412}
+*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;background:var(--bg);color:var(--text);
 font:16px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans KR",
-"NanumGothic",sans-serif}
-header{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;padding:.5rem .75rem;
-background:var(--panel);position:sticky;top:0;z-index:2}
-header b{margin-right:auto;font-size:1.05rem}nav a,.langs a{color:var(--text);padding:.35rem .5rem;
-border-radius:.4rem;text-decoration:none}nav a.here{background:var(--line)}
-.langs a{font-size:.8rem;color:var(--dim)}.langs a.here{color:var(--text);font-weight:700}
+"NanumGothic",sans-serif;overflow-wrap:anywhere}
+html:lang(ko) body{word-break:keep-all}
+.sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;
+clip:rect(0 0 0 0);white-space:nowrap;border:0}
+header{display:flex;flex-wrap:wrap;gap:.2rem .4rem;align-items:center;padding:.4rem .75rem;
+background:var(--panel)}
+header b{margin-right:auto;font-size:1.05rem}nav{display:flex;flex-wrap:wrap}
+nav a{color:var(--text);padding:.6rem .5rem;border-radius:.4rem;text-decoration:none;
+min-height:2.75rem}nav a.here{background:var(--line)}
+nav.langs a{font-size:.85rem;color:var(--dim);padding:.6rem .35rem}
+nav.langs a.here{color:var(--text);font-weight:700}
 main{padding:.75rem;max-width:60rem;margin:auto}
+h1.turn{font-size:1.5rem;margin:.1rem 0 .4rem}
 .bar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-bottom:.6rem}
-.sign{font-weight:800;padding:.25rem .6rem;border-radius:.4rem}.sign.open{background:var(--open)}
-.sign.closed{background:var(--closed)}.warn{color:var(--warn);font-weight:700}
-.draws{background:var(--warn);color:#181412;font-weight:700;padding:.6rem;border-radius:.5rem;
+.sign{font-weight:800;padding:.25rem .6rem;border-radius:.4rem}
+.sign.open{background:var(--open);color:var(--ink)}
+.sign.closed{background:var(--closed);color:#fff}.warn{color:var(--warn);font-weight:700}
+.draws{background:var(--warn);color:var(--ink);font-weight:700;padding:.6rem;border-radius:.5rem;
 margin:.5rem 0}
 .seats{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
 .seat{background:var(--panel);border-radius:.6rem;padding:.6rem;border-left:.5rem solid var(--c)}
 .seat.active{outline:3px solid var(--c)}.seat h2{margin:0;font-size:1.2rem;display:flex;
-justify-content:space-between;gap:.5rem}.seat .pts{font-size:1.5rem}
-.now{font-size:.8rem;background:var(--c);color:#fff;border-radius:.3rem;padding:.05rem .35rem}
-.counts{display:flex;flex-wrap:wrap;gap:.2rem .8rem;color:var(--dim);margin:.3rem 0}
-.counts b{color:var(--text)}
-.queue{display:grid;grid-template-columns:repeat(4,1fr);gap:.3rem}.pos{background:#221d1a;
-border-radius:.4rem;padding:.25rem;min-height:2.6rem;text-align:center;font-size:.75rem;color:var(--dim)}
+justify-content:space-between;align-items:center;gap:.5rem}.seat .pts{font-size:1.5rem}
+.now{font-size:.8rem;background:var(--c);color:var(--on);border-radius:.3rem;padding:.05rem .35rem;
+font-weight:700;white-space:nowrap}
+.counts{display:flex;flex-wrap:wrap;align-items:center;gap:.2rem .8rem;color:var(--dim);
+margin:.3rem 0}.counts b{color:var(--text)}
+ol.queue{display:grid;grid-template-columns:repeat(4,1fr);gap:.3rem;list-style:none;padding:0;
+margin:.3rem 0}.pos{background:#221d1a;border-radius:.4rem;padding:.25rem;min-height:2.6rem;
+text-align:center;font-size:.75rem;color:var(--dim)}
 .pos.p4{box-shadow:inset 0 0 0 2px #e64628}.card{display:inline-block;min-width:1.2rem;
-background:var(--card);color:#181412;border-radius:.25rem;margin:.1rem;padding:0 .2rem;
+background:var(--card);color:var(--ink);border-radius:.25rem;margin:.1rem;padding:0 .2rem;
 font-weight:700}
 .card.unknown{background:#ded4c4}
 .card.cake::after{content:"";display:inline-block;width:.6rem;height:.6rem;border-radius:50%;
-background:#e0609a;margin-left:.2rem;vertical-align:middle}
+background:#b0306a;margin-left:.2rem;vertical-align:middle}
 .upg{font-size:.8rem;color:var(--dim)}ol.rank{font-size:1.15rem}
 ol.rank .won{color:var(--warn);font-weight:800}
-.news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news li{margin:.15rem 0}
-.ctl{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
-.ctl summary{font-weight:700;cursor:pointer}.ctl input,.ctl button{font:inherit;padding:.55rem;
-border-radius:.4rem;border:1px solid var(--line);margin:.2rem 0}.ctl input{width:100%;
+.news{color:var(--dim);font-size:.9rem;margin-top:.6rem}.news h2{font-size:.9rem;margin:0}
+.news ul{margin:.2rem 0;padding-left:1.2rem}.news li{margin:.15rem 0}
+.dock{position:fixed;left:0;right:0;bottom:0;z-index:2;background:var(--panel);
+border-top:1px solid var(--line);padding:.4rem max(.75rem,calc(50% - 29.25rem));
+max-height:70vh;overflow-y:auto}body:has(.dock){padding-bottom:var(--dock,9rem)}
+#msg{min-height:2.7em;white-space:pre-line;margin:0 0 .3rem;font-weight:700}
+.ctl summary,.expert summary{font-weight:700;cursor:pointer;min-height:2.75rem;
+padding:.6rem 0}
+input,select,button{font:inherit;padding:.55rem;border-radius:.4rem;
+border:1px solid #8a7e74;margin:.2rem 0;min-height:2.75rem}input,select{width:100%;
 background:#181412;color:var(--text)}
-.ctl button{background:#564c44;color:var(--text);min-width:6rem}
-.ctl .row{display:flex;flex-wrap:wrap;gap:.4rem}#msg{min-height:1.4rem;font-weight:700}
+input[type=checkbox]{width:auto;min-height:0;margin:0 .4rem 0 0}
+button{background:#564c44;color:var(--text);min-width:6rem}
+.row{display:flex;flex-wrap:wrap;gap:.4rem}
+body:has(#live [data-phase=playing]) .over-only,
+body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
+#newgame{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
+#newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}fieldset{border:1px solid var(--line);
+border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
 padding:.45rem;border-bottom:1px solid var(--line);vertical-align:top}
 a.btn{display:inline-block;color:var(--text);background:#564c44;border-radius:.4rem;
-padding:.35rem .6rem;margin:.15rem .15rem 0 0;text-decoration:none}a.btn.bg{background:#2471d6}
+padding:.6rem .6rem;margin:.15rem .15rem 0 0;text-decoration:none;min-height:2.75rem}
+a.btn.bg{background:#1f5fb8}
 pre{white-space:pre-wrap;word-break:break-word;background:#181412;padding:.6rem;border-radius:.5rem;
 font-size:.8rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem}dt{color:var(--dim)}
-#status{display:none}#status.lost{display:block;background:var(--closed);padding:.4rem .75rem}
+#status:empty{display:none}#status{background:var(--closed);color:#fff;padding:.4rem .75rem;
+font-weight:700}
 details.why{display:inline-block;vertical-align:middle}details.why summary{list-style:none;
-cursor:pointer;display:inline-block;width:1.5rem;height:1.5rem;line-height:1.5rem;
+cursor:pointer;display:inline-block;width:2.75rem;height:2.75rem;line-height:2.75rem;
 text-align:center;border-radius:50%;background:var(--line);color:var(--text);font-weight:800}
 details.why summary::-webkit-details-marker{display:none}details.why[open]{display:block;
-background:var(--card);color:#181412;border-radius:.5rem;padding:.4rem .6rem;margin:.3rem 0;
+background:var(--card);color:var(--ink);border-radius:.5rem;padding:.4rem .6rem;margin:.3rem 0;
 font-weight:400}details.why[open] summary{background:#181412;color:var(--card)}
+:focus-visible{outline:3px solid var(--warn);outline-offset:2px}
 @media(min-width:48rem){body{font-size:17px}}
 svg.chart{width:100%;max-width:44rem;height:auto;display:block;margin:.4rem 0}
 .keys{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:.3rem 0 .8rem}
 .keys span{display:inline-flex;align-items:center;gap:.35rem;font-weight:700}
+table.data{border-collapse:collapse;margin:.4rem 0}table.data th,table.data td{padding:.3rem .6rem;
+border-bottom:1px solid var(--line);text-align:right}
 ol.points{padding-left:0;list-style:none}ol.points li{display:flex;gap:.6rem;margin:.5rem 0}
 ol.points .n{flex:none;width:1.7rem;height:1.7rem;border-radius:50%;background:var(--warn);
-color:#181412;font-weight:800;display:flex;align-items:center;justify-content:center}
+color:var(--ink);font-weight:800;display:flex;align-items:center;justify-content:center}
 ol.points .r{display:block;color:var(--warn);font-weight:700;font-size:.85rem}
+.status{font-size:1.2rem;font-weight:700}.status.bad{color:var(--warn)}
+details.more{background:var(--panel);border-radius:.6rem;padding:0 .6rem;margin:.6rem 0}
+details.more summary{font-weight:700;cursor:pointer;padding:.6rem 0;min-height:2.75rem}
 """
 
+# The live page's script: follows the table (server-sent events), keeps focus and open
+# "why?" panels across updates, says what changed in words (#msg, a polite live region,
+# by the buttons), pairs the phone once and posts actions. ``W``: its words, in the
+# page's language (``live_page``).
 LIVE_JS = """
-const live=document.getElementById('live'),status=document.getElementById('status');
+const live=document.getElementById('live'),status=document.getElementById('status'),
+msg=document.getElementById('msg');let seen=+live.dataset.seq;
 function follow(){const es=new EventSource('/api/events?lang='+document.documentElement.lang);
-es.addEventListener('update',e=>{show(JSON.parse(e.data));status.className='';});
-es.onerror=()=>{status.className='lost';};}
-function show(d){live.innerHTML=d.html;live.dataset.seq=d.seq;live.dataset.version=d.version;}
+es.addEventListener('update',e=>{show(JSON.parse(e.data));lost(false);});
+es.onerror=()=>lost(true);}
+function lost(yes){const t=yes?W.lost:'';if(status.textContent!==t)status.textContent=t;}
+function keyOf(el){const d=el.closest('details[data-why]');
+if(d&&el.tagName==='SUMMARY')return 'details[data-why="'+CSS.escape(d.dataset.why)+'"] > summary';
+return el.id?'#'+CSS.escape(el.id):null;}
+function show(d,quiet){const f=document.activeElement,key=f&&live.contains(f)?keyOf(f):null,
+open=[...live.querySelectorAll('details[open][data-why]')].map(x=>x.dataset.why);
+live.innerHTML=d.html;live.dataset.seq=d.seq;live.dataset.version=d.version;
+open.forEach(w=>{const x=live.querySelector('details[data-why="'+CSS.escape(w)+'"]');
+if(x)x.open=true;});
+if(key){const x=live.querySelector(key);if(x)x.focus({preventScroll:true});}
+if(d.seq>seen){seen=d.seq;const s=said();if(s&&!quiet)msg.textContent=s;}}
+function said(){return [...live.querySelectorAll('.news li')].map(li=>li.textContent).join('\\n');}
 follow();
-const msg=document.getElementById('msg'),code=document.getElementById('code'),
-pairBox=document.getElementById('pair');
+const dock=document.querySelector('.dock');new ResizeObserver(()=>document.body.style
+.setProperty('--dock',dock.offsetHeight+16+'px')).observe(dock);
+const code=document.getElementById('code'),pairBox=document.getElementById('pair'),
+ctl=document.getElementById('ctl');
 function paired(yes){pairBox.hidden=yes;if(yes)localStorage.setItem('paired','1');
 else localStorage.removeItem('paired');}
 paired(localStorage.getItem('paired')==='1');
-async function send(url,body,extra){msg.textContent='…';let r;try{r=await fetch(url,{
-method:'POST',headers:Object.assign({'Content-Type':'application/json'},extra||{}),body:body});}
-catch(err){msg.textContent=String(err);return null;}const d=await r.json().catch(()=>({}));
-msg.textContent=d.message||r.statusText;msg.dataset.status=r.status;r.data=d;return r;}
+ctl.open=localStorage.getItem('ctl')==='1';
+ctl.addEventListener('toggle',()=>localStorage.setItem('ctl',ctl.open?'1':'0'));
+async function send(url,body,extra){msg.textContent='…';delete msg.dataset.status;let r;
+try{r=await fetch(url,{method:'POST',headers:Object.assign({'Content-Type':'application/json'},
+extra||{}),body:body});}catch(err){msg.textContent=W.offline;msg.dataset.status='offline';
+return null;}const d=await r.json().catch(()=>null);msg.dataset.status=r.status;
+r.data=d||{};if(r.status!==200||!url.endsWith('/action'))msg.textContent=
+d&&d.message?d.message+(d.reason&&!d.message.includes(d.reason)?' '+d.reason:''):
+W.failed.replace('{status}',r.status);
+else if(msg.textContent==='…'&&live.dataset.version===d.version)msg.textContent=said()||d.message;
+return r;}
 async function act(line){const r=await send('/api/action',line,
-{'If-Match':live.dataset.version});if(r&&r.status===401)paired(false);
-if(r&&r.status===412&&r.data.html)show(r.data);}
-const phoneName=document.getElementById('phonename');
-async function pair(){const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
-name:phoneName.value.trim()}));code.value='';if(r&&r.status===200)paired(true);}
-document.getElementById('pairbtn').addEventListener('click',pair);
-[code,phoneName].forEach(f=>f.addEventListener('keydown',e=>{if(e.key==='Enter')pair();}));
+{'If-Match':live.dataset.version});if(r&&r.status===401){paired(false);ctl.open=true;}
+if(r&&r.status===412&&r.data.html)show(r.data,true);}
+pairBox.addEventListener('submit',async e=>{e.preventDefault();
+const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
+name:document.getElementById('phonename').value.trim()}));code.value='';
+if(r&&r.status===200)paired(true);});
 document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
+document.getElementById('rematch').addEventListener('click',()=>{
+const h=live.querySelector('[data-rematch]');if(h)act(h.dataset.rematch);});
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
+const ng=document.getElementById('newgame-form');
+function options(){const ed=ng.edition.value;ng.querySelectorAll('[data-for]').forEach(x=>{
+x.hidden=!x.dataset.for.split(' ').includes(ed);x.querySelector('input').disabled=x.hidden;});}
+ng.edition.addEventListener('change',options);options();
+ng.addEventListener('submit',e=>{e.preventDefault();
+const names=[...ng.querySelectorAll('input[name=player]')].map(i=>i.value.trim()).filter(x=>x);
+if(names.length<2||new Set(names).size!==names.length){msg.textContent=W.names_needed;return;}
+const s={do:'setup',edition:ng.edition.value==='winter'?'winter':'original',players:names};
+if(ng.edition.value==='cake_time')s.expansion='cake_time';
+if(ng.ristretto&&!ng.ristretto.disabled&&ng.ristretto.checked)s.ristretto_start=true;
+if(ng.junior&&!ng.junior.disabled&&ng.junior.checked)s.variant='junior';
+act(JSON.stringify(s));});
 """
 
 
@@ -135,38 +205,79 @@ def t(lang: str, key: str, **params: Any) -> str:
     return escape(tr(lang, key, **params))
 
 
-def page(lang: str, here: str, title: str, body: str, script: str = "") -> str:
-    nav = "".join(f'<a href="{href}?lang={lang}" class="{"here" if key == here else ""}">'
-                  f'{t(lang, "web." + key)}</a>'
+def page(lang: str, here: str, title: str, body: str, script: str = "",
+         words: dict[str, str] | None = None) -> str:
+    """A whole page: the header (title, pages, languages), the "connection lost" alert
+    (filled by the live page's script), ``body`` and the script with its ``words``."""
+    nav = "".join(f'<a href="{href}?lang={lang}"'
+                  + (' class="here" aria-current="page"' if key == here else "")
+                  + f'>{t(lang, "web." + key)}</a>'
                   for key, href in (("live", "/"), ("history", "/history"),
                                     ("companion", "/companion")))
     path = {"live": "/", "history": "/history", "companion": "/companion"}[here]
-    langs = "".join(f'<a href="{path}?lang={x}" hreflang="{x}" lang="{x}" '
-                    f'class="{"here" if x == lang else ""}">{escape(language_name(x))}</a>'
-                    for x in LANGUAGES)
+    langs = "".join(f'<a href="{path}?lang={x}" hreflang="{x}" lang="{x}"'
+                    + (' class="here" aria-current="true"' if x == lang else "")
+                    + f'>{escape(language_name(x))}</a>' for x in LANGUAGES)
+    if script:
+        said = json.dumps(words or {}, ensure_ascii=False).replace("<", "\\u003c")
+        script = f"<script>const W={said};{script}</script>"
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta name="color-scheme" content="dark"><title>{escape(title)}</title>'
             f'<style>{CSS}</style></head><body><header><b>{t(lang, "web.title")}</b>'
-            f'<nav>{nav}</nav><span class="langs">{langs}</span></header>'
-            f'<div id="status">{t(lang, "web.reconnecting")}</div>'
-            f'<main>{body}</main>{f"<script>{script}</script>" if script else ""}</body></html>')
+            f'<nav aria-label="{t(lang, "phone.pages")}">{nav}</nav>'
+            f'<nav class="langs" aria-label="{t(lang, "phone.languages")}">{langs}</nav>'
+            f'</header><div id="status" role="alert"></div>'
+            f'<main>{body}</main>{script}</body></html>')
 
 
 def _rgb(c) -> str:
     return "#{:02x}{:02x}{:02x}".format(*tuple(c))
 
 
-def _why(lang: str, explained: dict, *targets: str) -> str:
+def _on(colour: Any) -> str:
+    """The text colour that reads on ``colour`` (WCAG contrast): near-black or white,
+    whichever stands out more."""
+    def lum(c: Any) -> float:
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+               for v in tuple(c)[:3]]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    bg = lum(colour)
+    dark = (bg + 0.05) / (lum((24, 20, 18)) + 0.05)
+    return "#181412" if dark >= 1.05 / (bg + 0.05) else "#ffffff"
+
+
+def _why_name(lang: str, w: Any, state: dict[str, Any]) -> str:
+    """What a "?" asks, in words: "Why does Ben draw 2?"."""
+    kind, _, who = w.target.partition(":")
+    if kind == "sign" and state.get("token"):
+        return tr(lang, "phone.why_sign", sign=tr(lang, "word." + state["token"]))
+    if kind == "final":
+        return tr(lang, "phone.why_final")
+    if kind == "draw":
+        return tr(lang, "phone.why_draw", player=who, count=w.count)
+    if kind == "dislikes":
+        return tr(lang, "phone.why_dislikes", player=who)
+    if kind == "tie" and {"better", "worse"} <= set(w.params):
+        return tr(lang, "phone.why_tie", better=w.params["better"], worse=w.params["worse"])
+    if kind == "refusal":
+        return tr(lang, "phone.why_refusal")
+    return tr(lang, "phone.why_other")
+
+
+def _why(lang: str, explained: dict, *targets: str, state: dict[str, Any] | None = None) -> str:
     """A "?" that opens the sentence saying why (``companion.review.explain``) for each of
-    ``targets`` the table explains now (one per different sentence); "" for none."""
+    ``targets`` the table explains now (one per different sentence); "" for none. The
+    button is named by its question ("Why does Ben draw 2?")."""
     out, said = [], set()
     for w in (explained[x] for x in targets if x in explained):
         text = why_text(lang, w)
         if text not in said:
             said.add(text)
+            name = escape(_why_name(lang, w, state or {}))
             out.append(f' <details class="why" data-why="{escape(w.target)}"><summary '
-                       f'title="{t(lang, "why.title")}">?</summary>{escape(text)}</details>')
+                       f'title="{name}"><span aria-hidden="true">?</span>'
+                       f'<span class="sr">{name}</span></summary>{escape(text)}</details>')
     return "".join(out)
 
 
@@ -174,15 +285,33 @@ def live_fragment(lang: str, snap: Any) -> str:
     """The live table: every seat's queue and counts, turn, sign, draws, ranking."""
     state, game = snap.table, snap.game
     if game is None or state["edition"] is None:
-        return f'<p class="bar"><b>{t(lang, "table.no_game")}</b></p>' \
+        return f'<h1 class="turn" data-phase="none">{t(lang, "table.no_game")}</h1>' \
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
-    out = [_bar(lang, state, game, explained), _draws(lang, snap, explained)]
+    out = [_headline(lang, state), _bar(lang, state, game, explained),
+           _draws(lang, snap, explained)]
     if state["game_over"]:
         out.append(_ending(lang, snap, explained))
     out.append(_seats(lang, snap, explained))
     out.append(_news(lang, snap, explained))
     return "".join(out)
+
+
+def _headline(lang: str, state: dict[str, Any]) -> str:
+    """Whose turn it is (or "Game over"), as the page's heading; it carries the phase
+    (which buttons the page offers) and, once over, the rematch's setup line."""
+    if not state["game_over"]:
+        return (f'<h1 class="turn" data-phase="playing">'
+                f'{t(lang, "phone.turn_of", player=state["active"])}</h1>')
+    again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
+                             "players": [p["name"] for p in state["players"]],
+                             "start": state["start"]}
+    if state["variant"] and state["variant"] != "standard":
+        again["variant"] = state["variant"]
+    if state["expansion"]:
+        again["expansion"] = state["expansion"]
+    line = escape(json.dumps(again, ensure_ascii=False))
+    return f'<h1 class="turn" data-phase="over" data-rematch="{line}">{t(lang, "end.title")}</h1>'
 
 
 def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any]) -> str:
@@ -191,16 +320,17 @@ def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any])
     out = ['<div class="bar">']
     if not state["game_over"]:
         turn = t(lang, "web.turn", turn=state["turn"], round=(state["turn"] - 1) // n + 1)
-        out.append(f'<b>{turn}</b>')
+        out.append(f'<span>{turn}</span>')
     sign = state["token"]
     out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>'
-               + _why(lang, explained, "sign"))
+               + _why(lang, explained, "sign", state=state))
     out.append(f'<span>{t(lang, "table.deck", count=state["deck"])}</span>')
     if sign == "closed" and not state["game_over"]:
         last = state["players"][game.last_seat]["name"]
         words = (tr(lang, "table.last_turn") if state["active"] == last
                  else tr(lang, "web.final_round", player=last))
-        out.append(f'<span class="warn">{escape(words)}</span>' + _why(lang, explained, "final"))
+        out.append(f'<span class="warn">{escape(words)}</span>'
+                   + _why(lang, explained, "final", state=state))
     out.append("</div>")
     return "".join(out)
 
@@ -213,13 +343,14 @@ def _draws(lang: str, snap: Any, explained: dict[str, Any]) -> str:
                                           for p, c in snap.draws)
     short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
     return (f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}'
-            + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws)) + '</div>')
+            + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws), state=snap.table)
+            + '</div>')
 
 
 def _ending(lang: str, snap: Any, explained: dict[str, Any]) -> str:
     """The final ranking, its ties' reasons, and the story and BG Stats links."""
     state = snap.table
-    out = [f'<h2>{t(lang, "end.title")}</h2><ol class="rank">']
+    out = ['<ol class="rank">']
     for r in state["ranking"]:
         won = ' class="won"' if r["name"] in state["winners"] else ""
         out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
@@ -230,7 +361,7 @@ def _ending(lang: str, snap: Any, explained: dict[str, Any]) -> str:
         tokens = token_name(lang, state["edition"], 2)
         lines = [t(lang, "end." + w.key, better=w.params["better"],
                    worse=w.params["worse"], tokens=tokens)
-                 + _why(lang, explained, w.target) for w in ties]
+                 + _why(lang, explained, w.target, state=state) for w in ties]
         out.append('<ul class="ties">' + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
     links = []
     if snap.game_id is not None:
@@ -258,11 +389,13 @@ def _seat(lang: str, snap: Any, explained: dict[str, Any], p: dict[str, Any], co
           seat: int) -> str:
     """One seat: its name, points, counts, queue and upgrades."""
     edition, active = snap.table["edition"], p["name"] == snap.table["active"]
+    points = tr_count(lang, "end.points", p["score"])
     out = [f'<section class="seat{" active" if active else ""}" '
-           f'style="--c:{_rgb(colour)}" data-seat="{seat + 1}">'
+           f'style="--c:{_rgb(colour)};--on:{_on(colour)}" data-seat="{seat + 1}">'
            f'<h2><span>{escape(p["name"])}'
            + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
-           + f'</span><span class="pts">{p["score"]}</span></h2>'
+           + f'</span><span class="sr">{t(lang, "phone.seat", player="", points=points)}</span>'
+           f'<span class="pts" aria-hidden="true">{p["score"]}</span></h2>'
            f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
            f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b>'
            + _why(lang, explained, f"dislikes:{p['name']}") + '</span>'
@@ -270,14 +403,15 @@ def _seat(lang: str, snap: Any, explained: dict[str, Any], p: dict[str, Any], co
            f'<b>{p["cookies"]}</b></span>'
            + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
               if "cake_cards" in p else "") + '</div>']
-    out.append('<div class="queue">')
+    out.append(f'<ol class="queue" aria-label="{t(lang, "phone.queue", player=p["name"])}">')
     cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
     for i, (pos, caked) in enumerate(zip(p["queue"], cakes, strict=True), 1):
         cards = "".join(_card(lang, snap, tag, cake)
                         for tag, cake in zip(pos, caked, strict=True))
-        out.append(f'<div class="pos p{i}" title="{t(lang, "word.position", position=i)}">'
-                   f'{i}<br>{cards}</div>')
-    out.append("</div>")
+        out.append(f'<li class="pos p{i}"><span aria-hidden="true">{i}<br>{cards}</span>'
+                   f'<span class="sr">{escape(_position_words(lang, snap, i, pos, caked))}'
+                   f'</span></li>')
+    out.append("</ol>")
     if p["upgrades"]:
         names = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
         out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(names)}</div>')
@@ -293,9 +427,11 @@ def _news(lang: str, snap: Any, explained: dict[str, Any]) -> str:
         news.append(rejection_text(lang, snap.rejection))
     if not news:
         return ""
-    refused = _why(lang, explained, "refusal")
-    return (f'<ul class="news" aria-live="polite"><b>{t(lang, "web.happened")}</b>'
-            + "".join(f"<li>{escape(x)}</li>" for x in news if x) + refused + "</ul>")
+    refused = _why(lang, explained, "refusal", state=snap.table)
+    return (f'<section class="news" aria-labelledby="news-h"><h2 id="news-h">'
+            f'{t(lang, "web.happened")}</h2><ul>'
+            + "".join(f"<li>{escape(x)}</li>" for x in news if x) + "</ul>"
+            + (f"<div>{refused}</div>" if refused else "") + "</section>")
 
 
 def in_news(h: Happening) -> bool:
@@ -316,6 +452,18 @@ def in_news(h: Happening) -> bool:
             assert_never(h)
 
 
+def _position_words(lang: str, snap: Any, i: int, pos: list, caked: list) -> str:
+    """A position of a queue as a screen reader says it: "Position 2: Latte, an order not
+    scanned yet"."""
+    if not pos:
+        return tr(lang, "phone.pos_empty", position=i)
+    cards = []
+    for tag, cake in zip(pos, caked, strict=True):
+        card = snap.drinks.get(tag, tag) if tag else tr(lang, "phone.unscanned")
+        cards.append(tr(lang, "phone.with_cake", card=card) if cake else card)
+    return tr(lang, "phone.pos_cards", position=i, cards=", ".join(cards))
+
+
 def _card(lang: str, snap, tag: str | None, cake: bool) -> str:
     """One order card: its drink (or tag) when identified, "?" until scanned; a dot
     when a cake sits on it (Cake Time)."""
@@ -326,25 +474,56 @@ def _card(lang: str, snap, tag: str | None, cake: bool) -> str:
 
 
 def live_page(lang: str, snap) -> str:
-    buttons = "".join(f'<button type="button" data-do="{do}">{t(lang, key)}</button>'
-                      for do, key in (("undo", "button.undo"), ("redo", "button.redo"),
-                                      ("complete", "web.complete"),
-                                      ("end_turn", "button.end_turn")))
-    control = (f'<details class="ctl"><summary>{t(lang, "web.control")}</summary>'
-               f'<div id="pair"><p>{t(lang, "web.code_hint")}</p>'
+    """The live table, the New game form (while no game runs) and, at the bottom where
+    the thumb is, what just happened in words and the table's controls."""
+    def button(do: str, key: str, cls: str = "") -> str:
+        return (f'<button type="button" data-do="{do}"'
+                + (f' class="{cls}"' if cls else "") + f'>{t(lang, key)}</button>')
+    buttons = (button("undo", "button.undo") + button("redo", "button.redo")
+               + button("complete", "web.complete", "playing-only")
+               + button("end_turn", "button.end_turn", "playing-only")
+               + f'<button type="button" id="rematch" class="over-only" '
+                 f'title="{t(lang, "phone.rematch_hint")}">{t(lang, "phone.rematch")}</button>')
+    control = (f'<div class="dock"><p id="msg" role="status"></p>'
+               f'<details class="ctl" id="ctl"><summary>{t(lang, "web.control")}</summary>'
+               f'<form id="pair"><p>{t(lang, "web.code_hint")}</p>'
                f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
                f'autocomplete="one-time-code" maxlength="7" enterkeyhint="go"></label>'
                f'<label>{t(lang, "web_pairing.phone_name")} <input id="phonename" '
                f'maxlength="40" autocomplete="nickname" enterkeyhint="go"></label>'
-               f'<button type="button" id="pairbtn">{t(lang, "web.pair")}</button></div>'
+               f'<button type="submit" id="pairbtn">{t(lang, "web.pair")}</button></form>'
                f'<div class="row">{buttons}</div>'
+               f'<details class="expert"><summary>{t(lang, "phone.expert")}</summary>'
                f'<label>{t(lang, "web.line")} <input id="line" '
                f'placeholder=\'{{"do": "correct", "player": "…", "likes": 3}}\'></label>'
-               f'<button type="button" id="send">{t(lang, "web.send")}</button>'
-               f'<div id="msg" role="status"></div></details>')
+               f'<button type="button" id="send">{t(lang, "web.send")}</button></details>'
+               f'</details></div>')
     body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.etag)}">'
-            f'{live_fragment(lang, snap)}</div>{control}')
-    return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS)
+            f'{live_fragment(lang, snap)}</div>{_new_game(lang)}{control}')
+    words = {"lost": tr(lang, "web.reconnecting"), "offline": tr(lang, "phone.offline"),
+             "failed": tr(lang, "phone.failed", status="{status}"),
+             "names_needed": tr(lang, "phone.names_needed")}
+    return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS, words)
+
+
+def _new_game(lang: str) -> str:
+    """The New game form: edition, 2 to 4 players clockwise and the edition's options (the
+    page turns them into a setup line; a rematch repeats the last game's)."""
+    editions = "".join(f'<option value="{e}">{t(lang, "edition." + e)}</option>'
+                       for e in ("original", "winter", "cake_time"))
+    players = "".join(f'<label>{t(lang, "phone.player_n", n=i)} <input name="player" '
+                      f'autocomplete="off" maxlength="24"></label>' for i in range(1, 5))
+    return (f'<section id="newgame" class="over-only" aria-labelledby="newgame-h">'
+            f'<h2 id="newgame-h">{t(lang, "phone.new_game")}</h2>'
+            f'<form id="newgame-form"><label>{t(lang, "phone.edition")} '
+            f'<select name="edition">{editions}</select></label>'
+            f'<fieldset><legend>{t(lang, "phone.players")}</legend>{players}</fieldset>'
+            f'<fieldset><legend>{t(lang, "phone.options")}</legend>'
+            f'<label class="check" data-for="original"><input type="checkbox" name="ristretto">'
+            f'{t(lang, "wizard.ristretto")}</label>'
+            f'<label class="check" data-for="winter"><input type="checkbox" name="junior">'
+            f'{t(lang, "variant.junior")}</label></fieldset>'
+            f'<button type="submit">{t(lang, "phone.start")}</button></form></section>')
 
 
 def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
@@ -358,15 +537,15 @@ def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
         else:
             ranked = tr(lang, "web.running")
         downloads = "".join(f'<a class="btn" download href="/history/{g.id}/{fmt}">{label}</a>'
-                            for fmt, label in (("script", "script"), ("json", "JSON"),
-                                               ("csv", "CSV")))
+                            for fmt, label in (("script", t(lang, "phone.script")),
+                                               ("json", "JSON"), ("csv", "CSV")))
         if g.id in links:
             downloads += (f'<a class="btn bg" href="{escape(links[g.id])}" rel="noopener">'
                           f'{t(lang, "web.bgstats")}</a>')
         if g.ranking:                   # finished: its story and its one-page summary
             downloads = (f'<a class="btn story" href="/history/{g.id}?lang={lang}">'
                          f'{t(lang, "story.web_story")}</a>') + downloads
-        when = g.started_at.replace("T", " ")[:16]
+        when = local_time(g.started_at)
         rows.append(f'<tr id="game-{g.id}"><td>{g.id}</td><td>'
                     f'{escape(tr(lang, "edition." + g.edition))} · '
                     f'{escape(tr(lang, "variant." + g.variant))}<br>'
@@ -388,7 +567,7 @@ def game_page(lang: str, record: Any, table: Any) -> str:
     names = record.seat_colors or []
     colours = list(screen_rgb(names)) + SEAT_RGB[len(names):]
     title = tr(lang, "story.summary_title", game=record.id)
-    when = record.started_at.replace("T", " ")[:16]
+    when = local_time(record.started_at)
     out = [f'<h1>{escape(title)}</h1><p><small>'
            f'{escape(tr(lang, "edition." + (record.expansion or record.edition)))} · '
            f'{escape(tr(lang, "variant." + record.variant))} · '
@@ -415,6 +594,7 @@ def _finished_story(lang: str, game: Any, story: Any, colours: list) -> list[str
         out.append('<div class="keys">' + "".join(
             f'<span data-seat="{seat + 1}">{key_svg(seat, colours[seat % len(colours)])}'
             f'{escape(name)}</span>' for seat, name in enumerate(story.players)) + "</div>")
+        out.append(_story_table(lang, story))
     else:
         out.append(f'<p>{t(lang, "story.too_short")}</p>')
     if story.points:
@@ -427,9 +607,34 @@ def _finished_story(lang: str, game: Any, story: Any, colours: list) -> list[str
     return out
 
 
+def _story_table(lang: str, story: Any) -> str:
+    """The chart's numbers as a table (what a screen reader reads, and anyone may open):
+    a row per round, a column per player."""
+    head = "".join(f'<th scope="col">{escape(name)}</th>' for name in story.players)
+    rows = "".join(f'<tr><th scope="row">{r}</th>'
+                   + "".join(f"<td>{v}</td>" for v in values) + "</tr>"
+                   for r, values in enumerate(story.rounds) if r > 0)
+    return (f'<details class="more" id="chart-data"><summary>{t(lang, "phone.chart_table")}'
+            f'</summary><table class="data"><caption class="sr">{t(lang, "phone.chart_table")}'
+            f'</caption><thead><tr><th scope="col">{t(lang, "phone.round")}</th>{head}</tr>'
+            f'</thead><tbody>{rows}</tbody></table></details>')
+
+
+def local_time(iso: str) -> str:
+    """A journal's UTC time (ISO 8601) as the table's own clock shows it (the Pi's time
+    zone, set by install or the wizard): "2026-11-28 14:05"."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 def _downloads(lang: str, game_id: int, over: bool) -> str:
     """The game's files: the script, JSON and CSV; a finished one also its summary."""
-    downloads = [("script", "script"), ("json", "JSON"), ("csv", "CSV")]
+    downloads = [("script", tr(lang, "phone.script")), ("json", "JSON"), ("csv", "CSV")]
     if over:
         downloads = [("pdf", tr(lang, "story.web_pdf")),
                      ("png", tr(lang, "story.web_png"))] + downloads
@@ -449,18 +654,26 @@ def duration(seconds: float) -> str:
 
 def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines: list[str],
                    config_text: str, url: str | None = None) -> str:
+    """A short status first (does everything work, version, uptime, address), then the
+    devices, the last log lines and the settings, each folded."""
     rows = "".join(f'<dt>{t(lang, _device_key(name))}</dt>'
                    f'<dd data-device="{escape(name)}">{t(lang, "web.device_" + status)}</dd>'
                    for name, status in devices.items())
-    body = (f'<h1>{t(lang, "web.companion")}</h1><dl>'
+    trouble = sum(status in ("lost", "unavailable") for status in devices.values())
+    status = (tr_count(lang, "phone.status_problem", trouble) if trouble
+              else tr(lang, "phone.status_ok"))
+    body = (f'<h1>{t(lang, "web.companion")}</h1>'
+            f'<p class="status{" bad" if trouble else ""}" id="summary">{escape(status)}</p><dl>'
             f'<dt>{t(lang, "web.version")}</dt><dd id="version">{escape(__version__)}</dd>'
             f'<dt>{t(lang, "web.uptime_label")}</dt>'
             f'<dd id="uptime">{t(lang, "web.uptime", time=duration(uptime))}</dd>'
             + (f'<dt>{t(lang, "web.address")}</dt><dd>{escape(url)}</dd>' if url else "")
-            + f'</dl><h2>{t(lang, "web.devices")}</h2><dl id="devices">{rows}</dl>'
-            f'<h2>{t(lang, "web.log", count=len(log_lines))}</h2>'
-            f'<pre id="log">{escape(chr(10).join(log_lines))}</pre>'
-            f'<h2>{t(lang, "web.config")}</h2><pre id="config">{escape(config_text)}</pre>')
+            + f'</dl><details class="more"{" open" if trouble else ""}>'
+            f'<summary>{t(lang, "web.devices")}</summary><dl id="devices">{rows}</dl></details>'
+            f'<details class="more"><summary>{t(lang, "web.log", count=len(log_lines))}</summary>'
+            f'<pre id="log">{escape(chr(10).join(log_lines))}</pre></details>'
+            f'<details class="more"><summary>{t(lang, "web.config")}</summary>'
+            f'<pre id="config">{escape(config_text)}</pre></details>')
     return page(lang, "companion", tr(lang, "web.companion"), body)
 
 

@@ -227,15 +227,16 @@ def qr_surface(text: str, side: int) -> pygame.Surface:
     from companion.review import bgstats
     modules = [list(row) for row in bgstats.qr(text).matrix_iter(border=2)]
     n = len(modules)
-    # a byte a pixel, white and black in its palette: the same pixels where it is drawn, a
-    # quarter of the memory kept between games (issue 19: 0.72 MB at 800 x 480)
+    # a byte a pixel: the same pixels where it is drawn, a quarter of the memory kept between
+    # games (issue 19: 0.72 MB at 800 x 480). Pure white and black are in the palette pygame
+    # gives every 8-bit surface; its own palette could not be set without a display (pygame
+    # 2.1.2's set_palette, Bookworm's, needs pygame.display initialised)
     small = pygame.Surface((n, n), depth=8)
-    small.set_palette([theme.WHITE, theme.BLACK])
-    small.fill(0)
+    small.fill(theme.WHITE)
     for y, row in enumerate(modules):
         for x, dark in enumerate(row):
             if dark:
-                small.set_at((x, y), 1)
+                small.set_at((x, y), theme.BLACK)
     return pygame.transform.scale(small, (side, side))     # nearest neighbour: sharp edges
 
 

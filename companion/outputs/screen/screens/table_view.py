@@ -69,6 +69,9 @@ class TableView(CakeTable, WhyTargets):
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         self._taken: tuple | None = None    # (seat, position, until): just completed
+        # (table after a plain completion, its action, until): "Specialty?" is offered; a
+        # tap records that completion as a specialty order (undone, then done again)
+        self._specialty: tuple[Any, dict, float] | None = None
         self._legal_table: Any = None
         self._legal: dict[str, bool] = {}
         self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
@@ -79,14 +82,20 @@ class TableView(CakeTable, WhyTargets):
 
     #: how long a completed position stays marked
     TAKEN_SECONDS = 2.0
+    #: how long "Specialty?" is offered after a completion the table could not tell
+    SPECIALTY_SECONDS = 8.0
 
     def next_deadline(self) -> float | None:
         toast = super().next_deadline()
         taken = self._taken[2] if self._taken is not None else None
-        return min((t for t in (toast, taken) if t is not None), default=None)
+        special = self._specialty[2] if self._specialty is not None else None
+        return min((t for t in (toast, taken, special) if t is not None), default=None)
 
     def tick(self, now: float) -> None:
         super().tick(now)
+        if self._specialty is not None and now >= self._specialty[2]:
+            self._specialty = None
+            self.changed()
         if self._taken is not None and now >= self._taken[2]:
             seat, position, _ = self._taken
             self._taken = None
@@ -143,6 +152,7 @@ class TableView(CakeTable, WhyTargets):
             react = self._REACTIONS.get(type(h))
             if react is not None:
                 react(self, h, game)
+        self._specialty_update(update, game)
         if self._dialog_outdated(update, game):
             self.dialog = None
 
@@ -244,6 +254,40 @@ class TableView(CakeTable, WhyTargets):
         TableResumed: _on_table_resumed,
         DeviceStatusChanged: _on_device_status,
     }
+
+    def _specialty_update(self, update, game) -> None:
+        """A completion the table could not tell a specialty (no scan the card catalog
+        knows; a touch, a seat button, the phone) offers "Specialty?" for a few seconds;
+        anything else accepted takes the offer away."""
+        action = update.action if update.accepted else None
+        done = next((h for h in update.happened if isinstance(h, OrderCompleted)), None)
+        if done is not None and action is not None and action.get("do") in ("complete", "scan") \
+                and not done.specialty and game is not None and game.active is not None \
+                and (done.tag is None or done.tag not in self.app.catalog.cards):
+            self._specialty = (update.table, dict(action),
+                               self.app.clock() + self.SPECIALTY_SECONDS)
+        elif self._specialty is not None and update.table is not self._specialty[0]:
+            self._specialty = None
+
+    def specialty_offered(self) -> bool:
+        """"Specialty?" is on the screen: the completion is still the last thing done."""
+        offer = self._specialty
+        return offer is not None and offer[0] is self.app.table and self.app.clock() < offer[2]
+
+    def _make_specialty(self) -> None:
+        """The order just completed was a specialty: that completion is undone and done
+        again as a specialty order (one UNDO takes the whole completion back)."""
+        if self.specialty_offered() and self._specialty is not None:
+            action = {**self._specialty[1], "specialty": True}
+            self.app.post_action({"do": "undo"})
+            self.app.post_action(action)
+        self._specialty = None
+        self.changed()
+
+    def scanner_at_table(self, game) -> bool:
+        """A scanner is configured (it reports its state) or has identified cards in this
+        game: only then does the table ask for the dealt cards to be scanned."""
+        return "scanner" in self.app.devices or bool(game.used_tags)
 
     # --- what the engine would accept -------------------------------------------------------
 
@@ -623,18 +667,22 @@ class TableView(CakeTable, WhyTargets):
         completion or END TURN painted ahead built it, and the tap finds it (the same
         players, prompt and mark, equal if not the same objects)."""
         pending = self.pending
-        self._name_banner = active_panel_layout(self.m, rect, prompt=pending is not None).banner
+        offer = self.specialty_offered()
+        self._name_banner = active_panel_layout(self.m, rect,
+                                                prompt=pending is not None or offer).banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
         # the other players show only in which card a scan names next, while one of this
-        # player's is not known: a cake or a scan on another's card leaves it be
+        # player's is not known: a cake or a scan on another's card leaves it be (asked
+        # only of a table with a scanner)
         known = self.app.catalog.cards
-        unknown = any(c.tag not in known for pos in me.queue for c in pos)
+        unknown = self.scanner_at_table(game) and any(
+            c.tag not in known for pos in me.queue for c in pos)
         key = ("active", seat, tuple(rect),
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
-               pending, taken, text.language(), self.m, self.app.catalog)
+               pending, taken, offer, text.language(), self.m, self.app.catalog)
         return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -646,7 +694,8 @@ class TableView(CakeTable, WhyTargets):
             Fill("act.bg", rect, color=theme.mix(theme.PANEL, color, 0.18), radius=14,
                  border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
-        lay = active_panel_layout(m, rect, prompt=self.pending is not None)
+        offer = running and self.specialty_offered()
+        lay = active_panel_layout(m, rect, prompt=self.pending is not None or offer)
         banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
@@ -674,11 +723,20 @@ class TableView(CakeTable, WhyTargets):
         drawing = pending.count_for(me.name) if pending is not None else 0
         if drawing:
             out.append(draw_badge(self.m, "draw.act", slots[0], drawing))
-        if pending is not None:
+        if offer:                        # "Specialty?" beside the draw prompt, if any
+            prompt, hint = cols(hint, [1.0, 1.0], m.gap) if pending is not None else (hint, hint)
+            out.append(Button("act.specialty", hint, size=m.small, bold=True, lines=2,
+                              text=self.t("table.specialty_offer",
+                                          token=self.t(f"token.{game.rules.token}_one")),
+                              color=theme.SPECIALTY, on_tap=self._make_specialty))
+            if pending is not None:
+                out += self._draw_sentence(pending, prompt)
+        elif pending is not None:
             out += self._draw_sentence(pending, hint)
         else:
             words = self.t("table.tap_card_hint" if me.order_count() else "table.no_orders")
-            if any(c is None for pos in self._cards(me) for c in pos):
+            if self.scanner_at_table(game) and any(c is None for pos in self._cards(me)
+                                                   for c in pos):
                 words = self._scan_next(game)
             out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
         out += stats_row(self.m, "act", game, me, stats, m.big)

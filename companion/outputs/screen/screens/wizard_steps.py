@@ -229,7 +229,7 @@ def _upgrade_modes(w: WizardScreen, row: pygame.Rect) -> list[Widget]:
         (("draw", "cake.upgrades_draw"), ("each", "cake.upgrades_each"))
         if md.box.upgrade_draw else (("shared", "wizard.upgrades_shared"),
                                      ("each", "wizard.upgrades_each")))
-    modes += (("open", "wizard.upgrades_open"),)     # not named: any tile, 4 at most (1.2)
+    modes += (("open", "wizard.upgrades_open"),)     # not named: any tile, 4 at most each (1.3)
     return [Chip(f"wz.tiles.{mode}", cell, text=w.t(words), lines=2,
                  size=m.body, on=md.upgrade_mode == mode,
                  on_tap=w.tap(md.set_upgrade_mode, mode))

@@ -1,0 +1,113 @@
+"""The phone view checked by axe-core in Debian's Chromium (issue 39): no serious or critical
+violation at 360x740 and 390x844, in English and Korean, on every state a player meets:
+the running game with each seat to play, news after an action, a "why?" open, the game
+over, the history, a game's story and the companion page. And the page reads in words:
+the live region says what changed, focus and an open "why?" survive an update."""
+import os
+
+import pytest
+
+from companion.core import events as ev
+from recorder import Recorder
+
+from a11y import VIEWPORTS, at_every_size
+from test_web_browser import CHROMIUM, FLAGS
+from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Debian's chromium is not installed (.ci/run installs it)")
+PLAYERS = ["Ana", "Ben", "도윤"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+def post(svc, action: dict):
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    try:
+        svc.loop.post(ev.TouchAction(action))
+        return rec.wait_for(lambda u: u.action is not None and u.action["do"] == action["do"])
+    finally:
+        svc.loop.subscribers.remove(rec)
+
+
+def shown(page, seq: int) -> None:
+    """Wait until the page shows the table's update ``seq`` or a later one."""
+    page.wait_for_function(f"+document.getElementById('live').dataset.seq >= {seq}",
+                           timeout=5000)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_running_game_passes_axe_with_each_seat_to_play(service_with_web, browser, lang):
+    """Each seat to play, with what just happened (the start, then the last turn), then a
+    "why?" open."""
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
+    page = browser.new_page(viewport=VIEWPORTS["390x844"])
+    found: list[str] = []
+    page.goto(svc.web.url + f"/?lang={lang}")
+    shown(page, svc.web.live.latest.seq)
+    for seat, name in enumerate(PLAYERS, 1):
+        assert page.locator(f"[data-seat='{seat}'].active").count() == 1
+        assert name in page.inner_text("h1")                     # whose turn: the headline
+        assert page.locator(".news li").count() > 0               # what just happened
+        found += at_every_size(page, f"{lang}-seat{seat}")
+        post(svc, {"do": "complete", "slot": 1})
+        post(svc, {"do": "end_turn"})
+        shown(page, svc.web.live.latest.seq)
+    page.locator("details.why summary").first.click()
+    assert page.evaluate("document.querySelector('details.why').open")
+    found += at_every_size(page, f"{lang}-why-open")
+    page.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, browser, lang):
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
+    page = browser.new_page(viewport=VIEWPORTS["390x844"])
+    found: list[str] = []
+    page.goto(svc.web.url + f"/?lang={lang}")
+    post(svc, {"do": "complete", "slot": 1})
+    # the game over: a fifth dislike closes the shop; the round is played out
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    assert svc.session.table.game.game_over
+    shown(page, svc.web.live.latest.seq)
+    page.wait_for_selector("#story")
+    assert page.is_visible("#newgame") and page.is_hidden("button[data-do='end_turn']")
+    found += at_every_size(page, f"{lang}-game-over")
+    for path, name in (("/history", "history"), (f"/history/{svc.session.game_id}", "story"),
+                       ("/companion", "companion")):
+        page.goto(svc.web.url + f"{path}?lang={lang}")
+        found += at_every_size(page, f"{lang}-{name}")
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def contrast(a, b) -> float:
+    def lum(c):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+               for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_text_on_every_seat_colour_reads():
+    """"Playing now" on each seat colour of the box (and the wizard's green): >= 4.5:1."""
+    from companion.core.seat_colours import SCREEN_RGB
+    from companion.outputs.web.pages import _on
+    for colour in (*SCREEN_RGB, (0x27, 0xa0, 0x52)):
+        ink = _on(colour)
+        rgb = tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5))
+        assert contrast(rgb, colour) >= 4.5, (colour, ink, contrast(rgb, colour))
