@@ -3,7 +3,7 @@
     python benchmarks/bench_web.py [--phones 10] [--taps 200] [--idle-seconds 20]
 
 The real App on SDL's dummy driver, a real TableLoop and SQLite journal (as in
-bench_ui), and the phone view (its own HTTP server on threads, 127.0.0.1) with
+bench_ui), and the phone view (uvicorn on its own thread, 127.0.0.1) with
 ``--phones`` clients following ``GET /api/events?lang=en`` (the pages' stream:
 JSON plus the live table's HTML) over real sockets, each on its own thread.
 

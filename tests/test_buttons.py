@@ -717,3 +717,29 @@ def test_whatever_fingers_do_on_the_pins_the_table_stays_sound(steps):
         mine = [e for e in gestures if (isinstance(e, (ev.UndoTap, ev.UndoHold)) if name == UNDO
                                         else getattr(e, "seat", None) == name)]
         assert len(mine) <= count
+
+
+def test_a_long_undo_hold_asks_for_the_pairing_code_once_a_press(clock, posted):
+    """Held on past the redo, UNDO asks for the phones' pairing code (a table without a
+    screen says it aloud): once a press, and a press let go before it asks nothing."""
+    b = make_buttons(posted, clock)
+    asked = []
+    b.on_code_asked = lambda: asked.append(clock())
+    pin = b.devices[UNDO].pin
+    edges_on(pin, clock, [(0, True)])
+    start = clock()
+    assert b.next_deadline() == start + 2.0          # the redo first
+    b.poll(clock.advance(2.0))
+    assert b.next_deadline() == start + Buttons.CODE_HOLD_SECONDS   # the timer wakes then
+    b.poll(clock.advance(3.9))
+    assert posted == [ev.UndoHold(start + 2.0)] and asked == []
+    b.poll(clock.advance(0.1))
+    assert asked == [start + Buttons.CODE_HOLD_SECONDS]
+    b.poll(clock.advance(10))
+    assert len(asked) == 1 and b.next_deadline() is None
+    edges_on(pin, clock, [(0.5, False), (1.0, True), (3.0, False)])   # a redo, no code
+    b.poll(clock.advance(10))
+    assert len(asked) == 1
+    edges_on(pin, clock, [(1.0, True)])
+    b.poll(clock.advance(Buttons.CODE_HOLD_SECONDS))
+    assert len(asked) == 2

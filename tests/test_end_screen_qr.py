@@ -1,6 +1,7 @@
 """The end screen shows the finished game's BG Stats link as a QR code that a real
 decoder (zbar) reads back from the screen's pixels; Settings shows the pairing code."""
 import io
+import time
 
 import pygame
 from pyzbar import pyzbar
@@ -125,3 +126,29 @@ def test_every_paired_phone_can_be_reached_and_forgotten_four_at_a_time():
     assert not has_widget(app, "set.phones_page")  # four fit: no pages
     touch(app, "set.phones_done")
     assert widget(app, "set.phones").text == "Phones (4)"
+
+
+def test_the_end_screen_reaches_the_pairing_code_and_settings_say_when_phones_were_seen(
+        tmp_path):
+    """A new phone can pair after the game is over (issue 39): ⚙ on the end screen opens
+    Settings, whose phones list says when each phone was last seen."""
+    from ui_touch import touch, widget
+    db = finished_game(tmp_path / "journal.db")
+    screenshots._init_pygame()
+    with Journal(db) as journal:
+        loop = TableLoop(Session(journal))
+        app = Outputs(loop).start(App(loop, surface=pygame.Surface((800, 480)), language="en"),
+                                  main_thread=True)
+        app.pairing = Pairing(code="482913", wall=lambda: 1_700_000_000.0)
+        assert type(app.screen).__name__ == "EndScreen"
+        _, token = app.pairing.pair("482913", "10.0.0.2", "Ana's phone")
+        touch(app, "end.settings")
+        assert type(app.screen).__name__ == "SettingsScreen"
+        assert widget(app, "set.pairing_code").text == "482 913"
+        touch(app, "set.phones")
+        seen = widget(app, "set.phone_seen.0").text
+        assert seen.startswith("seen ") and seen.endswith(
+            time.strftime("%H:%M", time.localtime(1_700_000_000.0)))
+        touch(app, "set.phones_done")
+        app.screen.close()
+        assert type(app.screen).__name__ == "EndScreen"     # back where it was

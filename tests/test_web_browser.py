@@ -162,3 +162,24 @@ def test_two_phones_a_page_still_showing_anas_turn_cannot_end_bens(service_with_
     finally:
         for p in phones:
             p.close()
+
+
+def test_a_phone_pairs_with_its_name_by_pressing_enter(service_with_web, browser):
+    """The pairing page asks for the phone's name; Enter in the code field pairs (issue 39),
+    and Settings' list has the phone by that name."""
+    svc = service_with_web
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(svc.web.url + "/?lang=en")
+        page.click("details.ctl summary")
+        page.fill("#phonename", "Chloe's Pixel")
+        page.fill("#code", svc.web.pairing.shown())
+        page.press("#code", "Enter")
+        page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+        assert page.is_hidden("#pair") and page.input_value("#code") == ""
+        assert "Chloe's Pixel" in page.inner_text("#msg")
+        names = {p.name: p for p in svc.web.pairing.phones()}
+        assert "Chloe's Pixel" in names and names["Chloe's Pixel"].last_seen > 0
+    finally:
+        context.close()

@@ -1,7 +1,8 @@
-"""The web adapters' own HTTP/1.1 server (threads of the standard library) and its routes:
+"""The web adapters' server (uvicorn on h11, Starlette, on a thread of its own) and its routes:
 serves, stops cleanly, a port already taken gives one warning and no exception, and a
 phone that misbehaves (too many connections, huge headers, a slowloris, hanging up
 mid-stream) never disturbs another."""
+import asyncio
 import logging
 import queue
 import socket
@@ -10,13 +11,17 @@ import threading
 import httpx
 import pytest
 
-from companion.outputs.web.routing import Request, Route, Router, Stream, text
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+from starlette.routing import Route
+
+from companion.outputs.web.routing import WebApp, read_body, text, unread_closes
 from companion.outputs.web.server import HEADER_LIMIT, BackgroundServer
 from cafe_fixtures import wait_until
 
 
 def hello_app():
-    return Router([Route("/", lambda request: text("hello"))])
+    return WebApp([Route("/", lambda request: text("hello"))])
 
 
 @pytest.fixture
@@ -43,6 +48,17 @@ def raw(server, data: bytes) -> socket.socket:
 def read_head(s: socket.socket) -> bytes:
     got = b""
     while b"\r\n\r\n" not in got:
+        more = s.recv(65536)
+        if not more:
+            break
+        got += more
+    return got
+
+
+def read_answer(s: socket.socket, ending: bytes) -> bytes:
+    """One answer's head and body, up to ``ending``."""
+    got = b""
+    while not got.endswith(ending):
         more = s.recv(65536)
         if not more:
             break
@@ -103,14 +119,15 @@ def test_an_address_this_machine_does_not_have_is_one_warning(caplog):
 def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(caplog, serve):
     """Keep-alive (a phone's page reuses its connection), a body the handler did not read,
     a HEAD, a handler that raises (500, said in the log), a request that is not HTTP (400)."""
-    def echo(request: Request):
-        return text(f"{request.method} {request.path} {request.params['x']} "
-                    f"{request.query['q']} {len(request.body(1_000_000) or b'')}")
+    async def echo(request: Request):
+        body = await read_body(request, 1_000_000)
+        return text(f"{request.method} {request.url.path} {request.path_params['x']} "
+                    f"{request.query_params['q']} {len(body or b'')}")
 
     def boom(request):
         raise ValueError("boom")
-    app = Router([Route("/e/{x}", echo, methods=("GET", "POST")),
-                  Route("/ignore", lambda request: text("ok"), methods=("POST",)),
+    app = WebApp([Route("/e/{x}", echo, methods=["GET", "POST"]),
+                  Route("/ignore", lambda request: text("ok"), methods=["POST"]),
                   Route("/boom", boom)])
     caplog.set_level(logging.ERROR, logger="companion.outputs.web")
     server = serve(app)
@@ -142,8 +159,9 @@ def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(capl
 
 
 def test_routes_answer_404_405_and_a_trailing_slash(serve):
-    server = serve(Router([Route("/history/{game:int}", lambda r: text(str(r.params["game"] + 1))),
-                           Route("/api/pair", lambda r: text("p"), methods=("POST", "DELETE"))]))
+    server = serve(WebApp([
+        Route("/history/{game:int}", lambda r: text(str(r.path_params["game"] + 1))),
+        Route("/api/pair", lambda r: text("p"), methods=["POST", "DELETE"])]))
     with httpx.Client(base_url=server.url, timeout=5) as client:
         assert client.get("/history/41").text == "42"
         assert client.get("/history/x").status_code == 404
@@ -157,11 +175,13 @@ def test_routes_answer_404_405_and_a_trailing_slash(serve):
 def test_headers_too_large_is_431_and_a_body_too_large_is_refused_unread(serve):
     got = {}
 
-    def upload(request):
-        body = request.body(10)
+    async def upload(request):
+        body = await read_body(request, 10)
         got["body"] = body
-        return text("too big" if body is None else body.decode(), 413 if body is None else 200)
-    server = serve(Router([Route("/up", upload, methods=("POST",))]))
+        if body is None:
+            return unread_closes(text("too big", 413))
+        return text(body.decode())
+    server = serve(WebApp([Route("/up", upload, methods=["POST"])]))
     with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * HEADER_LIMIT) as s:
         answer = read_all(s)                                  # answered, then closed
         assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
@@ -180,7 +200,7 @@ def test_a_slowloris_does_not_block_another_phone_and_an_idle_one_is_closed(serv
         assert httpx.get(server.url + "/", timeout=5).text == "hello"
         assert slow.recv(100) == b""            # its head is not in: closed after the wait
     with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") as idle:
-        first = read_head(idle)
+        first = read_answer(idle, b"hello")
         assert first.startswith(b"HTTP/1.1 200 OK") and first.endswith(b"hello")
         assert idle.recv(100) == b""            # kept alive, idle: closed
 
@@ -208,15 +228,15 @@ def test_too_many_connections_are_refused_until_one_closes(serve, caplog):
 
 def stream_app(ended: threading.Event, items: "queue.Queue[str | None]"):
     def events(request):
-        def chunks():
+        async def chunks():
             try:
                 yield "data: first\n\n"
-                while (item := items.get(timeout=5)) is not None:
+                while (item := await asyncio.to_thread(items.get, timeout=5)) is not None:
                     yield f"data: {item}\n\n"
             finally:
                 ended.set()
-        return Stream(chunks(), "text/event-stream")
-    return Router([Route("/events", events), Route("/", lambda request: text("hello"))],
+        return StreamingResponse(chunks(), media_type="text/event-stream")
+    return WebApp([Route("/events", events), Route("/", lambda request: text("hello"))],
                   on_close=lambda: items.put(None))
 
 
@@ -233,6 +253,7 @@ def test_a_phone_hanging_up_mid_stream_ends_it_quietly(serve, caplog):
         items.put(str(n))
         ended.wait(0.1)
     assert ended.is_set()
+    items.put(None)                         # (lets the stream's reading thread go)
     assert wait_until(lambda: server.connections == 0)
     assert httpx.get(server.url + "/", timeout=5).text == "hello"
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
@@ -253,3 +274,48 @@ def test_stop_ends_an_open_stream_within_its_grace(serve):
     stopping.join(5)
     assert not stopping.is_alive() and ended.is_set() and not server.running
     assert rest == [""]
+
+
+def test_request_smuggling_and_malformed_framing_are_refused(serve):
+    """What a hand-written parser may get wrong, h11 refuses: two different lengths, a
+    length that is no number, an encoding other than chunked, a bad chunk, two Hosts; and
+    Content-Length beside Transfer-Encoding is read as chunked (the RFC's rule), so the
+    request behind it is a request of its own, never a body."""
+    got = []
+
+    async def upload(request):
+        got.append(await read_body(request, 1000))
+        return text("ok")
+    server = serve(WebApp([Route("/up", upload, methods=["GET", "POST"])]))
+    for attack in (
+            b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+            b"POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"zz\r\nab\r\n0\r\n\r\n",
+            b"GET /up HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"):
+        with raw(server, attack) as s:
+            answer = read_all(s)                                  # answered, then closed
+            assert answer.startswith(b"HTTP/1.1 400 "), (attack, answer)
+            assert answer.count(b"HTTP/1.1 ") == 1, answer      # no second request read
+    assert got == []
+    with raw(server, b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: "
+             b"chunked\r\n\r\n0\r\n\r\nGET /up HTTP/1.1\r\nHost: x\r\n\r\n") as s:
+        answers = read_answer(s, b"ok")
+        while answers.count(b"ok") < 2:
+            answers += s.recv(65536)
+    assert answers.count(b"HTTP/1.1 200 OK") == 2 and got == [b"", b""]
+
+
+def test_a_body_that_stops_coming_ends_its_request(serve, monkeypatch):
+    from companion.outputs.web import routing
+    monkeypatch.setattr(routing, "BODY_WAIT", 0.3)
+
+    async def upload(request):
+        body = await read_body(request, 1000)
+        return text(f"{len(body or b'')}")
+    server = serve(WebApp([Route("/up", upload, methods=["POST"])]))
+    with raw(server, b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc") as slow:
+        assert httpx.post(server.url + "/up", content=b"12345", timeout=5).text == "5"
+        answer = read_all(slow)
+        assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower()

@@ -116,7 +116,7 @@ def test_the_history_and_the_live_page_link_the_story(served):
     page = httpx.get(f"{svc.web.url}/history/2?lang=ko").text
     assert "<svg" not in page and "게임이 끝나면" in page and "dl-pdf" not in page
     r = httpx.get(f"{svc.web.url}/history/2/pdf")
-    assert r.status_code == 404 and "not over yet" in r.text
+    assert r.status_code == 404 and "not over yet" in r.text and "journal" not in r.text
     assert httpx.get(f"{svc.web.url}/history/9").status_code == 404
 
 

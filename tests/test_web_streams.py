@@ -92,7 +92,8 @@ def test_too_many_open_pages_get_503_and_a_phone_that_hangs_up_is_forgotten(view
     monkeypatch.setattr(web_app, "MAX_STREAMS", 1)
     caplog.set_level(logging.INFO, logger="companion.outputs.web")
     with httpx.stream("GET", view.url + "/api/events", timeout=5) as s:
-        assert next(events(s.iter_lines()))[0] == "data"
+        lines = s.iter_lines()                  # (held: a dropped iterator hangs up)
+        assert next(events(lines))[0] == "data"
         assert wait_until(lambda: len(view.live.clients) == 1)
         full = httpx.get(view.url + "/api/events", timeout=5)
         assert full.status_code == 503 and full.headers["retry-after"] == "30"

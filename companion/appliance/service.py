@@ -306,12 +306,25 @@ class Service:
                                                            turn_now=self.loop.turn_now).start())
             if buttons is not None:
                 self.inputs.append(buttons)
+                buttons.on_code_asked = self.say_pairing_code
         if not self.cfg["scanner"]["port"]:      # no scanner at this table: no pyserial
             return
         from companion.devices.scanner import ScannerReader
         scanner = ScannerReader.from_config(self.cfg, self.loop.post, turn_now=self.loop.turn_now)
         if scanner.enabled:
             self.inputs.append(scanner.start())
+
+    def say_pairing_code(self) -> None:
+        """UNDO held long (``Buttons.CODE_HOLD_SECONDS``) on a table without a screen: the
+        voice says the phones' pairing code, digit by digit. With a screen Settings shows
+        it, and a café's table does not call its code out to the room. Never logged."""
+        if self.screen_on or self.voice is None or self.web is None:
+            return
+        from companion.words.i18n import tr
+        lang = self.voice.language
+        self.voice.say(tr(lang, "web_pairing.code_heard", code=", ".join(self.web.pairing.code)),
+                       lang)
+        log.info("the phones' pairing code was said aloud (UNDO held)")
 
     def on_stop_signal(self, handler: Callable[[], None] | None = None) -> None:
         """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""

@@ -7,6 +7,7 @@ says, in that language)."""
 from __future__ import annotations
 
 import json
+from html import escape
 from importlib import resources
 
 from companion.appliance.config import LANGUAGES
@@ -60,8 +61,8 @@ def switch(lang: str, path: str) -> str:
     """The language switch: a link per language to the same page."""
     links = "".join(f'<a href="{path}?lang={x}" hreflang="{x}" lang="{x}"'
                     + (' aria-current="true"' if x == lang else "")
-                    + f">{_escape(language_name(x))}</a>" for x in LANGUAGES)
-    return f'<nav class="langs" aria-label="{_escape(tr(lang, "cafe.language"))}">{links}</nav>'
+                    + f">{escape(language_name(x))}</a>" for x in LANGUAGES)
+    return f'<nav class="langs" aria-label="{escape(tr(lang, "cafe.language"))}">{links}</nav>'
 
 
 def render(name: str, lang: str, venue: str) -> str:
@@ -70,11 +71,6 @@ def render(name: str, lang: str, venue: str) -> str:
     doc = HEAD + resources.files("companion.cafe").joinpath(
         f"pages/{name}.html").read_text("utf-8")
     path = "./" if name == "floor" else "leaderboard"
-    return (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", _escape(venue))
+    return (doc.replace("{{LANG}}", lang).replace("{{VENUE}}", escape(venue))
             .replace("{{SWITCH}}", switch(lang, path))
             .replace("{{WORDS}}", json.dumps(words, ensure_ascii=False).replace("<", "\\u003c")))
-
-
-def _escape(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))

@@ -1,8 +1,9 @@
 """The hub's pages: the floor (every table at a glance) and the month's leaderboard.
 
-Routes of ``companion.outputs.web.routing``, served by
-``companion.outputs.web.server.BackgroundServer`` (the phone view's server, on threads:
-each open stream waits on a connection's own thread). Both pages are small HTML files
+Starlette routes (``companion.outputs.web.routing.WebApp``), served by
+``companion.outputs.web.server.BackgroundServer`` (the phone view's server: uvicorn on
+a thread of its own; the database is read on its worker threads, each open stream waits
+on its event loop). Both pages are small HTML files
 that render JSON from the API and stay live through one server-sent event stream
 (``/api/stream``): the hub tells the page after every change, at most a few times a
 second.
@@ -16,17 +17,23 @@ second.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-import queue
 import threading
 import time
 from datetime import datetime
-from collections.abc import Callable, Iterator
+from html import escape
+from collections.abc import AsyncIterator, Callable
 
-from companion.outputs.web.routing import Request, Response, Route, Router, Stream, html, \
-    json_response
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
 
-from companion.words.i18n import DEFAULT
+from companion.outputs.web.routing import ERRORS, WebApp, html, json_response
+
+from companion.words.i18n import DEFAULT, tr
 from . import view
 from .hub import Hub
 from .leaderboard import standings
@@ -55,41 +62,78 @@ def floor_card(row: dict, now: float) -> dict:
     }
 
 
-class Notifier:
-    """Wakes the open streams (each on its connection's thread) from the hub's MQTT
-    thread."""
+class Waiter:
+    """One open stream: what changed since it last looked, and the event that wakes it
+    on the server's event loop."""
 
     def __init__(self) -> None:
-        self.waiters: set[queue.Queue[str | None]] = set()
+        self.loop = asyncio.get_running_loop()
+        self.ready = asyncio.Event()
+        self.kinds: set[str | None] = set()
+
+    def wake(self, what: str | None) -> None:                  # any thread
+        self.kinds.add(what)
+        with contextlib.suppress(RuntimeError):                 # (the loop has ended)
+            self.loop.call_soon_threadsafe(self.ready.set)
+
+    def take(self) -> set[str | None]:
+        self.ready.clear()
+        kinds, self.kinds = self.kinds, set()
+        return kinds
+
+
+class Notifier:
+    """Wakes the open streams (on the server's event loop) from the hub's MQTT thread."""
+
+    def __init__(self) -> None:
+        self.waiters: set[Waiter] = set()
         self.closing = threading.Event()
         self._lock = threading.Lock()
 
-    def listen(self) -> queue.Queue[str | None]:
-        q: queue.Queue[str | None] = queue.Queue()
+    def listen(self) -> Waiter:                                  # on the event loop
+        waiter = Waiter()
         with self._lock:
-            self.waiters.add(q)
-        return q
+            self.waiters.add(waiter)
+        return waiter
 
-    def forget(self, q: queue.Queue[str | None]) -> None:
+    def forget(self, waiter: Waiter) -> None:
         with self._lock:
-            self.waiters.discard(q)
+            self.waiters.discard(waiter)
 
     def changed(self, what: str, _table: str) -> None:          # any thread
         self._wake(what)
 
     def _wake(self, what: str | None) -> None:
         with self._lock:
-            waiters = list(self.waiters)
-        for q in waiters:
-            q.put_nowait(what)
+            for waiter in self.waiters:
+                waiter.wake(what)
 
     def close(self) -> None:                                    # the server is stopping
         self.closing.set()
         self._wake(None)
 
 
+def error_page(language: str) -> Callable[[Request, int], Response]:
+    """Every error the hub answers: one short page in the page's language (JSON for the
+    API), never a server path."""
+    def page(request: Request, status: int) -> Response:
+        lang = view.language_of(request.query_params.get("lang"),
+                                request.headers.get("accept-language", ""), language)
+        key = f"web_error.{status}" if status in ERRORS else "web_error.other"
+        said = tr(lang, key)
+        if request.url.path.startswith("/api/"):
+            return json_response({"error": said}, status=status)
+        return html(f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+                    f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                    f'<title>{escape(tr(lang, "web_error.title"))}</title></head><body>'
+                    f'<main><h1>{escape(tr(lang, "web_error.title"))}</h1>'
+                    f'<p>{escape(said)}</p><p><a href="/?lang={lang}">'
+                    f'{escape(tr(lang, "cafe.floor"))}</a></p></main></body></html>', status)
+    return page
+
+
 def build_app(hub: Hub, language: str = DEFAULT,
-              clock: Callable[[], float] = time.time) -> Router:
+              clock: Callable[[], float] = time.time) -> WebApp:
     store, venue = hub.store, hub.venue
     notifier = Notifier()
     hub.subscribe(notifier.changed)
@@ -107,7 +151,7 @@ def build_app(hub: Hub, language: str = DEFAULT,
                 "rows": standings(store.results_of(venue, month))}
 
     def page(name: str, request: Request) -> Response:
-        lang = view.language_of(request.query.get("lang"),
+        lang = view.language_of(request.query_params.get("lang"),
                                 request.headers.get("accept-language", ""), language)
         return html(view.render(name, lang, venue),
                     headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
@@ -122,7 +166,7 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return json_response(floor())
 
     def api_board(request: Request) -> Response:
-        month = request.query.get("month")
+        month = request.query_params.get("month")
         if month is not None and not _is_month(month):
             return json_response({"error": "month must look like 2026-11"}, status=400)
         return json_response(board(month))
@@ -131,39 +175,37 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return json_response({"venue": venue, "broker": hub.connected.is_set(),
                               "lag_s": hub.lag_percentiles(), "counts": dict(hub.counts)})
 
-    def stream(request: Request) -> Response:
-        def events() -> Iterator[str]:          # on the screen's own connection thread
-            q = notifier.listen()
+    async def stream(request: Request) -> Response:
+        waiter = notifier.listen()
+
+        async def events() -> AsyncIterator[str]:          # on the server's event loop
             try:
-                yield _sse("floor", floor())
+                yield _sse("floor", await run_in_threadpool(floor))
                 while not notifier.closing.is_set():
                     try:
-                        what = q.get(timeout=KEEPALIVE)
-                    except queue.Empty:
+                        await asyncio.wait_for(waiter.ready.wait(), KEEPALIVE)
+                    except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
-                    if what is None:
-                        return
-                    notifier.closing.wait(MIN_GAP)          # gather a burst into one push
-                    kinds: set[str | None] = {what}
-                    while not q.empty():
-                        kinds.add(q.get_nowait())
-                    if None in kinds:
+                    if None not in waiter.kinds:
+                        await asyncio.sleep(MIN_GAP)        # gather a burst into one push
+                    kinds = waiter.take()
+                    if None in kinds or notifier.closing.is_set():
                         return
                     if "floor" in kinds:
-                        yield _sse("floor", floor())
+                        yield _sse("floor", await run_in_threadpool(floor))
                     if "results" in kinds:
                         yield _sse("results", {})
             finally:
-                notifier.forget(q)
-        return Stream(events(), media_type="text/event-stream",
-                      headers={"Cache-Control": "no-store"})
+                notifier.forget(waiter)
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
 
-    return Router([
+    return WebApp([
         Route("/", floor_page), Route("/leaderboard", board_page),
         Route("/api/floor", api_floor), Route("/api/leaderboard", api_board),
         Route("/api/health", api_health), Route("/api/stream", stream),
-    ], on_close=notifier.close)
+    ], error_page=error_page(language), on_close=notifier.close, name="café hub")
 
 
 def _sse(event: str, data: dict) -> str:

@@ -32,6 +32,7 @@ COMMANDS = {
     "cafe": "companion.commands.cafe_cmd",
     "update": "companion.commands.update_cmd",
     "report": "companion.commands.report_cmd",
+    "pair": "companion.commands.pair_cmd",
 }
 
 

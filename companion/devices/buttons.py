@@ -11,6 +11,9 @@ button for everybody:
   turn)
 * UNDO **tap** -> :class:`~companion.core.events.UndoTap`
 * UNDO **hold** for ``redo_hold_seconds`` -> :class:`~companion.core.events.UndoHold` (redo)
+* UNDO held on for ``CODE_HOLD_SECONDS`` -> ``on_code_asked()``, once a press: a table
+  without a screen says its pairing code aloud (the service wires it; not a table input:
+  the code is no part of the game)
 
 The module has three layers, read top to bottom:
 
@@ -258,6 +261,8 @@ class Buttons:
     default the pin layer's for ``driver`` (:func:`~companion.devices.mock_pins.pin_factory`).
     """
 
+    CODE_HOLD_SECONDS = 6.0     # UNDO held this long asks for the phones' pairing code
+
     def __init__(self, post: Post, pins: Sequence[int], undo_pin: int = -1, *,
                  hold_seconds: float = _SEATS.hold_seconds,
                  redo_hold_seconds: float = _SEATS.redo_hold_seconds,
@@ -292,6 +297,10 @@ class Buttons:
         self._closing = False
         self._thread: threading.Thread | None = None
         self._timer_wakes_at = math.inf          # what the timer thread sleeps until
+        #: called (on the buttons' thread, once a press) when UNDO is held
+        #: ``CODE_HOLD_SECONDS``: the service says the pairing code on a table without a screen
+        self.on_code_asked: Callable[[], None] | None = None
+        self._code_asked = False                 # this UNDO press asked already
 
     @classmethod
     def from_config(cls, cfg: Config, post: Post, clock: Callable[[], float] = time.monotonic,
@@ -408,6 +417,8 @@ class Buttons:
             if classifier.down and (classifier.down, classifier.down_since) != before \
                     and not classifier.taps:
                 self._stamp(name, at)     # a new press began (a double tap: its first press)
+                if name == UNDO:
+                    self._code_asked = False
             self._emit(name, gestures)
             self._wake_timer()
 
@@ -421,6 +432,21 @@ class Buttons:
     def _advance(self, now: float) -> None:
         for name, classifier in self.classifiers.items():
             self._emit(name, classifier.poll(now))
+        due = self._code_due()
+        if due is not None and now >= due and self.on_code_asked is not None:
+            self._code_asked = True
+            try:
+                self.on_code_asked()
+            except Exception:             # saying the code must never stop the buttons
+                log.exception("saying the pairing code failed")
+
+    def _code_due(self) -> float | None:
+        """When the UNDO press in hand asks for the pairing code (None: it will not)."""
+        undo = self.classifiers.get(UNDO)
+        if self.on_code_asked is None or undo is None or self._code_asked \
+                or not (undo.down and undo.confirmed and undo.contact_closed):
+            return None
+        return undo.down_since + self.CODE_HOLD_SECONDS
 
     def _emit(self, name: Any, gestures: list[Gesture]) -> None:
         for g in gestures:
@@ -442,8 +468,8 @@ class Buttons:
             self._cond.notify_all()
 
     def _next_deadline(self) -> float | None:
-        times = [t for t in (c.next_deadline() for c in self.classifiers.values())
-                 if t is not None]
+        times = [t for t in (*(c.next_deadline() for c in self.classifiers.values()),
+                             self._code_due()) if t is not None]
         return min(times) if times else None
 
     def _run(self) -> None:

@@ -128,6 +128,12 @@ def _play(fh: BinaryIO, digest: str, db: str | None, strict: bool, err,
     """Play the script into the --db journal (resumable) or a scratch one (one batch):
     the final table and the rejected lines, or None when --strict stopped."""
     if db is not None:
+        folder = os.path.dirname(os.path.abspath(db))
+        try:
+            os.makedirs(folder, exist_ok=True)        # a new --db in a new folder: made
+        except OSError as exc:
+            raise JournalError(f"{db}: cannot create the folder {folder} "
+                               f"({exc.strerror or exc})") from None
         with closing(Journal(db)) as journal:
             session = _session(journal, how)
             rejected = _apply(session, fh, strict, err, f"replay:{digest}", said)

@@ -1,6 +1,6 @@
-"""The phone view: its routes over the table loop (``routing.Router``, served by our
-own ``server.BackgroundServer`` on threads), and ``PhoneView`` which runs it
-(background server, mDNS announcement, log tail).
+"""The phone view: its routes over the table loop (Starlette, ``routing.WebApp``, served
+by uvicorn on a thread of its own: ``server.BackgroundServer``), and ``PhoneView`` which
+runs it (background server, mDNS announcement, log tail).
 
 Routes (the JSON API is documented in docs/api.md):
 
@@ -34,11 +34,16 @@ entered once, never sent with actions), comes from the page's own origin (a brow
 (its name, its ``.local`` name, an address, localhost, or ``[web] hosts``): a page on
 another site that makes its name resolve to the table (DNS rebinding) is refused before
 any handler. History reads the journal through a read-only
-connection of its own (``JournalReader``), never the table's, on the phone's own thread
-(never the table loop's); an action reaches the table only through its input queue.
+connection of its own (``JournalReader``), never the table's, on a worker thread of the
+server (never the table loop's); an action reaches the table only through its input
+queue, and the phone's request waits for the loop's answer on a worker thread too. Every
+error (404, 405, 413, 500, ...) is one page in the page's language (``error_page``), with
+no server path in it.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -48,7 +53,7 @@ import re
 import socket
 import time
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from urllib.parse import urlsplit
 
 from companion.appliance import config as config_mod
@@ -62,10 +67,16 @@ from companion.core.rules.rejections import reject
 from companion.core.session import rebuild
 from companion.core.loop import STALE
 from companion.words.i18n import rejection_text, tr
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
 from . import pages
 from .live import LiveTable, LogTail, Snapshot
-from .routing import Request, Response, Route, Router, Stream, html, json_response, text
-from .pairing import BUSY, LOCKED, OK, Pairing, phone_name
+from .routing import WebApp, html, json_response, read_body, text, unread_closes
+from .pairing import (BUSY, CODE_FILE, LOCKED, OK, Pairing, phone_name, publish_code,
+                      unpublish_code)
 from .why import why_json
 from .server import BackgroundServer
 
@@ -157,9 +168,11 @@ class PhoneView:
         self.report = report
         self.request_update = request_update
         self.live = LiveTable(loop, colours)
-        store = (os.path.join(os.path.dirname(os.path.abspath(journal_path)), PHONES_FILE)
-                 if journal_path else None)
+        folder = os.path.dirname(os.path.abspath(journal_path)) if journal_path else None
+        store = os.path.join(folder, PHONES_FILE) if folder else None
         self.pairing = pairing or Pairing(store=store)
+        #: the running table's code, for ``coffee-companion pair`` (``pairing.publish_code``)
+        self.code_file = os.path.join(folder, CODE_FILE) if folder else None
         self.reader = JournalReader(journal_path, cfg["bgstats"]["location"])
         self.devices = devices or (lambda: {})
         self.clock = clock
@@ -181,6 +194,9 @@ class PhoneView:
         if not self.server.start():
             return False
         self.live.serving = True
+        if self.code_file is not None:
+            self.pairing.listeners.append(self._publish)
+            self._publish(self.pairing.code)
         logging.getLogger().addHandler(self.log_tail)
         log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
@@ -203,7 +219,14 @@ class PhoneView:
             host = socket.gethostname().split(".")[0] + ".local"
         return f"http://{host}" + ("" if self.server.port == 80 else f":{self.server.port}")
 
+    def _publish(self, code: str) -> None:
+        if self.code_file is not None:
+            publish_code(self.code_file, code, self.public_url)
+
     def close(self) -> None:
+        if self.code_file is not None and self._publish in self.pairing.listeners:
+            self.pairing.listeners.remove(self._publish)
+            unpublish_code(self.code_file)
         if self.announcer is not None:
             self.announcer.close()
             self.announcer = None
@@ -227,7 +250,7 @@ class PhoneView:
 # --- the routes ----------------------------------------------------------------------
 
 def language(request: Request, cfg: Any) -> str:
-    asked = request.query.get("lang") or request.cookies.get("lang")
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
     if asked in LANGUAGES:
         return asked
     for part in request.headers.get("accept-language", "").split(","):
@@ -239,7 +262,7 @@ def language(request: Request, cfg: Any) -> str:
 
 def _html(request: Request, lang: str, page: str) -> Response:
     r = html(page, headers={"Cache-Control": "no-store"})
-    if request.query.get("lang") in LANGUAGES:
+    if request.query_params.get("lang") in LANGUAGES:
         r.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
     return r
 
@@ -281,6 +304,11 @@ def host_check(names: frozenset[str]) -> Callable[[Request], Response | None]:
     return check
 
 
+def _client(request: Request) -> str:
+    """The phone's address."""
+    return request.client.host if request.client is not None else "?"
+
+
 def _bearer(request: Request) -> tuple[str | None, bool]:
     """(token, from the cookie?): the Authorization header, else the page's cookie."""
     auth = request.headers.get("authorization", "")
@@ -312,7 +340,7 @@ def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
     if verdict == BUSY:
         return 429, "web.busy"
     if verdict != OK:
-        log.warning("phone %s: action refused, not a paired phone", request.client)
+        log.warning("phone %s: action refused, not a paired phone", _client(request))
         return 401, "web.not_paired"
     return None
 
@@ -347,10 +375,25 @@ def _precondition(header: str | None, epoch: str) -> tuple[bool, TableVersion | 
 _TAG = re.compile(r'"([0-9a-f]{6})-([^"]*)"')
 
 
-def build_app(view: PhoneView) -> Router:
+def error_page(cfg: Any) -> Callable[..., Response]:
+    """Every error the phone view answers: one page in the page's language (HTML for a
+    page, JSON ``{"message": ...}`` for the API), never a server path or a traceback;
+    ``detail``: the words' key of what went wrong, when the status alone does not say."""
+    def page(request: Request, status: int, detail: str | None = None) -> Response:
+        lang = language(request, cfg)
+        said = tr(lang, detail) if detail else pages.error_text(lang, status)
+        if request.url.path.startswith("/api/"):
+            return json_response({"message": said}, status=status)
+        return html(pages.error_page(lang, status, said), status,
+                    headers={"Cache-Control": "no-store"})
+    return page
+
+
+def build_app(view: PhoneView) -> WebApp:
     live, cfg = view.live, view.cfg
     html_cache: dict[tuple[int, str], str] = {}
     json_cache: dict[int, str] = {}
+    errors = error_page(cfg)
 
     def event_json(snap: Snapshot, lang: str | None) -> str:
         key = (snap.seq, lang or "")
@@ -378,24 +421,38 @@ def build_app(view: PhoneView) -> Router:
         return json_response(why_json(live.latest, language(request, cfg)),
                              headers={"Cache-Control": "no-store"})
 
-    def events(request: Request) -> Response:
-        lang = request.query.get("lang")
+    async def events(request: Request) -> Response:
+        lang = request.query_params.get("lang")
         lang = lang if lang in LANGUAGES else None
         if len(live.clients) >= MAX_STREAMS:
             return text("too many live pages are open; try again later\n", 503,
                         headers={"Retry-After": "30"})
+        token, _ = _bearer(request)                # a paired phone opened the live table
+        if token:
+            await run_in_threadpool(view.pairing.seen, token)
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
 
-        def stream() -> Iterator[str]:          # on the phone's own thread
-            client = live.listen(lang)
+        def wake() -> None:                     # the table loop's thread, or the stopping one
+            with contextlib.suppress(RuntimeError):      # (the server's loop has ended)
+                loop.call_soon_threadsafe(ready.set)
+        client = live.listen(lang, wake)
+
+        async def stream() -> AsyncIterator[str]:       # on the server's event loop
             try:
                 snap = live.latest
                 sent = snap.seq
                 yield f"id: {snap.seq}\nevent: update\ndata: {event_json(snap, lang)}\n\n"
                 while True:
                     try:
-                        got = client.queue.get(timeout=HEARTBEAT)
+                        got = client.queue.get_nowait()
                     except queue.Empty:
-                        yield ": keep-alive\n\n"
+                        ready.clear()
+                        if client.queue.empty():
+                            try:
+                                await asyncio.wait_for(ready.wait(), HEARTBEAT)
+                            except TimeoutError:
+                                yield ": keep-alive\n\n"
                         continue
                     if got is None:                   # the server is stopping
                         return
@@ -406,10 +463,11 @@ def build_app(view: PhoneView) -> Router:
             finally:
                 live.forget(client)
 
-        return Stream(stream(), media_type="text/event-stream",
-                      headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
 
-    def action(request: Request) -> Response:
+    async def action(request: Request) -> Response:
         lang = language(request, cfg)
 
         def answer(status: int, key: str, **extra) -> Response:
@@ -429,15 +487,29 @@ def build_app(view: PhoneView) -> Router:
                 extra.update(reason=rejection_text(lang, rejection),
                              rejection={"code": rejection.code, "text": rejection.text})
             r = answer(status, key, **extra, table=state, version=snap.etag)
-            r.set_header("etag", snap.etag)
+            r.headers["etag"] = snap.etag
             return r
+
+        def act(parsed: dict, line: str, seen: TableVersion | None,
+                precondition: str | None) -> Response:       # on a worker thread
+            log.info("phone %s: %s%s", _client(request), line,
+                     f" (If-Match {precondition})" if precondition else "")
+            try:
+                update = live.post_action(parsed, _client(request), seen=seen)
+            except TimeoutError:
+                return answer(504, "web.no_answer")
+            if update.rejection is not None:  # stale: the table changed since the phone saw it
+                return current(412 if update.rejection.code in STALE else 422, "web.refused",
+                               update.rejection)
+            return current(200, "web.accepted",
+                           happened=[h.as_dict() for h in update.happened])
 
         refused = _not_a_paired_phone(request, view.pairing)
         if refused is not None:
             return answer(*refused)
-        body = request.body(MAX_LINE)
+        body = await read_body(request, MAX_LINE)
         if body is None:
-            return answer(413, "web.refused", reason=f"> {MAX_LINE} bytes")
+            return unread_closes(answer(413, "web.refused", reason=f"> {MAX_LINE} bytes"))
         line, parsed = _one_line(body)
         if parsed is None:
             return answer(400, "web.empty_line")
@@ -449,18 +521,9 @@ def build_app(view: PhoneView) -> Router:
         holds, seen = _precondition(precondition, live.epoch)
         if not holds:                 # names no version of this table: cannot hold
             return current(412, "web.refused", reject("stale_table"))
-        log.info("phone %s: %s%s", request.client, line,
-                 f" (If-Match {precondition})" if precondition else "")
-        try:
-            update = live.post_action(dict(parsed), request.client, seen=seen)
-        except TimeoutError:
-            return answer(504, "web.no_answer")
-        if update.rejection is not None:      # stale: the table changed since the phone saw it
-            return current(412 if update.rejection.code in STALE else 422, "web.refused",
-                           update.rejection)
-        return current(200, "web.accepted", happened=[h.as_dict() for h in update.happened])
+        return await run_in_threadpool(act, dict(parsed), line or "", seen, precondition)
 
-    def pair(request: Request) -> Response:
+    async def pair(request: Request) -> Response:
         lang = language(request, cfg)
 
         def answer(status: int, key: str) -> Response:
@@ -476,15 +539,16 @@ def build_app(view: PhoneView) -> Router:
             r = answer(200, "web.unpaired")
             r.delete_cookie(TOKEN_COOKIE, path="/api")
             return r
-        body = request.body(MAX_LINE)
+        body = await read_body(request, MAX_LINE)
         try:      # (json_text: a nesting 3.11's json refuses and 3.13's reads, told alike)
             data = loads((body or b"").decode("utf-8"))
         except UnicodeDecodeError:
             data = None
         if not isinstance(data, dict) or not isinstance(data.get("code"), str):
-            return answer(400, "web.pair_how")
+            r = answer(400, "web.pair_how")
+            return r if body is not None else unread_closes(r)
         name = phone_name(data.get("name"), request.headers.get("user-agent", ""))
-        verdict, token = view.pairing.pair(data["code"], request.client, name)
+        verdict, token = view.pairing.pair(data["code"], _client(request), name)
         if verdict == LOCKED:
             return answer(429, "web.code_locked")
         if token is None:
@@ -505,45 +569,55 @@ def build_app(view: PhoneView) -> Router:
         try:
             games, links = view.reader.games_and_links()
         except JournalError as exc:
-            games, links, problem = [], {}, str(exc)
+            log.warning("history: %s", exc)
+            games, links, problem = [], {}, pages.error_text(lang, 503)
         return _html(request, lang, pages.history_page(lang, games, links, problem))
+
+    def failed(request: Request, exc: Exception, detail: str | None = None) -> Response:
+        """A game the journal does not have (404), or a journal that cannot be read now
+        (503): said in the log, answered in the page's words, no path."""
+        status = 404 if isinstance(exc, exports.ExportError) else 503
+        log.info("%s: %s", request.url.path, exc)
+        return errors(request, status, detail)
 
     def game_page(request: Request) -> Response:
         lang = language(request, cfg)
-        game_id = request.params["game"]
+        game_id = request.path_params["game"]
         try:
             record, table = view.reader.game(game_id)
-        except exports.ExportError as exc:
-            return text(f"{exc}\n", 404)
-        except JournalError as exc:
-            return text(f"{exc}\n", 503)
+        except (exports.ExportError, JournalError) as exc:
+            return failed(request, exc)
         return _html(request, lang, pages.game_page(lang, record, table))
+
+    def running(game_id: int) -> bool:
+        """Whether the journal has the game, still running (it has no summary yet)."""
+        try:
+            _, table = view.reader.game(game_id)
+        except (exports.ExportError, JournalError):
+            return False
+        return table.game is not None and not table.game.game_over
 
     def summary(request: Request, game_id: int, fmt: str) -> Response:
         lang = language(request, cfg)
         try:
             data = view.reader.summary(game_id, fmt, lang)
-        except exports.ExportError as exc:
-            return text(f"{exc}\n", 404)
-        except JournalError as exc:
-            return text(f"{exc}\n", 503)
+        except (exports.ExportError, JournalError) as exc:
+            return failed(request, exc, "web_error.not_over" if running(game_id) else None)
         name = f"coffee-rush-game-{game_id}-summary.{fmt}"
         return Response(data, media_type=SUMMARY_MEDIA[fmt],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     def export(request: Request) -> Response:
-        fmt = request.params["fmt"]
-        game_id = request.params["game"]
+        fmt = request.path_params["fmt"]
+        game_id = request.path_params["game"]
         if fmt in ("png", "pdf"):
             return summary(request, game_id, fmt)
         if fmt not in exports.FORMATS:
-            return text(f"unknown format {fmt}\n", 404)
+            return errors(request, 404)
         try:
             out = view.reader.export(game_id, fmt)
-        except exports.ExportError as exc:
-            return text(f"{exc}\n", 404)
-        except JournalError as exc:
-            return text(f"{exc}\n", 503)
+        except (exports.ExportError, JournalError) as exc:
+            return failed(request, exc)
         media, ext = exports.MEDIA[fmt]
         return Response(out, media_type=f"{media}; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="coffee-rush-game-{game_id}.{ext}"'})
@@ -583,7 +657,7 @@ def build_app(view: PhoneView) -> Router:
         log.info("phone %s asked for an update", request.client)
         return json_response({"asked": True, "message": tr(lang, "settings.update_asked")})
 
-    return Router([
+    return WebApp([
         Route("/", home), Route("/history", history),
         Route("/companion/report", help_report), Route("/api/update", ask_update,
                                                        methods=("POST",)),
@@ -591,6 +665,7 @@ def build_app(view: PhoneView) -> Router:
         Route("/history/{game:int}/{fmt:str}", export),
         Route("/companion", companion),
         Route("/api/table", table), Route("/api/events", events), Route("/api/why", why),
-        Route("/api/action", action, methods=("POST",)),
-        Route("/api/pair", pair, methods=("POST", "DELETE")),
-    ], before=host_check(host_names(cfg)), on_close=live.close_streams)
+        Route("/api/action", action, methods=["POST"]),
+        Route("/api/pair", pair, methods=["POST", "DELETE"]),
+    ], before=host_check(host_names(cfg)), error_page=errors, on_close=live.close_streams,
+        name="phone view")

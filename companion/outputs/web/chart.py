@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from .markup import escape
+from html import escape
 
 from companion.review.story import Story, nice_ticks
 from companion.core.colour_vision import SEAT_SHAPES

@@ -5,7 +5,7 @@ on the loop's thread it only turns each ``Update`` into a small snapshot (the
 table exactly as ``replay --json`` prints it, plus the draws the table still
 owes, the seats' colours and what just happened) and puts it in each open
 stream's queue. Everything else (JSON text, pages, the streams to the
-phones) happens on the web server's threads, so the table's own tap-to-frame
+phones) happens on the web server's thread, so the table's own tap-to-frame
 time does not grow with the number of phones.
 
 It never touches the journal or the game: a phone's action is posted as a
@@ -23,6 +23,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from companion.core import events as ev
@@ -75,6 +76,9 @@ class Client:
     queue: queue.Queue[Snapshot | None]         # None: the stream ends
     lang: str | None = None
     since: float = field(default_factory=time.monotonic)
+    #: called (on the loop's thread, or the stopping one) after each put: wakes the
+    #: phone's stream on the web server's event loop
+    wake: Callable[[], None] = lambda: None
 
 
 class LiveTable:
@@ -157,6 +161,7 @@ class LiveTable:
             except queue.Full:            # this phone is too far behind: it reconnects
                 self.forget(client)
                 client.queue = _closed_queue()
+            client.wake()
 
     def _follow(self, shared: TableSnapshot) -> None:
         """The loop's snapshot as the phones show it: the devices' reports, the seats'
@@ -188,8 +193,11 @@ class LiveTable:
 
     # --- the web server's thread -------------------------------------------------------
 
-    def listen(self, lang: str | None = None) -> Client:
+    def listen(self, lang: str | None = None,
+               wake: Callable[[], None] | None = None) -> Client:
         client = Client(queue.Queue(self.QUEUE), lang)
+        if wake is not None:
+            client.wake = wake
         with self._lock:
             self.clients.add(client)
         return client
@@ -207,6 +215,7 @@ class LiveTable:
                 client.queue.put_nowait(None)
             except queue.Full:
                 client.queue = _closed_queue()
+            client.wake()
 
     def post_action(self, action: dict, client: str, timeout: float = 5.0,
                     seen: ev.TableVersion | None = None) -> Update:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from html import escape
 
-from .markup import escape
 from typing import Any, assert_never
 from collections.abc import Iterable
 
@@ -35,6 +35,7 @@ from companion.appliance.config import LANGUAGES
 from companion.words.i18n import (happening_text, language_name, names_list, rejection_text,
                                   token_name, tr, tr_count, upgrade_name)
 from .chart import key_svg, story_svg
+from .routing import ERRORS
 from companion.review.why_text import why_text
 from .why import whys
 
@@ -178,7 +179,8 @@ async function act(line){const r=await send('/api/action',line,
 {'If-Match':live.dataset.version});if(r&&r.status===401){paired(false);ctl.open=true;}
 if(r&&r.status===412&&r.data.html)show(r.data,true);}
 pairBox.addEventListener('submit',async e=>{e.preventDefault();
-const r=await send('/api/pair',JSON.stringify({code:code.value.trim()}));code.value='';
+const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
+name:document.getElementById('phonename').value.trim()}));code.value='';
 if(r&&r.status===200)paired(true);});
 document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
@@ -488,7 +490,9 @@ def live_page(lang: str, snap) -> str:
                f'<details class="ctl" id="ctl"><summary>{t(lang, "web.control")}</summary>'
                f'<form id="pair"><p>{t(lang, "web.code_hint")}</p>'
                f'<label>{t(lang, "web.code")} <input id="code" inputmode="numeric" '
-               f'autocomplete="one-time-code" maxlength="7"></label>'
+               f'autocomplete="one-time-code" maxlength="7" enterkeyhint="go"></label>'
+               f'<label>{t(lang, "web_pairing.phone_name")} <input id="phonename" '
+               f'maxlength="40" autocomplete="nickname" enterkeyhint="go"></label>'
                f'<button type="submit" id="pairbtn">{t(lang, "web.pair")}</button></form>'
                f'<div class="row">{buttons}</div>'
                f'<details class="expert"><summary>{t(lang, "phone.expert")}</summary>'
@@ -678,3 +682,17 @@ def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines:
 def _device_key(name: str) -> str:
     return {"scanner": "device.scanner", "buttons": "device.buttons"}.get(
         name, f"web.device_{name}")
+
+
+def error_text(lang: str, status: int) -> str:
+    """What an error means, in words (never a server path)."""
+    return tr(lang, f"web_error.{status}" if status in ERRORS else "web_error.other")
+
+
+def error_page(lang: str, status: int, said: str | None = None) -> str:
+    """The one page every error of the phone view answers with (``said``: what went
+    wrong, when the status alone does not say it)."""
+    said = error_text(lang, status) if said is None else said
+    body = (f'<h1>{t(lang, "web_error.title")}</h1><p>{escape(said)}</p>'
+            f'<p><a class="btn" href="/?lang={lang}">{t(lang, "web_error.back")}</a></p>')
+    return page(lang, "live", tr(lang, "web_error.title"), body)

@@ -32,10 +32,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+import dataclasses
 from dataclasses import asdict, dataclass
 
 OK, WRONG, LOCKED, BUSY = "ok", "wrong", "locked", "busy"
 NAME_LIMIT = 40
+SEEN_SAVED = 600.0        # s: "last seen" is written to the file at most this often a phone
 log = logging.getLogger("companion.outputs.web")
 
 
@@ -46,6 +48,7 @@ class Phone:
     name: str
     paired_at: float      # wall-clock time (epoch seconds)
     digest: str           # SHA-256 of the token, hex
+    last_seen: float = 0.0    # wall-clock time it last acted or opened the live table
 
 
 def _digest(token: str) -> str:
@@ -84,6 +87,7 @@ class Pairing:
         self._all_failures: deque = deque()
         self._actions: dict[str, deque] = {}
         self._phones: dict[str, Phone] = {}          # digest -> phone
+        self._saved_seen: dict[str, float] = {}      # digest -> last_seen as last written
         self._code = code or self._new_code()
         self.generation = 1
         self.listeners: list[Callable[[str], None]] = []
@@ -143,7 +147,8 @@ class Pairing:
                 return WRONG, None
             token = secrets.token_urlsafe(32)
             digest = _digest(token)
-            self._phones[digest] = Phone(digest[:12], name, self.wall(), digest)
+            now_wall = self.wall()
+            self._phones[digest] = Phone(digest[:12], name, now_wall, digest, now_wall)
             phones = list(self._phones.values())
         self._save(phones)
         log.info("phone %s paired as %r", client, name)
@@ -163,7 +168,7 @@ class Pairing:
     def authorize(self, token: str | None) -> str:
         """OK for a paired phone's token (counted towards its action limit), WRONG for
         anything else, BUSY when that phone sends too many actions."""
-        phone = self.phone(token)
+        phone = self.seen(token)
         if phone is None:
             return WRONG
         now = self.clock()
@@ -173,6 +178,26 @@ class Pairing:
                 return BUSY
             actions.append(now)
         return OK
+
+    def seen(self, token: str | None) -> Phone | None:
+        """The paired phone holding ``token`` (or None), now seen: Settings says when it
+        was last; the file keeps it to ``SEEN_SAVED`` seconds (not a write per action)."""
+        phone = self.phone(token)
+        if phone is None:
+            return None
+        now = self.wall()
+        with self._lock:
+            if phone.digest not in self._phones:
+                return None
+            saved = self._saved_seen.get(phone.digest, phone.last_seen)
+            phone = self._phones[phone.digest] = dataclasses.replace(phone, last_seen=now)
+            save = now - saved >= SEEN_SAVED
+            if save:
+                self._saved_seen[phone.digest] = now
+            phones = list(self._phones.values())
+        if save:
+            self._save(phones)
+        return phone
 
     def phones(self) -> list[Phone]:
         """Every paired phone, oldest first."""
@@ -200,7 +225,8 @@ class Pairing:
             with open(self.store, encoding="utf-8") as fh:
                 data = json.load(fh)
             phones = [Phone(str(p["id"]), str(p["name"]), float(p["paired_at"]),
-                            str(p["digest"])) for p in data["phones"]]
+                            str(p["digest"]), float(p.get("last_seen", 0.0)))
+                      for p in data["phones"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("%s cannot be read (%s): phones must pair again", self.store, exc)
             return
@@ -227,3 +253,57 @@ class Pairing:
         except OSError as exc:
             log.warning("the paired phones could not be saved to %s (%s): they stay paired "
                         "until the companion restarts", self.store, exc)
+
+
+# --- the code for `coffee-companion pair` ------------------------------------------------
+
+CODE_FILE = "pairing-code.json"   # beside the journal, while the phone view serves
+
+
+def publish_code(path: str, code: str, url: str | None) -> None:
+    """Write the running table's code for ``coffee-companion pair``: readable by its owner
+    (the service's user) and group only (mode 0640, in the state folder, 0750 under
+    systemd), written whole (a temporary file renamed over the old one). The code never
+    goes into the log, not even when the file cannot be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pairing-code-", dir=folder)
+        try:
+            os.fchmod(fd, 0o640)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"code": code, "pid": os.getpid(), "url": url}, fh)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as exc:
+        log.warning("the pairing code could not be written for `coffee-companion pair` "
+                    "(%s): Settings on the touchscreen still shows it", exc.strerror or exc)
+
+
+def unpublish_code(path: str) -> None:
+    """The phone view stops: its code is no longer the table's."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        log.warning("%s could not be removed (%s)", path, exc.strerror or exc)
+
+
+def published_code(path: str) -> dict:
+    """What a running table published: ``{"code", "pid", "url"}``. FileNotFoundError if
+    no table serves phones from this folder, PermissionError if the reader may not see
+    it, LookupError if the table that wrote it is no longer running, ValueError if the
+    file is damaged."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if not isinstance(data, dict) or not str(data.get("code", "")).isdigit():
+        raise ValueError(f"{path} holds no pairing code")
+    try:
+        os.kill(int(data["pid"]), 0)
+    except ProcessLookupError:
+        raise LookupError("the table that wrote it is not running") from None
+    except PermissionError:
+        pass                       # running, as another user (the service's)
+    return data

@@ -88,10 +88,13 @@ class EndScreen(WhyTargets):
         qr_box = None
         if link:      # the BG Stats code on a page of its own: the ranking keeps the width
             title, qr_box = cols(title, [1.0, m.px(theme.END_QR_BUTTON_W)], m.gap)
-        head, who = cols(title, [0.34, 0.66], m.gap)
+        head, who, gear = cols(title, [0.34, 0.66, title.h], m.gap)
         out: list[Widget] = [
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
                   align="left"),
+            # Settings from here too: its pairing code, before anyone starts a new game
+            Button("end.settings", gear, text="⚙", size=m.big,
+                   on_tap=lambda: self.app.open("settings")),
         ]
         if len(won) == 1:
             seat = game.seat_of(won[0])

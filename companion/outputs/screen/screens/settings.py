@@ -8,6 +8,7 @@ install (the same one the log names).
 """
 from __future__ import annotations
 
+import time
 from functools import partial
 
 from typing import Any
@@ -265,6 +266,17 @@ class SettingsScreen(Screen):
 
     PHONES_A_PAGE = 4
 
+    def _seen(self, phone: Any) -> str:
+        """When a paired phone last acted or opened the live table: the time today, else
+        the date and time (the Pi's local time)."""
+        seen = getattr(phone, "last_seen", 0.0)
+        if not seen:
+            return self.t("web_pairing.never_seen")
+        at, today = time.localtime(seen), time.localtime()
+        same_day = (at.tm_year, at.tm_yday) == (today.tm_year, today.tm_yday)
+        return self.t("web_pairing.last_seen",
+                      when=time.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M", at))
+
     def _phones(self) -> list[Widget]:
         """Every paired phone with its name and a "Forget" button (revokes its token), four
         at a time: ‹ and › page through more."""
@@ -289,8 +301,11 @@ class SettingsScreen(Screen):
                              size=m.body, color=theme.TEXT_DIM, align="left"))
         for k, (phone, row) in enumerate(zip(phones, parts[1:5], strict=False)):
             name_box, forget_box = cols(row, [1.0, m.px(theme.SETTINGS_DONE_W)], m.gap)
+            name_box, seen_box = rows(name_box, [0.6, 0.4])
             out.append(Label(f"set.phone.{k}", name_box, text=phone.name, size=m.body,
                              bold=True, align="left"))
+            out.append(Label(f"set.phone_seen.{k}", seen_box, text=self._seen(phone),
+                             size=m.small, color=theme.TEXT_DIM, align="left"))
             out.append(Button(f"set.forget.{k}", forget_box, text=self.t("web.forget"),
                               size=m.body, color=theme.WARNING,
                               on_tap=partial(self.forget_phone, phone.id)))
