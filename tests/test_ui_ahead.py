@@ -496,15 +496,18 @@ def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, g
     question goes first (the question waits for its answer), so the band painted ahead is
     the toast's, as the table shows it with the question, not the question's."""
     if over == "order cards":
-        lines, name = sample_script("sample_game.jsonl"), "act.pos3"
+        # asked near the active player's cards, a toast keeps off them (it never covers what
+        # it is about): it lands on another seat's order cards
+        lines, near, name = sample_script("sample_game.jsonl"), "act.pos3", "p0.pos3"
     else:
         lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
-        name = "ban.cake.bg"
+        near = name = "ban.cake.bg"
     loop, app = make_app((1280, 800), lines=lines)
     app.pump()
     screen = app.screen
+    anchor = next(w for w in screen._widgets if w.name == near)
     below = next(w for w in screen._widgets if w.name == name)
-    screen.toast("a note", near=(below.rect.centerx, below.rect.top + 40))
+    screen.toast("a note", near=(anchor.rect.centerx, anchor.rect.top + 40))
     app.pump()
     toast = next(w for w in screen._widgets if w.name == "toast.0")
     band = toast.extent

@@ -488,12 +488,9 @@ class TableLoop:
                           applied_at=self.clock())
         if isinstance(event, (ev.SeatTap, ev.SeatHold)):
             return self._seat(event, posted)
-        if isinstance(event, ev.EndGame):
-            return self._end_game(event, posted)
-        if isinstance(event, ev.BringBackGame) or (
-                isinstance(event, ev.UndoTap) and self.table.game is None
-                and self.session.ended is not None):
-            return self._bring_back(event, posted)
+        marked = self._end_or_bring_back(event, posted)
+        if marked is not None:
+            return marked
         if isinstance(event, ev.UndoTap):
             return self._apply(event, {"do": "undo"}, posted)
         if isinstance(event, ev.UndoHold):
@@ -516,6 +513,17 @@ class TableLoop:
         if isinstance(event, (ev.SettingsChanged, ev.CatalogLoaded, ev.PlayLinkFound)):
             return self._take(event)
         raise TypeError(f"not an input event: {event!r}")
+
+    def _end_or_bring_back(self, event: Any, posted: float) -> Update | None:
+        """"End this game", and bringing it back (the start screen's Undo, or UNDO while
+        an ended game waits): marks beside the game's lines, not table-script actions."""
+        if isinstance(event, ev.EndGame):
+            return self._end_game(event, posted)
+        if isinstance(event, ev.BringBackGame) or (
+                isinstance(event, ev.UndoTap) and self.table.game is None
+                and self.session.ended is not None):
+            return self._bring_back(event, posted)
+        return None
 
     def _touch(self, event: ev.TouchAction, posted: float) -> Update:
         """A touch or a phone names its action: checked, then applied (a new game's setup

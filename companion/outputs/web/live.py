@@ -139,8 +139,15 @@ class LiveTable:
         shared = u.snapshot if u.snapshot is not None else self.loop.snapshot
         self._follow(shared)
         state = table_json(u.table)
+        happened = tuple(u.happened)
+        last = self.latest
+        if (not happened and u.rejection is None and last is not None
+                and last.game_id == shared.game_id):
+            # an update with nothing new at the table (a play link ready, a device's state)
+            # keeps the news: a phone opening the page then still reads what just happened
+            happened = last.happened
         snap = Snapshot(next(self._seq), state, u.table.game, draws=self._draws,
-                        draws_short=self._short, happened=tuple(u.happened),
+                        draws_short=self._short, happened=happened,
                         rejection=u.rejection, colours=self.colours, at=time.monotonic(),
                         posted_at=u.posted_at, drinks=self._drinks(state, shared),
                         version=u.version if u.version is not None else self.loop.turn_now(),
