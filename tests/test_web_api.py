@@ -244,3 +244,20 @@ def test_an_action_body_is_one_table_script_line():
     assert _precondition('"a1b2c3-3.7.2.1"', "a1b2c3") == (True, TableVersion(3, 7, 2, 1))
     assert _precondition('"ffffff-3.7.2.1"', "a1b2c3") == (False, None)   # another start
     assert _precondition('"3.7.2.1"', "a1b2c3") == (False, None)          # no epoch
+
+
+def test_the_companion_page_shows_the_log_from_the_service_start_on(tmp_path):
+    """The last log lines on the Companion page begin at the service's start, not at the
+    phone view's (which comes up after READY): what went wrong while starting is there."""
+    svc = Service(web_config(tmp_path), headless=True)
+    try:
+        logging.getLogger("companion.test").warning("before the phone view: a test line")
+        svc.start_web()
+        assert svc.web is not None
+        svc.loop.start()
+        page = httpx.get(svc.web.url + "/companion").text
+        assert "before the phone view: a test line" in page
+        assert svc.web.log_tail is svc.log_tail and svc.log_tail.lines.maxlen == 100
+    finally:
+        svc.shutdown()
+    assert svc.log_tail not in logging.getLogger().handlers      # no handler left behind

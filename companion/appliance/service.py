@@ -129,6 +129,9 @@ class Service:
         self.cfg = cfg
         self.headless = headless
         self.notifier = notifier or Notifier()
+        #: the last 100 log lines from the start on, for the phone's Companion page
+        self.log_tail = logs.LogTail()
+        logging.getLogger().addHandler(self.log_tail)
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)
         self.catalog_problems: list = []     # broken catalog files, for the screen
@@ -268,7 +271,8 @@ class Service:
         view = PhoneView(self.loop, self.cfg, journal_path(self.cfg),
                          devices=self.device_status,
                          colours=seat_rgb(self.loop.snapshot.seat_colours) or None,
-                         report=self.help_report, request_update=self._update_request())
+                         report=self.help_report, request_update=self._update_request(),
+                         log_tail=self.log_tail)
         if _optional("phone view", view.start):
             self.web = view
             self.outputs.start(view.live)    # served: it follows the table from now
@@ -551,6 +555,7 @@ class Service:
             signal.signal(sig, old)
         self._old_signals = {}
         log.info("companion stopped")
+        logging.getLogger().removeHandler(self.log_tail)
 
 
 DISPLAY_RETRY_SECONDS = 5.0

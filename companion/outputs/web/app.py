@@ -73,7 +73,8 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import pages
-from .live import LiveTable, LogTail, Snapshot
+from .live import LiveTable, Snapshot
+from companion.appliance.logs import LogTail
 from .routing import WebApp, html, json_response, read_body, text, unread_closes
 from .pairing import (BUSY, CODE_FILE, LOCKED, OK, Pairing, phone_name, publish_code,
                       unpublish_code)
@@ -161,7 +162,8 @@ class PhoneView:
                  devices: Callable[[], dict[str, str]] | None = None,
                  colours: list | None = None, clock: Callable[[], float] = time.monotonic,
                  report: Callable[[Pairing], bytes] | None = None,
-                 request_update: Callable[[str], str | None] | None = None):
+                 request_update: Callable[[str], str | None] | None = None,
+                 log_tail: LogTail | None = None):
         self.cfg = cfg
         #: the help archive (``coffee-companion report``) and the update request, for a paired
         #: phone: given by the service where the program is installed (issue 41)
@@ -177,7 +179,10 @@ class PhoneView:
         self.devices = devices or (lambda: {})
         self.clock = clock
         self.started = clock()
-        self.log_tail = LogTail()
+        #: the last log lines: the service's, attached since it started (then it owns it);
+        #: else one of our own, attached while we serve
+        self._own_tail = log_tail is None
+        self.log_tail = log_tail if log_tail is not None else LogTail()
         self.server: BackgroundServer | None = None
         self.announcer: Announcer | None = None
         self.app = build_app(self)
@@ -197,7 +202,8 @@ class PhoneView:
         if self.code_file is not None:
             self.pairing.listeners.append(self._publish)
             self._publish(self.pairing.code)
-        logging.getLogger().addHandler(self.log_tail)
+        if self._own_tail:
+            logging.getLogger().addHandler(self.log_tail)
         log.info("phones open the table at %s", self.public_url)
         if web["mdns"] if mdns is None else mdns:
             from .mdns import Announcer
@@ -233,7 +239,8 @@ class PhoneView:
         if self.server is not None:
             self.server.stop()
         self.live.serving = False
-        logging.getLogger().removeHandler(self.log_tail)
+        if self._own_tail:
+            logging.getLogger().removeHandler(self.log_tail)
 
     # --- facts for the pages -----------------------------------------------------------
 

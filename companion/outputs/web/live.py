@@ -14,7 +14,6 @@ phone's thread waits for it on an event).
 """
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
 import logging
@@ -257,18 +256,3 @@ def _closed_queue() -> queue.Queue[Snapshot | None]:
     q.put_nowait(None)
     return q
 
-
-class LogTail(logging.Handler):
-    """The last ``size`` log lines, for the companion page."""
-
-    def __init__(self, size: int = 100):
-        super().__init__(logging.INFO)
-        self.lines: collections.deque = collections.deque(maxlen=size)
-        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
-                                            "%H:%M:%S"))
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            self.lines.append(self.format(record))
-        except Exception:  # noqa: BLE001 - logging must never raise
-            self.handleError(record)
