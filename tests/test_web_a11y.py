@@ -11,7 +11,7 @@ from companion.core import events as ev
 from recorder import Recorder
 
 from a11y import VIEWPORTS, at_every_size
-from test_web_browser import CHROMIUM, FLAGS
+from test_web_browser import CHROMIUM, browser  # noqa: F401 - fixture
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 
 # axe-core runs some 10-20 times a test (about 30 s alone on 2 cores): twice the suite's
@@ -20,15 +20,6 @@ pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                  reason="Debian's chromium is not installed (.ci/run installs it)"),
               pytest.mark.timeout(120)]
 PLAYERS = ["Ana", "Ben", "도윤"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
 
 
 def post(svc, action: dict):

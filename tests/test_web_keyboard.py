@@ -13,20 +13,11 @@ from companion.outputs.web.pages import local_time
 from companion.words.i18n import tr
 from recorder import Recorder
 
-from test_web_browser import CHROMIUM, FLAGS
+from test_web_browser import CHROMIUM, browser  # noqa: F401 - fixture
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="Debian's chromium is not installed (.ci/run installs it)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield b
-        b.close()
 
 
 def tab_to(page, selector: str, limit: int = 60) -> None:
