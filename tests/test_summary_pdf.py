@@ -72,3 +72,25 @@ def test_the_same_game_gives_the_same_pdf(journal_path):
     with Journal(journal_path, readonly=True) as journal:
         first, again = (summary.render(journal, 1, "pdf", "it") for _ in range(2))
     assert first == again and first.startswith(b"%PDF-")
+
+
+def test_a_summary_after_pygame_font_quit_uses_no_dead_font(journal_path):
+    """The screen closing (or a test) quits pygame.font: the summary's kept fonts die with
+    it, and one used again crashes the whole process. Run apart, so a crash is a failure
+    here, not a lost test worker."""
+    import sys
+    code = (
+        "import pygame, sys\n"
+        "from companion.core.journal import Journal\n"
+        "from companion.review import summary\n"
+        "with Journal(sys.argv[1], readonly=True) as j:\n"
+        "    summary.render(j, 1, 'png', 'en')\n"
+        "    pygame.font.quit()\n"
+        "    summary.render(j, 1, 'png', 'ko')\n"
+        "    pygame.font.quit()\n"
+        "    assert summary.render(j, 1, 'pdf', 'en').startswith(b'%PDF-')\n"
+        "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code, journal_path], capture_output=True,
+                          text=True, timeout=120, env={**__import__("os").environ,
+                                                       "SDL_VIDEODRIVER": "dummy"})
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

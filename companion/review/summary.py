@@ -231,6 +231,15 @@ class _PdfCanvas(_Canvas):
                        rect.h * PT)
 
 
+def _fonts_alive() -> None:
+    """pygame.font ready, and no font kept from before a ``pygame.font.quit()`` (one used
+    again crashes the process): the screen closing, or a test, may have quit it."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+        if _book is not None:
+            _book.clear()
+
+
 def _pen() -> _Pen:
     global _book
     if _book is None:
@@ -263,8 +272,7 @@ def draw_page(record: GameRecord, table: Table, lang: str) -> pygame.Surface:
     """The whole page as a picture."""
     game, story = _story(record, table)
     with _lock:
-        if not pygame.font.get_init():
-            pygame.font.init()
+        _fonts_alive()
         pen = _pen()
         surface = pygame.Surface(PAGE)
         _Page(record, game, story, lang, _Canvas(surface, pen), pen).draw()
@@ -277,8 +285,7 @@ def pdf_page(record: GameRecord, table: Table, lang: str) -> bytes:
 
     game, story = _story(record, table)
     with _lock:
-        if not pygame.font.get_init():
-            pygame.font.init()
+        _fonts_alive()
         pen = _pen()
         files = pen.book.files
         doc = FPDF(unit="pt", format="A4")
