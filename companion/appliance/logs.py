@@ -16,7 +16,6 @@ The log itself writes to its own copy of stderr, so nothing it says is lost.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
 import faulthandler
 import logging
@@ -252,20 +251,3 @@ def behind_a_queue(handler: logging.Handler,
     listener = _Listener(waiting, handler)
     listener.start()
     return listener
-
-
-class LogTail(logging.Handler):
-    """The last ``size`` log lines, for the phone's Companion page: attached when the
-    service starts (not when the phone view does), so the start-up's lines are there too."""
-
-    def __init__(self, size: int = 100):
-        super().__init__(logging.INFO)
-        self.lines: collections.deque = collections.deque(maxlen=size)
-        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
-                                            "%H:%M:%S"))
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            self.lines.append(self.format(record))
-        except Exception:  # noqa: BLE001 - logging must never raise
-            self.handleError(record)

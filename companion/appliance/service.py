@@ -130,7 +130,8 @@ class Service:
         self.headless = headless
         self.notifier = notifier or Notifier()
         #: the last 100 log lines from the start on, for the phone's Companion page
-        self.log_tail = logs.LogTail()
+        from companion.outputs.web.live import LogTail
+        self.log_tail = LogTail()
         logging.getLogger().addHandler(self.log_tail)
         self.stopping = threading.Event()
         self.journal = Journal(journal_path(cfg), busy_timeout=JOURNAL_BUSY_SECONDS)

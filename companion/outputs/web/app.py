@@ -73,8 +73,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import pages
-from .live import LiveTable, Snapshot
-from companion.appliance.logs import LogTail
+from .live import LiveTable, LogTail, Snapshot
 from .routing import WebApp, html, json_response, read_body, text, unread_closes
 from .pairing import (BUSY, CODE_FILE, LOCKED, OK, Pairing, phone_name, publish_code,
                       unpublish_code)

@@ -14,6 +14,7 @@ phone's thread waits for it on an event).
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import logging
@@ -256,3 +257,19 @@ def _closed_queue() -> queue.Queue[Snapshot | None]:
     q.put_nowait(None)
     return q
 
+
+class LogTail(logging.Handler):
+    """The last ``size`` log lines, for the phone's Companion page: attached when the
+    service starts (not when the phone view does), so the start-up's lines are there too."""
+
+    def __init__(self, size: int = 100):
+        super().__init__(logging.INFO)
+        self.lines: collections.deque = collections.deque(maxlen=size)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
+                                            "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(self.format(record))
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)
