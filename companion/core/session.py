@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .catalog import Catalog
@@ -259,14 +259,10 @@ class Session:
         if game is None or game.game_over:
             return reject("no_game") if game is None else reject("game_over")
         if self.journal is not None and self.journal.current_game_id is not None:
-            try:
-                self.journal.end_early(self.journal.current_game_id)
-            except JournalBusy:
-                raise
-            except JournalError as exc:
-                log.error("the game's end not saved: %s", exc)
-                return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
-                              error=str(exc))
+            refused = _stored(self.journal.end_early, self.journal.current_game_id,
+                              "the game's end not saved")
+            if refused is not None:
+                return refused
         self.ended = (self.table, self.lines, self.seat_colors)
         self.table, self.lines, self.seat_colors = Table(), [], ()
         return None
@@ -280,14 +276,9 @@ class Session:
         if self.journal is not None:
             game_id = self.journal.current_game_id
             if game_id is not None:
-                try:
-                    self.journal.bring_back(game_id)
-                except JournalBusy:
-                    raise
-                except JournalError as exc:
-                    log.error("the game not brought back: %s", exc)
-                    return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed",
-                                  error=str(exc))
+                refused = _stored(self.journal.bring_back, game_id, "the game not brought back")
+                if refused is not None:
+                    return refused
         self.table, self.lines, self.seat_colors = table, lines, colours
         self.ended = None
         return None
@@ -299,3 +290,16 @@ class Session:
         if action is None or isinstance(action, Rejection):
             return action
         return self.apply(action, progress=progress)
+
+
+def _stored(write: Callable[[int], object], game_id: int, failed: str) -> Rejection | None:
+    """A mark beside a game's lines written (None), or the storage fault as a rejection
+    (a busy journal is the caller's to retry: it goes up)."""
+    try:
+        write(game_id)
+    except JournalBusy:
+        raise
+    except JournalError as exc:
+        log.error("%s: %s", failed, exc)
+        return reject(f"storage_{exc.fault}" if exc.fault else "storage_failed", error=str(exc))
+    return None
