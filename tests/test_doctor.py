@@ -97,6 +97,9 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     release.mkdir(parents=True)
     (release / ".complete").write_text("2026-06-01T10:00:00Z\n")
     (root / "opt/coffee-companion/current").symlink_to("releases/0.1.0-abc")
+    (release / "src/docs").mkdir(parents=True)           # the manual, linked by install.sh
+    (release / "src/docs/index.md").write_text("# The manual\n")
+    (root / "opt/coffee-companion/manual").symlink_to("current/src/docs")
     (root / "proc/mounts").write_text("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n")
     (root / "etc/systemd/journald.conf.d").mkdir(parents=True)
     (root / "etc/systemd/journald.conf.d/coffee-companion.conf").write_text(

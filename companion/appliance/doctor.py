@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from . import config as config_mod
+from . import manual
 from companion.core.catalog import Catalog, CatalogError
 from .config import Config, ConfigError
 from companion.core.journal import (FAILING, FULL, READ_ONLY, Journal, JournalError,
@@ -349,7 +350,7 @@ def _probe(port: str, baudrate: int, seconds: float) -> Check:
                              f"{msg.protocol}, reader {msg.reader} {msg.reader_status}")
                     if msg.reader_status != "ok":
                         return warn("scanner", found, "check the reader's wiring and power "
-                                    "(firmware/README.md)")
+                                    f"({manual.page('firmware/README.md')})")
                     return ok("scanner", found)
     except (serial.SerialException, OSError) as exc:
         return fail("scanner", f"{port}: {exc}", "unplug and plug the scanner in again")
@@ -357,7 +358,7 @@ def _probe(port: str, baudrate: int, seconds: float) -> Check:
         link.close()
     return warn("scanner", f"{port} did not answer ?HELLO within {seconds:g} s",
                 "a QR module in plain mode only speaks when it reads a code (scan one); a "
-                "Pico needs the companion firmware (firmware/README.md)")
+                f"Pico needs the companion firmware ({manual.page('firmware/README.md')})")
 
 
 def check_display(cfg: Config, system: System) -> list[Check]:
@@ -605,6 +606,11 @@ def check_release(system: System) -> list[Check]:
                      "sudo coffee-companion update --rollback")]
     out = [ok("release", f"{cur}" + (f" (previous {prev}, kept for --rollback)"
                                      if prev and prev != cur else ""))]
+    installed = layout.path("manual")
+    out.append(ok("manual", f"{manual.INSTALLED}/index.md") if os.path.isfile(
+        os.path.join(installed, "index.md")) else warn(
+        "manual", f"no manual in {manual.INSTALLED}", "sudo ./install.sh from the clone "
+        "(links the running release's docs/ there)"))
     if os.path.exists(layout.pending):
         out.append(warn("release", "an update is switching releases, or was cut off",
                         "sudo coffee-companion update --status (the service's next start "

@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from typing import TYPE_CHECKING, Any, Protocol
 
+from . import manual
+
 if TYPE_CHECKING:         # the service reads the layout at start: these load only to update
     import tarfile
 
@@ -578,7 +580,8 @@ class Updater:
         if self.read_only_root():
             raise UpdateError(
                 "the root file system is read-only (an overlay in RAM): a release built now "
-                "would vanish at the next boot. Turn the overlay off (docs/updates.md: "
+                "would vanish at the next boot. Turn the overlay off ("
+                f"{manual.page('updates.md')}: "
                 "sudo raspi-config nonint do_overlayfs 1, or overlayroot=disabled), reboot, "
                 "update, then turn it on again")
         with self.locked():
