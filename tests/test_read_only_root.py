@@ -68,7 +68,7 @@ def boot_and_persist(tmp_path: Path) -> dict[str, str]:
     script = f"""set -eu
 mkdir -p {card} {rw} {m}/root
 # the card as install.sh left it, then mounted read-only (overlayroot's /media/root-ro)
-mount -o loop {image} {card}
+mount -o loop {image} {card} || exit 77          # no loop devices here (a container)
 mkdir -p {card}/var/lib/coffee-companion {card}/etc/coffee-companion {card}/opt
 echo 'game 1' > {card}/var/lib/coffee-companion/journal.db
 echo 'language = "es"' > {card}/etc/coffee-companion/config.toml
@@ -92,6 +92,8 @@ umount {card}
 """
     done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
                           capture_output=True, text=True, timeout=60)
+    if done.returncode == 77:
+        pytest.skip("no loop device to mount the card's image on (a container?)")
     assert done.returncode == 0, done.stderr
     return {p.name: p.read_text() for p in out.iterdir()}
 
