@@ -66,6 +66,9 @@ class _ToastNote:
     near: tuple[int, int] | None
     until: float
     kind: str
+    seconds: float = 3.0
+    hold: bool = True          # waits while nowhere is free (else it just goes)
+    held: bool = False         # the last build found no free place for it
 
 
 class Screen:
@@ -166,7 +169,7 @@ class Screen:
 
     def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
-        return min((n.until for n in self._toasts), default=None)
+        return min((n.until for n in self._toasts if not n.held), default=None)
 
     def tick(self, now: float) -> None:
         """Time passed: drop expired toasts."""
@@ -719,11 +722,14 @@ class Screen:
     # --- toasts ---------------------------------------------------------------------------
 
     def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
-              seconds: float | None = None) -> None:
-        """Show ``text`` briefly, near ``near`` (a touch position) or at the top."""
-        until = self.app.clock() + (seconds or self.TOAST_SECONDS)
+              seconds: float | None = None, hold: bool = True) -> None:
+        """Show ``text`` briefly, near ``near`` (a touch position) or at the top. While no
+        place is free of what it must keep clear (``toast_keep_clear``), it waits, then
+        shows for its whole time; with ``hold`` False it just goes (a passing answer)."""
+        seconds = seconds or self.TOAST_SECONDS
+        until = self.app.clock() + seconds
         self._toasts = [n for n in self._toasts if n.text != text][-1:]
-        self._toasts.append(_ToastNote(text, near, until, kind))
+        self._toasts.append(_ToastNote(text, near, until, kind, seconds, hold))
         self.changed()
 
     def drop_stale_toasts(self) -> None:
@@ -776,7 +782,15 @@ class Screen:
                 spots.append(room.move(0, -step))
             for r in spots:
                 r.clamp_ip(screen)
-            r = next((r for r in spots if not any(r.colliderect(c) for c in clear)), spots[-1])
+            free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
+            if free is None:
+                # nowhere free of what a message must keep off (a card, a count, a button):
+                # it waits for a place, and then shows for its whole time
+                note.held = True
+                continue
+            if note.held:
+                note.held, note.until = False, self.app.clock() + note.seconds
+            r = free if free is not None else spots[-1]
             out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
                              on_tap=self._dismiss_toasts))
         return out

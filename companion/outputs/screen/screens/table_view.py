@@ -78,6 +78,7 @@ class TableView(CakeTable, WhyTargets):
         self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
         self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
+        self._dialog_targets: list[pygame.Rect] = []    # the open dialog's buttons (built)
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -569,8 +570,10 @@ class TableView(CakeTable, WhyTargets):
         out += self.cake_widgets(game, out, body)
         if self.dialog is None:           # "why?": touch targets and the open explanation
             out += self.why_widgets(out, table_targets(game))
-        out += self._dialog(game)
-        return out
+        dialog = self._dialog(game)
+        self._dialog_targets = [w.rect for w in dialog if w.on_tap is not None
+                                and not isinstance(w, Shade)]
+        return out + dialog
 
     def _storage_box(self) -> list[Widget]:
         """A storage fault, named for what it is, with what to do; until OK or the next
@@ -958,21 +961,21 @@ class TableView(CakeTable, WhyTargets):
 
     def toast_keep_clear(self) -> list[pygame.Rect]:
         """A message never covers the active player's panel (whose turn, cards, counts),
-        the hint card or END TURN: "Shop closed: Red has 5 dislikes" once hid the cards
-        it was about."""
+        the hint card or a footer button: "Shop closed: Red has 5 dislikes" once hid the
+        cards it was about, and a message over SPEND once took the tap meant for it."""
         game = self.app.table.game
-        if game is None or self.dialog is not None:     # (a dialog's own place for it)
-            return self.keep_clear()
+        if game is None or self.dialog is not None:     # nor a button of the open dialog
+            return self.keep_clear() + (self._dialog_targets if self.dialog is not None
+                                        else [])
         lay = table_layout(self.size, len(game.players))
-        out = self.keep_clear() + [lay.active, footer_layout(self.m, lay.footer,
-                                                             game.expansion is not None).end]
+        out = self.keep_clear() + [lay.active, lay.footer]
         if self.app.teaching.current is not None and lay.others:
             out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
         return out
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
         """Else over the other players' panels, at their foot; while the hint card holds
-        that column, over the small buttons (UNDO ... FIX) for the few seconds it shows."""
+        that column, nowhere: the message waits for the hint to go."""
         game = self.app.table.game
         if game is None or self.dialog is not None:
             return None
@@ -980,9 +983,7 @@ class TableView(CakeTable, WhyTargets):
         if lay.others and self.app.teaching.current is None:
             column = lay.others[0].union(lay.others[-1])
             return pygame.Rect(column.x, column.bottom - height, column.w, height)
-        end = footer_layout(self.m, lay.footer, game.expansion is not None).end
-        return pygame.Rect(lay.footer.x, lay.footer.y,
-                           min(width, end.x - self.m.gap - lay.footer.x), lay.footer.h)
+        return None
 
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
@@ -998,7 +999,7 @@ class TableView(CakeTable, WhyTargets):
         tap goes unanswered (a disabled button, an empty position, another seat's cards)."""
         if self.app.table.game is not None and self.dialog is None:
             self.toast(self.t("table.nothing_here"), near=pos, kind="info",
-                       seconds=theme.TOAST_NOTHING_S)
+                       seconds=theme.TOAST_NOTHING_S, hold=False)
 
     # --- dialogs -------------------------------------------------------------------------
 

@@ -1,0 +1,112 @@
+"""Issue 40's layout points and issue 36's last touch path, on the real App off-screen.
+
+* a message (toast) never covers a footer button: while the hint card holds the side
+  column it waits, then shows for its whole time; SPEND takes one tap;
+* a side panel's slots and counts keep their width while that seat draws ("+N" goes in
+  its name line);
+* "Red plays last" is as big as "Final round";
+* the "why?" on a score after an upgrade says why it dropped;
+* the story chart's numbered flags stand on their rounds' ticks;
+* ``cake`` as a correction by touch (Fix, Cakes on orders), at once and undoable.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ui_touch import has_widget, make_app, touch, widget
+
+from companion.core.events import TouchAction
+from companion.outputs.screen import text
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    text.reset("en")
+    yield
+    text.reset("en")
+
+
+def line(**a) -> str:
+    return json.dumps(a)
+
+
+def run(app, *actions) -> None:
+    for a in actions:
+        app.loop.post(TouchAction(a))
+    app.loop.drain()
+    app.process_updates()
+    app.draw()
+
+
+ORIGINAL = line(do="setup", edition="original", players=["Ana", "Ben", "Chloe"])
+
+
+def footer_buttons(app) -> list:
+    app.screen.draw(app.surface)
+    return [w for w in app.screen._widgets if w.name.startswith("ft.")]
+
+
+def toasts(app) -> list:
+    app.screen.draw(app.surface)
+    return [w for w in app.screen._widgets if w.name.startswith("toast.")]
+
+
+# --- a message never covers a footer button ------------------------------------------------
+
+def test_a_message_waits_while_the_hint_card_holds_its_place_and_never_covers_a_button():
+    loop, app = make_app(lines=[ORIGINAL, line(do="correct", player="Ana", cookies=2)])
+    app.teaching.set_enabled(True)
+    while has_widget(app, "teach.ok"):
+        touch(app, "teach.ok")
+    run(app, {"do": "correct", "deck": 0})          # the shop closes: a hint and a message
+    assert app.teaching.current is not None and has_widget(app, "teach.box")
+    assert app.screen.toasts == ["Shop closed: the order deck ran out"]
+    assert toasts(app) == []                        # nowhere free: it waits
+    app.clock.now += 60                             # however long the hint is read
+    app.tick()
+    touch(app, "ft.spend")                          # one tap: nothing over SPEND took it
+    assert has_widget(app, "dlg.ok")
+    touch(app, "dlg.cancel")
+    while has_widget(app, "teach.ok"):
+        touch(app, "teach.ok")
+    shown = toasts(app)
+    assert [w.text for w in shown] == ["Shop closed: the order deck ran out"]
+    for w in footer_buttons(app) + [widget(app, "act.bg")]:
+        assert not shown[0].rect.colliderect(w.rect), w.name
+    app.clock.now += 5.5                            # its whole time from when it showed
+    app.tick()
+    assert app.screen.toasts
+    app.clock.now += 1
+    app.tick()
+    assert not app.screen.toasts
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_refusals_near_any_button_keep_off_every_footer_button(lang, size):
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=[ORIGINAL])
+    for w in footer_buttons(app):
+        app.screen._toasts.clear()
+        app.screen.toast("A refusal, near the finger", near=w.rect.center)
+        app.screen.toast("Another one", near=w.rect.midtop)
+        for t in toasts(app):
+            for b in footer_buttons(app):
+                assert not t.rect.colliderect(b.rect), (w.name, t.name, b.name)
+
+
+def test_a_message_keeps_off_an_open_dialogs_buttons_so_one_tap_picks_the_tile():
+    loop, app = make_app(lines=[ORIGINAL, line(do="correct", player="Ana", likes=3)])
+    run(app, {"do": "correct", "deck": 0})          # "Shop closed: ..." shows
+    assert toasts(app)
+    touch(app, "ft.upgrade")
+    app.screen.draw(app.surface)
+    buttons = [w for w in app.screen._widgets if w.name.startswith("dlg.") and w.on_tap
+               and w.name != "dlg.shade"]
+    assert len(buttons) >= 5
+    for t in toasts(app):
+        assert not any(t.rect.colliderect(b.rect) for b in buttons), t.text
+    touch(app, "dlg.up.double_meeples")             # the first tap picks it
+    assert app.table.game.players[0].upgrades == ("double_meeples",) or \
+        "double_meeples" in app.table.game.players[0].upgrades
