@@ -152,6 +152,7 @@ TABLE_BANNER_TEXT_PAD = 12
 TOAST_NOTHING_S = 2.0               # "Nothing to do here": brief
 TABLE_DRAW_PAD = 6                   # the draw prompt's words in the hint line
 TABLE_DRAW_BADGE_INSET = 2           # "+2" inside the positions it covers
+TABLE_DRAW_BADGE_H = 36              # a side panel's name line while its seat draws
 TABLE_NOGAME_BOX = (560, 260)        # "no game yet" and its buttons
 TABLE_NOGAME_BUTTON_W = 300
 TABLE_NOGAME_BUTTON_PAD = 8

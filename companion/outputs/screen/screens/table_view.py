@@ -843,13 +843,14 @@ class TableView(CakeTable, WhyTargets):
                                   border_color=color)]
         pending = self.pending
         drawing = pending.left_for(p) if pending is not None else 0
-        # a seat that draws: "+2" in a column of its own, left of its cards and counts
+        # a seat that draws: "+2" in its name line; its cards and counts keep their width
         lay = other_panel_layout(m, rect, self._badge_w(drawing) if drawing else 0)
         stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
         score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
-        token, name_box, score_box = other_head_split(m, lay.head, score_w)
+        token, name_box, score_box, badge = other_head_split(
+            m, lay.head, score_w, self._badge_w(drawing) if drawing else 0)
         out.append(seat_token(f"{pre}.seat", token, seat, color))
         name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
@@ -861,8 +862,8 @@ class TableView(CakeTable, WhyTargets):
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
         out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
-        if drawing and lay.badge is not None:
-            out.append(draw_badge(self.m, f"draw.{pre}", lay.badge, drawing))
+        if drawing and badge is not None:
+            out.append(draw_badge(self.m, f"draw.{pre}", badge, drawing))
         return out
 
     def _badge_w(self, count: int) -> int:
