@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import pygame
+
 import pytest
 from ui_touch import has_widget, make_app, touch, widget
 
@@ -110,3 +112,44 @@ def test_a_message_keeps_off_an_open_dialogs_buttons_so_one_tap_picks_the_tile()
     touch(app, "dlg.up.double_meeples")             # the first tap picks it
     assert app.table.game.players[0].upgrades == ("double_meeples",) or \
         "double_meeples" in app.table.game.players[0].upgrades
+
+
+# --- the story chart's flags stand on their rounds' ticks -------------------------------------
+
+class _RecordingPen:
+    def __init__(self):
+        self.written: list[tuple[str, pygame.Rect]] = []
+
+    def write(self, surface, text, box, size, color, bold=False, align="center"):
+        self.written.append((text, pygame.Rect(box)))
+        return pygame.Rect(box)
+
+    def width(self, text, size, bold=False):
+        return len(text) * size // 2
+
+
+@pytest.mark.parametrize("flags", [(1, 4, 9), (2, 3), (12,)])
+def test_the_story_charts_flags_stand_on_their_rounds_ticks(flags):
+    from companion.review.story import Story
+    from companion.review.story_chart import ChartLook, paint_chart
+    rounds = tuple((r, 2 * r % 7, r // 2) for r in range(13))
+    story = Story("original", ("Ana", "Ben", "Chloe"), 0, rounds, (), True)
+    look = ChartLook(text=14, line=3, marker=10, flag=18, background=(0, 0, 0),
+                     grid=(40, 40, 40), ink=(200, 200, 200), dim=(120, 120, 120),
+                     outline=(10, 10, 10), flag_color=(250, 200, 0))
+    surface = pygame.Surface((520, 300))
+    pen = _RecordingPen()
+    rect = pygame.Rect(0, 0, 520, 300)
+    plot = paint_chart(surface, rect, story, [(200, 0, 0), (0, 200, 0), (0, 0, 200)], look,
+                       pen, flags)
+    numbers = {int(t): box for t, box in pen.written if box.top > plot.bottom}
+    for r in flags:
+        assert r in numbers, f"flagged round {r} has no number under it"
+        x = numbers[r].centerx
+        # the flag's line runs down the plot on that round's tick (not half a round off)
+        column = [surface.get_at((x, y))[:3] for y in range(plot.top + 2, plot.top + 20)]
+        assert (250, 200, 0) in column, (r, x)
+        half = (numbers[r].centerx - numbers[r - 1].centerx) // 2 if r - 1 in numbers \
+            else plot.w // 24
+        off = [surface.get_at((x - half, y))[:3] for y in range(plot.top + 2, plot.top + 20)]
+        assert (250, 200, 0) not in off, r
