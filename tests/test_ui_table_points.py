@@ -153,3 +153,38 @@ def test_the_story_charts_flags_stand_on_their_rounds_ticks(flags):
             else plot.w // 24
         off = [surface.get_at((x - half, y))[:3] for y in range(plot.top + 2, plot.top + 20)]
         assert (250, 200, 0) not in off, r
+
+
+# --- "why?" on the score after an upgrade ------------------------------------------------------
+
+@pytest.mark.parametrize("edition, words", [
+    ("original", "paid 3 likes (−3 points) and the tile scores +2, so the score went from 3 to 2"),
+    ("winter", "paid 3 likes (−6 points) and the tile scores +5, so the score went from 6 to 5"),
+])
+def test_the_why_on_a_score_after_an_upgrade_says_why_it_dropped(edition, words):
+    setup = line(do="setup", edition=edition, players=["Ana", "Ben", "Chloe"])
+    loop, app = make_app(lines=[setup, line(do="correct", player="Ana", likes=3)])
+    assert not has_widget(app, "act.score.why")          # nothing to explain yet
+    touch(app, "ft.upgrade")
+    touch(app, "dlg.up.double_meeples")
+    touch(app, "act.score.why")
+    said = widget(app, "why.text").text
+    assert said.startswith("Ana flipped Double Meeples: that ") and said.endswith(words), said
+    touch(app, "ft.end")                                 # later, on her side panel: the same
+    touch(app, "p0.score.why")
+    assert widget(app, "why.text").text == said
+
+
+def test_the_upgrade_hint_says_what_an_upgrade_does_to_the_score():
+    loop, app = make_app()
+    app.teaching.set_enabled(True)
+    run(app, json.loads(ORIGINAL), {"do": "correct", "player": "Ben", "likes": 3},
+        {"do": "end_turn"})                              # Ben's turn begins: he may upgrade
+    hints = []
+    for _ in range(12):
+        if app.teaching.current is None:
+            break
+        hints.append(app.teaching.text(app.teaching.current))
+        touch(app, "teach.ok")
+    assert any("pay 3 to flip an upgrade tile (−3 points, +2 for the tile)" in h
+               for h in hints), hints
