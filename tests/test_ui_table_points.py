@@ -188,3 +188,62 @@ def test_the_upgrade_hint_says_what_an_upgrade_does_to_the_score():
         touch(app, "teach.ok")
     assert any("pay 3 to flip an upgrade tile (−3 points, +2 for the tile)" in h
                for h in hints), hints
+
+
+# --- ``cake`` as a correction, by touch (issue 36) -------------------------------------------
+
+TWO_DRINKS = line(do="setup", edition="original", players=["Ana", "Ben", "Chloe"],
+                  expansion="cake_time", two_drinks_one_cake=True)
+
+
+def test_a_cake_put_right_by_touch_under_two_drinks_one_cake_replays_the_same():
+    """No scanner, and the table is never asked about the deck's backs: Fix, "Cakes…",
+    a touch on Ben's position 1 puts a cake there at once; Undo takes it back; the lines
+    the companion recorded replay to the same table."""
+    from companion.core.rules.view import table_json
+    from inprocess import cli
+    loop, app = make_app(lines=[TWO_DRINKS])
+    assert "scanner" not in app.devices
+    touch(app, "act.pos2")
+    touch(app, "ft.end")
+    ben = app.table.game.players[1]
+    before = [sum(c.cake for c in pos) for pos in ben.queue]
+    touch(app, "ft.fix")
+    touch(app, "dlg.ok")
+    touch(app, "fix.cakes")
+    assert widget(app, "fix.cakes.title").text == "Put a cake on an order"
+    assert not widget(app, "fix.cakes.undo").enabled
+    touch(app, "fix.cake.1.2")                       # Ben's position 2
+    assert app.loop.session.lines[-1] == json.dumps({"do": "cake", "player": "Ben",
+                                                     "slot": 2})
+    ben = app.table.game.players[1]
+    assert [sum(c.cake for c in pos) for pos in ben.queue] == \
+        [before[0], before[1] + 1, 0, 0]
+    assert has_widget(app, "fix.cake.1.2.cake")       # at once, on this screen
+    touch(app, "fix.cakes.undo")                     # undoable, right here
+    assert not has_widget(app, "fix.cake.1.2.cake")
+    touch(app, "fix.cake.1.2")
+    touch(app, "fix.cakes.done")
+    touch(app, "fix.cancel")
+    assert app.table.game.active == 1
+    assert has_widget(app, "act.pos2.cake")          # and on the table (Ben's turn)
+    touch(app, "ft.undo")                            # the table's UNDO takes it back too
+    assert not has_widget(app, "act.pos2.cake")
+    touch(app, "ft.redo")
+    script = "\n".join(app.loop.session.lines) + "\n"
+    replayed = cli("replay", "-", "--json", "--strict", stdin=script.encode())
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout) == table_json(app.table)
+    assert json.loads(replayed.stdout)["players"][1]["cakes"][1].count(True) == before[1] + 1
+
+
+def test_a_position_with_no_order_without_a_cake_takes_no_cake():
+    loop, app = make_app(lines=[TWO_DRINKS])
+    touch(app, "ft.fix")
+    touch(app, "dlg.ok")
+    touch(app, "fix.cakes")
+    game = app.table.game
+    for seat, p in enumerate(game.players):
+        for i, pos in enumerate(p.queue):
+            w = widget(app, f"fix.cake.{seat}.{i + 1}")
+            assert (w.on_tap is not None) == any(not c.cake for c in pos), (p.name, i + 1)
