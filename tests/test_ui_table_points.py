@@ -247,3 +247,44 @@ def test_a_position_with_no_order_without_a_cake_takes_no_cake():
         for i, pos in enumerate(p.queue):
             w = widget(app, f"fix.cake.{seat}.{i + 1}")
             assert (w.on_tap is not None) == any(not c.cake for c in pos), (p.name, i + 1)
+
+
+# --- "Red plays last" is as big as "Final round" ----------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+@pytest.mark.parametrize("names", [("Ana", "Ben", "Chloe"),
+                                   ("Ana", "Ben", "Maximiliano Fernández")])
+def test_who_plays_last_is_as_big_as_final_round_and_they_take_turns(lang, names):
+    from companion.outputs.screen import theme
+    from companion.outputs.screen.widgets import text_width
+    from companion.words.i18n import tr
+    text.reset(lang)
+    setup = line(do="setup", edition="original", players=list(names))
+    loop, app = make_app(lang=lang, lines=[setup, line(do="correct", deck=0)])
+    app.screen._toasts.clear()
+    final = widget(app, "hdr.final")
+    seen = {}
+    for _ in range(4):                               # the App's clock runs on: they swap
+        w = widget(app, "hdr.final")
+        seen[w.text] = w
+        assert not has_widget(app, "hdr.detail")
+        deadline = app.screen.next_deadline()
+        assert deadline is not None and deadline - app.clock() <= theme.TABLE_FINAL_SWAP_S
+        app.clock.now = deadline
+        app.tick()
+    assert tr(lang, "table.final_round") in seen and len(seen) == 2, list(seen)
+    last = next(t for t in seen if t != tr(lang, "table.final_round"))
+    assert names[2].split()[0][:1] in last             # Chloe (or her short name) plays last
+    sizes = {(w.size, w.min_size, w.rect.h) for w in seen.values()}
+    assert sizes == {(final.size, final.size, final.rect.h)} and final.size == app.screen.m.must
+    for t, w in seen.items():
+        assert text_width(t, w.size, True) <= w.rect.w, t     # whole, never shrunk or cut
+
+
+def test_the_last_seats_turn_says_last_turn_and_nothing_takes_turns():
+    loop, app = make_app(lines=[ORIGINAL, line(do="correct", deck=0), line(do="end_turn"),
+                                line(do="end_turn")])
+    assert app.table.game.active == app.table.game.last_seat
+    assert widget(app, "hdr.final").text == "Last turn!"
+    assert app.screen.next_deadline() is None or not app.screen._final_takes_turns(
+        app.table.game)

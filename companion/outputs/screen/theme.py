@@ -150,6 +150,7 @@ TABLE_STAT_GAP = 4                   # between the counts
 TABLE_BANNER_H = 96                  # the stall warning
 TABLE_BANNER_TEXT_PAD = 12
 TOAST_NOTHING_S = 2.0               # "Nothing to do here": brief
+TABLE_FINAL_SWAP_S = 3.0            # "Final round" and "Chloe plays last" take turns
 TABLE_DRAW_PAD = 6                   # the draw prompt's words in the hint line
 TABLE_DRAW_BADGE_INSET = 2           # "+2" inside the positions it covers
 TABLE_DRAW_BADGE_H = 38              # a side panel's name line while its seat draws

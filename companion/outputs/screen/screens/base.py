@@ -172,9 +172,10 @@ class Screen:
         return min((n.until for n in self._toasts if not n.held), default=None)
 
     def tick(self, now: float) -> None:
-        """Time passed: drop expired toasts."""
+        """Time passed: drop expired toasts (but those waiting for a free place: they get
+        their whole time once they show)."""
         before = len(self._toasts)
-        self._toasts = [n for n in self._toasts if n.until > now]
+        self._toasts = [n for n in self._toasts if n.until > now or (n.held and n.hold)]
         if len(self._toasts) != before:
             self.changed()
 
@@ -790,8 +791,7 @@ class Screen:
                 continue
             if note.held:
                 note.held, note.until = False, self.app.clock() + note.seconds
-            r = free if free is not None else spots[-1]
-            out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
+            out.append(Toast(f"toast.{i}", free, text=note.text, size=self.m.body, kind=note.kind,
                              on_tap=self._dismiss_toasts))
         return out
 

@@ -79,6 +79,7 @@ class TableView(CakeTable, WhyTargets):
         self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
         self._dialog_targets: list[pygame.Rect] = []    # the open dialog's buttons (built)
+        self._swap_due: float | None = None  # the final round's lines take turns then
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -91,10 +92,38 @@ class TableView(CakeTable, WhyTargets):
         toast = super().next_deadline()
         taken = self._taken[2] if self._taken is not None else None
         special = self._specialty[2] if self._specialty is not None else None
-        return min((t for t in (toast, taken, special) if t is not None), default=None)
+        swap = self._final_swap()
+        return min((t for t in (toast, taken, special, swap) if t is not None), default=None)
+
+    def _final_swap(self) -> float | None:
+        """When the final round's two big lines next take turns (None: not now)."""
+        game = self.app.table.game
+        if game is None or not self._final_takes_turns(game):
+            return None
+        return self._swap_due
+
+    @staticmethod
+    def _final_takes_turns(game) -> bool:
+        """The final round before the last seat's turn: "Final round" and "Chloe plays
+        last", as big as each other, take turns in the top bar (both at the must-read
+        size do not fit its one line)."""
+        return game.token == "closed" and not game.game_over and game.active is not None \
+            and game.active != game.last_seat
+
+    def _final_phase(self, game) -> int:
+        """Which of the two lines shows now (0: "Final round"); when the other is due."""
+        if not self._final_takes_turns(game):
+            return 0
+        every = theme.TABLE_FINAL_SWAP_S
+        now = self.app.clock() // every
+        self._swap_due = (now + 1) * every
+        return int(now) % 2
 
     def tick(self, now: float) -> None:
         super().tick(now)
+        if self._swap_due is not None and now >= self._swap_due:
+            self._swap_due = None
+            self.changed()        # (the header is kept: only its words are painted again)
         if self._specialty is not None and now >= self._specialty[2]:
             self._specialty = None
             self.changed()
@@ -636,7 +665,7 @@ class TableView(CakeTable, WhyTargets):
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
         key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
                game.game_over, game.active, game.last_seat,
-               game.players[game.last_seat].name,
+               game.players[game.last_seat].name, self._final_phase(game),
                tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
                      if d in self.app.devices), text.language(), self.m)
         return self._kept(key, lambda: self._build_header(game, rect))
@@ -656,17 +685,21 @@ class TableView(CakeTable, WhyTargets):
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
         message = lay.message
-        if lay.info is None:      # the final round takes the room of the turn and deck counts
-            last = game.players[game.last_seat].name
-            big = self.t("table.last_turn" if game.active == game.last_seat
-                         else "table.final_round")
-            detail = (turn_words if game.active == game.last_seat
-                      else self.t("table.plays_last", player=last))
+        if lay.info is None and self._final_takes_turns(game):
+            # the final round takes the room of the turn and deck counts: "Final round" and
+            # "Chloe plays last" take turns, each at the must-read size
+            big = self.t("table.final_round") if self._final_phase(game) == 0 \
+                else self._plays_last(game.players[game.last_seat].name, message.w)
+            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
+                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
+        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
             a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
-            out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
-                             color=theme.WARNING, align="left", min_size=m.must))
-            out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
-                             align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN)))
+            out.append(Label("hdr.final", a, text=self.t("table.last_turn"), size=m.must,
+                             bold=True, tight=True, color=theme.WARNING, align="left",
+                             min_size=m.must))
+            out.append(Label("hdr.detail", b, text=turn_words, size=m.small,
+                             color=theme.TEXT_DIM, align="left", tight=True,
+                             min_size=m.px(theme.TABLE_DETAIL_MIN)))
         else:
             top, bottom = rows(lay.info, [1.0, 1.0])
             out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
@@ -690,6 +723,17 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
+
+    def _plays_last(self, name: str, room: int) -> str:
+        """"Maximiliano Fernández plays last" if it fits the top bar at the must-read size;
+        else "Last: Maximiliano Fernández", then both with shorter forms of the name."""
+        words = ""
+        for candidate in short_names(name):
+            for key in ("table.plays_last", "table.last_player"):   # "Last: Chloe"
+                words = self.t(key, player=candidate)
+                if text_width(words, self.m.must, True) <= room:
+                    return words
+        return words
 
     def _cards(self, player) -> list[tuple]:
         cat = self.app.catalog
