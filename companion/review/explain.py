@@ -397,8 +397,7 @@ def shown(table: Table, pending: dict[str, int]) -> set[str]:
         return set()
     out = {f"draw:{p}" for p, n in pending.items() if n}
     out |= {f"dislikes:{p.name}" for p in game.players if p.dislikes}
-    if game.token == "closed" or (table.undo is not None and (
-            table.undo[0][0].token != game.token or _sign_changed_within(table.undo))):
+    if _sign_shown(table, game):
         out.add("sign")
     if game.token == "closed" and not game.game_over and game.active is not None:
         out.add("final")
@@ -406,6 +405,12 @@ def shown(table: Table, pending: dict[str, int]) -> set[str]:
     if game.game_over:
         out |= {f"tie:{i}" for i in range(len(tie_break(ranking(game))))}
     return out
+
+
+def _sign_shown(table: Table, game: Game) -> bool:
+    """The sign has a cause to tell: CLOSED, or flipped at some point of this game."""
+    return game.token == "closed" or (table.undo is not None and (
+        table.undo[0][0].token != game.token or _sign_changed_within(table.undo)))
 
 
 def explanations(table: Table, pending: dict[str, int] | None = None) -> dict[str, Why]:
