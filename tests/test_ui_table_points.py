@@ -288,3 +288,26 @@ def test_the_last_seats_turn_says_last_turn_and_nothing_takes_turns():
     assert widget(app, "hdr.final").text == "Last turn!"
     assert app.screen.next_deadline() is None or not app.screen._final_takes_turns(
         app.table.game)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_tap_on_nothing_is_answered_while_the_hint_card_shows_over_no_button(lang):
+    from companion.outputs.screen.screens.base import Pointer
+    text.reset(lang)
+    loop, app = make_app(lang=lang)
+    app.teaching.set_enabled(True)
+    run(app, json.loads(ORIGINAL))
+    assert has_widget(app, "teach.box")
+    empty = widget(app, "act.pos3")                 # nobody's order there yet
+    assert not app.table.game.active_player.queue[2]
+    app.screen.handle(Pointer("down", empty.rect.center))
+    app.screen.handle(Pointer("up", empty.rect.center))
+    shown = toasts(app)
+    assert [w.text for w in shown] == [app.screen.t("table.nothing_here")]
+    keep = footer_buttons(app) + [widget(app, n) for n in ("act.bg", "teach.box", "hdr.sign",
+                                                           "hdr.settings")]
+    for w in keep:
+        assert not shown[0].rect.colliderect(w.rect), w.name
+    app.clock.now += 2.1                            # a passing answer: gone in two seconds
+    app.tick()
+    assert toasts(app) == []

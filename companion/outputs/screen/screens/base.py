@@ -169,7 +169,7 @@ class Screen:
 
     def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
-        return min((n.until for n in self._toasts if not n.held), default=None)
+        return min((n.until for n in self._toasts if not (n.held and n.hold)), default=None)
 
     def tick(self, now: float) -> None:
         """Time passed: drop expired toasts (but those waiting for a free place: they get
@@ -754,6 +754,11 @@ class Screen:
         free (None: below whose turn it is, as before)."""
         return None
 
+    def toast_passing_room(self) -> pygame.Rect | None:
+        """Where a passing answer (``toast(hold=False)``) goes when nowhere else is free
+        (None: it is not shown)."""
+        return None
+
     @property
     def toasts(self) -> list[str]:
         return [n.text for n in self._toasts]
@@ -784,6 +789,8 @@ class Screen:
             for r in spots:
                 r.clamp_ip(screen)
             free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
+            if free is None and not note.hold:      # a passing answer: where it may pass
+                free = self.toast_passing_room()
             if free is None:
                 # nowhere free of what a message must keep off (a card, a count, a button):
                 # it waits for a place, and then shows for its whole time

@@ -1030,6 +1030,21 @@ class TableView(CakeTable, WhyTargets):
             return pygame.Rect(column.x, column.bottom - height, column.w, height)
         return None
 
+    def toast_passing_room(self) -> pygame.Rect | None:
+        """"Nothing to do here" while the hint card holds the side column: over the top
+        bar's words (turn and deck, or the final round) for its two seconds, never over
+        the sign, a button, a card or a count: no tap goes unanswered."""
+        game = self.app.table.game
+        words = [w.rect for w in self._widgets if w.name in _HEADER_WORDS]
+        if game is None or self.dialog is not None or not words:
+            return None
+        lay = table_layout(self.size, len(game.players))
+        right = words[0].unionall(words[1:]).right
+        sign = next((w.rect for w in self._widgets if w.name == "hdr.sign"), None)
+        if sign is not None:             # up to the sign: one line where it fits
+            right = max(right, sign.x - self.m.gap)
+        return pygame.Rect(lay.header.x, lay.header.y, right - lay.header.x, lay.header.h)
+
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
         game = self.app.table.game
@@ -1147,6 +1162,10 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
+
+#: the top bar's words (a passing answer may cover them for a moment)
+_HEADER_WORDS = frozenset({"hdr.turn", "hdr.deck", "hdr.final", "hdr.detail"})
 
 
 def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
