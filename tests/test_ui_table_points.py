@@ -311,3 +311,17 @@ def test_a_tap_on_nothing_is_answered_while_the_hint_card_shows_over_no_button(l
     app.clock.now += 2.1                            # a passing answer: gone in two seconds
     app.tick()
     assert toasts(app) == []
+
+
+def test_a_refusal_is_said_at_once_while_the_hint_card_shows():
+    from companion.outputs.screen.screens.base import Pointer
+    loop, app = make_app()
+    app.teaching.set_enabled(True)
+    run(app, json.loads(ORIGINAL))
+    assert has_widget(app, "teach.box")
+    undo = widget(app, "ft.undo").rect.center        # an answer to that touch: at once
+    app.screen.toast("Nothing to undo", near=undo)
+    shown = toasts(app)
+    assert [w.text for w in shown] == ["Nothing to undo"]
+    for w in footer_buttons(app) + [widget(app, "act.bg"), widget(app, "teach.box")]:
+        assert not shown[0].rect.colliderect(w.rect), w.name

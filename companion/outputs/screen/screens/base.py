@@ -755,8 +755,8 @@ class Screen:
         return None
 
     def toast_passing_room(self) -> pygame.Rect | None:
-        """Where a passing answer (``toast(hold=False)``) goes when nowhere else is free
-        (None: it is not shown)."""
+        """Where an answer to a touch (or a passing ``toast(hold=False)``) goes when
+        nowhere else is free (None: it waits, or goes)."""
         return None
 
     @property
@@ -789,8 +789,8 @@ class Screen:
             for r in spots:
                 r.clamp_ip(screen)
             free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
-            if free is None and not note.hold:      # a passing answer: where it may pass
-                free = self.toast_passing_room()
+            if free is None and (not note.hold or note.near is not None):
+                free = self.toast_passing_room()    # an answer to a touch: at once
             if free is None:
                 # nowhere free of what a message must keep off (a card, a count, a button):
                 # it waits for a place, and then shows for its whole time

@@ -1031,9 +1031,10 @@ class TableView(CakeTable, WhyTargets):
         return None
 
     def toast_passing_room(self) -> pygame.Rect | None:
-        """"Nothing to do here" while the hint card holds the side column: over the top
-        bar's words (turn and deck, or the final round) for its two seconds, never over
-        the sign, a button, a card or a count: no tap goes unanswered."""
+        """An answer to a touch ("Nothing to do here", a refusal) while the hint card holds
+        the side column: over the top bar's words (turn and deck, or the final round) for
+        its few seconds, never over the sign, a button, a card or a count: no tap goes
+        unanswered."""
         game = self.app.table.game
         words = [w.rect for w in self._widgets if w.name in _HEADER_WORDS]
         if game is None or self.dialog is not None or not words:
