@@ -314,14 +314,15 @@ def test_a_tap_on_nothing_is_answered_while_the_hint_card_shows_over_no_button(l
 
 
 def test_a_refusal_is_said_at_once_while_the_hint_card_shows():
-    from companion.outputs.screen.screens.base import Pointer
     loop, app = make_app()
     app.teaching.set_enabled(True)
     run(app, json.loads(ORIGINAL))
+    touch(app, "act.pos2")
+    touch(app, "act.specialty")           # a rush token, won this turn: not spendable yet
     assert has_widget(app, "teach.box")
-    undo = widget(app, "ft.undo").rect.center        # an answer to that touch: at once
-    app.screen.toast("Nothing to undo", near=undo)
+    touch(app, "ft.spend")
     shown = toasts(app)
-    assert [w.text for w in shown] == ["Nothing to undo"]
+    assert not has_widget(app, "dlg.ok") and len(shown) == 1
+    assert "rush token" in shown[0].text, shown[0].text
     for w in footer_buttons(app) + [widget(app, "act.bg"), widget(app, "teach.box")]:
         assert not shown[0].rect.colliderect(w.rect), w.name

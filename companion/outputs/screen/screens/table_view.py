@@ -432,7 +432,8 @@ class TableView(CakeTable, WhyTargets):
 
     def _open(self, dialog: str | None) -> None:
         if dialog == "spend" and (why := self._spend_refusal(1)) is not None:
-            self.toast(why)            # e.g. the only token was won by this turn's order
+            # e.g. the only token was won by this turn's order: an answer to that touch
+            self.toast(why, near=self.app.last_touch)
             return
         self.dialog = dialog
         if dialog == "spend":
@@ -445,7 +446,7 @@ class TableView(CakeTable, WhyTargets):
         want = max(1, min(top, self.spend_count + delta))
         why = self._spend_refusal(want) if want > self.spend_count else None
         if why is not None:            # more than may be spent now: say why, keep the count
-            self.toast(why)
+            self.toast(why, near=self.app.last_touch)
             return
         self.spend_count = want
         self.changed()
