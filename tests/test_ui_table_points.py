@@ -326,3 +326,27 @@ def test_a_refusal_is_said_at_once_while_the_hint_card_shows():
     assert "rush token" in shown[0].text, shown[0].text
     for w in footer_buttons(app) + [widget(app, "act.bg"), widget(app, "teach.box")]:
         assert not shown[0].rect.colliderect(w.rect), w.name
+
+
+# --- draws never squeeze a card or a count -----------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_drawing_seats_cards_and_counts_are_as_wide_as_anyone_elses(lang, size):
+    from companion.outputs.screen.screenshots import sample_script
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script())
+    app.screen.draw(app.surface)
+    ws = {w.name: w for w in app.screen._widgets}
+    drawing = [n.split(".")[1] for n in ws if n.startswith("draw.p") and n.count(".") == 1]
+    still = [n.split(".")[0] for n in ws if n.startswith("p") and n.endswith(".bg")
+             and n.split(".")[0] not in drawing]
+    assert drawing and still, (drawing, still)
+    parts = ["pos1", "pos2", "pos3", "pos4", "like", "dislike", "rush_token", "upgrade"]
+    for d in drawing:
+        badge = ws[f"draw.{d}"].rect
+        for part in parts:
+            assert ws[f"{d}.{part}"].rect.w == ws[f"{still[0]}.{part}"].rect.w, (d, part)
+            assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
+        for part in ("name", "score", "seat"):
+            assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
