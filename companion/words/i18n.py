@@ -268,8 +268,9 @@ def _draws(lang: str, draws: tuple) -> str:
 def _winners(lang: str, h: GameOver | RankingChanged) -> str:
     best = h.ranking[0].score if h.ranking else 0
     if len(h.winners) == 1:
-        return tr(lang, "happening.winner", player=h.winners[0], score=best)
-    return tr(lang, "happening.winners", players=names_list(lang, h.winners), score=best)
+        return tr_count(lang, "happening.winner", best, player=h.winners[0], score=best)
+    return tr_count(lang, "happening.winners", best, players=names_list(lang, h.winners),
+                    score=best)
 
 
 def _action_name(lang: str, action: Any) -> str:
