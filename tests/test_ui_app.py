@@ -114,6 +114,23 @@ def test_finger_tap_on_an_order_posts_complete_with_slot_and_card(display):
     assert dict(event.action) == {"do": "complete", "slot": slot, "card": "EXO001"}
 
 
+@pytest.mark.parametrize("lang, words", [("en", "Example order 1"), ("es", "Pedido de ejemplo 1"),
+                                         ("pt", "Pedido de exemplo 1"),
+                                         ("it", "Ordine di esempio 1"), ("ko", "예시 주문 1")])
+def test_the_example_catalogs_cards_are_named_in_the_tables_language(display, lang, words):
+    loop, app = make(display)
+    app.set_language(lang)
+    start(loop, app)
+    loop.post(ev.CardScanned("EXO001"))
+    settle(loop, app)
+    me = app.table.game.active_player
+    slot = next(i for i, pos in enumerate(me.queue) if pos and pos[0].tag == "EXO001") + 1
+    assert widget(app, f"act.pos{slot}").cards[0][0] == words
+    app.set_language("en" if lang != "en" else "es")     # and it follows a change of language
+    app.process_updates()
+    assert widget(app, f"act.pos{slot}").cards[0][0] != words
+
+
 def test_unscanned_card_tap_posts_slot_only_and_end_turn_button(display):
     loop, app = make(display)
     start(loop, app)

@@ -6,6 +6,7 @@ from companion.core.session import Session
 from companion.core.loop import TableLoop
 from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
+from companion.words import i18n
 
 
 def table():
@@ -48,8 +49,9 @@ def test_scanning_the_drawn_cards_ends_the_prompt_and_names_the_drinks():
         loop.post(ev.CardScanned(tag))
     loop.drain()
     assert live.latest.draws == ()
-    drink = Catalog.example().get(tags[0]).drink
-    assert drink in pages.live_fragment("ko", live.latest)
+    drink = Catalog.example().get(tags[0]).drink          # "Example order N", in Korean
+    assert i18n.drink_name("ko", drink) in pages.live_fragment("ko", live.latest)
+    assert i18n.drink_name("ko", drink) != drink
     assert live.latest.event()["table"] == live.latest.table
 
 

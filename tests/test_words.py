@@ -42,7 +42,8 @@ def test_the_winner_sentence_says_1_point_and_2_points(lang):
     from companion.core.rules.happenings import GameOver, RankEntry
 
     def said(*scores: int) -> str:
-        ranking = tuple(RankEntry(name, score, 0, 0, 1) for name, score in zip("AB", scores))
+        names = "AB"[:len(scores)]
+        ranking = tuple(RankEntry(n, s, 0, 0, 1) for n, s in zip(names, scores, strict=True))
         return i18n.happening_text(lang, GameOver(ranking, tuple(r.name for r in ranking)))
 
     for text in (said(1), said(2), said(1, 1), said(2, 2)):
@@ -70,3 +71,10 @@ def test_the_log_tells_the_game_in_words_in_the_configured_language(caplog):
     assert "Nueva partida para Ana, Ben y Chloe. Empieza Ana." in lines
     assert "Turno de Ben" in lines
     assert any("Chloe" in line and "Ana" in line for line in lines)     # the refused press
+
+
+def test_only_the_example_catalogs_made_up_names_are_translated():
+    assert i18n.drink_name("es", "Example order 18") == "Pedido de ejemplo 18"
+    assert i18n.drink_name("ko", "Example order 3") == "예시 주문 3"
+    for own in ("Café bombón", "Example order", "My example order 2", "Example order 2b"):
+        assert i18n.drink_name("it", own) == own       # an owner's catalog keeps its names

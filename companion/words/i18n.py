@@ -20,13 +20,14 @@ Public functions (all pure, safe to call from any thread):
 - ``token_name(lang, edition, count)``     rush token(s) or cookie(s).
 - ``rejection_text(lang, rejection)``      an engine ``Rejection`` in ``lang``.
 - ``happening_text(lang, happening, edition=...)``  what the screen announces.
-- ``upgrade_name``, ``ingredient_name``, ``colour_name``, ``language_name``.
+- ``upgrade_name``, ``ingredient_name``, ``colour_name``, ``drink_name``, ``language_name``.
 """
 from __future__ import annotations
 
 import logging
 import marshal
 import os
+import re
 import string
 import sys
 import tomllib
@@ -186,6 +187,16 @@ def ingredient_name(lang: str, ingredient: str) -> str:
 def colour_name(lang: str, colour: str) -> str:
     key = f"colour.{colour}"
     return tr(lang, key) if has(DEFAULT, key) else colour
+
+
+_EXAMPLE_ORDER = re.compile(r"Example order (\d+)")
+
+
+def drink_name(lang: str, drink: str) -> str:
+    """A card's drink as the table shows it: a catalog's own name as it was typed, but the
+    example catalog's made-up "Example order 18" (core/data/example-cards.toml) in ``lang``."""
+    example = _EXAMPLE_ORDER.fullmatch(drink)
+    return tr(lang, "card.example_order", number=example[1]) if example else drink
 
 
 def language_name(lang: str) -> str:

@@ -59,6 +59,11 @@ def join_names(names: Iterable[str]) -> str:
     return i18n.names_list(_language, names)
 
 
+def drink_name(drink: str) -> str:
+    """A card's drink in the current language (the example catalog's cards are translated)."""
+    return i18n.drink_name(_language, drink)
+
+
 def upgrade_name(upgrade: str) -> str:
     return i18n.upgrade_name(_language, upgrade)
 

@@ -32,8 +32,8 @@ from companion.core.seat_colours import SCREEN_RGB, screen_rgb
 from companion.review.story import story_of
 from companion.review.story_words import point_text, round_text
 from companion.appliance.config import LANGUAGES
-from companion.words.i18n import (happening_text, language_name, names_list, rejection_text,
-                                  token_name, tr, tr_count, upgrade_name)
+from companion.words.i18n import (drink_name, happening_text, language_name, names_list,
+                                  rejection_text, token_name, tr, tr_count, upgrade_name)
 from .chart import key_svg, story_svg
 from .routing import ERRORS
 from companion.review.why_text import why_text
@@ -461,7 +461,7 @@ def _position_words(lang: str, snap: Any, i: int, pos: list, caked: list) -> str
         return tr(lang, "phone.pos_empty", position=i)
     cards = []
     for tag, cake in zip(pos, caked, strict=True):
-        card = snap.drinks.get(tag, tag) if tag else tr(lang, "phone.unscanned")
+        card = drink_name(lang, snap.drinks.get(tag, tag)) if tag else tr(lang, "phone.unscanned")
         cards.append(tr(lang, "phone.with_cake", card=card) if cake else card)
     return tr(lang, "phone.pos_cards", position=i, cards=", ".join(cards))
 
@@ -471,7 +471,7 @@ def _card(lang: str, snap, tag: str | None, cake: bool) -> str:
     when a cake sits on it (Cake Time)."""
     kind = "card" + ("" if tag else " unknown") + (" cake" if cake else "")
     title = f' title="{t(lang, "web.cake")}"' if cake else ""
-    words = escape(snap.drinks.get(tag, tag)) if tag else "?"
+    words = escape(drink_name(lang, snap.drinks.get(tag, tag))) if tag else "?"
     return f'<span class="{kind}"{title}>{words}</span>'
 
 

@@ -22,7 +22,7 @@ import pygame
 from .. import theme
 from ..cakes import cake_badge
 from ..layout import cols, inset, rows
-from ..text import tokens_name
+from ..text import drink_name, tokens_name
 from ..widgets import Button, Label, OrderCard, Widget, stepper_buttons
 from .base import Screen
 
@@ -196,4 +196,5 @@ class FixScreen(Screen):
 
 def _known(info) -> tuple | None:
     """A card as an ``OrderCard`` shows it: (drink, recipe, specialty), or None ("?")."""
-    return None if info is None else (info.drink, info.recipe, info.specialty)
+    return None if info is None else (drink_name(info.drink), info.recipe,
+                                      info.specialty)

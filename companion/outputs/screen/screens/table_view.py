@@ -44,7 +44,7 @@ from ..table_layout import (active_banner_split, active_panel_layout, banner_rec
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
 from .. import text
-from ..text import t_count, tokens_lower, upgrade_name
+from ..text import drink_name, t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
 from .base import Screen
@@ -743,7 +743,8 @@ class TableView(CakeTable, WhyTargets):
             cards = []
             for c in pos:
                 info = cat.get(c.tag)
-                cards.append(None if info is None else (info.drink, info.recipe, info.specialty))
+                cards.append(None if info is None else (drink_name(info.drink),
+                                                          info.recipe, info.specialty))
             out.append(tuple(cards))
         return out
 
