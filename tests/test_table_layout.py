@@ -38,6 +38,14 @@ def test_every_panel_part_is_inside_its_panel_and_apart(size, players):
         assert all(rect.contains(p) for p in parts) and _apart(parts)
         assert all(other.cards.contains(s) for s in other.slots)
         assert other.stripe.w >= theme.TABLE_STRIPE_MIN
+        # a seat that draws: its "+N" in the name line; the cards and counts keep their width
+        drawing = other_panel_layout(m, rect, m.px(70))
+        assert [s.w for s in drawing.slots] == [s.w for s in other.slots]
+        assert drawing.stats.w == other.stats.w
+        assert drawing.head.h >= m.px(theme.TABLE_DRAW_BADGE_H)
+        token, name, score, badge = other_head_split(m, drawing.head, m.px(90), m.px(70))
+        assert badge is not None and drawing.head.contains(badge)
+        assert _apart([token, name, badge, score, *drawing.slots, drawing.stats])
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -50,8 +58,8 @@ def test_the_banner_lines_give_the_score_only_its_share(size):
     token, name, score = active_banner_split(m, act.banner_inner, 40)
     assert score.w == 40 and score.right == act.banner_inner.right
     head = other_panel_layout(m, table_layout(size, 4).others[0]).head
-    _, _, score = other_head_split(m, head, 10_000)
-    assert score.w == head.w * 45 // 100
+    _, _, score, badge = other_head_split(m, head, 10_000)
+    assert score.w == head.w * 45 // 100 and badge is None
 
 
 @pytest.mark.parametrize("size", SIZES)

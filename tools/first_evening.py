@@ -94,9 +94,14 @@ class Family:
                         self.problems.append(f"{self.tag} after {after}: {n} covers {w.name}")
         name = ws.get("act.name")
         for n, w in ws.items():
-            if name is not None and (n.startswith("toast.") or n == "teach.box"):
-                if w.rect.colliderect(name.rect):
-                    self.problems.append(f"{self.tag} after {after}: {n} covers whose turn")
+            if name is not None and (n.startswith("toast.") or n == "teach.box") \
+                    and w.rect.colliderect(name.rect):
+                self.problems.append(f"{self.tag} after {after}: {n} covers whose turn")
+            if n.startswith("toast."):           # a message never takes a button's tap
+                for b in ws.values():
+                    if b.name.startswith(("ft.", "dlg.")) and b.name != "dlg.shade" \
+                            and b.on_tap is not None and w.rect.colliderect(b.rect):
+                        self.problems.append(f"{self.tag} after {after}: {n} covers {b.name}")
         if "why.panel" in ws and "ft.end" in ws and ws["why.panel"].rect.colliderect(
                 ws["ft.end"].rect):
             self.problems.append(f"{self.tag} after {after}: the why? panel covers END TURN")
@@ -134,6 +139,9 @@ class Family:
                 self.touch(name)
             if turn in (0, 3) or game.token == "closed":
                 self.shot(f"turn{game.turn}")
+            self.upgrade_and_spend(turn)
+            if turn == 2 and game.expansion is not None:
+                self.cake_by_fix()
             for _ in range(3):                       # the oldest orders, as a family would
                 me = self.app.table.game.active_player
                 slot = next((i + 1 for i in reversed(range(4)) if me.queue[i]), None)
@@ -162,6 +170,47 @@ class Family:
         self.shot("end")
         if self.touch("end.story"):
             self.shot("story")
+
+
+    def one_tap_opens(self, button: str, dialog_part: str) -> bool:
+        """A footer button opens its dialog at the first tap (nothing over it took it)."""
+        if not self.touch(button):
+            return False
+        if not self.has(dialog_part):
+            self.problems.append(f"{self.tag}: {button} did not open its dialog at one tap")
+            return False
+        return True
+
+    def upgrade_and_spend(self, turn: int) -> None:
+        """Now and then an upgrade (then its score's "why?") and a token spent."""
+        if turn % 3 == 2 and self.one_tap_opens("ft.upgrade", "dlg.cancel"):
+            tile = sorted(n for n in self.widgets() if n.startswith("dlg.up."))[0]
+            self.touch(tile)
+            if self.has("dlg.cancel"):
+                self.problems.append(f"{self.tag}: the tile {tile} took more than one tap")
+            if self.touch("act.score.why"):
+                self.shot(f"why-score{self.app.table.game.turn}")
+                self.touch("ft.redo")                # a tap elsewhere closes it
+        game = self.app.table.game
+        if turn % 4 == 3 and game.active_player is not None \
+                and game.spendable_tokens(game.active_player) \
+                and self.one_tap_opens("ft.spend", "dlg.ok"):
+            self.touch("dlg.ok")
+
+    def cake_by_fix(self) -> None:
+        """Cake Time: a cake put right by hand (Fix, Cakes…), shown at once."""
+        if not (self.touch("ft.fix") and self.touch("dlg.ok") and self.touch("fix.cakes")):
+            self.problems.append(f"{self.tag}: no way to Fix, Cakes…")
+            return
+        spot = next((n for n, w in sorted(self.widgets().items())
+                     if n.startswith("fix.cake.") and n.count(".") == 3 and w.on_tap), None)
+        if spot is not None:
+            self.touch(spot)
+            if not self.has(spot + ".cake"):
+                self.problems.append(f"{self.tag}: the cake on {spot} does not show")
+        self.shot("fix-cakes")
+        self.touch("fix.cakes.done")
+        self.touch("fix.cancel")
 
 
 def main(outdir: str) -> int:

@@ -16,6 +16,7 @@ Targets (the same on the touchscreen, the phone view and ``replay --explain``):
 - ``dislikes:NAME``  a player's dislike count (the flow of time, or a correction)
 - ``sign``           the starting player token: why CLOSED (or OPEN again)
 - ``final``          "Final round" / "Last turn!" and who plays last
+- ``score:NAME``     a player's score once they flipped an upgrade tile: why it dropped
 - ``tie:I``          the I-th tie-break of the final ranking (``scoring.tie_break``)
 - ``refusal``        a refused press or touch: what was refused and why
 """
@@ -26,12 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.rules import Accepted, Rejection, Table, apply
-from companion.core.rules.editions import DISLIKES_TO_CLOSE, JUNIOR_CARDS, POSITIONS
+from companion.core.rules.editions import DISLIKES_TO_CLOSE, JUNIOR_CARDS, POSITIONS, UPGRADE_COST
 from companion.core.rules.happenings import (CardsToDraw, Corrected, DislikesTaken, FinalTurnBegins,
                                              GameOver, Happening, RankingChanged,
                                              ShopClosed, ShopReopened)
 from companion.core.rules.rejections import token_id
-from companion.core.rules.scoring import ranking, tie_break
+from companion.core.rules.scoring import ranking, score, tie_break
 from companion.core.rules.state import Game, iter_stack
 
 
@@ -396,14 +397,20 @@ def shown(table: Table, pending: dict[str, int]) -> set[str]:
         return set()
     out = {f"draw:{p}" for p, n in pending.items() if n}
     out |= {f"dislikes:{p.name}" for p in game.players if p.dislikes}
-    if game.token == "closed" or (table.undo is not None and (
-            table.undo[0][0].token != game.token or _sign_changed_within(table.undo))):
+    if _sign_shown(table, game):
         out.add("sign")
     if game.token == "closed" and not game.game_over and game.active is not None:
         out.add("final")
+    out |= {f"score:{p.name}" for p in game.players if p.upgrades}
     if game.game_over:
         out |= {f"tie:{i}" for i in range(len(tie_break(ranking(game))))}
     return out
+
+
+def _sign_shown(table: Table, game: Game) -> bool:
+    """The sign has a cause to tell: CLOSED, or flipped at some point of this game."""
+    return game.token == "closed" or (table.undo is not None and (
+        table.undo[0][0].token != game.token or _sign_changed_within(table.undo)))
 
 
 def explanations(table: Table, pending: dict[str, int] | None = None) -> dict[str, Why]:
@@ -418,6 +425,7 @@ def explanations(table: Table, pending: dict[str, int] | None = None) -> dict[st
     out.update(_last_turn_draws(game, entries, pending))
     out.update(_dislikes_causes(game, entries))
     out.update(_sign_cause(entries))
+    out.update(_upgrade_scores(game, entries))
     if game.token == "closed" and not game.game_over and game.active is not None:
         out["final"] = final_round(game)
     if game.game_over:
@@ -475,3 +483,30 @@ def _sign_cause(entries: Entries) -> dict[str, Why]:
                         None)
             return {} if sign is None else {"sign": sign}
     return {}
+
+
+def _upgrade_scores(game: Game, entries: Entries) -> dict[str, Why]:
+    """The score of each player with an upgrade: the newest upgrade they flipped paid 3
+    likes and scores the tile's points (Winter: 3 × 2 paid, +5), so it dropped by the
+    difference, from the score before to the score after (the running game's history
+    holds every action since its setup)."""
+    out: dict[str, Why] = {}
+    e = game.rules
+    paid, tile = UPGRADE_COST * e.like_points, e.upgrade_points
+    wanted = {p.name for p in game.players if p.upgrades}
+    for before, action, after in entries:
+        if not wanted:
+            break
+        if action.get("do") != "activate_upgrade" or before.active is None:
+            continue
+        me = before.players[before.active]
+        if me.name not in wanted:
+            continue
+        wanted.discard(me.name)
+        was, now = score(game.edition, me), score(game.edition, after.players[before.active])
+        out[f"score:{me.name}"] = Why(
+            f"score:{me.name}", "score_upgrade",
+            {"player": me.name, "upgrade": Word("upgrade", str(action.get("upgrade"))),
+             "likes": UPGRADE_COST, "paid": paid, "tile": tile, "before": was, "after": now},
+            facts={"before": was, "after": now, "paid": paid, "tile": tile})
+    return out

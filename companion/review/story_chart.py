@@ -92,7 +92,7 @@ def paint_chart(surface: pygame.Surface, rect: pygame.Rect, story: Story,
         return plot
     frame = _Frame(plot, ticks[0], ticks[-1], len(story.rounds) - 1, look, pad)
     _grid(surface, frame, ticks, rect.x + pad, label_w, pen)
-    _round_numbers(surface, frame, pen)
+    _round_numbers(surface, frame, pen, flags)
     _flags(surface, frame, flags, rect, pen)
     _seat_lines(surface, frame, story.rounds, len(story.players), colours)
     return plot
@@ -129,17 +129,22 @@ def _grid(surface: pygame.Surface, frame: _Frame, ticks: list[int], label_x: int
                                            2 * look.text), look.text, look.dim, False, "right")
 
 
-def _round_numbers(surface: pygame.Surface, frame: _Frame, pen: Pen) -> None:
-    """The rounds along the bottom: every ``every``-th that fits, the last always (a
-    number too close to the last gives way to it)."""
+def _round_numbers(surface: pygame.Surface, frame: _Frame, pen: Pen,
+                   flags: Sequence[int] = ()) -> None:
+    """The rounds along the bottom: every ``every``-th that fits, the last always, and
+    each flagged round (a number too close to one of those gives way to it)."""
     look, plot, pad, n_rounds = frame.look, frame.plot, frame.pad, frame.n_rounds
     every = max(1, math.ceil(n_rounds * pen.width(str(n_rounds) + "0", look.text)
                              / max(1, plot.w)))
+    kept = {r for r in flags if 1 <= r <= n_rounds} | {n_rounds}
     labels: list[tuple[int, pygame.Rect]] = []
-    for r in [r for r in range(1, n_rounds + 1) if r % every == 0 or r == n_rounds]:
+    for r in [r for r in range(1, n_rounds + 1) if r % every == 0 or r in kept]:
         box = pygame.Rect(0, plot.bottom + pad // 2, pen.width(str(r), look.text) + pad,
                           look.text + pad)
         box.centerx = frame.x_of(r)
+        if labels and labels[-1][1].colliderect(box) and labels[-1][0] in kept \
+                and r not in kept:
+            continue
         while labels and labels[-1][1].colliderect(box):
             labels.pop()
         labels.append((r, box))
@@ -147,13 +152,18 @@ def _round_numbers(surface: pygame.Surface, frame: _Frame, pen: Pen) -> None:
         pen.write(surface, str(r), box, look.text, look.dim, False, "center")
 
 
+def flag_x(frame: _Frame, r: int) -> int:
+    """Where a turning point of round ``r`` stands: on that round's tick (its number at the
+    bottom, its scores' marks), where the chart shows what the round did."""
+    return frame.x_of(min(max(r, 0), frame.n_rounds))
+
+
 def _flags(surface: pygame.Surface, frame: _Frame, flags: Sequence[int],
            rect: pygame.Rect, pen: Pen) -> None:
-    """The turning points' rounds: a line through the middle of that round, its numbered
-    flag above it (flags that would touch are set apart, a slanted stem joins them)."""
+    """The turning points' rounds: a line on that round's tick, its numbered flag above
+    it (flags that would touch are set apart, a slanted stem joins them)."""
     look, plot = frame.look, frame.plot
-    wanted = [round((frame.x_of(r - 1) + frame.x_of(r)) / 2) if r >= 1 else frame.x_of(0)
-              for r in flags]
+    wanted = [flag_x(frame, r) for r in flags]
     placed = _flag_places(wanted, look.flag + max(2, look.flag // 8),
                           rect.right - look.flag / 2)
     fy = rect.y + frame.pad // 2 + look.flag // 2

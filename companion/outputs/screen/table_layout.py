@@ -167,13 +167,14 @@ class OtherPanelLayout:
     cards: pygame.Rect
     slots: list[pygame.Rect]
     stats: pygame.Rect
-    badge: pygame.Rect | None = None     # the "+N" draw badge's column, when the seat draws
 
 
 @remembered
 def other_panel_layout(m: Metrics, rect: pygame.Rect, badge_w: int = 0) -> OtherPanelLayout:
-    """``badge_w``: the seat draws: a column that wide left of its cards and counts holds
-    the "+N" (it never covers a card or a count)."""
+    """``badge_w``: the seat draws: the "+N" goes in the name line, right of the name
+    (which gives way: ``other_head_split``), the line as tall as the badge's must-read
+    digits need. The four positions and the counts keep their whole width (a column
+    left of them once made the cards too narrow to tell apart)."""
     inner = inset(rect, m.px(theme.TABLE_OTHER_PAD_X), m.px(theme.TABLE_OTHER_PAD_Y))
     stripe = pygame.Rect(inner.x, inner.y,
                          max(theme.TABLE_STRIPE_MIN, m.px(theme.TABLE_STRIPE_W)), inner.h)
@@ -181,24 +182,26 @@ def other_panel_layout(m: Metrics, rect: pygame.Rect, badge_w: int = 0) -> Other
     inner = pygame.Rect(stripe.right + gap, inner.y, inner.right - stripe.right - gap, inner.h)
     name_h = min(m.px(theme.TABLE_OTHER_NAME_MAX), max(m.px(theme.TABLE_OTHER_NAME_MIN),
                                                         inner.h * 30 // 100))
+    if badge_w:
+        name_h = max(name_h, m.px(theme.TABLE_DRAW_BADGE_H))
     stat_h = min(m.px(theme.TABLE_OTHER_STATS_MAX), max(m.px(theme.TABLE_OTHER_STATS_MIN),
                                                          inner.h * 25 // 100))
     head, cards, stats = rows(inner, [name_h, 1.0, stat_h], m.px(theme.TABLE_OTHER_ROW_GAP))
-    badge = None
-    if badge_w:
-        badge = pygame.Rect(cards.x, cards.y, badge_w, stats.bottom - cards.y)
-        gap = m.px(theme.TABLE_OTHER_SLOT_GAP)
-        cards = pygame.Rect(badge.right + gap, cards.y, cards.right - badge.right - gap, cards.h)
-        stats = pygame.Rect(cards.x, stats.y, cards.w, stats.h)
     slots = cols(cards, [1.0] * 4, m.px(theme.TABLE_OTHER_SLOT_GAP))
-    return OtherPanelLayout(stripe, head, cards, slots, stats, badge)
+    return OtherPanelLayout(stripe, head, cards, slots, stats)
 
 
-def other_head_split(m: Metrics, head: pygame.Rect, score_w: int
-                     ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-    """A compact panel's seat token, name and score (``score_w`` wide at most)."""
-    token, name, score = cols(head, [head.h, 1.0, min(head.w * 45 // 100, score_w)], m.gap)
-    return token, name, score
+def other_head_split(m: Metrics, head: pygame.Rect, score_w: int, badge_w: int = 0
+                     ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect | None]:
+    """A compact panel's seat token, name, score (``score_w`` wide at most) and, while
+    the seat draws, the "+N" badge (``badge_w`` wide) between the name and the score."""
+    if not badge_w:
+        token, name, score = cols(head, [head.h, 1.0, min(head.w * 45 // 100, score_w)],
+                                  m.gap)
+        return token, name, score, None
+    token, name, badge, score = cols(head, [head.h, 1.0, min(head.w // 3, badge_w),
+                                            min(head.w * 30 // 100, score_w)], m.gap)
+    return token, name, score, badge
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def story_svg(story: Story, colours: Sequence[Sequence[int]], lang: str,
            f'font-size="13">',
            f'<rect x="0" y="0" width="{W}" height="{H}" rx="10" fill="#302a26"/>']
     out += _grid(scale, ticks)
-    out += _round_numbers(scale, len(story.rounds))
+    out += _round_numbers(scale, len(story.rounds), flags)
     # what the numbers along the bottom are, under the points' column
     out.append(f'<text x="{LEFT - 2}" y="{H - 8}" text-anchor="end" fill="#c4bab0" '
                f'font-size="10" class="axis">{escape(tr(lang, "story.axis_rounds"))}</text>')
@@ -96,14 +96,19 @@ def _grid(scale: _Scale, ticks: list[int]) -> list[str]:
     return out
 
 
-def _round_numbers(scale: _Scale, count: int) -> list[str]:
-    """The rounds along the bottom: every ``every``-th that fits, the last always (a
-    number too close to the last gives way to it). ``count``: the rounds with round 0."""
+def _round_numbers(scale: _Scale, count: int, flags: Sequence[int] = ()) -> list[str]:
+    """The rounds along the bottom: every ``every``-th that fits, the last always and each
+    flagged round (a number too close to one of those gives way to it). ``count``: the
+    rounds with round 0."""
     every = max(1, math.ceil(scale.n * 18 / PW))
+    kept = {r for r in flags if 1 <= r <= scale.n} | {scale.n}
     shown: list[int] = []
     for r in range(1, count):
-        if r % every == 0 or r == scale.n:
-            while shown and scale.x_of(r) - scale.x_of(shown[-1]) < 18:  # the last wins
+        if r % every == 0 or r in kept:
+            near = shown and scale.x_of(r) - scale.x_of(shown[-1]) < 18
+            if near and shown[-1] in kept and r not in kept:
+                continue
+            while shown and scale.x_of(r) - scale.x_of(shown[-1]) < 18:  # the later wins
                 shown.pop()
             shown.append(r)
     return [f'<text x="{scale.x_of(r):.1f}" y="{H - 8}" text-anchor="middle" '
@@ -111,10 +116,9 @@ def _round_numbers(scale: _Scale, count: int) -> list[str]:
 
 
 def _flags(scale: _Scale, flags: Sequence[int]) -> list[str]:
-    """The turning points: a line through the middle of the round, its number on top
-    (flags that would touch are set apart, a slanted stem joins them)."""
-    wanted = [(scale.x_of(r - 1) + scale.x_of(r)) / 2 if r >= 1 else scale.x_of(0)
-              for r in flags]
+    """The turning points: a line on the round's tick (as on the touchscreen), its number
+    on top (flags that would touch are set apart, a slanted stem joins them)."""
+    wanted = [scale.x_of(min(max(r, 0), scale.n)) for r in flags]
     placed: list[float] = []
     for x in wanted:
         placed.append(max(x, placed[-1] + 2 * FLAG + 2) if placed else x)

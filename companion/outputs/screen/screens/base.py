@@ -66,6 +66,9 @@ class _ToastNote:
     near: tuple[int, int] | None
     until: float
     kind: str
+    seconds: float = 3.0
+    hold: bool = True          # waits while nowhere is free (else it just goes)
+    held: bool = False         # the last build found no free place for it
 
 
 class Screen:
@@ -166,12 +169,13 @@ class Screen:
 
     def next_deadline(self) -> float | None:
         """When (App clock) this screen must change by itself (a toast ending), or None."""
-        return min((n.until for n in self._toasts), default=None)
+        return min((n.until for n in self._toasts if not (n.held and n.hold)), default=None)
 
     def tick(self, now: float) -> None:
-        """Time passed: drop expired toasts."""
+        """Time passed: drop expired toasts (but those waiting for a free place: they get
+        their whole time once they show)."""
         before = len(self._toasts)
-        self._toasts = [n for n in self._toasts if n.until > now]
+        self._toasts = [n for n in self._toasts if n.until > now or (n.held and n.hold)]
         if len(self._toasts) != before:
             self.changed()
 
@@ -719,11 +723,14 @@ class Screen:
     # --- toasts ---------------------------------------------------------------------------
 
     def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
-              seconds: float | None = None) -> None:
-        """Show ``text`` briefly, near ``near`` (a touch position) or at the top."""
-        until = self.app.clock() + (seconds or self.TOAST_SECONDS)
+              seconds: float | None = None, hold: bool = True) -> None:
+        """Show ``text`` briefly, near ``near`` (a touch position) or at the top. While no
+        place is free of what it must keep clear (``toast_keep_clear``), it waits, then
+        shows for its whole time; with ``hold`` False it just goes (a passing answer)."""
+        seconds = seconds or self.TOAST_SECONDS
+        until = self.app.clock() + seconds
         self._toasts = [n for n in self._toasts if n.text != text][-1:]
-        self._toasts.append(_ToastNote(text, near, until, kind))
+        self._toasts.append(_ToastNote(text, near, until, kind, seconds, hold))
         self.changed()
 
     def drop_stale_toasts(self) -> None:
@@ -745,6 +752,11 @@ class Screen:
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
         """Where a message goes when nothing near the finger or under ``keep_clear`` is
         free (None: below whose turn it is, as before)."""
+        return None
+
+    def toast_passing_room(self) -> pygame.Rect | None:
+        """Where an answer to a touch (or a passing ``toast(hold=False)``) goes when
+        nowhere else is free (None: it waits, or goes)."""
         return None
 
     @property
@@ -776,8 +788,17 @@ class Screen:
                 spots.append(room.move(0, -step))
             for r in spots:
                 r.clamp_ip(screen)
-            r = next((r for r in spots if not any(r.colliderect(c) for c in clear)), spots[-1])
-            out.append(Toast(f"toast.{i}", r, text=note.text, size=self.m.body, kind=note.kind,
+            free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
+            if free is None and (not note.hold or note.near is not None):
+                free = self.toast_passing_room()    # an answer to a touch: at once
+            if free is None:
+                # nowhere free of what a message must keep off (a card, a count, a button):
+                # it waits for a place, and then shows for its whole time
+                note.held = True
+                continue
+            if note.held:
+                note.held, note.until = False, self.app.clock() + note.seconds
+            out.append(Toast(f"toast.{i}", free, text=note.text, size=self.m.body, kind=note.kind,
                              on_tap=self._dismiss_toasts))
         return out
 

@@ -5,6 +5,11 @@ it overrides what the companion counted. Nothing changes until SAVE: then
 each changed player becomes one ``correct`` action (and the deck its own
 line, as the table script requires), posted to the table loop like any
 other touch. The engine records them; undo takes them back.
+
+Cake Time: "Cakes…" puts a cake on an order as a correction (``cake`` with ``player``
+and ``slot``), also under "two drinks, one cake", where the table is never asked about
+the deck's backs: each player's four positions, a touch on one posts ``cake`` at once,
+its badge shows it on the next frame, and Undo (there, or on the table) takes it back.
 """
 from __future__ import annotations
 
@@ -15,9 +20,10 @@ from typing import Any
 import pygame
 
 from .. import theme
+from ..cakes import cake_badge
 from ..layout import cols, inset, rows
 from ..text import tokens_name
-from ..widgets import Button, Label, Widget, stepper_buttons
+from ..widgets import Button, Label, OrderCard, Widget, stepper_buttons
 from .base import Screen
 
 FIELDS = ("likes", "dislikes", "cookies")
@@ -32,6 +38,7 @@ class FixScreen(Screen):
     def __init__(self, app: Any):
         super().__init__(app)
         self.edits: dict[tuple, int] = {}     # (player name or None, field) -> new value
+        self.caking = False                   # "Cakes…": a cake on an order, at once
 
     def value(self, player, field: str) -> int:
         game = self.app.table.game
@@ -72,10 +79,28 @@ class FixScreen(Screen):
         if update.table.game is None:
             self.app.pop(self)
 
+    def _cakes(self, on: bool) -> None:
+        self.caking = on
+        self.changed()
+
+    def put_cake(self, player: str, slot: int) -> None:
+        """A cake on ``player``'s newest order of position ``slot`` without one: a
+        correction the table loop records at once (one UNDO takes it back)."""
+        self.app.post_action({"do": "cake", "player": player, "slot": slot})
+
+    def _undo_cake(self) -> None:
+        self.app.post_action({"do": "undo"})
+
+    def _last_is_cake(self) -> bool:
+        undo = self.app.table.undo
+        return undo is not None and undo[0][1].get("do") == "cake"
+
     def build(self) -> list[Widget]:
         game = self.app.table.game
         if game is None:
             return []
+        if self.caking and game.expansion is not None:
+            return self._build_cakes(game)
         m = self.m
         screen = inset(m.rect, m.margin)
         n = len(game.players)
@@ -115,9 +140,60 @@ class FixScreen(Screen):
         r = pygame.Rect(deck_box.x, deck_box.centery - step_h // 2, deck_box.w, step_h)
         out += stepper_buttons("fix.deck.n", r, self.value(None, "deck"), 0, 200,
                                lambda d: self.change(None, "deck", d), m.big)
+        if len(fields) > len(FIELDS):      # Cake Time: a cake on an order, as a correction
+            spare = deck_line[3].union(deck_line[4])
+            out.append(Button("fix.cakes", pygame.Rect(spare.x, r.y, spare.w, r.h),
+                              text=self.t("fix.cakes"), size=m.body, lines=2,
+                              color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.25),
+                              on_tap=partial(self._cakes, True)))
         cancel, save = cols(footer, [1.0, 1.0], m.gap)
         out.append(Button("fix.cancel", cancel, text=self.t("button.cancel"), size=m.big,
                           on_tap=lambda: self.app.pop(self)))
         out.append(Button("fix.save", save, text=self.t("button.save"), size=m.big,
                           color=theme.WARNING, on_tap=self.save))
         return out
+
+    def _build_cakes(self, game) -> list[Widget]:
+        """Each player's four positions with their cakes; a touch on one that holds an
+        order without a cake puts one there at once."""
+        m = self.m
+        screen = inset(m.rect, m.margin)
+        n = len(game.players)
+        title, hint, body, footer = rows(screen, [m.bar - m.px(theme.FIX_TITLE_TRIM),
+                                                  m.px(theme.FIX_HEADS_H), 1.0, m.bar], m.gap)
+        out: list[Widget] = [
+            Label("fix.cakes.title", title, text=self.t("fix.cakes_title"), size=m.huge,
+                  bold=True, color=theme.WARNING, align="left"),
+            Label("fix.cakes.hint", hint, text=self.t("fix.cakes_hint"), size=m.small,
+                  color=theme.TEXT_DIM, lines=2, align="left")]
+        catalog = self.app.catalog
+        for seat, (p, line) in enumerate(zip(game.players, rows(body, [1.0] * n, m.gap),
+                                             strict=True)):
+            color = self.app.seat_colors[seat % len(self.app.seat_colors)]
+            name, *slots = cols(line, [1.0] * 5, m.gap)
+            out.append(Label(f"fix.cakes.name{seat}", name, text=p.name, size=m.big, bold=True,
+                             color=theme.readable_on(color), background=color, radius=10,
+                             pad=m.px(theme.FIX_LABEL_PAD), lines=2,
+                             min_size=m.px(theme.FIX_LABEL_MIN_TYPE)))
+            for i, (r, pos) in enumerate(zip(slots, p.queue, strict=True)):
+                cards = tuple(_known(catalog.get(c.tag)) for c in pos)
+                free = any(not c.cake for c in pos)
+                card = OrderCard(f"fix.cake.{seat}.{i + 1}", r, position=i + 1, cards=cards,
+                                 compact=True, size=m.small, seat_color=color,
+                                 urgent_size=m.must,
+                                 on_tap=partial(self.put_cake, p.name, i + 1) if free else None)
+                out.append(card)
+                cakes = sum(c.cake for c in pos)
+                if cakes:
+                    out.append(cake_badge(f"fix.cake.{seat}.{i + 1}.cake", r, cakes))
+        undo, done = cols(footer, [1.0, 1.0], m.gap)
+        out.append(Button("fix.cakes.undo", undo, text=self.t("button.undo"), size=m.big,
+                          enabled=self._last_is_cake(), on_tap=self._undo_cake))
+        out.append(Button("fix.cakes.done", done, text=self.t("cake.done"), size=m.big,
+                          color=theme.PRIMARY, on_tap=partial(self._cakes, False)))
+        return out
+
+
+def _known(info) -> tuple | None:
+    """A card as an ``OrderCard`` shows it: (drink, recipe, specialty), or None ("?")."""
+    return None if info is None else (info.drink, info.recipe, info.specialty)

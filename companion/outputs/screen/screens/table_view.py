@@ -78,6 +78,8 @@ class TableView(CakeTable, WhyTargets):
         self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
         self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
         self._closing = False       # the dialog posted its action: it goes with the answer
+        self._dialog_targets: list[pygame.Rect] = []    # the open dialog's buttons (built)
+        self._swap_due: float | None = None  # the final round's lines take turns then
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -90,10 +92,38 @@ class TableView(CakeTable, WhyTargets):
         toast = super().next_deadline()
         taken = self._taken[2] if self._taken is not None else None
         special = self._specialty[2] if self._specialty is not None else None
-        return min((t for t in (toast, taken, special) if t is not None), default=None)
+        swap = self._final_swap()
+        return min((t for t in (toast, taken, special, swap) if t is not None), default=None)
+
+    def _final_swap(self) -> float | None:
+        """When the final round's two big lines next take turns (None: not now)."""
+        game = self.app.table.game
+        if game is None or not self._final_takes_turns(game):
+            return None
+        return self._swap_due
+
+    @staticmethod
+    def _final_takes_turns(game) -> bool:
+        """The final round before the last seat's turn: "Final round" and "Chloe plays
+        last", as big as each other, take turns in the top bar (both at the must-read
+        size do not fit its one line)."""
+        return game.token == "closed" and not game.game_over and game.active is not None \
+            and game.active != game.last_seat
+
+    def _final_phase(self, game) -> int:
+        """Which of the two lines shows now (0: "Final round"); when the other is due."""
+        if not self._final_takes_turns(game):
+            return 0
+        every = theme.TABLE_FINAL_SWAP_S
+        now = self.app.clock() // every
+        self._swap_due = (now + 1) * every
+        return int(now) % 2
 
     def tick(self, now: float) -> None:
         super().tick(now)
+        if self._swap_due is not None and now >= self._swap_due:
+            self._swap_due = None
+            self.changed()        # (the header is kept: only its words are painted again)
         if self._specialty is not None and now >= self._specialty[2]:
             self._specialty = None
             self.changed()
@@ -402,7 +432,8 @@ class TableView(CakeTable, WhyTargets):
 
     def _open(self, dialog: str | None) -> None:
         if dialog == "spend" and (why := self._spend_refusal(1)) is not None:
-            self.toast(why)            # e.g. the only token was won by this turn's order
+            # e.g. the only token was won by this turn's order: an answer to that touch
+            self.toast(why, near=self.app.last_touch)
             return
         self.dialog = dialog
         if dialog == "spend":
@@ -415,7 +446,7 @@ class TableView(CakeTable, WhyTargets):
         want = max(1, min(top, self.spend_count + delta))
         why = self._spend_refusal(want) if want > self.spend_count else None
         if why is not None:            # more than may be spent now: say why, keep the count
-            self.toast(why)
+            self.toast(why, near=self.app.last_touch)
             return
         self.spend_count = want
         self.changed()
@@ -569,8 +600,10 @@ class TableView(CakeTable, WhyTargets):
         out += self.cake_widgets(game, out, body)
         if self.dialog is None:           # "why?": touch targets and the open explanation
             out += self.why_widgets(out, table_targets(game))
-        out += self._dialog(game)
-        return out
+        dialog = self._dialog(game)
+        self._dialog_targets = [w.rect for w in dialog if w.on_tap is not None
+                                and not isinstance(w, Shade)]
+        return out + dialog
 
     def _storage_box(self) -> list[Widget]:
         """A storage fault, named for what it is, with what to do; until OK or the next
@@ -633,7 +666,7 @@ class TableView(CakeTable, WhyTargets):
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
         key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
                game.game_over, game.active, game.last_seat,
-               game.players[game.last_seat].name,
+               game.players[game.last_seat].name, self._final_phase(game),
                tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
                      if d in self.app.devices), text.language(), self.m)
         return self._kept(key, lambda: self._build_header(game, rect))
@@ -653,17 +686,21 @@ class TableView(CakeTable, WhyTargets):
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
         message = lay.message
-        if lay.info is None:      # the final round takes the room of the turn and deck counts
-            last = game.players[game.last_seat].name
-            big = self.t("table.last_turn" if game.active == game.last_seat
-                         else "table.final_round")
-            detail = (turn_words if game.active == game.last_seat
-                      else self.t("table.plays_last", player=last))
+        if lay.info is None and self._final_takes_turns(game):
+            # the final round takes the room of the turn and deck counts: "Final round" and
+            # "Chloe plays last" take turns, each at the must-read size
+            big = self.t("table.final_round") if self._final_phase(game) == 0 \
+                else self._plays_last(game.players[game.last_seat].name, message.w)
+            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
+                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
+        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
             a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
-            out.append(Label("hdr.final", a, text=big, size=m.must, bold=True, tight=True,
-                             color=theme.WARNING, align="left", min_size=m.must))
-            out.append(Label("hdr.detail", b, text=detail, size=m.small, color=theme.TEXT_DIM,
-                             align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN)))
+            out.append(Label("hdr.final", a, text=self.t("table.last_turn"), size=m.must,
+                             bold=True, tight=True, color=theme.WARNING, align="left",
+                             min_size=m.must))
+            out.append(Label("hdr.detail", b, text=turn_words, size=m.small,
+                             color=theme.TEXT_DIM, align="left", tight=True,
+                             min_size=m.px(theme.TABLE_DETAIL_MIN)))
         else:
             top, bottom = rows(lay.info, [1.0, 1.0])
             out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
@@ -687,6 +724,17 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
         return out
+
+    def _plays_last(self, name: str, room: int) -> str:
+        """"Maximiliano Fernández plays last" if it fits the top bar at the must-read size;
+        else "Last: Maximiliano Fernández", then both with shorter forms of the name."""
+        words = ""
+        for candidate in short_names(name):
+            for key in ("table.plays_last", "table.last_player"):   # "Last: Chloe"
+                words = self.t(key, player=candidate)
+                if text_width(words, self.m.must, True) <= room:
+                    return words
+        return words
 
     def _cards(self, player) -> list[tuple]:
         cat = self.app.catalog
@@ -840,13 +888,14 @@ class TableView(CakeTable, WhyTargets):
                                   border_color=color)]
         pending = self.pending
         drawing = pending.left_for(p) if pending is not None else 0
-        # a seat that draws: "+2" in a column of its own, left of its cards and counts
+        # a seat that draws: "+2" in its name line; its cards and counts keep their width
         lay = other_panel_layout(m, rect, self._badge_w(drawing) if drawing else 0)
         stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
         score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
-        token, name_box, score_box = other_head_split(m, lay.head, score_w)
+        token, name_box, score_box, badge = other_head_split(
+            m, lay.head, score_w, self._badge_w(drawing) if drawing else 0)
         out.append(seat_token(f"{pre}.seat", token, seat, color))
         name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
@@ -858,8 +907,8 @@ class TableView(CakeTable, WhyTargets):
                                  size=m.small, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
         out += stats_row(self.m, pre, game, p, stats, max(m.body, stats.h - 4))
-        if drawing and lay.badge is not None:
-            out.append(draw_badge(self.m, f"draw.{pre}", lay.badge, drawing))
+        if drawing and badge is not None:
+            out.append(draw_badge(self.m, f"draw.{pre}", badge, drawing))
         return out
 
     def _badge_w(self, count: int) -> int:
@@ -958,21 +1007,21 @@ class TableView(CakeTable, WhyTargets):
 
     def toast_keep_clear(self) -> list[pygame.Rect]:
         """A message never covers the active player's panel (whose turn, cards, counts),
-        the hint card or END TURN: "Shop closed: Red has 5 dislikes" once hid the cards
-        it was about."""
+        the hint card or a footer button: "Shop closed: Red has 5 dislikes" once hid the
+        cards it was about, and a message over SPEND once took the tap meant for it."""
         game = self.app.table.game
-        if game is None or self.dialog is not None:     # (a dialog's own place for it)
-            return self.keep_clear()
+        if game is None or self.dialog is not None:     # nor a button of the open dialog
+            return self.keep_clear() + (self._dialog_targets if self.dialog is not None
+                                        else [])
         lay = table_layout(self.size, len(game.players))
-        out = self.keep_clear() + [lay.active, footer_layout(self.m, lay.footer,
-                                                             game.expansion is not None).end]
+        out = self.keep_clear() + [lay.active, lay.footer]
         if self.app.teaching.current is not None and lay.others:
             out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
         return out
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
         """Else over the other players' panels, at their foot; while the hint card holds
-        that column, over the small buttons (UNDO ... FIX) for the few seconds it shows."""
+        that column, nowhere: the message waits for the hint to go."""
         game = self.app.table.game
         if game is None or self.dialog is not None:
             return None
@@ -980,9 +1029,23 @@ class TableView(CakeTable, WhyTargets):
         if lay.others and self.app.teaching.current is None:
             column = lay.others[0].union(lay.others[-1])
             return pygame.Rect(column.x, column.bottom - height, column.w, height)
-        end = footer_layout(self.m, lay.footer, game.expansion is not None).end
-        return pygame.Rect(lay.footer.x, lay.footer.y,
-                           min(width, end.x - self.m.gap - lay.footer.x), lay.footer.h)
+        return None
+
+    def toast_passing_room(self) -> pygame.Rect | None:
+        """An answer to a touch ("Nothing to do here", a refusal) while the hint card holds
+        the side column: over the top bar's words (turn and deck, or the final round) for
+        its few seconds, never over the sign, a button, a card or a count: no tap goes
+        unanswered."""
+        game = self.app.table.game
+        words = [w.rect for w in self._widgets if w.name in _HEADER_WORDS]
+        if game is None or self.dialog is not None or not words:
+            return None
+        lay = table_layout(self.size, len(game.players))
+        right = words[0].unionall(words[1:]).right
+        sign = next((w.rect for w in self._widgets if w.name == "hdr.sign"), None)
+        if sign is not None:             # up to the sign: one line where it fits
+            right = max(right, sign.x - self.m.gap)
+        return pygame.Rect(lay.header.x, lay.header.y, right - lay.header.x, lay.header.h)
 
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
@@ -998,7 +1061,7 @@ class TableView(CakeTable, WhyTargets):
         tap goes unanswered (a disabled button, an empty position, another seat's cards)."""
         if self.app.table.game is not None and self.dialog is None:
             self.toast(self.t("table.nothing_here"), near=pos, kind="info",
-                       seconds=theme.TOAST_NOTHING_S)
+                       seconds=theme.TOAST_NOTHING_S, hold=False)
 
     # --- dialogs -------------------------------------------------------------------------
 
@@ -1101,6 +1164,10 @@ class TableView(CakeTable, WhyTargets):
         out.append(Button("dlg.ok", ok, text=self.t("button.confirm"), size=m.body,
                           color=theme.PRIMARY, on_tap=self._spend_confirm))
         return out
+
+
+#: the top bar's words (a passing answer may cover them for a moment)
+_HEADER_WORDS = frozenset({"hdr.turn", "hdr.deck", "hdr.final", "hdr.detail"})
 
 
 def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:

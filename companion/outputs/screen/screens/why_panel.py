@@ -76,6 +76,7 @@ def table_targets(game) -> dict[str, str]:
     for seat, p in enumerate(game.players):
         pre = "act" if seat == active else f"p{seat}"
         out[f"{pre}.dislike"] = f"dislikes:{p.name}"
+        out[f"{pre}.score"] = f"score:{p.name}"
         out["draw.act" if seat == active else f"draw.p{seat}"] = f"draw:{p.name}"
     return out
 
