@@ -237,7 +237,14 @@ install_release() {
         rm -rf "$dir"
     done
     ln -sf "$VENV/bin/coffee-companion" /usr/local/bin/coffee-companion
-    cp "$SRC/README.md" "$PREFIX/README.md"
+    # the manual on the table, offline (coffee-companion --help and doctor point here): links
+    # into the running release, so they follow every update and rollback
+    rm -f "$PREFIX/README.md"                           # install.sh's copy of before
+    ln -sfn current/src/README.md "$PREFIX/.README.md.new"
+    mv -T "$PREFIX/.README.md.new" "$PREFIX/README.md"
+    ln -sfn current/src/docs "$PREFIX/.manual.new"
+    mv -T "$PREFIX/.manual.new" "$PREFIX/manual"
+    say "the manual: $PREFIX/manual/index.md"
     say "installed $("$VENV/bin/coffee-companion" --version)"
 }
 

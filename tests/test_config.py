@@ -56,7 +56,7 @@ def test_values_from_a_file_override_defaults(tmp_path):
     ("[seats]\npins = [17]\n", "give 2 to 4 pins"),
     ("[seats]\npins = [17, 24]\n", "pin 24 is used twice"),
     ("[sound]\nenabled = 1\n", "[sound] enabled must be true or false"),
-    ("[seats\n", "not valid TOML"),
+    ("[seats\n", "line 1, column 7: a section name needs its closing `]`"),
 ])
 def test_errors_name_the_file_the_key_and_the_problem(tmp_path, text, message):
     path = write(tmp_path, text)

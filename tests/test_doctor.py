@@ -97,6 +97,9 @@ def make_pi(root: Path, tmp_path: Path, port: str) -> str:
     release.mkdir(parents=True)
     (release / ".complete").write_text("2026-06-01T10:00:00Z\n")
     (root / "opt/coffee-companion/current").symlink_to("releases/0.1.0-abc")
+    (release / "src/docs").mkdir(parents=True)           # the manual, linked by install.sh
+    (release / "src/docs/index.md").write_text("# The manual\n")
+    (root / "opt/coffee-companion/manual").symlink_to("current/src/docs")
     (root / "proc/mounts").write_text("/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n")
     (root / "etc/systemd/journald.conf.d").mkdir(parents=True)
     (root / "etc/systemd/journald.conf.d/coffee-companion.conf").write_text(
@@ -384,8 +387,22 @@ def test_doctor_says_whether_the_root_is_read_only_and_where_the_journal_is(pi):
                "/dev/mmcblk0p2 /media/root-ro ext4 rw,noatime 0 0\n")
     (root / "proc/mounts").write_text(overlay)
     checks = doctor.run_checks(cfg, True, system(root))
-    assert statuses(checks, "storage") == {"FAIL", "OK"}     # the journal would be in RAM
+    # the journal would be in RAM (FAIL), the config too (WARN: an edit is lost at boot)
+    assert statuses(checks, "storage") == {"FAIL", "WARN", "OK"}
     (root / "proc/mounts").write_text(overlay + f"/dev/mmcblk0p2 {state} ext4 rw 0 0\n")
     checks = doctor.run_checks(cfg, True, system(root))
     assert any(c.found.startswith("read-only root (an overlay in RAM); the journal is on the "
                                   f"card ({state})") for c in checks)
+    # the persist unit's bind left read-only (its remount failed): nothing can be saved
+    (root / "proc/mounts").write_text(overlay + f"/dev/mmcblk0p2 {state} ext4 ro 0 0\n")
+    found = [c for c in doctor.run_checks(cfg, True, system(root))
+             if c.what == "storage" and c.status == "FAIL"]
+    assert len(found) == 1 and "mounted read-only" in found[0].found
+    assert "coffee-companion-persist" in found[0].fix
+    # the config's folder bound from the card too: all OK
+    folder = str(Path(cfg).parent)
+    (root / "proc/mounts").write_text(overlay + f"/dev/mmcblk0p2 {folder} ext4 rw 0 0\n"
+                                      f"/dev/mmcblk0p2 {state} ext4 rw 0 0\n")
+    checks = doctor.run_checks(cfg, True, system(root))
+    assert statuses(checks, "storage") == {"OK"}
+    assert f"the config ({cfg}) is on the card ({folder})" in {c.found for c in checks}

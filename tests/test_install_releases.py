@@ -59,6 +59,8 @@ def source_tree(tmp_path: Path, version: str) -> Path:
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(ROOT / "constraints", src / "constraints")
         shutil.copy(ROOT / "README.md", src / "README.md")
+        shutil.copytree(ROOT / "docs", src / "docs",
+                        ignore=shutil.ignore_patterns("screenshots", "records"))
         for args in (["init", "-q", "-b", "main"], ["config", "user.email", "t@example.org"],
                      ["config", "user.name", "t"],
                      ["remote", "add", "origin", "https://example.org/coffee-rush.git"]):
@@ -135,3 +137,59 @@ def test_install_sh_makes_the_release_layout_and_migrates_the_one_venv(tmp_path)
     assert link(prefix, "previous") == f"releases/{third}"
     assert not (prefix / ".current.new").exists()
     assert stat.S_ISLNK(os.lstat(prefix / "current").st_mode)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_manual_is_installed_and_follows_the_running_release(tmp_path):
+    """/opt/coffee-companion/manual and README.md: links into ``current``, so the manual
+    read on the table offline is the running release's, after an update and a rollback
+    too; the copy of README.md an older install.sh left is replaced."""
+    prefix = tmp_path / "opt"
+    prefix.mkdir()
+    (prefix / "README.md").write_text("the README an older install.sh copied\n")
+    src = source_tree(tmp_path, "0.1.0")
+    said = install(tmp_path, src)
+    assert link(prefix, "manual") == "current/src/docs"
+    assert link(prefix, "README.md") == "current/src/README.md"
+    assert (prefix / "manual" / "index.md").read_text(encoding="utf-8") == \
+        (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert (prefix / "manual" / "updates.md").is_file()
+    assert (prefix / "README.md").read_text(encoding="utf-8") == \
+        (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"the manual: {prefix}/manual/index.md" in said
+    # an update whose manual changed: the link shows the new one; back, the old one
+    (src / "docs" / "updates.md").write_text("# Updates (0.2.0)\n", encoding="utf-8")
+    install(tmp_path, source_tree(tmp_path, "0.2.0"))
+    assert (prefix / "manual" / "updates.md").read_text() == "# Updates (0.2.0)\n"
+    previous = link(prefix, "previous")
+    os.replace(prefix / "previous", prefix / "current")        # what --rollback switches
+    assert link(prefix, "current") == previous
+    assert (prefix / "manual" / "updates.md").read_text(encoding="utf-8") == \
+        (ROOT / "docs" / "updates.md").read_text(encoding="utf-8")
+    assert not (prefix / ".manual.new").exists() and not (prefix / ".README.md.new").exists()
+
+
+def test_help_and_doctor_point_at_the_manual_on_the_table(tmp_path, capsys, monkeypatch):
+    """``coffee-companion --help`` names the manual's folder (the clone's docs/ here, the
+    installed one on a table); doctor says whether the table has it."""
+    from companion.appliance import doctor, manual, updates
+    from companion.commands.cli import build_parser
+    build_parser().print_help()
+    shown = capsys.readouterr().out
+    assert os.path.join(str(ROOT / "docs"), "index.md") in " ".join(shown.split())
+    monkeypatch.setattr(manual, "__file__", str(tmp_path / "venv" / "companion" / "appliance"
+                                                / "manual.py"))
+    assert manual.page("updates.md") == "/opt/coffee-companion/manual/updates.md"
+    root = tmp_path / "root"
+    layout = updates.Layout(str(root / "opt" / "coffee-companion"))
+    os.makedirs(layout.release("1.0-a") + "/src/docs")
+    (Path(layout.release("1.0-a")) / ".complete").write_text("done\n")
+    layout.switch("current", "1.0-a")
+    system = doctor.System(str(root))
+    checks = [c for c in doctor.check_release(system) if c.what == "manual"]
+    assert [c.status for c in checks] == ["WARN"] and "install.sh" in checks[0].fix
+    (Path(layout.release("1.0-a")) / "src" / "docs" / "index.md").write_text("# Manual\n")
+    os.symlink("current/src/docs", layout.path("manual"))
+    checks = [c for c in doctor.check_release(system) if c.what == "manual"]
+    assert [(c.status, c.found) for c in checks] == [
+        ("OK", "/opt/coffee-companion/manual/index.md")]

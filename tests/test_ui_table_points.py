@@ -16,21 +16,11 @@ import json
 import pygame
 
 import pytest
-from ui_touch import has_widget, make_app, touch, widget
+from ui_touch import english_words, has_widget, line, make_app, touch, widget  # noqa: F401 (a fixture)
 
 from companion.core.events import TouchAction
 from companion.outputs.screen import text
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    text.reset("en")
-    yield
-    text.reset("en")
-
-
-def line(**a) -> str:
-    return json.dumps(a)
 
 
 def run(app, *actions) -> None:

@@ -13,24 +13,13 @@ import json
 import random
 
 import pytest
-from ui_touch import has_widget, make_app, touch, widget
+from ui_touch import english_words, has_widget, line, make_app, touch, widget  # noqa: F401 (a fixture)
 
 from companion.core import events as ev
 from companion.core.events import TouchAction
 from companion.core.rules.view import table_json
-from companion.outputs.screen import text
 from inprocess import cli
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    text.reset("en")
-    yield
-    text.reset("en")
-
-
-def line(**a) -> str:
-    return json.dumps(a)
 
 
 def posted(app) -> list[dict]:

@@ -37,6 +37,24 @@ def test_english_never_says_1_things():
     assert i18n.tr_count("en", "demo.likes", 1) == "1 like"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_winner_sentence_says_1_point_and_2_points(lang):
+    from companion.core.rules.happenings import GameOver, RankEntry
+
+    def said(*scores: int) -> str:
+        ranking = tuple(RankEntry(name, score, 0, 0, 1) for name, score in zip("AB", scores))
+        return i18n.happening_text(lang, GameOver(ranking, tuple(r.name for r in ranking)))
+
+    for text in (said(1), said(2), said(1, 1), said(2, 2)):
+        assert "1" in text or "2" in text, text
+    if lang != "ko":
+        assert said(1) != said(2).replace("2", "1"), said(1)
+        assert said(1, 1) != said(2, 2).replace("2", "1"), said(1, 1)
+    if lang == "en":
+        assert said(1).endswith("A wins with 1 point!")
+        assert said(2, 2).endswith("A and B share the victory with 2 points!")
+
+
 def test_the_log_tells_the_game_in_words_in_the_configured_language(caplog):
     loop = TableLoop(Session())
     loop.subscribe(LogSubscriber(logging.getLogger("test.words"), language="es"))

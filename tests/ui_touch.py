@@ -6,14 +6,30 @@ uses, handed to ``App.handle``.
 """
 from __future__ import annotations
 
+import json
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
-from companion.outputs.screen import screenshots  # noqa: E402
+from companion.outputs.screen import screenshots, text  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def english_words():
+    """The screen's words in English for a test, and back to English after it (a module that
+    imports this fixture gets it for each of its tests)."""
+    text.reset("en")
+    yield
+    text.reset("en")
+
+
+def line(**a) -> str:
+    """One table-script line from its keys."""
+    return json.dumps(a)
 
 
 def make_app(size=(800, 480), lang="en", lines=()):

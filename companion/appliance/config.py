@@ -294,11 +294,122 @@ SCHEMA: dict[str, list[Key]] = {name: list(cls.KEYS) for name, cls in SECTIONS.i
 
 
 class ConfigError(Exception):
-    """Bad configuration; ``problems`` lists every message (file, key, problem)."""
+    """Bad configuration; ``problems`` lists every message (file, key, problem); ``toml``:
+    the file is no TOML, where and why (``TomlProblem``: the screen says it in its language)."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], toml: TomlProblem | None = None):
         super().__init__("\n".join(problems))
         self.problems = problems
+        self.toml = toml
+
+
+# --- a file that is not TOML, in our own words -----------------------------------------------
+# tomllib says what is wrong in its English (and its words may change between Pythons, as
+# json's did in 3.13): the companion says it in its own, in five languages (the locale
+# section ``toml``, whose English is this), from where the reading stopped and a look at
+# that line. A config is lines of ``name = value`` under ``[section]`` headers: what goes
+# wrong in one is nearly always one of these.
+TOML_ENGLISH = {
+    "at": "{path}, line {line}, column {column}: {problem}",
+    "somewhere": "{path}: {problem}",
+    "no_equals": "a setting is written as name = value",
+    "unquoted_text": "`{item}` needs double quotes: \"{item}\" (true and false are written "
+                     "in lower case, without quotes)",
+    "unclosed_text": "a text opened with `\"` is not closed on its line",
+    "unclosed_header": "a section name needs its closing `]`",
+    "bad_header": "a section is written as [name], with nothing more on its line",
+    "duplicate_key": "`{item}` is set twice in this section",
+    "duplicate_section": "the section [{item}] appears twice",
+    "invalid": "this cannot be read as TOML: check the quotes, the `=` and the brackets",
+    "not_text": "byte {item} is not UTF-8 text (save the file as UTF-8)",
+}
+_HEADER = re.compile(r"^\s*\[([^\[\]]*)\]\s*(#.*)?$")
+_SETTING = re.compile(r"^\s*([A-Za-z0-9_.\"'-]+?)\s*=\s*(.*)$")
+_AT = re.compile(r"line (\d+), column (\d+)\)?$")
+
+
+class TomlProblem:
+    """Where a text stops being TOML (1-based; 0 where unknown) and what is wrong there:
+    ``what`` names the words (``TOML_ENGLISH``, the locales' ``toml.<what>``), ``item`` the
+    key, section or word it is about."""
+
+    def __init__(self, what: str, line: int, column: int, item: str = ""):
+        self.what, self.line, self.column, self.item = what, line, column, item
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TomlProblem) and vars(self) == vars(other)
+
+    __hash__ = None      # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TomlProblem({self.what!r}, {self.line}, {self.column}, {self.item!r})"
+
+    def english(self, path: str) -> str:
+        said = TOML_ENGLISH[self.what].format(item=self.item)
+        if not self.line:
+            return TOML_ENGLISH["somewhere"].format(path=path, problem=said)
+        return TOML_ENGLISH["at"].format(path=path, line=self.line, column=self.column,
+                                         problem=said)
+
+
+def toml_problem(text: str, exc: tomllib.TOMLDecodeError) -> TomlProblem:
+    """What is wrong with ``text``, which tomllib refused with ``exc``: where (its
+    ``lineno``/``colno`` on Python 3.14, else the coordinates its message ends with), and
+    why, from our own look at the lines up to there."""
+    line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    if not isinstance(line, int) or not isinstance(column, int):
+        m = _AT.search(str(exc))
+        line, column = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    lines = text.splitlines()
+    what, item = "invalid", ""
+    if 0 < line <= len(lines):
+        what, item = _line_problem(lines[:line])
+    return TomlProblem(what, line, column, item)
+
+
+def _line_problem(lines: list[str]) -> tuple[str, str]:
+    """(what, item) is wrong with the last of ``lines`` (the ones before give its section
+    and the keys already set)."""
+    sections: set[str] = set()
+    keys: set[str] = set()
+    for earlier in lines[:-1]:
+        header = _HEADER.match(earlier)
+        setting = _SETTING.match(earlier)
+        if header:
+            sections.add(header.group(1).strip())
+            keys = set()
+        elif setting:
+            keys.add(setting.group(1))
+    here = lines[-1].split("#", 1)[0].strip() if '"' not in lines[-1] else lines[-1].strip()
+    if here.startswith("["):
+        header = _HEADER.match(lines[-1])
+        if header is None:
+            return ("bad_header" if "]" in here else "unclosed_header"), ""
+        name = header.group(1).strip()
+        return ("duplicate_section", name) if name in sections else ("invalid", "")
+    setting = _SETTING.match(lines[-1])
+    if setting is None:
+        return "no_equals", ""
+    key, value = setting.group(1), setting.group(2).split("#", 1)[0].strip()
+    if key in keys:
+        return "duplicate_key", key
+    if value.count('"') % 2:
+        return "unclosed_text", ""
+    if _BARE.fullmatch(value) and not _a_value(value):
+        return "unquoted_text", value          # a word, or a tag like 04A1, without quotes
+    return "invalid", ""
+
+
+_BARE = re.compile(r"[\w.+:-]+")
+
+
+def _a_value(text: str) -> bool:
+    """Whether ``text`` alone is a TOML value (a number, true, a date)."""
+    try:
+        tomllib.loads(f"v = {text}")
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
 
 
 class Config:
@@ -482,10 +593,9 @@ def load(path: str | None = None, required: bool = False) -> Config:
             raise ConfigError([f"{path}: no such config file"])
         return cfg
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{path}: not valid TOML ({exc})"]) from None
+        data = read_toml(path)
+    except TomlError as exc:
+        raise ConfigError([exc.problem.english(path)], exc.problem) from None
     except RecursionError:
         raise ConfigError([f"{path}: not a configuration (values nested too deeply)"]) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -497,6 +607,32 @@ def load(path: str | None = None, required: bool = False) -> Config:
     if problems:
         raise ConfigError(problems)
     return cfg
+
+
+class TomlError(ValueError):
+    """A file that is not TOML (``problem``), said in our words (``str``: the English)."""
+
+    def __init__(self, path: str, problem: TomlProblem):
+        super().__init__(problem.english(path))
+        self.path, self.problem = path, problem
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """A TOML file's tables; ``TomlError`` (our words, where) if it is no TOML or no UTF-8
+    text. OSError and RecursionError pass as they come."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8")
+        raise TomlError(path, TomlProblem(
+            "not_text", before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1,
+            f"0x{data[exc.start]:02X}")) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TomlError(path, toml_problem(text, exc)) from None
 
 
 def _read_section(cfg: Config, path: str, section: str, table: Any) -> list[str]:
@@ -575,7 +711,12 @@ def docs() -> str:
            "else `/etc/coffee-companion/config.toml` when it exists, else "
            "`~/.config/coffee-companion/config.toml`. Every key is optional. "
            "`coffee-companion config check` validates a file; `config show` prints the "
-           "effective values.", ""]
+           "effective values.", "",
+           "A file that is not TOML is told in the companion's own words with its line and "
+           "column (``config.toml, line 5, column 10: `loud` needs double quotes: \"loud\" "
+           "…``): in the file's language on the start-up screen (any of the five), in "
+           "English by `config check` and `doctor`. A value that is TOML but wrong names "
+           "its section and key.", ""]
     for section, keys in SCHEMA.items():
         out += [f"## [{section}]", "", "| key | type | default | meaning | allowed |",
                 "| --- | --- | --- | --- | --- |"]

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from . import config as config_mod
+from . import manual
 from companion.core.catalog import Catalog, CatalogError
 from .config import Config, ConfigError
 from companion.core.journal import (FAILING, FULL, READ_ONLY, Journal, JournalError,
@@ -349,7 +350,7 @@ def _probe(port: str, baudrate: int, seconds: float) -> Check:
                              f"{msg.protocol}, reader {msg.reader} {msg.reader_status}")
                     if msg.reader_status != "ok":
                         return warn("scanner", found, "check the reader's wiring and power "
-                                    "(firmware/README.md)")
+                                    f"({manual.page('firmware/README.md')})")
                     return ok("scanner", found)
     except (serial.SerialException, OSError) as exc:
         return fail("scanner", f"{port}: {exc}", "unplug and plug the scanner in again")
@@ -357,7 +358,7 @@ def _probe(port: str, baudrate: int, seconds: float) -> Check:
         link.close()
     return warn("scanner", f"{port} did not answer ?HELLO within {seconds:g} s",
                 "a QR module in plain mode only speaks when it reads a code (scan one); a "
-                "Pico needs the companion firmware (firmware/README.md)")
+                f"Pico needs the companion firmware ({manual.page('firmware/README.md')})")
 
 
 def check_display(cfg: Config, system: System) -> list[Check]:
@@ -605,6 +606,11 @@ def check_release(system: System) -> list[Check]:
                      "sudo coffee-companion update --rollback")]
     out = [ok("release", f"{cur}" + (f" (previous {prev}, kept for --rollback)"
                                      if prev and prev != cur else ""))]
+    installed = layout.path("manual")
+    out.append(ok("manual", f"{manual.INSTALLED}/index.md") if os.path.isfile(
+        os.path.join(installed, "index.md")) else warn(
+        "manual", f"no manual in {manual.INSTALLED}", "sudo ./install.sh from the clone "
+        "(links the running release's docs/ there)"))
     if os.path.exists(layout.pending):
         out.append(warn("release", "an update is switching releases, or was cut off",
                         "sudo coffee-companion update --status (the service's next start "
@@ -621,35 +627,57 @@ def check_release(system: System) -> list[Check]:
     return out
 
 
-def _mount_of(path: str, mounts: str) -> tuple[str, str]:
-    """(mount point, file system type) holding ``path``, from /proc/mounts' text."""
-    best = ("/", "?")
+def _mount_of(path: str, mounts: str) -> tuple[str, str, set[str]]:
+    """(mount point, file system type, options) holding ``path``, from /proc/mounts' text
+    (the last of several mounts on one point is the one seen: a bind over the overlay)."""
+    best: tuple[str, str, set[str]] = ("/", "?", set())
     for line in mounts.splitlines():
         parts = line.split()
-        if len(parts) < 3:
+        if len(parts) < 4:
             continue
         point = parts[1]
         inside = path == point or path.startswith(point.rstrip("/") + "/")
         if inside and len(point) >= len(best[0]):
-            best = (point, parts[2])
+            best = (point, parts[2], set(parts[3].split(",")))
     return best
 
 
+def _kept_under_overlay(folder: str, mounts: str) -> tuple[str, str, str]:
+    """Under a read-only root: (status, where ``folder`` is written, fix): on the card and
+    writable, in RAM (lost at power off), or on the card but read-only (not written)."""
+    point, fstype, options = _mount_of(folder, mounts)
+    if fstype in ("overlay", "tmpfs"):
+        return "in RAM", f"{folder} is in RAM ({fstype} on {point})", \
+            "sudo systemctl enable --now coffee-companion-persist.service"
+    if "rw" not in options:
+        return "read-only", f"{folder} is on {point}, mounted read-only", \
+            "sudo systemctl restart coffee-companion-persist.service (it remounts the card " \
+            "writable), then sudo coffee-companion doctor"
+    return "ok", f"on the card ({point})", ""
+
+
 def check_sd_card(cfg: Config, system: System) -> list[Check]:
-    """The SD card: a read-only root or not, where the journal is written, where the log."""
+    """The SD card: a read-only root or not; under one, whether the journal (and the screen's
+    settings beside it) and the config's folder are written on the card; where the log is."""
     from . import updates
     mounts = _read(system.path("/proc/mounts"))
     journal_dir = os.path.dirname(os.path.abspath(os.path.expanduser(cfg["journal"]["path"])))
     out = []
     if updates.root_overlay(system.path("/proc/mounts")):
-        point, fstype = _mount_of(journal_dir, mounts)
-        if fstype in ("overlay", "tmpfs"):
-            out.append(fail("storage", f"read-only root, and the journal ({journal_dir}) is "
-                            f"in RAM ({fstype} on {point}): games are lost at power off",
-                            "sudo systemctl enable --now coffee-companion-persist.service"))
-        else:
+        state, where, fix = _kept_under_overlay(journal_dir, mounts)
+        if state == "ok":
             out.append(ok("storage", f"read-only root (an overlay in RAM); the journal is "
-                          f"on the card ({point})"))
+                          f"{where}, with the screen's settings"))
+        else:
+            out.append(fail("storage", f"read-only root, and the journal: {where}: "
+                            + ("games are lost at power off" if state == "in RAM"
+                               else "no action can be saved"), fix))
+        if cfg.path:
+            folder = os.path.dirname(os.path.abspath(cfg.path))
+            state, where, fix = _kept_under_overlay(folder, mounts)
+            out.append(ok("storage", f"the config ({cfg.path}) is {where}") if state == "ok"
+                       else warn("storage", f"read-only root, and the config: {where}: a "
+                                 "change to it is lost at the next boot", fix))
     else:
         out.append(ok("storage", "the root is writable (sudo ./install.sh --read-only-root "
                       "spares the SD card)"))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import re
 import sqlite3
 import time
 import tomllib
@@ -34,6 +35,7 @@ from companion.core.catalog import Catalog, CatalogError
 from .config import LANGUAGES, Config, ConfigError
 from companion.core.journal import Journal, JournalError
 from companion.core.session import Session
+from companion.words.i18n import toml_problem_text
 # what a start-up fault is, and the safe actions, belong to the outputs that show it
 from companion.outputs import (CONTINUE, MOVE_JOURNAL_ASIDE, RETRY, SKIP_CATALOG_FILE,
                                SUMMARY, StartupFault)
@@ -46,8 +48,12 @@ log = logging.getLogger("companion.appliance.faults")
 # --- building a fault from what went wrong -----------------------------------------------
 
 def config_fault(exc: ConfigError, path: str | None) -> StartupFault:
-    return StartupFault("config", "\n".join(exc.problems), path,
-                        params={"path": path or "the config file"})
+    """A config that does not validate; one that is not TOML is told in the screen's
+    language (the one the file names, read as well as it can be), with line and column."""
+    detail = "\n".join(exc.problems)
+    if exc.toml is not None and path:
+        detail = toml_problem_text(screen_language(None, path), path, exc.toml)
+    return StartupFault("config", detail, path, params={"path": path or "the config file"})
 
 
 def catalog_fault(cfg: Config, exc: CatalogError) -> StartupFault:
@@ -151,7 +157,16 @@ def screen_language(cfg: Config | None, config_path: str | None = None) -> str:
         return cfg["game"]["language"]
     try:
         with open(config_path or "", "rb") as fh:
-            lang = tomllib.load(fh).get("game", {}).get("language")
-    except (OSError, tomllib.TOMLDecodeError, AttributeError, UnicodeDecodeError):
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
         return "en"
+    try:
+        lang = tomllib.loads(text).get("game", {}).get("language")
+    except (tomllib.TOMLDecodeError, AttributeError):
+        # a file that is no TOML: the language its [game] section's line names, if any
+        said = _LANGUAGE_LINE.search(text)
+        lang = said.group(1) if said else None
     return lang if lang in LANGUAGES else "en"
+
+
+_LANGUAGE_LINE = re.compile(r'^\s*language\s*=\s*["\']?([a-z]{2})["\']?\s*(?:#.*)?$', re.M)

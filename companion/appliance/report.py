@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from . import config as config_mod
 from . import doctor, updates
 from companion.core.journal import Journal, JournalError
+from companion.core.rules.json_text import read as read_json
 
 PHONES_FILE = "paired-phones.json"       # the phone view's, beside the journal
 UNITS = ("coffee-companion.service", "coffee-companion-update.service")
@@ -50,9 +51,8 @@ def _known_names(journal_path: str) -> set[str]:
         except (JournalError, PermissionError):
             pass
     try:
-        with open(os.path.join(os.path.dirname(journal_path), PHONES_FILE),
-                  encoding="utf-8") as fh:
-            names.update(p.get("name", "") for p in json.load(fh).get("phones", [])
+        with open(os.path.join(os.path.dirname(journal_path), PHONES_FILE), "rb") as fh:
+            names.update(p.get("name", "") for p in read_json(fh.read()).get("phones", [])
                          if isinstance(p, dict))
     except (OSError, ValueError, AttributeError):
         pass

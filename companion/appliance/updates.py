@@ -47,6 +47,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from typing import TYPE_CHECKING, Any, Protocol
 
+from . import manual
+from companion.core.rules.json_text import read as read_json
+
 if TYPE_CHECKING:         # the service reads the layout at start: these load only to update
     import tarfile
 
@@ -152,8 +155,8 @@ class Layout:
 def read_status(layout: Layout) -> dict[str, Any] | None:
     """The last update's outcome, or None (never updated, or unreadable)."""
     try:
-        with open(layout.status, encoding="utf-8") as fh:
-            status = json.load(fh)
+        with open(layout.status, "rb") as fh:
+            status = read_json(fh.read())
     except (OSError, ValueError):
         return None
     return status if isinstance(status, dict) else None
@@ -491,15 +494,17 @@ class Updater:
 
     def _pending(self) -> dict[str, Any] | None:
         try:
-            with open(self.layout.pending, encoding="utf-8") as fh:
-                pending = json.load(fh)
+            with open(self.layout.pending, "rb") as fh:
+                pending = read_json(fh.read())
         except FileNotFoundError:
             return None
-        except (OSError, ValueError):
-            pending = {}
+        except (OSError, ValueError) as exc:
+            pending = {"unreadable": str(exc)}     # (a JSON problem in our words)
         if not isinstance(pending, dict) or "from" not in pending:
             # written by rename after an fsync: this is not ours to guess about
-            raise UpdateError(f"{self.layout.pending} is unreadable: look at it, then "
+            why = f" ({pending['unreadable']})" if isinstance(pending, dict) and \
+                "unreadable" in pending else ""
+            raise UpdateError(f"{self.layout.pending} is unreadable{why}: look at it, then "
                               "delete it and run the update again")
         return pending
 
@@ -535,9 +540,8 @@ class Updater:
 
     def _journal_copy(self, release: str) -> dict[str, Any] | None:
         try:
-            with open(os.path.join(self.layout.release(release), JOURNAL_COPY),
-                      encoding="utf-8") as fh:
-                return json.load(fh)
+            with open(os.path.join(self.layout.release(release), JOURNAL_COPY), "rb") as fh:
+                return read_json(fh.read())
         except (OSError, ValueError):
             return None
 
@@ -578,7 +582,8 @@ class Updater:
         if self.read_only_root():
             raise UpdateError(
                 "the root file system is read-only (an overlay in RAM): a release built now "
-                "would vanish at the next boot. Turn the overlay off (docs/updates.md: "
+                "would vanish at the next boot. Turn the overlay off ("
+                f"{manual.page('updates.md')}: "
                 "sudo raspi-config nonint do_overlayfs 1, or overlayroot=disabled), reboot, "
                 "update, then turn it on again")
         with self.locked():

@@ -14,7 +14,6 @@ after each batch.
 from __future__ import annotations
 
 import collections
-import json
 import logging
 import queue
 import threading
@@ -22,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from companion.outputs.mqtt import topics
+from companion.core.rules.json_text import read as read_json
 from companion.outputs.mqtt import connection
 from companion.outputs.mqtt.connection import make_client
 from .store import Store
@@ -192,9 +192,9 @@ class Hub:
         if leaf not in ("state", "result"):
             return None, None
         try:
-            data = json.loads(payload)
-        except ValueError:
-            return None, self._bad(topic_name, "not JSON")
+            data = read_json(payload)
+        except ValueError as exc:                 # where and what, in our words
+            return None, self._bad(topic_name, f"not JSON ({exc})")
         if not isinstance(data, dict):
             return None, self._bad(topic_name, "not a JSON object")
         if leaf == "state":

@@ -79,8 +79,12 @@ def named_command(argv: list[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; with ``only``, that command's options and just the
     names of the others."""
+    from companion.appliance import manual
     p = argparse.ArgumentParser(prog="coffee-companion",
-                                description="Coffee Rush table companion.")
+                                description="Coffee Rush table companion.",
+                                epilog=f"The manual, offline: {manual.page('index.md')} "
+                                "(Markdown; doctor.md, faults.md and updates.md say what to "
+                                "do when something is wrong).")
     p.add_argument("--config", help="config file (TOML); see `coffee-companion config docs`")
     p.add_argument("--version", action=_Version, help="show the version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")

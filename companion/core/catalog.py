@@ -16,10 +16,11 @@ Tags that no catalog knows are fine: the game tracks them as unknown cards.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from companion.appliance.config import TomlError, read_toml
 
 from .rules.editions import EDITIONS
 
@@ -95,12 +96,11 @@ class Catalog:
     @classmethod
     def load(cls, path: str) -> Catalog:
         try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
+            data = read_toml(path)
         except FileNotFoundError:
             raise CatalogError(f"{path}: no such catalog file") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise CatalogError(f"{path}: not valid TOML ({exc})") from None
+        except TomlError as exc:                # where and what, in our words
+            raise CatalogError(str(exc)) from None
         except RecursionError:
             raise CatalogError(f"{path}: not a card catalog (values nested too deeply)") from None
         except (OSError, UnicodeDecodeError) as exc:

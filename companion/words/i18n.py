@@ -34,10 +34,11 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, assert_never
 
-from companion.appliance.config import LANGUAGES
+from companion.appliance.config import LANGUAGES, TomlProblem
 from companion.core.rules.editions import EDITIONS
 from companion.core.rules.rejections import ENGLISH as ENGLISH_REJECTIONS
 from companion.core.rules.rejections import CODED, Rejection
+from companion.core.rules.json_text import JsonProblem
 from companion.core.rules.happenings import (KINDS, CakeCardGained, CakeCardPlayed, CakePlaced,
                                              CakesReturned, CardEnrolled, CardIdentified,
                                              CardsToDraw, Corrected, DeviceStatusChanged,
@@ -203,6 +204,23 @@ def names_list(lang: str, names: Iterable[str]) -> str:
 
 # --- rejections ----------------------------------------------------------------------
 
+def json_problem_text(lang: str, problem: JsonProblem) -> str:
+    """Text that is not JSON, told in ``lang`` with where: "line 8, column 31: a comma
+    before `}`" (``json_text.JsonProblem``; the English is ``problem.english()``)."""
+    said = tr(lang, "json." + problem.what, **problem.params())
+    return tr(lang, "json.at", line=problem.line, column=problem.column, problem=said)
+
+
+def toml_problem_text(lang: str, path: str, problem: TomlProblem) -> str:
+    """A config file that is not TOML, told in ``lang`` with where ("…/config.toml, line 3,
+    column 12: `es` needs double quotes: "es" …"; the English is ``problem.english``)."""
+    said = tr(lang, "toml." + problem.what, item=problem.item)
+    if not problem.line:
+        return tr(lang, "toml.somewhere", path=path, problem=said)
+    return tr(lang, "toml.at", path=path, line=problem.line, column=problem.column,
+              problem=said)
+
+
 def _rejection_params(lang: str, code: str, params: dict) -> dict:
     """The parameters that are ids (``rejections.CODED``) in ``lang``'s words; an id the
     locale files do not name reads as itself."""
@@ -250,8 +268,9 @@ def _draws(lang: str, draws: tuple) -> str:
 def _winners(lang: str, h: GameOver | RankingChanged) -> str:
     best = h.ranking[0].score if h.ranking else 0
     if len(h.winners) == 1:
-        return tr(lang, "happening.winner", player=h.winners[0], score=best)
-    return tr(lang, "happening.winners", players=names_list(lang, h.winners), score=best)
+        return tr_count(lang, "happening.winner", best, player=h.winners[0], score=best)
+    return tr_count(lang, "happening.winners", best, players=names_list(lang, h.winners),
+                    score=best)
 
 
 def _action_name(lang: str, action: Any) -> str:

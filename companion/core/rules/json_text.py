@@ -46,7 +46,47 @@ class JsonProblem:
         return {"char": self.char, "other": self.other, "limit": _LIMITS.get(self.what, "")}
 
 
+    def english(self) -> str:
+        """``line 8, column 31: a comma before `}` ``: the log's and the CLI's words (the
+        engine's English, ``rejections.ENGLISH_WORDS["json"]``; the locales' ``json.at``
+        says it in each language)."""
+        from .rejections import ENGLISH_WORDS
+        said = ENGLISH_WORDS["json"][self.what].format(**self.params())
+        return f"line {self.line}, column {self.column}: {said}"
+
+
 _LIMITS = {"too_deep": DEPTH_LIMIT, "too_many_digits": DIGITS_LIMIT}
+
+
+class JsonTextError(ValueError):
+    """Text that is not JSON (``problem``), said in our own words: its message is
+    ``JsonProblem.english()``, never the interpreter's."""
+
+    def __init__(self, problem: JsonProblem):
+        super().__init__(problem.english())
+        self.problem = problem
+
+
+def decoded(data: bytes) -> str | JsonProblem:
+    """UTF-8 bytes as text, or where they stop being UTF-8 (``not_text``)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8")
+        line = before.count("\n") + 1
+        return JsonProblem("not_text", line, len(before) - (before.rfind("\n") + 1) + 1,
+                           f"0x{data[exc.start]:02X}")
+
+
+def read(data: str | bytes) -> Any:
+    """The JSON value of ``data`` (text, or UTF-8 bytes: a file, a message); raises
+    ``JsonTextError`` (a ``ValueError``) saying in our words what is wrong and where. For
+    the readers of files and messages whose ``except ValueError`` logs what went wrong."""
+    text = decoded(data) if isinstance(data, bytes) else data
+    value = loads(text) if isinstance(text, str) else text
+    if isinstance(value, JsonProblem):
+        raise JsonTextError(value)
+    return value
 
 
 def loads(text: str) -> Any:

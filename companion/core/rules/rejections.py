@@ -169,7 +169,8 @@ ENGLISH_WORDS: dict[str, dict[str, str]] = {
              "extra": "more after the end: `{char}`",
              "too_deep": "brackets nested more than {limit} deep",
              "too_many_digits": "a whole number of more than {limit} digits",
-             "unreadable": "it cannot be read as JSON"},
+             "unreadable": "it cannot be read as JSON",
+             "not_text": "byte {char} is not UTF-8 text"},
     "edition": {**{e.id: e.title for e in EDITIONS.values()},
                 **{x.id: x.title for x in EXPANSIONS.values()}},
 }

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 import paho.mqtt.client as mqtt
 
 from companion.core.journal import GameRecord, Journal, JournalError
+from companion.core.rules.json_text import read as read_json
 from companion.core.events import DeviceStatus
 from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced,
                                              CakesReturned, CardEnrolled, CardIdentified,
@@ -105,8 +106,8 @@ class AckFile:
         self.through = 0
         self._warned = False
         try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
+            with open(path, "rb") as fh:
+                data = read_json(fh.read())       # what is wrong, in our words
             self.acked = {str(int(k)): str(v) for k, v in data["acked"].items()}
             self.through = int(data.get("through", 0))
         except FileNotFoundError:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from companion.appliance.config import LANGUAGES, SCHEMA, toml_value
+from companion.appliance.config import LANGUAGES, SCHEMA, TomlError, read_toml, toml_value
 from .text import language
 
 log = logging.getLogger("companion.outputs.screen.settings")
@@ -115,11 +114,10 @@ class SettingsStore:
         """The saved settings over ``base`` (config values); problems are logged."""
         s = base if base is not None else Settings()
         try:
-            with open(self.path, "rb") as fh:
-                data = tomllib.load(fh)
+            data = read_toml(self.path)
         except FileNotFoundError:
             return s
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        except (OSError, TomlError, RecursionError) as exc:       # TomlError: our words
             log.warning("%s: cannot read the screen settings (%s); using the config file's",
                         self.path, exc)
             return s

@@ -334,13 +334,18 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == request.headers.get("host", "")
 
 
-def _not_a_paired_phone(request: Request, pairing) -> tuple[int, str] | None:
+def _not_a_paired_phone(request: Request, pairing, reading: bool = False) -> tuple[int, str] | None:
     """Why a request may not act on the table (status, words' key), or None: it comes from
-    another site, carries the page's cookie without being the page, or is no paired phone."""
+    another site, carries the page's cookie without being the page, or is no paired phone.
+    ``reading``: a download that changes nothing (the help report, followed as a link,
+    which carries no Origin): the cookie counts unless the browser says the link was on
+    another site's page (the cookie is SameSite=Strict: a browser never sends it from one)."""
     if not _same_origin(request):
         return 403, "web.origin"
     token, from_cookie = _bearer(request)
-    if from_cookie and token and request.headers.get("origin") is None:
+    if (from_cookie and token and request.headers.get("origin") is None
+            and not (reading and request.headers.get("sec-fetch-site") in (None, "same-origin",
+                                                                            "none"))):
         return 403, "web.origin"              # a cookie counts only from the page itself
     verdict = pairing.authorize(token)
     if verdict == BUSY:
@@ -633,16 +638,26 @@ def build_app(view: PhoneView) -> WebApp:
         shown = redacted(config_mod.show(cfg))
         return _html(request, lang, pages.companion_page(
             lang, view.clock() - view.started, view.device_states(),
-            list(view.log_tail.lines), shown, view.url))
+            list(view.log_tail.lines), shown, view.url, view.request_update is not None))
+
+    def not_given(request: Request, status: int, key: str) -> Response:
+        """The help report refused: a page in words for a browser (the Companion page's
+        link), a line of text for a script."""
+        lang = language(request, cfg)
+        if "text/html" in request.headers.get("accept", ""):
+            return html(pages.error_page(lang, status, tr(lang, key)), status,
+                        headers={"Cache-Control": "no-store"})
+        return text(tr(lang, key) + "\n", status)
 
     def help_report(request: Request) -> Response:
         """``coffee-companion report``'s archive, for a paired phone (no codes, tokens,
-        names or games in it)."""
-        refused = _not_a_paired_phone(request, view.pairing)
+        names or games in it): ``/api/report`` (the Companion page's link: the pairing
+        cookie's path is /api) or ``/companion/report`` with the token."""
+        refused = _not_a_paired_phone(request, view.pairing, reading=True)
         if refused is not None:
-            return text(tr(language(request, cfg), refused[1]) + "\n", refused[0])
+            return not_given(request, refused[0], refused[1])
         if view.report is None:
-            return text("no report here\n", 404)
+            return not_given(request, 404, "web.no_report")
         return Response(view.report(view.pairing), media_type="application/gzip", headers={
             "Content-Disposition": 'attachment; filename="coffee-companion-report.tar.gz"',
             "Cache-Control": "no-store"})
@@ -655,7 +670,8 @@ def build_app(view: PhoneView) -> WebApp:
             return json_response({"asked": False, "message": tr(lang, refused[1])},
                                  status=refused[0])
         if view.request_update is None:
-            return json_response({"asked": False, "message": "no updates here"}, status=404)
+            return json_response({"asked": False, "message": tr(lang, "web.update_none")},
+                                 status=404)
         problem = view.request_update("phone")
         if problem:
             return json_response({"asked": False, "message": tr(
@@ -665,7 +681,8 @@ def build_app(view: PhoneView) -> WebApp:
 
     return WebApp([
         Route("/", home), Route("/history", history),
-        Route("/companion/report", help_report), Route("/api/update", ask_update,
+        Route("/companion/report", help_report), Route("/api/report", help_report),
+        Route("/api/update", ask_update,
                                                        methods=("POST",)),
         Route("/history/{game:int}", game_page),
         Route("/history/{game:int}/{fmt:str}", export),

@@ -655,9 +655,10 @@ def duration(seconds: float) -> str:
 
 
 def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines: list[str],
-                   config_text: str, url: str | None = None) -> str:
+                   config_text: str, url: str | None = None, can_update: bool = False) -> str:
     """A short status first (does everything work, version, uptime, address), then the
-    devices, the last log lines and the settings, each folded."""
+    devices, the last log lines and the settings, each folded; last, help and updates for
+    a paired phone (``can_update``: the program is installed as releases)."""
     rows = "".join(f'<dt>{t(lang, _device_key(name))}</dt>'
                    f'<dd data-device="{escape(name)}">{t(lang, "web.device_" + status)}</dd>'
                    for name, status in devices.items())
@@ -675,8 +676,51 @@ def companion_page(lang: str, uptime: float, devices: dict[str, str], log_lines:
             f'<details class="more"><summary>{t(lang, "web.log", count=len(log_lines))}</summary>'
             f'<pre id="log">{escape(chr(10).join(log_lines))}</pre></details>'
             f'<details class="more"><summary>{t(lang, "web.config")}</summary>'
-            f'<pre id="config">{escape(config_text)}</pre></details>')
-    return page(lang, "companion", tr(lang, "web.companion"), body)
+            f'<pre id="config">{escape(config_text)}</pre></details>'
+            + _help_and_updates(lang, can_update))
+    words = {key: tr(lang, "web." + key) for key in
+             ("report_wait", "update_confirm", "update_asking")}
+    words.update(offline=tr(lang, "phone.offline"),
+                 failed=tr(lang, "phone.failed", status="{status}"))
+    return page(lang, "companion", tr(lang, "web.companion"), body, HELP_JS, words)
+
+
+# The companion page's script: the help report is a plain link (the browser downloads it;
+# the words say it is coming), Update posts with fetch() (so the browser sends its Origin)
+# after a confirmation; what the table answered goes to #help-msg, a polite live region.
+# A phone the live page has not paired is told how to pair first.
+HELP_JS = """
+const hm=document.getElementById('help-msg'),up=document.getElementById('update'),
+hint=document.getElementById('pair-first');
+function say(t,status){hm.textContent=t;if(status===undefined)delete hm.dataset.status;
+else hm.dataset.status=status;}
+function paired(yes){hint.hidden=yes;if(!yes)localStorage.removeItem('paired');}
+paired(localStorage.getItem('paired')==='1');
+document.getElementById('report').addEventListener('click',()=>say(W.report_wait));
+if(up)up.addEventListener('click',async()=>{if(!confirm(W.update_confirm))return;
+up.disabled=true;say(W.update_asking);let r;
+try{r=await fetch('/api/update?lang='+document.documentElement.lang,{method:'POST'});}
+catch(err){say(W.offline,'offline');up.disabled=false;return;}
+const d=await r.json().catch(()=>null);
+say(d&&d.message?d.message:W.failed.replace('{status}',r.status),r.status);
+if(r.status===401)paired(false);up.disabled=r.status===200;});
+"""
+
+
+def _help_and_updates(lang: str, can_update: bool) -> str:
+    """A paired phone's help report (a download link) and Update (a button), their answers
+    said in a live region; where the program is not installed as releases, why it cannot
+    update itself instead of the button."""
+    update = (f'<p><button type="button" id="update" aria-describedby="update-hint">'
+              f'{t(lang, "web.update")}</button></p>'
+              f'<p id="update-hint">{t(lang, "web.update_hint")}</p>' if can_update
+              else f'<p id="update-none">{t(lang, "web.update_none")}</p>')
+    return (f'<section aria-labelledby="help-title"><h2 id="help-title">{t(lang, "web.help")}'
+            f'</h2><p id="pair-first" class="warn" hidden>{t(lang, "web.pair_first")}</p>'
+            f'<p><a class="btn" id="report" href="/api/report?lang={lang}" '
+            f'aria-describedby="report-hint">{t(lang, "web.report")}</a></p>'
+            f'<p id="report-hint">{t(lang, "web.report_hint")}</p>{update}'
+            f'<p id="help-msg" role="status" aria-live="polite"></p></section>')
 
 
 def _device_key(name: str) -> str:

@@ -35,6 +35,8 @@ from collections.abc import Callable
 import dataclasses
 from dataclasses import asdict, dataclass
 
+from companion.core.rules.json_text import read as read_json
+
 OK, WRONG, LOCKED, BUSY = "ok", "wrong", "locked", "busy"
 NAME_LIMIT = 40
 SEEN_SAVED = 600.0        # s: "last seen" is written to the file at most this often a phone
@@ -222,8 +224,8 @@ class Pairing:
         if self.store is None or not os.path.exists(self.store):
             return
         try:
-            with open(self.store, encoding="utf-8") as fh:
-                data = json.load(fh)
+            with open(self.store, "rb") as fh:
+                data = read_json(fh.read())       # what is wrong, in our words
             phones = [Phone(str(p["id"]), str(p["name"]), float(p["paired_at"]),
                             str(p["digest"]), float(p.get("last_seen", 0.0)))
                       for p in data["phones"]]
@@ -296,8 +298,8 @@ def published_code(path: str) -> dict:
     no table serves phones from this folder, PermissionError if the reader may not see
     it, LookupError if the table that wrote it is no longer running, ValueError if the
     file is damaged."""
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
+    with open(path, "rb") as fh:
+        data = read_json(fh.read())
     if not isinstance(data, dict) or not str(data.get("code", "")).isdigit():
         raise ValueError(f"{path} holds no pairing code")
     try:
