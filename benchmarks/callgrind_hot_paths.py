@@ -134,6 +134,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
     from companion.core.session import Session
     from companion.core.loop import TableLoop, stepped_slot
     from companion.outputs import Outputs
+    from companion.outputs.screen import app as app_module
     from companion.outputs.screen.app import App
 
     players, expansion = GAMES[config]
@@ -243,6 +244,9 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
                 device(ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps), "device")
 
         frame("start", app.draw)                   # the first frame: no game yet
+        freeze = getattr(app_module, "freeze_start_up", None)    # (as App.run before READY;
+        if freeze is not None:                                    # --before a revision
+            freeze()                                              # that froze while idle)
         device(ev.TouchAction(demo._setup("original", names, "standard", rng, expansion)),
                "setup")
         bots = demo.Bots(loop, rng, tags, post=post, press=press)
@@ -454,6 +458,8 @@ class GameCounts(NamedTuple):
     waits: list[int]      # per input: the largest idle step (ahead or deadline) before it
     tap_arrivals: list[int]    # per tap: the largest step before it + the tap (its arrival)
     scan_arrivals: list[int]   # per scan: the largest step before it + the scan
+    press_arrivals: list[int]  # per tap: the largest step before it + its pressed look (the
+    #                            finger comes down as a step begins: it waits for all of it)
 
 
 def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) -> GameCounts:
@@ -485,12 +491,13 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
     idle: dict[int, int] = {}
     step: dict[int, int] = {}       # input n -> the largest idle step before it
     presses, scans, ahead, timers, devices = [], [], [], [], []
-    scan_arrivals = []
+    scan_arrivals, press_arrivals = [], []
     for (what, n), cost in zip(labels, costs, strict=True):
         if what == "tap":
             taps[n] = taps.get(n, 0) + cost
         elif what == "press":
             presses.append(cost)
+            press_arrivals.append(step.get(n, 0) + cost)
         elif what == "scan":
             scans.append(cost)
             scan_arrivals.append(step.get(n, 0) + cost)
@@ -507,7 +514,8 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
     tap_arrivals = [step.get(n, 0) + cost for n, cost in taps.items()]
     return GameCounts(list(taps.values()), presses, scans or [0], ahead or [0],
                       list(idle.values()) or [0], timers or [0], devices or [0],
-                      list(step.values()) or [0], tap_arrivals, scan_arrivals or [0])
+                      list(step.values()) or [0], tap_arrivals, scan_arrivals or [0],
+                      press_arrivals or [0])
 
 
 # --- aarch64 (--arm): the same paths in the arm64 root under qemu-user, counted by the
@@ -690,7 +698,7 @@ def _verdict(c: GameCounts) -> str:
     """Every figure of a whole game within its budget: tap and scan from their arrival
     (and a tap's pressed look), each idle step."""
     good = (percentile(c.tap_arrivals, 99) <= TARGETS["tap_to_frame"]
-            and percentile(c.presses, 99) <= TARGETS["tap_to_frame"]
+            and percentile(c.press_arrivals, 99) <= TARGETS["tap_to_frame"]
             and percentile(c.scan_arrivals, 99) <= TARGETS["scan_to_frame"]
             and max(c.waits) <= TARGETS["idle_step"])
     return "PASS" if good else "FAIL"
@@ -702,12 +710,13 @@ def _report_games(roots, sizes, games, counts, arm: bool) -> None:
           f"its arrival (the largest idle step before it + its own work; targets {_m(t)} and "
           f"{_m(sc)} = {t / PI_ZERO2_IPS * 1000:.0f} ms on a Zero 2 W), and the largest idle "
           f"step (painted ahead or a deadline's frame; target {_m(st)})")
-    head = "".join(f" | {name:>44}" for name, _ in roots)
-    arm_head = f" | {'aarch64 (qemu), this tree':>44} | arm/x86  verdict" if arm else ""
+    head = "".join(f" | {name:>58}" for name, _ in roots)
+    arm_head = f" | {'aarch64 (qemu), this tree':>58} | arm/x86  verdict" if arm else ""
     print(f"{'game':<8} {'size':>9}{head} | {'Zero 2 W':>8}  verdict{arm_head}")
 
     def cell(c: GameCounts) -> str:
-        return (f"tap {_m(percentile(c.tap_arrivals, 99)):>8} scan "
+        return (f"tap {_m(percentile(c.tap_arrivals, 99)):>8} press "
+                f"{_m(percentile(c.press_arrivals, 99)):>8} scan "
                 f"{_m(percentile(c.scan_arrivals, 99)):>8} step {_m(max(c.waits)):>8}")
 
     def more(c: GameCounts) -> str:
@@ -722,15 +731,16 @@ def _report_games(roots, sizes, games, counts, arm: bool) -> None:
     for size in sizes:
         for g in games:
             c = counts[(ROOT, size, g)]
-            worst = max(percentile(c.tap_arrivals, 99), percentile(c.scan_arrivals, 99))
+            worst = max(percentile(c.tap_arrivals, 99), percentile(c.press_arrivals, 99),
+                        percentile(c.scan_arrivals, 99))
             line = (f"{g:<8} {size[0]:>4}x{size[1]:<4}"
-                    + "".join(f" | {cell(counts[(root, size, g)]):>44}" for _, root in roots)
+                    + "".join(f" | {cell(counts[(root, size, g)]):>58}" for _, root in roots)
                     + f" | {_zero(worst)}  {_verdict(c)}")
             extra = f"\n{'':18}({more(c)})"
             if arm:
                 a = counts[("arm", size, g)]
                 ratio = percentile(a.tap_arrivals, 99) / percentile(c.tap_arrivals, 99)
-                line += f" | {cell(a):>44} | {ratio:6.2f}x  {_verdict(a)}"
+                line += f" | {cell(a):>58} | {ratio:6.2f}x  {_verdict(a)}"
                 extra += f"\n{'':18}aarch64: ({more(a)})"
             print(line + extra)
 

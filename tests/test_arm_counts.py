@@ -84,7 +84,10 @@ def test_a_games_taps_and_scans_are_counted_from_their_arrival(tmp_path):
     path.write_text(json.dumps(labels))
     got = cg._game_counts("game", str(path), costs)
     assert got.tap_arrivals == [50 + 30, 60 + 30] and got.scan_arrivals == [5 + 99]
+    assert got.press_arrivals == [50 + 3, 60 + 4] and got.presses == [3, 4]
     assert got.waits == [50, 60, 5] and got.devices == [11] and got.scans == [99]
     assert cg._verdict(got) == "PASS"
     big = got._replace(waits=[cg.TARGETS["idle_step"] + 1])
     assert cg._verdict(big) == "FAIL"
+    slow_press = got._replace(press_arrivals=[cg.TARGETS["tap_to_frame"] + 1])
+    assert cg._verdict(slow_press) == "FAIL"

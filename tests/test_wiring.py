@@ -37,6 +37,26 @@ def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_
     app.close()                                       # twice is harmless
 
 
+def test_the_start_ups_objects_are_frozen_before_the_service_says_ready():
+    """The full collection and ``gc.freeze`` are part of the start (before ``started``, which
+    sends READY=1), not the first step painted ahead: that step was the largest idle step of
+    all, and a first tap waited for it (issue 38)."""
+    import gc
+    pygame.display.init()
+    surface = pygame.display.set_mode((800, 480))
+    loop = TableLoop(Session(None, Catalog.example()))
+    app = Outputs(loop).start(App(loop, surface=surface), main_thread=True)
+    gc.unfreeze()
+    frozen_when_ready = []
+    try:
+        app.run(should_stop=lambda: True, started=lambda: frozen_when_ready.append(
+            gc.get_freeze_count()))
+    finally:
+        gc.unfreeze()
+        app.close()
+    assert frozen_when_ready and frozen_when_ready[0] > 0
+
+
 def test_seat_colours_are_one_table_for_screen_and_leds():
     assert seat_colours.NAMES == ("red", "blue", "green", "yellow")
     assert theme.seat_rgb(["green", "red"]) == [seat_colours.SCREEN_BY_NAME["green"],
