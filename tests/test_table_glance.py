@@ -19,6 +19,7 @@ from companion.appliance.config import LANGUAGES  # noqa: E402
 from companion.outputs.screen import text  # noqa: E402
 from companion.core.colour_vision import (MACHADO, MIN_DELTA_E, SEAT_SHAPES,  # noqa: E402
                                           closest_pair, difference, simulate)
+from companion.words import i18n  # noqa: E402
 from companion.words.fonts import has_hangul, is_hangul  # noqa: E402
 from companion.outputs.screen.screenshots import (SIZES, act, finish_game, make_app,  # noqa: E402
                                                   sample_script)
@@ -95,7 +96,8 @@ def test_must_read_items_are_6_mm_tall(lang, size):
     check_caps(texts, (".pos4.count",), size, where)      # the other players' too
     # the active player's count sits above the card: its drink stays readable
     count = must_read(texts, ("act.pos4.count",))[0].rect
-    card = [r for r in texts if r.owner == "act.pos4" and r.text.startswith("Example")]
+    drink = i18n.tr(lang, "card.example_order", number="").strip()   # "Ejemplo"
+    card = [r for r in texts if r.owner == "act.pos4" and r.text.startswith(drink)]
     assert card and not any(r.rect.colliderect(count) for r in card), where
 
 
