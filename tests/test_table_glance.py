@@ -206,3 +206,19 @@ def test_the_players_word_stays_inside_the_chosen_tile():
     edge = max(2, tile.h // 18)
     word = next(r for r in texts if r.owner == f"wz.count.{n}.unit")
     assert tile.inflate(-2 * edge, -2 * edge).contains(word.rect)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_scores_are_as_big_in_every_language_as_in_english_and_never_cut(size):
+    """"3 ptos." was shrunk and "2 pon…" cut on the side panels: a score reads the same
+    from across the table whatever the language."""
+    def scores(lang):
+        _, app = make_app(sample_script(), size, lang)
+        return {r.owner: r for r in drawn(app) if r.owner.endswith(".score")}
+
+    english = scores("en")
+    assert english
+    for lang in LANGUAGES:
+        for owner, r in scores(lang).items():
+            assert "…" not in r.text, (lang, owner, r.text)
+            assert r.size >= english[owner].size, (lang, owner, r.text, r.size)

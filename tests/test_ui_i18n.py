@@ -27,10 +27,14 @@ SAME_EVERYWHERE = {
     "settings.seconds",                        # "{seconds} s": the SI unit
     "cafe.seconds", "cafe.minutes", "cafe.hours",   # "33 s", "12 min", "1 h 05 min": units
 }
+# "pts"/"pt" beside a score: the abbreviations these languages share with English (the
+# whole word left "2 pon…" or a shrunk "3 ptos." on an 800x480 side panel)
 SAME_IN = {
-    "es": {"word.no", "ingredient.chocolate"},                     # "No", "Chocolate"
-    "pt": {"ingredient.chocolate", "settings.volume"},             # "Chocolate", "Volume"
-    "it": {"word.no", "variant.standard", "settings.volume"},      # "No", "Standard", "Volume"
+    "es": {"word.no", "ingredient.chocolate", "table.points_other"},  # "No", "Chocolate", "pts"
+    "pt": {"ingredient.chocolate", "settings.volume",                # "Chocolate", "Volume"
+           "table.points_one", "table.points_other"},               # "pt", "pts"
+    "it": {"word.no", "variant.standard", "settings.volume",         # "No", "Standard", "Volume"
+           "table.points_one"},                                     # "pt"
     "ko": {"word.open"},       # the Korean token keeps 'OPEN' in English (003_..., 2.1 step 3)
 }
 
