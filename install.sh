@@ -180,10 +180,9 @@ build_release() {
             # shellcheck disable=SC2086
             if ! $PIP download --only-binary=:all: --no-deps -c "$CONSTRAINTS" -d "$WHEELS" \
                     $NATIVE >/dev/null 2>&1; then
-                say "no ready-made wheel for $NATIVE on $ARCH: installing gcc, python3-dev, swig, liblgpio-dev to build it"
+                say "no ready-made wheel for $NATIVE on $ARCH: installing gcc, python3-dev, swig to build it"
                 apt-get install -y -qq --no-install-recommends gcc libc6-dev python3-dev swig \
                     >/dev/null
-                apt-get install -y -qq --no-install-recommends liblgpio-dev >/dev/null 2>&1 || true
             fi
             rm -rf "$WHEELS"
             TARGET="$REL/src[$EXTRA]" ;;
@@ -191,7 +190,10 @@ build_release() {
     esac
     say "installing coffee-rush-companion $NAME ($EXTRA extras pinned by constraints/pi.txt, checked on $RELEASE's Python $PY)"
     # the same pins build and run on both releases' Pythons (3.11 and 3.13): one file
-    $PIP install -c "$CONSTRAINTS" "$TARGET"
+    # PYPI=1: lgpio's source builds its C library into the module, as its own wheels are built
+    # (it has none for Python 3.13, trixie's): otherwise it links a liblgpio that Debian does
+    # not ship ("cannot find -llgpio": .ci/check-appliance-vm --release trixie, 2026-11-28)
+    PYPI=1 $PIP install -c "$CONSTRAINTS" "$TARGET"
     # the parsed language files, kept beside the byte code now: the service's user cannot
     # write there, and without them each start parses them again (from /: run in the clone,
     # Python would import the clone's companion, not the venv's)

@@ -286,6 +286,7 @@ def pip_builder(release_dir: str, extras: str) -> None:
     ]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYPI"] = "1"      # lgpio built from source links its C library in (as install.sh)
     for cmd in steps:
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False,
                              timeout=3600, cwd="/")    # never the clone's companion
