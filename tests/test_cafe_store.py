@@ -84,3 +84,23 @@ def test_an_unreachable_database_is_one_clear_message():
     with pytest.raises(StoreError) as err:
         Store("postgresql+psycopg://hub:secret@127.0.0.1:1/cafe")
     assert "cannot be opened" in str(err.value) and "secret" not in str(err.value)
+
+
+@pytest.mark.parametrize("name", ["floor", "leaderboard"])
+def test_the_cafe_pages_hand_their_script_every_word_whole_and_warn_of_nothing(name, caplog):
+    """The pages' JavaScript fills the {parameters}: the words go to it as templates (filling
+    them here warned of a missing parameter for each), and every word exists."""
+    import json
+    import logging
+    import re
+
+    from companion.appliance.config import LANGUAGES
+    from companion.cafe.view import render
+
+    caplog.set_level(logging.WARNING)
+    for lang in LANGUAGES:
+        page = render(name, lang, "Café")
+        words = json.loads(re.search(r"const W = (\{.*?\});\n", page)[1])
+        assert not [k for k, v in words.items() if v == f"cafe.{k}"], lang   # none missing
+        assert "{count}" in words["score_one"] and "{minutes}" in words["hours"], lang
+    assert not caplog.records, [r.getMessage() for r in caplog.records]

@@ -11,12 +11,12 @@ from html import escape
 from importlib import resources
 
 from companion.appliance.config import LANGUAGES
-from companion.words.i18n import language_name, tr
+from companion.words.i18n import language_name, template, tr
 
 WORDS = ("title", "leaderboard", "floor", "playing", "idle", "over", "offline", "online",
          "final_round", "needs_help", "round", "to_play", "elapsed", "no_tables", "month",
-         "player", "games", "wins", "average", "points", "no_games", "winner", "shop_open",
-         "shop_closed", "help_device", "dev_scanner", "dev_buttons", "st_lost",
+         "player", "games", "wins", "average", "points", "no_games", "winner",
+         "help_device", "dev_scanner", "dev_buttons", "st_lost",
          "st_not_responding", "st_unavailable", "st_unsupported_firmware", "seconds",
          "minutes", "hours", "last_seen", "language", "score_one", "score_other")
 
@@ -67,7 +67,7 @@ def switch(lang: str, path: str) -> str:
 
 def render(name: str, lang: str, venue: str) -> str:
     """The page ``name`` (``floor`` or ``leaderboard``) in ``lang``."""
-    words = {w: tr(lang, f"cafe.{w}") for w in WORDS}
+    words = {w: template(lang, f"cafe.{w}") for w in WORDS}    # the script fills them
     doc = HEAD + resources.files("companion.cafe").joinpath(
         f"pages/{name}.html").read_text("utf-8")
     path = "./" if name == "floor" else "leaderboard"

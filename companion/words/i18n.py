@@ -144,6 +144,17 @@ def has(lang: str, key: str) -> bool:
     return key in catalog(_normal(lang))
 
 
+def template(lang: str, key: str) -> str:
+    """The text of ``key`` in ``lang`` with its {parameters} left for a script to fill (the
+    café pages' JavaScript); English where ``lang`` has none, the key where nothing has it."""
+    lang = _normal(lang)
+    found = catalog(lang).get(key) or catalog(DEFAULT).get(key)
+    if found is None:
+        _warn_once(("key", key), "no text for %r in any language", key)
+        return key
+    return found
+
+
 def tr(lang: str, key: str, /, **params: Any) -> str:
     """The text of ``key`` in ``lang`` with ``params`` filled in."""
     lang = _normal(lang)
