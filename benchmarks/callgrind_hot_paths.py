@@ -104,6 +104,8 @@ GAMES = {"2p": (2, None), "3p": (3, None), "4p": (4, None), "cake4p": (4, "cake_
 GAME_SEED = 1
 GAME_EPOCH = 1000.0     # the whole game's clock starts here (monotonic seconds) ...
 THINK_S = 1.5           # ... and moves this much before each input (a player's moment)
+QUIET_EVERY = 5         # ... and before every fifth input a longer pause, past the screen's
+QUIET_S = 6.0           # quiet time (5 s): the garbage collection and the heap's give-back run
 
 
 def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
@@ -127,7 +129,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
 
     import pygame
 
-    from companion.appliance import demo
+    from companion.appliance import demo, heap
     from companion.core import events as ev
     from companion.core.journal import Journal
     from companion.core.rules.turn import is_stalled
@@ -152,6 +154,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
 
         loop = TableLoop(Session(journal, catalog), clock=clock)
         app = Outputs(loop).start(App(loop, surface=surface, clock=clock), main_thread=True)
+        app.give_back = heap.give_back            # as the service does (malloc_trim, glibc)
         labels: list[tuple[str, int]] = []      # (what, which input) per display update
         inputs = [0]
         slips = random.Random(GAME_SEED + 1)      # undo/redo now and then (not the bots' dice)
@@ -175,12 +178,17 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
             clock moves ``THINK_S`` first, and what its deadlines change (a completed order's
             mark, a message) is drawn as the App's main loop would wake to draw it ("timer"),
             so every run counts the same frames whatever the pace under valgrind."""
-            now[0] += THINK_S
+            quiet = inputs[0] % QUIET_EVERY == QUIET_EVERY - 1
+            now[0] += QUIET_S if quiet else THINK_S
             frame("timer")
             work = getattr(app, "work_ahead", lambda: False)    # (--before a revision
             while work():                                         # that did not paint ahead)
                 labels.append(("ahead", inputs[0]))
                 pygame.display.update([])      # (closes callgrind's count of the step)
+            # a longer pause: the quiet table's steps, as App.wait_events takes them
+            while quiet and app.give_back_when_quiet():
+                labels.append(("quiet", inputs[0]))
+                pygame.display.update([])
 
         def tap(name: str) -> bool:
             """A finger on the widget called ``name`` (if it is on screen and takes taps)."""
@@ -460,6 +468,7 @@ class GameCounts(NamedTuple):
     scan_arrivals: list[int]   # per scan: the largest step before it + the scan
     press_arrivals: list[int]  # per tap: the largest step before it + its pressed look (the
     #                            finger comes down as a step begins: it waits for all of it)
+    quiet: list[int] = [0]     # per step a quiet table took (the garbage, the heap's pages)
 
 
 def per_game(config: str, size: tuple[int, int], folder: str, root: str = ROOT) -> GameCounts:
@@ -490,7 +499,7 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
     taps: dict[int, int] = {}
     idle: dict[int, int] = {}
     step: dict[int, int] = {}       # input n -> the largest idle step before it
-    presses, scans, ahead, timers, devices = [], [], [], [], []
+    presses, scans, ahead, timers, devices, quiet = [], [], [], [], [], []
     scan_arrivals, press_arrivals = [], []
     for (what, n), cost in zip(labels, costs, strict=True):
         if what == "tap":
@@ -503,10 +512,12 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
             scan_arrivals.append(step.get(n, 0) + cost)
         elif what == "device":
             devices.append(cost)
-        elif what in ("ahead", "timer"):
+        elif what in ("ahead", "timer", "quiet"):
             # (labelled with the input before: the idle steps precede input n + 1)
             step[n + 1] = max(step.get(n + 1, 0), cost)
-            if what == "ahead":
+            if what == "quiet":
+                quiet.append(cost)
+            elif what == "ahead":
                 ahead.append(cost)
                 idle[n] = idle.get(n, 0) + cost
             else:
@@ -515,7 +526,7 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
     return GameCounts(list(taps.values()), presses, scans or [0], ahead or [0],
                       list(idle.values()) or [0], timers or [0], devices or [0],
                       list(step.values()) or [0], tap_arrivals, scan_arrivals or [0],
-                      press_arrivals or [0])
+                      press_arrivals or [0], quiet or [0])
 
 
 # --- aarch64 (--arm): the same paths in the arm64 root under qemu-user, counted by the
@@ -709,7 +720,7 @@ def _report_games(roots, sizes, games, counts, arm: bool) -> None:
     print(f"\nwhole games: tap -> frame and scan -> frame, p99 of the per-input count from "
           f"its arrival (the largest idle step before it + its own work; targets {_m(t)} and "
           f"{_m(sc)} = {t / PI_ZERO2_IPS * 1000:.0f} ms on a Zero 2 W), and the largest idle "
-          f"step (painted ahead or a deadline's frame; target {_m(st)})")
+          f"step (painted ahead, a deadline's frame or a quiet table's step; target {_m(st)})")
     head = "".join(f" | {name:>58}" for name, _ in roots)
     arm_head = f" | {'aarch64 (qemu), this tree':>58} | arm/x86  verdict" if arm else ""
     print(f"{'game':<8} {'size':>9}{head} | {'Zero 2 W':>8}  verdict{arm_head}")
@@ -726,7 +737,8 @@ def _report_games(roots, sizes, games, counts, arm: bool) -> None:
                 f"({len(c.scans)}), seat button p99 {_m(percentile(c.devices, 99))}; painted "
                 f"ahead: a step at most {_m(max(c.ahead))}, per input p50 "
                 f"{_m(percentile(c.idle, 50))} / max {_m(max(c.idle))}; a deadline's frame "
-                f"p99 {_m(percentile(c.timers, 99))}")
+                f"p99 {_m(percentile(c.timers, 99))}; a quiet table's step at most "
+                f"{_m(max(c.quiet))} ({len(c.quiet)})")
 
     for size in sizes:
         for g in games:

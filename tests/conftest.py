@@ -21,3 +21,15 @@ def notify_socket(tmp_path):
     sock.settimeout(10)
     yield path, sock
     sock.close()
+
+
+@pytest.fixture(autouse=True)
+def _collector_back_on():
+    """The screen's main loop turns Python's automatic collection off for the service
+    (``companion.outputs.screen.app.freeze_start_up``); the tests after one that ran it
+    get it back, and nothing frozen."""
+    import gc
+    yield
+    if not gc.isenabled():
+        gc.unfreeze()
+        gc.enable()

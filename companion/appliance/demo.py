@@ -81,12 +81,25 @@ class Bots:
         self.post = post or loop.post
         # press(seat, hold, taps): a seat button; the demo presses through mock pins
         # (FingerPresses); by default (other tools) the input events themselves
-        self.press = press or (lambda seat, hold, taps=1: self.post(
-            ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps)))
+        self._press = press
         # scan(tag): a card under the scanner; the demo's goes through a pty
         # (SimulatedScanner) and the service's ScannerReader
-        self.scan = scan or (lambda tag: self.post(ev.CardScanned(tag, source="demo")))
+        self._scan = scan
         self.seen_serial = 0          # cards up to this one were checked for a cake
+
+    # (methods, not lambdas kept on the object: a lambda calling self.post would make a
+    # reference cycle, garbage only the collector finds, which runs when the table is quiet)
+    def press(self, seat: int, hold: bool, taps: int = 1) -> None:
+        if self._press is not None:
+            self._press(seat, hold, taps)
+        else:
+            self.post(ev.SeatHold(seat) if hold else ev.SeatTap(seat, count=taps))
+
+    def scan(self, tag: str) -> None:
+        if self._scan is not None:
+            self._scan(tag)
+        else:
+            self.post(ev.CardScanned(tag, source="demo"))
 
     def answer_cakes(self) -> None:
         """Cake Time: for each card taken from the deck since the last look, the deck's

@@ -230,32 +230,42 @@ class PhonePairing(Protocol):
 QUIET_SECONDS = 5.0
 
 
-def collect_while_idle() -> None:
-    """Python's cyclic garbage collector, run while the table is idle: its young
-    generations, and the oldest when it is due (as often as Python would run it). Left to
-    itself it runs when a count of new objects overflows, which a tap (building some 80
-    widgets) does every few taps: a tap then paid up to 2 M instructions for it (issue 19).
-    Collected here, each tap starts with the counts at nothing. The objects of the start-up
-    (the first time) are frozen (``gc.freeze``) after a full collection: they live as long
-    as the service, and the oldest generation's collection then looks only at objects made
-    since (``freeze_start_up``; done here if the start-up did not)."""
-    old = gc.get_count()[2]
-    if not gc.get_freeze_count():
-        freeze_start_up()
-    elif old >= gc.get_threshold()[2]:
-        gc.collect(2)
-    else:
-        gc.collect(1)
+#: objects made and still alive since the last collection after which one is due even while
+#: the table is busy (a few games' worth; a quiet table collects long before)
+BUSY_COLLECTION = 200_000
 
 
 def freeze_start_up() -> None:
-    """A full collection, then the objects of the start-up frozen (``gc.freeze``): they live
-    as long as the service, and the oldest generation's collections then skip them. Done
-    once, before the service says READY (``App.run``): as the first step painted ahead it
-    was the largest idle step of all (about 35 M instructions, x86-64: 60 ms on a Zero 2 W
-    that a first tap waited for); before READY it is part of the cold start."""
+    """A full collection, the objects of the start-up frozen (``gc.freeze``), and Python's
+    automatic collection turned off (``gc.disable``): the screen collects when the table
+    is quiet instead (``App.give_back_when_quiet``). Done once, before the service says
+    READY (``App.run``): part of the cold start.
+
+    Why off: in a whole game the table makes no cyclic garbage (every collection of a
+    benchmark game found nothing; ``tests/test_gc.py`` keeps it so), so each collection is
+    pure cost, and it falls where no one chooses. Left on, it ran inside taps (each builds
+    some 80 widgets and overflows the youngest generation's count every few taps), and run
+    while idle after every input it was a step of 2-3 ms a tap could find in progress, the
+    oldest generation's up to 10 ms (issue 38). Objects with no cycle are freed at once by
+    their reference counts, collector or not. The start-up's objects live as long as the
+    service: frozen, no collection looks at them again."""
     gc.collect()
     gc.freeze()
+    gc.disable()
+
+
+def collect_and_freeze() -> int:
+    """Python's garbage collected, then what is left frozen (``gc.freeze``): the next
+    collection looks only at objects made since, so that each stays a small step however
+    long the game's history grows (a whole game leaves some 27,000 live objects to look
+    through). Objects without a cycle are freed by their
+    reference counts, frozen or not; only cyclic garbage made of frozen objects would stay,
+    and the table makes none (``tests/test_gc.py``). Returns what was collected."""
+    found = gc.collect()
+    gc.freeze()
+    if found:
+        log.debug("garbage: %d objects in reference cycles collected", found)
+    return found
 
 
 class App:
@@ -613,7 +623,8 @@ class App:
                 return []
             if not self.awaiting_answer and self.work_ahead():
                 continue        # one small step painted ahead, then look for input again
-            self.give_back_when_quiet()
+            if self.give_back_when_quiet():
+                continue        # one quiet step, then look for input again
             busy = now - self._last_input < self.active_window
             interval = self.active_poll if busy else self.idle_poll
             if deadline is not None:
@@ -623,36 +634,43 @@ class App:
 
     def work_ahead(self) -> bool:
         """One small step of what the top screen paints ahead while nothing waits (the
-        frame the likeliest next tap shows, a veiled copy for a dialog), then Python's
-        garbage collected (``collect_while_idle``): the tap then draws little. After a
-        game started, the type sizes no text needed through the whole game before it are
-        closed (``fonts.close_idle``: each holds about 0.2 MB of C memory, and most are
-        opened for a few texts the screen's caches then draw without them; the memory goes
-        back to the system once the table is quiet). False once nothing is left until the
-        next draw."""
+        frame the likeliest next tap shows, a veiled copy for a dialog): the tap then draws
+        little. After a game started, the type sizes no text needed through the whole game
+        before it are closed (``fonts.close_idle``: each holds about 0.2 MB of C memory, and
+        most are opened for a few texts the screen's caches then draw without them; the
+        memory goes back to the system once the table is quiet). Python's garbage is
+        collected when the table is quiet (``give_back_when_quiet``), or here once
+        ``BUSY_COLLECTION`` objects have piled up since. False once nothing is left until
+        the next draw."""
         if self.screen.work_ahead(self.surface):
             return True
-        if self._collected_at == self.frames:
-            return False
-        self._collected_at = self.frames
-        collect_while_idle()
         if self._games_started != self._fonts_checked_at:
             self._fonts_checked_at = self._games_started
             fonts.close_idle()
-        return True
+            return True
+        if gc.get_count()[0] >= BUSY_COLLECTION and not gc.isenabled():
+            collect_and_freeze()   # a table busy for hours without a quiet moment
+            return True
+        return False
 
     def give_back_when_quiet(self) -> bool:
         """Once the table has been quiet for ``quiet_after`` seconds (no touch, no update)
-        since frames were drawn, the C heap's free pages go back to the system
-        (``give_back``), once until the next frame. Between a game's taps and updates the
+        since frames were drawn, Python's garbage is collected (one step; the automatic
+        collection is off, ``freeze_start_up``), then the C heap's free pages go back to
+        the system (``give_back``, the next step), once each until the next frame. Between a game's taps and updates the
         heap fills with freed blocks among live ones, which stay resident until then:
         given back, the service sits about 1.5 MB lower between games (2026-11-27, the
         500-game soak). It takes a few milliseconds (glibc walks its free blocks), which
-        a touch in that moment waits for; a quiet table has time. True when it did."""
+        a touch in that moment waits for; a quiet table has time. True when a step was
+        taken."""
         if self._given_back_at == self.frames or \
                 self.clock() - self._active_at < self.quiet_after:
             return False
-        self._given_back_at = self.frames
+        if self._collected_at != self.frames and not gc.isenabled():
+            self._collected_at = self.frames     # first the garbage (a step of its own) ...
+            collect_and_freeze()
+            return True
+        self._given_back_at = self.frames        # ... then the heap's free pages
         self.give_back()
         return True
 
