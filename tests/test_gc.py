@@ -9,7 +9,6 @@ SQLite, the demo's bots, teaching on) leaves no garbage only the collector could
 from __future__ import annotations
 
 import gc
-import random
 
 import pygame
 from ui_touch import make_app

@@ -657,8 +657,9 @@ class App:
         """Once the table has been quiet for ``quiet_after`` seconds (no touch, no update)
         since frames were drawn, Python's garbage is collected (one step; the automatic
         collection is off, ``freeze_start_up``), then the C heap's free pages go back to
-        the system (``give_back``, the next step), once each until the next frame. Between a game's taps and updates the
-        heap fills with freed blocks among live ones, which stay resident until then:
+        the system (``give_back``, the next step), once each until the next frame. Between
+        a game's taps and updates the heap fills with freed blocks among live ones, which
+        stay resident until then:
         given back, the service sits about 1.5 MB lower between games (2026-11-27, the
         500-game soak). It takes a few milliseconds (glibc walks its free blocks), which
         a touch in that moment waits for; a quiet table has time. True when a step was
