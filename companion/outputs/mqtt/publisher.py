@@ -135,7 +135,7 @@ class AckFile:
         tmp = self.path + ".tmp"
         try:
             with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump({"through": self.through, "acked": self.acked}, fh)
+                fh.write(json.dumps({"through": self.through, "acked": self.acked}))
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)

@@ -233,36 +233,36 @@ QUIET_SECONDS = 5.0
 #: objects made and still alive since the last collection after which one is due even while
 #: the table is busy (a few games' worth; a quiet table collects long before)
 BUSY_COLLECTION = 200_000
+#: seconds without a touch or an update before the collection looks at every object
+LONG_QUIET_SECONDS = 60.0
 
 
 def freeze_start_up() -> None:
     """A full collection, the objects of the start-up frozen (``gc.freeze``), and Python's
     automatic collection turned off (``gc.disable``): the screen collects when the table
-    is quiet instead (``App.give_back_when_quiet``). Done once, before the service says
-    READY (``App.run``): part of the cold start.
+    is quiet instead (``collect_when_quiet``). Done once, before the service says READY
+    (``App.run``): part of the cold start.
 
-    Why off: in a whole game the table makes no cyclic garbage (every collection of a
-    benchmark game found nothing; ``tests/test_gc.py`` keeps it so), so each collection is
-    pure cost, and it falls where no one chooses. Left on, it ran inside taps (each builds
-    some 80 widgets and overflows the youngest generation's count every few taps), and run
-    while idle after every input it was a step of 2-3 ms a tap could find in progress, the
-    oldest generation's up to 10 ms (issue 38). Objects with no cycle are freed at once by
-    their reference counts, collector or not. The start-up's objects live as long as the
-    service: frozen, no collection looks at them again."""
+    Why off: left on, the collector ran inside taps (each builds some 80 widgets and
+    overflows the youngest generation's count every few taps), and run while idle after
+    every input it was a step of 2-3 ms a tap could find in progress, the oldest
+    generation's up to 10 ms (issue 38). Within a game the table makes no cyclic garbage
+    (``tests/test_gc.py``): objects without a cycle are freed by their reference counts
+    at once, collector or not. The start-up's objects live as long as the service:
+    frozen, no collection looks at them again."""
     gc.collect()
     gc.freeze()
     gc.disable()
 
 
-def collect_and_freeze() -> int:
-    """Python's garbage collected, then what is left frozen (``gc.freeze``): the next
-    collection looks only at objects made since, so that each stays a small step however
-    long the game's history grows (a whole game leaves some 27,000 live objects to look
-    through). Objects without a cycle are freed by their
-    reference counts, frozen or not; only cyclic garbage made of frozen objects would stay,
-    and the table makes none (``tests/test_gc.py``). Returns what was collected."""
-    found = gc.collect()
-    gc.freeze()
+def collect_when_quiet(long: bool = False) -> int:
+    """Python's garbage collected while the table is quiet: the objects made since the
+    last such collection (the younger two generations: what survives moves to the oldest,
+    so each look stays small however long the game's history grows), or, with ``long``
+    (a minute of quiet), every object but the start-up's (a screen closed, such as the
+    end screen with its buttons' callbacks, is a reference cycle to collect: nothing
+    cyclic waits longer than that). Returns how many objects were collected."""
+    found = gc.collect(2 if long else 1)
     if found:
         log.debug("garbage: %d objects in reference cycles collected", found)
     return found
@@ -335,6 +335,8 @@ class App:
         #: called once the table is quiet (``give_back_when_quiet``)
         self.give_back: Callable[[], object] = lambda: None
         self.quiet_after = QUIET_SECONDS
+        self.long_quiet_after = LONG_QUIET_SECONDS
+        self._long_collected_at = -1           # ... and when every object was looked at
         self._active_at = self.clock()         # the newest touch or update taken in
         self._given_back_at = -1               # the frame count when it was last called
         text.set_language(language)
@@ -354,7 +356,10 @@ class App:
 
     def show(self, screen: Screen) -> Screen:
         """Make ``screen`` the only screen (the home screen)."""
-        self.stack = [screen]
+        gone, self.stack = self.stack, [screen]
+        for s in gone:
+            if s is not screen:
+                s.closed()
         screen.layout(self.size)
         return screen
 
@@ -368,9 +373,11 @@ class App:
         """Close the top screen (or ``screen`` wherever it is); the home screen stays."""
         if screen is None:
             if len(self.stack) > 1:
-                self.stack.pop()
+                self.stack.pop().closed()
         elif screen in self.stack and len(self.stack) > 1:
             self.stack.remove(screen)
+            if screen not in self.stack:
+                screen.closed()
         self.screen.layout(self.size)
 
     def open(self, name: str, **kwargs: Any) -> Screen:
@@ -520,7 +527,9 @@ class App:
         for s in list(self.stack):
             s.on_update(u)
         self._route(was_over)
-        self.ahead_screens.clear()          # (built for a table that is gone now)
+        for s in self.ahead_screens.values():     # (built for a table that is gone now)
+            s.closed()
+        self.ahead_screens.clear()
 
     def _route(self, was_over: bool) -> None:
         """Open and close the screens the table calls for (``ROUTES``)."""
@@ -649,7 +658,7 @@ class App:
             fonts.close_idle()
             return True
         if gc.get_count()[0] >= BUSY_COLLECTION and not gc.isenabled():
-            collect_and_freeze()   # a table busy for hours without a quiet moment
+            collect_when_quiet()   # a table busy for hours without a quiet moment
             return True
         return False
 
@@ -657,19 +666,24 @@ class App:
         """Once the table has been quiet for ``quiet_after`` seconds (no touch, no update)
         since frames were drawn, Python's garbage is collected (one step; the automatic
         collection is off, ``freeze_start_up``), then the C heap's free pages go back to
-        the system (``give_back``, the next step), once each until the next frame. Between
-        a game's taps and updates the heap fills with freed blocks among live ones, which
-        stay resident until then:
-        given back, the service sits about 1.5 MB lower between games (2026-11-27, the
-        500-game soak). It takes a few milliseconds (glibc walks its free blocks), which
+        the system (``give_back``, the next step), once each until the next frame; after
+        ``long_quiet_after`` seconds, one more step collects looking at every object
+        (``collect_when_quiet``). Between a game's taps and updates the heap fills with
+        freed blocks among live ones, which stay resident until given back: the service
+        sits about 1.5 MB lower between games that way (2026-11-27, the 500-game soak). It takes a few milliseconds (glibc walks its free blocks), which
         a touch in that moment waits for; a quiet table has time. True when a step was
         taken."""
-        if self._given_back_at == self.frames or \
-                self.clock() - self._active_at < self.quiet_after:
+        quiet = self.clock() - self._active_at
+        if quiet >= self.long_quiet_after and self._long_collected_at != self.frames \
+                and self._given_back_at == self.frames and not gc.isenabled():
+            self._long_collected_at = self.frames   # a minute of quiet: every object
+            collect_when_quiet(long=True)
+            return True
+        if self._given_back_at == self.frames or quiet < self.quiet_after:
             return False
         if self._collected_at != self.frames and not gc.isenabled():
             self._collected_at = self.frames     # first the garbage (a step of its own) ...
-            collect_and_freeze()
+            collect_when_quiet()
             return True
         self._given_back_at = self.frames        # ... then the heap's free pages
         self.give_back()

@@ -244,7 +244,7 @@ class Pairing:
             fd, tmp = tempfile.mkstemp(prefix=".paired-phones-", dir=folder)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump({"phones": [asdict(p) for p in phones]}, fh)
+                    fh.write(json.dumps({"phones": [asdict(p) for p in phones]}))
                     fh.flush()
                     os.fsync(fh.fileno())
                 os.chmod(tmp, 0o600)
@@ -273,7 +273,7 @@ def publish_code(path: str, code: str, url: str | None) -> None:
         try:
             os.fchmod(fd, 0o640)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"code": code, "pid": os.getpid(), "url": url}, fh)
+                fh.write(json.dumps({"code": code, "pid": os.getpid(), "url": url}))
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)

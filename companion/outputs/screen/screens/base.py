@@ -115,6 +115,17 @@ class Screen:
         self.under_from_ahead = 0          # (and with the copy under it made ahead)
         self.uncovered_from_ahead = 0      # and banners gone whose band was painted ahead
 
+    def closed(self) -> None:
+        """The App let this screen go (popped, replaced, or built ahead for a table that is
+        gone): its widgets, whose callbacks refer back to it, and its steps in hand go too,
+        so that it is not a reference cycle only the collector frees (the service runs the
+        collector only when the table is quiet: ``app.freeze_start_up``). Shown again, it
+        builds anew."""
+        self._widgets = []
+        self._ahead_steps = None
+        self._toasts = []
+        self._full = self._changed = True
+
     # --- words ----------------------------------------------------------------------------
 
     def t(self, key: str, **params: Any) -> str:
