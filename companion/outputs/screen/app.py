@@ -670,9 +670,9 @@ class App:
         ``long_quiet_after`` seconds, one more step collects looking at every object
         (``collect_when_quiet``). Between a game's taps and updates the heap fills with
         freed blocks among live ones, which stay resident until given back: the service
-        sits about 1.5 MB lower between games that way (2026-11-27, the 500-game soak). It takes a few milliseconds (glibc walks its free blocks), which
-        a touch in that moment waits for; a quiet table has time. True when a step was
-        taken."""
+        sits about 1.5 MB lower between games that way (2026-11-27, the 500-game soak).
+        Each step is counted with the idle steps (``benchmarks/callgrind_hot_paths.py``):
+        a touch in that moment waits for it. True when a step was taken."""
         quiet = self.clock() - self._active_at
         if quiet >= self.long_quiet_after and self._long_collected_at != self.frames \
                 and self._given_back_at == self.frames and not gc.isenabled():
