@@ -112,3 +112,19 @@ def test_a_table_name_that_cannot_be_a_topic_level_is_refused(tmp_path):
     with pytest.raises(config.ConfigError) as err:
         config.load(str(path), required=True)
     assert "[mqtt] table must be 1 to 64 letters, digits, - or _" in str(err.value)
+
+
+def test_the_cli_says_a_file_that_is_no_toml_in_its_own_language(tmp_path, capsys):
+    """Not tomllib's English: our words, with line and column, in the language the file's
+    [game] section names (English when it names none)."""
+    from companion.commands.cli import main
+    from companion.words.i18n import tr
+    spanish = write(tmp_path, '[game]\nlanguage = "es"\n[sound]\nvolume 0.5\n')
+    assert main(["--config", spanish, "config", "check"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("config error: ") and "línea 4, columna" in said
+    assert tr("es", "toml.no_equals") in said and "Traceback" not in said
+    plain = write(tmp_path, "[sound]\nvolume 0.5\n")
+    assert main(["--config", plain, "config", "check"]) == 2
+    said = capsys.readouterr().err
+    assert "line 2, column" in said and tr("en", "toml.no_equals") in said

@@ -297,10 +297,12 @@ class ConfigError(Exception):
     """Bad configuration; ``problems`` lists every message (file, key, problem); ``toml``:
     the file is no TOML, where and why (``TomlProblem``: the screen says it in its language)."""
 
-    def __init__(self, problems: list[str], toml: TomlProblem | None = None):
+    def __init__(self, problems: list[str], toml: TomlProblem | None = None,
+                 path: str | None = None):
         super().__init__("\n".join(problems))
         self.problems = problems
         self.toml = toml
+        self.path = path
 
 
 # --- a file that is not TOML, in our own words -----------------------------------------------
@@ -595,7 +597,7 @@ def load(path: str | None = None, required: bool = False) -> Config:
     try:
         data = read_toml(path)
     except TomlError as exc:
-        raise ConfigError([exc.problem.english(path)], exc.problem) from None
+        raise ConfigError([exc.problem.english(path)], exc.problem, path) from None
     except RecursionError:
         raise ConfigError([f"{path}: not a configuration (values nested too deeply)"]) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -108,6 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args._module.main(args)
     except ConfigError as exc:
+        if exc.toml is not None and exc.path is not None:
+            # a file that is no TOML: said in our words, in the language its [game] names
+            from companion.appliance.faults import screen_language
+            from companion.words.i18n import toml_problem_text
+            lang = screen_language(None, exc.path)
+            print(f"config error: {toml_problem_text(lang, exc.path, exc.toml)}",
+                  file=sys.stderr)
+            return 2
         for problem in exc.problems:
             print(f"config error: {problem}", file=sys.stderr)
         return 2
