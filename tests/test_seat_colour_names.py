@@ -1,0 +1,79 @@
+"""Names "Play with seat colours" gave follow the language everywhere people see them
+(issue 40), while the journal keeps them as they were given.
+
+The rule (``companion.core.seat_colours.shown_name``): a player's name that is exactly
+its own seat's colour in one of the five languages shows as that colour in the language
+of the moment; any other name (a player's own, another seat's colour) stays as it is.
+"""
+from __future__ import annotations
+
+from ui_touch import has_widget, make_app, touch, widget
+
+from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
+from companion.core.rules import happenings as hp
+
+
+def test_a_seat_colour_name_follows_the_language_and_any_other_name_stays():
+    assert colour_words("blue") == {"Blue", "Azul", "Blu", "파랑"}
+    for given in ("Blue", "Azul", "Blu", "파랑"):
+        assert shown_name("ko", given, "blue") == "파랑"
+        assert shown_name("it", given, "blue") == "Blu"
+        assert shown_name("en", given, "blue") == "Blue"
+    assert shown_name("ko", "Ana", "blue") == "Ana"           # a player's own name
+    assert shown_name("ko", "Blue", "red") == "Blue"          # another seat's colour: typed
+    assert shown_name("ko", "blue", "blue") == "blue"         # not as the setup gives it
+    assert shown_name("ko", "Blue Team", "blue") == "Blue Team"
+
+
+def test_a_game_s_names_never_come_to_look_alike():
+    assert shown_names("ko", ["Red", "Blue", "Ana"]) == {"Red": "빨강", "Blue": "파랑",
+                                                          "Ana": "Ana"}
+    # the box's order unless the setup chose: here blue sits first, red second
+    assert shown_names("ko", ["Blue", "Red"], ["blue", "red"]) == {"Blue": "파랑",
+                                                                   "Red": "빨강"}
+    assert shown_names("ko", ["Blue", "Red"]) == {"Blue": "Blue", "Red": "Red"}
+    # a player typed "빨강" on the blue seat: the red seat's "Red" stays "Red" in Korean
+    assert shown_names("ko", ["Red", "빨강"]) == {"Red": "Red", "빨강": "빨강"}
+
+
+def test_a_happening_names_the_players_as_shown_and_stays_what_it_was():
+    names = shown_names("ko", ["Red", "Blue", "Ana"])
+    turn = hp.TurnChanged(player="Blue", previous="Red", turn=3)
+    assert shown_happening(turn, names) == hp.TurnChanged(player="파랑", previous="빨강", turn=3)
+    assert turn.player == "Blue"
+    draws = hp.CardsToDraw(draws=(("Blue", 2), ("Ana", 1)), reason="order_surge")
+    assert shown_happening(draws, names).draws == (("파랑", 2), ("Ana", 1))
+    over = hp.GameOver(ranking=(hp.RankEntry("Red", 3, 3, 0, 1),), winners=("Red",))
+    shown = shown_happening(over, names)
+    assert shown.winners == ("빨강",) and shown.ranking[0].name == "빨강"
+    assert shown_happening(turn, shown_names("en", ["Red", "Blue"])) is turn
+
+
+# --- the touchscreen --------------------------------------------------------------------
+
+def colour_game(players: int = 3):
+    """A game set up by touch in English with "Play with seat colours"."""
+    loop, app = make_app()
+    touch(app, "nogame.new")
+    touch(app, "wz.edition.original")
+    touch(app, "wz.next")
+    touch(app, f"wz.count.{players}")
+    touch(app, "wz.next")
+    touch(app, "wz.colour_names")
+    while has_widget(app, "wz.next"):
+        if has_widget(app, "wz.start.0"):
+            touch(app, "wz.start.0")
+        touch(app, "wz.next")
+    return loop, app
+
+
+def test_switching_to_korean_mid_game_names_the_seat_in_korean_on_the_screen():
+    loop, app = colour_game()
+    game = app.table.game
+    assert [p.name for p in game.players] == ["Red", "Blue", "Green"]
+    me = game.active_player.name
+    assert widget(app, "act.name").text == f"{me}'s turn"
+    app.set_language("ko")
+    korean = {"Red": "빨강", "Blue": "파랑", "Green": "초록"}[me]
+    assert korean in widget(app, "act.name").text and me not in widget(app, "act.name").text
+    assert [p.name for p in app.table.game.players] == ["Red", "Blue", "Green"]   # recorded
