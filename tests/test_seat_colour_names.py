@@ -7,7 +7,7 @@ of the moment; any other name (a player's own, another seat's colour) stays as i
 """
 from __future__ import annotations
 
-from ui_touch import has_widget, make_app, touch, widget
+from ui_touch import has_widget, line, make_app, touch, widget
 
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
 from companion.core.rules import happenings as hp
@@ -77,3 +77,28 @@ def test_switching_to_korean_mid_game_names_the_seat_in_korean_on_the_screen():
     korean = {"Red": "빨강", "Blue": "파랑", "Green": "초록"}[me]
     assert korean in widget(app, "act.name").text and me not in widget(app, "act.name").text
     assert [p.name for p in app.table.game.players] == ["Red", "Blue", "Green"]   # recorded
+
+
+def test_every_name_on_the_table_follows_and_a_typed_name_stays():
+    loop, app = colour_game()
+    app.set_language("ko")
+    labels = {w.name: w.text for w in widgets(app) if w.name.endswith(".name")}
+    assert labels and not {"Red", "Blue", "Green"} & set(labels.values()), labels
+    assert {"빨강", "파랑", "초록"} >= {t for t in labels.values() if "차례" not in t}, labels
+
+
+def test_a_player_s_own_name_stays_as_typed_in_every_language():
+    loop, app = make_app(lines=[line(do="setup", edition="original", start="Ana",
+                                     players=["Ana", "Red", "Green"])])
+    app.set_language("ko")
+    game = app.table.game
+    names = {w.text for w in widgets(app) if w.name.endswith(".name")}
+    assert any("Ana" in n for n in names), names
+    # "Red" on the blue seat was typed: another seat's colour stays; "Green" is green's own
+    assert any("Red" in n for n in names) and any("초록" in n for n in names), names
+    assert [p.name for p in game.players] == ["Ana", "Red", "Green"]
+
+
+def widgets(app):
+    app.screen.draw(app.surface)
+    return [w for w in app.screen._widgets if isinstance(getattr(w, "text", None), str)]
