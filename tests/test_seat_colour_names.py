@@ -7,10 +7,21 @@ of the moment; any other name (a player's own, another seat's colour) stays as i
 """
 from __future__ import annotations
 
+import json
+import re
+
 from ui_touch import has_widget, line, make_app, touch, widget
 
-from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
+from companion.core import events as ev
+from companion.core.catalog import Catalog
+from companion.core.journal import Journal
+from companion.core.loop import TableLoop
 from companion.core.rules import happenings as hp
+from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
+from companion.core.session import Session
+from companion.outputs.web import pages
+from companion.outputs.web.live import LiveTable
+from companion.outputs.web.why import why_json
 
 
 def test_a_seat_colour_name_follows_the_language_and_any_other_name_stays():
@@ -102,3 +113,59 @@ def test_a_player_s_own_name_stays_as_typed_in_every_language():
 def widgets(app):
     app.screen.draw(app.surface)
     return [w for w in app.screen._widgets if isinstance(getattr(w, "text", None), str)]
+
+
+# --- the phone view, and the journal ------------------------------------------------------
+
+def colour_table(journal=None):
+    """A table loop with a phone view, set up in English with seat-colour names and the
+    wizard's colours (as the touchscreen posts them)."""
+    loop = TableLoop(Session(journal, Catalog.example()))
+    live = LiveTable(loop)
+    loop.subscribe(live.on_update)
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original", "start": "Blue",
+                              "players": ["Blue", "Red", "Ana"]},
+                             seat_colors=("blue", "red", "green")))
+    loop.drain()
+    return loop, live
+
+
+def test_the_phone_names_the_seat_in_its_own_language_and_its_data_keep_the_record():
+    loop, live = colour_table()
+    korean = pages.live_fragment("ko", live.latest)
+    assert "파랑 차례" in korean and ">빨강" in korean and ">Ana" in korean
+    assert "Blue" not in korean and ">Red" not in korean
+    english = pages.live_fragment("en", live.latest)
+    assert "Blue&#x27;s turn" in english or "Blue's turn" in english
+    italian = pages.live_page("it", live.latest)
+    assert ">Blu" in italian and ">Rosso" in italian
+    # the table's JSON (replay --json's) and its events keep the names as recorded
+    event = live.latest.event()
+    assert [p["name"] for p in event["table"]["players"]] == ["Blue", "Red", "Ana"]
+    loop.post(ev.SeatTap(0))
+    loop.post(ev.SeatHold(0))               # Blue completes and ends the turn: news, draws
+    loop.drain()
+    korean = pages.live_fragment("ko", live.latest)
+    words = re.sub(r"<[^>]*>", " ", korean)     # what people read ("data-why" keeps Red)
+    assert "Blue" not in words and "Red" not in words and "빨강 1장 → Ana 1장" in words
+    assert 'title="빨강는 왜 1장을 뽑나요?"' in korean and 'data-why="draw:Red"' in korean
+    texts = [w["text"] for w in why_json(live.latest, "ko")["explanations"].values()]
+    assert texts and not any("Red" in x or "Blue" in x for x in texts), texts
+
+
+def test_the_journal_keeps_the_names_given_and_replays_the_same(tmp_path):
+    with Journal(str(tmp_path / "journal.db"), durable=False) as journal:
+        loop, live = colour_table(journal)
+        loop.post(ev.SeatTap(0))
+        loop.post(ev.SeatHold(0))
+        loop.drain()
+        assert "빨강" in pages.live_fragment("ko", live.latest)     # shown in Korean...
+        game = journal.games()[0]
+        lines = journal.lines(game.id)
+    assert json.loads(lines[0])["players"] == ["Blue", "Red", "Ana"]   # ...recorded as given
+    assert game.seat_colors == ["blue", "red", "green"]
+    assert not any("파랑" in x or "빨강" in x for x in lines)
+    with Journal(str(tmp_path / "journal.db"), durable=False) as journal:
+        again = Session(journal, Catalog.example())
+        assert [p.name for p in again.table.game.players] == ["Blue", "Red", "Ana"]
+        assert again.lines == lines and again.seat_colors == ("blue", "red", "green")

@@ -50,11 +50,10 @@ def led_rgb(names: Iterable[str]) -> list[RGB]:
 
 
 def names_of(rgbs: Iterable[Iterable[int]]) -> list[str]:
-    """The screen's RGB seat colours as names: the box's colour for each, in seat order
-    (a colour that is none of the box's: that seat's colour in the box's order)."""
+    """The screen's RGB seat colours as names, in seat order ("" for a colour that is
+    none of the box's: no colour's name is that seat's own)."""
     by_rgb = {rgb: name for name, rgb in SCREEN_BY_NAME.items()}
-    return [by_rgb.get(tuple(c), NAMES[i % len(NAMES)])   # type: ignore[arg-type]
-            for i, c in enumerate(rgbs)]
+    return [by_rgb.get(tuple(c), "") for c in rgbs]    # type: ignore[arg-type]
 
 
 def every_seat(names: Iterable[str]) -> list[str]:
@@ -111,18 +110,18 @@ _FIRST_NAME_FIELDS = ("draws", "deal")
 def shown_happening(h: Any, names: Mapping[str, str]) -> Any:
     """A happening whose players' names are as ``shown_names`` shows them (for the words
     people read and hear; the happening itself, and the journal, keep the recorded ones)."""
-    if not is_dataclass(h) or not any(k != v for k, v in names.items()):
+    if not is_dataclass(h) or isinstance(h, type) or all(k == v for k, v in names.items()):
         return h
-    have = {f.name for f in fields(h)}
+    have = {f.name: getattr(h, f.name) for f in fields(h)}
     change: dict[str, Any] = {}
-    for f in have.intersection(_NAME_FIELDS):
-        value = getattr(h, f)
-        if isinstance(value, str):
-            change[f] = names.get(value, value)
-    for f in have.intersection(_NAMES_FIELDS):
-        change[f] = tuple(names.get(n, n) for n in getattr(h, f))
-    for f in have.intersection(_FIRST_NAME_FIELDS):
-        change[f] = tuple((names.get(x[0], x[0]), *x[1:]) for x in getattr(h, f))
+    for f in have.keys() & set(_NAME_FIELDS):
+        if isinstance(have[f], str):
+            change[f] = names.get(have[f], have[f])
+    for f in have.keys() & set(_NAMES_FIELDS):
+        change[f] = tuple(names.get(n, n) for n in have[f])
+    for f in have.keys() & set(_FIRST_NAME_FIELDS):
+        change[f] = tuple((names.get(x[0], x[0]), *x[1:]) for x in have[f])
     if "ranking" in have:
-        change["ranking"] = tuple(replace(r, name=names.get(r.name, r.name)) for r in h.ranking)
+        change["ranking"] = tuple(replace(r, name=names.get(r.name, r.name))
+                                  for r in have["ranking"])
     return replace(h, **change)
