@@ -19,6 +19,7 @@ from companion.core.loop import TableLoop
 from companion.core.rules import happenings as hp
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
 from companion.core.session import Session
+from companion.outputs.voice import phrases_for
 from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
 from companion.outputs.web.why import why_json
@@ -169,3 +170,16 @@ def test_the_journal_keeps_the_names_given_and_replays_the_same(tmp_path):
         again = Session(journal, Catalog.example())
         assert [p.name for p in again.table.game.players] == ["Blue", "Red", "Ana"]
         assert again.lines == lines and again.seat_colors == ("blue", "red", "green")
+
+
+def test_the_voice_says_the_seat_s_colour_in_its_language():
+    loop, live = colour_table()
+    updates = []
+    loop.subscribe(updates.append)
+    loop.post(ev.SeatTap(0))
+    loop.post(ev.SeatHold(0))
+    loop.drain()
+    korean = [x for u in updates for x in phrases_for(u, "ko")]
+    english = [x for u in updates for x in phrases_for(u, "en")]
+    assert any("빨강" in x for x in korean) and not any("Red" in x for x in korean), korean
+    assert any("Red" in x for x in english) and any("Ana" in x for x in korean), english
