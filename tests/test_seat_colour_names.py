@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+
+import pytest
 
 from ui_touch import has_widget, line, make_app, touch, widget
 
@@ -18,11 +22,14 @@ from companion.core.journal import Journal
 from companion.core.loop import TableLoop
 from companion.core.rules import happenings as hp
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
-from companion.core.session import Session
+from companion.core.session import Session, rebuild
+from companion.outputs.screen import screenshots
+from companion.outputs.screen.screens.end import EndScreen
 from companion.outputs.voice import phrases_for
 from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
 from companion.outputs.web.why import why_json
+from companion.review import summary
 
 
 def test_a_seat_colour_name_follows_the_language_and_any_other_name_stays():
@@ -183,3 +190,69 @@ def test_the_voice_says_the_seat_s_colour_in_its_language():
     english = [x for u in updates for x in phrases_for(u, "en")]
     assert any("빨강" in x for x in korean) and not any("Red" in x for x in korean), korean
     assert any("Red" in x for x in english) and any("Ana" in x for x in korean), english
+
+
+# --- a finished game: the end screen, the story, the history, the summary -------------------
+
+COLOURED = {"Ana": "Red", "Ben": "Blue", "Chloe": "Green"}       # Dae keeps their own name
+
+
+def coloured_finished_game() -> list[str]:
+    """The screenshots' finished sample (Ana wins, Chloe starts), its first three seats
+    called by their colours as "Play with seat colours" names them in English."""
+    out = []
+    for text_line in screenshots.sample_script(screenshots.FINISHED_SAMPLE):
+        for name, colour in COLOURED.items():
+            text_line = text_line.replace(f'"{name}"', f'"{colour}"')
+        out.append(text_line)
+    return out
+
+
+@pytest.fixture(scope="module")
+def finished_journal(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("coloured") / "journal.db")
+    with Journal(path, durable=False) as journal:
+        s = Session(journal)
+        for text_line in coloured_finished_game():
+            if text_line.startswith("{"):
+                assert not hasattr(s.apply_line(text_line), "code"), text_line
+    return path
+
+
+def test_the_end_screen_and_its_story_name_the_colours_in_korean():
+    loop, app = make_app(lines=coloured_finished_game())
+    app.set_language("ko")
+    assert isinstance(app.screen, EndScreen)
+    shown = " ".join(w.text for w in widgets(app))
+    assert "빨강" in shown and "Dae" in shown and "Red" not in shown, shown
+    app.screen.open_story()
+    story = " ".join(w.text for w in widgets(app))
+    assert "빨강" in story and "Red" not in story and "Green" not in story, story
+
+
+def test_the_phone_s_story_and_history_name_the_colours_in_the_page_s_language(
+        finished_journal):
+    with Journal(finished_journal, readonly=True) as journal:
+        record = journal.games()[0]
+        table = rebuild(journal.lines(record.id), rules=record.rules).table
+        games = journal.games()
+    page = pages.game_page("it", record, table)
+    words = re.sub(r"<[^>]*>", " ", page)
+    assert "Rosso" in words and "Verde" in words and "Dae" in words
+    assert not re.search(r"\b(Red|Blue|Green)\b", words), words
+    history = re.sub(r"<[^>]*>", " ", pages.history_page("ko", games, {}))
+    assert "빨강" in history and "Red" not in history
+    assert record.players == ["Red", "Blue", "Green", "Dae"]          # the record stays
+
+
+def test_the_summary_names_the_colours_in_its_language(finished_journal, tmp_path):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler-utils (pdftotext) is not installed")
+    with Journal(finished_journal, readonly=True) as journal:
+        data = summary.render(journal, 1, "pdf", "es")
+    pdf = tmp_path / "summary-es.pdf"
+    pdf.write_bytes(data)
+    words = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "Rojo" in words and "Azul" in words and "Dae" in words
+    assert not re.search(r"\b(Red|Blue|Green)\b", words), words

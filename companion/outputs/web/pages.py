@@ -28,7 +28,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.scoring import ranking
-from companion.core.seat_colours import SCREEN_RGB, screen_rgb, shown_happening
+from companion.core.seat_colours import SCREEN_RGB, screen_rgb, shown_happening, shown_names
 from companion.review.story import story_of
 from companion.review.story_words import point_text, round_text
 from companion.appliance.config import LANGUAGES
@@ -547,9 +547,10 @@ def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
     """Every game, newest first, with its ranking and its downloads."""
     rows = []
     for g in sorted(games, key=lambda g: -g.id):
-        if g.ranking:
-            ranked = names_list(lang, [f'{r["place"]}. {r["name"]} ({r["score"]})'
-                                       for r in g.ranking])
+        if g.ranking:                   # (its players named as shown in ``lang``)
+            shown = shown_names(lang, g.players, g.seat_colors or ())
+            ranked = names_list(lang, [f'{r["place"]}. {shown.get(r["name"], r["name"])} '
+                                       f'({r["score"]})' for r in g.ranking])
         else:
             ranked = tr(lang, "web.running")
         downloads = "".join(f'<a class="btn" download href="/history/{g.id}/{fmt}">{label}</a>'
@@ -579,9 +580,12 @@ def game_page(lang: str, record: Any, table: Any) -> str:
     by round as SVG, each seat's shape and name, the turning points, and the downloads
     with the one-page summary."""
     game = table.game
-    story = story_of(table)
     names = record.seat_colors or []
     colours = list(screen_rgb(names)) + SEAT_RGB[len(names):]
+    shown = shown_names(lang, [p.name for p in game.players] if game is not None else [],
+                        names)
+    story = story_of(table)
+    story = story.named(shown) if story is not None else None
     title = tr(lang, "story.summary_title", game=record.id)
     when = local_time(record.started_at)
     out = [f'<h1>{escape(title)}</h1><p><small>'
@@ -590,19 +594,22 @@ def game_page(lang: str, record: Any, table: Any) -> str:
            f'{t(lang, "web.started", time=when)}</small></p>']
     over = game is not None and game.game_over and story is not None
     if over:
-        out += _finished_story(lang, game, story, colours)
+        out += _finished_story(lang, game, story, colours, shown)
     else:
         out.append(f'<p>{t(lang, "story.web_not_finished")}</p>')
     out.append(_downloads(lang, record.id, over))
     return page(lang, "history", title, "".join(out))
 
 
-def _finished_story(lang: str, game: Any, story: Any, colours: list) -> list[str]:
-    """A finished game: its ranking, the chart round by round, its turning points."""
+def _finished_story(lang: str, game: Any, story: Any, colours: list,
+                    names: dict[str, str]) -> list[str]:
+    """A finished game: its ranking, the chart round by round, its turning points (its
+    players ``names``d as shown in ``lang``; ``story``: named so already)."""
     out = ['<ol class="rank">']
     for r in ranking(game):
         out.append(f'<li value="{r.place}"{" class=won" if r.place == 1 else ""}>'
-                   f'{escape(r.name)} · {escape(tr_count(lang, "end.points", r.score))}</li>')
+                   f'{escape(names.get(r.name, r.name))} · '
+                   f'{escape(tr_count(lang, "end.points", r.score))}</li>')
     out.append("</ol>")
     out.append(f'<h2>{t(lang, "story.summary_chart")}</h2>')
     if story.round_count:
