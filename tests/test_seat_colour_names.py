@@ -256,3 +256,14 @@ def test_the_summary_names_the_colours_in_its_language(finished_journal, tmp_pat
                            capture_output=True, text=True, check=True).stdout
     assert "Rojo" in words and "Azul" in words and "Dae" in words
     assert not re.search(r"\b(Red|Blue|Green)\b", words), words
+
+
+def test_a_refusal_names_the_seat_in_the_screen_s_language():
+    loop, app = colour_game()
+    app.set_language("es")
+    app.post_action({"do": "activate_upgrade", "upgrade": "jump"})      # 3 likes needed
+    loop.drain()
+    app.process_updates()
+    me = {"Red": "Rojo", "Blue": "Azul", "Green": "Verde"}[app.table.game.active_player.name]
+    said = [w.text for w in widgets(app) if "«Me gusta»" in w.text]
+    assert said and said[0].startswith(f"{me} necesita"), said
