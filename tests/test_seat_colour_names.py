@@ -267,3 +267,12 @@ def test_a_refusal_names_the_seat_in_the_screen_s_language():
     me = {"Red": "Rojo", "Blue": "Azul", "Green": "Verde"}[app.table.game.active_player.name]
     said = [w.text for w in widgets(app) if "«Me gusta»" in w.text]
     assert said and said[0].startswith(f"{me} necesita"), said
+
+
+def test_the_phone_s_news_names_a_refused_seat_in_its_language():
+    loop, live = colour_table()
+    loop.post(ev.TouchAction({"do": "activate_upgrade", "upgrade": "jump"}))   # 3 likes
+    loop.drain()
+    assert live.latest.rejection is not None and live.latest.rejection.params["player"] == "Blue"
+    news = pages.live_fragment("it", live.latest).split('class="news"')[1]
+    assert "Blu " in news and "Blue" not in news, news

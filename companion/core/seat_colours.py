@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from companion.appliance.config import LANGUAGES
+from companion.core.rules.rejections import Rejection
 from companion.words.i18n import colour_name
 
 RGB = tuple[int, int, int]
@@ -125,3 +126,11 @@ def shown_happening(h: Any, names: Mapping[str, str]) -> Any:
         change["ranking"] = tuple(replace(r, name=names.get(r.name, r.name))
                                   for r in have["ranking"])
     return replace(h, **change)
+
+
+def shown_rejection(rejection: Rejection, names: Mapping[str, str]) -> Rejection:
+    """A refusal naming its player as ``shown_names`` shows them (its words only)."""
+    who = rejection.params.get("player")
+    if isinstance(who, str) and names.get(who, who) != who:
+        return Rejection(rejection.code, {**rejection.params, "player": names[who]})
+    return rejection

@@ -16,6 +16,7 @@ from typing import Any
 
 from .explain import Names, Why, Word
 from companion.core.rules.rejections import Rejection
+from companion.core.seat_colours import shown_rejection
 from companion.words import i18n
 
 
@@ -27,7 +28,7 @@ def _value(lang: str, v: Any, names: Mapping[str, str]) -> Any:
     if isinstance(v, Names):
         return i18n.names_list(lang, [names.get(n, n) for n in v.names])
     if isinstance(v, Rejection):
-        return i18n.rejection_text(lang, v)
+        return i18n.rejection_text(lang, shown_rejection(v, names))
     if isinstance(v, tuple):
         return i18n.names_list(lang, [str(_value(lang, x, names)) for x in v])
     if isinstance(v, str):

@@ -79,10 +79,8 @@ def t_count(key: str, count: int, **params: Any) -> str:
 
 def rejection_text(rejection: Rejection) -> str:
     """Why the engine said no, in words for the table (the player it names as ``shown``)."""
-    who = rejection.params.get("player")
-    if isinstance(who, str) and shown(who) != who:
-        rejection = Rejection(rejection.code, {**rejection.params, "player": shown(who)})
-    return i18n.rejection_text(_language, rejection)
+    return i18n.rejection_text(_language, seat_colours.shown_rejection(rejection,
+                                                                        shown_names()))
 
 
 def tokens_lower(token: str) -> str:

@@ -28,7 +28,8 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.scoring import ranking
-from companion.core.seat_colours import SCREEN_RGB, screen_rgb, shown_happening, shown_names
+from companion.core.seat_colours import (SCREEN_RGB, screen_rgb, shown_happening, shown_names,
+                                         shown_rejection)
 from companion.review.story import story_of
 from companion.review.story_words import point_text, round_text
 from companion.appliance.config import LANGUAGES
@@ -439,7 +440,7 @@ def _news(lang: str, snap: Any, explained: dict[str, Any], names: dict[str, str]
     news = [happening_text(lang, shown_happening(h, names), edition)
             for h in snap.happened if in_news(h)]
     if snap.rejection is not None:
-        news.append(rejection_text(lang, snap.rejection))
+        news.append(rejection_text(lang, shown_rejection(snap.rejection, names)))
     if not news:
         return ""
     refused = _why(lang, explained, "refusal", state=snap.table, names=names)
