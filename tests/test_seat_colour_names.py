@@ -8,6 +8,7 @@ of the moment; any other name (a player's own, another seat's colour) stays as i
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 import subprocess
@@ -19,7 +20,7 @@ from ui_touch import has_widget, line, make_app, touch, widget
 from companion.core import events as ev
 from companion.core.catalog import Catalog
 from companion.core.journal import Journal
-from companion.core.loop import TableLoop
+from companion.core.loop import LogSubscriber, TableLoop
 from companion.core.rules import happenings as hp
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
 from companion.core.session import Session, rebuild
@@ -276,3 +277,14 @@ def test_the_phone_s_news_names_a_refused_seat_in_its_language():
     assert live.latest.rejection is not None and live.latest.rejection.params["player"] == "Blue"
     news = pages.live_fragment("it", live.latest).split('class="news"')[1]
     assert "Blu " in news and "Blue" not in news, news
+
+
+def test_the_log_tells_the_game_with_the_seat_s_colour_in_its_language(caplog):
+    loop, live = colour_table()
+    loop.subscribe(LogSubscriber(language="pt").on_update)
+    with caplog.at_level(logging.INFO, logger="companion.core.loop"):
+        loop.post(ev.SeatTap(0))
+        loop.post(ev.SeatHold(0))
+        loop.drain()
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "Vermelho" in said and "Red" not in said and "Blue" not in said, said

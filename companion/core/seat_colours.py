@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from companion.appliance.config import LANGUAGES
@@ -99,6 +101,14 @@ def shown_names(lang: str, names: Sequence[str], colours: Iterable[str] = ()
              for i, n in enumerate(names)}
     taken = [s.casefold() for s in shown.values()] + [n.casefold() for n in names]
     return {n: s if s == n or taken.count(s.casefold()) == 1 else n for n, s in shown.items()}
+
+
+@lru_cache(maxsize=32)
+def game_names(lang: str, names: tuple[str, ...], colours: tuple[str, ...] = ()
+               ) -> Mapping[str, str]:
+    """``shown_names`` of one game, worked out once per language (read-only: shared by
+    the outputs that ask again at every update)."""
+    return MappingProxyType(shown_names(lang, names, colours))
 
 
 #: the fields of the rules' happenings that hold a player's name (alone, in a list, or

@@ -51,7 +51,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.state import Game
-from companion.core.seat_colours import shown_happening, shown_names
+from companion.core.seat_colours import game_names, shown_happening
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
 from companion.words import i18n
@@ -74,8 +74,8 @@ def phrases_for(update: Update, lang: str) -> list[str]:
     if update.rejection is not None:
         return []
     game = update.table.game
-    names = shown_names(lang, [p.name for p in game.players] if game is not None else [],
-                        update.snapshot.seat_colours if update.snapshot is not None else ())
+    names = game_names(lang, tuple(p.name for p in game.players) if game is not None else (),
+                       update.snapshot.seat_colours if update.snapshot is not None else ())
     return [text for h in update.happened
             if (text := phrase_of(shown_happening(h, names), lang, game, names)) is not None]
 

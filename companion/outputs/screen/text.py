@@ -16,8 +16,7 @@ joins them as shown. The journal keeps the names as they were given.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.core import seat_colours
@@ -26,13 +25,14 @@ from companion.words import i18n
 
 _language = i18n.DEFAULT
 _players: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())   # names, seat colours
+_names: Mapping[str, str] | None = None                          # (worked out from them)
 NAME_PARAMS = ("player", "active", "previous", "start")        # what t() fills with a name
 
 
 def set_language(lang: str) -> None:
     """Switch the words of every screen to ``lang`` (en, es, pt, it, ko)."""
-    global _language
-    _language = lang
+    global _language, _names
+    _language, _names = lang, None
 
 
 def language() -> str:
@@ -42,19 +42,18 @@ def language() -> str:
 def set_players(names: Iterable[str], colours: Iterable[str]) -> None:
     """The table's game: its players' names as recorded, in seat order, and its seat
     colours (names: "red", ...; none: the box's order)."""
-    global _players
-    _players = (tuple(names), tuple(colours))
+    global _players, _names
+    players = (tuple(names), tuple(colours))
+    if players != _players:
+        _players, _names = players, None
 
 
-@lru_cache(maxsize=16)
-def _shown_names(lang: str, names: tuple[str, ...], colours: tuple[str, ...]
-                 ) -> dict[str, str]:
-    return seat_colours.shown_names(lang, names, colours)
-
-
-def shown_names() -> dict[str, str]:
+def shown_names() -> Mapping[str, str]:
     """The game's players, recorded name -> the name shown in the current language."""
-    return _shown_names(_language, *_players)
+    global _names
+    if _names is None:
+        _names = seat_colours.game_names(_language, *_players)
+    return _names
 
 
 def shown(name: str) -> str:
