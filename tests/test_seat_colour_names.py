@@ -22,10 +22,12 @@ from companion.core.catalog import Catalog
 from companion.core.journal import Journal
 from companion.core.loop import LogSubscriber, TableLoop
 from companion.core.rules import happenings as hp
+from companion.core import seat_colours
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
 from companion.core.session import Session, rebuild
 from companion.outputs.screen import screenshots
 from companion.outputs.screen.screens.end import EndScreen
+from companion.outputs.screen.screens.setup_wizard import WizardScreen
 from companion.outputs.voice import phrases_for
 from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
@@ -288,3 +290,14 @@ def test_the_log_tells_the_game_with_the_seat_s_colour_in_its_language(caplog):
         loop.drain()
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "Vermelho" in said and "Red" not in said and "Blue" not in said, said
+
+
+def test_a_new_game_gives_the_colour_names_of_the_language_of_the_moment():
+    loop, app = colour_game()
+    app.set_language("ko")
+    wizard = WizardScreen(app)             # New game: the last game's players, prefilled
+    assert wizard.model.players == ["빨강", "파랑", "초록"]
+    app.last_setup = {"edition": "original", "players": ["Red", "Ana", "빨강"]}
+    app.seat_colors = [seat_colours.SCREEN_BY_NAME[c] for c in ("red", "blue", "green")]
+    # "빨강" typed on the green seat is a player's own: red's "Red" stays, so no two alike
+    assert WizardScreen(app).model.players == ["Red", "Ana", "빨강"]

@@ -98,7 +98,9 @@ class WizardScreen(Screen):
         self._prefill_colours(seat_colors)
         md.fix_colours()
         for seat in md.seats:     # a seat's colour name (the last game's language) in today's
-            md.names[seat] = shown_name(language(), md.names[seat], md.colours[seat])
+            given = md.names[seat]  # (unless another seat is called so: it stays)
+            if md.set_name(seat, shown_name(language(), given, md.colours[seat])):
+                md.names[seat] = given
 
     def _prefill_players(self, players: Any) -> None:
         """The last game's names, when it had 2 to 4 (cut to the longest name allowed)."""
