@@ -22,7 +22,7 @@ from companion.core.catalog import Catalog
 from companion.core.journal import Journal
 from companion.core.loop import LogSubscriber, TableLoop
 from companion.core.rules import happenings as hp
-from companion.core import seat_colours
+from companion.core import seat_colours, teaching
 from companion.core.seat_colours import colour_words, shown_happening, shown_name, shown_names
 from companion.core.session import Session, rebuild
 from companion.outputs.screen import screenshots
@@ -301,3 +301,12 @@ def test_a_new_game_gives_the_colour_names_of_the_language_of_the_moment():
     app.seat_colors = [seat_colours.SCREEN_BY_NAME[c] for c in ("red", "blue", "green")]
     # "빨강" typed on the green seat is a player's own: red's "Red" stays, so no two alike
     assert WizardScreen(app).model.players == ["Red", "Ana", "빨강"]
+
+
+def test_a_teaching_hint_names_the_seat_in_the_language_of_the_moment():
+    hint = teaching.Hint("order_surge", (("edition", "original"), ("player", "Red"),
+                                         ("drawers", ("Blue", "Ana")), ("count", 1)))
+    names = shown_names("ko", ["Red", "Blue", "Ana"])
+    said = teaching.hint_text("ko", hint, names=names)
+    assert "빨강" in said and "파랑" in said and "Ana" in said and "Red" not in said, said
+    assert "Red" in teaching.hint_text("en", hint)          # the hint keeps the record
