@@ -524,3 +524,50 @@ def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, g
     assert screen.uncovered_from_ahead == 1
     assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
     _same_as_a_whole_repaint(app)
+
+
+def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
+    """While a card waits for the scanner, the frame the next scan shows is painted ahead
+    with a stand-in card of the catalog (issue 38). A scan that names a panel's last
+    unknown card ends its scan prompt or draw badge, and the panel's order slots change
+    size: its frame copies their looks and paints only the slot whose card became known.
+    A whole game of the demo's bots, every step painted ahead before each input."""
+    import random as _random
+
+    from companion.appliance import demo
+    from companion.core import events as ev
+    from companion.outputs.screen.widgets import OrderCard
+
+    loop, app = make_app((800, 480))
+    rng = _random.Random(1)
+    tags = [t for t, c in app.catalog.cards.items() if c.edition == "original"]
+    rng.shuffle(tags)
+    pending: list = []
+    bots = demo.Bots(loop, rng, tags, post=pending.append)
+    pending.append(ev.TouchAction(demo._setup("original", ["Ana", "Ben", "Chloe", "Dae"],
+                                              "standard", rng)))
+    painted: list[str] = []
+    per_scan: list[list[str]] = []
+    draw = OrderCard.draw
+    OrderCard.draw = lambda w, surface: painted.append(w.name) or draw(w, surface)
+    try:                                  # (on the screen, or aside for a band of it)
+        for _ in range(400):
+            while pending:
+                while app.work_ahead():
+                    pass
+                event = pending.pop(0)
+                painted.clear()
+                loop.post(event)
+                loop.drain()
+                app.pump()
+                if isinstance(event, ev.CardScanned):
+                    per_scan.append(list(painted))
+            if app.table.game.game_over:
+                break
+            bots.scan_new_cards()
+            bots.answer_cakes()
+            bots.play_turn()
+    finally:
+        OrderCard.draw = draw
+    assert len(per_scan) >= 10
+    assert all(len(names) <= 1 for names in per_scan), [n for n in per_scan if len(n) > 1]

@@ -545,6 +545,25 @@ class TableView(CakeTable, WhyTargets):
             yield {"do": "play_cake_card"}
         if table.undo is not None:
             yield {"do": "undo"}              # (a slip taken back: the old look, the mark kept)
+        stand_in = self._scan_stand_in()
+        if stand_in is not None:
+            yield {"do": "scan", "tag": stand_in}
+
+    def _scan_stand_in(self) -> str | None:
+        """A tag for the frame the next scan shows, while a card waits for the scanner. A
+        scan that names a panel's last unknown card ends its scan prompt (or its draw
+        badge), and the panel's order slots change size: its frame painted them all again,
+        16 M instructions on x86-64 where a scan otherwise costs 3-5 M (issue 38); the
+        first scans of a game opened the type sizes a card's name needs. Painted ahead,
+        the slots' looks at the new size are kept, the sizes are open, and the scan copies
+        them. The stand-in is a card of the catalog from the game's edition that is not in
+        play (its own slot is painted for nothing: the real card is another). None: no card
+        waits, or the catalog has none to stand in."""
+        game = self.app.table.game
+        if not any(c.tag is None for p in game.players for pos in p.queue for c in pos):
+            return None
+        return next((tag for tag, card in self.app.catalog.cards.items()
+                     if card.edition == game.edition and tag not in game.used_tags), None)
 
     def _frame_after(self, action: dict) -> list[Widget] | None:
         """The widgets of the frame the table shows once ``action`` is applied (None: the
