@@ -159,7 +159,7 @@ def test_the_phone_names_the_seat_in_its_own_language_and_its_data_keep_the_reco
     korean = pages.live_fragment("ko", live.latest)
     words = re.sub(r"<[^>]*>", " ", korean)     # what people read ("data-why" keeps Red)
     assert "Blue" not in words and "Red" not in words and "빨강 1장 → Ana 1장" in words
-    assert 'title="빨강는 왜 1장을 뽑나요?"' in korean and 'data-why="draw:Red"' in korean
+    assert 'title="빨강은(는) 왜 1장을 뽑나요?"' in korean and 'data-why="draw:Red"' in korean
     texts = [w["text"] for w in why_json(live.latest, "ko")["explanations"].values()]
     assert texts and not any("Red" in x or "Blue" in x for x in texts), texts
 
