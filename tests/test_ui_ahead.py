@@ -492,16 +492,17 @@ def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
 def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, goes):
     """A toast over the order cards: the band under it, as the table shows it once the toast
     goes, is painted ahead, so the frame the toast goes in (a finger on it, or its time up)
-    copies the band and paints nothing there again. Cake Time: a toast over the cake
-    question goes first (the question waits for its answer), so the band painted ahead is
-    the toast's, as the table shows it with the question, not the question's."""
+    copies the band and paints nothing there again. Cake Time: the toast keeps off the cake
+    question too, so the band painted ahead is the toast's, as the table shows it with the
+    question."""
+    # asked near the active player's cards (or the cake question), a toast keeps off every
+    # card, count and question: it lands in the top bar's room for a message
+    name = "hdr.room"
     if over == "order cards":
-        # asked near the active player's cards, a toast keeps off them (it never covers what
-        # it is about): it lands on another seat's order cards
-        lines, near, name = sample_script("sample_game.jsonl"), "act.pos3", "p0.pos3"
+        lines, near = sample_script("sample_game.jsonl"), "act.pos3"
     else:
         lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
-        near = name = "ban.cake.bg"
+        near = "ban.cake.bg"
     loop, app = make_app((1280, 800), lines=lines)
     app.pump()
     screen = app.screen

@@ -1,7 +1,7 @@
 """Issue 40's layout points and issue 36's last touch path, on the real App off-screen.
 
-* a message (toast) never covers a footer button: while the hint card holds the side
-  column it waits, then shows for its whole time; SPEND takes one tap;
+* a message (toast) never covers a footer button, a card or a count: it shows in the top
+  bar's room for a message, beside the hint card; SPEND takes one tap;
 * a side panel's slots and counts keep their width while that seat draws ("+N" goes in
   its name line);
 * "Red plays last" is as big as "Final round";
@@ -20,6 +20,7 @@ from ui_touch import english_words, has_widget, line, make_app, touch, widget  #
 
 from companion.core.events import TouchAction
 from companion.outputs.screen import text
+from companion.outputs.screen.table_layout import table_layout
 
 
 
@@ -46,27 +47,25 @@ def toasts(app) -> list:
 
 # --- a message never covers a footer button ------------------------------------------------
 
-def test_a_message_waits_while_the_hint_card_holds_its_place_and_never_covers_a_button():
+def test_a_message_shows_in_the_top_bar_beside_the_hint_card_and_never_covers_a_button():
     loop, app = make_app(lines=[ORIGINAL, line(do="correct", player="Ana", cookies=2)])
     app.teaching.set_enabled(True)
     while has_widget(app, "teach.ok"):
         touch(app, "teach.ok")
     run(app, {"do": "correct", "deck": 0})          # the shop closes: a hint and a message
     assert app.teaching.current is not None and has_widget(app, "teach.box")
-    assert app.screen.toasts == ["Shop closed: the order deck ran out"]
-    assert toasts(app) == []                        # nowhere free: it waits
-    app.clock.now += 60                             # however long the hint is read
-    app.tick()
+    shown = toasts(app)
+    assert [w.text for w in shown] == ["Shop closed: the order deck ran out"]
+    header = table_layout((800, 480), 3).header
+    assert header.contains(shown[0].rect)           # the top bar's room for a message
+    keep = footer_buttons(app) + [widget(app, n) for n in ("act.bg", "teach.box", "hdr.sign",
+                                                           "hdr.settings")]
+    for w in keep:
+        assert not shown[0].rect.colliderect(w.rect), w.name
     touch(app, "ft.spend")                          # one tap: nothing over SPEND took it
     assert has_widget(app, "dlg.ok")
     touch(app, "dlg.cancel")
-    while has_widget(app, "teach.ok"):
-        touch(app, "teach.ok")
-    shown = toasts(app)
-    assert [w.text for w in shown] == ["Shop closed: the order deck ran out"]
-    for w in footer_buttons(app) + [widget(app, "act.bg")]:
-        assert not shown[0].rect.colliderect(w.rect), w.name
-    app.clock.now += 5.5                            # its whole time from when it showed
+    app.clock.now += 5.5                            # its whole time
     app.tick()
     assert app.screen.toasts
     app.clock.now += 1
@@ -275,6 +274,10 @@ def test_the_last_seats_turn_says_last_turn_and_nothing_takes_turns():
     loop, app = make_app(lines=[ORIGINAL, line(do="correct", deck=0), line(do="end_turn"),
                                 line(do="end_turn")])
     assert app.table.game.active == app.table.game.last_seat
+    assert app.screen.toasts and not has_widget(app, "hdr.final")   # "Shop closed" has it
+    assert has_widget(app, "hdr.detail")            # (whose turn it is stays under it)
+    app.clock.now += 10
+    app.tick()
     assert widget(app, "hdr.final").text == "Last turn!"
     assert app.screen.next_deadline() is None or not app.screen._final_takes_turns(
         app.table.game)

@@ -69,6 +69,8 @@ class TableView(CakeTable, WhyTargets):
         self.spend_count = 1
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
+        # the top bar's room for a message (between the turn and the sign): where toasts go
+        self._message_room: pygame.Rect | None = None
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -683,14 +685,21 @@ class TableView(CakeTable, WhyTargets):
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
+        # a message takes the final round's words' place for its few seconds (it is the
+        # news: "Shop closed: ..."); they come back when it goes
+        message = bool(self._toasts) and self.dialog is None and game.token == "closed" \
+            and not game.game_over
         key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
                game.game_over, game.active, game.last_seat,
                game.players[game.last_seat].name, self._final_phase(game),
                tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
-                     if d in self.app.devices), text.language(), self.m)
-        return self._kept(key, lambda: self._build_header(game, rect))
+                     if d in self.app.devices), text.language(), self.m, message)
+        got = self._kept(key, lambda: self._build_header(game, rect, message))
+        self._message_room = next((w.rect for w in got if w.name == "hdr.room"), None)
+        return got
 
-    def _build_header(self, game, rect: pygame.Rect) -> list[Widget]:
+    def _build_header(self, game, rect: pygame.Rect, message_shown: bool = False
+                      ) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
@@ -705,7 +714,18 @@ class TableView(CakeTable, WhyTargets):
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
         message = lay.message
-        if lay.info is None and self._final_takes_turns(game):
+        # where a message shows: the bar's free middle, or the final round's words' place
+        room = message if lay.info is not None else \
+            rows(message, [max(1, message.h * 4 // 5), 1.0])[0] if not \
+            self._final_takes_turns(game) else message
+        out.append(Fill("hdr.room", room, color=theme.PANEL))
+        if lay.info is None and message_shown:
+            if not self._final_takes_turns(game):      # the turn stays under the message
+                out.append(Label("hdr.detail", rows(message, [max(1, message.h * 4 // 5),
+                                                              1.0])[1], text=turn_words,
+                                 size=m.small, color=theme.TEXT_DIM, align="left", tight=True,
+                                 min_size=m.px(theme.TABLE_DETAIL_MIN)))
+        elif lay.info is None and self._final_takes_turns(game):
             # the final round takes the room of the turn and deck counts: "Final round" and
             # "Chloe plays last" take turns, each at the must-read size
             big = self.t("table.final_round") if self._final_phase(game) == 0 \
@@ -1034,38 +1054,27 @@ class TableView(CakeTable, WhyTargets):
             return self.keep_clear() + (self._dialog_targets if self.dialog is not None
                                         else [])
         lay = table_layout(self.size, len(game.players))
-        out = self.keep_clear() + [lay.active, lay.footer]
-        if self.app.teaching.current is not None and lay.others:
-            out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
+        out = self.keep_clear() + [lay.active, lay.footer, *lay.others]
+        room = self._message_room
+        if room is not None:           # the top bar but its room for messages
+            out += [r for r in (pygame.Rect(lay.header.x, lay.header.y, room.x - lay.header.x,
+                                            lay.header.h),
+                                pygame.Rect(room.right, lay.header.y,
+                                            lay.header.right - room.right, lay.header.h),
+                                pygame.Rect(room.x, lay.header.y, room.w, room.y - lay.header.y),
+                                pygame.Rect(room.x, room.bottom, room.w,
+                                            lay.header.bottom - room.bottom)) if r.w and r.h]
         return out
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
-        """Else over the other players' panels, at their foot; while the hint card holds
-        that column, nowhere: the message waits for the hint to go."""
+        """The top bar's room for a message, between the turn and the sign (in the final
+        round, the final round's words give it their place for the message's few
+        seconds): never over a card, a count, whose turn it is or a button ("Shop closed"
+        once hid the lowest panel's cards at the foot of the side column)."""
         game = self.app.table.game
         if game is None or self.dialog is not None:
             return None
-        lay = table_layout(self.size, len(game.players))
-        if lay.others and self.app.teaching.current is None:
-            column = lay.others[0].union(lay.others[-1])
-            return pygame.Rect(column.x, column.bottom - height, column.w, height)
-        return None
-
-    def toast_passing_room(self) -> pygame.Rect | None:
-        """An answer to a touch ("Nothing to do here", a refusal) while the hint card holds
-        the side column: over the top bar's words (turn and deck, or the final round) for
-        its few seconds, never over the sign, a button, a card or a count: no tap goes
-        unanswered."""
-        game = self.app.table.game
-        words = [w.rect for w in self._widgets if w.name in _HEADER_WORDS]
-        if game is None or self.dialog is not None or not words:
-            return None
-        lay = table_layout(self.size, len(game.players))
-        right = words[0].unionall(words[1:]).right
-        sign = next((w.rect for w in self._widgets if w.name == "hdr.sign"), None)
-        if sign is not None:             # up to the sign: one line where it fits
-            right = max(right, sign.x - self.m.gap)
-        return pygame.Rect(lay.header.x, lay.header.y, right - lay.header.x, lay.header.h)
+        return self._message_room
 
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
@@ -1187,7 +1196,6 @@ class TableView(CakeTable, WhyTargets):
 
 
 #: the top bar's words (a passing answer may cover them for a moment)
-_HEADER_WORDS = frozenset({"hdr.turn", "hdr.deck", "hdr.final", "hdr.detail"})
 
 
 def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
