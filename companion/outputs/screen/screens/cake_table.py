@@ -32,8 +32,7 @@ from companion.core.rules.happenings import (CakePlaced, CardEnrolled, CardIdent
                                              UnknownCard)
 from .. import theme
 from ..cakes import cake_badge, draw_cake
-from ..layout import cols, inset, rows
-from ..table_layout import banner_rect
+from ..layout import centered, cols, inset
 from ..text import language
 from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget
 from .base import Screen
@@ -44,8 +43,6 @@ _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceSta
                 DrawsDismissed)
 
 
-_NAME = operator.attrgetter("name")
-_IS_BANNER = operator.methodcaller("startswith", "ban.")
 
 
 class CakeTable(Screen):
@@ -60,6 +57,7 @@ class CakeTable(Screen):
 
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
+    question_band: pygame.Rect | None = None   # where the question goes (the active panel's foot)
     _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
 
     # --- updates -----------------------------------------------------------------------
@@ -189,36 +187,41 @@ class CakeTable(Screen):
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
+    def question_h(self, game: Any) -> int:
+        """The height of the band the cake question takes at the active panel's foot
+        (0: no question)."""
+        if not self.cake_offer or game.game_over or game.expansion is None:
+            return 0
+        m = self.m
+        return m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
+
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
-        """"Cake on the deck's back?": a chip per player who just took cards; kept while
+        """"Cake on the deck's back?": a chip per player who just took cards, in its band at
+        the active panel's foot (never over a card, a count or the draw prompt); kept while
         what it shows is the same (it stays up over several moves)."""
-        wide = body.w // 2
-        banners = tuple(tuple(w.rect) for w in compress(built, map(_IS_BANNER, map(_NAME, built)))
-                        if w.rect.w > wide)
-        key = ("cake_question", tuple(body), banners, self.cake_offer, self.cake_dealing,
+        band = self.question_band
+        if band is None:
+            return []
+        key = ("cake_question", tuple(band), self.cake_offer, self.cake_dealing,
                tuple(p.name for p in game.players), tuple(map(tuple, self.app.seat_colors)),
                language(), self.m)
-        return self._kept(key, lambda: self._build_cake_question(game, body, banners))
+        return self._kept(key, lambda: self._build_cake_question(game, band))
 
-    def _build_cake_question(self, game: Any, body: pygame.Rect,
-                             banners: tuple[tuple[int, ...], ...]) -> list[Widget]:
+    def _build_cake_question(self, game: Any, r: pygame.Rect) -> list[Widget]:
         m = self.m
-        h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
-        bottom = body.bottom
-        if banners:
-            bottom = min(y for _, y, _, _ in banners) - m.gap
-        r = banner_rect(m, body, h, bottom)
         out: list[Widget] = [Fill("ban.cake.bg", r,
                                   color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
                                   radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
         inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
-        line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
-                           m.px(theme.CAKE_QUESTION_ROW_GAP))
-        icon, words = cols(line, [line.h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
-        out.append(Custom("ban.cake.icon", icon, data="cake", paint_fn=draw_cake))
+        # the question left (the cake, then its words on up to three lines), the chips right
+        line, chips = cols(inner, [0.36, 0.64], m.gap)
+        icon_h = min(line.h, m.px(theme.CAKE_QUESTION_LINE_H))
+        icon, words = cols(line, [icon_h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
+        out.append(Custom("ban.cake.icon", centered(icon, icon_h, icon_h), data="cake",
+                          paint_fn=draw_cake))
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
-                         size=m.body, bold=True, align="left",
+                         size=m.small, bold=True, align="left", lines=3,
                          min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
         names = list(self.cake_offer)
         specs = [1.0] * len(names) + [0.7]

@@ -793,8 +793,9 @@ class TableView(CakeTable, WhyTargets):
         players, prompt and mark, equal if not the same objects)."""
         pending = self.pending
         offer = self.specialty_offered()
-        self._name_banner = active_panel_layout(self.m, rect,
-                                                prompt=pending is not None or offer).banner
+        question = self.question_h(game)
+        self._name_banner = active_panel_layout(self.m, rect, pending is not None or offer,
+                                                question).banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
         # the other players show only in which card a scan names next, while one of this
@@ -807,8 +808,11 @@ class TableView(CakeTable, WhyTargets):
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
-               pending, taken, offer, text.language(), self.m, self.app.catalog)
-        return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+               pending, taken, offer, question, text.language(), self.m, self.app.catalog)
+        got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+        self.question_band = active_panel_layout(self.m, rect, pending is not None or offer,
+                                                 question).question
+        return got
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -820,7 +824,8 @@ class TableView(CakeTable, WhyTargets):
                  border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
         offer = running and self.specialty_offered()
-        lay = active_panel_layout(m, rect, prompt=self.pending is not None or offer)
+        lay = active_panel_layout(m, rect, self.pending is not None or offer,
+                                  self.question_h(game))
         banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
