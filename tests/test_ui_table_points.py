@@ -343,3 +343,34 @@ def test_a_drawing_seats_cards_and_counts_are_as_wide_as_anyone_elses(lang, size
             assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
         for part in ("name", "score", "seat"):
             assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ko"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_drawing_seats_name_shows_whole_beside_its_badge_and_its_score(lang, size):
+    """4 players, Charlie draws 2: the "+2" in the name line once left the name as "Ch".
+    The name shows whole; the badge shows beside it, over no card or count; the score
+    keeps its words ("2 pts", never a bare number beside "+2")."""
+    from companion.outputs.screen.screenshots import sample_script
+    from companion.outputs.screen.text import t_count
+    from companion.outputs.screen.widgets import text_width
+    text.reset(lang)
+    lines = [x.replace("Chloe", "Charlie") for x in sample_script()]
+    loop, app = make_app(size=size, lang=lang, lines=lines)
+    app.screen.draw(app.surface)
+    ws = {w.name: w for w in app.screen._widgets}
+    game = app.table.game
+    assert len(game.players) == 4
+    seat = next(i for i, p in enumerate(game.players) if p.name == "Charlie")
+    pre = f"p{seat}"
+    badge = ws[f"draw.{pre}"]
+    assert badge.text == "+2" and ws[f"{pre}.bg"].rect.contains(badge.rect)
+    assert ws[f"{pre}.name"].text == "Charlie"
+    name = ws[f"{pre}.name"]
+    assert text_width("Charlie", name.min_size, True) <= name.rect.w
+    points = t_count("table.points", 2)
+    assert ws[f"{pre}.score"].text == points and not points.strip().isdigit()
+    for part in ("name", "score", "seat", "pos1", "pos2", "pos3", "pos4", "like", "dislike",
+                 "rush_token", "upgrade"):
+        assert not badge.rect.colliderect(ws[f"{pre}.{part}"].rect), part

@@ -207,8 +207,12 @@ def other_head_split(m: Metrics, head: pygame.Rect, score_w: int, badge_w: int =
         token, name, score = cols(head, [head.h, 1.0, min(head.w * 45 // 100, score_w)],
                                   m.gap)
         return token, name, score, None
-    token, name, badge, score = cols(head, [head.h, 1.0, min(head.w // 3, badge_w),
+    # the line is as tall as the badge's digits: the token keeps the size it has without
+    # them, so the name keeps the room it needs
+    token_w = min(head.h, m.px(theme.TABLE_OTHER_NAME_MIN))
+    token, name, badge, score = cols(head, [token_w, 1.0, min(head.w // 3, badge_w),
                                             min(head.w * 30 // 100, score_w)], m.gap)
+    token = pygame.Rect(token.x, token.centery - token_w // 2, token_w, token_w)
     return token, name, score, badge
 
 

@@ -938,14 +938,17 @@ class TableView(CakeTable, WhyTargets):
         stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
-        score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
+        # while the seat draws, its score gives the name room for the "+N" beside it (the
+        # name once shrank to "Ch"): a smaller type, still "2 pts", never a bare number
+        score_size = m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE) if drawing else m.big
+        score_w = text_width(points, score_size, True) + m.px(theme.TABLE_SCORE_PAD)
         token, name_box, score_box, badge = other_head_split(
             m, lay.head, score_w, self._badge_w(drawing) if drawing else 0)
         out.append(seat_token(f"{pre}.seat", token, seat, color))
         name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
                          text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
-        out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
+        out.append(Label(f"{pre}.score", score_box, text=points, size=score_size, bold=True,
                          align="right", min_size=m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE)))
         for i, (r, cs) in enumerate(zip(lay.slots, self._cards(p), strict=False)):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
