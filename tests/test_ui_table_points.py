@@ -374,3 +374,41 @@ def test_a_drawing_seats_name_shows_whole_beside_its_badge_and_its_score(lang, s
     for part in ("name", "score", "seat", "pos1", "pos2", "pos3", "pos4", "like", "dislike",
                  "rush_token", "upgrade"):
         assert not badge.rect.colliderect(ws[f"{pre}.{part}"].rect), part
+
+
+# --- the footer's labels: one type size in every language -----------------------------------
+
+def _footer_sizes(lang: str, size: tuple[int, int], script: str) -> dict[str, tuple[str, int]]:
+    from companion.outputs.screen.screenshots import sample_script
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script(script))
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    return {r.owner: (r.text, r.size) for r in texts if r.owner.startswith("ft.")}
+
+
+@pytest.mark.parametrize("script", ["sample_game.jsonl", "sample_cake_game.jsonl"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_footer_labels_take_one_type_size_in_every_language(size, script):
+    """"Deshacer" took 14 px where "Undo" took 16: every language now draws the footer's
+    labels at the same sizes (the small buttons', END TURN's), whole, and no smaller than
+    English had them."""
+    from companion.outputs.screen.layout import Metrics
+    from companion.words import i18n
+    m = Metrics.of(size)
+    small, end = set(), set()
+    for lang in ("en", "es", "pt", "it", "ko"):
+        drawn = _footer_sizes(lang, size, script)
+        assert {"ft.undo", "ft.redo", "ft.fix", "ft.end"} <= set(drawn), (lang, drawn)
+        for owner, (words, s) in drawn.items():
+            (end if owner == "ft.end" else small).add(s)
+            key = {"ft.cake_card": "cake.play", "ft.end": "button.end_turn"}.get(
+                owner, "button." + owner[3:])
+            assert words.replace("\n", " ") == i18n.tr(lang, key).replace("\n", " "), \
+                (lang, owner, words)                       # whole, never cut
+    assert len(small) == 1 and len(end) == 1, (small, end)
+    if script == "sample_game.jsonl":
+        assert small.pop() >= m.px(16) and end.pop() == m.big

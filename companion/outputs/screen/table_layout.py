@@ -225,7 +225,9 @@ class FooterLayout:
 
 @remembered
 def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
-    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.66, 0.34], m.gap)
+    # the small buttons as wide as their labels need in every language at one type size;
+    # END TURN keeps room for "Fim do turno" at the big size
+    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
     return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
 
 

@@ -131,6 +131,7 @@ TABLE_ACTIVE_ROW_GAP = 5
 TABLE_BANNER_PAD_X = 6               # inside the name banner
 TABLE_BANNER_PAD_Y = 4
 TABLE_BANNER_GAP = 4                 # between token, name and score
+TABLE_FOOTER_LABEL_PAD = 6           # a footer button's label from its sides
 TABLE_SCORE_PAD = 4                  # a score's box beside its words
 TABLE_OTHER_PAD_X = 6                # inside a compact panel
 TABLE_OTHER_PAD_Y = 4

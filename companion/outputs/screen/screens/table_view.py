@@ -985,32 +985,42 @@ class TableView(CakeTable, WhyTargets):
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
         lay = footer_layout(m, rect, cake_time=game.expansion is not None)
         slots, end = lay.slots, lay.end
-        labels = [self.t("button.undo"), self.t("button.redo"),
-                  self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
-        size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
+        labels = [self.t(k) for k in _FOOTER_KEYS]
+        size, pad = self.footer_type(slots[0].w)
         out: list[Widget] = [
-            Button("ft.undo", slots[0], text=labels[0], size=size,
+            Button("ft.undo", slots[0], text=labels[0], size=size, pad=pad,
                    enabled=table.undo is not None,
                    on_tap=lambda: self.app.post_action({"do": "undo"})),
-            Button("ft.redo", slots[1], text=labels[1], size=size,
+            Button("ft.redo", slots[1], text=labels[1], size=size, pad=pad,
                    enabled=table.redo is not None,
                    on_tap=lambda: self.app.post_action({"do": "redo"})),
         ]
         if running and self.can_upgrade():
-            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
+            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size, pad=pad,
                               color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
-            out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
+            out.append(Button("ft.spend", slots[3], text=labels[3], size=size, pad=pad,
                               color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
         if game.expansion:
             out += self.cake_card_button(game, slots[4], size)
-        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
+        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size, pad=pad,
                           on_tap=lambda: self._open("fix_guard")))
         if running:
-            out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
-                              color=color, outline=theme.TEXT,
+            out.append(Button("ft.end", end, text=self.t("button.end_turn"), color=color,
+                              size=common_size(text.in_every_language("button.end_turn"),
+                                               end.w - 2 * max(6, end.h // 6), m.big, True),
+                              outline=theme.TEXT,
                               on_tap=lambda: self.app.post_action({"do": "end_turn"})))
         return out
+
+    def footer_type(self, slot_w: int) -> tuple[int, int]:
+        """The footer's small buttons' type size and inner padding: the size at which every
+        label fits in every language, so that no language reads smaller ("Deshacer" once
+        took 14 px where "Undo" took 16)."""
+        m = self.m
+        pad = m.px(theme.TABLE_FOOTER_LABEL_PAD)
+        labels = [w for k in _FOOTER_KEYS for w in text.in_every_language(k)]
+        return common_size(labels, slot_w - 2 * pad, m.body, bold=True), pad
 
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -1225,3 +1235,6 @@ class _Key:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Key) and self.hash == other.hash and self.key == other.key
+
+
+_FOOTER_KEYS = ("button.undo", "button.redo", "button.upgrade", "button.spend", "button.fix")
