@@ -713,39 +713,7 @@ class TableView(CakeTable, WhyTargets):
                                        text_width(deck_words, m.body))
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
-        message = lay.message
-        # where a message shows: the bar's free middle, or the final round's words' place
-        room = message if lay.info is not None else \
-            rows(message, [max(1, message.h * 4 // 5), 1.0])[0] if not \
-            self._final_takes_turns(game) else message
-        out.append(Fill("hdr.room", room, color=theme.PANEL))
-        if lay.info is None and message_shown:
-            if not self._final_takes_turns(game):      # the turn stays under the message
-                out.append(Label("hdr.detail", rows(message, [max(1, message.h * 4 // 5),
-                                                              1.0])[1], text=turn_words,
-                                 size=m.small, color=theme.TEXT_DIM, align="left", tight=True,
-                                 min_size=m.px(theme.TABLE_DETAIL_MIN)))
-        elif lay.info is None and self._final_takes_turns(game):
-            # the final round takes the room of the turn and deck counts: "Final round" and
-            # "Chloe plays last" take turns, each at the must-read size
-            big = self.t("table.final_round") if self._final_phase(game) == 0 \
-                else self._plays_last(game.players[game.last_seat].name, message.w)
-            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
-                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
-        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
-            a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
-            out.append(Label("hdr.final", a, text=self.t("table.last_turn"), size=m.must,
-                             bold=True, tight=True, color=theme.WARNING, align="left",
-                             min_size=m.must))
-            out.append(Label("hdr.detail", b, text=turn_words, size=m.small,
-                             color=theme.TEXT_DIM, align="left", tight=True,
-                             min_size=m.px(theme.TABLE_DETAIL_MIN)))
-        else:
-            top, bottom = rows(lay.info, [1.0, 1.0])
-            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
-                             align="left"))
-            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
-                             color=theme.TEXT_DIM, align="left"))
+        out += self._header_words(game, lay, turn_words, deck_words, message_shown)
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
@@ -762,6 +730,43 @@ class TableView(CakeTable, WhyTargets):
                               on_tap=partial(self._say_devices, said, area.center)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
+        return out
+
+    def _header_words(self, game, lay: Any, turn_words: str, deck_words: str,
+                      message_shown: bool) -> list[Widget]:
+        """The turn and the deck, or the final round's words; and the room where a message
+        shows (the bar's free middle, or the final round's words' place, which they give
+        it for its few seconds: whose turn it is stays under it on the last seat's turn)."""
+        m = self.m
+        out: list[Widget] = []
+        message = lay.message
+        takes_turns = self._final_takes_turns(game)
+        over, under = rows(message, [max(1, message.h * 4 // 5), 1.0])
+        room = message if lay.info is not None or takes_turns else over
+        out.append(Fill("hdr.room", room, color=theme.PANEL))
+        detail = Label("hdr.detail", under, text=turn_words, size=m.small, color=theme.TEXT_DIM,
+                       align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN))
+        if lay.info is None and message_shown:
+            if not takes_turns:
+                out.append(detail)
+        elif lay.info is None and takes_turns:
+            # the final round takes the room of the turn and deck counts: "Final round" and
+            # "Chloe plays last" take turns, each at the must-read size
+            big = self.t("table.final_round") if self._final_phase(game) == 0 \
+                else self._plays_last(game.players[game.last_seat].name, message.w)
+            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
+                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
+        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
+            out.append(Label("hdr.final", over, text=self.t("table.last_turn"), size=m.must,
+                             bold=True, tight=True, color=theme.WARNING, align="left",
+                             min_size=m.must))
+            out.append(detail)
+        else:
+            top, bottom = rows(lay.info, [1.0, 1.0])
+            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
+                             align="left"))
+            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
+                             color=theme.TEXT_DIM, align="left"))
         return out
 
     def _plays_last(self, name: str, room: int) -> str:
