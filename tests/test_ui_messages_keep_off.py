@@ -136,3 +136,23 @@ def test_no_hint_of_a_taught_game_covers_the_active_player_the_turn_or_a_button(
             run(app, {"do": "end_turn"})
         check(app, f"step {step}")
     assert {"goal", "turn", "flow_of_time"} <= keys, keys
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+def test_the_cake_question_of_a_four_player_deal_is_whole_and_covers_nothing(lang):
+    """Four players took cards in the deal: the words over a row of chips, each chip as wide
+    as its name needs; nothing cut, nothing covered, at 800x480."""
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(lang=lang, lines=[line(
+        do="setup", edition="original", players=["Ana", "Ben", "Charlie", "Maximiliano"],
+        expansion="cake_time")])
+    assert check(app, "a four player deal") == {"ban.cake.bg"}
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
+    assert len(asked) == 6, [r.owner for r in asked]       # the words, 4 chips, Done
+    for r in asked:
+        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
+    assert any(r.text == "+ Maximiliano" for r in asked)

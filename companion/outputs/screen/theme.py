@@ -175,9 +175,11 @@ CAKE_QUESTION_H = 92                 # "cake on the deck's back?" (a target and 
 CAKE_QUESTION_EXTRA = 40
 CAKE_QUESTION_PAD = (8, 5)
 CAKE_QUESTION_LINE_H = 28
+CAKE_QUESTION_WORDS_H = 34           # its words over the chips: two lines of small type
 CAKE_QUESTION_ROW_GAP = 3
 CAKE_QUESTION_ICON_GAP = 6
 CAKE_QUESTION_MIN_TYPE = 12
+CAKE_CHIP_PAD = 4                    # a "+ name" chip's label from its sides
 CAKE_BREAK_TIME_PAD = 4
 CAKE_BREAK_TIME_MIN_TYPE = 10
 

@@ -32,17 +32,16 @@ from companion.core.rules.happenings import (CakePlaced, CardEnrolled, CardIdent
                                              UnknownCard)
 from .. import theme
 from ..cakes import cake_badge, draw_cake
-from ..layout import centered, cols, inset
+from ..layout import centered, cols, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget
+from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, text_width
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
 _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceStatusChanged,
                 DrawsDismissed)
-
-
+_CHIPS_BESIDE = 2       # up to two players' chips beside the words; more under them
 
 
 class CakeTable(Screen):
@@ -193,7 +192,10 @@ class CakeTable(Screen):
         if not self.cake_offer or game.game_over or game.expansion is None:
             return 0
         m = self.m
-        return m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
+        h = m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
+        if len(self.cake_offer) > _CHIPS_BESIDE:     # the words over the chips
+            h += m.px(theme.CAKE_QUESTION_WORDS_H) + m.px(theme.CAKE_QUESTION_ROW_GAP)
+        return h
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
         """"Cake on the deck's back?": a chip per player who just took cards, in its band at
@@ -213,26 +215,34 @@ class CakeTable(Screen):
                                   color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
                                   radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
         inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
-        # the question left (the cake, then its words on up to three lines), the chips right
-        line, chips = cols(inner, [0.36, 0.64], m.gap)
+        names = list(self.cake_offer)
+        beside = len(names) <= _CHIPS_BESIDE
+        if beside:      # the question left (the cake, its words on three lines), chips right
+            line, chips = cols(inner, [0.36, 0.64], m.gap)
+        else:           # three or four players took cards: the words over a row of chips
+            line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_WORDS_H), 1.0],
+                               m.px(theme.CAKE_QUESTION_ROW_GAP))
         icon_h = min(line.h, m.px(theme.CAKE_QUESTION_LINE_H))
         icon, words = cols(line, [icon_h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
         out.append(Custom("ban.cake.icon", centered(icon, icon_h, icon_h), data="cake",
                           paint_fn=draw_cake))
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
-                         size=m.small, bold=True, align="left", lines=3,
-                         min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
-        names = list(self.cake_offer)
-        specs = [1.0] * len(names) + [0.7]
+                         size=m.small if beside else m.body, bold=True, align="left",
+                         lines=3 if beside else 2, min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
+        # each chip as wide as its words need (a long name gets the room a short one leaves)
+        done = self.t("cake.done")
+        specs = [float(text_width(w, m.body, True) + 2 * m.px(theme.CAKE_CHIP_PAD))
+                 for w in ["+ " + n for n in names] + [done]]
         cells = cols(chips, specs, m.gap)
         seats = {p.name: i for i, p in enumerate(game.players)}
         for name, cell in zip(names, cells, strict=False):
             seat = seats.get(name, 0)
             colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
             out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
-                              color=colour, on_tap=partial(self.app.post_action,
-                                                           {"do": "cake", "player": name})))
-        out.append(Button("ban.cake.done", cells[-1], text=self.t("cake.done"), size=m.body,
-                          on_tap=self._cake_done))
+                              pad=m.px(theme.CAKE_CHIP_PAD), color=colour,
+                              on_tap=partial(self.app.post_action,
+                                             {"do": "cake", "player": name})))
+        out.append(Button("ban.cake.done", cells[-1], text=done, size=m.body,
+                          pad=m.px(theme.CAKE_CHIP_PAD), on_tap=self._cake_done))
         return out
