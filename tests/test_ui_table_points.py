@@ -412,3 +412,26 @@ def test_the_footer_labels_take_one_type_size_in_every_language(size, script):
     assert len(small) == 1 and len(end) == 1, (small, end)
     if script == "sample_game.jsonl":
         assert small.pop() >= m.px(16) and end.pop() == m.big
+
+
+def test_a_tap_is_answered_at_once_while_shop_closed_shows_which_then_has_its_whole_time():
+    loop, app = make_app(lines=[ORIGINAL])
+    run(app, {"do": "correct", "deck": 0})
+    assert [w.text for w in toasts(app)] == ["Shop closed: the order deck ran out"]
+    app.clock.now += 3
+    app.tick()
+    from companion.outputs.screen.screens.base import Pointer
+    empty = widget(app, "act.pos3")                 # an empty position: nothing to do
+    assert not app.table.game.active_player.queue[2]
+    app.screen.handle(Pointer("down", empty.rect.center))
+    app.screen.handle(Pointer("up", empty.rect.center))
+    assert [w.text for w in toasts(app)] == [app.screen.t("table.nothing_here")]
+    app.clock.now += 2.1                            # the answer goes; the message is back
+    app.tick()
+    assert [w.text for w in toasts(app)] == ["Shop closed: the order deck ran out"]
+    app.clock.now += 5.5                            # for its whole time
+    app.tick()
+    assert app.screen.toasts
+    app.clock.now += 1
+    app.tick()
+    assert not app.screen.toasts

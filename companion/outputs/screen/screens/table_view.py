@@ -1108,6 +1108,14 @@ class TableView(CakeTable, WhyTargets):
         return self.keep_clear() + [footer_layout(self.m, footer,
                                                   game.expansion is not None).end]
 
+    def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
+              seconds: float | None = None, hold: bool = True) -> None:
+        """The newest message takes the top bar's room at once (the answer to a tap is never
+        kept waiting); one it pushes aside waits, then shows for its whole time."""
+        super().toast(text, near, kind, seconds, hold)
+        if len(self._toasts) > 1:
+            self._toasts.insert(0, self._toasts.pop())
+
     def nothing_here(self, pos: tuple[int, int]) -> None:
         """A tap on no button, card or number that does something: a short answer, so no
         tap goes unanswered (a disabled button, an empty position, another seat's cards)."""
