@@ -156,3 +156,24 @@ def test_the_cake_question_of_a_four_player_deal_is_whole_and_covers_nothing(lan
     for r in asked:
         assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
     assert any(r.text == "+ Maximiliano" for r in asked)
+    for n in range(1, 5):       # the cards that give it room stay a finger's target
+        card = next(w for w in app.screen._widgets if w.name == f"act.pos{n}")
+        assert min(card.rect.size) >= 48, card.rect
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_cake_questions_words_are_whole_at_every_size(size, lang):
+    """Two players took cards: the words beside the chips where they are whole there, else
+    over them; never cut ("Tocad a quién va el nuev…" once, at 1280x800)."""
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script("sample_cake_game.jsonl"))
+    check(app, "the cake question")
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
+    assert len(asked) == 4, [r.owner for r in asked]       # the words, 2 chips, Done
+    for r in asked:
+        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)

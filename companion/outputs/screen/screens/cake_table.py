@@ -34,14 +34,13 @@ from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import centered, cols, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, text_width
+from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, fit, text_width
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
 _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceStatusChanged,
                 DrawsDismissed)
-_CHIPS_BESIDE = 2       # up to two players' chips beside the words; more under them
 
 
 class CakeTable(Screen):
@@ -186,16 +185,39 @@ class CakeTable(Screen):
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
-    def question_h(self, game: Any) -> int:
-        """The height of the band the cake question takes at the active panel's foot
-        (0: no question)."""
+    def question_h(self, game: Any, width: int) -> int:
+        """The height of the band the cake question takes at the foot of the active panel
+        (``width`` wide; 0: no question)."""
         if not self.cake_offer or game.game_over or game.expansion is None:
             return 0
         m = self.m
         h = m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
-        if len(self.cake_offer) > _CHIPS_BESIDE:     # the words over the chips
+        if self._question_words_w(width)[0] is None:     # the words over the chips
             h += m.px(theme.CAKE_QUESTION_WORDS_H) + m.px(theme.CAKE_QUESTION_ROW_GAP)
         return h
+
+    def _chip_words(self) -> list[str]:
+        return ["+ " + n for n in self.cake_offer] + [self.t("cake.done")]
+
+    def _question_words_w(self, width: int) -> tuple[int | None, int]:
+        """How wide the question's words (and the cake) are beside the chips in a band
+        ``width`` wide, the chips as wide as their words, and the chips' type size (the body
+        size, else the small one to leave the words room); None: the words are not whole
+        beside the chips, so they go over them."""
+        m = self.m
+        inner_w = width - 2 * m.px(theme.CAKE_QUESTION_PAD[0])
+        icon_w = m.px(theme.CAKE_QUESTION_LINE_H) + m.px(theme.CAKE_QUESTION_ICON_GAP)
+        words = self.t("cake.ask_deal" if self.cake_dealing else "cake.ask")
+        for size in (m.body, m.small):
+            chips_w = sum(text_width(w, size, True) + 2 * m.px(theme.CAKE_CHIP_PAD) + m.gap
+                          for w in self._chip_words())
+            words_w = inner_w - chips_w - m.gap
+            box = pygame.Rect(0, 0, words_w - icon_w, m.target)
+            if box.w > 0:
+                _, broken = fit(words, box, m.small, True, 3, m.px(theme.CAKE_QUESTION_MIN_TYPE))
+                if not any("…" in x for x in broken):
+                    return words_w, size
+        return None, m.body
 
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
         """"Cake on the deck's back?": a chip per player who just took cards, in its band at
@@ -216,9 +238,10 @@ class CakeTable(Screen):
                                   radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
         inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
         names = list(self.cake_offer)
-        beside = len(names) <= _CHIPS_BESIDE
-        if beside:      # the question left (the cake, its words on three lines), chips right
-            line, chips = cols(inner, [0.36, 0.64], m.gap)
+        words_w, chip_size = self._question_words_w(r.w)
+        beside = words_w is not None
+        if words_w is not None:   # the question left (the cake, its words), the chips right
+            line, chips = cols(inner, [words_w, 1.0], m.gap)
         else:           # three or four players took cards: the words over a row of chips
             line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_WORDS_H), 1.0],
                                m.px(theme.CAKE_QUESTION_ROW_GAP))
@@ -232,17 +255,17 @@ class CakeTable(Screen):
                          lines=3 if beside else 2, min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
         # each chip as wide as its words need (a long name gets the room a short one leaves)
         done = self.t("cake.done")
-        specs = [float(text_width(w, m.body, True) + 2 * m.px(theme.CAKE_CHIP_PAD))
-                 for w in ["+ " + n for n in names] + [done]]
+        specs = [float(text_width(w, chip_size, True) + 2 * m.px(theme.CAKE_CHIP_PAD))
+                 for w in self._chip_words()]
         cells = cols(chips, specs, m.gap)
         seats = {p.name: i for i, p in enumerate(game.players)}
         for name, cell in zip(names, cells, strict=False):
             seat = seats.get(name, 0)
             colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
-            out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
+            out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=chip_size,
                               pad=m.px(theme.CAKE_CHIP_PAD), color=colour,
                               on_tap=partial(self.app.post_action,
                                              {"do": "cake", "player": name})))
-        out.append(Button("ban.cake.done", cells[-1], text=done, size=m.body,
+        out.append(Button("ban.cake.done", cells[-1], text=done, size=chip_size,
                           pad=m.px(theme.CAKE_CHIP_PAD), on_tap=self._cake_done))
         return out

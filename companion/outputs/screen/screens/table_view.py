@@ -798,7 +798,7 @@ class TableView(CakeTable, WhyTargets):
         players, prompt and mark, equal if not the same objects)."""
         pending = self.pending
         offer = self.specialty_offered()
-        question = self.question_h(game)
+        question = self.question_h(game, self._question_w(rect))
         self._name_banner = active_panel_layout(self.m, rect, pending is not None or offer,
                                                 question).banner
         taken = self._taken[:2] if self._taken is not None else None
@@ -830,7 +830,7 @@ class TableView(CakeTable, WhyTargets):
         ]
         offer = running and self.specialty_offered()
         lay = active_panel_layout(m, rect, self.pending is not None or offer,
-                                  self.question_h(game))
+                                  self.question_h(game, self._question_w(rect)))
         banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
@@ -857,6 +857,10 @@ class TableView(CakeTable, WhyTargets):
         out += self._hint_row(game, me, hint, offer)
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
+
+    def _question_w(self, rect: pygame.Rect) -> int:
+        """How wide the cake question's band is in the active panel ``rect``."""
+        return rect.w - 2 * max(theme.TABLE_ACTIVE_PAD_MIN, self.m.px(theme.TABLE_ACTIVE_PAD))
 
     def _hint_row(self, game, me, hint: pygame.Rect, offer: bool) -> list[Widget]:
         """The line under the active player's orders: the "+N" draws badge beside the words
