@@ -46,6 +46,7 @@ from .rules.happenings import (CardEnrolled, CardIdentified, DeviceStatusChanged
 from .rules.rejections import reject
 from .journal import JournalBusy
 from .session import Session
+from .seat_colours import game_names, shown_happening, shown_rejection
 from .snapshot import Snapshot
 from .draw_prompt import Draws
 from companion.words import i18n
@@ -657,8 +658,14 @@ class LogSubscriber:
     def __call__(self, u: Update) -> None:
         game = u.table.game
         edition = game.edition if game is not None else "original"
+        # the players as the screen names them (a seat colour's name in the log's language)
+        names = game_names(self.language,
+                           tuple(p.name for p in game.players) if game is not None else (),
+                           u.snapshot.seat_colours if u.snapshot is not None else ())
         if u.rejection is not None:
-            self.log.info("%s", i18n.rejection_text(self.language, u.rejection))
+            self.log.info("%s", i18n.rejection_text(self.language,
+                                                    shown_rejection(u.rejection, names)))
         for h in u.happened:
             if not isinstance(h, NotYourTurn) or u.rejection is None:
-                self.log.info("%s", i18n.happening_text(self.language, h, edition))
+                self.log.info("%s", i18n.happening_text(self.language,
+                                                        shown_happening(h, names), edition))

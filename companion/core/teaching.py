@@ -19,7 +19,7 @@ Pure: no pygame, no clock, no I/O (the words come from ``companion.words.i18n``'
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,13 +223,17 @@ def _frozen(value: Any) -> Any:
 
 # --- words ---------------------------------------------------------------------------------
 
-def hint_text(lang: str, hint: Hint) -> str:
-    """The hint in ``lang``'s words."""
+def hint_text(lang: str, hint: Hint, names: Mapping[str, str] | None = None) -> str:
+    """The hint in ``lang``'s words (``names``: the players' names as shown, recorded
+    name -> shown: ``seat_colours.shown_names``)."""
+    names = names or {}
     v = hint.values
     edition = v.pop("edition", "original")
     count = v.get("count", 1)
+    if isinstance(v.get("player"), str):
+        v["player"] = names.get(v["player"], v["player"])
     if "drawers" in v:
-        v["drawers"] = i18n.names_list(lang, v["drawers"])
+        v["drawers"] = i18n.names_list(lang, [names.get(n, n) for n in v["drawers"]])
     v["token"] = i18n.token_name(lang, edition, count)
     v["tokens"] = i18n.token_name(lang, edition, 2)
     return i18n.tr(lang, f"teach.{hint.key}", **v)

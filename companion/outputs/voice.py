@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
 from companion.appliance.config import VoiceSettings
@@ -51,6 +51,7 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.state import Game
+from companion.core.seat_colours import game_names, shown_happening
 from companion.core.snapshot import Snapshot
 from companion.core.loop import Update
 from companion.words import i18n
@@ -67,11 +68,16 @@ RENDER_SECONDS = 10.0     # longest wait for one sentence
 
 
 def phrases_for(update: Update, lang: str) -> list[str]:
-    """The sentences one update calls for, in order (none for a refused input)."""
+    """The sentences one update calls for, in order (none for a refused input). The
+    players are named as the screen shows them: a name "Play with seat colours" gave is
+    said in ``lang`` (``seat_colours.shown_names``)."""
     if update.rejection is not None:
         return []
+    game = update.table.game
+    names = game_names(lang, tuple(p.name for p in game.players) if game is not None else (),
+                       update.snapshot.seat_colours if update.snapshot is not None else ())
     return [text for h in update.happened
-            if (text := phrase_of(h, lang, update.table.game)) is not None]
+            if (text := phrase_of(shown_happening(h, names), lang, game, names)) is not None]
 
 
 def _t(lang: str, key: str, **params: Any) -> str:
@@ -83,9 +89,11 @@ def _n(lang: str, key: str, count: int, **params: Any) -> str:
 
 
 # radon C-D: one case per happening, the exhaustive match (assert_never)
-def phrase_of(h: Happening, lang: str, game: Game | None) -> str | None:
-    """The sentence one happening calls for, or None. One case per happening: the match
-    is exhaustive, so a new happening fails mypy until the voice decides."""
+def phrase_of(h: Happening, lang: str, game: Game | None,
+              names: Mapping[str, str] | None = None) -> str | None:
+    """The sentence one happening calls for, or None (``names``: the players' names as
+    said, recorded -> shown). One case per happening: the match is exhaustive, so a new
+    happening fails mypy until the voice decides."""
     match h:
         case DislikesTaken():
             return _n(lang, "dislikes", h.count, player=h.player)
@@ -93,8 +101,8 @@ def phrase_of(h: Happening, lang: str, game: Game | None) -> str | None:
             return i18n.tr(lang, "word.list_separator").join(
                 _n(lang, "draws", count, player=player) for player, count in h.draws) or None
         case ShopClosed():
-            return _t(lang, "shop_closed",
-                      player=game.players[game.last_seat].name if game is not None else "")
+            last = game.players[game.last_seat].name if game is not None else ""
+            return _t(lang, "shop_closed", player=(names or {}).get(last, last))
         case ShopReopened():
             return _t(lang, "shop_reopened")
         case TurnChanged():

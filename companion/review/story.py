@@ -29,8 +29,8 @@ Turning points are key + params (words in the locale files' ``[story]`` section,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core.rules.actions import Action
@@ -88,6 +88,24 @@ class Story:
         """The ``count`` turning points that say most, in the order they came."""
         ranked = sorted(self.points, key=lambda p: PRIORITY.index(p.key))[:count]
         return tuple(p for p in self.points if p in ranked)
+
+    def named(self, names: Mapping[str, str]) -> Story:
+        """This story with its players named as people see them (``names``: recorded ->
+        shown, ``core.seat_colours.shown_names``); the journal's story keeps the names."""
+        if all(k == v for k, v in names.items()):
+            return self
+        return replace(self, players=tuple(names.get(n, n) for n in self.players),
+                       points=tuple(_named(p, names) for p in self.points))
+
+
+def _named(point: TurningPoint, names: Mapping[str, str]) -> TurningPoint:
+    def one(key: str, value: Any) -> Any:
+        if key in ("player", "previous") and isinstance(value, str):
+            return names.get(value, value)
+        if key == "draws":
+            return tuple((names.get(who, who), n) for who, n in value)
+        return value
+    return replace(point, params=tuple((k, one(k, v)) for k, v in point.params))
 
 
 @dataclass(frozen=True)

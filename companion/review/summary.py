@@ -32,7 +32,7 @@ from companion.core.journal import GameRecord, Journal
 from companion.core.rules.engine import NO_SPECIALTIES
 from companion.core.rules.scoring import ranking, tie_break, winners
 from companion.core.rules.state import Game, Table
-from companion.core.seat_colours import SCREEN_RGB, screen_rgb
+from companion.core.seat_colours import SCREEN_RGB, screen_rgb, shown_names
 from companion.core.session import rebuild
 from .story import Story, story_of
 from .story_words import point_text, round_text
@@ -327,13 +327,20 @@ class _Page:
 
     def __init__(self, record: GameRecord, game: Game, story: Story, lang: str,
                  canvas: _Canvas, paint: _Pen):
-        self.record, self.game, self.story, self.lang = record, game, story, lang
-        self.canvas, self.pen, self.paint = canvas, canvas.pen, paint
         names = record.seat_colors or []
+        #: the players as people read them in ``lang`` (a seat colour's name follows it)
+        self.names = shown_names(lang, [p.name for p in game.players], names)
+        self.record, self.game, self.lang = record, game, lang
+        self.story = story.named(self.names)
+        self.canvas, self.pen, self.paint = canvas, canvas.pen, paint
         rgb = screen_rgb(names) if names else []
         self.colours = list(rgb) + list(SCREEN_RGB[len(rgb):])
         self.surface = canvas.surface
         self.width = PAGE[0] - 2 * MARGIN
+
+    def shown(self, name: str) -> str:
+        """A player's name as the page shows it."""
+        return self.names.get(name, name)
 
     def draw(self) -> None:
         s, pen, lang = self.surface, self.pen, self.lang
@@ -363,10 +370,11 @@ class _Page:
         if len(won) == 1:
             seat = self.game.seat_of(won[0]) or 0
             colour = self.colours[seat % len(self.colours)]
-            text = tr(self.lang, "end.winner", player=won[0])
+            text = tr(self.lang, "end.winner", player=self.shown(won[0]))
         else:
             colour = FLAG
-            text = tr(self.lang, "end.shared", players=names_list(self.lang, list(won)))
+            text = tr(self.lang, "end.shared",
+                      players=names_list(self.lang, [self.shown(n) for n in won]))
         band = pygame.Rect(MARGIN, y, self.width, 84)
         self.canvas.box(band, colour, 16)
         self.pen.write(self.surface, text, band.inflate(-32, -12), 52, _ink_on(colour), True)
@@ -388,8 +396,8 @@ class _Page:
                       pygame.Rect(row.x + 16, row.y, 84, row.h), 44, INK, True, "left")
             self._token(pygame.Rect(row.x + 106, row.y + 9, row.h - 18, row.h - 18), seat, colour)
             name_x = row.x + 106 + row.h
-            pen.write(s, entry.name, pygame.Rect(name_x, row.y + 4, 420, 40), 36, INK, True,
-                      "left")
+            pen.write(s, self.shown(entry.name), pygame.Rect(name_x, row.y + 4, 420, 40), 36,
+                      INK, True, "left")
             parts = [("likes", p.likes, e.like_points),
                      ("upgrades", len(p.upgrades), e.upgrade_points),
                      ("dislikes", p.dislikes, e.dislike_points)]
@@ -403,8 +411,9 @@ class _Page:
             y += row_h
         tokens = token_name(lang, g.edition)
         for better, worse, why in tie_break(ranked):
-            y += pen.paragraph(s, tr(lang, f"end.tie_{why}", better=better, worse=worse,
-                                     tokens=tokens), MARGIN, y, self.width, 26, DIM)
+            y += pen.paragraph(s, tr(lang, f"end.tie_{why}", better=self.shown(better),
+                                     worse=self.shown(worse), tokens=tokens),
+                               MARGIN, y, self.width, 26, DIM)
         return y
 
     def _chart(self, top: int, bottom: int) -> None:

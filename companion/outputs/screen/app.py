@@ -292,8 +292,8 @@ class App:
         self.on_display = (on_display if on_display is not None
                            else pygame.display.get_init()
                            and self.surface is pygame.display.get_surface())
-        self.seat_colors: list = list(seat_colors or seat_colours.SCREEN_RGB)
         self.table: Any = loop.table            # the table as the last update left it
+        self.seat_colors = list(seat_colors or seat_colours.SCREEN_RGB)
         #: the draw prompt as the loop's last snapshot has it (what is due, who dismissed it)
         self.draws: Draws = loop.snapshot.draws
         self.version = loop.turn_now()          # ... and its version
@@ -406,6 +406,23 @@ class App:
         for s in self.stack:
             s.layout(self.size)
 
+    @property
+    def seat_colors(self) -> list:
+        """The seats' colours on the screen (RGB), in seat order."""
+        return self._seat_colors
+
+    @seat_colors.setter
+    def seat_colors(self, colours: list) -> None:
+        self._seat_colors = list(colours)
+        self.follow_players()
+
+    def follow_players(self) -> None:
+        """Tell the words the table's players and seat colours: a name "Play with seat
+        colours" gave shows in the screen's language (``text.shown``)."""
+        game = getattr(self.table, "game", None)
+        names = tuple(p.name for p in game.players) if game is not None else ()
+        text.set_players(names, seat_colours.names_of(self.seat_colors[:len(names)]))
+
     def resize(self, size: tuple[int, int]) -> None:
         for s in self.stack:
             s.layout(size)
@@ -466,6 +483,7 @@ class App:
         if snapshot is not None and snapshot.version != self.version:
             was_over = _game_over(self.table)
             self.table, self.draws, self.version = snapshot.table, snapshot.draws, snapshot.version
+            self.follow_players()
             self.show(TableView(self))
             self._route(was_over)
         return self
@@ -507,6 +525,7 @@ class App:
             self._answered = u.event          # (the newest input posted is answered)
         was_over = _game_over(self.table)
         self.table = u.table
+        self.follow_players()
         if u.snapshot is not None:
             self.draws = u.snapshot.draws
         if u.version is not None:

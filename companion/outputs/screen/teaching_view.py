@@ -30,7 +30,7 @@ from . import theme
 from .layout import centered, cols, inset, rows
 from .settings_store import settings_for
 from .table_layout import table_layout
-from .text import language
+from .text import language, shown_names
 from .widgets import Button, Fill, Label, Widget, common_size
 
 #: the hint card: a dark teal face with the yellow of a specialty ribbon around it
@@ -72,7 +72,7 @@ class Teaching:
         return bool(self.queue) and self.enabled
 
     def text(self, hint: Hint) -> str:
-        return teaching.hint_text(language(), hint)
+        return teaching.hint_text(language(), hint, names=shown_names())
 
     def resume(self) -> None:
         """The hints the running game has passed, from its journal lines (a restart or a

@@ -6,30 +6,68 @@ called by the App when the settings change it), so that a screen writes
 ``t("button.undo")`` instead of passing the language to every call, and keeps
 the few helpers that need that language: plural forms, token words, a list of
 names, and the letters on an ingredient disc.
+
+It also remembers the players of the table's game and their seat colours
+(``set_players``, called by the App with every update), so that a name the setup's
+"Play with seat colours" gave shows in the current language (``shown``; the rule is
+``companion.core.seat_colours.shown_name``): every ``t`` fills its ``player``,
+``active``, ``previous`` and ``start`` with the names as shown, and ``join_names``
+joins them as shown. The journal keeps the names as they were given.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion.core import seat_colours
 from companion.core.rules.rejections import Rejection
 from companion.words import i18n
 
 _language = i18n.DEFAULT
+_players: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())   # names, seat colours
+_names: Mapping[str, str] | None = None                          # (worked out from them)
+NAME_PARAMS = ("player", "active", "previous", "start")        # what t() fills with a name
 
 
 def set_language(lang: str) -> None:
     """Switch the words of every screen to ``lang`` (en, es, pt, it, ko)."""
-    global _language
-    _language = lang
+    global _language, _names
+    _language, _names = lang, None
 
 
 def language() -> str:
     return _language
 
 
+def set_players(names: Iterable[str], colours: Iterable[str]) -> None:
+    """The table's game: its players' names as recorded, in seat order, and its seat
+    colours (names: "red", ...; none: the box's order)."""
+    global _players, _names
+    players = (tuple(names), tuple(colours))
+    if players != _players:
+        _players, _names = players, None
+
+
+def shown_names() -> Mapping[str, str]:
+    """The game's players, recorded name -> the name shown in the current language."""
+    global _names
+    if _names is None:
+        _names = seat_colours.game_names(_language, *_players)
+    return _names
+
+
+def shown(name: str) -> str:
+    """A player's name as the screens show it in the current language: a seat-colour
+    name the setup gave follows the language; any other name stays as it was given."""
+    return shown_names().get(name, name)
+
+
 def t(key: str, **params: Any) -> str:
-    """The text of ``key`` in the current language, with ``params`` filled in."""
+    """The text of ``key`` in the current language, with ``params`` filled in (a
+    player's name as ``shown`` shows it)."""
+    for k in NAME_PARAMS:
+        if isinstance(params.get(k), str):
+            params[k] = shown(params[k])
     return i18n.tr(_language, key, **params)
 
 
@@ -45,8 +83,9 @@ def t_count(key: str, count: int, **params: Any) -> str:
 
 
 def rejection_text(rejection: Rejection) -> str:
-    """Why the engine said no, in words for the table."""
-    return i18n.rejection_text(_language, rejection)
+    """Why the engine said no, in words for the table (the player it names as ``shown``)."""
+    return i18n.rejection_text(_language, seat_colours.shown_rejection(rejection,
+                                                                        shown_names()))
 
 
 def tokens_lower(token: str) -> str:
@@ -61,8 +100,8 @@ def tokens_name(token: str) -> str:
 
 
 def join_names(names: Iterable[str]) -> str:
-    """"Ana", "Ana and Ben", "Ana, Ben and Chloe"."""
-    return i18n.names_list(_language, names)
+    """"Ana", "Ana and Ben", "Ana, Ben and Chloe" (as ``shown`` shows each)."""
+    return i18n.names_list(_language, [shown(n) for n in names])
 
 
 def drink_name(drink: str) -> str:
@@ -100,7 +139,9 @@ def ingredient_letters(ingredient: str) -> str:
 
 
 def reset(lang: str | None = None) -> None:
-    """Forget the letters worked out so far (tests) and optionally set the language."""
+    """Forget the letters worked out so far and the game's players (tests) and
+    optionally set the language."""
     _letters.clear()
+    set_players((), ())
     if lang is not None:
         set_language(lang)

@@ -64,6 +64,7 @@ from companion.core.journal import Journal, JournalError
 from companion.core.rules import Rejection, parse_line
 from companion.core.rules.json_text import loads
 from companion.core.rules.rejections import reject
+from companion.core.seat_colours import shown_rejection
 from companion.core.session import rebuild
 from companion.core.loop import STALE
 from companion.words.i18n import rejection_text, tr
@@ -77,7 +78,7 @@ from .live import LiveTable, LogTail, Snapshot
 from .routing import WebApp, html, json_response, read_body, text, unread_closes
 from .pairing import (BUSY, CODE_FILE, LOCKED, OK, Pairing, phone_name, publish_code,
                       unpublish_code)
-from .why import why_json
+from .why import live_names, why_json
 from .server import BackgroundServer
 
 if TYPE_CHECKING:                       # imported when announcing
@@ -495,7 +496,8 @@ def build_app(view: PhoneView) -> WebApp:
             if status == 412:
                 extra.update(html=data["html"], seq=snap.seq)
             if rejection is not None:
-                extra.update(reason=rejection_text(lang, rejection),
+                shown = shown_rejection(rejection, live_names(lang, snap))   # (its words)
+                extra.update(reason=rejection_text(lang, shown),
                              rejection={"code": rejection.code, "text": rejection.text})
             r = answer(status, key, **extra, table=state, version=snap.etag)
             r.headers["etag"] = snap.etag

@@ -28,7 +28,8 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.scoring import ranking
-from companion.core.seat_colours import SCREEN_RGB, screen_rgb
+from companion.core.seat_colours import (SCREEN_RGB, screen_rgb, shown_happening, shown_names,
+                                         shown_rejection)
 from companion.review.story import story_of
 from companion.review.story_words import point_text, round_text
 from companion.appliance.config import LANGUAGES
@@ -37,7 +38,7 @@ from companion.words.i18n import (drink_name, happening_text, language_name, nam
 from .chart import key_svg, story_svg
 from .routing import ERRORS
 from companion.review.why_text import why_text
-from .why import whys
+from .why import live_names, whys
 
 SEAT_RGB = list(SCREEN_RGB)          # the touchscreen's seat colours
 
@@ -248,9 +249,10 @@ def _on(colour: Any) -> str:
     return "#181412" if dark >= 1.05 / (bg + 0.05) else "#ffffff"
 
 
-def _why_name(lang: str, w: Any, state: dict[str, Any]) -> str:
+def _why_name(lang: str, w: Any, state: dict[str, Any], names: dict[str, str]) -> str:
     """What a "?" asks, in words: "Why does Ben draw 2?"."""
     kind, _, who = w.target.partition(":")
+    who = names.get(who, who)
     if kind == "sign" and state.get("token"):
         return tr(lang, "phone.why_sign", sign=tr(lang, "word." + state["token"]))
     if kind == "final":
@@ -260,26 +262,33 @@ def _why_name(lang: str, w: Any, state: dict[str, Any]) -> str:
     if kind == "dislikes":
         return tr(lang, "phone.why_dislikes", player=who)
     if kind == "tie" and {"better", "worse"} <= set(w.params):
-        return tr(lang, "phone.why_tie", better=w.params["better"], worse=w.params["worse"])
+        return tr(lang, "phone.why_tie", better=names.get(w.params["better"], w.params["better"]),
+                  worse=names.get(w.params["worse"], w.params["worse"]))
     if kind == "refusal":
         return tr(lang, "phone.why_refusal")
     return tr(lang, "phone.why_other")
 
 
-def _why(lang: str, explained: dict, *targets: str, state: dict[str, Any] | None = None) -> str:
+def _why(lang: str, explained: dict, *targets: str, state: dict[str, Any] | None = None,
+         names: Names = None) -> str:
     """A "?" that opens the sentence saying why (``companion.review.explain``) for each of
     ``targets`` the table explains now (one per different sentence); "" for none. The
-    button is named by its question ("Why does Ben draw 2?")."""
+    button is named by its question ("Why does Ben draw 2?"); ``names``: the players'
+    names as shown (``live_names``)."""
     out, said = [], set()
+    names = names or {}
     for w in (explained[x] for x in targets if x in explained):
-        text = why_text(lang, w)
+        text = why_text(lang, w, names=names)
         if text not in said:
             said.add(text)
-            name = escape(_why_name(lang, w, state or {}))
+            name = escape(_why_name(lang, w, state or {}, names))
             out.append(f' <details class="why" data-why="{escape(w.target)}"><summary '
                        f'title="{name}"><span aria-hidden="true">?</span>'
                        f'<span class="sr">{name}</span></summary>{escape(text)}</details>')
     return "".join(out)
+
+
+Names = dict[str, str] | None
 
 
 def live_fragment(lang: str, snap: Any) -> str:
@@ -289,21 +298,23 @@ def live_fragment(lang: str, snap: Any) -> str:
         return f'<h1 class="turn" data-phase="none">{t(lang, "table.no_game")}</h1>' \
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
-    out = [_headline(lang, state), _bar(lang, state, game, explained),
-           _draws(lang, snap, explained)]
+    names = live_names(lang, snap)
+    out = [_headline(lang, state, names), _bar(lang, state, game, explained, names),
+           _draws(lang, snap, explained, names)]
     if state["game_over"]:
-        out.append(_ending(lang, snap, explained))
-    out.append(_seats(lang, snap, explained))
-    out.append(_news(lang, snap, explained))
+        out.append(_ending(lang, snap, explained, names))
+    out.append(_seats(lang, snap, explained, names))
+    out.append(_news(lang, snap, explained, names))
     return "".join(out)
 
 
-def _headline(lang: str, state: dict[str, Any]) -> str:
+def _headline(lang: str, state: dict[str, Any], names: dict[str, str]) -> str:
     """Whose turn it is (or "Game over"), as the page's heading; it carries the phase
     (which buttons the page offers) and, once over, the rematch's setup line."""
     if not state["game_over"]:
+        active = names.get(state["active"], state["active"])
         return (f'<h1 class="turn" data-phase="playing">'
-                f'{t(lang, "phone.turn_of", player=state["active"])}</h1>')
+                f'{t(lang, "phone.turn_of", player=active)}</h1>')
     again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
                              "players": [p["name"] for p in state["players"]],
                              "start": state["start"]}
@@ -315,7 +326,8 @@ def _headline(lang: str, state: dict[str, Any]) -> str:
     return f'<h1 class="turn" data-phase="over" data-rematch="{line}">{t(lang, "end.title")}</h1>'
 
 
-def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any]) -> str:
+def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any],
+         names: dict[str, str]) -> str:
     """The turn, the shop's sign, the deck and the final round."""
     n = len(state["players"])
     out = ['<div class="bar">']
@@ -324,45 +336,46 @@ def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any])
         out.append(f'<span>{turn}</span>')
     sign = state["token"]
     out.append(f'<span class="sign {sign}">{t(lang, "word." + sign)}</span>'
-               + _why(lang, explained, "sign", state=state))
+               + _why(lang, explained, "sign", state=state, names=names))
     out.append(f'<span>{t(lang, "table.deck", count=state["deck"])}</span>')
     if sign == "closed" and not state["game_over"]:
         last = state["players"][game.last_seat]["name"]
         words = (tr(lang, "table.last_turn") if state["active"] == last
-                 else tr(lang, "web.final_round", player=last))
+                 else tr(lang, "web.final_round", player=names.get(last, last)))
         out.append(f'<span class="warn">{escape(words)}</span>'
-                   + _why(lang, explained, "final", state=state))
+                   + _why(lang, explained, "final", state=state, names=names))
     out.append("</div>")
     return "".join(out)
 
 
-def _draws(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+def _draws(lang: str, snap: Any, explained: dict[str, Any], names: dict[str, str]) -> str:
     """Who draws how many cards now (the one model: ``draw_prompt``)."""
     if not (snap.draws or snap.draws_short):
         return ""
-    who = tr(lang, "table.draw_join").join(tr(lang, "table.draw_one", player=p, count=c)
-                                          for p, c in snap.draws)
+    who = tr(lang, "table.draw_join").join(
+        tr(lang, "table.draw_one", player=names.get(p, p), count=c) for p, c in snap.draws)
     short = f' {t(lang, "table.draw_short")}' if snap.draws_short else ""
     return (f'<div class="draws">{t(lang, "table.draw_title")}: {escape(who)}{short}'
-            + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws), state=snap.table)
+            + _why(lang, explained, *(f"draw:{p}" for p, _ in snap.draws), state=snap.table,
+                   names=names)
             + '</div>')
 
 
-def _ending(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+def _ending(lang: str, snap: Any, explained: dict[str, Any], names: dict[str, str]) -> str:
     """The final ranking, its ties' reasons, and the story and BG Stats links."""
     state = snap.table
     out = ['<ol class="rank">']
     for r in state["ranking"]:
         won = ' class="won"' if r["name"] in state["winners"] else ""
-        out.append(f'<li value="{r["place"]}"{won}>{escape(r["name"])} · '
+        out.append(f'<li value="{r["place"]}"{won}>{escape(names.get(r["name"], r["name"]))} · '
                    f'{escape(tr_count(lang, "end.points", r["score"]))}</li>')
     out.append("</ol>")
     ties = [w for target, w in sorted(explained.items()) if target.startswith("tie:")]
     if ties:
         tokens = token_name(lang, state["edition"], 2)
-        lines = [t(lang, "end." + w.key, better=w.params["better"],
-                   worse=w.params["worse"], tokens=tokens)
-                 + _why(lang, explained, w.target, state=state) for w in ties]
+        lines = [t(lang, "end." + w.key, better=names.get(w.params["better"], w.params["better"]),
+                   worse=names.get(w.params["worse"], w.params["worse"]), tokens=tokens)
+                 + _why(lang, explained, w.target, state=state, names=names) for w in ties]
         out.append('<ul class="ties">' + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
     links = []
     if snap.game_id is not None:
@@ -376,35 +389,36 @@ def _ending(lang: str, snap: Any, explained: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def _seats(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+def _seats(lang: str, snap: Any, explained: dict[str, Any], names: dict[str, str]) -> str:
     state = snap.table
     colours = list(snap.colours) + SEAT_RGB[len(snap.colours):]
     out = ['<div class="seats">']
     for seat, p in enumerate(state["players"]):
-        out.append(_seat(lang, snap, explained, p, colours[seat % len(colours)], seat))
+        out.append(_seat(lang, snap, explained, p, colours[seat % len(colours)], seat,
+                         names.get(p["name"], p["name"]), names))
     out.append("</div>")
     return "".join(out)
 
 
 def _seat(lang: str, snap: Any, explained: dict[str, Any], p: dict[str, Any], colour: Any,
-          seat: int) -> str:
-    """One seat: its name, points, counts, queue and upgrades."""
+          seat: int, name: str, names: dict[str, str]) -> str:
+    """One seat: its name (``name``, as shown), points, counts, queue and upgrades."""
     edition, active = snap.table["edition"], p["name"] == snap.table["active"]
     points = tr_count(lang, "end.points", p["score"])
     out = [f'<section class="seat{" active" if active else ""}" '
            f'style="--c:{_rgb(colour)};--on:{_on(colour)}" data-seat="{seat + 1}">'
-           f'<h2><span>{escape(p["name"])}'
+           f'<h2><span>{escape(name)}'
            + (f' <span class="now">{t(lang, "web.playing")}</span>' if active else "")
            + f'</span><span class="sr">{t(lang, "phone.seat", player="", points=points)}</span>'
            f'<span class="pts" aria-hidden="true">{p["score"]}</span></h2>'
            f'<div class="counts"><span>{t(lang, "table.likes")} <b>{p["likes"]}</b></span>'
            f'<span>{t(lang, "table.dislikes")} <b>{p["dislikes"]}</b>'
-           + _why(lang, explained, f"dislikes:{p['name']}") + '</span>'
+           + _why(lang, explained, f"dislikes:{p['name']}", names=names) + '</span>'
            f'<span>{escape(token_name(lang, edition, p["cookies"]).capitalize())} '
            f'<b>{p["cookies"]}</b></span>'
            + (f'<span>{t(lang, "web.cake_cards")} <b>{p["cake_cards"]}</b></span>'
               if "cake_cards" in p else "") + '</div>']
-    out.append(f'<ol class="queue" aria-label="{t(lang, "phone.queue", player=p["name"])}">')
+    out.append(f'<ol class="queue" aria-label="{t(lang, "phone.queue", player=name)}">')
     cakes = p.get("cakes") or [[False] * len(pos) for pos in p["queue"]]  # Cake Time
     for i, (pos, caked) in enumerate(zip(p["queue"], cakes, strict=True), 1):
         cards = "".join(_card(lang, snap, tag, cake)
@@ -414,21 +428,22 @@ def _seat(lang: str, snap: Any, explained: dict[str, Any], p: dict[str, Any], co
                    f'</span></li>')
     out.append("</ol>")
     if p["upgrades"]:
-        names = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
-        out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(names)}</div>')
+        tiles = ", ".join(upgrade_name(lang, u) for u in p["upgrades"])
+        out.append(f'<div class="upg">{t(lang, "table.upgrades")}: {escape(tiles)}</div>')
     out.append("</section>")
     return "".join(out)
 
 
-def _news(lang: str, snap: Any, explained: dict[str, Any]) -> str:
+def _news(lang: str, snap: Any, explained: dict[str, Any], names: dict[str, str]) -> str:
     """What the last update did, in words, and why a refusal."""
     edition = snap.table["edition"]
-    news = [happening_text(lang, h, edition) for h in snap.happened if in_news(h)]
+    news = [happening_text(lang, shown_happening(h, names), edition)
+            for h in snap.happened if in_news(h)]
     if snap.rejection is not None:
-        news.append(rejection_text(lang, snap.rejection))
+        news.append(rejection_text(lang, shown_rejection(snap.rejection, names)))
     if not news:
         return ""
-    refused = _why(lang, explained, "refusal", state=snap.table)
+    refused = _why(lang, explained, "refusal", state=snap.table, names=names)
     return (f'<section class="news" aria-labelledby="news-h"><h2 id="news-h">'
             f'{t(lang, "web.happened")}</h2><ul>'
             + "".join(f"<li>{escape(x)}</li>" for x in news if x) + "</ul>"
@@ -533,9 +548,10 @@ def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
     """Every game, newest first, with its ranking and its downloads."""
     rows = []
     for g in sorted(games, key=lambda g: -g.id):
-        if g.ranking:
-            ranked = names_list(lang, [f'{r["place"]}. {r["name"]} ({r["score"]})'
-                                       for r in g.ranking])
+        if g.ranking:                   # (its players named as shown in ``lang``)
+            shown = shown_names(lang, g.players, g.seat_colors or ())
+            ranked = names_list(lang, [f'{r["place"]}. {shown.get(r["name"], r["name"])} '
+                                       f'({r["score"]})' for r in g.ranking])
         else:
             ranked = tr(lang, "web.running")
         downloads = "".join(f'<a class="btn" download href="/history/{g.id}/{fmt}">{label}</a>'
@@ -565,9 +581,12 @@ def game_page(lang: str, record: Any, table: Any) -> str:
     by round as SVG, each seat's shape and name, the turning points, and the downloads
     with the one-page summary."""
     game = table.game
-    story = story_of(table)
     names = record.seat_colors or []
     colours = list(screen_rgb(names)) + SEAT_RGB[len(names):]
+    shown = shown_names(lang, [p.name for p in game.players] if game is not None else [],
+                        names)
+    story = story_of(table)
+    story = story.named(shown) if story is not None else None
     title = tr(lang, "story.summary_title", game=record.id)
     when = local_time(record.started_at)
     out = [f'<h1>{escape(title)}</h1><p><small>'
@@ -576,19 +595,22 @@ def game_page(lang: str, record: Any, table: Any) -> str:
            f'{t(lang, "web.started", time=when)}</small></p>']
     over = game is not None and game.game_over and story is not None
     if over:
-        out += _finished_story(lang, game, story, colours)
+        out += _finished_story(lang, game, story, colours, shown)
     else:
         out.append(f'<p>{t(lang, "story.web_not_finished")}</p>')
     out.append(_downloads(lang, record.id, over))
     return page(lang, "history", title, "".join(out))
 
 
-def _finished_story(lang: str, game: Any, story: Any, colours: list) -> list[str]:
-    """A finished game: its ranking, the chart round by round, its turning points."""
+def _finished_story(lang: str, game: Any, story: Any, colours: list,
+                    names: dict[str, str]) -> list[str]:
+    """A finished game: its ranking, the chart round by round, its turning points (its
+    players ``names``d as shown in ``lang``; ``story``: named so already)."""
     out = ['<ol class="rank">']
     for r in ranking(game):
         out.append(f'<li value="{r.place}"{" class=won" if r.place == 1 else ""}>'
-                   f'{escape(r.name)} · {escape(tr_count(lang, "end.points", r.score))}</li>')
+                   f'{escape(names.get(r.name, r.name))} · '
+                   f'{escape(tr_count(lang, "end.points", r.score))}</li>')
     out.append("</ol>")
     out.append(f'<h2>{t(lang, "story.summary_chart")}</h2>')
     if story.round_count:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from companion.core.seat_colours import names_of, shown_names
 from companion.review.explain import Why, explanations, refusal
 from companion.core.rules.happenings import NotYourTurn
 from companion.review.why_text import why_text
@@ -41,8 +42,19 @@ def whys(snap: Any) -> dict[str, Why]:
     return out
 
 
+def live_names(lang: str, snap: Any) -> dict[str, str]:
+    """The players of the live table as the phone shows them in ``lang``: recorded name ->
+    shown name (``core.seat_colours.shown_names``: a name "Play with seat colours" gave
+    follows the language). The table's JSON, the actions and the "why?" targets and
+    parameters keep the recorded names."""
+    players = snap.table.get("players") or []
+    return shown_names(lang, [p["name"] for p in players], names_of(snap.colours))
+
+
 def why_json(snap: Any, lang: str) -> dict:
-    """What ``GET /api/why`` answers: each target's key, parameters and sentence."""
+    """What ``GET /api/why`` answers: each target's key, parameters (as recorded) and
+    sentence (with the names as shown)."""
+    names = live_names(lang, snap)
     return {"seq": snap.seq, "language": lang,
-            "explanations": {target: {**w.as_dict(), "text": why_text(lang, w)}
+            "explanations": {target: {**w.as_dict(), "text": why_text(lang, w, names=names)}
                              for target, w in whys(snap).items()}}

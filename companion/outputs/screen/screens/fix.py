@@ -22,7 +22,7 @@ import pygame
 from .. import theme
 from ..cakes import cake_badge
 from ..layout import cols, inset, rows
-from ..text import drink_name, tokens_name
+from ..text import drink_name, shown, tokens_name
 from ..widgets import Button, Label, OrderCard, Widget, stepper_buttons
 from .base import Screen
 
@@ -124,7 +124,7 @@ class FixScreen(Screen):
         for seat, (p, line) in enumerate(zip(game.players, lines, strict=False)):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
             cells = cols(line, spec, m.gap)
-            out.append(Label(f"fix.name{seat}", cells[0], text=p.name, size=m.big, bold=True,
+            out.append(Label(f"fix.name{seat}", cells[0], text=shown(p.name), size=m.big, bold=True,
                              color=theme.readable_on(color), background=color, radius=10,
                              pad=m.px(theme.FIX_LABEL_PAD), lines=2,
                              min_size=m.px(theme.FIX_LABEL_MIN_TYPE)))
@@ -171,7 +171,8 @@ class FixScreen(Screen):
                                              strict=True)):
             color = self.app.seat_colors[seat % len(self.app.seat_colors)]
             name, *slots = cols(line, [1.0] * 5, m.gap)
-            out.append(Label(f"fix.cakes.name{seat}", name, text=p.name, size=m.big, bold=True,
+            out.append(Label(f"fix.cakes.name{seat}", name, text=shown(p.name), size=m.big,
+                             bold=True,
                              color=theme.readable_on(color), background=color, radius=10,
                              pad=m.px(theme.FIX_LABEL_PAD), lines=2,
                              min_size=m.px(theme.FIX_LABEL_MIN_TYPE)))

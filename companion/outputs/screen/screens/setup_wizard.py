@@ -48,10 +48,12 @@ from typing import Any
 
 from companion.core.rules import Rejection, apply, parse_action
 from companion.core.rules.editions import EDITIONS, EXPANSIONS
+from companion.core.seat_colours import colour_words, shown_name
 from companion.core.setup_choices import MAX_NAME, SetupChoices
 from .. import theme
 from ..keyboard import KeyboardScreen
 from ..layout import cols, inset, rows
+from companion.words import i18n
 from companion.words.i18n import colour_name
 from ..text import language
 from ..widgets import Button, Label, Widget
@@ -95,6 +97,10 @@ class WizardScreen(Screen):
         self._prefill_players(last.get("players"))
         self._prefill_colours(seat_colors)
         md.fix_colours()
+        for seat in md.seats:     # a seat's colour name (the last game's language) in today's
+            given = md.names[seat]  # (unless another seat is called so: it stays)
+            if md.set_name(seat, shown_name(language(), given, md.colours[seat])):
+                md.names[seat] = given
 
     def _prefill_players(self, players: Any) -> None:
         """The last game's names, when it had 2 to 4 (cut to the longest name allowed)."""
@@ -113,6 +119,11 @@ class WizardScreen(Screen):
         chosen = [by_rgb[tuple(c)] for c in wanted if tuple(c) in by_rgb]
         if len(chosen) == len(wanted) and len(set(chosen)) == len(chosen):
             md.colours[:len(chosen)] = chosen
+
+    def t(self, key: str, **params: Any) -> str:
+        """The wizard's words name the players being set up as they are written here (not
+        as the last game's players are shown)."""
+        return i18n.tr(language(), key, **params)
 
     # --- navigation -----------------------------------------------------------------------
 
@@ -208,9 +219,10 @@ class WizardScreen(Screen):
         self.changed()
 
     def _follow_colours(self) -> None:
-        """A seat still called by its colour follows a change of its colour."""
+        """A seat still called by its colour (in any language) follows a change of its
+        colour."""
         md = self.model
-        words = {colour_name(language(), c): c for c in COLOUR_RGB}
+        words = {word: c for c in COLOUR_RGB for word in colour_words(c)}
         called = {s: words[md.names[s]] for s in md.seats if md.names[s] in words}
         if any(md.colours[s] != c for s, c in called.items()):
             for s in called:

@@ -18,7 +18,7 @@ from companion.review.story_words import point_text, round_text
 from .. import theme
 from ..layout import cols, inset, rows
 from companion.review.story_chart import ChartLook, paint_chart
-from ..text import language
+from ..text import language, shown_names
 from ..widgets import (Button, Custom, Fill, Label, Widget, draw_seat_token, draw_text,
                        text_width)
 from .base import Screen
@@ -31,11 +31,13 @@ class StoryScreen(Screen):
         self._story: tuple[object, Story | None] = (None, None)
 
     def story(self) -> Story | None:
-        """The story of the app's table (worked out once per table)."""
+        """The story of the app's table (worked out once per table), its players named as
+        the screen shows them."""
         table = self.app.table
         if self._story[0] is not table:
             self._story = (table, story_of(table))
-        return self._story[1]
+        story = self._story[1]     # its players named in the screen's language now
+        return story.named(shown_names()) if story is not None else None
 
     def on_update(self, update) -> None:
         super().on_update(update)

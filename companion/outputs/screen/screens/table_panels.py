@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pygame
 
-from .. import theme
+from .. import text, theme
 from ..layout import Metrics, centered, cols, inset, rows
 from ..widgets import (Button, Custom, Fill, Label, Stat, Widget, draw_lines, draw_seat_token,
                        text_width)
@@ -77,7 +77,10 @@ def name_form(name: str, form: int) -> str:
 
 def short_names(name: str) -> list[str]:
     """Ways to write a name, longest first: the whole name, the first name (of
-    "Maximiliano Fernández" or "Anne-Sophie"), then the initials."""
+    "Maximiliano Fernández" or "Anne-Sophie"), then the initials. The name is first
+    the one shown in the current language (``text.shown``: a seat colour's name the
+    setup gave follows the language)."""
+    name = text.shown(name)
     words = name.split() if len(name.split()) > 1 else [w for w in name.split("-") if w]
     out = [name]
     if len(words) > 1:

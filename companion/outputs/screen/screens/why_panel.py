@@ -20,7 +20,7 @@ from companion.review.explain import Why, explanations, refusal, shown
 from companion.core.rules.happenings import NotYourTurn
 from .. import theme
 from ..layout import inset, rows
-from ..text import language
+from ..text import language, shown_names
 from companion.review.why_text import why_text
 from ..widgets import Custom, Fill, Label, Widget, render
 from .base import Screen
@@ -219,7 +219,7 @@ class WhyTargets(Screen):
         box = place_panel(size, screen, near, self.why_keep_clear())
         inner = inset(box, m.px(PANEL_PAD))
         title, body = rows(inner, [m.px(PANEL_TITLE_H), 1.0])
-        text = why_text(language(), why)
+        text = why_text(language(), why, names=shown_names())
         return [Fill("why.panel", box, color=theme.TOAST, radius=14, border=4,
                      border_color=theme.WARNING, blocks=True, on_tap=self.close_why),
                 Label("why.title", title, text=self.t("why.title"), size=m.small, bold=True,
