@@ -351,9 +351,10 @@ def _idle_then_record_repaints(app) -> list:
 
 
 def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_goes():
-    """Cake Time: the cake question covers a band across the panels (the cards just drawn
-    under it were never painted); the band as the table shows it once the question goes is
-    painted ahead, so the frame it goes in copies it and paints nothing there again."""
+    """Cake Time: the cake question takes a band at the active panel's foot (it once covered
+    a band across the panels: the draw prompt, the counts, the lowest side panel); the band
+    as the table shows it once the question goes is painted ahead and copied in the frame it
+    goes in. The active panel's cards take their room back then: they are painted again."""
     lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
     loop, app = make_app((1280, 720), lines=lines)
     app.pump()
@@ -368,7 +369,8 @@ def test_the_band_under_the_cake_question_is_painted_ahead_and_copied_when_it_go
     app.pump()
     assert not any(w.name.startswith("ban.cake") for w in screen._widgets)
     assert screen.uncovered_from_ahead == 1
-    assert [r for dirty in repaints for r in dirty if r.colliderect(band)] == [], repaints
+    active = next(w.rect for w in screen._widgets if w.name == "act.bg")
+    assert active.contains(band) and repaints
     _same_as_a_whole_repaint(app)
 
 
@@ -492,16 +494,17 @@ def test_undo_s_frame_is_painted_ahead_while_undo_is_offered():
 def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, goes):
     """A toast over the order cards: the band under it, as the table shows it once the toast
     goes, is painted ahead, so the frame the toast goes in (a finger on it, or its time up)
-    copies the band and paints nothing there again. Cake Time: a toast over the cake
-    question goes first (the question waits for its answer), so the band painted ahead is
-    the toast's, as the table shows it with the question, not the question's."""
+    copies the band and paints nothing there again. Cake Time: the toast keeps off the cake
+    question too, so the band painted ahead is the toast's, as the table shows it with the
+    question."""
+    # asked near the active player's cards (or the cake question), a toast keeps off every
+    # card, count and question: it lands in the top bar's room for a message
+    name = "hdr.room"
     if over == "order cards":
-        # asked near the active player's cards, a toast keeps off them (it never covers what
-        # it is about): it lands on another seat's order cards
-        lines, near, name = sample_script("sample_game.jsonl"), "act.pos3", "p0.pos3"
+        lines, near = sample_script("sample_game.jsonl"), "act.pos3"
     else:
         lines = sample_script("sample_cake_game.jsonl") + ['{"do": "cake", "player": "Ben"}']
-        near = name = "ban.cake.bg"
+        near = "ban.cake.bg"
     loop, app = make_app((1280, 800), lines=lines)
     app.pump()
     screen = app.screen

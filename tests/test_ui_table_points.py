@@ -1,7 +1,7 @@
 """Issue 40's layout points and issue 36's last touch path, on the real App off-screen.
 
-* a message (toast) never covers a footer button: while the hint card holds the side
-  column it waits, then shows for its whole time; SPEND takes one tap;
+* a message (toast) never covers a footer button, a card or a count: it shows in the top
+  bar's room for a message, beside the hint card; SPEND takes one tap;
 * a side panel's slots and counts keep their width while that seat draws ("+N" goes in
   its name line);
 * "Red plays last" is as big as "Final round";
@@ -20,6 +20,7 @@ from ui_touch import english_words, has_widget, line, make_app, touch, widget  #
 
 from companion.core.events import TouchAction
 from companion.outputs.screen import text
+from companion.outputs.screen.table_layout import table_layout
 
 
 
@@ -46,27 +47,25 @@ def toasts(app) -> list:
 
 # --- a message never covers a footer button ------------------------------------------------
 
-def test_a_message_waits_while_the_hint_card_holds_its_place_and_never_covers_a_button():
+def test_a_message_shows_in_the_top_bar_beside_the_hint_card_and_never_covers_a_button():
     loop, app = make_app(lines=[ORIGINAL, line(do="correct", player="Ana", cookies=2)])
     app.teaching.set_enabled(True)
     while has_widget(app, "teach.ok"):
         touch(app, "teach.ok")
     run(app, {"do": "correct", "deck": 0})          # the shop closes: a hint and a message
     assert app.teaching.current is not None and has_widget(app, "teach.box")
-    assert app.screen.toasts == ["Shop closed: the order deck ran out"]
-    assert toasts(app) == []                        # nowhere free: it waits
-    app.clock.now += 60                             # however long the hint is read
-    app.tick()
+    shown = toasts(app)
+    assert [w.text for w in shown] == ["Shop closed: the order deck ran out"]
+    header = table_layout((800, 480), 3).header
+    assert header.contains(shown[0].rect)           # the top bar's room for a message
+    keep = footer_buttons(app) + [widget(app, n) for n in ("act.bg", "teach.box", "hdr.sign",
+                                                           "hdr.settings")]
+    for w in keep:
+        assert not shown[0].rect.colliderect(w.rect), w.name
     touch(app, "ft.spend")                          # one tap: nothing over SPEND took it
     assert has_widget(app, "dlg.ok")
     touch(app, "dlg.cancel")
-    while has_widget(app, "teach.ok"):
-        touch(app, "teach.ok")
-    shown = toasts(app)
-    assert [w.text for w in shown] == ["Shop closed: the order deck ran out"]
-    for w in footer_buttons(app) + [widget(app, "act.bg")]:
-        assert not shown[0].rect.colliderect(w.rect), w.name
-    app.clock.now += 5.5                            # its whole time from when it showed
+    app.clock.now += 5.5                            # its whole time
     app.tick()
     assert app.screen.toasts
     app.clock.now += 1
@@ -275,6 +274,10 @@ def test_the_last_seats_turn_says_last_turn_and_nothing_takes_turns():
     loop, app = make_app(lines=[ORIGINAL, line(do="correct", deck=0), line(do="end_turn"),
                                 line(do="end_turn")])
     assert app.table.game.active == app.table.game.last_seat
+    assert app.screen.toasts and not has_widget(app, "hdr.final")   # "Shop closed" has it
+    assert has_widget(app, "hdr.detail")            # (whose turn it is stays under it)
+    app.clock.now += 10
+    app.tick()
     assert widget(app, "hdr.final").text == "Last turn!"
     assert app.screen.next_deadline() is None or not app.screen._final_takes_turns(
         app.table.game)
@@ -340,3 +343,95 @@ def test_a_drawing_seats_cards_and_counts_are_as_wide_as_anyone_elses(lang, size
             assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
         for part in ("name", "score", "seat"):
             assert not badge.colliderect(ws[f"{d}.{part}"].rect), (d, part)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ko"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_drawing_seats_name_shows_whole_beside_its_badge_and_its_score(lang, size):
+    """4 players, Charlie draws 2: the "+2" in the name line once left the name as "Ch".
+    The name shows whole; the badge shows beside it, over no card or count; the score
+    keeps its words ("2 pts", never a bare number beside "+2")."""
+    from companion.outputs.screen.screenshots import sample_script
+    from companion.outputs.screen.text import t_count
+    from companion.outputs.screen.widgets import text_width
+    text.reset(lang)
+    lines = [x.replace("Chloe", "Charlie") for x in sample_script()]
+    loop, app = make_app(size=size, lang=lang, lines=lines)
+    app.screen.draw(app.surface)
+    ws = {w.name: w for w in app.screen._widgets}
+    game = app.table.game
+    assert len(game.players) == 4
+    seat = next(i for i, p in enumerate(game.players) if p.name == "Charlie")
+    pre = f"p{seat}"
+    badge = ws[f"draw.{pre}"]
+    assert badge.text == "+2" and ws[f"{pre}.bg"].rect.contains(badge.rect)
+    assert ws[f"{pre}.name"].text == "Charlie"
+    name = ws[f"{pre}.name"]
+    assert text_width("Charlie", name.min_size, True) <= name.rect.w
+    points = t_count("table.points", 2)
+    assert ws[f"{pre}.score"].text == points and not points.strip().isdigit()
+    for part in ("name", "score", "seat", "pos1", "pos2", "pos3", "pos4", "like", "dislike",
+                 "rush_token", "upgrade"):
+        assert not badge.rect.colliderect(ws[f"{pre}.{part}"].rect), part
+
+
+# --- the footer's labels: one type size in every language -----------------------------------
+
+def _footer_sizes(lang: str, size: tuple[int, int], script: str) -> dict[str, tuple[str, int]]:
+    from companion.outputs.screen.screenshots import sample_script
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script(script))
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    return {r.owner: (r.text, r.size) for r in texts if r.owner.startswith("ft.")}
+
+
+@pytest.mark.parametrize("script", ["sample_game.jsonl", "sample_cake_game.jsonl"])
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 800)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_footer_labels_take_one_type_size_in_every_language(size, script):
+    """"Deshacer" took 14 px where "Undo" took 16: every language now draws the footer's
+    labels at the same sizes (the small buttons', END TURN's), whole, and no smaller than
+    English had them."""
+    from companion.outputs.screen.layout import Metrics
+    from companion.words import i18n
+    m = Metrics.of(size)
+    small, end = set(), set()
+    for lang in ("en", "es", "pt", "it", "ko"):
+        drawn = _footer_sizes(lang, size, script)
+        assert {"ft.undo", "ft.redo", "ft.fix", "ft.end"} <= set(drawn), (lang, drawn)
+        for owner, (words, s) in drawn.items():
+            (end if owner == "ft.end" else small).add(s)
+            key = {"ft.cake_card": "cake.play", "ft.end": "button.end_turn"}.get(
+                owner, "button." + owner[3:])
+            assert words.replace("\n", " ") == i18n.tr(lang, key).replace("\n", " "), \
+                (lang, owner, words)                       # whole, never cut
+    assert len(small) == 1 and len(end) == 1, (small, end)
+    if script == "sample_game.jsonl":
+        assert small.pop() >= m.px(16) and end.pop() == m.big
+
+
+def test_a_tap_is_answered_at_once_while_shop_closed_shows_which_then_has_its_whole_time():
+    loop, app = make_app(lines=[ORIGINAL])
+    run(app, {"do": "correct", "deck": 0})
+    assert [w.text for w in toasts(app)] == ["Shop closed: the order deck ran out"]
+    app.clock.now += 3
+    app.tick()
+    from companion.outputs.screen.screens.base import Pointer
+    empty = widget(app, "act.pos3")                 # an empty position: nothing to do
+    assert not app.table.game.active_player.queue[2]
+    app.screen.handle(Pointer("down", empty.rect.center))
+    app.screen.handle(Pointer("up", empty.rect.center))
+    assert [w.text for w in toasts(app)] == [app.screen.t("table.nothing_here")]
+    app.clock.now += 2.1                            # the answer goes; the message is back
+    app.tick()
+    assert [w.text for w in toasts(app)] == ["Shop closed: the order deck ran out"]
+    app.clock.now += 5.5                            # for its whole time
+    app.tick()
+    assert app.screen.toasts
+    app.clock.now += 1
+    app.tick()
+    assert not app.screen.toasts

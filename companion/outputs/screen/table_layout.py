@@ -127,25 +127,33 @@ def header_layout(m: Metrics, rect: pygame.Rect, closing: bool, sign_words_w: in
 @dataclass(frozen=True)
 class ActivePanelLayout:
     """The active player's panel: ``banner`` (seat token, whose turn, score), the
-    four order ``slots``, the ``hint`` line, the ``stats`` (likes, dislikes, ...)."""
+    four order ``slots``, the ``hint`` line, the ``stats`` (likes, dislikes, ...) and, while
+    Cake Time asks "Cake on the deck's back?", the ``question`` band under them."""
     banner: pygame.Rect
     banner_inner: pygame.Rect
     slots: list[pygame.Rect]
     hint: pygame.Rect
     stats: pygame.Rect
+    question: pygame.Rect | None = None
 
 
 @remembered
-def active_panel_layout(m: Metrics, rect: pygame.Rect, prompt: bool) -> ActivePanelLayout:
-    """``prompt``: the hint line holds the draw prompt, which a finger taps away."""
+def active_panel_layout(m: Metrics, rect: pygame.Rect, prompt: bool,
+                        question: int = 0) -> ActivePanelLayout:
+    """``prompt``: the hint line holds the draw prompt, which a finger taps away;
+    ``question``: the height of a band at the panel's foot for Cake Time's question (the
+    cards give it room: a band across the panels once hid the draw prompt, the counts
+    and the lowest side panel)."""
     inner = inset(rect, max(theme.TABLE_ACTIVE_PAD_MIN, m.px(theme.TABLE_ACTIVE_PAD)))
     banner_h = max(m.px(theme.TABLE_ACTIVE_BANNER_H), m.target)
     stat_h = max(m.px(theme.TABLE_ACTIVE_STATS_H), theme.TABLE_ACTIVE_STATS_MIN)
     hint_h = m.target if prompt else m.px(theme.TABLE_ACTIVE_HINT_H)
-    banner, cards, hint, stats = rows(inner, [banner_h, 1.0, hint_h, stat_h],
-                                      m.px(theme.TABLE_ACTIVE_ROW_GAP))
+    gap = m.px(theme.TABLE_ACTIVE_ROW_GAP)
+    banner, cards, hint, stats, *band = rows(
+        inner, [banner_h, 1.0, hint_h, stat_h] + ([question] if question else []), gap)
     banner_inner = inset(banner, m.px(theme.TABLE_BANNER_PAD_X), m.px(theme.TABLE_BANNER_PAD_Y))
-    return ActivePanelLayout(banner, banner_inner, cols(cards, [1.0] * 4, m.gap), hint, stats)
+    return ActivePanelLayout(banner, banner_inner, cols(cards, [1.0] * 4, m.gap), hint, stats,
+                             band[0] if band else None)
 
 
 def active_banner_split(m: Metrics, banner_inner: pygame.Rect, score_w: int
@@ -199,8 +207,12 @@ def other_head_split(m: Metrics, head: pygame.Rect, score_w: int, badge_w: int =
         token, name, score = cols(head, [head.h, 1.0, min(head.w * 45 // 100, score_w)],
                                   m.gap)
         return token, name, score, None
-    token, name, badge, score = cols(head, [head.h, 1.0, min(head.w // 3, badge_w),
+    # the line is as tall as the badge's digits: the token keeps the size it has without
+    # them, so the name keeps the room it needs
+    token_w = min(head.h, m.px(theme.TABLE_OTHER_NAME_MIN))
+    token, name, badge, score = cols(head, [token_w, 1.0, min(head.w // 3, badge_w),
                                             min(head.w * 30 // 100, score_w)], m.gap)
+    token = pygame.Rect(token.x, token.centery - token_w // 2, token_w, token_w)
     return token, name, score, badge
 
 
@@ -213,7 +225,9 @@ class FooterLayout:
 
 @remembered
 def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
-    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.66, 0.34], m.gap)
+    # the small buttons as wide as their labels need in every language at one type size;
+    # END TURN keeps room for "Fim do turno" at the big size
+    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
     return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
 
 

@@ -71,6 +71,12 @@ def t(key: str, **params: Any) -> str:
     return i18n.tr(_language, key, **params)
 
 
+def in_every_language(key: str) -> list[str]:
+    """The text of ``key`` in each of the five languages (for words that take one type size
+    whatever the language: the footer's labels)."""
+    return [i18n.tr(lang, key) for lang in i18n.LANGUAGES]
+
+
 def t_count(key: str, count: int, **params: Any) -> str:
     """``key_one`` or ``key_other`` by ``count`` (plural forms), in the current language."""
     return i18n.tr_count(_language, key, count, **params)

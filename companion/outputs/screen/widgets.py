@@ -1021,6 +1021,7 @@ class Button(Widget):
     radius: int = 12
     outline: Color | None = None
     lines: int = 1
+    pad: int | None = None       # around the label (None: a sixth of the height, 6 at least)
 
     shows_pressed = True
 
@@ -1040,9 +1041,9 @@ class Button(Widget):
         fg = self.text_color or theme.readable_on(face)
         if not self.enabled:
             fg = theme.mix(fg, face, 0.5)
-        pad = max(6, self.rect.h // 6)
-        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -pad), self.size, fg,
-                  self.bold, lines=self.lines)
+        pad = max(6, self.rect.h // 6) if self.pad is None else self.pad
+        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6)),
+                  self.size, fg, self.bold, lines=self.lines)
 
 
 @dataclass(eq=False)

@@ -32,20 +32,15 @@ from companion.core.rules.happenings import (CakePlaced, CardEnrolled, CardIdent
                                              UnknownCard)
 from .. import theme
 from ..cakes import cake_badge, draw_cake
-from ..layout import cols, inset, rows
-from ..table_layout import banner_rect
+from ..layout import centered, cols, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget
+from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, fit, text_width
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
 # not a move at the table (scans of the new cards, device news, the draw prompt hidden).
 _KEEP_ASKING = (CakePlaced, CardIdentified, UnknownCard, CardEnrolled, DeviceStatusChanged,
                 DrawsDismissed)
-
-
-_NAME = operator.attrgetter("name")
-_IS_BANNER = operator.methodcaller("startswith", "ban.")
 
 
 class CakeTable(Screen):
@@ -60,6 +55,7 @@ class CakeTable(Screen):
 
     cake_offer: tuple[str, ...] = ()       # players whose just-taken cards may get a cake
     cake_dealing: bool = False             # ... taken in the deal
+    question_band: pygame.Rect | None = None   # where the question goes (the active panel's foot)
     _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
 
     # --- updates -----------------------------------------------------------------------
@@ -189,47 +185,87 @@ class CakeTable(Screen):
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
+    def question_h(self, game: Any, width: int) -> int:
+        """The height of the band the cake question takes at the foot of the active panel
+        (``width`` wide; 0: no question)."""
+        if not self.cake_offer or game.game_over or game.expansion is None:
+            return 0
+        m = self.m
+        h = m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
+        if self._question_words_w(width)[0] is None:     # the words over the chips
+            h += m.px(theme.CAKE_QUESTION_WORDS_H) + m.px(theme.CAKE_QUESTION_ROW_GAP)
+        return h
+
+    def _chip_words(self) -> list[str]:
+        return ["+ " + n for n in self.cake_offer] + [self.t("cake.done")]
+
+    def _question_words_w(self, width: int) -> tuple[int | None, int]:
+        """How wide the question's words (and the cake) are beside the chips in a band
+        ``width`` wide, the chips as wide as their words, and the chips' type size (the body
+        size, else the small one to leave the words room); None: the words are not whole
+        beside the chips, so they go over them."""
+        m = self.m
+        inner_w = width - 2 * m.px(theme.CAKE_QUESTION_PAD[0])
+        icon_w = m.px(theme.CAKE_QUESTION_LINE_H) + m.px(theme.CAKE_QUESTION_ICON_GAP)
+        words = self.t("cake.ask_deal" if self.cake_dealing else "cake.ask")
+        for size in (m.body, m.small):
+            chips_w = sum(text_width(w, size, True) + 2 * m.px(theme.CAKE_CHIP_PAD) + m.gap
+                          for w in self._chip_words())
+            words_w = inner_w - chips_w - m.gap
+            box = pygame.Rect(0, 0, words_w - icon_w, m.target)
+            if box.w > 0:
+                _, broken = fit(words, box, m.small, True, 3, m.px(theme.CAKE_QUESTION_MIN_TYPE))
+                if not any("…" in x for x in broken):
+                    return words_w, size
+        return None, m.body
+
     def _cake_question(self, game: Any, built: list[Widget], body: pygame.Rect) -> list[Widget]:
-        """"Cake on the deck's back?": a chip per player who just took cards; kept while
+        """"Cake on the deck's back?": a chip per player who just took cards, in its band at
+        the active panel's foot (never over a card, a count or the draw prompt); kept while
         what it shows is the same (it stays up over several moves)."""
-        wide = body.w // 2
-        banners = tuple(tuple(w.rect) for w in compress(built, map(_IS_BANNER, map(_NAME, built)))
-                        if w.rect.w > wide)
-        key = ("cake_question", tuple(body), banners, self.cake_offer, self.cake_dealing,
+        band = self.question_band
+        if band is None:
+            return []
+        key = ("cake_question", tuple(band), self.cake_offer, self.cake_dealing,
                tuple(p.name for p in game.players), tuple(map(tuple, self.app.seat_colors)),
                language(), self.m)
-        return self._kept(key, lambda: self._build_cake_question(game, body, banners))
+        return self._kept(key, lambda: self._build_cake_question(game, band))
 
-    def _build_cake_question(self, game: Any, body: pygame.Rect,
-                             banners: tuple[tuple[int, ...], ...]) -> list[Widget]:
+    def _build_cake_question(self, game: Any, r: pygame.Rect) -> list[Widget]:
         m = self.m
-        h = max(m.target + m.px(theme.CAKE_QUESTION_EXTRA), m.px(theme.CAKE_QUESTION_H))
-        bottom = body.bottom
-        if banners:
-            bottom = min(y for _, y, _, _ in banners) - m.gap
-        r = banner_rect(m, body, h, bottom)
         out: list[Widget] = [Fill("ban.cake.bg", r,
                                   color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.2),
                                   radius=12, border=3, border_color=theme.CAKE_PINK, blocks=True)]
         inner = inset(r, *map(m.px, theme.CAKE_QUESTION_PAD))
-        line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_LINE_H), 1.0],
-                           m.px(theme.CAKE_QUESTION_ROW_GAP))
-        icon, words = cols(line, [line.h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
-        out.append(Custom("ban.cake.icon", icon, data="cake", paint_fn=draw_cake))
+        names = list(self.cake_offer)
+        words_w, chip_size = self._question_words_w(r.w)
+        beside = words_w is not None
+        if words_w is not None:   # the question left (the cake, its words), the chips right
+            line, chips = cols(inner, [words_w, 1.0], m.gap)
+        else:           # three or four players took cards: the words over a row of chips
+            line, chips = rows(inner, [m.px(theme.CAKE_QUESTION_WORDS_H), 1.0],
+                               m.px(theme.CAKE_QUESTION_ROW_GAP))
+        icon_h = min(line.h, m.px(theme.CAKE_QUESTION_LINE_H))
+        icon, words = cols(line, [icon_h, 1.0], m.px(theme.CAKE_QUESTION_ICON_GAP))
+        out.append(Custom("ban.cake.icon", centered(icon, icon_h, icon_h), data="cake",
+                          paint_fn=draw_cake))
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
-                         size=m.body, bold=True, align="left",
-                         min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
-        names = list(self.cake_offer)
-        specs = [1.0] * len(names) + [0.7]
+                         size=m.small if beside else m.body, bold=True, align="left",
+                         lines=3 if beside else 2, min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
+        # each chip as wide as its words need (a long name gets the room a short one leaves)
+        done = self.t("cake.done")
+        specs = [float(text_width(w, chip_size, True) + 2 * m.px(theme.CAKE_CHIP_PAD))
+                 for w in self._chip_words()]
         cells = cols(chips, specs, m.gap)
         seats = {p.name: i for i, p in enumerate(game.players)}
         for name, cell in zip(names, cells, strict=False):
             seat = seats.get(name, 0)
             colour = self.app.seat_colors[seat % len(self.app.seat_colors)]
-            out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=m.body,
-                              color=colour, on_tap=partial(self.app.post_action,
-                                                           {"do": "cake", "player": name})))
-        out.append(Button("ban.cake.done", cells[-1], text=self.t("cake.done"), size=m.body,
-                          on_tap=self._cake_done))
+            out.append(Button(f"ban.cake.{seat}", cell, text="+ " + name, size=chip_size,
+                              pad=m.px(theme.CAKE_CHIP_PAD), color=colour,
+                              on_tap=partial(self.app.post_action,
+                                             {"do": "cake", "player": name})))
+        out.append(Button("ban.cake.done", cells[-1], text=done, size=chip_size,
+                          pad=m.px(theme.CAKE_CHIP_PAD), on_tap=self._cake_done))
         return out

@@ -69,6 +69,8 @@ class TableView(CakeTable, WhyTargets):
         self.spend_count = 1
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
+        # the top bar's room for a message (between the turn and the sign): where toasts go
+        self._message_room: pygame.Rect | None = None
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -683,14 +685,21 @@ class TableView(CakeTable, WhyTargets):
 
     def _header(self, game, rect: pygame.Rect) -> list[Widget]:
         """Turn, deck, the sign, the devices: kept while what they show is the same."""
+        # a message takes the final round's words' place for its few seconds (it is the
+        # news: "Shop closed: ..."); they come back when it goes
+        message = bool(self._toasts) and self.dialog is None and game.token == "closed" \
+            and not game.game_over
         key = ("header", tuple(rect), game.turn, len(game.players), game.deck, game.token,
                game.game_over, game.active, game.last_seat,
                game.players[game.last_seat].name, self._final_phase(game),
                tuple((d, self.app.devices[d]) for d in ("scanner", "buttons")
-                     if d in self.app.devices), text.language(), self.m)
-        return self._kept(key, lambda: self._build_header(game, rect))
+                     if d in self.app.devices), text.language(), self.m, message)
+        got = self._kept(key, lambda: self._build_header(game, rect, message))
+        self._message_room = next((w.rect for w in got if w.name == "hdr.room"), None)
+        return got
 
-    def _build_header(self, game, rect: pygame.Rect) -> list[Widget]:
+    def _build_header(self, game, rect: pygame.Rect, message_shown: bool = False
+                      ) -> list[Widget]:
         m = self.m
         out: list[Widget] = [Fill("hdr.bg", rect, color=theme.PANEL, radius=10)]
         devices = [d for d in ("scanner", "buttons") if d in self.app.devices]
@@ -704,28 +713,7 @@ class TableView(CakeTable, WhyTargets):
                                        text_width(deck_words, m.body))
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
-        message = lay.message
-        if lay.info is None and self._final_takes_turns(game):
-            # the final round takes the room of the turn and deck counts: "Final round" and
-            # "Chloe plays last" take turns, each at the must-read size
-            big = self.t("table.final_round") if self._final_phase(game) == 0 \
-                else self._plays_last(game.players[game.last_seat].name, message.w)
-            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
-                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
-        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
-            a, b = rows(message, [max(1, message.h * 4 // 5), 1.0])
-            out.append(Label("hdr.final", a, text=self.t("table.last_turn"), size=m.must,
-                             bold=True, tight=True, color=theme.WARNING, align="left",
-                             min_size=m.must))
-            out.append(Label("hdr.detail", b, text=turn_words, size=m.small,
-                             color=theme.TEXT_DIM, align="left", tight=True,
-                             min_size=m.px(theme.TABLE_DETAIL_MIN)))
-        else:
-            top, bottom = rows(lay.info, [1.0, 1.0])
-            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
-                             align="left"))
-            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
-                             color=theme.TEXT_DIM, align="left"))
+        out += self._header_words(game, lay, turn_words, deck_words, message_shown)
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
@@ -742,6 +730,43 @@ class TableView(CakeTable, WhyTargets):
                               on_tap=partial(self._say_devices, said, area.center)))
         out.append(Button("hdr.settings", lay.settings, text="⚙", size=m.big,
                           on_tap=lambda: self.app.open("settings")))
+        return out
+
+    def _header_words(self, game, lay: Any, turn_words: str, deck_words: str,
+                      message_shown: bool) -> list[Widget]:
+        """The turn and the deck, or the final round's words; and the room where a message
+        shows (the bar's free middle, or the final round's words' place, which they give
+        it for its few seconds: whose turn it is stays under it on the last seat's turn)."""
+        m = self.m
+        out: list[Widget] = []
+        message = lay.message
+        takes_turns = self._final_takes_turns(game)
+        over, under = rows(message, [max(1, message.h * 4 // 5), 1.0])
+        room = message if lay.info is not None or takes_turns else over
+        out.append(Fill("hdr.room", room, color=theme.PANEL))
+        detail = Label("hdr.detail", under, text=turn_words, size=m.small, color=theme.TEXT_DIM,
+                       align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN))
+        if lay.info is None and message_shown:
+            if not takes_turns:
+                out.append(detail)
+        elif lay.info is None and takes_turns:
+            # the final round takes the room of the turn and deck counts: "Final round" and
+            # "Chloe plays last" take turns, each at the must-read size
+            big = self.t("table.final_round") if self._final_phase(game) == 0 \
+                else self._plays_last(game.players[game.last_seat].name, message.w)
+            out.append(Label("hdr.final", message, text=big, size=m.must, bold=True,
+                             tight=True, color=theme.WARNING, align="left", min_size=m.must))
+        elif lay.info is None:      # the last seat's turn: "Last turn!", the turn under it
+            out.append(Label("hdr.final", over, text=self.t("table.last_turn"), size=m.must,
+                             bold=True, tight=True, color=theme.WARNING, align="left",
+                             min_size=m.must))
+            out.append(detail)
+        else:
+            top, bottom = rows(lay.info, [1.0, 1.0])
+            out.append(Label("hdr.turn", top, text=turn_words, size=m.body, bold=True,
+                             align="left"))
+            out.append(Label("hdr.deck", bottom, text=deck_words, size=m.body,
+                             color=theme.TEXT_DIM, align="left"))
         return out
 
     def _plays_last(self, name: str, room: int) -> str:
@@ -773,8 +798,9 @@ class TableView(CakeTable, WhyTargets):
         players, prompt and mark, equal if not the same objects)."""
         pending = self.pending
         offer = self.specialty_offered()
-        self._name_banner = active_panel_layout(self.m, rect,
-                                                prompt=pending is not None or offer).banner
+        question = self.question_h(game, self._question_w(rect))
+        self._name_banner = active_panel_layout(self.m, rect, pending is not None or offer,
+                                                question).banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
         # the other players show only in which card a scan names next, while one of this
@@ -787,8 +813,11 @@ class TableView(CakeTable, WhyTargets):
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
-               pending, taken, offer, text.language(), self.m, self.app.catalog)
-        return self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+               pending, taken, offer, question, text.language(), self.m, self.app.catalog)
+        got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
+        self.question_band = active_panel_layout(self.m, rect, pending is not None or offer,
+                                                 question).question
+        return got
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -800,7 +829,8 @@ class TableView(CakeTable, WhyTargets):
                  border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
         offer = running and self.specialty_offered()
-        lay = active_panel_layout(m, rect, prompt=self.pending is not None or offer)
+        lay = active_panel_layout(m, rect, self.pending is not None or offer,
+                                  self.question_h(game, self._question_w(rect)))
         banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
@@ -827,6 +857,10 @@ class TableView(CakeTable, WhyTargets):
         out += self._hint_row(game, me, hint, offer)
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
+
+    def _question_w(self, rect: pygame.Rect) -> int:
+        """How wide the cake question's band is in the active panel ``rect``."""
+        return rect.w - 2 * max(theme.TABLE_ACTIVE_PAD_MIN, self.m.px(theme.TABLE_ACTIVE_PAD))
 
     def _hint_row(self, game, me, hint: pygame.Rect, offer: bool) -> list[Widget]:
         """The line under the active player's orders: the "+N" draws badge beside the words
@@ -913,14 +947,17 @@ class TableView(CakeTable, WhyTargets):
         stats = lay.stats
         out.append(Fill(f"{pre}.stripe", lay.stripe, color=color, radius=4))
         points = t_count("table.points", score(game.edition, p))
-        score_w = text_width(points, m.big, True) + m.px(theme.TABLE_SCORE_PAD)
+        # while the seat draws, its score gives the name room for the "+N" beside it (the
+        # name once shrank to "Ch"): a smaller type, still "2 pts", never a bare number
+        score_size = m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE) if drawing else m.big
+        score_w = text_width(points, score_size, True) + m.px(theme.TABLE_SCORE_PAD)
         token, name_box, score_box, badge = other_head_split(
             m, lay.head, score_w, self._badge_w(drawing) if drawing else 0)
         out.append(seat_token(f"{pre}.seat", token, seat, color))
         name_min = m.px(theme.TABLE_OTHER_NAME_MIN_TYPE)
         out.append(Label(f"{pre}.name", name_box, size=m.big, bold=True, align="left",
                          text=fitting_name(p.name, name_box.w, name_min), min_size=name_min))
-        out.append(Label(f"{pre}.score", score_box, text=points, size=m.big, bold=True,
+        out.append(Label(f"{pre}.score", score_box, text=points, size=score_size, bold=True,
                          align="right", min_size=m.px(theme.TABLE_OTHER_SCORE_MIN_TYPE)))
         for i, (r, cs) in enumerate(zip(lay.slots, self._cards(p), strict=False)):
             out.append(OrderCard(f"{pre}.pos{i + 1}", r, position=i + 1, cards=cs, compact=True,
@@ -957,32 +994,42 @@ class TableView(CakeTable, WhyTargets):
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
         lay = footer_layout(m, rect, cake_time=game.expansion is not None)
         slots, end = lay.slots, lay.end
-        labels = [self.t("button.undo"), self.t("button.redo"),
-                  self.t("button.upgrade"), self.t("button.spend"), self.t("button.fix")]
-        size = common_size(labels, slots[0].w - 2 * max(6, slots[0].h // 6), m.body, bold=True)
+        labels = [self.t(k) for k in _FOOTER_KEYS]
+        size, pad = self.footer_type(slots[0].w)
         out: list[Widget] = [
-            Button("ft.undo", slots[0], text=labels[0], size=size,
+            Button("ft.undo", slots[0], text=labels[0], size=size, pad=pad,
                    enabled=table.undo is not None,
                    on_tap=lambda: self.app.post_action({"do": "undo"})),
-            Button("ft.redo", slots[1], text=labels[1], size=size,
+            Button("ft.redo", slots[1], text=labels[1], size=size, pad=pad,
                    enabled=table.redo is not None,
                    on_tap=lambda: self.app.post_action({"do": "redo"})),
         ]
         if running and self.can_upgrade():
-            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size,
+            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size, pad=pad,
                               color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
-            out.append(Button("ft.spend", slots[3], text=labels[3], size=size,
+            out.append(Button("ft.spend", slots[3], text=labels[3], size=size, pad=pad,
                               color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
         if game.expansion:
             out += self.cake_card_button(game, slots[4], size)
-        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size,
+        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size, pad=pad,
                           on_tap=lambda: self._open("fix_guard")))
         if running:
-            out.append(Button("ft.end", end, text=self.t("button.end_turn"), size=m.big,
-                              color=color, outline=theme.TEXT,
+            out.append(Button("ft.end", end, text=self.t("button.end_turn"), color=color,
+                              size=common_size(text.in_every_language("button.end_turn"),
+                                               end.w - 2 * max(6, end.h // 6), m.big, True),
+                              outline=theme.TEXT,
                               on_tap=lambda: self.app.post_action({"do": "end_turn"})))
         return out
+
+    def footer_type(self, slot_w: int) -> tuple[int, int]:
+        """The footer's small buttons' type size and inner padding: the size at which every
+        label fits in every language, so that no language reads smaller ("Deshacer" once
+        took 14 px where "Undo" took 16)."""
+        m = self.m
+        pad = m.px(theme.TABLE_FOOTER_LABEL_PAD)
+        labels = [w for k in _FOOTER_KEYS for w in text.in_every_language(k)]
+        return common_size(labels, slot_w - 2 * pad, m.body, bold=True), pad
 
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -1034,38 +1081,27 @@ class TableView(CakeTable, WhyTargets):
             return self.keep_clear() + (self._dialog_targets if self.dialog is not None
                                         else [])
         lay = table_layout(self.size, len(game.players))
-        out = self.keep_clear() + [lay.active, lay.footer]
-        if self.app.teaching.current is not None and lay.others:
-            out.append(lay.others[0].union(lay.others[-1]))     # the hint card's column
+        out = self.keep_clear() + [lay.active, lay.footer, *lay.others]
+        room = self._message_room
+        if room is not None:           # the top bar but its room for messages
+            out += [r for r in (pygame.Rect(lay.header.x, lay.header.y, room.x - lay.header.x,
+                                            lay.header.h),
+                                pygame.Rect(room.right, lay.header.y,
+                                            lay.header.right - room.right, lay.header.h),
+                                pygame.Rect(room.x, lay.header.y, room.w, room.y - lay.header.y),
+                                pygame.Rect(room.x, room.bottom, room.w,
+                                            lay.header.bottom - room.bottom)) if r.w and r.h]
         return out
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
-        """Else over the other players' panels, at their foot; while the hint card holds
-        that column, nowhere: the message waits for the hint to go."""
+        """The top bar's room for a message, between the turn and the sign (in the final
+        round, the final round's words give it their place for the message's few
+        seconds): never over a card, a count, whose turn it is or a button ("Shop closed"
+        once hid the lowest panel's cards at the foot of the side column)."""
         game = self.app.table.game
         if game is None or self.dialog is not None:
             return None
-        lay = table_layout(self.size, len(game.players))
-        if lay.others and self.app.teaching.current is None:
-            column = lay.others[0].union(lay.others[-1])
-            return pygame.Rect(column.x, column.bottom - height, column.w, height)
-        return None
-
-    def toast_passing_room(self) -> pygame.Rect | None:
-        """An answer to a touch ("Nothing to do here", a refusal) while the hint card holds
-        the side column: over the top bar's words (turn and deck, or the final round) for
-        its few seconds, never over the sign, a button, a card or a count: no tap goes
-        unanswered."""
-        game = self.app.table.game
-        words = [w.rect for w in self._widgets if w.name in _HEADER_WORDS]
-        if game is None or self.dialog is not None or not words:
-            return None
-        lay = table_layout(self.size, len(game.players))
-        right = words[0].unionall(words[1:]).right
-        sign = next((w.rect for w in self._widgets if w.name == "hdr.sign"), None)
-        if sign is not None:             # up to the sign: one line where it fits
-            right = max(right, sign.x - self.m.gap)
-        return pygame.Rect(lay.header.x, lay.header.y, right - lay.header.x, lay.header.h)
+        return self._message_room
 
     def why_keep_clear(self) -> list[pygame.Rect]:
         """The "why?" panel also leaves END TURN in view (the next thing a player taps)."""
@@ -1075,6 +1111,14 @@ class TableView(CakeTable, WhyTargets):
         footer = table_layout(self.size, len(game.players)).footer
         return self.keep_clear() + [footer_layout(self.m, footer,
                                                   game.expansion is not None).end]
+
+    def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
+              seconds: float | None = None, hold: bool = True) -> None:
+        """The newest message takes the top bar's room at once (the answer to a tap is never
+        kept waiting); one it pushes aside waits, then shows for its whole time."""
+        super().toast(text, near, kind, seconds, hold)
+        if len(self._toasts) > 1:
+            self._toasts.insert(0, self._toasts.pop())
 
     def nothing_here(self, pos: tuple[int, int]) -> None:
         """A tap on no button, card or number that does something: a short answer, so no
@@ -1187,7 +1231,6 @@ class TableView(CakeTable, WhyTargets):
 
 
 #: the top bar's words (a passing answer may cover them for a moment)
-_HEADER_WORDS = frozenset({"hdr.turn", "hdr.deck", "hdr.final", "hdr.detail"})
 
 
 def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -1209,3 +1252,6 @@ class _Key:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Key) and self.hash == other.hash and self.key == other.key
+
+
+_FOOTER_KEYS = ("button.undo", "button.redo", "button.upgrade", "button.spend", "button.fix")

@@ -1,0 +1,179 @@
+"""No message, banner or hint on the table covers what players read or tap (issue 40).
+
+For a set of table scenes holding every kind of message the table shows (a refusal near the
+finger, "Shop closed", the final round and who plays last, Cake Time's "Cake on the deck's
+back?", the teaching hints, the flow of time's among them, the draw prompt), at 800x480,
+1024x600 and 1280x800: no message's rectangle meets an order card's slot, a count, a "+N"
+draw badge, the draw prompt, whose turn it is (the turn line) or a footer button.
+
+The hint card holds the side column while it shows (the other players' panels wait behind
+it, ``teaching_view.area_for``): it is checked against the active player's panel, the top
+bar's turn and the footer. Once "Shop closed" covered the lowest side panel and the cake
+question covered the draw prompt, the counts and the lowest side panel: this test failed on
+both.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from ui_touch import has_widget, line, make_app, touch
+
+from companion.core.events import TouchAction
+from companion.outputs.screen import text
+from companion.outputs.screen.screenshots import sample_script
+from companion.outputs.screen.widgets import OrderCard, Stat
+
+SIZES = [(800, 480), (1024, 600), (1280, 800)]
+
+# what a message is: a toast, a banner over the panels, the final round's words, the hint card
+MESSAGES = ("toast.", "ban.cake.bg", "ban.stall", "hdr.final", "teach.box")
+# what none covers, besides the cards and the counts: badges, the draw prompt, the turn line
+KEPT = ("draw.", "ban.draw.who", "act.name", "act.banner", "act.seat", "hdr.turn",
+        "hdr.detail", "ft.")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    text.set_language("en")
+
+
+def run(app, *actions) -> None:
+    for a in actions:
+        app.loop.post(TouchAction(a))
+    app.loop.drain()
+    app.process_updates()
+
+
+def kept(w) -> bool:
+    return isinstance(w, (OrderCard, Stat)) or w.name.startswith(KEPT)
+
+
+def shown_messages(app) -> list:
+    app.screen.draw(app.surface)
+    return [w for w in app.screen._widgets if w.name.startswith(MESSAGES)
+            and not w.name.startswith("ban.cake.") or w.name == "ban.cake.bg"]
+
+
+def check(app, where: str, covered: list | None = None) -> set[str]:
+    """The kinds of message shown; each covering of what players read and tap is added to
+    ``covered`` (asserted at once without it)."""
+    app.screen.draw(app.surface)
+    ws = app.screen._widgets
+    seen = set()
+    found = [] if covered is None else covered
+    for msg in shown_messages(app):
+        seen.add(msg.name.split(".")[0] if msg.name.startswith("toast.") else msg.name)
+        for w in ws:
+            if w is msg or not kept(w):
+                continue
+            if msg.name == "teach.box" and w.name.startswith(("p", "draw.p")):
+                continue            # the side column waits behind the hint card
+            if msg.rect.colliderect(w.rect):
+                found.append((where, msg.name, getattr(msg, "text", ""), w.name))
+    assert covered is not None or not found, found
+    return seen
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_message_covers_a_card_a_count_the_draws_the_turn_or_a_button(size, lang):
+    text.reset(lang)
+    seen: set[str] = set()
+    covered: list = []
+    # the sample's mid-game: two seats draw (the prompt and the badges)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script())
+    assert has_widget(app, "ban.draw.who")
+    for near in ("act.pos3", "p0.pos2", "ft.spend", "hdr.sign"):    # refusals by the finger
+        w = next(x for x in app.screen._widgets if x.name == near)
+        app.screen.toast("A refusal, near the finger that asked", near=w.rect.center)
+        seen |= check(app, f"refusal near {near}", covered)
+    app.screen._toasts.clear()
+    # the shop closes: "Shop closed: ... has 5 dislikes", then the final round's words
+    game = app.table.game
+    other = game.players[(game.active + 1) % len(game.players)].name
+    run(app, {"do": "correct", "player": other, "dislikes": 5})
+    assert app.screen.toasts
+    seen |= check(app, "shop closed", covered)
+    for _ in range(3):          # "Final round", "... plays last" take turns
+        app.clock.now += 7
+        app.tick()
+        seen |= check(app, "final round", covered)
+    # Cake Time: the question while two seats draw
+    loop, app = make_app(size=size, lang=lang, lines=sample_script("sample_cake_game.jsonl"))
+    assert has_widget(app, "ban.cake.bg") and has_widget(app, "ban.draw.who")
+    seen |= check(app, "cake question", covered)
+    app.screen.toast("A refusal, near the cake question",
+                     near=next(w for w in app.screen._widgets if w.name == "ban.cake.bg"
+                               ).rect.center)
+    seen |= check(app, "refusal near the cake question", covered)
+    assert {"toast", "hdr.final", "ban.cake.bg"} <= seen, seen
+    assert covered == [], covered
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_hint_of_a_taught_game_covers_the_active_player_the_turn_or_a_button(size, lang):
+    """A taught game's first turns: each hint as it comes (the goal, the turn, an order
+    done, the flow of time, an order surge ...), with a message beside it."""
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang)
+    app.teaching.set_enabled(True)
+    run(app, json.loads(line(do="setup", edition="original", players=["Ana", "Ben", "Chloe"])))
+    keys = set()
+    for step in range(12):
+        while has_widget(app, "teach.box"):
+            keys.add(app.teaching.current.key)
+            check(app, f"hint {app.teaching.current.key}")
+            touch(app, "teach.ok")
+        game = app.table.game
+        me = game.active_player
+        filled = [i + 1 for i, pos in enumerate(me.queue) if pos]
+        if step % 2 == 0 and filled:
+            run(app, {"do": "complete", "slot": filled[0]})
+        else:
+            run(app, {"do": "end_turn"})
+        check(app, f"step {step}")
+    assert {"goal", "turn", "flow_of_time"} <= keys, keys
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+def test_the_cake_question_of_a_four_player_deal_is_whole_and_covers_nothing(lang):
+    """Four players took cards in the deal: the words over a row of chips, each chip as wide
+    as its name needs; nothing cut, nothing covered, at 800x480."""
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(lang=lang, lines=[line(
+        do="setup", edition="original", players=["Ana", "Ben", "Charlie", "Maximiliano"],
+        expansion="cake_time")])
+    assert check(app, "a four player deal") == {"ban.cake.bg"}
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
+    assert len(asked) == 6, [r.owner for r in asked]       # the words, 4 chips, Done
+    for r in asked:
+        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
+    assert any(r.text == "+ Maximiliano" for r in asked)
+    for n in range(1, 5):       # the cards that give it room stay a finger's target
+        card = next(w for w in app.screen._widgets if w.name == f"act.pos{n}")
+        assert min(card.rect.size) >= 48, card.rect
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_cake_questions_words_are_whole_at_every_size(size, lang):
+    """Two players took cards: the words beside the chips where they are whole there, else
+    over them; never cut ("Tocad a quién va el nuev…" once, at 1280x800)."""
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=sample_script("sample_cake_game.jsonl"))
+    check(app, "the cake question")
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
+    assert len(asked) == 4, [r.owner for r in asked]       # the words, 2 chips, Done
+    for r in asked:
+        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
