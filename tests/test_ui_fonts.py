@@ -238,3 +238,45 @@ def test_the_heap_goes_back_once_the_table_is_quiet_and_once_until_the_next_fram
     app.clock.now += app.quiet_after
     assert app.give_back_when_quiet() and given_back[-1] == app.frames
     assert len(given_back) == 2
+
+
+def test_closing_the_screen_makes_every_font_book_forget_its_fonts():
+    """``App.close`` quits pygame.font, which runs no quit hook: every font book (the end
+    summary keeps one of its own, used from the phone view's threads) must drop the fonts
+    that died with it. One used after pygame.font was initialised again crashed the suite's
+    process (2026-11-28, the summary PDF test, after another test closed its screen)."""
+    from ui_touch import make_app
+    own = fonts.FontBook()
+    before = own.font(21)
+    before.render("Ana", True, (0, 0, 0))
+    quits = fonts.quits
+    _loop, app = make_app()
+    app.close()
+    assert fonts.quits == quits + 1
+    pygame.font.init()
+    after = own.font(21)
+    assert after is not before
+    assert after.render("Ana", True, (0, 0, 0)).get_width() > 0
+
+
+def test_faces_open_and_close_one_at_a_time():
+    """SDL_ttf opens every face on one FreeType library, which wants faces made and done
+    with one at a time: the screen and the summary's thread take the same lock."""
+    import threading
+    held: list[bool] = []
+    real = pygame.font.Font
+
+    def watching(*args):
+        held.append(fonts._FACES._is_owned())
+        return real(*args)
+    pygame.font.Font = watching
+    try:
+        book = fonts.FontBook()
+        threads = [threading.Thread(target=book.font, args=(size,)) for size in (31, 33, 35)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+    finally:
+        pygame.font.Font = real
+    assert held and all(held)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,6 +110,12 @@ def find_font_files(fc_match: str = "fc-match", fc_list: str = "fc-list") -> Fon
 
 # --- a font that draws each character with the first font that has it ---------------------
 
+#: held while a face is opened or let go: SDL_ttf opens every face on one FreeType library,
+#: and FreeType asks that faces of one library be made and done with one at a time. The
+#: screen opens faces on the main thread; the end summary (a PDF or PNG from the phone
+#: view) on a web worker's thread, with a font book of its own.
+_FACES = threading.RLock()
+
 class _Face:
     """One font file at one size: the pygame font, and a glyph-coverage check.
 
@@ -129,11 +136,12 @@ class _Face:
         self.used = keep            # asked for since the last ``FontBook.close_idle``
 
     def _open(self) -> pygame.font.Font:
-        if self.path is None:
-            f = pygame.font.Font(None, round(self._size * 1.3))   # the default runs small
-            f.set_bold(self._bold)
-            return f
-        return pygame.font.Font(self.path, self._size)
+        with _FACES:
+            if self.path is None:
+                f = pygame.font.Font(None, round(self._size * 1.3))   # the default runs small
+                f.set_bold(self._bold)
+                return f
+            return pygame.font.Font(self.path, self._size)
 
     @property
     def font(self) -> pygame.font.Font:
@@ -151,7 +159,8 @@ class _Face:
         metrics stay; ``font`` opens it again when needed). True: it was closed now."""
         closed = not self.used and self._font is not None
         if closed:
-            self._font = None
+            with _FACES:
+                self._font = None           # (its face done with here, under the lock)
         self.used = False
         return closed
 
@@ -169,7 +178,9 @@ class _Face:
             if not pygame.freetype.get_init():
                 pygame.freetype.init()
             try:
-                got = pygame.freetype.Font(self.path, self._size).get_metrics(ch)[0] is not None
+                with _FACES:
+                    got = pygame.freetype.Font(self.path, self._size).get_metrics(ch)[0] \
+                        is not None
             except (pygame.error, OSError, IndexError):
                 got = False
             _covered[key] = got
@@ -284,6 +295,18 @@ _hooked = False
 quits = 0
 
 
+def forget_fonts() -> None:
+    """After ``pygame.font.quit()`` (which, unlike ``pygame.quit()``, runs no quit hook):
+    every font book drops its fonts, and whoever keeps fonts sees ``quits`` change. A font
+    kept from before a quit and used after ``pygame.font.init()`` crashes the process (the
+    summary's font book did so in the suite, once the screen's ``App.close`` had quit the
+    fonts and another test had initialised them again)."""
+    global _hooked
+    hooked = _hooked              # (pygame's quit hook, if registered, stays registered)
+    _forget_fonts()
+    _hooked = hooked
+
+
 def _forget_fonts() -> None:
     """pygame.quit() frees every font: drop the cached ones (they must not be used again)."""
     global _hooked, quits
@@ -371,7 +394,8 @@ class FontBook:
         return sum(face.close_idle() for chain in self._cache.values() for face in chain.faces)
 
     def clear(self) -> None:
-        self._cache.clear()
+        with _FACES:
+            self._cache.clear()
 
 
 _book: FontBook | None = None

@@ -750,8 +750,10 @@ class App:
         self.running = False
         pygame.display.quit()
         pygame.font.quit()
-        # the cached fonts died with pygame.font: using one again crashes pygame 2.1.2
+        # the cached fonts died with pygame.font: using one again crashes the process (every
+        # font book forgets them, the summary's too)
         from companion.words import fonts
         from . import widgets
+        fonts.forget_fonts()
         widgets.reset_fonts()
         fonts.set_book(None)
