@@ -138,23 +138,30 @@ def test_no_hint_of_a_taught_game_covers_the_active_player_the_turn_or_a_button(
     assert {"goal", "turn", "flow_of_time"} <= keys, keys
 
 
+def cake_question_texts(app, count: int) -> list:
+    """The cake question's texts as a whole repaint draws them: ``count`` of them, each
+    whole (no ellipsis) and inside its box."""
+    from companion.outputs.screen.widgets import record_text
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
+    assert len(asked) == count, [r.owner for r in asked]
+    for r in asked:
+        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
+    return asked
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
 def test_the_cake_question_of_a_four_player_deal_is_whole_and_covers_nothing(lang):
     """Four players took cards in the deal: the words over a row of chips, each chip as wide
     as its name needs; nothing cut, nothing covered, at 800x480."""
-    from companion.outputs.screen.widgets import record_text
     text.reset(lang)
     loop, app = make_app(lang=lang, lines=[line(
         do="setup", edition="original", players=["Ana", "Ben", "Charlie", "Maximiliano"],
         expansion="cake_time")])
     assert check(app, "a four player deal") == {"ban.cake.bg"}
-    app.screen.invalidate()
-    with record_text() as texts:
-        app.screen.draw(app.surface)
-    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
-    assert len(asked) == 6, [r.owner for r in asked]       # the words, 4 chips, Done
-    for r in asked:
-        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
+    asked = cake_question_texts(app, 6)                     # the words, 4 chips, Done
     assert any(r.text == "+ Maximiliano" for r in asked)
     for n in range(1, 5):       # the cards that give it room stay a finger's target
         card = next(w for w in app.screen._widgets if w.name == f"act.pos{n}")
@@ -166,14 +173,7 @@ def test_the_cake_question_of_a_four_player_deal_is_whole_and_covers_nothing(lan
 def test_the_cake_questions_words_are_whole_at_every_size(size, lang):
     """Two players took cards: the words beside the chips where they are whole there, else
     over them; never cut ("Tocad a quién va el nuev…" once, at 1280x800)."""
-    from companion.outputs.screen.widgets import record_text
     text.reset(lang)
     loop, app = make_app(size=size, lang=lang, lines=sample_script("sample_cake_game.jsonl"))
     check(app, "the cake question")
-    app.screen.invalidate()
-    with record_text() as texts:
-        app.screen.draw(app.surface)
-    asked = [r for r in texts if r.owner.startswith("ban.cake.")]
-    assert len(asked) == 4, [r.owner for r in asked]       # the words, 2 chips, Done
-    for r in asked:
-        assert "…" not in r.text and r.box.contains(r.rect), (r.owner, r.text)
+    cake_question_texts(app, 4)                             # the words, 2 chips, Done
