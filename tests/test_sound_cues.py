@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -375,3 +376,47 @@ def test_volume_and_turn_timer_change_at_runtime(players):
     assert p.tick(11.0) is None
     with pytest.raises(ValueError, match="between 0 and 1"):
         p.set_volume(1.5)
+
+
+def test_no_sound_card_yet_is_only_for_alsa_on_linux(tmp_path, monkeypatch):
+    from companion.outputs.sound.player import no_sound_card_yet
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    assert no_sound_card_yet(tmp_path)                       # no card at all
+    assert no_sound_card_yet(tmp_path / "no_snd_folder")
+    (tmp_path / "pcmC0D0c").touch()                          # a capture device only
+    (tmp_path / "controlC0").touch()
+    assert no_sound_card_yet(tmp_path)
+    (tmp_path / "pcmC0D0p").touch()                          # a playback device
+    assert not no_sound_card_yet(tmp_path)
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")           # not ALSA: not our business
+    assert not no_sound_card_yet(tmp_path / "no_snd_folder")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")
+    assert no_sound_card_yet(tmp_path / "no_snd_folder")
+    monkeypatch.setattr("sys.platform", "darwin")
+    assert not no_sound_card_yet(tmp_path / "no_snd_folder")
+
+
+def test_alsa_is_not_opened_before_the_sound_card_exists(players, caplog, monkeypatch,
+                                                          tmp_path):
+    """alsa-lib reads the per-card part of its configuration once per process: opened
+    before the card's driver is up, it never finds the card (a booted Trixie guest). So
+    the player waits for a playback device before it opens the mixer at all."""
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")
+    opened = []
+
+    def init(*a, **kw):
+        opened.append(os.environ["SDL_AUDIODRIVER"])
+        raise pygame.error("the test's mixer does not open")
+    monkeypatch.setattr(pygame.mixer, "init", init)
+    p = players(sound_devices=tmp_path)
+    with caplog.at_level(logging.WARNING):
+        assert p.tick(0.0) == RETRY_FIRST and p.state == "silent"
+        assert p.tick(RETRY_FIRST) == 3 * RETRY_FIRST
+        assert opened == []                                   # ALSA never touched
+        (tmp_path / "pcmC0D0p").touch()                       # the card's driver is up
+        p.tick(3 * RETRY_FIRST)
+    assert opened == ["alsa"]
+    [warning] = _warnings(caplog)
+    assert f"no sound card in {tmp_path} yet" in warning.getMessage()

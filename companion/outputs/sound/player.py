@@ -65,6 +65,30 @@ TIMER_TAG = "timer"
 RETRY_FIRST = 5.0
 RETRY_LONGEST = 60.0
 
+#: where Linux shows its sound cards' playback devices (``pcmC<card>D<device>p``)
+SOUND_DEVICES = Path("/dev/snd")
+
+
+def no_sound_card_yet(devices: Path = SOUND_DEVICES) -> bool:
+    """True when SDL would go to ALSA (Linux, ``SDL_AUDIODRIVER`` unset or ``alsa``) and no
+    playback device exists yet: a card that its driver brings up after the service starts.
+
+    The mixer is not even tried then. alsa-lib reads its configuration once per process,
+    and with it the part for each card present at that moment
+    (``/usr/share/alsa/cards/<driver>.conf``). Opened before the card came, every later
+    try in the same process fails with "No such file or directory", though the card is
+    there (a booted Trixie guest, .ci/check-appliance-vm). Waiting for the device node
+    keeps that first read for when the card exists."""
+    import sys
+    if not sys.platform.startswith("linux"):
+        return False
+    if os.environ.get("SDL_AUDIODRIVER", "").lower() not in ("", "alsa"):
+        return False
+    try:
+        return not any(devices.glob("pcmC*D*p"))
+    except OSError:
+        return True
+
 
 def default_folder() -> Path:
     """The bundled cues: ``sounds/`` (package data, so in the wheel too)."""
@@ -86,7 +110,10 @@ class SoundPlayer(Worker):
                  volume: float = SoundSettings().volume,
                  enabled: bool = True, turn_timer: float = 0,
                  clock: Callable[[], float] = time.monotonic,
-                 quiet: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext):
+                 quiet: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext,
+                 sound_devices: Path = SOUND_DEVICES):
+        #: where the sound cards' playback devices appear (``no_sound_card_yet``)
+        self.sound_devices = sound_devices
         #: what opening the audio device is wrapped in: the service's keeps libasound's
         #: own chatter on file descriptor 2 out of the log (we say it once, in words)
         self.quiet = quiet
@@ -351,6 +378,8 @@ class SoundPlayer(Worker):
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
             import pygame
+            if pygame.mixer.get_init() is None and no_sound_card_yet(self.sound_devices):
+                raise LookupError(f"no sound card in {self.sound_devices} yet")
             if pygame.mixer.get_init() is None:
                 # mono, as the cues and espeak's speech are: SDL_mixer keeps each sound
                 # converted to the mixer's format (stereo doubled them: 0.84 MB of cues
