@@ -338,7 +338,7 @@ def test_unknown_language_and_key_and_missing_parameter_do_not_raise(caplog):
 def test_framework_text_module_uses_the_catalogs():
     text.reset("es")
     try:
-        assert text.t("button.end_turn") == "Fin del turno"
+        assert text.t("button.end_turn") == "Fin turno"
         assert text.tokens_lower("rush_token") == "fichas de Rapidez"
         assert text.rejection_text(reject("no_game")).startswith("No hay ninguna partida")
     finally:

@@ -224,10 +224,15 @@ class FooterLayout:
 
 
 @remembered
-def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
-    # the small buttons as wide as their labels need in every language at one type size;
-    # END TURN keeps room for "Fim do turno" at the big size
-    small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
+def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0
+                  ) -> FooterLayout:
+    """END TURN ``end_w`` wide (the room its words need at the must-read size in every
+    language, measured by the caller; 0: a third of the row), the small buttons sharing the
+    rest (each a picture over its word: ``footer_buttons.py``)."""
+    if end_w:
+        small, end = cols(rect, [1.0, min(end_w, rect.w // 2)], m.gap)
+    else:
+        small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
     return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
 
 

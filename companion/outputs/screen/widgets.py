@@ -1022,6 +1022,7 @@ class Button(Widget):
     outline: Color | None = None
     lines: int = 1
     pad: int | None = None       # around the label (None: a sixth of the height, 6 at least)
+    tight: bool = False          # one line placed by its ink (big words in a bar: END TURN)
 
     shows_pressed = True
 
@@ -1043,7 +1044,7 @@ class Button(Widget):
             fg = theme.mix(fg, face, 0.5)
         pad = max(6, self.rect.h // 6) if self.pad is None else self.pad
         draw_text(surface, self.text, self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6)),
-                  self.size, fg, self.bold, lines=self.lines)
+                  self.size, fg, self.bold, lines=self.lines, tight=self.tight)
 
 
 @dataclass(eq=False)
@@ -1475,6 +1476,12 @@ class Custom(Widget):
 #: widgets kept as copies (``Looks``): each paints only inside its rect, from its fields
 #: (a Fill is copied already by ``rounded``; the OPEN sign's string reaches above its rect)
 _KEPT: set[type] = {Label, Button, Stat, OrderCard}
+
+
+def keep_looks(kind: type) -> type:
+    """A class decorator: widgets of ``kind`` are kept as copies too (see ``_KEPT``)."""
+    _KEPT.add(kind)
+    return kind
 
 
 @dataclass(eq=False)

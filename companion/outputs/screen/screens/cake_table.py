@@ -8,7 +8,7 @@
   cake-less card of their position 1). Not under "two drinks, one cake": the
   companion places those cakes itself and the deck's backs no longer count
   (선택 규칙).
-- The "Cake card" button, offered only when the engine would accept
+- The "Cake" button (a cake card above the word), offered only when the engine would accept
   ``play_cake_card`` (before the player completes an order).
 - Break Time, when ending the turn now would pay a cake card.
 
@@ -161,10 +161,12 @@ class CakeTable(Screen):
     def can_play_cake_card(self) -> bool:
         return self.accepts({"do": "play_cake_card"})
 
-    def cake_card_button(self, game: Any, slot: pygame.Rect, size: int) -> list[Widget]:
+    def cake_card_button(self, game: Any, slot: pygame.Rect,
+                         button: Callable[..., Widget]) -> list[Widget]:
+        """The footer's cake card button (``button`` makes a footer button)."""
         if game.game_over or game.active is None or not self.can_play_cake_card():
             return []
-        return [Button("ft.cake_card", slot, text=self.t("cake.play"), size=size, lines=2,
+        return [button("ft.cake_card", slot, text=self.t("cake.play"), icon="cake_card",
                        color=theme.mix(theme.CAKE_PINK, theme.PANEL, 0.25),
                        on_tap=lambda: self.app.post_action({"do": "play_cake_card"}))]
 

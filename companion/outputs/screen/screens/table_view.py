@@ -40,7 +40,8 @@ from companion.core.rules.turn import is_stalled
 from companion.core.loop import Update, cake_completion, complete_action, mixed_cakes
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows
-from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
+from ..footer_buttons import IconButton
+from ..table_layout import (FooterLayout, active_banner_split, active_panel_layout, banner_rect,
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
 from .. import text
@@ -992,44 +993,60 @@ class TableView(CakeTable, WhyTargets):
         table = self.app.table
         running = not game.game_over and game.active is not None
         color = self.app.seat_colors[(game.active or 0) % len(self.app.seat_colors)]
-        lay = footer_layout(m, rect, cake_time=game.expansion is not None)
+        cake_time = game.expansion is not None
+        lay = self.footer_rects(rect, cake_time)
         slots, end = lay.slots, lay.end
         labels = [self.t(k) for k in _FOOTER_KEYS]
-        size, pad = self.footer_type(slots[0].w)
+        size = self.footer_type(slots[0].w, cake_time)
+        small = partial(IconButton, size=size, icon_h=self.footer_icon_h(),
+                        pad=m.px(theme.TABLE_FOOTER_WORD_PAD), ground=self.background)
         out: list[Widget] = [
-            Button("ft.undo", slots[0], text=labels[0], size=size, pad=pad,
-                   enabled=table.undo is not None,
-                   on_tap=lambda: self.app.post_action({"do": "undo"})),
-            Button("ft.redo", slots[1], text=labels[1], size=size, pad=pad,
-                   enabled=table.redo is not None,
-                   on_tap=lambda: self.app.post_action({"do": "redo"})),
+            small("ft.undo", slots[0], text=labels[0], icon="undo",
+                  enabled=table.undo is not None,
+                  on_tap=lambda: self.app.post_action({"do": "undo"})),
+            small("ft.redo", slots[1], text=labels[1], icon="redo",
+                  enabled=table.redo is not None,
+                  on_tap=lambda: self.app.post_action({"do": "redo"})),
         ]
         if running and self.can_upgrade():
-            out.append(Button("ft.upgrade", slots[2], text=labels[2], size=size, pad=pad,
-                              color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
+            out.append(small("ft.upgrade", slots[2], text=labels[2], icon="upgrade",
+                             color=theme.UPGRADE_PURPLE, on_tap=lambda: self._open("upgrade")))
         if running and self.can_spend():
-            out.append(Button("ft.spend", slots[3], text=labels[3], size=size, pad=pad,
-                              color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
-        if game.expansion:
-            out += self.cake_card_button(game, slots[4], size)
-        out.append(Button("ft.fix", slots[-1], text=labels[4], size=size, pad=pad,
-                          on_tap=lambda: self._open("fix_guard")))
+            out.append(small("ft.spend", slots[3], text=labels[3], icon="spend",
+                             color=theme.SPEND_BROWN, on_tap=lambda: self._open("spend")))
+        if cake_time:
+            out += self.cake_card_button(game, slots[4], small)
+        out.append(small("ft.fix", slots[-1], text=labels[4], icon="fix",
+                         on_tap=lambda: self._open("fix_guard")))
         if running:
             out.append(Button("ft.end", end, text=self.t("button.end_turn"), color=color,
-                              size=common_size(text.in_every_language("button.end_turn"),
-                                               end.w - 2 * max(6, end.h // 6), m.big, True),
+                              size=m.must, tight=True, pad=m.px(theme.TABLE_FOOTER_LABEL_PAD),
                               outline=theme.TEXT,
                               on_tap=lambda: self.app.post_action({"do": "end_turn"})))
         return out
 
-    def footer_type(self, slot_w: int) -> tuple[int, int]:
-        """The footer's small buttons' type size and inner padding: the size at which every
-        label fits in every language, so that no language reads smaller ("Deshacer" once
-        took 14 px where "Undo" took 16)."""
+    def footer_rects(self, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
+        """The footer's buttons: END TURN as wide as its words need at the must-read size
+        in every language ("Fine turno"), the small buttons sharing the rest."""
         m = self.m
-        pad = m.px(theme.TABLE_FOOTER_LABEL_PAD)
-        labels = [w for k in _FOOTER_KEYS for w in text.in_every_language(k)]
-        return common_size(labels, slot_w - 2 * pad, m.body, bold=True), pad
+        words = text.in_every_language("button.end_turn")
+        end_w = max(text_width(w, m.must, True) for w in words) \
+            + 2 * m.px(theme.TABLE_FOOTER_LABEL_PAD) + 2
+        return footer_layout(m, rect, cake_time, end_w)
+
+    def footer_icon_h(self) -> int:
+        """A small footer button's picture: 6 mm tall (31 px at 800 x 480), with a margin."""
+        return self.m.px(theme.TABLE_FOOTER_ICON_H)
+
+    def footer_type(self, slot_w: int, cake_time: bool = False) -> int:
+        """The type size of the small buttons' words: the size at which every word fits
+        under its picture in every language, so that no language reads smaller ("Deshacer"
+        once took 14 px where "Undo" took 16), never larger than the small type."""
+        m = self.m
+        pad = m.px(theme.TABLE_FOOTER_WORD_PAD)
+        keys = _FOOTER_KEYS + (("cake.play",) if cake_time else ())
+        labels = [w for k in keys for w in text.in_every_language(k)]
+        return common_size(labels, slot_w - 2 * pad, m.small, bold=True)
 
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -1109,8 +1126,7 @@ class TableView(CakeTable, WhyTargets):
         if game is None:
             return self.keep_clear()
         footer = table_layout(self.size, len(game.players)).footer
-        return self.keep_clear() + [footer_layout(self.m, footer,
-                                                  game.expansion is not None).end]
+        return self.keep_clear() + [self.footer_rects(footer, game.expansion is not None).end]
 
     def toast(self, text: str, near: tuple[int, int] | None = None, kind: str = "error",
               seconds: float | None = None, hold: bool = True) -> None:
