@@ -87,6 +87,10 @@ def test_the_footer_and_banners(size):
         ft = footer_layout(m, lay.footer, cake_time)
         assert len(ft.slots) == buttons and _apart([*ft.slots, ft.end])
         assert ft.end.right == lay.footer.right and ft.end.w > ft.slots[0].w
+        sized = footer_layout(m, lay.footer, cake_time, m.px(270))   # END TURN's words' room
+        assert sized.end.w == m.px(270) and sized.end.right == lay.footer.right
+        assert len(sized.slots) == buttons and _apart([*sized.slots, sized.end])
+        assert min(s.w for s in sized.slots) >= m.target
     stall = banner_rect(m, lay.body, 100)
     assert stall.bottom == lay.body.bottom and stall.w == lay.body.w and stall.h == 100
     above = banner_rect(m, lay.body, 80, stall.y - m.gap)

@@ -411,7 +411,7 @@ def test_the_footer_labels_take_one_type_size_in_every_language(size, script):
                 (lang, owner, words)                       # whole, never cut
     assert len(small) == 1 and len(end) == 1, (small, end)
     if script == "sample_game.jsonl":
-        assert small.pop() >= m.px(16) and end.pop() == m.big
+        assert small.pop() >= m.small and end.pop() == m.must
 
 
 def test_a_tap_is_answered_at_once_while_shop_closed_shows_which_then_has_its_whole_time():

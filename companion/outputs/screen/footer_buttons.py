@@ -81,7 +81,7 @@ def draw_fix_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Color,
     for t in (0.3, 0.82):              # where the wood starts, the eraser's band
         pygame.draw.line(surface, face, at(along(t, -w - 0.05)), at(along(t, w + 0.05)), line)
     lead = [along(0.0, 0.0), along(0.11, -w * 0.37), along(0.11, w * 0.37)]
-    pygame.draw.polygon(surface, face, [at(p) for p in lead])
+    pygame.draw.polygon(surface, theme.TEXT_DARK, [at(p) for p in lead])
 
 
 def _paint_icon(surface: pygame.Surface, kind: str, box: pygame.Rect, fg: Color,

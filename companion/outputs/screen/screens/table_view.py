@@ -1031,7 +1031,7 @@ class TableView(CakeTable, WhyTargets):
         m = self.m
         words = text.in_every_language("button.end_turn")
         end_w = max(text_width(w, m.must, True) for w in words) \
-            + 2 * m.px(theme.TABLE_FOOTER_LABEL_PAD) + 2
+            + 2 * m.px(theme.TABLE_FOOTER_LABEL_PAD) + 4        # (and its outline)
         return footer_layout(m, rect, cake_time, end_w)
 
     def footer_icon_h(self) -> int:
