@@ -138,3 +138,8 @@ def test_each_picture_is_drawn_once_then_copied(monkeypatch):
     text.set_language("en")                        # another language: the same pictures
     app.screen.invalidate()
     app.screen.draw(app.surface)
+    from companion.outputs.screen.screens.base import Pointer
+    fix = next(w for w in app.screen.widgets() if w.name == "ft.fix")
+    app.screen.handle(Pointer("down", fix.rect.center))     # a finger on FIX: its face
+    app.screen.draw(app.surface)                            # lighter, the same picture
+    assert next(w for w in app.screen.widgets() if w.name == "ft.fix").pressed

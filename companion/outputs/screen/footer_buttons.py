@@ -10,9 +10,10 @@ Its word goes under the picture, at one type size in every language.
 A disabled button (REDO with nothing to redo) is hollow, not only greyer: an outline on the
 table's ground, its picture and word faint.
 
-Each picture is drawn once per size, colours and surface format and then copied
-(``icon_picture``): a footer that changes (UNDO becomes possible) copies it, and the button's
-whole look is kept as a copy too (``widgets.Looks``).
+Each picture is drawn once per size, colour and surface format on a transparent ground
+(``icon_picture``), then copied onto any face, a pressed one too: a footer that changes
+(UNDO becomes possible) copies it, and the button's whole look is kept as a copy too
+(``widgets.Looks``).
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def draw_undo_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Color) ->
 
 def draw_fix_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Color,
                   face: Color) -> None:
-    """FIX: a pencil, point down to the left, as tall as ``rect``."""
+    """FIX: a pencil, point down to the left, as tall as ``rect`` (its bands in ``face``)."""
     d, n = (1 / math.sqrt(2), -1 / math.sqrt(2)), (1 / math.sqrt(2), 1 / math.sqrt(2))
 
     def along(t: float, s: float) -> tuple[float, float]:     # t along the pencil, s across
@@ -85,11 +86,11 @@ def draw_fix_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Color,
 
 
 def _paint_icon(surface: pygame.Surface, kind: str, box: pygame.Rect, fg: Color,
-                face: Color) -> None:
-    if kind in ("undo", "redo"):
+                clear: Color) -> None:
+    if kind == "undo":
         draw_undo_icon(surface, box, fg)
     elif kind == "fix":
-        draw_fix_icon(surface, box, fg, face)
+        draw_fix_icon(surface, box, fg, clear)
     elif kind == "upgrade":
         draw_upgrade_icon(surface, box.inflate(2, 2))        # (it keeps a pixel's margin)
     elif kind == "spend":
@@ -101,26 +102,33 @@ def _paint_icon(surface: pygame.Surface, kind: str, box: pygame.Rect, fg: Color,
         raise ValueError(f"no footer icon {kind!r}")
 
 
-#: (kind, side, fg, face, format) -> the picture drawn on its face colour
+#: (kind, side, fg, format) -> the picture, its ground transparent (a colour key)
 _icons: dict[tuple, pygame.Surface] = {}
 ICONS_KEPT = 64
+#: the pictures' transparent ground (no picture uses it)
+CLEAR = (255, 0, 255)
+#: the pictures drawn in the button's word colour (the others have their own colours)
+_IN_WORD_COLOUR = ("undo", "redo", "fix")
 
 
-def icon_picture(kind: str, side: int, fg: Color, face: Color, like: pygame.Surface) -> pygame.Surface:
-    """The picture ``kind`` (``side`` px square) drawn on ``face`` in ``like``'s format:
-    drawn the first time, then the same surface (REDO is UNDO's picture mirrored)."""
-    key = (kind, side, tuple(fg), tuple(face), like.get_bitsize(), like.get_masks())
+def icon_picture(kind: str, side: int, fg: Color, like: pygame.Surface) -> pygame.Surface:
+    """The picture ``kind`` (``side`` px square, drawn in ``fg`` where it takes the word's
+    colour) in ``like``'s format, on a transparent ground: drawn the first time, then the
+    same surface, on any face (a pressed one too; REDO is UNDO's picture mirrored)."""
+    fg = tuple(fg) if kind in _IN_WORD_COLOUR else ()
+    key = (kind, side, fg, like.get_bitsize(), like.get_masks())
     got = _icons.get(key)
     if got is None:
         if len(_icons) >= ICONS_KEPT:
             _icons.clear()
         got = pygame.Surface((side, side), 0, like)
-        got.fill(face)
+        got.fill(CLEAR)
         if kind == "redo":
-            got.blit(pygame.transform.flip(icon_picture("undo", side, fg, face, like), True, False),
+            got.blit(pygame.transform.flip(icon_picture("undo", side, fg, like), True, False),
                      (0, 0))
         else:
-            _paint_icon(got, kind, pygame.Rect(0, 0, side, side), fg, face)
+            _paint_icon(got, kind, pygame.Rect(0, 0, side, side), fg, CLEAR)
+        got.set_colorkey(CLEAR)
         _icons[key] = got
     return got
 
@@ -149,7 +157,7 @@ class IconButton(Button):
             fg = theme.mix(self.text_color or theme.TEXT, face, 0.45)
         side = min(self.icon_h, r.w - 2 * HOLLOW_LINE)
         picture = pygame.Rect(r.centerx - side // 2, r.y + self.gap, side, side)
-        surface.blit(icon_picture(self.icon, side, fg, face, surface), picture)
+        surface.blit(icon_picture(self.icon, side, fg, surface), picture)
         pad = self.pad if self.pad is not None else HOLLOW_LINE + 1
         words = pygame.Rect(r.x + pad, picture.bottom, r.w - 2 * pad,
                             r.bottom - HOLLOW_LINE - picture.bottom)
