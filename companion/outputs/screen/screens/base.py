@@ -505,10 +505,10 @@ class Screen:
         for ws in self.dialogs_ahead():
             yield
             yield from self._warm_dialog(surface, ws)
-        for ws in self.frames_warmed():
+        for warmed in self.frames_warmed():
             yield
-            if ws is not None:          # (None: a part of the next frame built, a step)
-                yield from self._warm_changed(surface, ws)
+            if warmed is not None:      # (None: a part of the next frame built, a step)
+                yield from self._warm_changed(surface, warmed)
         uncovered = self.uncovered_ahead()
         if uncovered is not None:
             yield

@@ -498,6 +498,8 @@ class TableView(CakeTable, WhyTargets):
         update taken in, as if shown), and keep them (``_kept``): the frame's own building
         then finds them. Between the steps the screen is as it was."""
         game = outcome.table.game
+        if game is None:
+            return
         update = Update(None, outcome.table, outcome.action, outcome.happened)
         draws = self.app.draws.after(outcome.table, outcome.happened)
         lay = table_layout(self.size, len(game.players))
