@@ -629,6 +629,7 @@ class Screen:
         changed = _repainted(ws, _dirty(self._drawn, ws, _placed(ws)))
         if not changed:
             return
+        yield                   # (finding what differs, a step of its own: 65 widgets' keys)
         scratch = _under_copy(surface)
         _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
         paint = _Painter(scratch, ws, [w.extent for w in ws], self.background)
