@@ -40,7 +40,7 @@ from companion.core.rules.turn import is_stalled
 from companion.core.loop import Update, cake_completion, complete_action, mixed_cakes
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows
-from ..table_layout import (active_banner_split, active_panel_layout, banner_rect,
+from ..table_layout import (active_banner_split, active_panel_layout,
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
 from .. import text
@@ -859,8 +859,9 @@ class TableView(CakeTable, WhyTargets):
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
                pending, taken, offer, question, text.language(), self.m, self.app.catalog)
         got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
-        self.question_band = active_panel_layout(self.m, rect, pending is not None or offer,
-                                                 question).question
+        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
+        self.question_band = lay.question
+        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
         return got
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -1079,10 +1080,12 @@ class TableView(CakeTable, WhyTargets):
         m = self.m
         out: list[Widget] = []
         if is_stalled(game):
-            r = banner_rect(m, body, max(m.target, m.px(theme.TABLE_BANNER_H)))
-            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
+            # where the active player's orders would be (every queue is empty): never over
+            # a count, a side panel or whose turn it is (it once lay across the panels' feet)
+            r = self._active_cards
+            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.big, bold=True,
                              background=theme.DANGER, radius=12,
-                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
+                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=4, min_size=m.body))
         return out
 
     def _turn_words(self, name: str, box: pygame.Rect) -> str:
