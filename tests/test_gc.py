@@ -147,3 +147,33 @@ def test_a_busy_table_collects_while_idle_once_enough_has_piled_up(monkeypatch):
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_the_young_garbage_is_collected_once_per_frame_when_the_painting_ahead_is_done():
+    """Each frame's objects are looked at once, in a step of their own after its painting
+    ahead (a few hundred objects), not five inputs' worth at once when the table is quiet."""
+    _loop, app = make_app()
+    gc.unfreeze()
+    found = []
+    gc.callbacks.append(lambda phase, info: phase == "stop" and found.append(info))
+    try:
+        app_module.freeze_start_up()
+        app.pump()                                  # a frame
+        steps = 0
+        while app.work_ahead():
+            steps += 1
+        assert [f["generation"] for f in found[1:]] == [1], found   # (after the start-up's)
+        assert gc.get_count()[0] < 50 and steps >= 1
+        made = [[n] for n in range(300)]            # made since: the next frame's to collect
+        assert not app.work_ahead()                 # (not twice for one frame)
+        assert len(found) == 2
+        app.screen.invalidate()
+        app.pump()
+        while app.work_ahead():
+            pass
+        assert [f["generation"] for f in found[1:]] == [1, 1] and gc.get_count()[0] < 50
+        del made
+    finally:
+        gc.callbacks.pop()
+        gc.unfreeze()
+        gc.enable()

@@ -8,7 +8,7 @@ import pytest
 from companion.outputs.screen import theme
 from companion.outputs.screen.layout import Metrics
 from companion.outputs.screen.table_layout import (active_banner_split, active_panel_layout,
-                                                   banner_rect, footer_layout, header_layout,
+                                                   footer_layout, header_layout,
                                                    other_head_split, other_panel_layout,
                                                    table_layout)
 
@@ -80,7 +80,7 @@ def test_the_header_makes_room_for_its_words(size, closing, devices):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_footer_and_banners(size):
+def test_the_footer(size):
     m = Metrics.of(size)
     lay = table_layout(size, 4)
     for cake_time, buttons in ((False, 5), (True, 6)):
@@ -91,7 +91,3 @@ def test_the_footer_and_banners(size):
         assert sized.end.w == m.px(270) and sized.end.right == lay.footer.right
         assert len(sized.slots) == buttons and _apart([*sized.slots, sized.end])
         assert min(s.w for s in sized.slots) >= m.target
-    stall = banner_rect(m, lay.body, 100)
-    assert stall.bottom == lay.body.bottom and stall.w == lay.body.w and stall.h == 100
-    above = banner_rect(m, lay.body, 80, stall.y - m.gap)
-    assert above.bottom == stall.y - m.gap and not above.colliderect(stall)

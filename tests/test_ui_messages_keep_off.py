@@ -47,7 +47,10 @@ def run(app, *actions) -> None:
 
 
 def kept(w) -> bool:
-    return isinstance(w, (OrderCard, Stat)) or w.name.startswith(KEPT)
+    """What players read and tap: a position with cards (an empty one may hold a message),
+    a count, a badge, the turn, a footer button."""
+    return (isinstance(w, OrderCard) and bool(w.cards)) or isinstance(w, Stat) \
+        or w.name.startswith(KEPT)
 
 
 def shown_messages(app) -> list:
@@ -177,3 +180,32 @@ def test_the_cake_questions_words_are_whole_at_every_size(size, lang):
     loop, app = make_app(size=size, lang=lang, lines=sample_script("sample_cake_game.jsonl"))
     check(app, "the cake question")
     cake_question_texts(app, 4)                             # the words, 2 chips, Done
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ko"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_stalled_tables_words_are_whole_and_cover_no_count_panel_or_turn(size, lang):
+    """Every order queue empty (nothing can happen): the words take the active player's
+    empty positions, whole; they once lay across the panels' feet, over every count."""
+    from dataclasses import replace
+
+    from companion.core.events import DeviceStatus
+    from companion.core.rules import Table
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    loop, app = make_app(size=size, lang=lang, lines=[line(
+        do="setup", edition="original", players=["Ana", "Ben", "Chloe"])])
+    game = app.table.game
+    game = replace(game, players=tuple(replace(p, queue=((), (), (), ()))
+                                       for p in game.players))
+    loop.session.table = Table(game, app.table.undo, None)
+    loop.post(DeviceStatus("scanner", "connected"))       # any update shows the new table
+    loop.drain()
+    app.process_updates()
+    assert "ban.stall" in check(app, "stalled")       # (and the scanner's news, a toast)
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    said = [r for r in texts if r.owner == "ban.stall"]
+    assert said and all("…" not in r.text and r.box.contains(r.rect) for r in said), said
+    assert " ".join(" ".join(r.text for r in said).split()) == text.t("table.stalled")

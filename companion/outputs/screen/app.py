@@ -244,19 +244,20 @@ def freeze_start_up() -> None:
     (``App.run``): part of the cold start.
 
     Why off: left on, the collector ran inside taps (each builds some 80 widgets and
-    overflows the youngest generation's count every few taps), and run while idle after
-    every input it was a step of 2-3 ms a tap could find in progress, the oldest
-    generation's up to 10 ms (issue 38). Within a game the table makes no cyclic garbage
-    (``tests/test_gc.py``): objects without a cycle are freed by their reference counts
-    at once, collector or not. The start-up's objects live as long as the service:
-    frozen, no collection looks at them again."""
+    overflows the youngest generation's count every few taps), and it looked at the oldest
+    generation too now and then, a step of up to 10 ms a tap could find in progress (issue
+    38). Off, the screen collects the young generations once per frame, when its painting
+    ahead is done (``App.work_ahead``): a few hundred objects each time. Within a game the
+    table makes no cyclic garbage (``tests/test_gc.py``): objects without a cycle are
+    freed by their reference counts at once, collector or not. The start-up's objects live
+    as long as the service: frozen, no collection looks at them again."""
     gc.collect()
     gc.freeze()
     gc.disable()
 
 
 def collect_when_quiet(long: bool = False) -> int:
-    """Python's garbage collected while the table is quiet: the objects made since the
+    """Python's garbage collected while the table is idle: the objects made since the
     last such collection (the younger two generations: what survives moves to the oldest,
     so each look stays small however long the game's history grows), or, with ``long``
     (a minute of quiet), every object but the start-up's (a screen closed, such as the
@@ -666,25 +667,31 @@ class App:
         little. After a game started, the type sizes no text needed through the whole game
         before it are closed (``fonts.close_idle``: each holds about 0.2 MB of C memory, and
         most are opened for a few texts the screen's caches then draw without them; the
-        memory goes back to the system once the table is quiet). Python's garbage is
-        collected when the table is quiet (``give_back_when_quiet``), or here once
-        ``BUSY_COLLECTION`` objects have piled up since. False once nothing is left until
-        the next draw."""
+        memory goes back to the system once the table is quiet). Last, Python's young
+        garbage is collected, once per frame (``collect_when_quiet``): what the frame and
+        its painting ahead made, a few hundred objects (collected every 5 s of quiet, the
+        objects of five inputs made one step of up to 10 ms, issue 38); or here once
+        ``BUSY_COLLECTION`` objects have piled up, on a table never idle that long. False
+        once nothing is left until the next draw."""
         if self.screen.work_ahead(self.surface):
             return True
         if self._games_started != self._fonts_checked_at:
             self._fonts_checked_at = self._games_started
             fonts.close_idle()
             return True
-        if gc.get_count()[0] >= BUSY_COLLECTION and not gc.isenabled():
-            collect_when_quiet()   # a table busy for hours without a quiet moment
+        if gc.isenabled():
+            return False
+        if self._collected_at != self.frames or gc.get_count()[0] >= BUSY_COLLECTION:
+            self._collected_at = self.frames
+            collect_when_quiet()
             return True
         return False
 
     def give_back_when_quiet(self) -> bool:
         """Once the table has been quiet for ``quiet_after`` seconds (no touch, no update)
-        since frames were drawn, Python's garbage is collected (one step; the automatic
-        collection is off, ``freeze_start_up``), then the C heap's free pages go back to
+        since frames were drawn, Python's young garbage is collected if the frame's painting
+        ahead did not get to it (one step; the automatic collection is off,
+        ``freeze_start_up``), then the C heap's free pages go back to
         the system (``give_back``, the next step), once each until the next frame; after
         ``long_quiet_after`` seconds, one more step collects looking at every object
         (``collect_when_quiet``). Between a game's taps and updates the heap fills with

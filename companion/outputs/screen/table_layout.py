@@ -13,7 +13,6 @@ design pixels (``theme.TABLE_*``), scaled by ``Metrics.px``.
 - ``active_panel_layout`` / ``other_panel_layout``: banner or name line, the
   four order positions, the hint line, the counts.
 - ``footer_layout``: the small buttons and END TURN.
-- ``banner_rect``: a banner along the bottom of the panels.
 
 Each layout is worked out once per set of arguments and then remembered (the screen asks
 at every redraw): callers must not change the rectangles they are given.
@@ -235,10 +234,3 @@ def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0
         small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
     return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
 
-
-def banner_rect(m: Metrics, body: pygame.Rect, height: int, bottom: int | None = None
-                ) -> pygame.Rect:
-    """A banner ``height`` tall across the panels (``body``), its bottom at ``bottom``
-    (the panels' bottom unless given)."""
-    bottom = body.bottom if bottom is None else bottom
-    return pygame.Rect(body.x, bottom - height, body.w, height)

@@ -150,7 +150,6 @@ TABLE_OTHER_SLOT_GAP = 4
 TABLE_OTHER_NAME_MIN_TYPE = 14       # a compact panel's name, smallest type
 TABLE_OTHER_SCORE_MIN_TYPE = 18
 TABLE_STAT_GAP = 4                   # between the counts
-TABLE_BANNER_H = 96                  # the stall warning
 TABLE_BANNER_TEXT_PAD = 12
 TOAST_NOTHING_S = 2.0               # "Nothing to do here": brief
 TABLE_FINAL_SWAP_S = 3.0            # "Final round" and "Chloe plays last" take turns

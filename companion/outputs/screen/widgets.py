@@ -251,12 +251,42 @@ def ink_rect(text: str, size: int, bold: bool = False) -> pygame.Rect:
     return pygame.Rect(_ink(text, size, theme.TEXT, bold))
 
 
+#: how far a text's width at one type size may be from its width at another, scaled: the
+#: glyphs' advances are rounded to whole pixels at each size (a size skipped by that estimate
+#: is too big by more than this: ``tests/test_ui_fit.py`` checks that skipping never changes
+#: what fits)
+_SCALE_SLACK = 1.15
+
+
+def _too_big(probe: tuple[int, int, int, int], s: int, box: pygame.Rect, lines: int,
+             tight: bool) -> bool:
+    """True when ``s`` cannot fit, from the text measured at the first size tried (``probe``:
+    that size, the width of its letters without spaces, the font's height and line
+    spacing), scaled, with
+    ``_SCALE_SLACK`` to spare: the sizes between, each its own font to open and its text to
+    measure and wrap, need not be tried. The letters' width is a lower bound of the text's
+    width on any number of lines (wrapping only removes spaces)."""
+    at, letters, tall, line = probe
+    scale = s / at
+    if lines <= 1:
+        return letters * scale > box.w * _SCALE_SLACK or \
+            (not tight and tall * scale > box.h * _SCALE_SLACK)
+    room = min(lines, max(1, box.h * _SCALE_SLACK // max(1, line * scale)))
+    return letters * scale > room * box.w * _SCALE_SLACK
+
+
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
-         min_size: int | None, tight: bool = False) -> tuple[int, list[str]]:
+         min_size: int | None, tight: bool = False, skip: bool = True) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
+    probe: tuple[int, int, int, int] | None = None
     while True:
+        if probe is not None and s > min_size and _too_big(probe, s, box, lines, tight):
+            s = max(min_size, s - max(1, s // 12))
+            continue
         f = font(s, bold)
+        if probe is None and skip:
+            probe = (s, f.size("".join(text.split()))[0], f.get_height(), f.get_linesize())
         height = f.get_linesize()
         if lines <= 1:
             tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()

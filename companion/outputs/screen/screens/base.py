@@ -461,6 +461,12 @@ class Screen:
         tap opens, built and laid out) and its widgets. None: nothing to predict."""
         return None
 
+    def predict_parts(self) -> Iterator[None]:
+        """Steps before ``predict``: the parts of the frame it builds, one per step, kept
+        where the screen keeps its parts, so that ``predict`` (one step) finds them built.
+        None by default."""
+        return iter(())
+
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
         waiting); False once nothing is left. A draw starts it again."""
@@ -490,6 +496,7 @@ class Screen:
             return
         if self.veils_ahead and not self._veiled:
             yield from self._veil_ahead(surface)
+        yield from self.predict_parts()
         got = self.predict()
         yield
         if got is not None:
@@ -498,9 +505,10 @@ class Screen:
         for ws in self.dialogs_ahead():
             yield
             yield from self._warm_dialog(surface, ws)
-        for ws in self.frames_warmed():
+        for warmed in self.frames_warmed():
             yield
-            yield from self._warm_changed(surface, ws)
+            if warmed is not None:      # (None: a part of the next frame built, a step)
+                yield from self._warm_changed(surface, warmed)
         uncovered = self.uncovered_ahead()
         if uncovered is not None:
             yield
@@ -603,10 +611,11 @@ class Screen:
         fix = _dirty(was, ws, shows)        # (what differs from the frame painted ahead)
         return [r for r in dirty if not band.contains(r)] + fix, [band]
 
-    def frames_warmed(self) -> Iterator[list[Widget]]:
+    def frames_warmed(self) -> Iterator[list[Widget] | None]:
         """Frames other taps may show now (their widgets): what they paint that this frame
         does not is painted ahead aside, so their looks, shapes and text are ready (no
-        frame is kept: a tap copies the looks). None by default."""
+        frame is kept: a tap copies the looks). A None between them is a step of their
+        building (a part of the next one built and kept). None by default."""
         return iter(())
 
     def _warm_changed(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
@@ -620,6 +629,7 @@ class Screen:
         changed = _repainted(ws, _dirty(self._drawn, ws, _placed(ws)))
         if not changed:
             return
+        yield                   # (finding what differs, a step of its own: 65 widgets' keys)
         scratch = _under_copy(surface)
         _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
         paint = _Painter(scratch, ws, [w.extent for w in ws], self.background)

@@ -41,7 +41,7 @@ from companion.core.loop import Update, cake_completion, complete_action, mixed_
 from .. import theme
 from ..layout import centered, cols, grid, inset, rows
 from ..footer_buttons import IconButton
-from ..table_layout import (FooterLayout, active_banner_split, active_panel_layout, banner_rect,
+from ..table_layout import (FooterLayout, active_banner_split, active_panel_layout,
                             footer_layout, header_layout, other_head_split, other_panel_layout,
                             table_layout)
 from .. import text
@@ -481,6 +481,43 @@ class TableView(CakeTable, WhyTargets):
 
     veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
 
+    def predict_parts(self) -> Iterator[None]:
+        """END TURN's frame (``predict``), its parts built one per step first: the whole
+        frame at once was the longest step painted ahead (22 M instructions at 800 x 480,
+        4 players: a tap arriving as it began waited about 37 ms on a Zero 2 W, issue 38)."""
+        if not self._turn_on_show():
+            return
+        outcome = apply(self.app.table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
+        if isinstance(outcome, Accepted) and outcome.table.game is not None \
+                and not outcome.table.game.game_over:
+            yield
+            yield from self._parts_ahead(outcome)
+
+    def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
+        """Build the parts of the frame the table shows after ``outcome`` (its header, each
+        panel, the footer), one per step, each as the whole frame's building would (the
+        update taken in, as if shown), and keep them (``_kept``): the frame's own building
+        then finds them. Between the steps the screen is as it was."""
+        game = outcome.table.game
+        if game is None:
+            return
+        update = Update(None, outcome.table, outcome.action, outcome.happened)
+        draws = self.app.draws.after(outcome.table, outcome.happened)
+        lay = table_layout(self.size, len(game.players))
+        active = game.active if game.active is not None else game.last_seat
+        n = len(game.players)
+        parts: list[Callable[[], object]] = [
+            partial(self._header, game, lay.header),
+            partial(self._active_panel, game, active, lay.active)]
+        parts += [partial(self._other_panel, game, (active + 1 + i) % n, rect)
+                  for i, rect in enumerate(lay.others)]
+        parts.append(partial(self._footer, game, lay.footer))
+        for part in parts:
+            with self._as_if(outcome.table, draws):
+                self.on_update(update)
+                part()
+            yield
+
     def predict(self) -> tuple[Screen, list[Widget]] | None:
         """The frame END TURN shows (the costliest tap: every panel changes): the pure
         engine's answer to it on this table, taken in as the loop's update would be and
@@ -513,14 +550,21 @@ class TableView(CakeTable, WhyTargets):
                 yield ws
         yield from self.cake_dialogs_ahead()
 
-    def frames_warmed(self) -> Iterator[list[Widget]]:
+    def frames_warmed(self) -> Iterator[list[Widget] | None]:
         """The frames the active player's likeliest taps show (``_likely_actions``): the
         engine's answer to each, taken in as the loop's update would be and built, nothing
         applied or kept (their looks are painted ahead aside); then Cake Time's table once
-        its cake question goes."""
+        its cake question goes. Each frame's parts are built one per step first (a None
+        each), as END TURN's are (``predict_parts``)."""
         if not self._turn_on_show():
             return
         for action in self._likely_actions():
+            outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
+            if not isinstance(outcome, Accepted) or outcome.table.game is None \
+                    or outcome.table.game.game_over:
+                continue
+            yield None
+            yield from self._parts_ahead(outcome)
             ws = self._frame_after(action)
             if ws is not None:
                 yield ws
@@ -816,8 +860,9 @@ class TableView(CakeTable, WhyTargets):
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
                pending, taken, offer, question, text.language(), self.m, self.app.catalog)
         got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
-        self.question_band = active_panel_layout(self.m, rect, pending is not None or offer,
-                                                 question).question
+        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
+        self.question_band = lay.question
+        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
         return got
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
@@ -1052,10 +1097,12 @@ class TableView(CakeTable, WhyTargets):
         m = self.m
         out: list[Widget] = []
         if is_stalled(game):
-            r = banner_rect(m, body, max(m.target, m.px(theme.TABLE_BANNER_H)))
-            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.body, bold=True,
+            # where the active player's orders would be (every queue is empty): never over
+            # a count, a side panel or whose turn it is (it once lay across the panels' feet)
+            r = self._active_cards
+            out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.big, bold=True,
                              background=theme.DANGER, radius=12,
-                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=2))
+                             pad=m.px(theme.TABLE_BANNER_TEXT_PAD), lines=4, min_size=m.body))
         return out
 
     def _turn_words(self, name: str, box: pygame.Rect) -> str:
