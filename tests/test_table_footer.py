@@ -3,7 +3,8 @@ languages at 800 x 480 and 1024 x 600:
 
 * each small button (UNDO, REDO, UPGRADE, SPEND, FIX, Cake Time's cake card) shows a
   picture whose ink is 6 mm tall (31 px at 800 wide, 39 px at 1024), found on the surface
-  as the pixels that differ from the button's face, above its word and inside its button;
+  as the pixels that differ from the button's face, above its word and inside its button
+  (the table's ground shows all round it);
 * the small buttons' words take one type size in every language (the small type where they
   fit: 17 px at 800 x 480), whole, never cut, inside their button and clear of the picture;
 * END TURN's words are 6 mm tall (a capital's height at the size drawn, and their ink);
@@ -97,6 +98,12 @@ def test_each_footer_button_reads_from_1_5_m_in_every_language(size, script):
             assert picture is not None, (where, name, "no picture above the word")
             assert picture.h >= needed(size), (where, name, picture.h)
             assert not stray, (where, name, stray)
+            # and nothing of it outside: the ground shows all round it
+            r = button.rect
+            around = [pygame.Rect(r.x - 1, r.y, 1, r.h), pygame.Rect(r.right, r.y, 1, r.h),
+                      pygame.Rect(r.x, r.y - 1, r.w, 1)]
+            assert not [a for a in around if ink(app.surface, a, theme.BACKGROUND)], \
+                (where, name)
         # END TURN: its words at the must-read size, whole, inside the button
         end = words["ft.end"]
         assert end.text == i18n.tr(lang, "button.end_turn"), (where, end.text)
