@@ -275,6 +275,19 @@ def _too_big(probe: tuple[int, int, int, int], s: int, box: pygame.Rect, lines: 
     return letters * scale > room * box.w * _SCALE_SLACK
 
 
+def _fits_at(f: Font, text: str, box: pygame.Rect, s: int, bold: bool, lines: int,
+             tight: bool) -> list[str] | None:
+    """The lines of ``text`` at size ``s`` (font ``f``) if it fits ``box`` so, else None."""
+    if lines <= 1:
+        tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()
+        return [text] if f.size(text)[0] <= box.w and tall <= box.h else None
+    broken = wrap(text, s, box.w, bold)
+    fits_lines = min(lines, max(1, box.h // max(1, f.get_linesize())))
+    if len(broken) <= fits_lines and all(f.size(x)[0] <= box.w for x in broken):
+        return broken
+    return None
+
+
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
          min_size: int | None, tight: bool = False, skip: bool = True) -> tuple[int, list[str]]:
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
@@ -287,16 +300,9 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
         f = font(s, bold)
         if probe is None and skip:
             probe = (s, f.size("".join(text.split()))[0], f.get_height(), f.get_linesize())
-        height = f.get_linesize()
-        if lines <= 1:
-            tall = _ink(text, s, theme.TEXT, bold).h if tight else f.get_height()
-            if f.size(text)[0] <= box.w and tall <= box.h:
-                return s, [text]
-        else:
-            broken = wrap(text, s, box.w, bold)
-            fits_lines = min(lines, max(1, box.h // max(1, height)))
-            if len(broken) <= fits_lines and all(f.size(x)[0] <= box.w for x in broken):
-                return s, broken
+        got = _fits_at(f, text, box, s, bold, lines, tight)
+        if got is not None:
+            return s, got
         if s <= min_size:
             break
         s = max(min_size, s - max(1, s // 12))
