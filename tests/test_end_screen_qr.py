@@ -152,3 +152,22 @@ def test_the_end_screen_reaches_the_pairing_code_and_settings_say_when_phones_we
         touch(app, "set.phones_done")
         app.screen.close()
         assert type(app.screen).__name__ == "EndScreen"     # back where it was
+
+
+def test_the_end_screens_title_is_whole_beside_the_bg_stats_button_in_every_language():
+    """"Fin de la partida" beside BG Stats was cut ("Fin de la par…") at 800 x 480: it takes
+    two lines where one cannot hold it."""
+    from companion.outputs.screen import text
+    from companion.outputs.screen.widgets import record_text
+    for lang in ("en", "es", "pt", "it", "ko"):
+        _loop, app = screenshots.make_app(screenshots.sample_script(screenshots.FINISHED_SAMPLE),
+                                          (800, 480), lang)
+        screenshots.STORY_SCENES["end"](app)
+        assert app.screen.link
+        app.screen.invalidate()
+        with record_text() as texts:
+            app.screen.draw(app.surface)
+        title = [r for r in texts if r.owner == "end.title"]
+        assert title and all("…" not in r.text and r.box.contains(r.rect) for r in title)
+        assert " ".join(" ".join(r.text for r in title).split()) == text.t("end.title"), lang
+    text.set_language("en")

@@ -90,8 +90,10 @@ class EndScreen(WhyTargets):
             title, qr_box = cols(title, [1.0, m.px(theme.END_QR_BUTTON_W)], m.gap)
         head, who, gear = cols(title, [0.34, 0.66, title.h], m.gap)
         out: list[Widget] = [
+            # two lines where one cannot hold it whole ("Fin de la partida" beside the
+            # BG Stats button was cut: "Fin de la par…")
             Label("end.title", head, text=self.t("end.title"), size=m.huge, bold=True,
-                  align="left"),
+                  align="left", lines=2, min_size=m.small),
             # Settings from here too: its pairing code, before anyone starts a new game
             Button("end.settings", gear, text="⚙", size=m.big,
                    on_tap=lambda: self.app.open("settings")),
