@@ -209,3 +209,35 @@ def test_a_stalled_tables_words_are_whole_and_cover_no_count_panel_or_turn(size,
     said = [r for r in texts if r.owner == "ban.stall"]
     assert said and all("…" not in r.text and r.box.contains(r.rect) for r in said), said
     assert " ".join(" ".join(r.text for r in said).split()) == text.t("table.stalled")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "it", "ko"])
+def test_a_message_the_top_bar_cannot_hold_shows_its_headline_whole_and_a_tap_shows_it_all(
+        lang):
+    """"Shop open again: the correction removed Chloe's fifth dislike. Flip ..." was cut to
+    "Shop open again: the correction removed Chl…" at 13 px in the top bar's room: now the
+    words before its first ": " and a "›", whole; a tap shows the message whole, another
+    puts it away. Nothing on any screen of the screenshots is cut (checked here for this
+    scene)."""
+    from companion.outputs.screen import screenshots
+    from companion.outputs.screen.widgets import record_text
+    text.reset(lang)
+    _loop, app = screenshots.make_app(screenshots.sample_script(), (800, 480), lang)
+    screenshots.SCENES["table-reopened"][0](app)
+    [message] = [n for n in app.screen.toasts]
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    [shown] = [r for r in texts if r.owner == "toast.0"]
+    assert "…" not in shown.text and shown.box.contains(shown.rect)
+    assert shown.wanted.endswith(" ›") and message.startswith(shown.wanted[:-2])
+    touch(app, "toast.0")
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    whole = [r for r in texts if r.owner == "toast.whole"]
+    assert whole and all("…" not in r.text and r.box.contains(r.rect) for r in whole)
+    assert " ".join(" ".join(r.text for r in whole).split()) == " ".join(message.split())
+    assert min(r.size for r in whole) >= app.screen.m.body
+    touch(app, "toast.whole")
+    assert not has_widget(app, "toast.whole") and not app.screen.toasts

@@ -203,6 +203,7 @@ FIX_LABEL_MIN_TYPE = 14
 # toasts (screens/base.py)
 TOAST_W = 480
 TOAST_H = 92
+TOAST_WHOLE_W, TOAST_WHOLE_H = 620, 300    # a message shown whole (its headline tapped)
 TOAST_FINGER_GAP = 24                # above or below the finger that was refused
 END_ROW_BORDER = (4, 2)              # a ranking row's outline: the winner's, the others'
 # the story of the game (screens/story.py, story_chart.py; design px)

@@ -1148,10 +1148,20 @@ class Toast(Widget):
     text: str = ""
     size: int = 20
     kind: str = "error"          # "error", "info" or "warning"
+    min_size: int | None = None
+
+    LINES = 3                    # at most, in ``text_box``
 
     @property
     def extent(self) -> pygame.Rect:
         return self.rect.union(self.rect.move(3, 4))      # and its shadow
+
+    @staticmethod
+    def text_box(rect: pygame.Rect) -> pygame.Rect:
+        """Where a toast in ``rect`` puts its words."""
+        card = pygame.Rect(rect.x, rect.y, rect.w - 3, rect.h - 4)
+        pad = max(8, rect.h // 8)
+        return card.inflate(-2 * pad - 8, -pad)
 
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
@@ -1161,9 +1171,8 @@ class Toast(Widget):
         fill_round_rect(surface, theme.BLACK, card.move(3, 4), 14)
         fill_round_rect(surface, face, card, 14)
         pygame.draw.rect(surface, edge, card, 4, border_radius=14)
-        pad = max(8, self.rect.h // 8)
-        draw_text(surface, self.text, card.inflate(-2 * pad - 8, -pad), self.size,
-                  theme.TEXT_DARK, True, lines=3)
+        draw_text(surface, self.text, self.text_box(self.rect), self.size,
+                  theme.TEXT_DARK, True, lines=self.LINES, min_size=self.min_size)
 
 
 @dataclass(eq=False)

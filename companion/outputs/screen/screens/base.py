@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import operator
 import time
+from functools import partial
 from itertools import compress, filterfalse
 from dataclasses import dataclass
 from typing import Any
@@ -46,8 +47,8 @@ import pygame
 from .. import theme
 from ..layout import Metrics
 from ..text import rejection_text, t
-from ..widgets import (Fill, Shade, Toast, Widget, font_generation, looks, make_owed_copy,
-                       painting_ahead, room_for)
+from ..widgets import (Fill, Label, Shade, Toast, Widget, fit, font_generation, looks,
+                       make_owed_copy, painting_ahead, room_for)
 
 log = logging.getLogger("companion.outputs.screen")
 
@@ -71,6 +72,13 @@ class _ToastNote:
     held: bool = False         # the last build found no free place for it
 
 
+def _whole(text: str, box: pygame.Rect, size: int, smallest: int | None) -> bool:
+    """Whether ``text`` fits ``box`` whole (a toast's lines) at ``smallest`` px or more
+    (None: ``fit``'s own smallest)."""
+    _, lines = fit(text, box, size, True, Toast.LINES, smallest)
+    return " ".join(lines).split() == text.split()
+
+
 class Screen:
     """Base class of every screen. Subclasses implement ``build`` (and ``on_update``)."""
 
@@ -89,6 +97,7 @@ class Screen:
         self._pressed: str | None = None
         self._looks: set[str] = set()      # widgets whose pressed look changed (no rebuild)
         self._toasts: list[_ToastNote] = []
+        self._whole_message: str | None = None   # a message's whole text, asked for by a tap
         self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
         self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
         # painting ahead while the table is idle (``work_ahead``): the steps in hand (None:
@@ -124,6 +133,7 @@ class Screen:
         self._widgets = []
         self._ahead_steps = None
         self._toasts = []
+        self._whole_message = None
         self._full = self._changed = True
 
     # --- words ----------------------------------------------------------------------------
@@ -819,12 +829,52 @@ class Screen:
                 continue
             if note.held:
                 note.held, note.until = False, self.app.clock() + note.seconds
-            out.append(Toast(f"toast.{i}", free, text=note.text, size=self.m.body, kind=note.kind,
-                             on_tap=self._dismiss_toasts))
-        return out
+            words, smallest = self._toast_words(note.text, free)
+            out.append(Toast(f"toast.{i}", free, text=words, size=self.m.body, kind=note.kind,
+                             min_size=smallest,
+                             on_tap=self._dismiss_toasts if words == note.text
+                             else partial(self._show_whole, note.text)))
+        return out + self._whole_message_widgets()
+
+    def _toast_words(self, text: str, rect: pygame.Rect) -> tuple[str, int | None]:
+        """What a message shows in ``rect``, and its smallest type size: all of it where it
+        fits whole at 17 px or more (``Metrics.small``); else its headline (the words
+        before its first ": " or ". ") and a "›", whose tap shows it whole
+        (``_show_whole``), where that fits so ("Shop open again: the correction removed
+        Chl…" at 13 px in the top bar once), else where it fits smaller (the top bar's room
+        beside a wide sign, ABIERTO, holds little); else all of it as small as it takes."""
+        box = Toast.text_box(rect)
+        cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
+        headline = text[:cut].rstrip(".:") + " ›" if cut > 0 else ""
+        for words, smallest in ((text, self.m.small), (headline, self.m.small),
+                                (headline, None)):
+            if words and _whole(words, box, self.m.body, smallest):
+                return words, smallest
+        return text, None
+
+    def _show_whole(self, text: str) -> None:
+        self._whole_message = text
+        self.changed()
+
+    def _whole_message_widgets(self) -> list[Widget]:
+        """A message shown whole, over the screen, as its headline's tap asked; a tap
+        anywhere puts it away."""
+        text = self._whole_message
+        if text is None:
+            return []
+        m = self.m
+        close = self._dismiss_toasts
+        box = pygame.Rect(0, 0, min(m.rect.w - 2 * m.margin, m.px(theme.TOAST_WHOLE_W)),
+                          min(m.rect.h - 2 * m.margin, m.px(theme.TOAST_WHOLE_H)))
+        box.center = m.rect.center
+        return [Shade("toast.whole.shade", m.rect, on_tap=close),
+                Label("toast.whole", box, text=text, size=m.big, bold=True, lines=8,
+                      min_size=m.body, background=theme.TOAST, color=theme.TEXT_DARK,
+                      radius=14, pad=m.gap * 2, on_tap=close)]
 
     def _dismiss_toasts(self) -> None:
         self._toasts = []
+        self._whole_message = None
         self.changed()
 
     # --- pointer -> taps ------------------------------------------------------------------
