@@ -64,7 +64,8 @@ uninstall() {
     rm -f /etc/systemd/system/coffee-companion-update.path \
         /etc/systemd/system/coffee-companion-update.service \
         /etc/systemd/system/coffee-companion-persist.service \
-        /etc/systemd/journald.conf.d/coffee-companion.conf
+        /etc/systemd/journald.conf.d/coffee-companion.conf \
+        /etc/modules-load.d/coffee-companion.conf
     rm -f "$UNIT" && say "removed the service $UNIT (and the log's RAM setting)"
     systemd_up && systemctl daemon-reload
     rm -f "$RULE" "$GPIO_RULE" && say "removed the udev rules $RULE and $GPIO_RULE"
@@ -396,8 +397,24 @@ read_only_root() {
     REBOOT=yes
 }
 
+# ALSA's core module loaded early in every boot (systemd-modules-load, before sysinit.target),
+# where it is a module: the unit's `DeviceAllow=char-alsa` is looked up in /proc/devices
+# when the service starts, and a sound driver that came up after it (a slow boot: the
+# appliance check's Trixie guest) left the service no access to any sound card until it
+# was restarted ("ALSA: Couldn't open audio device: No such file or directory").
+sound_core_first() {
+    modinfo snd >/dev/null 2>&1 || return 0         # no ALSA in this kernel at all
+    install -d -m 0755 /etc/modules-load.d
+    printf '%s\n' "# coffee-companion (install.sh): ALSA's core before the service starts" \
+        "# (its DeviceAllow=char-alsa needs the alsa major in /proc/devices)" "snd" \
+        > /etc/modules-load.d/coffee-companion.conf
+    modprobe snd 2>/dev/null || true
+    say "ALSA's core loads early at every boot: /etc/modules-load.d/coffee-companion.conf"
+}
+
 install_update_units
 logs_to_ram
+sound_core_first
 [ "$READ_ONLY_ROOT" = no ] || read_only_root
 
 # --- the service ------------------------------------------------------------------------------
