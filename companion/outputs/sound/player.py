@@ -73,12 +73,12 @@ def no_sound_card_yet(devices: Path = SOUND_DEVICES) -> bool:
     """True when SDL would go to ALSA (Linux, ``SDL_AUDIODRIVER`` unset or ``alsa``) and no
     playback device exists yet: a card that its driver brings up after the service starts.
 
-    The mixer is not even tried then. alsa-lib reads its configuration once per process,
-    and with it the part for each card present at that moment
-    (``/usr/share/alsa/cards/<driver>.conf``). Opened before the card came, every later
-    try in the same process fails with "No such file or directory", though the card is
-    there (a booted Trixie guest, .ci/check-appliance-vm). Waiting for the device node
-    keeps that first read for when the card exists."""
+    The mixer is not even tried then: alsa-lib reads its configuration once per process,
+    with the part for each card present at that moment
+    (``/usr/share/alsa/cards/<driver>.conf``), and waiting for the device node keeps that
+    first read for when the card exists. (The booted Trixie guest's "No such file or
+    directory" was another cause: the unit's device access, looked up when the service
+    starts, before the sound driver; install.sh loads ALSA's core early for that.)"""
     import sys
     if not sys.platform.startswith("linux"):
         return False
