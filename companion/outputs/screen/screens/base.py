@@ -507,6 +507,7 @@ class Screen:
         if self.veils_ahead and not self._veiled:
             yield from self._veil_ahead(surface)
         yield from self.predict_parts()
+        yield                           # (the last band of the veil, or the last part, before)
         got = self.predict()
         yield
         if got is not None:

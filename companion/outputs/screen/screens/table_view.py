@@ -488,10 +488,15 @@ class TableView(CakeTable, WhyTargets):
         if not self._turn_on_show():
             return
         outcome = apply(self.app.table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
-        if isinstance(outcome, Accepted) and outcome.table.game is not None \
-                and not outcome.table.game.game_over:
+        if not isinstance(outcome, Accepted) or outcome.table.game is None:
+            return
+        yield
+        if outcome.table.game.game_over:
+            from ..app import SCREENS
+            SCREENS["end"]          # (its module imported, the first time: a step of its own)
             yield
-            yield from self._parts_ahead(outcome)
+            return
+        yield from self._parts_ahead(outcome)
 
     def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
         """Build the parts of the frame the table shows after ``outcome`` (its header, each
