@@ -385,7 +385,10 @@ read_only_root() {
             || die "raspi-config could not turn on the overlay file system"
         say "read-only root: raspi-config's overlay file system is on from the next boot"
     else
-        apt-get install -y -qq --no-install-recommends overlayroot >/dev/null \
+        # busybox: overlayroot's script in the initramfs needs grep, which an initramfs
+        # without busybox lacks (the appliance check's Trixie guest booted the root as it
+        # was: "/scripts/init-bottom/overlayroot: grep: not found")
+        apt-get install -y -qq --no-install-recommends overlayroot busybox >/dev/null \
             || die "no overlayroot package here: the root stays writable"
         sed -i 's/^overlayroot=.*/overlayroot="tmpfs:recurse=0"/' /etc/overlayroot.conf
         grep -q '^overlayroot="tmpfs' /etc/overlayroot.conf \
