@@ -205,6 +205,9 @@ class ChainFont:
         self._linesize = max(max(f.linesize for f in faces),
                              self._ascent - self._descent)
         self._sizes: dict[str, tuple[int, int]] = {}
+        #: each character's face, found once (wrapping a line measures every prefix of it:
+        #: the faces were looked up again for each character of each)
+        self._face_of: dict[str, int] = {}
 
     @property
     def first(self) -> pygame.font.Font:
@@ -222,9 +225,16 @@ class ChainFont:
 
     def runs(self, text: str) -> list[tuple[int, str]]:
         """``text`` cut into (face index, piece) runs."""
+        if text.isascii():
+            return [(0, text)] if text else []
         out: list[tuple[int, str]] = []
+        face_of = self._face_of
         for ch in text:
-            i = self._face_for(ch)
+            i = face_of.get(ch)
+            if i is None:
+                i = self._face_for(ch)
+                if ch.isascii() or i or not is_hangul(ch):   # (a missing Hangul: said each time)
+                    face_of[ch] = i
             if out and out[-1][0] == i:
                 out[-1] = (i, out[-1][1] + ch)
             else:
