@@ -830,12 +830,17 @@ class Screen:
                 continue
             if note.held:
                 note.held, note.until = False, self.app.clock() + note.seconds
-            words, smallest = self._toast_words(note.text, free)
-            out.append(Toast(f"toast.{i}", free, text=words, size=self.m.body, kind=note.kind,
-                             min_size=smallest,
-                             on_tap=self._dismiss_toasts if words == note.text
-                             else partial(self._show_whole, note.text)))
+            out.append(self._toast(i, note, free))
         return out + self._whole_message_widgets()
+
+    def _toast(self, i: int, note: _ToastNote, rect: pygame.Rect) -> Toast:
+        """The ``i``-th message, shown in ``rect``: a tap puts it away, or shows it whole
+        where only its headline shows."""
+        words, smallest = self._toast_words(note.text, rect)
+        return Toast(f"toast.{i}", rect, text=words, size=self.m.body, kind=note.kind,
+                     min_size=smallest,
+                     on_tap=self._dismiss_toasts if words == note.text
+                     else partial(self._show_whole, note.text))
 
     def _toast_words(self, text: str, rect: pygame.Rect) -> tuple[str, int | None]:
         """What a message shows in ``rect``, and its smallest type size: all of it where it
