@@ -48,9 +48,11 @@ if cmd == "run":
         fh.write(__version__)
     if BEHAVIOUR == "broken":
         sys.exit("this release fails at start, on purpose")
-    if BEHAVIOUR != "hangs":
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        s.sendto(b"READY=1", os.environ["NOTIFY_SOCKET"])
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    # a release that hangs says so (the stand-in for systemd then counts its limit as
+    # passed: no test waits on the wall clock, which a loaded machine stretches)
+    s.sendto(b"STATUS=hanging" if BEHAVIOUR == "hangs" else b"READY=1",
+             os.environ["NOTIFY_SOCKET"])
     time.sleep(60)
 '''
 
@@ -110,8 +112,11 @@ class Service:
         self.sock.settimeout(0.02)
         while True:
             try:
-                if b"READY=1" in self.sock.recv(256):
+                said = self.sock.recv(256)
+                if b"READY=1" in said:
                     return None
+                if b"STATUS=hanging" in said:
+                    return f"no READY within {limit} s"
             except TimeoutError:
                 pass
             code = self.proc.poll()
@@ -200,8 +205,6 @@ def test_an_update_builds_beside_switches_and_keeps_the_previous(table):
     ("broken", "exited"), ("hangs", "no READY"), ("doctor-fails", "doctor FAILs: screen")])
 def test_a_release_that_does_not_come_up_is_rolled_back(table, behaviour, why):
     origin, layout, updater, service, first = table
-    if behaviour == "hangs":
-        updater.ready_limit = 0.5
     bad = commit(origin, "2.0", behaviour=behaviour)
     outcome = updater.update()
     assert not outcome.ok
