@@ -570,9 +570,7 @@ class TableView(CakeTable, WhyTargets):
                 continue
             yield None
             yield from self._parts_ahead(outcome)
-            ws = self._frame_after(action)
-            if ws is not None:
-                yield ws
+            yield self._frame_after(outcome)
         yield from self.cake_frames_warmed()
 
     def _likely_actions(self) -> Iterator[dict]:
@@ -617,14 +615,9 @@ class TableView(CakeTable, WhyTargets):
         return next((tag for tag, card in self.app.catalog.cards.items()
                      if card.edition == game.edition and tag not in game.used_tags), None)
 
-    def _frame_after(self, action: dict) -> list[Widget] | None:
-        """The widgets of the frame the table shows once ``action`` is applied (None: the
-        engine refuses it, or it ends the game)."""
-        table = self.app.table
-        outcome = apply(table, action, self.app.catalog.specialty_tags)
-        if not isinstance(outcome, Accepted) or outcome.table.game is None \
-                or outcome.table.game.game_over:
-            return None
+    def _frame_after(self, outcome: Accepted) -> list[Widget]:
+        """The widgets of the frame the table shows once the engine's ``outcome`` (an
+        action accepted, the game going on) is taken in."""
         update = Update(None, outcome.table, outcome.action, outcome.happened)
         with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
             self.on_update(update)
