@@ -114,3 +114,15 @@ def test_fit_in_steps_remembers_what_fit_finds(seed):
         for _ in widgets.fit_steps(*args):
             pass
         assert widgets._fit_cache[(text, box.w, box.h) + args[2:]] == widgets._fit(*args)
+
+
+@pytest.mark.parametrize("enabled", (True, False))
+def test_a_button_with_a_long_label_in_parts_is_the_button_in_one_go(enabled):
+    screen = pygame.display.set_mode((400, 300))
+    w = widgets.Button("act.specialty", pygame.Rect(20, 20, 180, 60), size=30, lines=2,
+                       text="Specialty order: two tokens for a like", enabled=enabled)
+    whole = in_one_go(w, screen)
+    widgets._fit_cache.clear()
+    got, parts = in_parts(w, screen, random.Random(3))
+    assert got == whole
+    assert parts >= 2

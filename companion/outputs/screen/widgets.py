@@ -1138,9 +1138,19 @@ class Button(Widget):
         fg = self.text_color or theme.readable_on(face)
         if not self.enabled:
             fg = theme.mix(fg, face, 0.5)
+        draw_text(surface, self.text, self._box(), self.size, fg, self.bold, lines=self.lines,
+                  tight=self.tight)
+
+    def paint_steps(self, surface):
+        """The type size its label fits at first (one part per size tried), then the
+        paint."""
+        yield from fit_steps(self.text, self._box(), self.size, self.bold,
+                             1 if self.tight else self.lines, None, self.tight)
+        self.paint(surface)
+
+    def _box(self) -> pygame.Rect:
         pad = max(6, self.rect.h // 6) if self.pad is None else self.pad
-        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6)),
-                  self.size, fg, self.bold, lines=self.lines, tight=self.tight)
+        return self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6))
 
 
 @dataclass(eq=False)
