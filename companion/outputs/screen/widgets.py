@@ -1389,9 +1389,9 @@ class OrderCard(Widget):
             pass
 
     def paint_steps(self, surface):
-        """The slot and its numbers, then the top card's pictures, then its name, then the
-        marks over it: parts (an order card's first paint was the longest step painted
-        ahead)."""
+        """The slot, its numbers (position 4's count in big type apart), the top card's
+        pictures, its name, the count over a small card: parts (an order card's first paint
+        was the longest step painted ahead)."""
         yield from self._paint(surface)
         if self.highlight:
             r = self.rect
@@ -1406,6 +1406,7 @@ class OrderCard(Widget):
                         (tick.x + side * 0.75, tick.y + side * 0.32)], max(3, side // 8))
         if self._big_count() and self.compact:
             # what is about to be missed, readable from every seat: over the small card
+            yield
             r = self.rect
             side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
             badge = pygame.Rect(0, 0, min(r.w, side), side)
@@ -1436,6 +1437,8 @@ class OrderCard(Widget):
         if self.compact:
             yield from self._paint_compact(surface, r, num_color)
             return
+        if self._big_count():
+            yield                       # (its count in big type: a part of its own)
         badge = self._badge(surface, r, num_color)
         if self.cards:
             yield
