@@ -948,13 +948,28 @@ class Looks:
         across a panel): painted whole, its shapes are drawn, not cut and drawn aside part by
         part. None: too big to keep. It is painted an even number of pixels from where it is
         on the screen (pixels placed by rounding a half then fall the same way)."""
+        steps = self.paint_aside_steps(key, w, ground, like)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def paint_aside_steps(self, key: tuple, w: Widget, ground: Any, like: pygame.Surface
+                          ) -> Generator[None, None, pygame.Surface | None]:
+        """``paint_aside`` painting ahead: a yield between two parts of the widget
+        (``Widget.paint_steps``)."""
         if w.rect.w * w.rect.h > self.limit // 4:
             return None
         dx, dy = w.rect.x % 2, w.rect.y % 2
         aside = pygame.Surface((w.rect.w + dx, w.rect.h + dy), 0, like)
         aside.fill(ground)
-        with painting_ahead(_painting_ahead or like):   # (shapes drawn, their copies owed)
-            _moved(w, pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
+        parts = _moved(w, pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw_steps(aside)
+        while True:
+            with painting_ahead(_painting_ahead or like):   # (shapes drawn, copies owed)
+                if next(parts, _END) is _END:
+                    break
+            yield
         look = aside.subsurface((dx, dy, w.rect.w, w.rect.h)) if dx or dy else aside
         self._put(key, look)
         return look

@@ -548,7 +548,7 @@ class Screen:
             if key is None or kept.touch(key):
                 continue
             if any(o.shows and o.extent.colliderect(w.rect) for o in ws[i + 1:]):
-                kept.paint_aside(key, w, ground, surface)
+                yield from kept.paint_aside_steps(key, w, ground, surface)
             else:
                 kept.keep(key, surface, w.rect)
             yield
