@@ -994,6 +994,7 @@ class _Painter:
             room_for(surface.get_size())
         self.form = (surface.get_bitsize(), surface.get_masks(), 0)
         self._grounds: dict[int, Any] = {}
+        self._copied = 0                # pixels of looks copied since the last step ahead
 
     def ground(self, i: int):
         got = self._grounds
@@ -1015,13 +1016,20 @@ class _Painter:
     def steps(self, i: int, room: pygame.Rect) -> Iterable[None]:
         """``paint(i, room)`` as steps: an item after the widget painted, none if its look
         was copied. Painting ahead, one after each part of it as well
-        (``Widget.paint_steps``); a draw on the screen (``owe``) paints it in one go."""
+        (``Widget.paint_steps``), and one once a band's worth of looks is copied; a draw on
+        the screen (``owe``) paints it in one go."""
         if self.owe is not None:
             return _ONE if self(i, room) else ()
         return self._parts(i, room)
 
     def _parts(self, i: int, room: pygame.Rect) -> Iterator[None]:
         done, key = self._look(i, room)
+        if done is False:               # (copied: a step once a band's worth is copied)
+            self._copied += self.ws[i].rect.w * self.ws[i].rect.h
+            if self._copied >= _VEIL_BAND_PIXELS:
+                self._copied = 0
+                yield
+            return
         if done is None:
             w, surface = self.ws[i], self.surface
             clip = surface.get_clip()
@@ -1029,8 +1037,7 @@ class _Painter:
                 yield
                 surface.set_clip(clip)
             self._kept(key, w, room)
-        if done is not False:
-            yield
+        yield
 
     def _look(self, i: int, room: pygame.Rect) -> tuple[bool | None, tuple | None]:
         """Widget ``i`` from its kept look, if it has one: (False, None) copied, (True, None)
