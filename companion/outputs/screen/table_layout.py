@@ -223,14 +223,22 @@ class FooterLayout:
 
 
 @remembered
-def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0
-                  ) -> FooterLayout:
+def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0,
+                  words_w: tuple[int, ...] = ()) -> FooterLayout:
     """END TURN ``end_w`` wide (the room its words need at the must-read size in every
     language, measured by the caller; 0: a third of the row), the small buttons sharing the
-    rest (each a picture over its word: ``footer_buttons.py``)."""
+    rest (each a picture over its word: ``footer_buttons.py``). ``words_w``: the room each
+    small button's word needs (its widest language, with its margins): equal shares where
+    each holds its word, else shares in proportion to them, a little closer together if the
+    row is short of room at its usual gap (Cake Time's sixth button: "Deshacer" needs more
+    room than "Usar"; equal shares once left every word there 14 px, the others 17)."""
     if end_w:
         small, end = cols(rect, [1.0, min(end_w, rect.w // 2)], m.gap)
     else:
         small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
-    return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
-
+    n = 6 if cake_time else 5
+    if len(words_w) != n or max(words_w) <= (small.w - (n - 1) * m.gap) // n:
+        return FooterLayout(cols(small, [1.0] * n, m.gap), end)
+    spare = small.w - sum(words_w)
+    gap = max(1, min(m.gap, spare // (n - 1)))
+    return FooterLayout(cols(small, [float(w) for w in words_w], gap), end)

@@ -1040,7 +1040,7 @@ class TableView(CakeTable, WhyTargets):
         lay = self.footer_rects(rect, cake_time)
         slots, end = lay.slots, lay.end
         labels = [self.t(k) for k in _FOOTER_KEYS]
-        size = self.footer_type(slots[0].w, cake_time)
+        size = self.footer_type(slots, cake_time)
         small = partial(IconButton, size=size, icon_h=self.footer_icon_h(),
                         pad=m.px(theme.TABLE_FOOTER_WORD_PAD), ground=self.background)
         out: list[Widget] = [
@@ -1070,26 +1070,30 @@ class TableView(CakeTable, WhyTargets):
 
     def footer_rects(self, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
         """The footer's buttons: END TURN as wide as its words need at the must-read size
-        in every language ("Fine turno"), the small buttons sharing the rest."""
+        in every language ("Fine turno"), the small buttons sharing the rest as their words
+        need it at the small type (``footer_layout``)."""
         m = self.m
         words = text.in_every_language("button.end_turn")
         end_w = max(text_width(w, m.must, True) for w in words) \
             + 2 * m.px(theme.TABLE_FOOTER_LABEL_PAD) + 4        # (and its outline)
-        return footer_layout(m, rect, cake_time, end_w)
+        pad = 2 * m.px(theme.TABLE_FOOTER_WORD_PAD)
+        words_w = tuple(max(text_width(w, m.small, True) for w in text.in_every_language(k))
+                        + pad for k in _footer_keys(cake_time))
+        return footer_layout(m, rect, cake_time, end_w, words_w)
 
     def footer_icon_h(self) -> int:
         """A small footer button's picture: 6 mm tall (31 px at 800 x 480), with a margin."""
         return self.m.px(theme.TABLE_FOOTER_ICON_H)
 
-    def footer_type(self, slot_w: int, cake_time: bool = False) -> int:
+    def footer_type(self, slots: list[pygame.Rect], cake_time: bool = False) -> int:
         """The type size of the small buttons' words: the size at which every word fits
         under its picture in every language, so that no language reads smaller ("Deshacer"
         once took 14 px where "Undo" took 16), never larger than the small type."""
         m = self.m
         pad = m.px(theme.TABLE_FOOTER_WORD_PAD)
-        keys = _FOOTER_KEYS + (("cake.play",) if cake_time else ())
-        labels = [w for k in keys for w in text.in_every_language(k)]
-        return common_size(labels, slot_w - 2 * pad, m.small, bold=True)
+        return min(common_size(list(text.in_every_language(k)), slot.w - 2 * pad, m.small,
+                               bold=True)
+                   for k, slot in zip(_footer_keys(cake_time), slots, strict=True))
 
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -1316,3 +1320,8 @@ class _Key:
 
 
 _FOOTER_KEYS = ("button.undo", "button.redo", "button.upgrade", "button.spend", "button.fix")
+
+
+def _footer_keys(cake_time: bool) -> tuple[str, ...]:
+    """The small buttons' words, in the footer's order (Cake Time's card before FIX)."""
+    return _FOOTER_KEYS[:4] + ("cake.play",) + _FOOTER_KEYS[4:] if cake_time else _FOOTER_KEYS
