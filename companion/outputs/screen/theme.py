@@ -119,6 +119,8 @@ TABLE_HEADER_PAD_X = 6               # inside the top bar
 TABLE_HEADER_PAD_Y = 3
 TABLE_SIGN_PAD = 12                  # the OPEN/CLOSED board around its word
 TABLE_INFO_PAD = 8                   # turn and deck, beside their words
+TABLE_MESSAGE_MIN_W = 170            # a message's room beside the sign (else the device
+                                     # icons stand one over the other to make it)
 TABLE_DETAIL_MIN = 10                # the final round's second line, smallest type
 TABLE_ACTIVE_PAD = 8                 # inside the active player's panel ...
 TABLE_ACTIVE_PAD_MIN = 6             # ... in screen px at least

@@ -847,16 +847,19 @@ class Screen:
         fits whole at 17 px or more (``Metrics.small``); else its headline (the words
         before its first ": " or ". ") and a "›", whose tap shows it whole
         (``_show_whole``), where that fits so ("Shop open again: the correction removed
-        Chl…" at 13 px in the top bar once), else where it fits smaller (the top bar's room
-        beside a wide sign, ABIERTO, holds little); else all of it as small as it takes."""
+        Chl…" at 13 px in the top bar once); else as many of its first words as fit so,
+        and a "›" ("Ben no tiene ningún pedido en la pestaña 3" was once 13 px beside
+        ABIERTO); never smaller than the small type while a word fits."""
         box = Toast.text_box(rect)
+        small = self.m.small
+        if _whole(text, box, self.m.body, small):
+            return text, small
         cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
-        headline = text[:cut].rstrip(".:") + " ›" if cut > 0 else ""
-        for words, smallest in ((text, self.m.small), (headline, self.m.small),
-                                (headline, None)):
-            if words and _whole(words, box, self.m.body, smallest):
-                return words, smallest
-        return text, None
+        words = text.split()
+        heads = [text[:cut].rstrip(".:") + " ›"] if cut > 0 else []
+        heads += [" ".join(words[:n]).rstrip(".:,;") + " ›" for n in range(len(words) - 1, 0, -1)]
+        return next(((h, small) for h in heads if _whole(h, box, self.m.body, small)),
+                    (text, None))
 
     def _show_whole(self, text: str) -> None:
         self._whole_message = text

@@ -760,7 +760,7 @@ class TableView(CakeTable, WhyTargets):
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
-            split = rows if closing else cols
+            split = rows if lay.stacked else cols
             for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
