@@ -128,7 +128,8 @@ TABLE_ACTIVE_BORDER = 5              # its seat-colour border (4 screen px at le
 TABLE_ACTIVE_BANNER_H = 58           # whose turn
 TABLE_ACTIVE_STATS_H = 44            # likes, dislikes, tokens ... (40 screen px at least)
 TABLE_ACTIVE_STATS_MIN = 40
-TABLE_ACTIVE_HINT_H = 22             # "tap a card when an order is done"
+TABLE_ACTIVE_HINT_H = 44             # "tap a card when an order is done": two lines of
+                                     # the small type (the scan prompt is long)
 TABLE_ACTIVE_ROW_GAP = 5
 TABLE_BANNER_PAD_X = 6               # inside the name banner
 TABLE_BANNER_PAD_Y = 4

@@ -183,7 +183,8 @@ class CakeTable(Screen):
         m = self.m          # over the hint line: ending the turn now pays
         r = hint.rect.inflate(0, 4)
         return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
-                      bold=True, color=theme.TEXT_DARK, background=theme.CAKE_PINK, radius=8,
+                      bold=True, lines=2, color=theme.TEXT_DARK, background=theme.CAKE_PINK,
+                      radius=8,
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 

@@ -931,7 +931,8 @@ class TableView(CakeTable, WhyTargets):
             if self.scanner_at_table(game) and any(c is None for pos in self._cards(me)
                                                    for c in pos):
                 words = self._scan_next(game)
-            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM,
+                             lines=2))
         return out
 
     def _scan_next(self, game) -> str:
