@@ -1257,7 +1257,7 @@ class TableView(CakeTable, WhyTargets):
         out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
                          size=m.body, bold=True, lines=2))
         for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
-            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
+            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body, lines=2,
                               color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
         cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
         out.append(Button("dlg.cancel", cancel,
@@ -1280,7 +1280,7 @@ class TableView(CakeTable, WhyTargets):
                          text=self.t("spend.title", player=me.name,
                                      tokens=tokens_lower(token))))
         waiting = me.cookies - game.spendable_tokens(me)
-        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
+        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=3,
                          text=self.t("spend.hint") if not waiting else self.t(
                              "spend.hint_waiting", count=game.spendable_tokens(me),
                              waiting=waiting)))
