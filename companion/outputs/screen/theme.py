@@ -96,6 +96,7 @@ WIZARD_STEP_COUNT_W = 90             # "Step 3 of 9"
 WIZARD_SIDE_GAP = 14                 # between a step's list and its board or chips
 WIZARD_HEADING_H = 34                # a heading or status line above or below chips
 WIZARD_HINT_H = 52                   # a two-line hint
+WIZARD_HINT3_H = 66                  # a three-line hint (the Junior variant's, of small type)
 WIZARD_NOTE_H = 40                   # a hint under the colours
 WIZARD_ROW_PAD = 10                  # a row of chips: a touch target and this much
 WIZARD_TOOLS_PAD = 6                 # the names' keyboard and clear buttons
@@ -112,7 +113,8 @@ WIZARD_COUNT_UNIT_H = 36
 WIZARD_CHIP_EDGE = 4                 # inside a selected chip's outline
 WIZARD_DEAL_LINE_H = 30              # a note under the deal
 WIZARD_CAKE_DEAL_LINE_H = 26         # ... with Cake Time's longer notes
-WIZARD_MEEPLE_HINT_LINE_H = 30
+WIZARD_MEEPLE_HINT_LINE_H = 22       # a line of the meeples' hint (small type)
+WIZARD_NOTE_MORE_H = 22              # a deal note's second line
 
 # --- the table view (sizes in design px for ``Metrics.px``, at 800x480; table_layout.py) --
 TABLE_HEADER_PAD_X = 6               # inside the top bar
@@ -234,7 +236,7 @@ FAULT_DETAILS_PAD = 8
 SETTINGS_DONE_W = 170                # the Done button; the pairing code's New
 SETTINGS_GAME_W = 170                # "End this game", "New game" (while a game runs)
 SETTINGS_LABEL_H = 22                # a label above its control
-SETTINGS_VOICE_W = 190
+SETTINGS_VOICE_W = 204
 SETTINGS_STEPPER_MAX = 64
 SETTINGS_METER_PAD = 8
 SETTINGS_VALUE_W = 90
