@@ -855,11 +855,20 @@ class Screen:
         if _whole(text, box, self.m.body, small):
             return text, small
         cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
+        if cut > 0 and _whole(headline := text[:cut].rstrip(".:") + " ›", box, self.m.body,
+                              small):
+            return headline, small
+        # the most first words that fit (a longer start never fits where a shorter one
+        # does not: halved, a few tries, not one per word)
         words = text.split()
-        heads = [text[:cut].rstrip(".:") + " ›"] if cut > 0 else []
-        heads += [" ".join(words[:n]).rstrip(".:,;") + " ›" for n in range(len(words) - 1, 0, -1)]
-        return next(((h, small) for h in heads if _whole(h, box, self.m.body, small)),
-                    (text, None))
+
+        def start(n: int) -> str:
+            return " ".join(words[:n]).rstrip(".:,;") + " ›"
+        lo, hi = 0, len(words) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if _whole(start(mid), box, self.m.body, small) else (lo, mid - 1)
+        return (start(lo), small) if lo else (text, None)
 
     def _show_whole(self, text: str) -> None:
         self._whole_message = text
