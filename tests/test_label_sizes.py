@@ -86,3 +86,29 @@ def test_the_allow_list_is_still_needed():
         used |= {p for r in texts for p in DELIBERATELY_SMALL
                  if r.size < m.small and re.fullmatch(p, r.owner)}
     assert used == set(DELIBERATELY_SMALL)
+
+
+def test_a_long_message_without_a_headline_shows_its_first_words_at_the_small_type():
+    """Beside ABIERTO a refusal with no ": " in it (a long name) once shrank to 13 px: now its
+    first words that fit at the small type, and a "›" whose tap shows it whole."""
+    from ui_touch import touch
+
+    from companion.outputs.screen.screenshots import SCENES, make_app
+    _, app = make_app(sample_script(), SIZE, "es")
+    SCENES["table-reopened"][0](app)         # ABIERTO, the device icons beside it
+    app.screen._toasts.clear()
+    message = "Maximiliano Fernández no tiene pedidos en la pestaña 3 de su cola"
+    app.screen.toast(message, near=(300, 250))
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    [shown] = [r for r in texts if r.owner == "toast.0"]
+    assert shown.size >= Metrics.of(SIZE).small and "…" not in shown.text
+    assert shown.wanted.endswith(" ›") and message.startswith(shown.wanted[:-2])
+    assert len(shown.wanted) < len(message)
+    touch(app, "toast.0")
+    app.screen.invalidate()
+    with record_text() as texts:
+        app.screen.draw(app.surface)
+    assert " ".join(" ".join(r.text for r in texts if r.owner == "toast.whole").split()) \
+        == message
