@@ -11,7 +11,8 @@ second.
 - ``/``                 the floor page
 - ``/leaderboard``      the leaderboard page (``?month=YYYY-MM``)
 - ``/api/floor``        every table: online, phase, elapsed, round, whose turn, help
-- ``/api/leaderboard``  a month's standings (``?month=``; default: this month)
+- ``/api/leaderboard``  a month's standings (``?month=``; default: this month; ``?lang=``:
+  the language a seat colour's row is named in)
 - ``/api/health``       counts and the hub's lag behind the tables
 - ``/api/stream``       server-sent events: ``floor`` and ``results``
 """
@@ -143,16 +144,19 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return {"venue": venue, "now": now,
                 "tables": [floor_card(r, now) for r in store.floor(venue)]}
 
-    def board(month: str | None) -> dict:
+    def board(month: str | None, lang: str) -> dict:
         month = month or datetime.now().strftime("%Y-%m")
         months = store.months(venue)
-        return {"venue": venue, "month": month,
+        return {"venue": venue, "month": month, "language": lang,
                 "months": sorted(set(months) | {month}, reverse=True),
-                "rows": standings(store.results_of(venue, month))}
+                "rows": standings(store.results_of(venue, month), lang)}
+
+    def lang_of(request: Request) -> str:
+        return view.language_of(request.query_params.get("lang"),
+                                request.headers.get("accept-language", ""), language)
 
     def page(name: str, request: Request) -> Response:
-        lang = view.language_of(request.query_params.get("lang"),
-                                request.headers.get("accept-language", ""), language)
+        lang = lang_of(request)
         return html(view.render(name, lang, venue),
                     headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
@@ -169,7 +173,7 @@ def build_app(hub: Hub, language: str = DEFAULT,
         month = request.query_params.get("month")
         if month is not None and not _is_month(month):
             return json_response({"error": "month must look like 2026-11"}, status=400)
-        return json_response(board(month))
+        return json_response(board(month, lang_of(request)))   # (a seat colour's name)
 
     def api_health(request: Request) -> Response:
         return json_response({"venue": venue, "broker": hub.connected.is_set(),

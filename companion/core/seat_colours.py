@@ -111,6 +111,15 @@ def game_names(lang: str, names: tuple[str, ...], colours: tuple[str, ...] = ()
     return MappingProxyType(shown_names(lang, names, colours))
 
 
+def called_by_colour(names: Sequence[str], colours: Iterable[str] = ()) -> list[str | None]:
+    """For each player (seat order), the colour of their seat when their name is that
+    colour in one of the five languages (a name "Play with seat colours" gave), else None:
+    what the café needs to count one seat colour as one, whatever language named it."""
+    seats = every_seat(colours)
+    return [seats[i] if i < len(seats) and n in colour_words(seats[i]) else None
+            for i, n in enumerate(names)]
+
+
 def names_again(lang: str, names: Sequence[str], colours: Iterable[str] = ()) -> list[str]:
     """The players of a new game at the same table (a rematch, or a new game with the
     same players), in seat order: a name "Play with seat colours" gave becomes its seat's

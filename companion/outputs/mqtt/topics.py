@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.core.rules.state import Table
 from companion.core.rules.view import table_json
+from companion.core.seat_colours import called_by_colour
 
 ROOT = "coffee-rush"
 SCHEMA = 1
@@ -91,10 +92,14 @@ def result_payload(record, *, venue: str, name: str, expansion: str | None) -> d
     setup line (the expansion played, e.g. ``cake_time``, or None)."""
     ranking = list(record.ranking or [])
     scores = {r["name"]: r["score"] for r in ranking}
+    colours = called_by_colour(record.players, record.seat_colors or ())
     return {
         "schema": SCHEMA, "venue": venue, "table": name, "game": record.id,
         "edition": record.edition, "variant": record.variant, "expansion": expansion,
-        "players": [{"name": p, "score": scores.get(p)} for p in record.players],
+        # seat_colour: the player is called by their seat's colour (the café counts the
+        # seat as one, whatever language named it); absent for a player's own name
+        "players": [{"name": p, "score": scores.get(p)} | ({"seat_colour": c} if c else {})
+                    for p, c in zip(record.players, colours, strict=True)],
         "ranking": ranking,
         "winners": [r["name"] for r in ranking if r.get("place") == 1],
         "started_at": record.started_at, "ended_at": record.ended_at,
