@@ -10,7 +10,7 @@ from companion.core.journal import Journal
 from companion.core.session import Session
 from companion.outputs.mqtt import topics
 from cafe_simulate import table_settings
-from tests.cafe_fixtures import VENUE, pages  # noqa: F401  (fixture)
+from tests.cafe_fixtures import VENUE, broker, hub, pages, tables, wait_until  # noqa: F401
 from test_seat_colour_names import coloured_finished_game
 
 KOREAN = {'"Red"': '"빨강"', '"Blue"': '"파랑"', '"Green"': '"초록"'}
@@ -76,3 +76,23 @@ def test_the_leaderboard_asks_in_its_language_and_the_store_keeps_the_record(tmp
         assert [p["name"] for p in kept[0]["players"]] == ["Red", "Blue", "Green", "Dae"]
     finally:
         store.close()
+
+
+def test_through_the_broker_the_floor_and_the_board_name_the_seat_in_the_page_s_language(
+        hub, tables, pages):  # noqa: F811
+    t = tables("table-c", seed=3)
+    t.names = ["Blue", "Red", "Ana"]             # the wizard's seat-colour names, in English,
+    t.seat_colors = ("blue", "red", "green")     # on seats the table chose
+    t.play_game()
+    client = pages(hub)
+    assert wait_until(lambda: hub.counts["results_new"] == 1)
+    assert wait_until(lambda: [c["phase"] for c in client.get("/api/floor").json()["tables"]]
+                      == ["over"])
+    card = client.get("/api/floor?lang=ko").json()["tables"][0]
+    assert sorted(p["name"] for p in card["players"]) == ["Ana", "빨강", "파랑"], card
+    assert not {"Blue", "Red"} & set(card["winners"]), card
+    rows = client.get("/api/leaderboard?lang=es").json()["rows"]
+    assert {(r["name"], r["seat_colour"]) for r in rows} == {
+        ("Azul", "blue"), ("Rojo", "red"), ("Ana", None)}, rows
+    state = hub.store.floor(VENUE)[0]["state"]          # the hub keeps what the table said
+    assert [p["name"] for p in state["players"]] == ["Blue", "Red", "Ana"]

@@ -55,8 +55,10 @@ def dumps(payload: Any) -> bytes:
 
 def state_payload(table: Table, *, venue: str, name: str, game_id: int | None,
                   seq: int | None, started_at: str | None, devices: dict,
-                  updated_at: float) -> dict:
-    """The retained state: the replay's JSON plus what the floor page needs."""
+                  updated_at: float, seat_colours: tuple[str, ...] = ()) -> dict:
+    """The retained state: the replay's JSON plus what the floor page needs (in
+    ``status``; ``seat_colours``: for each player, their seat's colour when they are
+    called by it, else None, as in a result)."""
     state = table_json(table)
     game = table.game
     if game is None:
@@ -78,6 +80,7 @@ def state_payload(table: Table, *, venue: str, name: str, game_id: int | None,
         "devices": dict(devices),
         "needs_help": sorted(d for d, s in devices.items() if s not in HEALTHY),
         "updated_at": round(updated_at, 3),
+        "seat_colours": called_by_colour([p["name"] for p in state["players"]], seat_colours),
     }
     return state
 
