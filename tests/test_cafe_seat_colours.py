@@ -7,6 +7,7 @@ from companion.cafe.hub import Hub
 from companion.cafe.leaderboard import standings
 from companion.cafe.store import Store, month_of
 from companion.core.journal import Journal
+from companion.core.seat_colours import called_by_colour
 from companion.core.session import Session
 from companion.outputs.mqtt import topics
 from cafe_simulate import table_settings
@@ -40,6 +41,13 @@ def test_a_result_marks_the_players_called_by_their_seat_s_colour(tmp_path):
                                      "seat_colour": "red"}
     assert [p.get("seat_colour") for p in korean["players"]] == ["red", "blue", "green", None]
     assert [p["name"] for p in korean["players"]] == ["빨강", "파랑", "초록", "Dae"]   # as given
+
+
+def test_a_colour_two_players_are_called_by_marks_neither():
+    assert called_by_colour(["Red", "Ana", "Green"]) == ["red", None, "green"]
+    assert called_by_colour(["Red", "Blue"], ("blue", "red")) == [None, None]   # typed
+    # "빨강" typed on the blue seat: red's "Red" is not taken as the seat, as on the table
+    assert called_by_colour(["Red", "빨강", "Green"]) == [None, None, "green"]
 
 
 def test_one_seat_colour_is_one_row_in_the_page_s_language(tmp_path):

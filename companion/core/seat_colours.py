@@ -114,10 +114,15 @@ def game_names(lang: str, names: tuple[str, ...], colours: tuple[str, ...] = ()
 def called_by_colour(names: Sequence[str], colours: Iterable[str] = ()) -> list[str | None]:
     """For each player (seat order), the colour of their seat when their name is that
     colour in one of the five languages (a name "Play with seat colours" gave), else None:
-    what the café needs to count one seat colour as one, whatever language named it."""
+    what the café needs to count one seat colour as one, whatever language named it. As
+    on the table, no two players come to look alike: when another player's name is that
+    colour too (a player called "빨강" on the blue seat, "Red" on the red one), neither is
+    taken as called by it."""
     seats = every_seat(colours)
-    return [seats[i] if i < len(seats) and n in colour_words(seats[i]) else None
-            for i, n in enumerate(names)]
+    called = [seats[i] if i < len(seats) and n in colour_words(seats[i]) else None
+              for i, n in enumerate(names)]
+    return [c if c is None or sum(n in colour_words(c) for n in names) == 1 else None
+            for c in called]
 
 
 def names_again(lang: str, names: Sequence[str], colours: Iterable[str] = ()) -> list[str]:
