@@ -31,6 +31,8 @@ class SimulatedTable:
         self.edition, self.expansion, self.players = edition, expansion, players
         self.rng, self.names, _scratch, _db, catalog, self.tags = _prepare(
             edition, players, seed, os.path.join(folder, "unused"))
+        #: the seats' colours the wizard would post with the setup (none: the box's order)
+        self.seat_colors: tuple[str, ...] = ()
         os.makedirs(folder, exist_ok=True)
         self.journal_path = os.path.join(folder, f"{self.name}.db")
         self.journal = Journal(self.journal_path, durable=durable)
@@ -79,7 +81,7 @@ class SimulatedTable:
         """Set up and play a game to its end, or until ``until(game)`` holds (then
         ``finish_game`` carries on)."""
         self.loop.post(ev.TouchAction(_setup(self.edition, self.names, "standard", self.rng,
-                                             self.expansion)))
+                                             self.expansion), seat_colors=self.seat_colors))
         if not self.loop.drain()[-1].accepted:
             raise ValueError(f"{self.name}: this setup is refused by the rules")
         self._bots = self._new_bots(self.loop.post)

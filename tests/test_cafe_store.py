@@ -74,8 +74,8 @@ def test_points_by_place_and_ties():
              {"ranking": [{"name": "Chloe", "score": 12, "place": 1},
                           {"name": "Ana", "score": 8, "place": 2}]}]
     rows = {r["name"]: r for r in standings(games)}
-    assert rows["Ana"] == {"name": "Ana", "games": 2, "wins": 1, "points": 3 + 1,
-                           "average": 14.0, "rank": 1}
+    assert rows["Ana"] == {"name": "Ana", "seat_colour": None, "games": 2, "wins": 1,
+                           "points": 3 + 1, "average": 14.0, "rank": 1}
     assert rows["Ben"]["points"] == 3 and rows["Chloe"]["points"] == 1 + 2
     assert [r["name"] for r in standings(games)] == ["Ana", "Ben", "Chloe"]
 

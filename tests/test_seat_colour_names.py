@@ -7,15 +7,19 @@ of the moment; any other name (a player's own, another seat's colour) stays as i
 """
 from __future__ import annotations
 
+import html
 import json
 import logging
 import re
 import shutil
 import subprocess
 
+import httpx
 import pytest
 
+from recorder import Recorder
 from ui_touch import has_widget, line, make_app, touch, widget
+from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
 
 from companion.core import events as ev
 from companion.core.catalog import Catalog
@@ -310,3 +314,89 @@ def test_a_teaching_hint_names_the_seat_in_the_language_of_the_moment():
     said = teaching.hint_text("ko", hint, names=names)
     assert "빨강" in said and "파랑" in said and "Ana" in said and "Red" not in said, said
     assert "Red" in teaching.hint_text("en", hint)          # the hint keeps the record
+
+
+# --- a rematch, or a new game with the same players: the colour names of the moment --------
+
+def test_names_again_gives_today_s_colour_names_and_keeps_a_player_s_own():
+    assert seat_colours.names_again("ko", ["Red", "Ana", "Green"]) == ["빨강", "Ana", "초록"]
+    # another seat's colour was typed; "빨강" on the green seat would look like red's
+    assert seat_colours.names_again("ko", ["Blue", "Red", "빨강"]) == ["Blue", "Red", "빨강"]
+    assert seat_colours.names_again("es", ["Blue", "Red"], ("blue", "red")) == ["Azul", "Rojo"]
+    assert seat_colours.same_table(["파랑", "Ana"], ["Blue", "Ana"], ("blue", "red"))
+    assert not seat_colours.same_table(["파랑", "Ana"], ["Blue", "Ana"])       # blue on red
+    assert not seat_colours.same_table(["Ana", "Blue"], ["Blue", "Ana"], ("blue", "red"))
+    assert not seat_colours.same_table(["Blue", "Ana", "Cy"], ["Blue", "Ana"])
+
+
+def play_rematch(app) -> list[str]:
+    """REMATCH on the end screen, then the wizard's steps (who starts: seat 1) to the
+    game: the new game's players as recorded."""
+    assert isinstance(app.screen, EndScreen)
+    touch(app, "end.rematch")
+    for _ in range(12):
+        if not has_widget(app, "wz.next"):
+            break
+        if has_widget(app, "wz.start.0"):
+            touch(app, "wz.start.0")
+        touch(app, "wz.next")
+    game = app.table.game
+    assert game is not None and not game.game_over
+    return [p.name for p in game.players]
+
+
+def test_a_rematch_on_the_screen_records_the_colour_names_of_the_language_of_the_moment():
+    loop, app = colour_game()                  # set up by touch in English
+    loop.post(ev.TouchAction({"do": "correct", "player": "Red", "dislikes": 5}))
+    for _ in range(3):
+        loop.post(ev.TouchAction({"do": "end_turn"}))
+    loop.drain()
+    app.process_updates()
+    app.set_language("ko")
+    assert play_rematch(app) == ["빨강", "파랑", "초록"]
+
+
+def test_a_rematch_of_a_game_played_from_a_script_starts_from_the_game_itself():
+    loop, app = make_app(lines=coloured_finished_game())       # no setup the screen saw
+    app.set_language("es")
+    assert play_rematch(app) == ["Rojo", "Azul", "Verde", "Dae"]
+
+
+def close_the_shop(svc) -> None:
+    """The first player's fifth dislike closes the shop; the round is played out."""
+    rec = Recorder()
+    svc.loop.subscribe(rec)
+    game = svc.session.table.game
+    svc.loop.post(ev.TouchAction({"do": "correct", "player": game.players[0].name,
+                                  "dislikes": 5}))
+    for _ in game.players:
+        svc.loop.post(ev.TouchAction({"do": "end_turn"}))
+    rec.wait_for(lambda u: u.table.game is not None and u.table.game.game_over)
+    svc.loop.subscribers.remove(rec)
+
+
+def test_the_phone_s_rematch_records_its_page_s_colour_names_on_the_same_seats(
+        service_with_web):
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "start": "Blue",
+                   "players": ["Blue", "Red", "Ana"]}, seat_colors=("blue", "red", "green"))
+    close_the_shop(svc)
+    page = httpx.get(svc.web.url + "/?lang=ko", timeout=5).text
+    found = re.search(r'data-rematch="([^"]*)"', page)
+    assert found, page
+    again = json.loads(html.unescape(found.group(1)))
+    assert again["players"] == ["파랑", "빨강", "Ana"] and again["start"] == "파랑", again
+    token = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code},
+                       timeout=5).json()["token"]
+    r = httpx.post(svc.web.url + "/api/action", content=json.dumps(again).encode(),
+                   headers={"Authorization": f"Bearer {token}"}, timeout=5)
+    assert r.status_code == 200, r.text
+    assert [p.name for p in svc.session.table.game.players] == ["파랑", "빨강", "Ana"]
+    assert svc.session.seat_colors == ("blue", "red", "green")   # the seats keep their colours
+    # a new game with other players takes the box's order, as before
+    close_the_shop(svc)
+    r = httpx.post(svc.web.url + "/api/action", headers={"Authorization": f"Bearer {token}"},
+                   content=b'{"do": "setup", "edition": "original", "players": ["Ana", "Cy"]}',
+                   timeout=5)
+    assert r.status_code == 200, r.text
+    assert svc.session.seat_colors == ()

@@ -32,9 +32,10 @@ def service_with_web(tmp_path_factory):
     svc.shutdown()
 
 
-def new_game(svc, setup: dict) -> None:
-    """Start ``setup`` on the service's table, ending first a game another test left
-    running (a fifth dislike closes the shop; the round is played out)."""
+def new_game(svc, setup: dict, seat_colors: tuple[str, ...] = ()) -> None:
+    """Start ``setup`` on the service's table (with the wizard's ``seat_colors``, if any),
+    ending first a game another test left running (a fifth dislike closes the shop; the
+    round is played out)."""
     rec = Recorder()
     svc.loop.subscribe(rec)
     game = svc.session.table.game
@@ -43,6 +44,6 @@ def new_game(svc, setup: dict) -> None:
                                       "dislikes": 5}))
         for _ in game.players:
             svc.loop.post(ev.TouchAction({"do": "end_turn"}))
-    svc.loop.post(ev.TouchAction(setup))
+    svc.loop.post(ev.TouchAction(setup, seat_colors=seat_colors))
     rec.wait_for(lambda u: u.accepted and u.action["do"] == "setup")
     svc.loop.subscribers.remove(rec)

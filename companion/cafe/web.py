@@ -11,7 +11,9 @@ second.
 - ``/``                 the floor page
 - ``/leaderboard``      the leaderboard page (``?month=YYYY-MM``)
 - ``/api/floor``        every table: online, phase, elapsed, round, whose turn, help
-- ``/api/leaderboard``  a month's standings (``?month=``; default: this month)
+  (``?lang=``: the language a seat colour's name is in)
+- ``/api/leaderboard``  a month's standings (``?month=``; default: this month; ``?lang=``:
+  the language a seat colour's row is named in)
 - ``/api/health``       counts and the hub's lag behind the tables
 - ``/api/stream``       server-sent events: ``floor`` and ``results``
 """
@@ -33,7 +35,7 @@ from starlette.routing import Route
 
 from companion.outputs.web.routing import ERRORS, WebApp, html, json_response
 
-from companion.words.i18n import DEFAULT, tr
+from companion.words.i18n import DEFAULT, colour_name, tr
 from . import view
 from .hub import Hub
 from .leaderboard import standings
@@ -42,10 +44,21 @@ MIN_GAP = 0.25          # seconds between two pushes of the same stream
 KEEPALIVE = 15.0
 
 
-def floor_card(row: dict, now: float) -> dict:
-    """One table as the floor page shows it."""
+def shown_names(state: dict, lang: str) -> dict[str, str]:
+    """A table's players called by their seat's colour (as the table marks them, in its
+    state's status), named in ``lang``: recorded name -> shown name."""
+    players = state.get("players") or []
+    colours = (state.get("status") or {}).get("seat_colours") or []
+    return {p["name"]: colour_name(lang, c) for p, c in zip(players, colours, strict=False)
+            if isinstance(c, str)}
+
+
+def floor_card(row: dict, now: float, lang: str = DEFAULT) -> dict:
+    """One table as the floor page shows it (a seat colour's name in ``lang``)."""
     state = row["state"] or {}
     st = state.get("status") or {}
+    names = shown_names(state, lang)
+    active = st.get("active")
     started = st.get("started_at")
     elapsed = None
     if started and st.get("phase") == "playing":
@@ -53,12 +66,15 @@ def floor_card(row: dict, now: float) -> dict:
     return {
         "table": row["table"], "online": row["status"] == "online",
         "phase": st.get("phase", "idle"), "game": st.get("game"),
-        "players": [{"name": p["name"], "score": p["score"]} for p in state.get("players", [])],
+        "players": [{"name": names.get(p["name"], p["name"]), "score": p["score"]}
+                    for p in state.get("players", [])],
         "started_at": started, "elapsed_s": elapsed,
-        "round": st.get("round", 0), "turn": st.get("turn", 0), "active": st.get("active"),
+        "round": st.get("round", 0), "turn": st.get("turn", 0),
+        "active": names.get(active, active) if isinstance(active, str) else active,
         "final_round": bool(st.get("final_round")), "shop": st.get("shop", "OPEN"),
         "needs_help": list(st.get("needs_help") or []),
-        "devices": st.get("devices") or {}, "winners": state.get("winners") or [],
+        "devices": st.get("devices") or {},
+        "winners": [names.get(w, w) for w in state.get("winners") or []],
     }
 
 
@@ -138,21 +154,24 @@ def build_app(hub: Hub, language: str = DEFAULT,
     notifier = Notifier()
     hub.subscribe(notifier.changed)
 
-    def floor() -> dict:
+    def floor(lang: str) -> dict:
         now = clock()
         return {"venue": venue, "now": now,
-                "tables": [floor_card(r, now) for r in store.floor(venue)]}
+                "tables": [floor_card(r, now, lang) for r in store.floor(venue)]}
 
-    def board(month: str | None) -> dict:
+    def board(month: str | None, lang: str) -> dict:
         month = month or datetime.now().strftime("%Y-%m")
         months = store.months(venue)
-        return {"venue": venue, "month": month,
+        return {"venue": venue, "month": month, "language": lang,
                 "months": sorted(set(months) | {month}, reverse=True),
-                "rows": standings(store.results_of(venue, month))}
+                "rows": standings(store.results_of(venue, month), lang)}
+
+    def lang_of(request: Request) -> str:
+        return view.language_of(request.query_params.get("lang"),
+                                request.headers.get("accept-language", ""), language)
 
     def page(name: str, request: Request) -> Response:
-        lang = view.language_of(request.query_params.get("lang"),
-                                request.headers.get("accept-language", ""), language)
+        lang = lang_of(request)
         return html(view.render(name, lang, venue),
                     headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
@@ -163,13 +182,13 @@ def build_app(hub: Hub, language: str = DEFAULT,
         return page("leaderboard", request)
 
     def api_floor(request: Request) -> Response:
-        return json_response(floor())
+        return json_response(floor(lang_of(request)))
 
     def api_board(request: Request) -> Response:
         month = request.query_params.get("month")
         if month is not None and not _is_month(month):
             return json_response({"error": "month must look like 2026-11"}, status=400)
-        return json_response(board(month))
+        return json_response(board(month, lang_of(request)))   # (a seat colour's name)
 
     def api_health(request: Request) -> Response:
         return json_response({"venue": venue, "broker": hub.connected.is_set(),
@@ -177,10 +196,11 @@ def build_app(hub: Hub, language: str = DEFAULT,
 
     async def stream(request: Request) -> Response:
         waiter = notifier.listen()
+        lang = lang_of(request)
 
         async def events() -> AsyncIterator[str]:          # on the server's event loop
             try:
-                yield _sse("floor", await run_in_threadpool(floor))
+                yield _sse("floor", await run_in_threadpool(floor, lang))
                 while not notifier.closing.is_set():
                     try:
                         await asyncio.wait_for(waiter.ready.wait(), KEEPALIVE)
@@ -193,7 +213,7 @@ def build_app(hub: Hub, language: str = DEFAULT,
                     if None in kinds or notifier.closing.is_set():
                         return
                     if "floor" in kinds:
-                        yield _sse("floor", await run_in_threadpool(floor))
+                        yield _sse("floor", await run_in_threadpool(floor, lang))
                     if "results" in kinds:
                         yield _sse("results", {})
             finally:

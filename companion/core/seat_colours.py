@@ -111,6 +111,43 @@ def game_names(lang: str, names: tuple[str, ...], colours: tuple[str, ...] = ()
     return MappingProxyType(shown_names(lang, names, colours))
 
 
+def called_by_colour(names: Sequence[str], colours: Iterable[str] = ()) -> list[str | None]:
+    """For each player (seat order), the colour of their seat when their name is that
+    colour in one of the five languages (a name "Play with seat colours" gave), else None:
+    what the café needs to count one seat colour as one, whatever language named it. As
+    on the table, no two players come to look alike: when another player's name is that
+    colour too (a player called "빨강" on the blue seat, "Red" on the red one), neither is
+    taken as called by it."""
+    seats = every_seat(colours)
+    called = [seats[i] if i < len(seats) and n in colour_words(seats[i]) else None
+              for i, n in enumerate(names)]
+    return [c if c is None or sum(n in colour_words(c) for n in names) == 1 else None
+            for c in called]
+
+
+def names_again(lang: str, names: Sequence[str], colours: Iterable[str] = ()) -> list[str]:
+    """The players of a new game at the same table (a rematch, or a new game with the
+    same players), in seat order: a name "Play with seat colours" gave becomes its seat's
+    colour in ``lang``, the language of the moment ("Red" set up in English is "빨강" once
+    the table speaks Korean); a player's own name, or another seat's colour, stays as
+    typed; and no two players come to look alike (``shown_names``). The one place every
+    rematch and new-game path asks, so that the new game's setup records today's words."""
+    shown = shown_names(lang, names, colours)
+    return [shown[n] for n in names]
+
+
+def same_table(players: Sequence[str], names: Sequence[str], colours: Iterable[str] = ()
+               ) -> bool:
+    """Whether ``players`` (a new game's, in seat order) are a game's ``names`` on seats
+    of ``colours`` again: the same number, and seat by seat the same name or, for a seat
+    called by its colour, that colour in any of the five languages (a rematch set up in
+    another language)."""
+    seats = every_seat(colours)
+    return len(players) == len(names) <= len(seats) and all(
+        p == n or (p in colour_words(seats[i]) and n in colour_words(seats[i]))
+        for i, (p, n) in enumerate(zip(players, names, strict=True)))
+
+
 #: the fields of the rules' happenings that hold a player's name (alone, in a list, or
 #: first in a tuple: draws, deal), and the ranking's entries
 _NAME_FIELDS = ("player", "previous", "active", "start")

@@ -83,6 +83,7 @@ class _Seen:
     game_id: int | None
     seq: int | None
     at: float
+    seat_colours: tuple[str, ...] = ()     # the game's, as chosen at setup (the floor page)
 
 
 _CONNECTED, _DISCONNECTED, _ACKS, _STOP = "connected", "disconnected", "acks", "stop"
@@ -256,7 +257,7 @@ class MqttPublisher:
         """``u`` with the game and the journal's step in it, as the snapshot says."""
         game_id = snap.game_id
         return _Seen(u, game_id, snap.version.step if game_id is not None else None,
-                     self.clock())
+                     self.clock(), tuple(snap.seat_colours))
 
     def __call__(self, u: Update) -> None:
         if u.snapshot is not None:     # the loop's (an update made by hand has none)
@@ -354,7 +355,8 @@ class MqttPublisher:
         s = self._latest
         payload = topics.state_payload(
             s.update.table, venue=self.venue, name=self.table, game_id=s.game_id, seq=s.seq,
-            started_at=self._started_at(s.game_id), devices=self._devices, updated_at=s.at)
+            started_at=self._started_at(s.game_id), devices=self._devices, updated_at=s.at,
+            seat_colours=s.seat_colours)
         self.client.publish(self._topic("state"), topics.dumps(payload), qos=0, retain=True)
         self.counts["states"] += 1
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.core.rules.state import Table
 from companion.core.rules.view import table_json
+from companion.core.seat_colours import called_by_colour
 
 ROOT = "coffee-rush"
 SCHEMA = 1
@@ -54,8 +55,10 @@ def dumps(payload: Any) -> bytes:
 
 def state_payload(table: Table, *, venue: str, name: str, game_id: int | None,
                   seq: int | None, started_at: str | None, devices: dict,
-                  updated_at: float) -> dict:
-    """The retained state: the replay's JSON plus what the floor page needs."""
+                  updated_at: float, seat_colours: tuple[str, ...] = ()) -> dict:
+    """The retained state: the replay's JSON plus what the floor page needs (in
+    ``status``; ``seat_colours``: for each player, their seat's colour when they are
+    called by it, else None, as in a result)."""
     state = table_json(table)
     game = table.game
     if game is None:
@@ -77,6 +80,7 @@ def state_payload(table: Table, *, venue: str, name: str, game_id: int | None,
         "devices": dict(devices),
         "needs_help": sorted(d for d, s in devices.items() if s not in HEALTHY),
         "updated_at": round(updated_at, 3),
+        "seat_colours": called_by_colour([p["name"] for p in state["players"]], seat_colours),
     }
     return state
 
@@ -91,10 +95,14 @@ def result_payload(record, *, venue: str, name: str, expansion: str | None) -> d
     setup line (the expansion played, e.g. ``cake_time``, or None)."""
     ranking = list(record.ranking or [])
     scores = {r["name"]: r["score"] for r in ranking}
+    colours = called_by_colour(record.players, record.seat_colors or ())
     return {
         "schema": SCHEMA, "venue": venue, "table": name, "game": record.id,
         "edition": record.edition, "variant": record.variant, "expansion": expansion,
-        "players": [{"name": p, "score": scores.get(p)} for p in record.players],
+        # seat_colour: the player is called by their seat's colour (the café counts the
+        # seat as one, whatever language named it); absent for a player's own name
+        "players": [{"name": p, "score": scores.get(p)} | ({"seat_colour": c} if c else {})
+                    for p, c in zip(record.players, colours, strict=True)],
         "ranking": ranking,
         "winners": [r["name"] for r in ranking if r.get("place") == 1],
         "started_at": record.started_at, "ended_at": record.ended_at,

@@ -269,6 +269,13 @@ def collect_when_quiet(long: bool = False) -> int:
     return found
 
 
+def _setup_posted(action: Any) -> dict | None:
+    """The setup the screen or a phone posted for the game that started, if any (a
+    script's line reaches the screen without it: a rematch then starts from the game
+    itself, ``end.setup_of``)."""
+    return dict(action) if action and action.get("do") == "setup" else None
+
+
 class App:
     """The touchscreen. ``loop`` is the ``TableLoop``; ``surface`` where to draw.
     Built from the loop's table; it follows the table once started as an output
@@ -538,8 +545,7 @@ class App:
             elif isinstance(h, GameStarted):
                 self._games_started += 1
                 self.unknown_tags = []
-                if u.action:
-                    self.last_setup = dict(u.action)
+                self.last_setup = _setup_posted(u.action)
             elif isinstance(h, UnknownCard) and h.tag not in self.unknown_tags:
                 self.unknown_tags.append(h.tag)
             elif isinstance(h, CardEnrolled) and h.tag in self.unknown_tags:

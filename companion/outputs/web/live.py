@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.core import events as ev
-from companion.core.seat_colours import screen_rgb
+from companion.core.seat_colours import names_of, same_table, screen_rgb
 from companion.core.snapshot import Snapshot as TableSnapshot
 from companion.core.loop import Update
 from companion.core.rules.view import table_json
@@ -229,8 +229,10 @@ class LiveTable:
         """Post a phone's action to the table loop and wait for its ``Update`` (on the
         phone's own thread; TimeoutError after ``timeout``); ``seen`` is the version its
         ``If-Match`` named (the loop's check refuses the action if the table has changed
-        since)."""
-        event = ev.WebAction(action, at=time.monotonic(), client=client, seen=seen)
+        since). A new game with the table's players on the same seats (the phone's
+        rematch) keeps their seats' colours, as the touchscreen's rematch does."""
+        event = ev.WebAction(action, at=time.monotonic(), client=client, seen=seen,
+                             seat_colors=self._same_seats(action))
         answer = _Answer()
         with self._lock:
             self._waiting[id(event)] = answer
@@ -242,6 +244,17 @@ class LiveTable:
         finally:
             with self._lock:
                 self._waiting.pop(id(event), None)
+
+    def _same_seats(self, action: dict) -> tuple[str, ...]:
+        """The seat colours of the table shown, for a setup of the same players on the
+        same seats (a seat's colour name in any language: ``same_table``); else none."""
+        snap = self.latest
+        players = [p["name"] for p in snap.table.get("players") or []]
+        colours = names_of(snap.colours)
+        if action.get("do") != "setup" or "" in colours or not same_table(
+                action.get("players") or [], players, colours):
+            return ()
+        return tuple(colours[:len(players)])
 
 
 class _Answer:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from html import escape
 
 from typing import Any, assert_never
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from companion import __version__
 from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, CakePlaced,
@@ -28,8 +28,8 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core.rules.scoring import ranking
-from companion.core.seat_colours import (SCREEN_RGB, screen_rgb, shown_happening, shown_names,
-                                         shown_rejection)
+from companion.core.seat_colours import (SCREEN_RGB, names_again, names_of, screen_rgb,
+                                         shown_happening, shown_names, shown_rejection)
 from companion.review.story import story_of
 from companion.review.story_words import point_text, round_text
 from companion.appliance.config import LANGUAGES
@@ -299,8 +299,8 @@ def live_fragment(lang: str, snap: Any) -> str:
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
     names = live_names(lang, snap)
-    out = [_headline(lang, state, names), _bar(lang, state, game, explained, names),
-           _draws(lang, snap, explained, names)]
+    out = [_headline(lang, state, names, names_of(snap.colours)),
+           _bar(lang, state, game, explained, names), _draws(lang, snap, explained, names)]
     if state["game_over"]:
         out.append(_ending(lang, snap, explained, names))
     out.append(_seats(lang, snap, explained, names))
@@ -308,16 +308,21 @@ def live_fragment(lang: str, snap: Any) -> str:
     return "".join(out)
 
 
-def _headline(lang: str, state: dict[str, Any], names: dict[str, str]) -> str:
+def _headline(lang: str, state: dict[str, Any], names: dict[str, str],
+              colours: Sequence[str] = ()) -> str:
     """Whose turn it is (or "Game over"), as the page's heading; it carries the phase
     (which buttons the page offers) and, once over, the rematch's setup line."""
     if not state["game_over"]:
         active = names.get(state["active"], state["active"])
         return (f'<h1 class="turn" data-phase="playing">'
                 f'{t(lang, "phone.turn_of", player=active)}</h1>')
-    again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
-                             "players": [p["name"] for p in state["players"]],
-                             "start": state["start"]}
+    # the same players, a seat's colour name in the page's language (as the phone's reader
+    # sets the game up), with the seats' colours (the action's handler: same_table)
+    recorded = [p["name"] for p in state["players"]]
+    players = names_again(lang, recorded, colours)
+    start = dict(zip(recorded, players, strict=True)).get(state["start"], state["start"])
+    again: dict[str, Any] = {"do": "setup", "edition": state["edition"], "players": players,
+                             "start": start}
     if state["variant"] and state["variant"] != "standard":
         again["variant"] = state["variant"]
     if state["expansion"]:

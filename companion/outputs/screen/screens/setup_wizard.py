@@ -48,7 +48,7 @@ from typing import Any
 
 from companion.core.rules import Rejection, apply, parse_action
 from companion.core.rules.editions import EDITIONS, EXPANSIONS
-from companion.core.seat_colours import colour_words, shown_name
+from companion.core.seat_colours import colour_words, names_again
 from companion.core.setup_choices import MAX_NAME, SetupChoices
 from .. import theme
 from ..keyboard import KeyboardScreen
@@ -97,10 +97,8 @@ class WizardScreen(Screen):
         self._prefill_players(last.get("players"))
         self._prefill_colours(seat_colors)
         md.fix_colours()
-        for seat in md.seats:     # a seat's colour name (the last game's language) in today's
-            given = md.names[seat]  # (unless another seat is called so: it stays)
-            if md.set_name(seat, shown_name(language(), given, md.colours[seat])):
-                md.names[seat] = given
+        # a seat's colour name (the last game's language) in today's; any other name stays
+        md.names[:md.count] = names_again(language(), md.names[:md.count], md.colours)
 
     def _prefill_players(self, players: Any) -> None:
         """The last game's names, when it had 2 to 4 (cut to the longest name allowed)."""
