@@ -228,20 +228,26 @@ class Screen:
 
     def _keep_owed_looks(self, surface: pygame.Surface) -> bool:
         """Copy the looks owed (``_Painter``) of the widgets still shown as painted, with
-        nothing over them; False: none was owed."""
-        owed, self._looks_owed = self._looks_owed, {}
+        nothing over them, a band's worth of pixels per step (the rest stays owed); False:
+        none was owed."""
+        owed = self._looks_owed
         kept = looks()
         if not owed or surface is not self._looks_on or kept is None:
+            self._looks_owed = {}
             return bool(owed)
-        ws = self._widgets
+        ws, copied = self._widgets, 0
         for i, w in enumerate(ws):
-            got = owed.get(w.name)
+            got = owed.pop(w.name, None)
             if got is None:
                 continue
             key, rect, placed = got
             if self._drawn.get(w.name) == placed and not any(
                     o.shows and o.extent.colliderect(rect) for o in ws[i + 1:]):
                 kept.keep(key, surface, rect)
+                copied += rect.w * rect.h
+                if copied >= _VEIL_BAND_PIXELS:
+                    return True
+        owed.clear()            # (of widgets no longer shown)
         return True
 
     def _draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
@@ -1028,16 +1034,17 @@ class _Painter:
     def steps(self, i: int, room: pygame.Rect) -> Iterable[None]:
         """``paint(i, room)`` as steps: an item after the widget painted, none if its look
         was copied. Painting ahead, one after each part of it as well
-        (``Widget.paint_steps``), and one once a band's worth of looks is copied; a draw on
-        the screen (``owe``) paints it in one go."""
+        (``Widget.paint_steps``), and one once a band's worth of looks is copied (or eight
+        small ones: each is its key worked out); a draw on the screen (``owe``) paints it
+        in one go."""
         if self.owe is not None:
             return _ONE if self(i, room) else ()
         return self._parts(i, room)
 
     def _parts(self, i: int, room: pygame.Rect) -> Iterator[None]:
         done, key = self._look(i, room)
-        if done is False:               # (copied: a step once a band's worth is copied)
-            self._copied += self.ws[i].rect.w * self.ws[i].rect.h
+        if done is False:   # (copied: a step once a band's worth, or a few, are copied)
+            self._copied += self.ws[i].rect.w * self.ws[i].rect.h + _VEIL_BAND_PIXELS // 8
             if self._copied >= _VEIL_BAND_PIXELS:
                 self._copied = 0
                 yield
