@@ -84,6 +84,10 @@ def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, br
     page.click("#ctl > summary")            # the table's controls, then REMATCH: the New
     page.click("#rematch")                  # game form, filled, asks who starts
     assert page.evaluate("document.activeElement.id") == "starter"
+    # in sight above the controls docked at the bottom (here open, with the pairing form)
+    assert page.evaluate("""() => {const r=document.getElementById('starter')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
+        r.y+r.height/2)?.id}""") == "starter"
     found += at_every_size(page, f"{lang}-rematch-asks-who-starts")
     for path, name in (("/history", "history"), (f"/history/{svc.session.game_id}", "story"),
                        ("/companion", "companion")):

@@ -97,6 +97,10 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     # who starts (the books choose the starter anew), as the touchscreen's wizard does
     page.click("#rematch")
     assert page.evaluate("document.activeElement.id") == "starter"      # focus: who starts
+    # in sight above the controls docked at the bottom, not under them
+    assert page.evaluate("""() => {const r=document.getElementById('starter')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
+        r.y+r.height/2)?.id}""") == "starter"
     assert page.inner_text("#msg") == tr("en", "phone.rematch_ready")   # and said so
     assert svc.session.table.game.game_over                             # nothing posted yet
     assert page.input_value("#newgame select[name=edition]") == "original"

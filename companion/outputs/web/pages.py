@@ -102,7 +102,9 @@ button{background:#564c44;color:var(--text);min-width:6rem}
 body:has(#live [data-phase=playing]) .over-only,
 body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
 #newgame{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
-#newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}fieldset{border:1px solid var(--line);
+#newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}
+#newgame :is(input,select,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
+fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
 padding:.45rem;border-bottom:1px solid var(--line);vertical-align:top}
