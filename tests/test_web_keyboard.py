@@ -142,7 +142,10 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     names.nth(1).fill("Mia")
     assert page.locator("#starter option").all_inner_texts() == [
         "도윤", "Mia", tr("en", "wizard.random")]
-    assert page.input_value("#starter") == "도윤"
+    assert page.input_value("#starter") == "도윤"                 # the first, by default
+    # "Pick at random": the page draws (the rules draw nothing); its draw injected here
+    page.select_option("#starter", label=tr("en", "wizard.random"))
+    page.evaluate("() => { crypto.getRandomValues = a => { a[0] = 7; return a; }; }")
     page.check("input[name=junior]")
     page.click("#newgame button[type=submit]")
     page.wait_for_function("document.getElementById('msg').dataset.status", timeout=5000)
@@ -152,7 +155,7 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     game = svc.session.table.game
     assert [p.name for p in game.players] == ["도윤", "Mia"]
     assert game.edition == "winter" and game.variant == "junior"
-    assert game.players[game.start].name == "도윤"            # by default, the first player
+    assert game.players[game.start].name == "Mia"             # drawn: 7 % 2 players
     page.close()
 
 
