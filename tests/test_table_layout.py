@@ -77,6 +77,15 @@ def test_the_header_makes_room_for_its_words(size, closing, devices):
     assert hdr.settings.right == rect.right - m.px(theme.TABLE_HEADER_PAD_X)
     if not closing:
         assert rect.w * 20 // 100 <= hdr.info.w <= rect.w * 36 // 100
+    # a wide sign (ABIERTO) and long turn words: two device icons stand one over the other
+    # where side by side they would leave a message beside the sign too little room
+    wide = header_layout(m, rect, closing, sign_words_w=m.px(226), info_words_w=m.px(240),
+                         devices=devices)
+    for h in (hdr, wide):
+        if devices > 1 and not closing:
+            assert h.stacked or h.message.w >= m.px(theme.TABLE_MESSAGE_MIN_W)
+            assert h.devices.w == round(rect.h * 0.62 * (1 if h.stacked else devices))
+    assert wide.stacked == (closing or devices > 1)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -137,12 +137,15 @@ class Swatch(Widget):
         text_box = r.inflate(-8, -8)
         if self.on:
             pygame.draw.rect(surface, theme.TEXT, r, max(3, r.h // 12), border_radius=radius)
-            k = max(6, min(r.w // 8, r.h // 4))
-            c = (r.x + max(8, r.h // 8) + k, r.centery)
+            # the check mark over the word, which keeps the swatch's width ("Vermelho"
+            # beside it was once 15 px)
+            k = max(5, min(r.w // 8, r.h // 5))
+            c = (r.centerx, r.y + max(6, r.h // 12) + k)
             pts = [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k * 2 // 3),
                    (c[0] + k, c[1] - k * 2 // 3)]
             draw_lines(surface, theme.readable_on(face), False, pts, max(3, k // 2))
-            text_box = pygame.Rect(c[0] + k + 8, r.y + 4, r.right - c[0] - k - 14, r.h - 8)
+            top = c[1] + k * 2 // 3 + 2
+            text_box = pygame.Rect(r.x + 6, top, r.w - 12, r.bottom - 6 - top)
         elif self.pressed and self.enabled:
             pygame.draw.rect(surface, theme.TEXT, r, 2, border_radius=radius)
         if self.text:

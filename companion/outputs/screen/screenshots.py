@@ -416,6 +416,32 @@ def _other_screen_states(app, name: str) -> list[tuple[str, Callable]]:
     return [(f"{name}-{suffix}" if suffix else name, prepare(suffix)) for suffix in suffixes]
 
 
+def scene_jobs(lines: list[str], size: tuple[int, int], lang: str
+               ) -> list[tuple[str, Callable, list[str]]]:
+    """Every scene as (name, prepare(app), the script it starts from): the table's scenes,
+    Cake Time's, the finished game's and each state of the other screens."""
+    jobs: list[tuple[str, Callable, bool | str]] = [
+        (name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
+    jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
+    jobs += [(name, fn, FINISHED_SAMPLE) for name, fn in STORY_SCENES.items()]
+    _, probe_app = make_app(lines, size, lang)
+    for other in OTHER_SCREENS:
+        for name, prep in _other_screen_states(probe_app, other):
+            jobs.append((name, prep, True))
+    return [(name, fn, sample_script(start) if isinstance(start, str) else
+             lines if start else []) for name, fn, start in jobs]
+
+
+def render_scene(start: list[str], prepare: Callable, size: tuple[int, int], lang: str):
+    """An App that played ``start`` in ``lang`` and was brought into a scene by
+    ``prepare``, its screen drawn whole."""
+    _, app = make_app(start, size, lang)
+    prepare(app)
+    app.screen.invalidate()
+    app.screen.draw(app.surface)
+    return app
+
+
 def render_all(outdir: str, script: list[str] | None = None,
                sizes: Iterable[tuple[int, int]] = SIZES, languages: Iterable[str] = ("en",),
                only: Iterable[str] | None = None, log: Callable[[str], None] = lambda s: None
@@ -430,24 +456,10 @@ def render_all(outdir: str, script: list[str] | None = None,
     for lang in languages:
         for size in sizes:
             w, h = size
-            # (scene, prepare(app), start from: the script (True), nothing, or a sample)
-            jobs: list[tuple[str, Callable, bool | str]] = [
-                (name, fn, from_script) for name, (fn, from_script) in SCENES.items()]
-            jobs += [(name, fn, CAKE_SAMPLE) for name, fn in CAKE_SCENES.items()]
-            jobs += [(name, fn, FINISHED_SAMPLE) for name, fn in STORY_SCENES.items()]
-            _, probe_app = make_app(lines, size, lang)
-            for other in OTHER_SCREENS:
-                for name, prep in _other_screen_states(probe_app, other):
-                    jobs.append((name, prep, True))
-            for name, fn, from_script in jobs:
+            for name, fn, start in scene_jobs(lines, size, lang):
                 if wanted is not None and name not in wanted:
                     continue
-                start = sample_script(from_script) if isinstance(from_script, str) else \
-                    lines if from_script else []
-                _, app = make_app(start, size, lang)
-                fn(app)
-                app.screen.invalidate()
-                app.screen.draw(app.surface)
+                app = render_scene(start, fn, size, lang)
                 path = os.path.join(outdir, f"{name}-{lang}-{w}x{h}.png")
                 pygame.image.save(app.surface, path)
                 written.append(path)

@@ -90,12 +90,14 @@ def table_layout(size: tuple[int, int], players: int) -> TableLayout:
 @dataclass(frozen=True)
 class HeaderLayout:
     """The top bar. ``info`` (turn and deck) is None in the final round, whose
-    ``message`` takes its room; ``devices`` is None without device news."""
+    ``message`` takes its room; ``devices`` is None without device news; its icons are
+    ``stacked`` one over the other (else side by side)."""
     info: pygame.Rect | None
     message: pygame.Rect
     sign: pygame.Rect
     devices: pygame.Rect | None
     settings: pygame.Rect
+    stacked: bool = False
 
 
 @remembered
@@ -103,24 +105,32 @@ def header_layout(m: Metrics, rect: pygame.Rect, closing: bool, sign_words_w: in
                   info_words_w: int, devices: int) -> HeaderLayout:
     """``sign_words_w``: the width of OPEN/CLOSED at the must-read size;
     ``info_words_w``: of the turn or deck line, whichever is wider (unused while
-    ``closing``, the final round); ``devices``: how many device icons."""
+    ``closing``, the final round); ``devices``: how many device icons. The icons stand
+    side by side where the room left for a message is ``TABLE_MESSAGE_MIN_W`` wide or more,
+    else one over the other (a wide sign, ABIERTO, once left a message 13 px type)."""
     inner = inset(rect, m.px(theme.TABLE_HEADER_PAD_X), m.px(theme.TABLE_HEADER_PAD_Y))
     # the sign's board leaves a fifth of the bar for its string and half its height
     # of margin around the word, which is drawn at the must-read size
     sign_w = sign_words_w + inner.h * 4 // 5 // 2 + m.px(theme.TABLE_SIGN_PAD)
     specs: list[int | float] = [] if closing else [0]
     specs += [1.0, sign_w]
-    if devices:      # side by side; stacked while the final round needs the room
-        specs.append(round(rect.h * (0.5 if closing else 0.62 * devices)))
+    if devices:
+        specs.append(0)
     specs.append(max(m.target, inner.h))       # the settings button
     if not closing:
         specs[0] = max(rect.w * 20 // 100,
                        min(rect.w * 36 // 100, info_words_w + m.px(theme.TABLE_INFO_PAD)))
+    stacked = closing       # (while the final round needs the room)
+    if devices and not closing:
+        specs[3] = round(rect.h * 0.62 * devices)
+        stacked = devices > 1 and cols(inner, specs, m.gap)[1].w < m.px(theme.TABLE_MESSAGE_MIN_W)
+    if devices and stacked:
+        specs[-2] = round(rect.h * (0.5 if closing else 0.62))
     parts = cols(inner, specs, m.gap)
     info = None if closing else parts.pop(0)
     message, sign = parts[0], parts[1]
     dev = parts[2] if devices else None
-    return HeaderLayout(info, message, sign, dev, parts[-1])
+    return HeaderLayout(info, message, sign, dev, parts[-1], stacked)
 
 
 @dataclass(frozen=True)
@@ -223,14 +233,22 @@ class FooterLayout:
 
 
 @remembered
-def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0
-                  ) -> FooterLayout:
+def footer_layout(m: Metrics, rect: pygame.Rect, cake_time: bool, end_w: int = 0,
+                  words_w: tuple[int, ...] = ()) -> FooterLayout:
     """END TURN ``end_w`` wide (the room its words need at the must-read size in every
     language, measured by the caller; 0: a third of the row), the small buttons sharing the
-    rest (each a picture over its word: ``footer_buttons.py``)."""
+    rest (each a picture over its word: ``footer_buttons.py``). ``words_w``: the room each
+    small button's word needs (its widest language, with its margins): equal shares where
+    each holds its word, else shares in proportion to them, a little closer together if the
+    row is short of room at its usual gap (Cake Time's sixth button: "Deshacer" needs more
+    room than "Usar"; equal shares once left every word there 14 px, the others 17)."""
     if end_w:
         small, end = cols(rect, [1.0, min(end_w, rect.w // 2)], m.gap)
     else:
         small, end = cols(rect, [0.72, 0.28] if cake_time else [0.68, 0.32], m.gap)
-    return FooterLayout(cols(small, [1.0] * (6 if cake_time else 5), m.gap), end)
-
+    n = 6 if cake_time else 5
+    if len(words_w) != n or max(words_w) <= (small.w - (n - 1) * m.gap) // n:
+        return FooterLayout(cols(small, [1.0] * n, m.gap), end)
+    spare = small.w - sum(words_w)
+    gap = max(1, min(m.gap, spare // (n - 1)))
+    return FooterLayout(cols(small, [float(w) for w in words_w], gap), end)

@@ -847,16 +847,28 @@ class Screen:
         fits whole at 17 px or more (``Metrics.small``); else its headline (the words
         before its first ": " or ". ") and a "›", whose tap shows it whole
         (``_show_whole``), where that fits so ("Shop open again: the correction removed
-        Chl…" at 13 px in the top bar once), else where it fits smaller (the top bar's room
-        beside a wide sign, ABIERTO, holds little); else all of it as small as it takes."""
+        Chl…" at 13 px in the top bar once); else as many of its first words as fit so,
+        and a "›" ("Ben no tiene ningún pedido en la pestaña 3" was once 13 px beside
+        ABIERTO); never smaller than the small type while a word fits."""
         box = Toast.text_box(rect)
+        small = self.m.small
+        if _whole(text, box, self.m.body, small):
+            return text, small
         cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
-        headline = text[:cut].rstrip(".:") + " ›" if cut > 0 else ""
-        for words, smallest in ((text, self.m.small), (headline, self.m.small),
-                                (headline, None)):
-            if words and _whole(words, box, self.m.body, smallest):
-                return words, smallest
-        return text, None
+        if cut > 0 and _whole(headline := text[:cut].rstrip(".:") + " ›", box, self.m.body,
+                              small):
+            return headline, small
+        # the most first words that fit (a longer start never fits where a shorter one
+        # does not: halved, a few tries, not one per word)
+        words = text.split()
+
+        def start(n: int) -> str:
+            return " ".join(words[:n]).rstrip(".:,;") + " ›"
+        lo, hi = 0, len(words) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if _whole(start(mid), box, self.m.body, small) else (lo, mid - 1)
+        return (start(lo), small) if lo else (text, None)
 
     def _show_whole(self, text: str) -> None:
         self._whole_message = text

@@ -181,9 +181,10 @@ class CakeTable(Screen):
             return []
         built.remove(hint)      # Break Time takes the hint's line while it pays
         m = self.m          # over the hint line: ending the turn now pays
-        r = hint.rect.inflate(0, 4)
+        r = hint.rect.inflate(0, 8)      # (into the row gaps: two lines and its margin)
         return [Label("act.break_time", r, text=self.t("cake.break_time"), size=m.small,
-                      bold=True, color=theme.TEXT_DARK, background=theme.CAKE_PINK, radius=8,
+                      bold=True, lines=2, color=theme.TEXT_DARK, background=theme.CAKE_PINK,
+                      radius=8,
                       pad=m.px(theme.CAKE_BREAK_TIME_PAD),
                       min_size=m.px(theme.CAKE_BREAK_TIME_MIN_TYPE))]
 
@@ -193,10 +194,13 @@ class CakeTable(Screen):
         if not self.cake_offer or game.game_over or game.expansion is None:
             return 0
         m = self.m
-        h = m.target + 2 * m.px(theme.CAKE_QUESTION_PAD[1])
-        if self._question_words_w(width)[0] is None:     # the words over the chips
-            h += m.px(theme.CAKE_QUESTION_WORDS_H) + m.px(theme.CAKE_QUESTION_ROW_GAP)
-        return h
+        pad = 2 * m.px(theme.CAKE_QUESTION_PAD[1])
+        if self._question_words_w(width)[0] is not None:
+            return max(m.target, m.px(theme.CAKE_QUESTION_BESIDE_H)) + pad
+        # the words over the chips (two lines of the small type): the chips are the
+        # smallest finger's target, so the cards keep theirs
+        return max(theme.MIN_TARGET, m.px(theme.MIN_TARGET)) + pad \
+            + m.px(theme.CAKE_QUESTION_WORDS_H) + m.px(theme.CAKE_QUESTION_ROW_GAP)
 
     def _chip_words(self) -> list[str]:
         return ["+ " + n for n in self.cake_offer] + [self.t("cake.done")]
@@ -205,7 +209,7 @@ class CakeTable(Screen):
         """How wide the question's words (and the cake) are beside the chips in a band
         ``width`` wide, the chips as wide as their words, and the chips' type size (the body
         size, else the small one to leave the words room); None: the words are not whole
-        beside the chips, so they go over them."""
+        beside the chips in three lines of the small type, so they go over them."""
         m = self.m
         inner_w = width - 2 * m.px(theme.CAKE_QUESTION_PAD[0])
         icon_w = m.px(theme.CAKE_QUESTION_LINE_H) + m.px(theme.CAKE_QUESTION_ICON_GAP)
@@ -214,9 +218,10 @@ class CakeTable(Screen):
             chips_w = sum(text_width(w, size, True) + 2 * m.px(theme.CAKE_CHIP_PAD) + m.gap
                           for w in self._chip_words())
             words_w = inner_w - chips_w - m.gap
-            box = pygame.Rect(0, 0, words_w - icon_w, m.target)
+            box = pygame.Rect(0, 0, words_w - icon_w,
+                              max(m.target, m.px(theme.CAKE_QUESTION_BESIDE_H)))
             if box.w > 0:
-                _, broken = fit(words, box, m.small, True, 3, m.px(theme.CAKE_QUESTION_MIN_TYPE))
+                _, broken = fit(words, box, m.small, True, 3, m.small)
                 if not any("…" in x for x in broken):
                     return words_w, size
         return None, m.body
@@ -254,7 +259,7 @@ class CakeTable(Screen):
         out.append(Label("ban.cake.ask", words,
                          text=self.t("cake.ask_deal" if self.cake_dealing else "cake.ask"),
                          size=m.small if beside else m.body, bold=True, align="left",
-                         lines=3 if beside else 2, min_size=m.px(theme.CAKE_QUESTION_MIN_TYPE)))
+                         lines=3 if beside else 2, min_size=m.small))
         # each chip as wide as its words need (a long name gets the room a short one leaves)
         done = self.t("cake.done")
         specs = [float(text_width(w, chip_size, True) + 2 * m.px(theme.CAKE_CHIP_PAD))

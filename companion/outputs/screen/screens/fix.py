@@ -116,7 +116,7 @@ class FixScreen(Screen):
             words.append(self.t("cake.cards"))
         for i, (r, w) in enumerate(zip(cols(heads, spec, m.gap), words, strict=False)):
             out.append(Label(f"fix.head{i}", r, text=w, size=m.body, bold=True,
-                             color=theme.TEXT_DIM, lines=2, min_size=m.px(theme.FIX_HEAD_MIN_TYPE)))
+                             color=theme.TEXT_DIM, lines=2, min_size=m.small))
         step_h = max(m.target, min(m.px(theme.FIX_STEPPER_MAX_H), (body.h - n * m.gap) // (n + 1)))
         if len(fields) > len(FIELDS):      # narrower columns: keep room for two digits
             step_h = max(m.target, min(step_h, cols(body, spec, m.gap)[1].w * 3 // 8))

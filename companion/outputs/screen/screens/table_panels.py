@@ -59,7 +59,7 @@ def message_box(m: Metrics, title: str, body: str,
                      color=theme.TEXT_DIM))
     cells = cols(btn_rect, [1.0] * len(buttons), m.gap)
     for (name, words, fn, color), r in zip(buttons, cells, strict=True):
-        out.append(Button(name, r, text=words, size=m.body, color=color, on_tap=fn))
+        out.append(Button(name, r, text=words, size=m.body, color=color, lines=2, on_tap=fn))
     return out
 
 

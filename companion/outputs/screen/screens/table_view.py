@@ -760,7 +760,7 @@ class TableView(CakeTable, WhyTargets):
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
-            split = rows if closing else cols
+            split = rows if lay.stacked else cols
             for d, r in zip(devices, split(lay.devices, [1.0] * len(devices)), strict=True):
                 status = self.app.devices[d]
                 out.append(Custom(f"hdr.dev.{d}", r, data=(d, status),
@@ -931,7 +931,8 @@ class TableView(CakeTable, WhyTargets):
             if self.scanner_at_table(game) and any(c is None for pos in self._cards(me)
                                                    for c in pos):
                 words = self._scan_next(game)
-            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM))
+            out.append(Label("act.hint", hint, text=words, size=m.small, color=theme.TEXT_DIM,
+                             lines=2))
         return out
 
     def _scan_next(self, game) -> str:
@@ -1040,7 +1041,7 @@ class TableView(CakeTable, WhyTargets):
         lay = self.footer_rects(rect, cake_time)
         slots, end = lay.slots, lay.end
         labels = [self.t(k) for k in _FOOTER_KEYS]
-        size = self.footer_type(slots[0].w, cake_time)
+        size = self.footer_type(slots, cake_time)
         small = partial(IconButton, size=size, icon_h=self.footer_icon_h(),
                         pad=m.px(theme.TABLE_FOOTER_WORD_PAD), ground=self.background)
         out: list[Widget] = [
@@ -1070,26 +1071,30 @@ class TableView(CakeTable, WhyTargets):
 
     def footer_rects(self, rect: pygame.Rect, cake_time: bool) -> FooterLayout:
         """The footer's buttons: END TURN as wide as its words need at the must-read size
-        in every language ("Fine turno"), the small buttons sharing the rest."""
+        in every language ("Fine turno"), the small buttons sharing the rest as their words
+        need it at the small type (``footer_layout``)."""
         m = self.m
         words = text.in_every_language("button.end_turn")
         end_w = max(text_width(w, m.must, True) for w in words) \
             + 2 * m.px(theme.TABLE_FOOTER_LABEL_PAD) + 4        # (and its outline)
-        return footer_layout(m, rect, cake_time, end_w)
+        pad = 2 * m.px(theme.TABLE_FOOTER_WORD_PAD)
+        words_w = tuple(max(text_width(w, m.small, True) for w in text.in_every_language(k))
+                        + pad for k in _footer_keys(cake_time))
+        return footer_layout(m, rect, cake_time, end_w, words_w)
 
     def footer_icon_h(self) -> int:
         """A small footer button's picture: 6 mm tall (31 px at 800 x 480), with a margin."""
         return self.m.px(theme.TABLE_FOOTER_ICON_H)
 
-    def footer_type(self, slot_w: int, cake_time: bool = False) -> int:
+    def footer_type(self, slots: list[pygame.Rect], cake_time: bool = False) -> int:
         """The type size of the small buttons' words: the size at which every word fits
         under its picture in every language, so that no language reads smaller ("Deshacer"
         once took 14 px where "Undo" took 16), never larger than the small type."""
         m = self.m
         pad = m.px(theme.TABLE_FOOTER_WORD_PAD)
-        keys = _FOOTER_KEYS + (("cake.play",) if cake_time else ())
-        labels = [w for k in keys for w in text.in_every_language(k)]
-        return common_size(labels, slot_w - 2 * pad, m.small, bold=True)
+        return min(common_size(list(text.in_every_language(k)), slot.w - 2 * pad, m.small,
+                               bold=True)
+                   for k, slot in zip(_footer_keys(cake_time), slots, strict=True))
 
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
@@ -1252,7 +1257,7 @@ class TableView(CakeTable, WhyTargets):
         out.append(Label("dlg.title", title, text=self.t("upgrade.title", player=me.name),
                          size=m.body, bold=True, lines=2))
         for u, r in zip(ups, grid(body, len(ups), 2, m.gap), strict=True):
-            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body,
+            out.append(Button(f"dlg.up.{u}", r, text=upgrade_name(u), size=m.body, lines=2,
                               color=theme.UPGRADE_PURPLE, on_tap=partial(self._upgrade, u)))
         cancel = centered(buttons, m.px(theme.DIALOG_UPGRADE_CANCEL_W), buttons.h)
         out.append(Button("dlg.cancel", cancel,
@@ -1275,7 +1280,7 @@ class TableView(CakeTable, WhyTargets):
                          text=self.t("spend.title", player=me.name,
                                      tokens=tokens_lower(token))))
         waiting = me.cookies - game.spendable_tokens(me)
-        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=2,
+        out.append(Label("dlg.hint", hint, size=m.small, color=theme.TEXT_DIM, lines=3,
                          text=self.t("spend.hint") if not waiting else self.t(
                              "spend.hint_waiting", count=game.spendable_tokens(me),
                              waiting=waiting)))
@@ -1316,3 +1321,8 @@ class _Key:
 
 
 _FOOTER_KEYS = ("button.undo", "button.redo", "button.upgrade", "button.spend", "button.fix")
+
+
+def _footer_keys(cake_time: bool) -> tuple[str, ...]:
+    """The small buttons' words, in the footer's order (Cake Time's card before FIX)."""
+    return _FOOTER_KEYS[:4] + ("cake.play",) + _FOOTER_KEYS[4:] if cake_time else _FOOTER_KEYS

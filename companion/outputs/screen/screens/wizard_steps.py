@@ -27,7 +27,7 @@ from ..chips import Chip, Swatch
 from companion.words.i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_name
 from ..layout import centered, cols, grid, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Label, Widget
+from ..widgets import Button, Custom, Fill, Label, Widget, text_width, wrap
 
 if TYPE_CHECKING:
     from .setup_wizard import WizardScreen
@@ -54,7 +54,7 @@ def board_painter(shown: Board, words: dict[str, str]
 def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     m, md = w.m, w.model
     big, variant_row, hint_row = rows(
-        body, [1.0, m.target + m.px(theme.WIZARD_ROW_PAD), m.px(theme.WIZARD_HINT_H)], m.gap)
+        body, [1.0, m.target + m.px(theme.WIZARD_ROW_PAD), m.px(theme.WIZARD_HINT3_H)], m.gap)
     out: list[Widget] = []
     for (ed, x), cell in zip(BOXES, cols(big, [1.0] * len(BOXES), m.gap), strict=True):
         key = x or ed
@@ -76,7 +76,7 @@ def edition(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
             # Variant"): 2, 3 or 4 cards in each position
             hint, label, counts = cols(hint_row, [1.0, 0.45, 0.55], m.gap)
             out.append(Label("wz.junior_hint", hint, size=m.small, color=theme.TEXT_DIM,
-                             lines=2, align="left",
+                             lines=3, align="left",
                              text=w.t("wizard.junior_hint", orders=4 * md.junior_cards)))
             out.append(Label("wz.junior_cards_label", label, size=m.small, lines=2,
                              text=w.t("wizard.junior_cards"), align="right"))
@@ -119,7 +119,8 @@ def names(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     # start at once: every seat called by its colour, no typing (renamed by a tap later)
     left, colours_box = rows(left, [1.0, m.target], m.gap)
     out: list[Widget] = [Button("wz.colour_names", colours_box, text=w.t("teach.seat_colours"),
-                                size=m.body, color=theme.PANEL_LINE, on_tap=w.colour_names)]
+                                size=m.body, lines=2, color=theme.PANEL_LINE,
+                                on_tap=w.colour_names)]
     for seat, cell in zip(md.seats, rows(left, [1.0] * md.count, m.gap), strict=True):
         name = md.names[seat]
         out.append(Chip(f"wz.seat.{seat}", cell,
@@ -387,17 +388,20 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     notes = _deal_notes(w, game)
     top_h = m.px(theme.WIZARD_HEADING_H) * (2 if md.expansion else 1)
     line_h = theme.WIZARD_CAKE_DEAL_LINE_H if md.expansion else theme.WIZARD_DEAL_LINE_H
-    specs = ([top_h] if heading is not None else []) + [1.0, m.px(line_h) * len(notes)]
+    # a note too long for one line of the small type takes two
+    note_hs = [m.px(line_h) + (m.px(theme.WIZARD_NOTE_MORE_H)
+                               if text_width(note, m.small) > body.w else 0) for note in notes]
+    specs = ([top_h] if heading is not None else []) + [1.0, sum(note_hs)]
     parts = rows(body, specs, m.gap)
     out: list[Widget] = []
     if heading is not None:
         out.append(Label("wz.deal_removed", parts[0], text=heading, size=m.body,
                          color=theme.WARNING, bold=True, align="left", lines=2))
     out += _deal_table(w, game, parts[-2])
-    note_lines = rows(parts[-1], [1.0] * len(notes), 0)
+    note_lines = rows(parts[-1], note_hs, 0)
     for k, (note, line) in enumerate(zip(notes, note_lines, strict=True)):
         out.append(Label(f"wz.dealnote.{k}", line, text=note, size=m.small,
-                         color=theme.TEXT_DIM, align="left"))
+                         color=theme.TEXT_DIM, align="left", lines=2))
     return out
 
 
@@ -463,15 +467,21 @@ def _dealt(w: WizardScreen, game: Game, seat: int, p: int, cell: pygame.Rect) ->
     m = w.m
     n = len(game.players[seat].queue[p])
     cakes = sum(c.cake for c in game.players[seat].queue[p])
-    out: list[Widget] = [Label(f"wz.deal.{seat}.{p}", cell,
-                               text=tr_count(language(), "wizard.deal_cards", n) if n else "–",
-                               size=m.body, bold=bool(n),
-                               background=theme.CARD if n else theme.PANEL_DIM, radius=8,
-                               pad=cell.h * 3 // 5 if cakes else 0,
-                               color=theme.TEXT_DARK if n else theme.TEXT_DIM)]
-    if cakes:        # "two drinks, one cake" caps dealt cards at once
-        out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cell, cakes, "left"))
-    return out
+    words = tr_count(language(), "wizard.deal_cards", n) if n else "–"
+    colour = theme.TEXT_DARK if n else theme.TEXT_DIM
+    if not cakes:
+        return [Label(f"wz.deal.{seat}.{p}", cell, text=words, size=m.body, bold=bool(n),
+                      background=theme.CARD if n else theme.PANEL_DIM, radius=8, color=colour)]
+    # the words right of the cake at the cell's left edge (a margin that wide on both sides
+    # once left "2 cartas" 16 px)
+    badge_w = min(cell.h * 55 // 100, cell.w // 3) + m.px(6)
+    out: list[Widget] = [
+        Fill(f"wz.dealbg.{seat}.{p}", cell, color=theme.CARD, radius=8),
+        Label(f"wz.deal.{seat}.{p}", pygame.Rect(cell.x + badge_w, cell.y, cell.w - badge_w,
+                                                 cell.h),
+              text=words, size=m.body, bold=True, color=colour, pad=m.px(2))]
+    out.append(cake_badge(f"wz.dealcake.{seat}.{p}", cell, cakes, "left"))  # "two drinks,
+    return out                                             # one cake" caps dealt cards
 
 
 def meeples(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
@@ -479,14 +489,15 @@ def meeples(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     lang = language()
     left, board_box = cols(body, [1.0, body.h], m.px(theme.WIZARD_SIDE_GAP))
     order = md.meeple_order()
-    hint_rows = 2 if md.count == 2 else 1
-    parts = rows(left, [m.px(theme.WIZARD_MEEPLE_HINT_LINE_H) * hint_rows
-                        + m.px(theme.WIZARD_SIDE_GAP), 1.0], m.gap)
     hint = w.t("wizard.meeples_hint")
     if md.count == 2:
         hint = w.t("wizard.meeples_two") + " " + hint
+    # as many lines of the small type as the hint takes (four at most)
+    hint_lines = min(4, len(wrap(hint, m.small, left.w)))
+    parts = rows(left, [m.px(theme.WIZARD_MEEPLE_HINT_LINE_H) * hint_lines
+                        + m.px(theme.WIZARD_SIDE_GAP), 1.0], m.gap)
     out: list[Widget] = [Label("wz.meeples_hint", parts[0], text=hint, size=m.small,
-                               color=theme.TEXT_DIM, lines=3, align="left")]
+                               color=theme.TEXT_DIM, lines=4, align="left")]
     meeple_rows = rows(parts[1], [1.0] * len(order), m.gap)
     for k, (seat, cell) in enumerate(zip(order, meeple_rows, strict=True)):
         out.append(Chip(f"wz.meeple.{k}", cell, text=f"{k + 1}.  {md.players[seat]}",
