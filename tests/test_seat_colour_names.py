@@ -385,13 +385,17 @@ def test_the_phone_s_rematch_records_its_page_s_colour_names_on_the_same_seats(
     found = re.search(r'data-rematch="([^"]*)"', page)
     assert found, page
     again = json.loads(html.unescape(found.group(1)))
-    assert again["players"] == ["파랑", "빨강", "Ana"] and again["start"] == "파랑", again
+    # the New game form, filled from this line, asks who starts (the books choose anew):
+    # the line names no starter; the page adds the one chosen (here the second seat)
+    assert again["players"] == ["파랑", "빨강", "Ana"] and "start" not in again, again
+    again["start"] = "빨강"
     token = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code},
                        timeout=5).json()["token"]
     r = httpx.post(svc.web.url + "/api/action", content=json.dumps(again).encode(),
                    headers={"Authorization": f"Bearer {token}"}, timeout=5)
     assert r.status_code == 200, r.text
-    assert [p.name for p in svc.session.table.game.players] == ["파랑", "빨강", "Ana"]
+    game = svc.session.table.game
+    assert [p.name for p in game.players] == ["파랑", "빨강", "Ana"] and game.start == 1
     assert svc.session.seat_colors == ("blue", "red", "green")   # the seats keep their colours
     # a new game with other players takes the box's order, as before
     close_the_shop(svc)

@@ -1,8 +1,9 @@
 """The phone view checked by axe-core in Debian's Chromium (issue 39): no serious or critical
 violation at 360x740 and 390x844, in English and Korean, on every state a player meets:
 the running game with each seat to play, news after an action, a "why?" open, the game
-over, the history, a game's story and the companion page. And the page reads in words:
-the live region says what changed, focus and an open "why?" survive an update."""
+over (and REMATCH asking who starts), the history, a game's story and the companion page.
+And the page reads in words: the live region says what changed, focus and an open "why?"
+survive an update."""
 import os
 
 import pytest
@@ -80,6 +81,14 @@ def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, br
     page.wait_for_selector("#story")
     assert page.is_visible("#newgame") and page.is_hidden("button[data-do='end_turn']")
     found += at_every_size(page, f"{lang}-game-over")
+    page.click("#ctl > summary")            # the table's controls, then REMATCH: the New
+    page.click("#rematch")                  # game form, filled, asks who starts
+    assert page.evaluate("document.activeElement.id") == "starter"
+    # in sight above the controls docked at the bottom (here open, with the pairing form)
+    assert page.evaluate("""() => {const r=document.getElementById('starter')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
+        r.y+r.height/2)?.id}""") == "starter"
+    found += at_every_size(page, f"{lang}-rematch-asks-who-starts")
     for path, name in (("/history", "history"), (f"/history/{svc.session.game_id}", "story"),
                        ("/companion", "companion")):
         page.goto(svc.web.url + f"{path}?lang={lang}")

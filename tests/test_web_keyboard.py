@@ -2,7 +2,8 @@
 player pairs (Enter in the code field) and plays a turn with Tab and Enter only, reading
 what happened by the buttons; a tap while the table cannot be reached says so in the
 page's language; after the game over the page offers a New game form and Rematch instead
-of Complete and End turn; history times are the table's local time."""
+of Complete and End turn (Rematch fills the form and asks who starts); history times are
+the table's local time."""
 import os
 import time
 
@@ -92,14 +93,35 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     assert page.is_hidden("button[data-do='complete']")
     assert page.is_visible("#rematch") and page.is_visible("#newgame")
 
-    # Rematch: the same players, seats and edition
+    # Rematch: the New game form, filled with the same players, seats and edition, asks
+    # who starts (the books choose the starter anew), as the touchscreen's wizard does
     page.click("#rematch")
+    assert page.evaluate("document.activeElement.id") == "starter"      # focus: who starts
+    # in sight above the controls docked at the bottom, not under them
+    assert page.evaluate("""() => {const r=document.getElementById('starter')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
+        r.y+r.height/2)?.id}""") == "starter"
+    assert page.inner_text("#msg") == tr("en", "phone.rematch_ready")   # and said so
+    assert svc.session.table.game.game_over                             # nothing posted yet
+    assert page.input_value("#newgame select[name=edition]") == "original"
+    assert [page.locator("#newgame input[name=player]").nth(i).input_value()
+            for i in range(4)] == ["Ana", "Ben", "Cy", ""]
+    assert page.locator("#starter option").all_inner_texts() == [
+        tr("en", "phone.start_choose"), "Ana", "Ben", "Cy", tr("en", "wizard.random")]
+    page.click("#newgame button[type=submit]")                # no starter yet: asked again
+    page.wait_for_function("document.getElementById('msg').textContent === "
+                           f"{tr('en', 'phone.start_needed')!r}")
+    assert page.evaluate("document.activeElement.id") == "starter"
+    assert svc.session.table.game.game_over
+    page.select_option("#starter", label="Cy")
+    page.click("#newgame button[type=submit]")
     page.wait_for_function("document.getElementById('msg').dataset.status", timeout=5000)
     assert page.evaluate("document.getElementById('msg').dataset.status") == "200", \
         page.inner_text("#msg")
     page.wait_for_selector("h1[data-phase='playing']")
     game = svc.session.table.game
     assert [p.name for p in game.players] == ["Ana", "Ben", "Cy"] and not game.game_over
+    assert game.players[game.start].name == "Cy" and game.active_player.name == "Cy"
     assert page.is_hidden("#newgame")
 
     # a New game of the Winter edition, as a Junior game, from the form
@@ -110,11 +132,20 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     page.select_option("#newgame select[name=edition]", "winter")
     assert page.is_hidden("input[name=ristretto]") and page.is_visible("input[name=junior]")
     names = page.locator("#newgame input[name=player]")
+    for i in range(4):                                    # (the rematch's names cleared)
+        names.nth(i).fill("")
     names.nth(0).fill("도윤")
     page.click("#newgame button[type=submit]")                    # one name: refused in words
     page.wait_for_function("document.getElementById('msg').textContent === "
                            f"{tr('en', 'phone.names_needed')!r}")
+    # who starts: the names typed, in order, then a random pick; the first by default
     names.nth(1).fill("Mia")
+    assert page.locator("#starter option").all_inner_texts() == [
+        "도윤", "Mia", tr("en", "wizard.random")]
+    assert page.input_value("#starter") == "도윤"                 # the first, by default
+    # "Pick at random": the page draws (the rules draw nothing); its draw injected here
+    page.select_option("#starter", label=tr("en", "wizard.random"))
+    page.evaluate("() => { crypto.getRandomValues = a => { a[0] = 7; return a; }; }")
     page.check("input[name=junior]")
     page.click("#newgame button[type=submit]")
     page.wait_for_function("document.getElementById('msg').dataset.status", timeout=5000)
@@ -124,6 +155,7 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     game = svc.session.table.game
     assert [p.name for p in game.players] == ["도윤", "Mia"]
     assert game.edition == "winter" and game.variant == "junior"
+    assert game.players[game.start].name == "Mia"             # drawn: 7 % 2 players
     page.close()
 
 

@@ -1,5 +1,9 @@
 """What the phones see, straight from the table loop (no server): who draws how
 many until the cards are scanned or the prompt is dismissed, and the page's words."""
+import json
+import re
+from html import escape, unescape
+
 from companion.core import events as ev
 from companion.core.catalog import Catalog
 from companion.core.session import Session
@@ -73,3 +77,35 @@ def test_cake_time_cakes_and_cake_cards_show_when_the_table_has_them():
     assert 'class="card unknown cake" title="Torta"' in html
     assert "Carte torta <b>2</b>" in html
     assert "cake" not in pages.live_fragment("it", live.latest)
+
+
+def test_the_new_game_form_asks_who_starts_and_the_rematch_line_names_no_starter():
+    """The New game form asks who starts (labelled, as the wizard asks it; the names typed
+    fill it, or a random pick by the page); once the game is over, the rematch's line (what
+    REMATCH fills the form with) keeps the box, players and options but names no starter:
+    the books choose the starter anew."""
+    loop = TableLoop(Session(None, Catalog.example()))
+    live = LiveTable(loop)
+    loop.subscribe(live.on_update)
+    loop.post(ev.TouchAction({"do": "setup", "edition": "original", "ristretto_start": True,
+                              "players": ["Ana", "Ben", "Chloe"], "start": "Chloe"}))
+    loop.post(ev.TouchAction({"do": "correct", "player": "Chloe", "dislikes": 5}))
+    for _ in range(3):
+        loop.post(ev.TouchAction({"do": "end_turn"}))
+    loop.drain()
+    assert live.latest.game.game_over
+    for lang in ("en", "it", "ko"):
+        page = pages.live_page(lang, live.latest)
+        label = (f'<label>{escape(i18n.tr(lang, "wizard.start_title"))} '
+                 f'<select name="start" id="starter">')
+        assert label in page                       # the select sits in its label
+        options = re.findall(r'<option value="" data-pick="(\w+)">([^<]*)</option>', page)
+        assert options == [("first", escape(i18n.tr(lang, "phone.player_n", n=1))),
+                           ("random", escape(i18n.tr(lang, "wizard.random")))]
+        said = json.loads(re.search(r"const W=(\{.*?\});", page).group(1))
+        assert said["choose"] == i18n.tr(lang, "phone.start_choose")
+        assert said["start_needed"] == i18n.tr(lang, "phone.start_needed")
+        assert said["rematch_ready"] == i18n.tr(lang, "phone.rematch_ready")
+        again = json.loads(unescape(re.search(r'data-rematch="([^"]*)"', page).group(1)))
+        assert again == {"do": "setup", "edition": "original",
+                         "players": ["Ana", "Ben", "Chloe"], "ristretto_start": True}

@@ -102,7 +102,9 @@ button{background:#564c44;color:var(--text);min-width:6rem}
 body:has(#live [data-phase=playing]) .over-only,
 body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
 #newgame{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
-#newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}fieldset{border:1px solid var(--line);
+#newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}
+#newgame :is(input,select,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
+fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
 padding:.45rem;border-bottom:1px solid var(--line);vertical-align:top}
@@ -185,17 +187,35 @@ name:document.getElementById('phonename').value.trim()}));code.value='';
 if(r&&r.status===200)paired(true);});
 document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
-document.getElementById('rematch').addEventListener('click',()=>{
-const h=live.querySelector('[data-rematch]');if(h)act(h.dataset.rematch);});
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
-const ng=document.getElementById('newgame-form');
+const ng=document.getElementById('newgame-form'),st=document.getElementById('starter'),
+seats=[...ng.querySelectorAll('input[name=player]')];
 function options(){const ed=ng.edition.value;ng.querySelectorAll('[data-for]').forEach(x=>{
 x.hidden=!x.dataset.for.split(' ').includes(ed);x.querySelector('input').disabled=x.hidden;});}
 ng.edition.addEventListener('change',options);options();
-ng.addEventListener('submit',e=>{e.preventDefault();
-const names=[...ng.querySelectorAll('input[name=player]')].map(i=>i.value.trim()).filter(x=>x);
+function typed(){return seats.map(i=>i.value.trim()).filter(x=>x);}
+function opt(v,text,pick){const o=new Option(text,v);if(pick)o.dataset.pick=pick;return o;}
+function starters(ask){const c=st.selectedOptions[0],pick=ask?'ask':c&&c.dataset.pick,
+name=c&&!pick?c.value:null,names=[...new Set(typed())],os=names.map(n=>opt(n,n));
+if(!os.length)os.push(opt('',W.first,'first'));if(pick==='ask')os.unshift(opt('',W.choose,'ask'));
+os.push(opt('',W.random,'random'));st.replaceChildren(...os);
+(os.find(o=>pick?o.dataset.pick===pick:o.value===name&&!o.dataset.pick)||os[0]).selected=true;}
+seats.forEach(i=>i.addEventListener('input',()=>starters()));starters();
+document.getElementById('rematch').addEventListener('click',()=>{
+const h=live.querySelector('[data-rematch]');if(!h)return;const s=JSON.parse(h.dataset.rematch);
+ng.edition.value=s.expansion||s.edition;options();
+seats.forEach((i,k)=>{i.value=s.players[k]||'';});
+if(ng.ristretto)ng.ristretto.checked=!!s.ristretto_start;
+if(ng.junior)ng.junior.checked=s.variant==='junior';
+starters(true);st.focus();msg.textContent=W.rematch_ready;});
+function starter(names){const p=st.selectedOptions[0].dataset.pick;if(p==='ask')return null;
+if(p==='random')return names[crypto.getRandomValues(new Uint32Array(1))[0]%names.length];
+return p==='first'||!names.includes(st.value)?names[0]:st.value;}
+ng.addEventListener('submit',e=>{e.preventDefault();const names=typed();
 if(names.length<2||new Set(names).size!==names.length){msg.textContent=W.names_needed;return;}
-const s={do:'setup',edition:ng.edition.value==='winter'?'winter':'original',players:names};
+const start=starter(names);if(start===null){msg.textContent=W.start_needed;st.focus();return;}
+const s={do:'setup',edition:ng.edition.value==='winter'?'winter':'original',players:names,
+start:start};
 if(ng.edition.value==='cake_time')s.expansion='cake_time';
 if(ng.ristretto&&!ng.ristretto.disabled&&ng.ristretto.checked)s.ristretto_start=true;
 if(ng.junior&&!ng.junior.disabled&&ng.junior.checked)s.variant='junior';
@@ -299,7 +319,7 @@ def live_fragment(lang: str, snap: Any) -> str:
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
     names = live_names(lang, snap)
-    out = [_headline(lang, state, names, names_of(snap.colours)),
+    out = [_headline(lang, state, names, names_of(snap.colours), game.ristretto_start),
            _bar(lang, state, game, explained, names), _draws(lang, snap, explained, names)]
     if state["game_over"]:
         out.append(_ending(lang, snap, explained, names))
@@ -309,9 +329,10 @@ def live_fragment(lang: str, snap: Any) -> str:
 
 
 def _headline(lang: str, state: dict[str, Any], names: dict[str, str],
-              colours: Sequence[str] = ()) -> str:
+              colours: Sequence[str] = (), ristretto: bool = False) -> str:
     """Whose turn it is (or "Game over"), as the page's heading; it carries the phase
-    (which buttons the page offers) and, once over, the rematch's setup line."""
+    (which buttons the page offers) and, once over, the rematch's setup line (``ristretto``:
+    the game began with the Ristretto start)."""
     if not state["game_over"]:
         active = names.get(state["active"], state["active"])
         return (f'<h1 class="turn" data-phase="playing">'
@@ -319,14 +340,16 @@ def _headline(lang: str, state: dict[str, Any], names: dict[str, str],
     # the same players, a seat's colour name in the page's language (as the phone's reader
     # sets the game up), with the seats' colours (the action's handler: same_table)
     recorded = [p["name"] for p in state["players"]]
-    players = names_again(lang, recorded, colours)
-    start = dict(zip(recorded, players, strict=True)).get(state["start"], state["start"])
-    again: dict[str, Any] = {"do": "setup", "edition": state["edition"], "players": players,
-                             "start": start}
+    # (no starter: the books choose who starts anew; REMATCH fills the New game form
+    # with this line and asks who starts)
+    again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
+                             "players": names_again(lang, recorded, colours)}
     if state["variant"] and state["variant"] != "standard":
         again["variant"] = state["variant"]
     if state["expansion"]:
         again["expansion"] = state["expansion"]
+    if ristretto:
+        again["ristretto_start"] = True
     line = escape(json.dumps(again, ensure_ascii=False))
     return f'<h1 class="turn" data-phase="over" data-rematch="{line}">{t(lang, "end.title")}</h1>'
 
@@ -524,13 +547,19 @@ def live_page(lang: str, snap) -> str:
             f'{live_fragment(lang, snap)}</div>{_new_game(lang)}{control}')
     words = {"lost": tr(lang, "web.reconnecting"), "offline": tr(lang, "phone.offline"),
              "failed": tr(lang, "phone.failed", status="{status}"),
-             "names_needed": tr(lang, "phone.names_needed")}
+             "names_needed": tr(lang, "phone.names_needed"),
+             "first": tr(lang, "phone.player_n", n=1), "random": tr(lang, "wizard.random"),
+             "choose": tr(lang, "phone.start_choose"),
+             "start_needed": tr(lang, "phone.start_needed"),
+             "rematch_ready": tr(lang, "phone.rematch_ready")}
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS, words)
 
 
 def _new_game(lang: str) -> str:
-    """The New game form: edition, 2 to 4 players clockwise and the edition's options (the
-    page turns them into a setup line; a rematch repeats the last game's)."""
+    """The New game form: edition, 2 to 4 players clockwise, the edition's options and who
+    starts (the names typed, or picked at random by the page: the rules draw nothing). The
+    page turns them into a setup line; REMATCH fills it with the last game's and asks who
+    starts, as the touchscreen's wizard does."""
     editions = "".join(f'<option value="{e}">{t(lang, "edition." + e)}</option>'
                        for e in ("original", "winter", "cake_time"))
     players = "".join(f'<label>{t(lang, "phone.player_n", n=i)} <input name="player" '
@@ -545,6 +574,10 @@ def _new_game(lang: str) -> str:
             f'{t(lang, "wizard.ristretto")}</label>'
             f'<label class="check" data-for="winter"><input type="checkbox" name="junior">'
             f'{t(lang, "variant.junior")}</label></fieldset>'
+            f'<label>{t(lang, "wizard.start_title")} <select name="start" id="starter">'
+            f'<option value="" data-pick="first">{t(lang, "phone.player_n", n=1)}</option>'
+            f'<option value="" data-pick="random">{t(lang, "wizard.random")}</option>'
+            f'</select></label>'
             f'<button type="submit">{t(lang, "phone.start")}</button></form></section>')
 
 
