@@ -125,9 +125,18 @@ def forbidden(app) -> list[Widget]:
     app.screen.draw(app.surface)
     if isinstance(app.screen, EndScreen):
         return [w for w in app.screen._widgets if w.name in ("end.title", "end.winner")]
+    hint = app.teaching.current
+    about = hint.values.get("player") if hint is not None else None
+    game = app.table.game
+    seats = [i for i, p in enumerate(game.players) if p.name == about] if game else []
+    # the panel of the player a hint talks about, where the column has room beside it (a
+    # side panel of three players, the first or last of four)
+    theirs = f"p{seats[0]}." if seats and len(game.players) > 2 and not (
+        len(game.players) == 4 and (seats[0] - game.active) % 4 == 2) else None
     return [w for w in app.screen._widgets
             if w.name.split(".")[0] in ("act", "hdr") or w.name == "ft.end"
-            or isinstance(w, Stat) and w.name.startswith("act.")]
+            or isinstance(w, Stat) and w.name.startswith("act.")
+            or theirs is not None and w.name.startswith(theirs) and w.shows]
 
 
 def read_every_hint(app, seen: list) -> None:

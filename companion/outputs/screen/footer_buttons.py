@@ -144,6 +144,11 @@ class IconButton(Button):
     ground: Color = theme.BACKGROUND
     gap: int = 3                      # above the picture and between it and the word
 
+    def paint_steps(self, surface):
+        """One part: its word is short and one line (not a Button's label fitted first)."""
+        self.paint(surface)
+        yield from ()
+
     def paint(self, surface):
         r = self.rect
         if self.enabled:

@@ -10,7 +10,8 @@ that moves the game on (``teaching.DISMISSING``: scanning the dealt cards does n
 (``Settings.teaching``, kept beside the journal).
 
 Where the card goes is decided here for every screen that shows hints
-(``area_for``): on the table view the column of the other players' panels, never
+(``area_for``): on the table view the column of the other players' panels (off the
+panel of the player a hint talks about, where the rest of the column holds it), never
 the active player's name, turn banner, counts or cards, nor the top bar; on the end
 screen a band along the bottom, under the winner and the ranking. Other screens
 (the wizard, settings, fix) keep a hint waiting until the table is back.
@@ -172,7 +173,7 @@ class Teaching:
         """The hint card on ``screen`` (none when nothing is due or the screen shows no
         hints)."""
         hint = self.current
-        area = area_for(screen) if hint is not None else None
+        area = area_for(screen, hint) if hint is not None else None
         if hint is None or area is None:
             return []
         m = screen.m
@@ -188,6 +189,10 @@ class Teaching:
             body, stop_box, ok_box = cols(inner, [1.0, m.px(130), m.px(130)], m.gap)
             stop_box, ok_box = (centered(b, b.w, min(b.h, m.target)) for b in (stop_box, ok_box))
             size, lines = m.body, 3
+        elif area.h < m.target * 4:       # beside the panel it talks about: no title
+            body, buttons = rows(inner, [1.0, m.target], m.px(4))
+            stop_box, ok_box = cols(buttons, [1.0, 1.0], m.gap)
+            size, lines = m.body, 8
         else:
             title, body, buttons = rows(inner, [m.px(24), 1.0, m.target], m.px(4))
             stop_box, ok_box = cols(buttons, [1.0, 1.0], m.gap)
@@ -195,7 +200,8 @@ class Teaching:
                              bold=True, color=CARD_EDGE, align="left"))
             size, lines = m.big, 8
         out.append(Label("teach.text", body, text=self.text(hint), size=size, lines=lines,
-                         min_size=min(size, m.body), align="left"))
+                         min_size=min(size, m.body if area.h >= m.target * 4 else m.small),
+                         align="left"))
         out.append(Button("teach.stop", stop_box, text=stop_words, size=m.small, lines=2,
                           on_tap=self.stop))
         out.append(Button("teach.ok", ok_box, text=ok_words, color=theme.PRIMARY,
@@ -204,8 +210,8 @@ class Teaching:
         return out
 
 
-def area_for(screen: Any) -> pygame.Rect | None:
-    """Where ``screen`` shows a hint (None: it shows none, the hint waits)."""
+def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
+    """Where ``screen`` shows ``hint`` (None: it shows none, the hint waits)."""
     from .screens.table_view import TableView
     m = screen.m
     if type(screen) is TableView:
@@ -217,10 +223,40 @@ def area_for(screen: Any) -> pygame.Rect | None:
             return None
         body = lay.body
         side = lay.others[0]
-        return pygame.Rect(side.x, body.y, side.w, body.h)
+        return _off_its_player(pygame.Rect(side.x, body.y, side.w, body.h), lay.others,
+                               _panel_of(game, hint))
     from .screens.end import EndScreen       # (imported with the first end screen)
     if type(screen) is EndScreen:     # over the bottom bar (rematch, new game), under the
         screen_rect = inset(m.rect, m.margin)            # winner and the ranking
         h = m.bar + m.px(44)
         return pygame.Rect(screen_rect.x, screen_rect.bottom - h, screen_rect.w, h)
     return None
+
+
+def _panel_of(game: Any, hint: Hint | None) -> int | None:
+    """Which of the other players' panels (``TableLayout.others``, in seat order after the
+    active one) shows the player ``hint`` talks about; None: none (the active player's)."""
+    name = hint.values.get("player") if hint is not None else None
+    seats = [i for i, p in enumerate(game.players) if p.name == name]
+    if not seats:
+        return None
+    active = game.active if game.active is not None else game.last_seat
+    n = len(game.players)
+    k = (seats[0] - active - 1) % n
+    return k if k < n - 1 else None
+
+
+def _off_its_player(column: pygame.Rect, others: list[pygame.Rect],
+                    k: int | None) -> pygame.Rect:
+    """The column of the other players' panels, but off panel ``k`` where the room above
+    or below it holds a card at least half the column's height (a hint about a player
+    leaves their panel in sight: "each of Blue's orders moves down" beside Blue's orders;
+    with a middle panel of four players, or the one other player of two, the room left is
+    too small, and the card takes the column)."""
+    if k is None:
+        return column
+    panel = others[k]
+    above = pygame.Rect(column.x, column.y, column.w, panel.y - column.y)
+    below = pygame.Rect(column.x, panel.bottom, column.w, column.bottom - panel.bottom)
+    room = max(above, below, key=lambda r: r.h)
+    return room if room.h >= column.h * 0.45 else column

@@ -25,7 +25,7 @@ import operator
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 import pygame
 
@@ -111,6 +111,8 @@ class TextRecord(NamedTuple):
 
 _records: list[TextRecord] | None = None
 _owner = ""
+#: the end of a widget's parts (``Widget.draw_steps``)
+_END = object()
 
 
 @contextlib.contextmanager
@@ -215,6 +217,19 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return hit
 
 
+def fit_steps(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
+              min_size: int | None = None, tight: bool = False) -> Iterator[None]:
+    """``fit`` worked out ahead in steps (one per type size tried: ``_fit_steps``) and
+    remembered, so that the paint after it finds it; nothing to do if it is known."""
+    key = (text, box.w, box.h, size, bold, lines, min_size, tight)
+    if key in _fit_cache or not text or box.w <= 0 or box.h <= 0:
+        return
+    got = yield from _fit_steps(text, box, size, bold, lines, min_size, tight)
+    if len(_fit_cache) > 4000:
+        _fit_cache.clear()
+    _fit_cache[key] = got
+
+
 #: the letters' boxes of the texts drawn, least recently drawn forgotten first (every line
 #: drawn asks: forgetting them all at once cost one tap every few games a pass over each
 #: text it drew). A whole game draws 320-470 texts (2-4 players, Cake Time, 800 x 480 to
@@ -290,6 +305,19 @@ def _fits_at(f: Font, text: str, box: pygame.Rect, s: int, bold: bool, lines: in
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
          min_size: int | None, tight: bool = False, skip: bool = True) -> tuple[int, list[str]]:
+    steps = _fit_steps(text, box, size, bold, lines, min_size, tight, skip)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def _fit_steps(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
+               min_size: int | None, tight: bool = False, skip: bool = True
+               ) -> Generator[None, None, tuple[int, list[str]]]:
+    """``_fit``, a yield after each type size tried that did not fit (a long text tries
+    several, each wrapped: painting ahead takes one per step); returns what ``_fit`` does."""
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     probe: tuple[int, int, int, int] | None = None
@@ -306,6 +334,7 @@ def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
         if s <= min_size:
             break
         s = max(min_size, s - max(1, s // 12))
+        yield
     # last resort: the smallest size, cut with an ellipsis
     f = font(s, bold)
     if lines <= 1:
@@ -819,8 +848,30 @@ class Widget:
         finally:
             _owner = ""
 
+    def draw_steps(self, surface: pygame.Surface) -> Iterator[None]:
+        """``draw`` in the parts of ``paint_steps``, a yield between two parts."""
+        global _owner
+        parts = self.paint_steps(surface)
+        while True:
+            _owner = self.name
+            try:
+                part = next(parts, _END)
+            finally:
+                _owner = ""
+            if part is _END:
+                return
+            yield
+
     def paint(self, surface: pygame.Surface) -> None:   # pragma: no cover - abstract
         raise NotImplementedError
+
+    def paint_steps(self, surface: pygame.Surface) -> Iterator[None]:
+        """``paint`` in parts, a yield between two: painting ahead, while the table is idle,
+        takes one part per step, so an input arriving meanwhile waits for one part, not for
+        a whole widget's first paint (an order card's fan, a long text tried at several
+        sizes). By default one part."""
+        self.paint(surface)
+        yield from ()
 
     def solid_over(self, area: pygame.Rect) -> Color | None:
         """The one colour this widget paints over all of ``area`` (hiding what is behind
@@ -897,13 +948,28 @@ class Looks:
         across a panel): painted whole, its shapes are drawn, not cut and drawn aside part by
         part. None: too big to keep. It is painted an even number of pixels from where it is
         on the screen (pixels placed by rounding a half then fall the same way)."""
+        steps = self.paint_aside_steps(key, w, ground, like)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def paint_aside_steps(self, key: tuple, w: Widget, ground: Any, like: pygame.Surface
+                          ) -> Generator[None, None, pygame.Surface | None]:
+        """``paint_aside`` painting ahead: a yield between two parts of the widget
+        (``Widget.paint_steps``)."""
         if w.rect.w * w.rect.h > self.limit // 4:
             return None
         dx, dy = w.rect.x % 2, w.rect.y % 2
         aside = pygame.Surface((w.rect.w + dx, w.rect.h + dy), 0, like)
         aside.fill(ground)
-        with painting_ahead(_painting_ahead or like):   # (shapes drawn, their copies owed)
-            _moved(w, pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw(aside)
+        parts = _moved(w, pygame.Rect(dx, dy, w.rect.w, w.rect.h)).draw_steps(aside)
+        while True:
+            with painting_ahead(_painting_ahead or like):   # (shapes drawn, copies owed)
+                if next(parts, _END) is _END:
+                    break
+            yield
         look = aside.subsurface((dx, dy, w.rect.w, w.rect.h)) if dx or dy else aside
         self._put(key, look)
         return look
@@ -1036,9 +1102,18 @@ class Label(Widget):
     def paint(self, surface):
         if self.background is not None:
             rounded(surface, self.rect, self.radius, (tuple(self.background), 0))
-        box = self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
-        draw_text(surface, self.text, box, self.size, self.color, self.bold, self.align,
-                  self.valign, self.lines, self.min_size, self.tight)
+        draw_text(surface, self.text, self._box(), self.size, self.color, self.bold,
+                  self.align, self.valign, self.lines, self.min_size, self.tight)
+
+    def paint_steps(self, surface):
+        """The type size that fits first (a long text tries several, one per part), then
+        the paint."""
+        yield from fit_steps(self.text, self._box(), self.size, self.bold,
+                             1 if self.tight else self.lines, self.min_size, self.tight)
+        self.paint(surface)
+
+    def _box(self) -> pygame.Rect:
+        return self.rect.inflate(-2 * self.pad, -2 * min(self.pad, self.rect.h // 4))
 
 
 @dataclass(eq=False)
@@ -1078,9 +1153,19 @@ class Button(Widget):
         fg = self.text_color or theme.readable_on(face)
         if not self.enabled:
             fg = theme.mix(fg, face, 0.5)
+        draw_text(surface, self.text, self._box(), self.size, fg, self.bold, lines=self.lines,
+                  tight=self.tight)
+
+    def paint_steps(self, surface):
+        """The type size its label fits at first (one part per size tried), then the
+        paint."""
+        yield from fit_steps(self.text, self._box(), self.size, self.bold,
+                             1 if self.tight else self.lines, None, self.tight)
+        self.paint(surface)
+
+    def _box(self) -> pygame.Rect:
         pad = max(6, self.rect.h // 6) if self.pad is None else self.pad
-        draw_text(surface, self.text, self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6)),
-                  self.size, fg, self.bold, lines=self.lines, tight=self.tight)
+        return self.rect.inflate(-2 * pad, -max(6, self.rect.h // 6))
 
 
 @dataclass(eq=False)
@@ -1315,8 +1400,14 @@ class OrderCard(Widget):
     shows_pressed = True
 
     def paint(self, surface):
-        global _owner
-        self._paint(surface)
+        for _ in self.paint_steps(surface):
+            pass
+
+    def paint_steps(self, surface):
+        """The slot, its numbers (position 4's count in big type apart), the top card's
+        pictures, its name, the count over a small card: parts (an order card's first paint
+        was the longest step painted ahead)."""
+        yield from self._paint(surface)
         if self.highlight:
             r = self.rect
             rounded(surface, r, 8, (theme.OK, max(4, r.w // 14)))    # (copied once drawn twice)
@@ -1330,6 +1421,7 @@ class OrderCard(Widget):
                         (tick.x + side * 0.75, tick.y + side * 0.32)], max(3, side // 8))
         if self._big_count() and self.compact:
             # what is about to be missed, readable from every seat: over the small card
+            yield
             r = self.rect
             side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
             badge = pygame.Rect(0, 0, min(r.w, side), side)
@@ -1351,18 +1443,21 @@ class OrderCard(Widget):
                   theme.URGENT, True, tight=True)
         _owner = self.name
 
-    def _paint(self, surface):
+    def _paint(self, surface) -> Iterator[None]:
         r = self.rect
         urgent = self.position == 4
         self._slot(surface, r, urgent)
         num_color = theme.URGENT if urgent and not self.cards else (
             theme.TEXT if urgent else theme.TEXT_DIM)
         if self.compact:
-            self._paint_compact(surface, r, num_color)
+            yield from self._paint_compact(surface, r, num_color)
             return
+        if self._big_count():
+            yield                       # (its count in big type: a part of its own)
         badge = self._badge(surface, r, num_color)
         if self.cards:
-            self._fan(surface, r, badge)
+            yield
+            yield from self._fan(surface, r, badge)
 
     def _slot(self, surface, r: pygame.Rect, urgent: bool) -> None:
         """The slot itself: position 4 (the next to fall) tinted urgent, more if it holds cards."""
@@ -1398,7 +1493,7 @@ class OrderCard(Widget):
                       align="right")
         return badge
 
-    def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> None:
+    def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> Iterator[None]:
         """The cards fan out: earlier cards peek out above the newest one."""
         area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
         peek = max(4, area.h // 14)
@@ -1408,16 +1503,16 @@ class OrderCard(Widget):
             c = pygame.Rect(area.x + depth * 2, area.y, area.w - depth * 2,
                             area.h - (len(shown) - 1) * peek)
             c.y = area.y + i * peek
-            self._card(surface, c, card, top=(i == len(shown) - 1))
+            yield from self._card(surface, c, card, top=(i == len(shown) - 1))
 
-    def _paint_compact(self, surface, r: pygame.Rect, num_color) -> None:
+    def _paint_compact(self, surface, r: pygame.Rect, num_color) -> Iterator[None]:
         """Small slot: the newest card fills it; position number and count in the corners."""
         if not self.cards:
             draw_text(surface, str(self.position), r.inflate(-6, -6), min(r.h - 8, self.size),
                       num_color, True)
             return
         c = r.inflate(-6, -6)
-        self._card(surface, c, self.cards[-1], top=True)
+        yield from self._card(surface, c, self.cards[-1], top=True)
         tag_h = max(12, min(r.h // 2, self.size))
         if len(self.cards) > 1:
             badge = pygame.Rect(0, 0, tag_h * 2, tag_h)
@@ -1426,7 +1521,9 @@ class OrderCard(Widget):
             draw_text(surface, f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2,
                       theme.TEXT, True, min_size=7)
 
-    def _card(self, surface, c: pygame.Rect, card, top: bool) -> None:
+    def _card(self, surface, c: pygame.Rect, card, top: bool) -> Iterator[None]:
+        """One card of the fan; the top one shows its recipe, then (parts of their own: the
+        sizes its name is tried at) its name."""
         paper = theme.CARD if card is not None else theme.CARD_UNKNOWN
         rounded(surface, c, 6, (paper, 0), (theme.CARD_EDGE, 2))
         if not top:
@@ -1461,6 +1558,8 @@ class OrderCard(Widget):
             y = icons.y + (row + 0.5) * cell_h
             draw_ingredient(surface, ing, (round(x), round(y)), radius)
         if name_box is not None:
+            yield
+            yield from fit_steps(drink, name_box, name_box.h, True, min_size=9)
             draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
 
 

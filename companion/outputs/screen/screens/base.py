@@ -40,7 +40,7 @@ from functools import partial
 from itertools import compress, filterfalse
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pygame
 
@@ -228,20 +228,26 @@ class Screen:
 
     def _keep_owed_looks(self, surface: pygame.Surface) -> bool:
         """Copy the looks owed (``_Painter``) of the widgets still shown as painted, with
-        nothing over them; False: none was owed."""
-        owed, self._looks_owed = self._looks_owed, {}
+        nothing over them, a band's worth of pixels per step (the rest stays owed); False:
+        none was owed."""
+        owed = self._looks_owed
         kept = looks()
         if not owed or surface is not self._looks_on or kept is None:
+            self._looks_owed = {}
             return bool(owed)
-        ws = self._widgets
+        ws, copied = self._widgets, 0
         for i, w in enumerate(ws):
-            got = owed.get(w.name)
+            got = owed.pop(w.name, None)
             if got is None:
                 continue
             key, rect, placed = got
             if self._drawn.get(w.name) == placed and not any(
                     o.shows and o.extent.colliderect(rect) for o in ws[i + 1:]):
                 kept.keep(key, surface, rect)
+                copied += rect.w * rect.h
+                if copied >= _VEIL_BAND_PIXELS:
+                    return True
+        owed.clear()            # (of widgets no longer shown)
         return True
 
     def _draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
@@ -376,8 +382,7 @@ class Screen:
         paint = _Painter(surface, ws, [w.extent for w in ws], self.background, owe)
         whole = surface.get_rect()
         for i in range(first, len(ws)):
-            if paint(i, whole):
-                yield
+            yield from paint.steps(i, whole)
 
     def _unveil(self, surface: pygame.Surface) -> bool:
         """The dialog closed: put back the screen as it was under the shade (if the copy is
@@ -454,7 +459,7 @@ class Screen:
                     yield                               # (a big area: a step of its own)
                     surface.set_clip(r)
                 for i in at[start:]:
-                    if paint(i, r):
+                    for _ in paint.steps(i, r):
                         yield
                         surface.set_clip(r)
         finally:
@@ -531,7 +536,7 @@ class Screen:
     def _keep_pressable_looks(self, surface: pygame.Surface) -> Iterator[None]:
         """Last, the looks of the widgets a finger may press now, as they show now: kept
         (copied from the screen, or painted aside where something is over them) and made
-        the most recently used, one painted per step, so that a finger lifting off one
+        the most recently used, one per step, so that a finger lifting off one
         copies its look back. (The work ahead above pushed them out of the kept looks, and
         a card under its cake mark was never kept: the lift of a tap opening the cake
         dialog painted its order card again, issue 19.)"""
@@ -549,10 +554,10 @@ class Screen:
             if key is None or kept.touch(key):
                 continue
             if any(o.shows and o.extent.colliderect(w.rect) for o in ws[i + 1:]):
-                kept.paint_aside(key, w, ground, surface)
-                yield
+                yield from kept.paint_aside_steps(key, w, ground, surface)
             else:
                 kept.keep(key, surface, w.rect)
+            yield
 
     def _under_ahead(self, surface: pygame.Surface) -> Iterator[None]:
         """Copy the screen, in bands, where the copy kept under a dialog goes (the warming
@@ -562,7 +567,7 @@ class Screen:
         size = surface.get_size()
         copy = _under_copy(surface)
         _UNDER[size] = (copy, None)
-        for band in _bands(surface.get_rect(), 4 * _VEIL_BAND_PIXELS):
+        for band in _bands(surface.get_rect(), _VEIL_BAND_PIXELS):
             yield
             copy.blit(surface, band, band)
         _UNDER[size] = (copy, self._ahead_token)
@@ -649,8 +654,7 @@ class Screen:
             ground = paint.ground(i) if paint.kept is not None else None
             if ground is not None:
                 scratch.fill(ground, ws[i].rect)
-            if paint(i, whole):
-                yield
+            yield from paint.steps(i, whole)
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """The screen as it looks with each dialog a tap may open now (its widgets, a
@@ -954,6 +958,7 @@ def _kept_surface(store: dict[tuple[int, int], tuple[pygame.Surface, object]],
 _AHEAD: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _DONE: Iterator[None] = iter(())
+_ONE = (None,)
 #: pixels veiled per step ahead (a tap waits for at most one step)
 _VEIL_BAND_PIXELS = 48_000
 
@@ -1007,6 +1012,7 @@ class _Painter:
             room_for(surface.get_size())
         self.form = (surface.get_bitsize(), surface.get_masks(), 0)
         self._grounds: dict[int, Any] = {}
+        self._copied = 0                # pixels of looks copied since the last step ahead
 
     def ground(self, i: int):
         got = self._grounds
@@ -1017,24 +1023,65 @@ class _Painter:
         return got[i]
 
     def __call__(self, i: int, room: pygame.Rect) -> bool:
+        done, key = self._look(i, room)
+        if done is not None:
+            return done
+        w = self.ws[i]
+        w.draw(self.surface)
+        self._kept(key, w, room)
+        return True
+
+    def steps(self, i: int, room: pygame.Rect) -> Iterable[None]:
+        """``paint(i, room)`` as steps: an item after the widget painted, none if its look
+        was copied. Painting ahead, one after each part of it as well
+        (``Widget.paint_steps``), and one once a band's worth of looks is copied (or eight
+        small ones: each is its key worked out); a draw on the screen (``owe``) paints it
+        in one go."""
+        if self.owe is not None:
+            return _ONE if self(i, room) else ()
+        return self._parts(i, room)
+
+    def _parts(self, i: int, room: pygame.Rect) -> Iterator[None]:
+        done, key = self._look(i, room)
+        if done is False:   # (copied: a step once a band's worth, or a few, are copied)
+            self._copied += self.ws[i].rect.w * self.ws[i].rect.h + _VEIL_BAND_PIXELS // 8
+            if self._copied >= _VEIL_BAND_PIXELS:
+                self._copied = 0
+                yield
+            return
+        if done is None:
+            w, surface = self.ws[i], self.surface
+            clip = surface.get_clip()
+            for _ in w.draw_steps(surface):
+                yield
+                surface.set_clip(clip)
+            self._kept(key, w, room)
+        yield
+
+    def _look(self, i: int, room: pygame.Rect) -> tuple[bool | None, tuple | None]:
+        """Widget ``i`` from its kept look, if it has one: (False, None) copied, (True, None)
+        painted aside whole and copied; else (None, the key to keep its look under)."""
         w, kept, surface = self.ws[i], self.kept, self.surface
-        ground = self.ground(i) if kept is not None else None
-        key = kept.key(w, ground, self.form) if kept is not None and ground is not None \
-            else None
-        look = kept.get(key) if kept is not None and key is not None else None
+        if kept is None:
+            return None, None
+        ground = self.ground(i)
+        key = kept.key(w, ground, self.form) if ground is not None else None
+        if key is None:
+            return None, None
+        look = kept.get(key)
         if look is not None:
             surface.blit(look, w.rect)
-            return False
-        if kept is not None and key is not None and not room.contains(w.rect) \
-                and surface.get_rect().contains(w.rect):
+            return False, None
+        if not room.contains(w.rect) and surface.get_rect().contains(w.rect):
             look = kept.paint_aside(key, w, ground, surface)    # (shown in part: made whole)
             if look is not None:
                 surface.blit(look, w.rect)
-                return True
-        w.draw(surface)
-        if kept is not None and key is not None and room.contains(w.rect):
-            self._keep(kept, key, w)
-        return True
+                return True, None
+        return None, key
+
+    def _kept(self, key: tuple | None, w: Widget, room: pygame.Rect) -> None:
+        if self.kept is not None and key is not None and room.contains(w.rect):
+            self._keep(self.kept, key, w)
 
     def _keep(self, kept: Any, key: tuple, w: Widget) -> None:
         """Keep ``w``'s look just painted (or owe it, see ``owe``)."""

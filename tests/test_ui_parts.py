@@ -1,0 +1,128 @@
+"""A widget painted ahead in parts (``Widget.paint_steps``: an idle step each, so that an input
+arriving meanwhile waits for one part, not a whole first paint, issue 38) ends as the same
+pixels as the widget painted in one go, whatever is done to the surface's clip between two
+parts; and the parts really are several where the first paint was long (an order card's
+fan, a long text tried at several sizes)."""
+from __future__ import annotations
+
+import os
+import random
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from companion.outputs.screen import widgets  # noqa: E402
+
+GROUND = (40, 44, 52)
+RECIPES = [("milk", "coffee"), ("milk", "coffee", "chocolate"), ("tea",),
+           ("coffee", "milk", "vanilla", "ice")]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    pygame.display.init()
+    pygame.font.init()
+    widgets._fit_cache.clear()
+    yield
+    widgets._fit_cache.clear()
+
+
+def in_one_go(w: widgets.Widget, screen: pygame.Surface) -> bytes:
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    surface.fill(GROUND)
+    w.draw(surface)
+    return pygame.image.tostring(surface, "RGB")
+
+
+def in_parts(w: widgets.Widget, screen: pygame.Surface, rng: random.Random) -> tuple[bytes, int]:
+    """Painted as the painter ahead does (``_Painter._parts``): the clip put back after each
+    part, whatever happened to it between two idle steps."""
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    surface.fill(GROUND)
+    parts = 1
+    clip = surface.get_clip()
+    for _ in w.draw_steps(surface):
+        parts += 1
+        surface.set_clip(pygame.Rect(rng.randint(0, 50), rng.randint(0, 50), 30, 30))
+        surface.set_clip(clip)
+    return pygame.image.tostring(surface, "RGB"), parts
+
+
+def order_cards(rng: random.Random, count: int):
+    for i in range(count):
+        rect = pygame.Rect(rng.randint(0, 40), rng.randint(0, 40), rng.randint(40, 190),
+                           rng.randint(30, 220))
+        cards = tuple((f"Drink number {n}", rng.choice(RECIPES), rng.random() < 0.3)
+                      if rng.random() < 0.9 else None for n in range(rng.randint(0, 3)))
+        yield widgets.OrderCard(f"c{i}", rect, position=rng.randint(1, 4), cards=cards,
+                                compact=rng.random() < 0.4, size=rng.randint(12, 26),
+                                pressed=rng.random() < 0.2, highlight=rng.random() < 0.2,
+                                urgent_size=rng.choice((0, 0, 30)))
+
+
+def test_an_order_card_in_parts_is_the_card_in_one_go():
+    rng = random.Random(38)
+    screen = pygame.display.set_mode((400, 300))
+    several = 0
+    for w in order_cards(rng, 80):
+        widgets._fit_cache.clear()
+        whole = in_one_go(w, screen)
+        widgets._fit_cache.clear()
+        got, parts = in_parts(w, screen, rng)
+        assert got == whole, w
+        several += parts > 1
+    assert several >= 20           # (a card with a fan is painted in several parts)
+
+
+def test_a_full_card_paints_its_fan_and_its_name_apart():
+    screen = pygame.display.set_mode((400, 300))
+    w = widgets.OrderCard("act.pos1", pygame.Rect(10, 10, 150, 200), position=1,
+                          cards=(("Caramel latte", RECIPES[3], True),
+                                 ("Mocha", RECIPES[1], False)))
+    _, parts = in_parts(w, screen, random.Random(1))
+    assert parts >= 3              # the slot and its numbers; the fan; the top card's name
+
+
+def test_a_long_text_tries_its_sizes_in_parts_and_ends_the_same():
+    screen = pygame.display.set_mode((400, 300))
+    text = " ".join(["Ben draws two orders, then Chloe draws two"] * 3)
+    w = widgets.Label("dlg.hint", pygame.Rect(10, 10, 260, 70), text=text, size=44, lines=3,
+                      min_size=12, background=(90, 90, 120), radius=8, pad=4)
+    whole = in_one_go(w, screen)
+    widgets._fit_cache.clear()
+    got, parts = in_parts(w, screen, random.Random(2))
+    assert got == whole
+    assert parts >= 2
+    widgets._fit_cache.clear()
+    sizes = list(widgets.fit_steps(text, pygame.Rect(0, 0, 252, 62), 44, False, 3, 12))
+    assert len(sizes) == parts - 1          # (a part per size tried that did not fit)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fit_in_steps_remembers_what_fit_finds(seed):
+    rng = random.Random(seed)
+    for _ in range(40):
+        text = " ".join(rng.choice(("tea", "a long word", "밀크 커피", "café au lait"))
+                        for _ in range(rng.randint(1, 12)))
+        box = pygame.Rect(0, 0, rng.randint(20, 400), rng.randint(10, 120))
+        args = (text, box, rng.choice((14, 22, 44)), rng.random() < 0.5,
+                rng.choice((1, 2, 3)), rng.choice((None, 9)), False)
+        widgets._fit_cache.clear()
+        for _ in widgets.fit_steps(*args):
+            pass
+        assert widgets._fit_cache[(text, box.w, box.h) + args[2:]] == widgets._fit(*args)
+
+
+@pytest.mark.parametrize("enabled", (True, False))
+def test_a_button_with_a_long_label_in_parts_is_the_button_in_one_go(enabled):
+    screen = pygame.display.set_mode((400, 300))
+    w = widgets.Button("act.specialty", pygame.Rect(20, 20, 180, 60), size=30, lines=2,
+                       text="Specialty order: two tokens for a like", enabled=enabled)
+    whole = in_one_go(w, screen)
+    widgets._fit_cache.clear()
+    got, parts = in_parts(w, screen, random.Random(3))
+    assert got == whole
+    assert parts >= 2
