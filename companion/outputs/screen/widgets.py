@@ -217,6 +217,13 @@ def fit(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int =
     return hit
 
 
+def text_steps(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
+               min_size: int | None = None, tight: bool = False) -> Iterator[None]:
+    """The fit ``draw_text`` with these arguments asks for, worked out ahead in steps
+    (``fit_steps``)."""
+    return fit_steps(text, pygame.Rect(box), size, bold, 1 if tight else lines, min_size, tight)
+
+
 def fit_steps(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
               min_size: int | None = None, tight: bool = False) -> Iterator[None]:
     """``fit`` worked out ahead in steps (one per type size tried: ``_fit_steps``) and
@@ -305,7 +312,11 @@ def _fits_at(f: Font, text: str, box: pygame.Rect, s: int, bold: bool, lines: in
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
          min_size: int | None, tight: bool = False, skip: bool = True) -> tuple[int, list[str]]:
-    steps = _fit_steps(text, box, size, bold, lines, min_size, tight, skip)
+    return finished(_fit_steps(text, box, size, bold, lines, min_size, tight, skip))
+
+
+def finished(steps: Generator[None, None, Any]) -> Any:
+    """What a generator of steps returns, its steps all taken at once."""
     while True:
         try:
             next(steps)
@@ -948,12 +959,7 @@ class Looks:
         across a panel): painted whole, its shapes are drawn, not cut and drawn aside part by
         part. None: too big to keep. It is painted an even number of pixels from where it is
         on the screen (pixels placed by rounding a half then fall the same way)."""
-        steps = self.paint_aside_steps(key, w, ground, like)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return finished(self.paint_aside_steps(key, w, ground, like))
 
     def paint_aside_steps(self, key: tuple, w: Widget, ground: Any, like: pygame.Surface
                           ) -> Generator[None, None, pygame.Surface | None]:
@@ -1108,8 +1114,8 @@ class Label(Widget):
     def paint_steps(self, surface):
         """The type size that fits first (a long text tries several, one per part), then
         the paint."""
-        yield from fit_steps(self.text, self._box(), self.size, self.bold,
-                             1 if self.tight else self.lines, self.min_size, self.tight)
+        yield from text_steps(self.text, self._box(), self.size, self.bold, self.lines,
+                              self.min_size, self.tight)
         self.paint(surface)
 
     def _box(self) -> pygame.Rect:
@@ -1159,8 +1165,8 @@ class Button(Widget):
     def paint_steps(self, surface):
         """The type size its label fits at first (one part per size tried), then the
         paint."""
-        yield from fit_steps(self.text, self._box(), self.size, self.bold,
-                             1 if self.tight else self.lines, None, self.tight)
+        yield from text_steps(self.text, self._box(), self.size, self.bold, self.lines,
+                              None, self.tight)
         self.paint(surface)
 
     def _box(self) -> pygame.Rect:
@@ -1559,7 +1565,7 @@ class OrderCard(Widget):
             draw_ingredient(surface, ing, (round(x), round(y)), radius)
         if name_box is not None:
             yield
-            yield from fit_steps(drink, name_box, name_box.h, True, min_size=9)
+            yield from text_steps(drink, name_box, name_box.h, True, min_size=9)
             draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
 
 
