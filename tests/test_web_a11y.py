@@ -88,6 +88,10 @@ def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, br
     assert page.evaluate("""() => {const r=document.getElementById('starter')
         .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
         r.y+r.height/2)?.id}""") == "starter"
+    # whole: the controls close, and the list stays above the dock as it shrinks
+    page.wait_for_function("""() => document.getElementById('starter').getBoundingClientRect()
+        .bottom <= document.querySelector('.dock').getBoundingClientRect().top""", timeout=5000)
+    assert not page.evaluate("document.getElementById('ctl').open")
     found += at_every_size(page, f"{lang}-rematch-asks-who-starts")
     for path, name in (("/history", "history"), (f"/history/{svc.session.game_id}", "story"),
                        ("/companion", "companion")):

@@ -160,8 +160,9 @@ if(key){const x=live.querySelector(key);if(x)x.focus({preventScroll:true});}
 if(d.seq>seen){seen=d.seq;const s=said();if(s&&!quiet)msg.textContent=s;}}
 function said(){return [...live.querySelectorAll('.news li')].map(li=>li.textContent).join('\\n');}
 follow();
-const dock=document.querySelector('.dock');new ResizeObserver(()=>document.body.style
-.setProperty('--dock',dock.offsetHeight+16+'px')).observe(dock);
+const dock=document.querySelector('.dock');new ResizeObserver(()=>{document.body.style
+.setProperty('--dock',dock.offsetHeight+16+'px');const f=document.activeElement;
+if(f&&f.closest('#newgame'))f.scrollIntoView({block:'nearest'});}).observe(dock);
 const code=document.getElementById('code'),pairBox=document.getElementById('pair'),
 ctl=document.getElementById('ctl');
 function paired(yes){pairBox.hidden=yes;if(yes)localStorage.setItem('paired','1');
@@ -207,7 +208,8 @@ ng.edition.value=s.expansion||s.edition;options();
 seats.forEach((i,k)=>{i.value=s.players[k]||'';});
 if(ng.ristretto)ng.ristretto.checked=!!s.ristretto_start;
 if(ng.junior)ng.junior.checked=s.variant==='junior';
-starters(true);st.focus();msg.textContent=W.rematch_ready;});
+ctl.open=false;starters(true);st.focus();
+msg.textContent=W.rematch_ready;});
 function starter(names){const p=st.selectedOptions[0].dataset.pick;if(p==='ask')return null;
 if(p==='random')return names[crypto.getRandomValues(new Uint32Array(1))[0]%names.length];
 return p==='first'||!names.includes(st.value)?names[0]:st.value;}
