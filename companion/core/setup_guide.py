@@ -51,23 +51,22 @@ def deal_heading(lang: str, game: Game) -> str | None:
     return tr(lang, "wizard.deal_removed", count=removed) if removed else None
 
 
-def deal_order(lang: str, game: Game, junior_cards: int) -> str:
-    """In which order the cards are dealt (Ristretto, Junior Barista, the book's order);
-    ``junior_cards``: a Junior game's cards in each position."""
+def deal_order(lang: str, game: Game) -> str:
+    """In which order the cards are dealt (Ristretto, Junior Barista, the book's order)."""
     first = starter(game)
     if game.ristretto_start:
         return tr(lang, "wizard.deal_ristretto")
     if game.variant == "junior":
-        return tr(lang, "wizard.deal_order_junior", start=first, count=junior_cards)
+        return tr(lang, "wizard.deal_order_junior", start=first, count=game.junior_cards)
     if game.version.book_deal_order and game.rules.deal_order == "two_each_then_extra":
         return tr(lang, "wizard.deal_order_two_each", start=first)   # 001 Setup step 6
     return tr(lang, "wizard.deal_order_start_first", start=first)
 
 
-def deal_notes(lang: str, game: Game, junior_cards: int) -> list[str]:
+def deal_notes(lang: str, game: Game) -> list[str]:
     """The lines beside the deal: its order, the tokens and cake cards, the deck left."""
     box = game.rules
-    notes = [deal_order(lang, game, junior_cards)]
+    notes = [deal_order(lang, game)]
     if box.starting_tokens:
         notes.append(tr(lang, "wizard.deal_tokens", token=token_name(lang, game.edition, 1)))
     if box.starting_cake_cards:

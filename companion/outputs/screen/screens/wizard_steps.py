@@ -386,7 +386,7 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     game, _ = started
     lang = language()
     heading = setup_guide.deal_heading(lang, game)
-    notes = setup_guide.deal_notes(lang, game, md.junior_cards)
+    notes = setup_guide.deal_notes(lang, game)
     top_h = m.px(theme.WIZARD_HEADING_H) * (2 if md.expansion else 1)
     line_h = theme.WIZARD_CAKE_DEAL_LINE_H if md.expansion else theme.WIZARD_DEAL_LINE_H
     # a note too long for one line of the small type takes two
