@@ -108,9 +108,13 @@ body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
 #setup h2{margin:.2rem 0 .4rem;font-size:1.2rem}#setup h3{margin:.8rem 0 .2rem;font-size:1.05rem}
 #setup p{margin:.2rem 0}ol.steps{padding-left:1.6rem;margin:.3rem 0}
 ol.steps li{margin:.1rem 0}ol.steps label.check{align-items:flex-start;padding:.5rem 0}
-ol.steps input{margin-top:.25rem}table.deal{width:100%;font-size:.85rem}
-table.deal :is(th,td){padding:.3rem .25rem;text-align:center}
-table.deal th[scope=row]{text-align:left}
+ol.steps input{margin-top:.25rem}table.deal{width:100%;font-size:.85rem;table-layout:fixed}
+table.deal thead td{width:26%}.cakemark{font-size:.75rem;color:var(--dim);white-space:nowrap}
+.cakemark::before{content:"";display:inline-block;width:.55rem;height:.55rem;border-radius:50%;
+background:#b0306a;margin-right:.15rem}
+table.data.deal :is(th,td){padding:.3rem .2rem;text-align:center}
+table.data.deal th[scope=row]{text-align:left;overflow-wrap:normal;word-break:keep-all}
+#setup :is(h2,input,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
 #newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}
 #newgame :is(input,select,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
 small.hint{display:block;color:var(--dim);margin:-.3rem 0 .4rem 1.6rem}
@@ -612,7 +616,7 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
     deal = ([heading] if heading else []) + notes[:1]
     meeples = [names.get(p.name, p.name) for p in
                (game.players[seat] for seat in setup_guide.meeple_seats(game))]
-    return (f'<section id="setup" class="playing-only" aria-labelledby="setup-h">'
+    return (f'<section id="setup" aria-labelledby="setup-h">'
             f'<h2 id="setup-h" tabindex="-1">{t(lang, "phone.setup_title")}</h2>'
             f'<p>{t(lang, "phone.setup_hint")}</p>{_ticks(before)}'
             f'<h3>{t(lang, "wizard.deal_title")}</h3>'
@@ -637,17 +641,21 @@ def _ticks(steps: Sequence[str], after: str = "", more: Sequence[str] = ()) -> s
 
 def _deal_table(lang: str, game: Game, names: dict[str, str]) -> str:
     """Each seat's cards in each position, from the starting player (a row each)."""
-    head = "".join(f'<th scope="col">{t(lang, "word.position", position=p)}</th>'
-                   for p in range(1, 5))
+    # (the positions' numbers, as each seat's queue shows them: "Position 1" four times
+    # over did not fit a phone's width; a screen reader says the words)
+    head = "".join(f'<th scope="col"><span aria-hidden="true">{p}</span><span class="sr">'
+                   f'{t(lang, "word.position", position=p)}</span></th>' for p in range(1, 5))
     rows = []
     for seat in setup_guide.deal_seats(game):
         name = game.players[seat].name
         cells = []
         for cards, cakes in setup_guide.dealt(game, seat):
-            words = tr_count(lang, "wizard.deal_cards", cards) if cards else "–"
-            if cakes:
-                words = tr(lang, "phone.with_cake", card=words)
-            cells.append(f'<td>{escape(words)}</td>')
+            words = escape(tr_count(lang, "wizard.deal_cards", cards) if cards else "–")
+            if cakes:              # (in a narrow column: the cake under the cards, as a mark)
+                said = escape(tr(lang, "phone.with_cake", card=words))
+                words = (f'<span aria-hidden="true">{words}<br><span class="cakemark">'
+                         f'{t(lang, "web.cake")}</span></span><span class="sr">{said}</span>')
+            cells.append(f'<td>{words}</td>')
         rows.append(f'<tr><th scope="row">{escape(names.get(name, name))}</th>'
                     f'{"".join(cells)}</tr>')
     return (f'<table class="data deal"><caption class="sr">{t(lang, "wizard.deal_title")}'
