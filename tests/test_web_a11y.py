@@ -165,13 +165,19 @@ def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_s
         .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
         r.y+r.height/2)?.id}""") == "setup-done"
     found += at_every_size(page, f"{lang}-cake-rematch-setup-meeples")
-    # a table update keeps the steps and what is ticked
+    # a table update keeps the steps and what is ticked; so does a reload of the page
     post(svc, {"do": "complete", "slot": 1})
     shown(page, svc.web.live.latest.seq)
     assert page.is_visible("#setup") and boxes.first.is_checked()
+    page.reload()
+    page.wait_for_selector("#setup")
+    assert boxes.first.is_checked() and not boxes.nth(1).is_checked()
     page.click("#setup-done")
     assert page.locator("#setup").count() == 0
     assert page.evaluate("document.activeElement.tagName") == "H1"
+    page.reload()                                           # put away: for good
+    shown(page, svc.web.live.latest.seq)
+    assert page.locator("#setup").count() == 0
     page.close()
     assert not found, "\n".join(found)
 

@@ -153,8 +153,10 @@ details.more summary{font-weight:700;cursor:pointer;padding:.6rem 0;min-height:2
 
 # The live page's script: follows the table (server-sent events), keeps focus and open
 # "why?" panels across updates, says what changed in words (#msg, a polite live region,
-# by the buttons), pairs the phone once and posts actions. ``W``: its words, in the
-# page's language (``live_page``).
+# by the buttons), pairs the phone once and posts actions; after its own Start, shows the
+# setup steps the table answered with (``setup_steps``; kept with their ticks for this
+# game through a reload, in the tab's sessionStorage). ``W``: its words, in the page's
+# language (``live_page``).
 LIVE_JS = """
 const live=document.getElementById('live'),status=document.getElementById('status'),
 msg=document.getElementById('msg'),setupBox=document.getElementById('setup-box');
@@ -244,10 +246,19 @@ if(!ng[box].disabled&&ng[box].checked)s[key||box]=true;
 if(!ng.junior.disabled&&ng.junior.checked){s.variant='junior';
 if(+ng.junior_cards.value!==2)s.junior_cards=+ng.junior_cards.value;}
 act(JSON.stringify(s)).then(r=>{if(r&&r.status===200&&r.data.setup)
-setupShow(r.data.setup,r.data.seq);});});
-function setupShow(html,seq){setupBox.innerHTML=html;setupBox.dataset.seq=seq;
-setupBox.querySelector('h2').focus();}
-function setupGone(){setupBox.replaceChildren();delete setupBox.dataset.seq;}
+setupShow({html:r.data.setup,seq:r.data.seq,game:gameOf(r.data.version)},true);});});
+function gameOf(v){return (v||'').split('.')[0];}
+function setupShow(k,focus){setupBox.innerHTML=k.html;setupBox.dataset.seq=k.seq;
+const boxes=[...setupBox.querySelectorAll('input')];(k.ticks||[]).forEach((on,i)=>{
+if(boxes[i])boxes[i].checked=on;});
+const keep=()=>sessionStorage.setItem('setup',JSON.stringify(Object.assign(k,
+{ticks:boxes.map(b=>b.checked)})));keep();setupBox.onchange=keep;
+if(focus)setupBox.querySelector('h2').focus();}
+function setupGone(){setupBox.replaceChildren();delete setupBox.dataset.seq;
+sessionStorage.removeItem('setup');}
+try{const k=JSON.parse(sessionStorage.getItem('setup'));if(k&&k.game===gameOf(live.dataset
+.version)&&live.querySelector('[data-phase=playing]'))setupShow(k,false);else setupGone();}
+catch(err){setupGone();}
 setupBox.addEventListener('click',e=>{if(e.target.id!=='setup-done')return;setupGone();
 const h=live.querySelector('h1');h.tabIndex=-1;h.focus();});
 """
