@@ -146,14 +146,20 @@ def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_s
     assert not game.game_over and game.players[game.start].name == "도윤"
     assert (game.expansion, game.ristretto_start, game.two_drinks_one_cake,
             game.longer_game) == ("cake_time", True, True, True)
-    # the setup steps, in words, focused on their heading
+    # the setup steps, in words, focused on their heading, in sight once the page shows
+    # the new game (the New game form above the controls goes away)
+    page.wait_for_selector("h1[data-phase='playing']")
     assert page.evaluate("document.activeElement.id") == "setup-h"
+    assert page.evaluate("""() => {const r=document.getElementById('setup-h')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+10,
+        r.y+r.height/2)?.id}""") == "setup-h"
     assert page.inner_text("#setup-h") == tr(lang, "phone.setup_title")
     assert page.locator("#setup h3").all_inner_texts() == [
         tr(lang, "wizard.deal_title"), tr(lang, "wizard.meeples_title")]
     assert page.locator("#setup table.deal tbody th").all_inner_texts() == ["도윤", "Ana", "Ben"]
     meeples = page.locator("#setup ol.steps").last.locator("li").all_inner_texts()
     assert meeples == ["Ben", "Ana", "도윤"]           # from the player right of the starter
+    page.evaluate("document.getElementById('setup').scrollIntoView()")
     found += at_every_size(page, f"{lang}-cake-rematch-setup-steps")
     boxes = page.locator("#setup input[type=checkbox]")
     boxes.first.check()

@@ -109,7 +109,7 @@ body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
 #setup p{margin:.2rem 0}ol.steps{padding-left:1.6rem;margin:.3rem 0}
 ol.steps li{margin:.1rem 0}ol.steps label.check{align-items:flex-start;padding:.5rem 0}
 ol.steps input{margin-top:.25rem}table.deal{width:100%;font-size:.85rem;table-layout:fixed}
-table.deal thead td{width:26%}.cakemark{font-size:.75rem;color:var(--dim);white-space:nowrap}
+table.deal thead td{width:22%}.cakemark{font-size:.75rem;color:var(--dim);white-space:nowrap}
 .cakemark::before{content:"";display:inline-block;width:.55rem;height:.55rem;border-radius:50%;
 background:#b0306a;margin-right:.15rem}
 table.data.deal :is(th,td){padding:.3rem .2rem;text-align:center}
@@ -174,6 +174,7 @@ live.innerHTML=d.html;live.dataset.seq=d.seq;live.dataset.version=d.version;
 open.forEach(w=>{const x=live.querySelector('details[data-why="'+CSS.escape(w)+'"]');
 if(x)x.open=true;});
 if(key){const x=live.querySelector(key);if(x)x.focus({preventScroll:true});}
+else if(f&&setupBox.contains(f))f.scrollIntoView({block:'nearest'});
 if(setupBox.dataset.seq&&d.seq>+setupBox.dataset.seq&&
 !live.querySelector('[data-phase=playing]'))setupGone();
 if(d.seq>seen){seen=d.seq;const s=said();if(s&&!quiet)msg.textContent=s;}}
