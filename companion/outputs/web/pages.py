@@ -153,10 +153,10 @@ details.more summary{font-weight:700;cursor:pointer;padding:.6rem 0;min-height:2
 
 # The live page's script: follows the table (server-sent events), keeps focus and open
 # "why?" panels across updates, says what changed in words (#msg, a polite live region,
-# by the buttons), pairs the phone once and posts actions; after its own Start, shows the
-# setup steps the table answered with (``setup_steps``; kept with their ticks for this
-# game through a reload, in the tab's sessionStorage). ``W``: its words, in the page's
-# language (``live_page``).
+# by the buttons), pairs the phone once and posts actions; after a game it set up (Start,
+# or a setup line), shows the setup steps the table answered with (``setup_steps``; kept
+# with their ticks for this game through a reload, in the tab's sessionStorage). ``W``:
+# its words, in the page's language (``live_page``).
 LIVE_JS = """
 const live=document.getElementById('live'),status=document.getElementById('status'),
 msg=document.getElementById('msg'),setupBox=document.getElementById('setup-box');
@@ -201,7 +201,9 @@ else if(msg.textContent==='…'&&live.dataset.version===d.version)msg.textConten
 return r;}
 async function act(line){const r=await send('/api/action',line,
 {'If-Match':live.dataset.version});if(r&&r.status===401){paired(false);ctl.open=true;}
-if(r&&r.status===412&&r.data.html)show(r.data,true);return r;}
+if(r&&r.status===412&&r.data.html)show(r.data,true);
+if(r&&r.status===200&&r.data.setup)setupShow({html:r.data.setup,seq:r.data.seq,
+game:gameOf(r.data.version)},true);}
 pairBox.addEventListener('submit',async e=>{e.preventDefault();
 const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
 name:document.getElementById('phonename').value.trim()}));code.value='';
@@ -246,8 +248,7 @@ for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],
 if(!ng[box].disabled&&ng[box].checked)s[key||box]=true;
 if(!ng.junior.disabled&&ng.junior.checked){s.variant='junior';
 if(+ng.junior_cards.value!==2)s.junior_cards=+ng.junior_cards.value;}
-act(JSON.stringify(s)).then(r=>{if(r&&r.status===200&&r.data.setup)
-setupShow({html:r.data.setup,seq:r.data.seq,game:gameOf(r.data.version)},true);});});
+act(JSON.stringify(s));});
 function gameOf(v){return (v||'').split('.')[0];}
 function setupShow(k,focus){setupBox.innerHTML=k.html;setupBox.dataset.seq=k.seq;
 const boxes=[...setupBox.querySelectorAll('input')];(k.ticks||[]).forEach((on,i)=>{
