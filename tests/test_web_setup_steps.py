@@ -30,7 +30,7 @@ SETUPS = [  # (language, box, expansion, players, start seat, options)
     ("ko", "original", "cake_time", ["도윤", "Mia", "Cy"], 2, {"longer_game": True}),
     ("es", "original", None, ["Ana", "Ben", "Cy", "Dae"], 2, {}),
     ("it", "winter", None, ["Ana", "Ben", "Cy"], 0, {"junior_cards": 3}),
-    ("pt", "winter", None, ["Ana", "Ben"], 1, {}),
+    ("pt", "winter", None, ["Ana <3", "B&B"], 1, {}),      # (escaped once)
 ]
 
 

@@ -663,12 +663,13 @@ def _deal_table(lang: str, game: Game, names: dict[str, str]) -> str:
         name = game.players[seat].name
         cells = []
         for cards, cakes in setup_guide.dealt(game, seat):
-            words = escape(tr_count(lang, "wizard.deal_cards", cards) if cards else "–")
+            words = tr_count(lang, "wizard.deal_cards", cards) if cards else "–"
+            cell = escape(words)
             if cakes:              # (in a narrow column: the cake under the cards, as a mark)
-                said = escape(tr(lang, "phone.with_cake", card=words))
-                words = (f'<span aria-hidden="true">{words}<br><span class="cakemark">'
-                         f'{t(lang, "web.cake")}</span></span><span class="sr">{said}</span>')
-            cells.append(f'<td>{words}</td>')
+                cell = (f'<span aria-hidden="true">{cell}<br><span class="cakemark">'
+                        f'{t(lang, "web.cake")}</span></span><span class="sr">'
+                        f'{t(lang, "phone.with_cake", card=words)}</span>')
+            cells.append(f'<td>{cell}</td>')
         rows.append(f'<tr><th scope="row">{escape(names.get(name, name))}</th>'
                     f'{"".join(cells)}</tr>')
     return (f'<table class="data deal"><caption class="sr">{t(lang, "wizard.deal_title")}'
