@@ -400,3 +400,53 @@ def test_a_last_setup_that_does_not_fit_is_only_used_where_it_fits():
     assert md.colours[:3] == ["green", "yellow", "red"]
     app.last_setup = {"edition": "no-such-box", "players": ["Zed", "Yan"]}
     assert WizardScreen(app).model.players == default.players
+
+
+OPTIONS = ("ristretto_start", "two_drinks_one_cake", "longer_game", "junior_cards")
+
+
+def options_of(game) -> tuple:
+    return tuple(getattr(game, o) for o in OPTIONS)
+
+
+def test_a_rematch_on_the_screen_keeps_every_option_of_the_game():
+    """REMATCH on the end screen opens the wizard at who starts with the game's options
+    (the Ristretto start and Cake Time's two rules), and starts with them."""
+    import json
+    from companion.outputs.screen.screens.end import EndScreen
+    setup = {"do": "setup", "edition": "original", "expansion": "cake_time",
+             "players": ["Ana", "Ben"], "start": "Ben", "ristretto_start": True,
+             "two_drinks_one_cake": True, "longer_game": True}
+    lines = [json.dumps(setup), json.dumps({"do": "correct", "player": "Ana", "dislikes": 5}),
+             json.dumps({"do": "end_turn"}), json.dumps({"do": "end_turn"})]
+    loop, app = make_app(lines=lines)
+    first = app.table.game
+    assert isinstance(app.screen, EndScreen) and first.game_over
+    touch(app, "end.rematch")
+    screen = app.screen
+    assert isinstance(screen, WizardScreen) and screen.step == "start"
+    assert screen.model.ristretto and screen.model.options == {
+        "two_drinks_one_cake": True, "longer_game": True}
+    touch(app, "wz.start.0")
+    for _ in range(8):
+        if not has_widget(app, "wz.next"):
+            break
+        touch(app, "wz.next")
+    game = app.table.game
+    assert not game.game_over and game.players[game.start].name == "Ana"
+    assert options_of(game) == options_of(first) == (True, True, True, 2)
+
+
+def test_a_junior_game_s_cards_per_position_come_back_in_the_wizard():
+    """A rematch (or New game) after a Junior game of 4 cards in each position: the
+    wizard offers 4 again (``end.setup_of`` records them; the wizard's prefill reads them)."""
+    import json
+    from companion.outputs.screen.screens.end import setup_of
+    setup = {"do": "setup", "edition": "winter", "variant": "junior", "junior_cards": 4,
+             "players": ["Ana", "Ben", "Cy"], "start": "Cy"}
+    loop, app = make_app(lines=[json.dumps(setup)])
+    again = setup_of(app.table.game)
+    assert again["junior_cards"] == 4
+    app.last_setup = again
+    screen = open_wizard(app)
+    assert (screen.model.variant, screen.model.junior_cards) == ("junior", 4)

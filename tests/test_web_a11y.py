@@ -9,6 +9,7 @@ import os
 import pytest
 
 from companion.core import events as ev
+from companion.words.i18n import tr
 from recorder import Recorder
 
 from a11y import VIEWPORTS, at_every_size
@@ -97,6 +98,92 @@ def test_the_game_over_history_story_and_companion_pass_axe(service_with_web, br
                        ("/companion", "companion")):
         page.goto(svc.web.url + f"{path}?lang={lang}")
         found += at_every_size(page, f"{lang}-{name}")
+    page.close()
+    assert not found, "\n".join(found)
+
+
+CAKE_TIME = {"do": "setup", "edition": "original", "expansion": "cake_time",
+             "players": PLAYERS, "start": "Ben", "ristretto_start": True,
+             "two_drinks_one_cake": True, "longer_game": True}
+
+
+def pair(page, svc) -> None:
+    """Pair the page's phone (the table's controls opened, the code typed)."""
+    page.click("#ctl > summary")
+    if page.is_visible("#pair"):
+        page.fill("#code", svc.web.pairing.shown())
+        page.click("#pairbtn")
+        page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_setup(
+        service_with_web, browser, lang):
+    """REMATCH after a Cake Time game fills the New game form with every option it was
+    set up with; Start then shows the setup steps the touchscreen's wizard shows (the
+    deal and the meeples), focused, ticked off one by one and put away."""
+    svc = service_with_web
+    new_game(svc, CAKE_TIME)
+    page = browser.new_page(viewport=VIEWPORTS["360x740"])
+    found: list[str] = []
+    page.goto(svc.web.url + f"/?lang={lang}")
+    pair(page, svc)
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    page.click("#rematch")
+    assert page.input_value("#newgame select[name=edition]") == "cake_time"
+    for name in ("ristretto", "two_drinks_one_cake", "longer_game"):      # every option
+        box = f"#newgame input[name={name}]"
+        assert page.is_visible(box) and page.is_checked(box) and page.is_enabled(box), name
+    assert page.is_hidden("#newgame input[name=junior]")
+    found += at_every_size(page, f"{lang}-cake-rematch-form")
+    page.select_option("#starter", label="도윤")
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("#setup")
+    game = svc.session.table.game
+    assert not game.game_over and game.players[game.start].name == "도윤"
+    assert (game.expansion, game.ristretto_start, game.two_drinks_one_cake,
+            game.longer_game) == ("cake_time", True, True, True)
+    # the setup steps, in words, focused on their heading, in sight once the page shows
+    # the new game (the New game form above the controls goes away)
+    page.wait_for_selector("h1[data-phase='playing']")
+    assert page.evaluate("document.activeElement.id") == "setup-h"
+    assert page.evaluate("""() => {const r=document.getElementById('setup-h')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+10,
+        r.y+r.height/2)?.id}""") == "setup-h"
+    assert page.inner_text("#setup-h") == tr(lang, "phone.setup_title")
+    assert page.locator("#setup h3").all_inner_texts() == [
+        tr(lang, "wizard.deal_title"), tr(lang, "wizard.meeples_title")]
+    assert page.locator("#setup table.deal tbody th").all_inner_texts() == ["도윤", "Ana", "Ben"]
+    meeples = page.locator("#setup ol.steps").last.locator("li").all_inner_texts()
+    assert meeples == ["Ben", "Ana", "도윤"]           # from the player right of the starter
+    page.evaluate("document.getElementById('setup').scrollIntoView()")
+    found += at_every_size(page, f"{lang}-cake-rematch-setup-steps")
+    boxes = page.locator("#setup input[type=checkbox]")
+    boxes.first.check()
+    page.evaluate("document.querySelector('#setup table.deal').scrollIntoView()")
+    found += at_every_size(page, f"{lang}-cake-rematch-setup-deal")
+    # the button that puts them away, focused from the keyboard: in sight above the dock
+    page.focus("#setup-done")
+    assert page.evaluate("""() => {const r=document.getElementById('setup-done')
+        .getBoundingClientRect();return document.elementFromPoint(r.x+r.width/2,
+        r.y+r.height/2)?.id}""") == "setup-done"
+    found += at_every_size(page, f"{lang}-cake-rematch-setup-meeples")
+    # a table update keeps the steps and what is ticked; so does a reload of the page
+    post(svc, {"do": "complete", "slot": 1})
+    shown(page, svc.web.live.latest.seq)
+    assert page.is_visible("#setup") and boxes.first.is_checked()
+    page.reload()
+    page.wait_for_selector("#setup")
+    assert boxes.first.is_checked() and not boxes.nth(1).is_checked()
+    page.click("#setup-done")
+    assert page.locator("#setup").count() == 0
+    assert page.evaluate("document.activeElement.tagName") == "H1"
+    page.reload()                                           # put away: for good
+    shown(page, svc.web.live.latest.seq)
+    assert page.locator("#setup").count() == 0
     page.close()
     assert not found, "\n".join(found)
 

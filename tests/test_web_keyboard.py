@@ -146,7 +146,9 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     # "Pick at random": the page draws (the rules draw nothing); its draw injected here
     page.select_option("#starter", label=tr("en", "wizard.random"))
     page.evaluate("() => { crypto.getRandomValues = a => { a[0] = 7; return a; }; }")
+    assert page.is_hidden("select[name=junior_cards]")    # Junior's cards: once Junior
     page.check("input[name=junior]")
+    page.select_option("select[name=junior_cards]", "3")
     page.click("#newgame button[type=submit]")
     page.wait_for_function("document.getElementById('msg').dataset.status", timeout=5000)
     assert page.evaluate("document.getElementById('msg').dataset.status") == "200", \
@@ -155,7 +157,11 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     game = svc.session.table.game
     assert [p.name for p in game.players] == ["도윤", "Mia"]
     assert game.edition == "winter" and game.variant == "junior"
+    assert game.junior_cards == 3
     assert game.players[game.start].name == "Mia"             # drawn: 7 % 2 players
+    # then the table's setup by hand, as the wizard's steps say it: Junior's deal
+    page.wait_for_selector("#setup")
+    assert tr("en", "wizard.deal_order_junior", start="Mia", count=3) in page.inner_text("#setup")
     page.close()
 
 

@@ -149,7 +149,8 @@ def _browser():
 
 def make_phone_pages(names: list[str], out: str) -> None:
     """The phone view of a service on simulated hardware: the demo's finished sample game
-    in its history, and a new game in its third turn."""
+    in its history, a new game in its third turn, and the setup steps after a phone's
+    rematch of a Cake Time game."""
     sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
     from companion.appliance.service import Service
     from companion.core import events as ev
@@ -181,10 +182,12 @@ def make_phone_pages(names: list[str], out: str) -> None:
             pages = {"phone-table": "/?lang=en", "phone-history": "/history?lang=en"}
             page = browser.new_page(viewport={"width": 390, "height": 844},
                                     device_scale_factor=1)
-            for name in names:
+            for name in (n for n in names if n in pages):
                 page.goto(url + pages[name])
                 page.wait_for_load_state("networkidle")
                 page.screenshot(path=os.path.join(out, name + ".png"), full_page=False)
+            if "phone-setup-steps" in names:
+                _setup_steps(svc, page, os.path.join(out, "phone-setup-steps.png"))
         finally:
             browser.close()
             pw.stop()
@@ -253,6 +256,32 @@ def make_cafe_floor(out: str) -> None:
             broker.stop()
 
 
+def _setup_steps(svc, page, path: str) -> None:
+    """A Cake Time game over, REMATCH on the paired phone, Ben to start: the setup steps
+    the page then shows (the scene of tests/test_web_a11y.py's Cake Time rematch)."""
+    from tests.web_fixtures import new_game
+    from companion.core import events as ev
+    new_game(svc, {"do": "setup", "edition": "original", "expansion": "cake_time",
+                   "players": ["Ana", "Ben", "Chloe"], "start": "Ana",
+                   "two_drinks_one_cake": True})
+    page.goto(svc.web.url + "/?lang=en")
+    page.click("#ctl > summary")
+    page.fill("#code", svc.web.pairing.shown())
+    page.click("#pairbtn")
+    page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
+    svc.loop.post(ev.TouchAction({"do": "correct", "player": "Ana", "dislikes": 5}))
+    for _ in range(3):
+        svc.loop.post(ev.TouchAction({"do": "end_turn"}))
+    page.wait_for_selector("h1[data-phase='over']")
+    page.click("#rematch")
+    page.select_option("#starter", label="Ben")
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("#setup")
+    page.wait_for_selector("h1[data-phase='playing']")
+    page.evaluate("document.getElementById('setup').scrollIntoView()")
+    page.screenshot(path=path, full_page=False)
+
+
 # --- who makes what ------------------------------------------------------------------------
 
 def maker_of(name: str) -> str | None:
@@ -261,7 +290,7 @@ def maker_of(name: str) -> str | None:
         return "demo"
     if re.fullmatch(r"summary-[a-z]{2}", name):
         return "summary"
-    if name in ("phone-table", "phone-history"):
+    if name in ("phone-table", "phone-history", "phone-setup-steps"):
         return "phone"
     if name == "cafe-floor":
         return "cafe"

@@ -155,6 +155,7 @@ def _table(a: dict[str, Any], edition: Edition, version: RulesVersion, variant: 
                      ristretto_start=a.get("ristretto_start", False), expansion=expansion,
                      longer_game=longer,
                      two_drinks_one_cake=a.get("two_drinks_one_cake", False),
+                     junior_cards=a.get("junior_cards") or JUNIOR_CARDS[0],
                      rules_version=version.id,
                      open_tiles=(VARIANTS[variant].upgrades and "upgrades" not in a
                                  and version.open_tiles))

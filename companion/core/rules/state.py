@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .editions import POSITIONS, RULES, RULES_VERSIONS, Edition, RulesVersion, box_rules
+from .editions import (JUNIOR_CARDS, POSITIONS, RULES, RULES_VERSIONS, Edition, RulesVersion,
+                       box_rules)
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,7 @@ class Game(GameReads):
     expansion: str | None = None        # "cake_time" or None
     longer_game: bool = False           # Cake Time option: every base card in the deck
     two_drinks_one_cake: bool = False   # Cake Time option: the companion places the cakes
+    junior_cards: int = JUNIOR_CARDS[0]  # Junior Barista: cards dealt in each position
     rules_version: str = RULES          # the table-script version the game is played under
     open_tiles: bool = False            # no tiles named: any of the edition's, 4 at most
     tokens_won_this_turn: int = 0       # tokens the active player's orders gave this turn
@@ -243,6 +245,7 @@ class GameDraft(GameReads):
     expansion: str | None = None
     longer_game: bool = False
     two_drinks_one_cake: bool = False
+    junior_cards: int = JUNIOR_CARDS[0]
     rules_version: str = RULES
     open_tiles: bool = False
     tokens_won_this_turn: int = 0

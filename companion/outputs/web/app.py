@@ -66,7 +66,7 @@ from companion.core.rules.json_text import loads
 from companion.core.rules.rejections import reject
 from companion.core.seat_colours import shown_rejection
 from companion.core.session import rebuild
-from companion.core.loop import STALE
+from companion.core.loop import STALE, Update
 from companion.words.i18n import rejection_text, tr
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -515,7 +515,19 @@ def build_app(view: PhoneView) -> WebApp:
                 return current(412 if update.rejection.code in STALE else 422, "web.refused",
                                update.rejection)
             return current(200, "web.accepted",
-                           happened=[h.as_dict() for h in update.happened])
+                           happened=[h.as_dict() for h in update.happened],
+                           **setup_steps(update))
+
+        def setup_steps(update: Update) -> dict[str, Any]:
+            """A game the phone set up: its setup steps for the page to walk the table
+            through (``pages.setup_steps``), and the ``seq`` of the live table they go
+            with; any other action: nothing."""
+            game = update.table.game
+            if update.action is None or update.action["do"] != "setup" or game is None:
+                return {}
+            snap = live.latest                  # (this update's, or a later one)
+            return {"setup": pages.setup_steps(lang, game, live_names(lang, snap)),
+                    "seq": snap.seq}
 
         refused = _not_a_paired_phone(request, view.pairing)
         if refused is not None:

@@ -27,7 +27,10 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              TableResumed, TokensGained, TokensSpent, TurnChanged,
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
+from companion.core import setup_guide
+from companion.core.rules.editions import EXPANSION_OPTIONS, JUNIOR_CARDS
 from companion.core.rules.scoring import ranking
+from companion.core.rules.state import Game
 from companion.core.seat_colours import (SCREEN_RGB, names_again, names_of, screen_rgb,
                                          shown_happening, shown_names, shown_rejection)
 from companion.review.story import story_of
@@ -101,9 +104,20 @@ button{background:#564c44;color:var(--text);min-width:6rem}
 .row{display:flex;flex-wrap:wrap;gap:.4rem}
 body:has(#live [data-phase=playing]) .over-only,
 body:not(:has(#live [data-phase=playing])) .playing-only{display:none}
-#newgame{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
+#newgame,#setup{background:var(--panel);border-radius:.6rem;padding:.6rem;margin-top:1rem}
+#setup h2{margin:.2rem 0 .4rem;font-size:1.2rem}#setup h3{margin:.8rem 0 .2rem;font-size:1.05rem}
+#setup p{margin:.2rem 0}ol.steps{padding-left:1.6rem;margin:.3rem 0}
+ol.steps li{margin:.1rem 0}ol.steps label.check{align-items:flex-start;padding:.5rem 0}
+ol.steps input{margin-top:.25rem}table.deal{width:100%;font-size:.85rem;table-layout:fixed}
+table.deal thead td{width:22%}.cakemark{font-size:.75rem;color:var(--dim);white-space:nowrap}
+.cakemark::before{content:"";display:inline-block;width:.55rem;height:.55rem;border-radius:50%;
+background:#b0306a;margin-right:.15rem}
+table.data.deal :is(th,td){padding:.3rem .2rem;text-align:center}
+table.data.deal th[scope=row]{text-align:left;overflow-wrap:normal;word-break:keep-all}
+#setup :is(h2,input,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
 #newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}
 #newgame :is(input,select,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
+small.hint{display:block;color:var(--dim);margin:-.3rem 0 .4rem 1.6rem}
 fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
@@ -139,11 +153,14 @@ details.more summary{font-weight:700;cursor:pointer;padding:.6rem 0;min-height:2
 
 # The live page's script: follows the table (server-sent events), keeps focus and open
 # "why?" panels across updates, says what changed in words (#msg, a polite live region,
-# by the buttons), pairs the phone once and posts actions. ``W``: its words, in the
-# page's language (``live_page``).
+# by the buttons), pairs the phone once and posts actions; after a game it set up (Start,
+# or a setup line), shows the setup steps the table answered with (``setup_steps``; kept
+# with their ticks for this game through a reload, in the tab's sessionStorage). ``W``:
+# its words, in the page's language (``live_page``).
 LIVE_JS = """
 const live=document.getElementById('live'),status=document.getElementById('status'),
-msg=document.getElementById('msg');let seen=+live.dataset.seq;
+msg=document.getElementById('msg'),setupBox=document.getElementById('setup-box');
+let seen=+live.dataset.seq;
 function follow(){const es=new EventSource('/api/events?lang='+document.documentElement.lang);
 es.addEventListener('update',e=>{show(JSON.parse(e.data));lost(false);});
 es.onerror=()=>lost(true);}
@@ -157,6 +174,9 @@ live.innerHTML=d.html;live.dataset.seq=d.seq;live.dataset.version=d.version;
 open.forEach(w=>{const x=live.querySelector('details[data-why="'+CSS.escape(w)+'"]');
 if(x)x.open=true;});
 if(key){const x=live.querySelector(key);if(x)x.focus({preventScroll:true});}
+else if(f&&setupBox.contains(f))f.scrollIntoView({block:'nearest'});
+if(setupBox.dataset.seq&&d.seq>+setupBox.dataset.seq&&
+!live.querySelector('[data-phase=playing]'))setupGone();
 if(d.seq>seen){seen=d.seq;const s=said();if(s&&!quiet)msg.textContent=s;}}
 function said(){return [...live.querySelectorAll('.news li')].map(li=>li.textContent).join('\\n');}
 follow();
@@ -181,7 +201,9 @@ else if(msg.textContent==='…'&&live.dataset.version===d.version)msg.textConten
 return r;}
 async function act(line){const r=await send('/api/action',line,
 {'If-Match':live.dataset.version});if(r&&r.status===401){paired(false);ctl.open=true;}
-if(r&&r.status===412&&r.data.html)show(r.data,true);}
+if(r&&r.status===412&&r.data.html)show(r.data,true);
+if(r&&r.status===200&&r.data.setup)setupShow({html:r.data.setup,seq:r.data.seq,
+game:gameOf(r.data.version)},true);}
 pairBox.addEventListener('submit',async e=>{e.preventDefault();
 const r=await send('/api/pair',JSON.stringify({code:code.value.trim(),
 name:document.getElementById('phonename').value.trim()}));code.value='';
@@ -192,8 +214,10 @@ document.getElementById('send').addEventListener('click',()=>act(document.getEle
 const ng=document.getElementById('newgame-form'),st=document.getElementById('starter'),
 seats=[...ng.querySelectorAll('input[name=player]')];
 function options(){const ed=ng.edition.value;ng.querySelectorAll('[data-for]').forEach(x=>{
-x.hidden=!x.dataset.for.split(' ').includes(ed);x.querySelector('input').disabled=x.hidden;});}
-ng.edition.addEventListener('change',options);options();
+x.hidden=!x.dataset.for.split(' ').includes(ed)||!!x.dataset.if&&!ng[x.dataset.if].checked;
+x.querySelector('input,select').disabled=x.hidden;});}
+ng.edition.addEventListener('change',options);ng.junior.addEventListener('change',options);
+options();
 function typed(){return seats.map(i=>i.value.trim()).filter(x=>x);}
 function opt(v,text,pick){const o=new Option(text,v);if(pick)o.dataset.pick=pick;return o;}
 function starters(ask){const c=st.selectedOptions[0],pick=ask?'ask':c&&c.dataset.pick,
@@ -204,10 +228,11 @@ os.push(opt('',W.random,'random'));st.replaceChildren(...os);
 seats.forEach(i=>i.addEventListener('input',()=>starters()));starters();
 document.getElementById('rematch').addEventListener('click',()=>{
 const h=live.querySelector('[data-rematch]');if(!h)return;const s=JSON.parse(h.dataset.rematch);
-ng.edition.value=s.expansion||s.edition;options();
+ng.edition.value=s.expansion||s.edition;
 seats.forEach((i,k)=>{i.value=s.players[k]||'';});
-if(ng.ristretto)ng.ristretto.checked=!!s.ristretto_start;
-if(ng.junior)ng.junior.checked=s.variant==='junior';
+for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],['longer_game']])
+ng[box].checked=!!s[key||box];
+ng.junior.checked=s.variant==='junior';ng.junior_cards.value=String(s.junior_cards||2);options();
 ctl.open=false;starters(true);st.focus();
 msg.textContent=W.rematch_ready;});
 function starter(names){const p=st.selectedOptions[0].dataset.pick;if(p==='ask')return null;
@@ -219,9 +244,25 @@ const start=starter(names);if(start===null){msg.textContent=W.start_needed;st.fo
 const s={do:'setup',edition:ng.edition.value==='winter'?'winter':'original',players:names,
 start:start};
 if(ng.edition.value==='cake_time')s.expansion='cake_time';
-if(ng.ristretto&&!ng.ristretto.disabled&&ng.ristretto.checked)s.ristretto_start=true;
-if(ng.junior&&!ng.junior.disabled&&ng.junior.checked)s.variant='junior';
+for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],['longer_game']])
+if(!ng[box].disabled&&ng[box].checked)s[key||box]=true;
+if(!ng.junior.disabled&&ng.junior.checked){s.variant='junior';
+if(+ng.junior_cards.value!==2)s.junior_cards=+ng.junior_cards.value;}
 act(JSON.stringify(s));});
+function gameOf(v){return (v||'').split('.')[0];}
+function setupShow(k,focus){setupBox.innerHTML=k.html;setupBox.dataset.seq=k.seq;
+const boxes=[...setupBox.querySelectorAll('input')];(k.ticks||[]).forEach((on,i)=>{
+if(boxes[i])boxes[i].checked=on;});
+const keep=()=>sessionStorage.setItem('setup',JSON.stringify(Object.assign(k,
+{ticks:boxes.map(b=>b.checked)})));keep();setupBox.onchange=keep;
+if(focus)setupBox.querySelector('h2').focus();}
+function setupGone(){setupBox.replaceChildren();delete setupBox.dataset.seq;
+sessionStorage.removeItem('setup');}
+try{const k=JSON.parse(sessionStorage.getItem('setup'));if(k&&k.game===gameOf(live.dataset
+.version)&&live.querySelector('[data-phase=playing]'))setupShow(k,false);else setupGone();}
+catch(err){setupGone();}
+setupBox.addEventListener('click',e=>{if(e.target.id!=='setup-done')return;setupGone();
+const h=live.querySelector('h1');h.tabIndex=-1;h.focus();});
 """
 
 
@@ -321,7 +362,7 @@ def live_fragment(lang: str, snap: Any) -> str:
                f'<p>{t(lang, "table.start_hint")}</p>'
     explained = whys(snap)
     names = live_names(lang, snap)
-    out = [_headline(lang, state, names, names_of(snap.colours), game.ristretto_start),
+    out = [_headline(lang, state, names, names_of(snap.colours), game),
            _bar(lang, state, game, explained, names), _draws(lang, snap, explained, names)]
     if state["game_over"]:
         out.append(_ending(lang, snap, explained, names))
@@ -331,29 +372,43 @@ def live_fragment(lang: str, snap: Any) -> str:
 
 
 def _headline(lang: str, state: dict[str, Any], names: dict[str, str],
-              colours: Sequence[str] = (), ristretto: bool = False) -> str:
+              colours: Sequence[str] = (), game: Game | None = None) -> str:
     """Whose turn it is (or "Game over"), as the page's heading; it carries the phase
-    (which buttons the page offers) and, once over, the rematch's setup line (``ristretto``:
-    the game began with the Ristretto start)."""
+    (which buttons the page offers) and, once over, the rematch's setup line: the box,
+    players and every option ``game`` was set up with (``rematch_line``)."""
     if not state["game_over"]:
         active = names.get(state["active"], state["active"])
         return (f'<h1 class="turn" data-phase="playing">'
                 f'{t(lang, "phone.turn_of", player=active)}</h1>')
-    # the same players, a seat's colour name in the page's language (as the phone's reader
-    # sets the game up), with the seats' colours (the action's handler: same_table)
+    line = escape(json.dumps(rematch_line(lang, state, colours, game), ensure_ascii=False))
+    return f'<h1 class="turn" data-phase="over" data-rematch="{line}">{t(lang, "end.title")}</h1>'
+
+
+def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
+                 game: Game | None = None) -> dict[str, Any]:
+    """The setup line REMATCH fills the New game form with: the same box, the same
+    players (a seat's colour name in the page's language, as the phone's reader sets the
+    game up; with the seats' colours: the action's handler, ``same_table``) and every
+    option of the finished ``game`` (the Ristretto start, Cake Time's optional rules,
+    Junior's cards per position). No starter: the books choose who starts anew, and the
+    page asks. No upgrade tiles: the form names none (decided at the table), and the
+    touchscreen's rematch chooses them anew too."""
     recorded = [p["name"] for p in state["players"]]
-    # (no starter: the books choose who starts anew; REMATCH fills the New game form
-    # with this line and asks who starts)
     again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
                              "players": names_again(lang, recorded, colours)}
     if state["variant"] and state["variant"] != "standard":
         again["variant"] = state["variant"]
     if state["expansion"]:
         again["expansion"] = state["expansion"]
-    if ristretto:
+    if game is None:
+        return again
+    if game.ristretto_start:
         again["ristretto_start"] = True
-    line = escape(json.dumps(again, ensure_ascii=False))
-    return f'<h1 class="turn" data-phase="over" data-rematch="{line}">{t(lang, "end.title")}</h1>'
+    if game.expansion is not None:
+        again.update({o: True for o in EXPANSION_OPTIONS[game.expansion] if getattr(game, o)})
+    if game.variant == "junior" and game.junior_cards != JUNIOR_CARDS[0]:
+        again["junior_cards"] = game.junior_cards
+    return again
 
 
 def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any],
@@ -546,7 +601,8 @@ def live_page(lang: str, snap) -> str:
                f'<button type="button" id="send">{t(lang, "web.send")}</button></details>'
                f'</details></div>')
     body = (f'<div id="live" data-seq="{snap.seq}" data-version="{escape(snap.etag)}">'
-            f'{live_fragment(lang, snap)}</div>{_new_game(lang)}{control}')
+            f'{live_fragment(lang, snap)}</div><div id="setup-box"></div>{_new_game(lang)}'
+            f'{control}')
     words = {"lost": tr(lang, "web.reconnecting"), "offline": tr(lang, "phone.offline"),
              "failed": tr(lang, "phone.failed", status="{status}"),
              "names_needed": tr(lang, "phone.names_needed"),
@@ -555,6 +611,70 @@ def live_page(lang: str, snap) -> str:
              "start_needed": tr(lang, "phone.start_needed"),
              "rematch_ready": tr(lang, "phone.rematch_ready")}
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS, words)
+
+
+def setup_steps(lang: str, game: Game, names: Names = None) -> str:
+    """What the table does by hand once the phone's Start set a game up, as the wizard's
+    steps walk it through on the touchscreen (``core.setup_guide``: the same words, from
+    the game the table loop started): the starting player token, the board, the tiles
+    left to the table, the deal (a table of each seat's positions) and the meeples. Ordered
+    lists with a box to tick per step, and a button that puts them away (``LIVE_JS``);
+    ``names``: the players' names as shown (``live_names``)."""
+    names = names or {}
+    before = [x for x in (setup_guide.start_token(lang, game),
+                          setup_guide.open_tiles_hint(lang, game),
+                          setup_guide.board_hint(lang, game)) if x]
+    heading = setup_guide.deal_heading(lang, game)
+    notes = setup_guide.deal_notes(lang, game)
+    deal = ([heading] if heading else []) + notes[:1]
+    meeples = [names.get(p.name, p.name) for p in
+               (game.players[seat] for seat in setup_guide.meeple_seats(game))]
+    return (f'<section id="setup" aria-labelledby="setup-h">'
+            f'<h2 id="setup-h" tabindex="-1">{t(lang, "phone.setup_title")}</h2>'
+            f'<p>{t(lang, "phone.setup_hint")}</p>{_ticks(before)}'
+            f'<h3>{t(lang, "wizard.deal_title")}</h3>'
+            f'{_ticks(deal, _deal_table(lang, game, names), notes[1:])}'
+            f'<h3>{t(lang, "wizard.meeples_title")}</h3>'
+            f'<p>{escape(setup_guide.meeples_hint(lang, len(game.players)))}</p>'
+            f'{_ticks(meeples)}'
+            f'<button type="button" id="setup-done">{t(lang, "phone.setup_done")}</button>'
+            f'</section>')
+
+
+def _ticks(steps: Sequence[str], after: str = "", more: Sequence[str] = ()) -> str:
+    """An ordered list of ``steps`` (then ``more``), a box to tick on each; ``after``:
+    what the last of ``steps`` shows below its words (the deal's table)."""
+    items = [f'<li><label class="check"><input type="checkbox">{escape(x)}</label>'
+             + (after if k == len(steps) - 1 else "") + "</li>"
+             for k, x in enumerate(steps)]
+    items += [f'<li><label class="check"><input type="checkbox">{escape(x)}</label></li>'
+              for x in more]
+    return f'<ol class="steps">{"".join(items)}</ol>' if items else ""
+
+
+def _deal_table(lang: str, game: Game, names: dict[str, str]) -> str:
+    """Each seat's cards in each position, from the starting player (a row each)."""
+    # (the positions' numbers, as each seat's queue shows them: "Position 1" four times
+    # over did not fit a phone's width; a screen reader says the words)
+    head = "".join(f'<th scope="col"><span aria-hidden="true">{p}</span><span class="sr">'
+                   f'{t(lang, "word.position", position=p)}</span></th>' for p in range(1, 5))
+    rows = []
+    for seat in setup_guide.deal_seats(game):
+        name = game.players[seat].name
+        cells = []
+        for cards, cakes in setup_guide.dealt(game, seat):
+            words = tr_count(lang, "wizard.deal_cards", cards) if cards else "–"
+            cell = escape(words)
+            if cakes:              # (in a narrow column: the cake under the cards, as a mark)
+                cell = (f'<span aria-hidden="true">{cell}<br><span class="cakemark">'
+                        f'{t(lang, "web.cake")}</span></span><span class="sr">'
+                        f'{t(lang, "phone.with_cake", card=words)}</span>')
+            cells.append(f'<td>{cell}</td>')
+        rows.append(f'<tr><th scope="row">{escape(names.get(name, name))}</th>'
+                    f'{"".join(cells)}</tr>')
+    return (f'<table class="data deal"><caption class="sr">{t(lang, "wizard.deal_title")}'
+            f'</caption><thead><tr><td></td>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def _new_game(lang: str) -> str:
@@ -566,16 +686,23 @@ def _new_game(lang: str) -> str:
                        for e in ("original", "winter", "cake_time"))
     players = "".join(f'<label>{t(lang, "phone.player_n", n=i)} <input name="player" '
                       f'autocomplete="off" maxlength="24"></label>' for i in range(1, 5))
+    cards = "".join(f'<option>{n}</option>' for n in range(JUNIOR_CARDS[0], JUNIOR_CARDS[1] + 1))
     return (f'<section id="newgame" class="over-only" aria-labelledby="newgame-h">'
             f'<h2 id="newgame-h">{t(lang, "phone.new_game")}</h2>'
             f'<form id="newgame-form"><label>{t(lang, "phone.edition")} '
             f'<select name="edition">{editions}</select></label>'
             f'<fieldset><legend>{t(lang, "phone.players")}</legend>{players}</fieldset>'
             f'<fieldset><legend>{t(lang, "phone.options")}</legend>'
-            f'<label class="check" data-for="original"><input type="checkbox" name="ristretto">'
-            f'{t(lang, "wizard.ristretto")}</label>'
-            f'<label class="check" data-for="winter"><input type="checkbox" name="junior">'
-            f'{t(lang, "variant.junior")}</label></fieldset>'
+            f'<label class="check" data-for="original cake_time"><input type="checkbox" '
+            f'name="ristretto">{t(lang, "wizard.ristretto")}</label>'
+            + "".join(f'<div data-for="cake_time"><label class="check"><input type="checkbox" '
+                      f'name="{o}" aria-describedby="{o}-hint">{t(lang, "cake." + o)}</label>'
+                      f'<small class="hint" id="{o}-hint">{t(lang, f"cake.{o}_hint")}</small>'
+                      f'</div>' for o in EXPANSION_OPTIONS["cake_time"])
+            + f'<label class="check" data-for="winter"><input type="checkbox" name="junior">'
+            f'{t(lang, "variant.junior")}</label>'
+            f'<label data-for="winter" data-if="junior">{t(lang, "wizard.junior_cards")} '
+            f'<select name="junior_cards">{cards}</select></label></fieldset>'
             f'<label>{t(lang, "wizard.start_title")} <select name="start" id="starter">'
             f'<option value="" data-pick="first">{t(lang, "phone.player_n", n=1)}</option>'
             f'<option value="" data-pick="random">{t(lang, "wizard.random")}</option>'

@@ -21,6 +21,7 @@ from typing import Any
 
 import pygame
 
+from companion.core.rules.editions import JUNIOR_CARDS
 from companion.core.rules.scoring import breakdown, ranking, tie_break, winners
 from .. import theme
 from ..layout import cols, inset, rows
@@ -38,6 +39,8 @@ def setup_of(game) -> dict:
                     "start": game.players[game.start].name, "variant": game.variant}
     if game.variant != "junior":
         action["upgrades"] = {p.name: list(p.tiles) for p in game.players}
+    elif game.junior_cards != JUNIOR_CARDS[0]:
+        action["junior_cards"] = game.junior_cards
     if game.ristretto_start:
         action["ristretto_start"] = True
     if game.expansion is not None:       # Cake Time and its optional rules

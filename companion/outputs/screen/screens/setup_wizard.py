@@ -47,7 +47,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.core.rules import Rejection, apply, parse_action
-from companion.core.rules.editions import EDITIONS, EXPANSIONS
+from companion.core.rules.editions import EDITIONS, EXPANSIONS, JUNIOR_CARDS
 from companion.core.seat_colours import colour_words, names_again
 from companion.core.setup_choices import MAX_NAME, SetupChoices
 from .. import theme
@@ -94,6 +94,12 @@ class WizardScreen(Screen):
         md.options.update({o: last[o] for o in md.options if isinstance(last.get(o), bool)})
         if last.get("variant") in EDITIONS[md.edition].variants:
             md.variant = last["variant"]
+        # and the game's other options: the Ristretto start, Junior's cards per position
+        md.ristretto = last.get("ristretto_start") is True and EDITIONS[md.edition].ristretto_start
+        cards = last.get("junior_cards")
+        if md.variant == "junior" and isinstance(cards, int) \
+                and JUNIOR_CARDS[0] <= cards <= JUNIOR_CARDS[1]:
+            md.junior_cards = cards
         self._prefill_players(last.get("players"))
         self._prefill_colours(seat_colors)
         md.fix_colours()

@@ -18,13 +18,13 @@ from companion.core.board import Board
 from companion.core.rules import Rejection
 from companion.core.rules.editions import EDITIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES, UPGRADE_TILES
 from companion.core.rules.state import Game
-from companion.core import seat_colours
+from companion.core import seat_colours, setup_guide
 from companion.core.setup_choices import COLOURS
 from .. import theme
 from ..board import draw_board
 from ..cakes import cake_badge
 from ..chips import Chip, Swatch
-from companion.words.i18n import colour_name, ingredient_name, token_name, tr_count, upgrade_name
+from companion.words.i18n import colour_name, ingredient_name, tr_count, upgrade_name
 from ..layout import centered, cols, grid, inset, rows
 from ..text import language
 from ..widgets import Button, Custom, Fill, Label, Widget, text_width, wrap
@@ -384,8 +384,9 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     if isinstance(started, Rejection):
         return []
     game, _ = started
-    heading = _deal_heading(w, game)
-    notes = _deal_notes(w, game)
+    lang = language()
+    heading = setup_guide.deal_heading(lang, game)
+    notes = setup_guide.deal_notes(lang, game)
     top_h = m.px(theme.WIZARD_HEADING_H) * (2 if md.expansion else 1)
     line_h = theme.WIZARD_CAKE_DEAL_LINE_H if md.expansion else theme.WIZARD_DEAL_LINE_H
     # a note too long for one line of the small type takes two
@@ -405,46 +406,10 @@ def deal(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     return out
 
 
-def _deal_heading(w: WizardScreen, game: Game) -> str | None:
-    """The deck to build (003_..., 준비; 선택 규칙), or the cards to take out first."""
-    md = w.model
-    removed = game.removed - (md.box.ristretto_cards - md.count if md.ristretto else 0)
-    if md.expansion is not None:
-        return (w.t("cake.deal_build", count=removed) if removed
-                else w.t("cake.deal_build_longer"))
-    return w.t("wizard.deal_removed", count=removed) if removed else None
-
-
-def _deal_notes(w: WizardScreen, game: Game) -> list[str]:
-    """The lines under the table: the dealing order, tokens and cake cards, the deck."""
-    md, box = w.model, w.model.box
-    notes = [_deal_order(w, game)]
-    if box.starting_tokens:
-        notes.append(w.t("wizard.deal_tokens", token=token_name(language(), md.edition, 1)))
-    if box.starting_cake_cards:
-        notes += [w.t("cake.deal_cake_cards"), w.t("cake.deal_cakes")]
-    notes.append(w.t("wizard.deal_deck", count=game.deck))
-    return notes
-
-
-def _deal_order(w: WizardScreen, game: Game) -> str:
-    """In which order the cards are dealt (Ristretto, Junior Barista, the book's order)."""
-    md = w.model
-    starter = md.players[md.start or 0]
-    if md.ristretto:
-        return w.t("wizard.deal_ristretto")
-    if md.variant == "junior":
-        return w.t("wizard.deal_order_junior", start=starter, count=md.junior_cards)
-    if game.version.book_deal_order and md.box.deal_order == "two_each_then_extra":
-        return w.t("wizard.deal_order_two_each", start=starter)   # 001 Setup step 6
-    return w.t("wizard.deal_order_start_first", start=starter)
-
-
 def _deal_table(w: WizardScreen, game: Game, table: pygame.Rect) -> list[Widget]:
     """A heading row of the four positions, then a row per seat from the starting player."""
     m, md = w.m, w.model
-    first = md.start or 0
-    order = [(first + k) % md.count for k in range(md.count)]
+    order = setup_guide.deal_seats(game)
     lines = rows(table, [1.0] * (md.count + 1), max(2, m.gap // 2))
     name_w = round(table.w * 0.28)
     head = cols(lines[0], [name_w] + [1.0] * 4, m.gap)
@@ -465,8 +430,7 @@ def _deal_table(w: WizardScreen, game: Game, table: pygame.Rect) -> list[Widget]
 def _dealt(w: WizardScreen, game: Game, seat: int, p: int, cell: pygame.Rect) -> list[Widget]:
     """How many cards a seat's position gets ("–": none), a cake badge on cake cards."""
     m = w.m
-    n = len(game.players[seat].queue[p])
-    cakes = sum(c.cake for c in game.players[seat].queue[p])
+    n, cakes = setup_guide.dealt(game, seat)[p]
     words = tr_count(language(), "wizard.deal_cards", n) if n else "–"
     colour = theme.TEXT_DARK if n else theme.TEXT_DIM
     if not cakes:
@@ -489,9 +453,7 @@ def meeples(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     lang = language()
     left, board_box = cols(body, [1.0, body.h], m.px(theme.WIZARD_SIDE_GAP))
     order = md.meeple_order()
-    hint = w.t("wizard.meeples_hint")
-    if md.count == 2:
-        hint = w.t("wizard.meeples_two") + " " + hint
+    hint = setup_guide.meeples_hint(lang, md.count)
     # as many lines of the small type as the hint takes (four at most)
     hint_lines = min(4, len(wrap(hint, m.small, left.w)))
     parts = rows(left, [m.px(theme.WIZARD_MEEPLE_HINT_LINE_H) * hint_lines
