@@ -12,7 +12,7 @@ import pygame
 from .. import text, theme
 from ..layout import Metrics, centered, cols, inset, rows
 from ..widgets import (Button, Custom, Fill, Label, Stat, Widget, draw_lines, draw_seat_token,
-                       text_width)
+                       seat_token_steps, text_width)
 
 
 def stats_row(m: Metrics, prefix: str, game, p, rect: pygame.Rect, size: int) -> list[Widget]:
@@ -34,7 +34,8 @@ def stats_row(m: Metrics, prefix: str, game, p, rect: pygame.Rect, size: int) ->
 
 def seat_token(name: str, rect: pygame.Rect, seat: int, color) -> Widget:
     return Custom(name, rect, data=("seat", seat, tuple(color)),
-                  paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color))
+                  paint_fn=lambda surface, r: draw_seat_token(surface, r, seat, color),
+                  steps_fn=lambda r: seat_token_steps(r, seat))
 
 
 def draw_badge(m: Metrics, name: str, rect: pygame.Rect, count: int) -> Widget:
