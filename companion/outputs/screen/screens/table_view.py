@@ -51,6 +51,7 @@ from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, 
 from .base import Screen
 from .cake_table import CakeTable
 from .why_panel import WhyTargets, table_targets
+from ..teaching_view import area_for
 from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
                            name_form, seat_token, short_names, stats_row)
 
@@ -72,6 +73,7 @@ class TableView(CakeTable, WhyTargets):
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
+        self.hint_spot: pygame.Rect | None = None    # the active player's positions 1-3
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -842,10 +844,20 @@ class TableView(CakeTable, WhyTargets):
         pending = self.pending
         offer = self.specialty_offered()
         question = self.question_h(game, self._question_w(rect))
-        self._name_banner = active_panel_layout(self.m, rect, pending is not None or offer,
-                                                question).banner
+        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
+        self._name_banner = lay.banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
+        self.question_band = lay.question
+        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
+        # where a hint about another player goes when the side column has no room beside
+        # their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
+        # whose words then give way (their right end once showed beside the card, cut)
+        self.hint_spot = pygame.Rect(lay.slots[0].x, lay.slots[0].y,
+                                     lay.slots[2].right - lay.slots[0].x,
+                                     lay.hint.bottom - lay.slots[0].y)
+        hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
+        covered = hint is not None and area_for(self, hint) == self.hint_spot
         # the other players show only in which card a scan names next, while one of this
         # player's is not known: a cake or a scan on another's card leaves it be (asked
         # only of a table with a scanner)
@@ -856,14 +868,14 @@ class TableView(CakeTable, WhyTargets):
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
-               pending, taken, offer, question, text.language(), self.m, self.app.catalog)
-        got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
-        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
-        self.question_band = lay.question
-        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
-        return got
+               pending, taken, offer, question, text.language(), self.m, self.app.catalog,
+               covered)
+        return self._kept(key, lambda: self._build_active_panel(game, seat, rect, covered))
 
-    def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+    def _build_active_panel(self, game, seat: int, rect: pygame.Rect,
+                            covered: bool = False) -> list[Widget]:
+        """``covered``: a hint card lies over positions 1-3 and the line under them (the
+        line's words, cut at the card's edge, are not drawn)."""
         m = self.m
         me = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -898,7 +910,8 @@ class TableView(CakeTable, WhyTargets):
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        out += self._hint_row(game, me, hint, offer)
+        if not covered:
+            out += self._hint_row(game, me, hint, offer)
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
