@@ -758,7 +758,7 @@ class TableView(CakeTable, WhyTargets):
                                        text_width(deck_words, m.body))
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
-        out += self._header_words(game, lay, turn_words, deck_words, message_shown)
+        out += self._header_words(game, rect, lay, turn_words, deck_words, message_shown)
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
@@ -777,17 +777,21 @@ class TableView(CakeTable, WhyTargets):
                           on_tap=lambda: self.app.open("settings")))
         return out
 
-    def _header_words(self, game, lay: Any, turn_words: str, deck_words: str,
-                      message_shown: bool) -> list[Widget]:
+    def _header_words(self, game, rect: pygame.Rect, lay: Any, turn_words: str,
+                      deck_words: str, message_shown: bool) -> list[Widget]:
         """The turn and the deck, or the final round's words; and the room where a message
         shows (the bar's free middle, or the final round's words' place, which they give
-        it for its few seconds: whose turn it is stays under it on the last seat's turn)."""
+        it for its few seconds: whose turn it is stays under it on the last seat's turn),
+        from the bar's top edge to its foot (``toast_style``: two lines of the body
+        type)."""
         m = self.m
         out: list[Widget] = []
         message = lay.message
         takes_turns = self._final_takes_turns(game)
         over, under = rows(message, [max(1, message.h * 4 // 5), 1.0])
         room = message if lay.info is not None or takes_turns else over
+        room = pygame.Rect(room.x, rect.y, room.w,
+                           (rect.bottom if room is message else room.bottom) - rect.y)
         out.append(Fill("hdr.room", room, color=theme.PANEL))
         detail = Label("hdr.detail", under, text=turn_words, size=m.small, color=theme.TEXT_DIM,
                        align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN))
@@ -1172,6 +1176,13 @@ class TableView(CakeTable, WhyTargets):
                                 pygame.Rect(room.x, room.bottom, room.w,
                                             lay.header.bottom - room.bottom)) if r.w and r.h]
         return out
+
+    def toast_style(self, rect: pygame.Rect) -> tuple[bool, int]:
+        """A message in the top bar's room: flat, its words at the body size or more (22 px
+        at 800x480, as the turn beside it; they were 17-18 px in a shadowed card)."""
+        if rect == self._message_room:
+            return True, self.m.body
+        return super().toast_style(rect)
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
         """The top bar's room for a message, between the turn and the sign (in the final
