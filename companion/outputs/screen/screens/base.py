@@ -811,17 +811,9 @@ class Screen:
         room = self.toast_room(tw, th)
         screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
         for i, note in enumerate(self._toasts):
-            step = i * (th + self.m.gap)
-            spots = []
-            if note.near is not None:     # above the finger, else below it
-                x, y = note.near
-                spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
-                spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
-                spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
-            spots.append(pygame.Rect(0, 0, tw, th))
-            spots[-1].midtop = (w // 2, below + self.m.margin + step)
+            spots = self._toast_spots(i, note, (tw, th), below)
             if room is not None and not i:      # (one message at a time in the room: the
-                spots.append(room)                 # others wait for it)
+                spots.append(pygame.Rect(room))    # others wait for it)
             for r in spots:
                 r.clamp_ip(screen)
             free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
@@ -836,6 +828,22 @@ class Screen:
                 note.held, note.until = False, self.app.clock() + note.seconds
             out.append(self._toast(i, note, free))
         return out + self._whole_message_widgets()
+
+    def _toast_spots(self, i: int, note: _ToastNote, size: tuple[int, int],
+                     below: int) -> list[pygame.Rect]:
+        """Where the ``i``-th message may go, first choice first: above the finger, else
+        below it, else under what it keeps clear (``below``), each ``i`` steps further."""
+        tw, th = size
+        step = i * (th + self.m.gap)
+        spots = []
+        if note.near is not None:     # above the finger, else below it
+            x, y = note.near
+            spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
+            spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
+            spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
+        spots.append(pygame.Rect(0, 0, tw, th))
+        spots[-1].midtop = (self.size[0] // 2, below + self.m.margin + step)
+        return spots
 
     def _toast(self, i: int, note: _ToastNote, rect: pygame.Rect) -> Toast:
         """The ``i``-th message, shown in ``rect``: a tap puts it away, or shows it whole
