@@ -264,8 +264,7 @@ def test_a_hollow_copy_under_a_clip_is_what_pygame_draws():
             widgets.rounded(screen, rect, radius, *layers)
         while widgets.make_owed_copy(screen):      # (what the screen does while idle)
             pass
-        key = widgets._shape_key(screen, rect, radius, tuple(layers))
-        assert key in widgets._shapes
+        assert _copy_kept(screen, rect, radius, tuple(layers))
         clip = rect.inflate(rng.randint(-60, 20), rng.randint(-60, 20)).move(
             rng.randint(-30, 30), rng.randint(-30, 30))
         direct = pygame.Surface((400, 300), 0, screen)
@@ -288,8 +287,72 @@ def test_a_hollow_copy_under_a_clip_is_what_pygame_draws():
         widgets.rounded(screen, big, 12, *layers)
     while widgets.make_owed_copy(screen):
         pass
-    held = widgets._shapes._items[widgets._shape_key(screen, big, 12, layers)][1]
+    key = widgets._shape_key(screen, big, 12, layers)
+    held = sum(widgets._shapes._items[k][1] for k in _copy_keys(key, big, 12, layers))
     assert held < big.w * big.h * screen.get_bytesize() // 8
+
+
+def _copy_keys(key: tuple, rect: pygame.Rect, radius: int, layers: tuple) -> list[tuple]:
+    """The keys a shape's copy is kept under: its own, or one per piece."""
+    pieces = widgets._pieces(rect, radius, layers)
+    return [key + (i,) for i in range(len(pieces))] if pieces else [key]
+
+
+def _copy_kept(screen: pygame.Surface, rect: pygame.Rect, radius: int, layers: tuple) -> bool:
+    key = widgets._shape_key(screen, rect, radius, layers)
+    return all(k in widgets._shapes for k in _copy_keys(key, rect, radius, layers))
+
+
+def test_a_large_shape_copied_in_pieces_is_what_pygame_draws():
+    """A shape larger than ``widgets._PIECES_OVER`` pixels (a table's panel, a dialog) is
+    copied in four pieces, each made in a step of its own while idle (one piece per
+    ``make_owed_copy``: the whole copy made at once was the largest step painted ahead,
+    issue 38); copied from them, whole or under a clip that cuts it, it is what
+    pygame.draw.rect draws, and the pieces hold a fraction of its pixels."""
+    import random
+    rng = random.Random(37)
+    pygame.display.init()
+    screen = pygame.display.set_mode((420, 320))
+    checked = 0
+    while checked < 60:
+        rect = pygame.Rect(rng.randint(0, 40), rng.randint(0, 40), rng.randint(150, 380),
+                           rng.randint(150, 280))
+        radius = rng.choice([2, 6, 8, 12, 16, 40])
+        first = ((rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)),
+                 rng.choice([0, 0, 0, 3, 13]))
+        layers = (first,) + tuple(
+            (rng.choice([(0, 0, 0), (250, 246, 240), (255, 0, 255)]), rng.choice([1, 2, 4, 9]))
+            for _ in range(rng.randint(0, 2)))
+        if not widgets._copied(screen, rect, radius, layers) \
+                or not widgets._pieces(rect, radius, layers):
+            continue
+        checked += 1
+        widgets._shapes.clear()
+        widgets._copies_owed.clear()
+        for _ in range(2):
+            widgets.rounded(screen, rect, radius, *layers)
+        made = 0
+        while widgets.make_owed_copy(screen):
+            made += 1
+        assert made == 4 and _copy_kept(screen, rect, radius, layers), (rect, radius, layers)
+        clip = None if checked % 2 else rect.inflate(rng.randint(-120, 20),
+                                                     rng.randint(-120, 20)).move(
+            rng.randint(-40, 40), rng.randint(-40, 40))
+        direct = pygame.Surface(screen.get_size(), 0, screen)
+        for s in (screen, direct):
+            s.set_clip(None)
+            s.fill((30, 60, 90))
+        for colour, width in layers:
+            pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
+        if clip is not None:
+            whole = direct.copy()
+            direct.fill((30, 60, 90))
+            direct.blit(whole, clip, clip)
+        screen.set_clip(clip)
+        widgets.rounded(screen, rect, radius, *layers)
+        screen.set_clip(None)
+        assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
+            (rect, radius, layers, clip)
 
 
 @pytest.mark.parametrize("alpha", [160, 90])

@@ -563,11 +563,7 @@ def rounded(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         _draw_as_copied(surface, rect, radius, layers)
         return
     key = _shape_key(surface, rect, radius, layers)
-    shape = _shapes.get(key)
-    if shape is not None:
-        if not layers[0][1]:            # its fill's straight parts, then the rest copied
-            _fill_cross(surface, layers[0][0], rect, radius)
-        surface.blit(shape, rect)
+    if _copy_shape(surface, key, rect, radius, layers):
         return
     if key not in _shapes_seen:         # the first time, drawn: a copy is owed the second
         if len(_shapes_seen) > 2000:    # (made while the table is idle: making and
@@ -590,6 +586,51 @@ def _draw_layers(surface: pygame.Surface, rect: pygame.Rect, radius: int,
 def _shape_key(surface: pygame.Surface, rect: pygame.Rect, radius: int,
                layers: tuple[tuple[Color, int], ...]) -> tuple:
     return (rect.w, rect.h, radius, layers, surface.get_bitsize(), surface.get_masks())
+
+
+#: a shape larger than this (pixels) is copied in four pieces, its top and bottom bands and
+#: its two sides, each made while idle in a step of its own (``make_owed_copy``): a 500 x 332
+#: panel's copy made whole (drawn, hollowed, counted and encoded) was the largest step
+#: painted ahead, 9-11 M instructions at 800 x 480 (issue 38); its pieces are under 1 M each
+_PIECES_OVER = 24_000
+
+
+def _pieces(rect: pygame.Rect, radius: int,
+            layers: tuple[tuple[Color, int], ...]) -> tuple[pygame.Rect, ...]:
+    """The pieces (relative to the shape) a large shape's copy is kept in: bands as deep as
+    its corners and outlines (``edge``) along its top and bottom, and its two sides between
+    them; what they leave, its middle, is its fill (filled, ``_fill_cross``) or clear.
+    None (``()``): one whole copy (a shape this small, or a fill over an outline, whose
+    middle is not one colour)."""
+    w, h = rect.size
+    if w * h <= _PIECES_OVER or any(not width for _, width in layers[1:]):
+        return ()
+    edge = max(radius, *(width for _, width in layers))
+    if w <= 2 * edge or h <= 2 * edge:
+        return ()
+    side = h - 2 * edge
+    return (pygame.Rect(0, 0, w, edge), pygame.Rect(0, h - edge, w, edge),
+            pygame.Rect(0, edge, edge, side), pygame.Rect(w - edge, edge, edge, side))
+
+
+def _copy_shape(surface: pygame.Surface, key: tuple, rect: pygame.Rect, radius: int,
+                layers: tuple[tuple[Color, int], ...]) -> bool:
+    """Copy the shape from its copy (or its pieces' copies) where ``rounded`` draws it;
+    False: no copy (or a piece of it) is kept."""
+    pieces = _pieces(rect, radius, layers)
+    if pieces:
+        got = [_shapes.get(key + (i,)) for i in range(len(pieces))]
+        at = [piece.move(rect.topleft) for piece in pieces]
+    else:
+        got, at = [_shapes.get(key)], [rect]
+    shapes = [shape for shape in got if shape is not None]
+    if len(shapes) < len(got):
+        return False
+    if not layers[0][1]:                # its fill's straight parts, then the rest copied
+        _fill_cross(surface, layers[0][0], rect, radius)
+    for shape, where in zip(shapes, at, strict=True):
+        surface.blit(shape, where)
+    return True
 
 
 def _draw_as_copied(surface: pygame.Surface, rect: pygame.Rect, radius: int,
@@ -673,18 +714,22 @@ def _ready_copy(shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
     makes it, a step of its own)."""
     if not _copied(shown_on, rect, radius, layers):
         return
-    key = _shape_key(shown_on, rect, radius, layers)
-    if key not in _shapes:
-        _owe(key, shown_on, rect, radius, layers)
+    _owe(_shape_key(shown_on, rect, radius, layers), shown_on, rect, radius, layers)
 
 
 def _owe(key: tuple, shown_on: pygame.Surface, rect: pygame.Rect, radius: int,
          layers: tuple[tuple[Color, int], ...]) -> None:
-    """Owe the copy of a shape for ``shown_on`` (at most 64 owed: the oldest go first)."""
-    _copies_owed.pop(key, None)
-    if len(_copies_owed) >= 64:
-        _copies_owed.pop(next(iter(_copies_owed)))
-    _copies_owed[key] = (shown_on, pygame.Rect(rect), radius, layers)
+    """Owe the copy of a shape for ``shown_on``, or of each of its pieces not kept
+    (``_pieces``), each a copy of its own (at most 64 owed: the oldest go first)."""
+    pieces = _pieces(rect, radius, layers)
+    owed = [(key + (i,), piece) for i, piece in enumerate(pieces)] if pieces else [(key, None)]
+    for k, piece in owed:
+        if k in _shapes:
+            continue
+        _copies_owed.pop(k, None)
+        if len(_copies_owed) >= 64:
+            _copies_owed.pop(next(iter(_copies_owed)))
+        _copies_owed[k] = (shown_on, pygame.Rect(rect), radius, layers, piece)
 
 
 def make_owed_copy(shown_on: pygame.Surface) -> bool:
@@ -694,16 +739,17 @@ def make_owed_copy(shown_on: pygame.Surface) -> bool:
     (a window closed since) are forgotten. False: none was owed."""
     while _copies_owed:
         key = next(iter(_copies_owed))
-        target, rect, radius, layers = _copies_owed.pop(key)
+        target, rect, radius, layers, piece = _copies_owed.pop(key)
         if target is shown_on and key not in _shapes:
             break
     else:
         return False
-    shape = _shapes.put(key, *_shape_copy(shown_on, rect, radius, layers))
-    _shapes_seen.add(key)
+    shape, held, clear = _shape_copy(shown_on, rect, radius, layers, piece)
+    _shapes.put(key, shape, held)
+    _shapes_seen.add(key if piece is None else key[:-1])
     clip = shown_on.get_clip()
-    if clip.w > 0 and clip.h > 0 and shape.get_at((0, 0)) == shape.get_colorkey():
-        shown_on.blit(shape, clip.topleft, pygame.Rect(0, 0, 1, 1))
+    if clip.w > 0 and clip.h > 0 and clear is not None:
+        shown_on.blit(shape, clip.topleft, pygame.Rect(clear, (1, 1)))
     return True
 
 
@@ -736,30 +782,57 @@ def _fill_cross(surface: pygame.Surface, colour: Color, rect: pygame.Rect,
 
 
 def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
-                layers: tuple[tuple[Color, int], ...]) -> tuple[pygame.Surface, int]:
-    """``rounded``'s copy: the layers drawn on a colour key none of them uses, RLE-encoded,
-    and the bytes it holds. A shape filled first is hollow: where it is its fill's colour
-    outside the four corners, the copy has its colour key (``rounded`` fills those straight
-    parts first, ``_fill_cross``), so it holds its corners and outlines only (SDL keeps
-    only the run-length encoded pixels it copies: a 788 x 163 panel with a 2-pixel
-    outline 18 KB instead of 500)."""
-    out = _keyed(surface, rect.size, pygame.Rect((0, 0), rect.size), radius, layers, 0)
+                layers: tuple[tuple[Color, int], ...], piece: pygame.Rect | None = None
+                ) -> tuple[pygame.Surface, int, tuple[int, int] | None]:
+    """``rounded``'s copy (or of its ``piece``, relative to the shape: ``_pieces``): the
+    layers drawn on a colour key none of them uses, RLE-encoded; the bytes it holds; and a
+    pixel of it the colour key leaves out (None: none; it is then copied whole, not keyed).
+    A shape filled first is hollow: where it is its fill's colour outside the four corners,
+    the copy has its colour key (``rounded`` fills those straight parts first,
+    ``_fill_cross``), so it holds its corners and outlines only (SDL keeps only the
+    run-length encoded pixels it copies: a 788 x 163 panel with a 2-pixel outline 18 KB
+    instead of 500). A piece is drawn with a margin around it, as ``_shape_part`` draws a
+    part, and cut from there."""
+    whole = pygame.Rect((0, 0), rect.size)
+    if piece is None:
+        out = _keyed(surface, rect.size, whole, radius, layers, 0)
+        area = whole
+    else:
+        margin = max(width for _, width in layers) + 2
+        aside = piece.inflate(2 * margin, 2 * margin).clip(whole)
+        drawn = _keyed(surface, aside.size, whole.move(-aside.x, -aside.y), radius, layers, 0)
+        out = drawn.subsurface(piece.move(-aside.x, -aside.y)).copy()
+        area = piece
     clear = out.get_colorkey()
     assert clear is not None
     if not layers[0][1]:
-        w, h, r = rect.w, rect.h, radius
-        fill = out.map_rgb(layers[0][0])
-        pixels: Any = pygame.PixelArray(out)        # (its stubs lack slicing)
-        try:
-            for part in (pixels[r:w - r, :] if w > 2 * r else None,
-                         pixels[:, r:h - r] if h > 2 * r else None):
-                if part is not None:            # (None: no straight part that way)
-                    part.replace(fill, clear)
-        finally:
-            pixels.close()
+        _hollow(out, area, rect.size, radius, out.map_rgb(layers[0][0]), out.map_rgb(clear))
+    shown = pygame.mask.from_surface(out)           # (the pixels not the colour key)
+    held = shown.count() * out.get_bytesize() + 16 * out.get_height()
+    if shown.count() == out.get_width() * out.get_height():
+        out.set_colorkey(None)                      # (a piece all outline: nothing clear)
+        return out, held, None
     out.set_colorkey(clear, pygame.RLEACCEL)
-    shown = pygame.mask.from_surface(out).count()      # (the pixels not the colour key)
-    return out, shown * out.get_bytesize() + 16 * rect.h
+    shown.invert()
+    edge = shown.outline()                          # (points of the clear part)
+    return out, held, edge[0] if edge else None
+
+
+def _hollow(out: pygame.Surface, area: pygame.Rect, size: tuple[int, int], radius: int,
+            fill: int, clear: int) -> None:
+    """Where ``out`` (the part ``area`` of a shape of ``size``) is its ``fill`` in the
+    shape's straight parts (all but its four corners), ``clear``."""
+    w, h, r = *size, radius
+    pixels: Any = pygame.PixelArray(out)        # (its stubs lack slicing)
+    try:
+        for band in (pygame.Rect(r, 0, w - 2 * r, h) if w > 2 * r else None,
+                     pygame.Rect(0, r, w, h - 2 * r) if h > 2 * r else None):
+            part = band.clip(area) if band is not None else None
+            if part:                            # (None: no straight part that way)
+                part.move_ip(-area.x, -area.y)
+                pixels[part.x:part.right, part.y:part.bottom].replace(fill, clear)
+    finally:
+        pixels.close()
 
 
 def _keyed(like: pygame.Surface, size: tuple[int, int], rect: pygame.Rect, radius: int,
