@@ -112,3 +112,36 @@ def test_a_long_message_without_a_headline_shows_its_first_words_at_the_small_ty
         app.screen.draw(app.surface)
     assert " ".join(" ".join(r.text for r in texts if r.owner == "toast.whole").split()) \
         == message
+
+
+#: the table's messages in its top bar: a refusal by the finger, "Shop closed: ...", and a
+#: message too long for the bar ("Shop open again: ...", its headline and a "›")
+TOP_BAR_SCENES = ("table-toast", "table-closed", "table-reopened")
+
+
+@pytest.mark.parametrize("size", [SIZE, (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_top_bars_message_is_as_big_as_the_turn_beside_it(lang, size):
+    """A message in the top bar takes the body size or more (22 px at 800 x 480, as "Turn 10
+    · Round 3" and the deck beside it), whole inside the bar; the refusal and "Shop closed:
+    Chloe has 5 dislikes" in full, a longer one its headline (a tap shows it all). It was
+    17-18 px in a shadowed card the bar's room held in two lines only so."""
+    from companion.outputs.screen.screenshots import SCENES, make_app
+    m = Metrics.of(size)
+    for name in TOP_BAR_SCENES:
+        _, app = make_app(sample_script(), size, lang)
+        SCENES[name][0](app)
+        [message] = app.screen.toasts
+        app.screen.invalidate()
+        with record_text() as texts:
+            app.screen.draw(app.surface)
+        [shown] = [r for r in texts if r.owner == "toast.0"]
+        header = next(w for w in app.screen._widgets if w.name == "hdr.bg").rect
+        where = (lang, name, shown.text, shown.size)
+        assert shown.size >= m.body, where
+        assert "…" not in shown.text and shown.box.contains(shown.rect), where
+        assert header.contains(shown.rect), where
+        if name != "table-reopened":
+            assert shown.wanted == message, where
+        else:
+            assert shown.wanted.endswith(" ›") and message.startswith(shown.wanted[:-2]), where

@@ -121,22 +121,30 @@ def expected_at(step: teaching.Step, update) -> bool:
 
 def forbidden(app) -> list[Widget]:
     """What a hint must never cover: whose turn it is and the active player's name,
-    score, cards and counts, the top bar, END TURN; on the end screen, the winner."""
+    score, position 4 and counts, the top bar, END TURN, the panels of the other players
+    it talks about; the active player's positions 1-3 too unless it talks only about
+    others (then it may lie over them: ``teaching_view._beside_its_players``); on the end
+    screen, the winner."""
     app.screen.draw(app.surface)
     if isinstance(app.screen, EndScreen):
         return [w for w in app.screen._widgets if w.name in ("end.title", "end.winner")]
     hint = app.teaching.current
-    about = hint.values.get("player") if hint is not None else None
+    values = hint.values if hint is not None else {}
+    about = {values.get("player"), *(values.get("drawers") or ())}
     game = app.table.game
-    seats = [i for i, p in enumerate(game.players) if p.name == about] if game else []
-    # the panel of the player a hint talks about, where the column has room beside it (a
-    # side panel of three players, the first or last of four)
-    theirs = f"p{seats[0]}." if seats and len(game.players) > 2 and not (
-        len(game.players) == 4 and (seats[0] - game.active) % 4 == 2) else None
+    seats = {i for i, p in enumerate(game.players) if p.name in about} if game else set()
+    active_too = game is not None and game.active in seats
+    others = set() if active_too else seats - {game.active if game else None}
+    over_cards = bool(others)            # positions 1-3 may hold the card
+    if getattr(app.screen, "question_band", None) is not None:
+        others = set()      # (Cake Time's question: positions 1-3 too short for the words)
+    theirs = tuple(f"p{s}." for s in others)
     return [w for w in app.screen._widgets
-            if w.name.split(".")[0] in ("act", "hdr") or w.name == "ft.end"
-            or isinstance(w, Stat) and w.name.startswith("act.")
-            or theirs is not None and w.name.startswith(theirs) and w.shows]
+            if (w.name.split(".")[0] in ("act", "hdr") or w.name == "ft.end"
+                or isinstance(w, Stat) and w.name.startswith("act.")
+                or theirs and w.name.startswith(theirs) and w.shows)
+            and not (over_cards and w.name.startswith(("act.pos1", "act.pos2", "act.pos3",
+                                                        "act.bg")))]
 
 
 def read_every_hint(app, seen: list) -> None:
@@ -544,6 +552,96 @@ def test_the_hint_card_keeps_off_the_active_player_at_every_size(size, players):
     for name in ("teach.ok", "teach.stop"):
         r = widget(app, name).rect
         assert area.contains(r) and min(r.size) >= 48      # a finger's target
+
+
+#: the hints that talk about one player (``teaching._values``), with the words they need
+ABOUT_A_PLAYER = ("flow_of_time", "dislike", "two_player_draw", "shop_closed")
+
+
+def hint_about(name: str, key: str) -> teaching.Hint:
+    return teaching.Hint(key, (("count", 1), ("edition", "original"), ("player", name)))
+
+
+def shown_hint(app):
+    """The hint card, its words as drawn (a whole repaint) and every widget on the screen."""
+    from companion.outputs.screen import widgets
+    app.screen.changed()
+    app.screen.invalidate()
+    with widgets.record_text() as records:
+        app.screen.draw(app.surface)
+    ws = app.screen._widgets
+    words = [r for r in records if r.owner == "teach.text"]
+    return next(w for w in ws if w.name == "teach.box"), words, ws
+
+
+def in_sight(app, seat: int) -> list[Widget]:
+    """What a hint about the player of ``seat`` leaves in sight: that player's panel, whose
+    turn it is (the top bar, the active banner), the active player's position 4 (the urgent
+    card) and counts, the footer."""
+    return [w for w in app.screen._widgets
+            if w.name.startswith((f"p{seat}.", "hdr.", "ft.", "act.banner", "act.name",
+                                  "act.seat", "act.score", "act.pos4"))
+            or isinstance(w, Stat) and w.name.startswith("act.")]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720), (1280, 800)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_hint_about_another_player_leaves_their_panel_and_whose_turn_in_sight(size, players):
+    """The flow of time, a dislike, the two-player draw, the last player: a hint about
+    each other player, their panel in sight beside the card (the card once took the whole
+    side column for the one other player of two and a middle panel of four, over the very
+    panel it talked about), whose turn it is and position 4 too, the words whole at the
+    body size or more."""
+    from companion.core.events import ScriptLine
+    from companion.outputs.screen.table_layout import table_layout
+    loop, app = make_app(size=size)
+    names = ["Ana", "Maximiliano", "Chloe", "Ben"][:players]
+    loop.post(ScriptLine(json.dumps({"do": "setup", "edition": "original",
+                                     "players": names}), 1))
+    loop.drain()
+    app.process_updates()
+    app.teaching.set_enabled(True)
+    game = app.table.game
+    lay = table_layout(size, players)
+    m = app.screen.m
+    for k, panel in enumerate(lay.others):
+        seat = (game.active + 1 + k) % players
+        for key in ABOUT_A_PLAYER:
+            app.teaching.queue = [hint_about(game.players[seat].name, key)]
+            box, words, _ = shown_hint(app)
+            where = (players, k, key)
+            assert not box.rect.colliderect(panel), where
+            for w in in_sight(app, seat):
+                assert not box.rect.colliderect(w.rect), (where, w.name)
+            assert words and min(r.size for r in words) >= m.body, (where, words)
+            assert " ".join(r.text for r in words).split() == \
+                app.teaching.text(app.teaching.current).split(), where
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_hint_about_another_player_is_whole_at_the_body_size_in_every_language(size, lang):
+    """At 800x480 and 1024x600, for each player count and each other player (a long
+    name): the words whole at the body size or more (22 px at 800x480), that player's
+    panel in sight."""
+    from companion.outputs.screen.table_layout import table_layout
+    for players in (2, 3, 4):
+        names = ["Ana", "Maximiliano", "Chloe", "Ben"][:players]
+        loop, app = make_app(size=size, lang=lang, lines=[json.dumps(
+            {"do": "setup", "edition": "original", "players": names})])
+        app.teaching.set_enabled(True)
+        game = app.table.game
+        for k, panel in enumerate(table_layout(size, players).others):
+            seat = (game.active + 1 + k) % players
+            for key in ABOUT_A_PLAYER:
+                app.teaching.queue = [hint_about(game.players[seat].name, key)]
+                box, words, _ = shown_hint(app)
+                where = (lang, players, k, key)
+                assert not box.rect.colliderect(panel), where
+                assert words and min(r.size for r in words) >= app.screen.m.body, where
+                assert " ".join(r.text for r in words).split() == \
+                    app.teaching.text(app.teaching.current).split(), where
 
 
 def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):

@@ -102,9 +102,28 @@ class Family:
                     if b.name.startswith(("ft.", "dlg.")) and b.name != "dlg.shade" \
                             and b.on_tap is not None and w.rect.colliderect(b.rect):
                         self.problems.append(f"{self.tag} after {after}: {n} covers {b.name}")
+        self.check_hint(after, ws)
         if "why.panel" in ws and "ft.end" in ws and ws["why.panel"].rect.colliderect(
                 ws["ft.end"].rect):
             self.problems.append(f"{self.tag} after {after}: the why? panel covers END TURN")
+
+    def check_hint(self, after: str, ws: dict) -> None:
+        """A hint about other players leaves their panels in sight (unless it talks about
+        the active player too, or Cake Time's question leaves positions 1-3 too short:
+        ``teaching_view._beside_its_players``)."""
+        hint, box, game = self.app.teaching.current, ws.get("teach.box"), self.app.table.game
+        if hint is None or box is None or game is None \
+                or getattr(self.app.screen, "question_band", None) is not None:
+            return
+        names = {hint.values.get("player"), *(hint.values.get("drawers") or ())}
+        seats = [i for i, p in enumerate(game.players) if p.name in names]
+        if game.active in seats:
+            return
+        for seat in seats:
+            panel = ws.get(f"p{seat}.bg")
+            if panel is not None and box.rect.colliderect(panel.rect):
+                self.problems.append(f"{self.tag} after {after}: the hint {hint.key} covers "
+                                     f"the panel of {game.players[seat].name}")
 
     # --- the evening ---------------------------------------------------------------------
 

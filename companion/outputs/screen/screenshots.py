@@ -314,6 +314,24 @@ SCENES: dict[str, tuple[Callable, bool]] = {
 }
 SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/core/teaching.py)
 
+
+def _teach_two(app):
+    """A taught first game of two: Ana completes an order and ends her turn; the flow of
+    time is explained over Ben's positions 1-3, beside Ana's panel, which it talks about."""
+    from .text import language
+    names = ["민수", "지우"] if language() == "ko" else ["Ana", "Ben"]
+    app.teaching.set_enabled(True)
+    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
+    while tap_widget(app, "teach.ok"):
+        pass
+    act(app, {"do": "complete", "slot": 1})
+    act(app, {"do": "end_turn"})
+    while app.teaching.current is not None and app.teaching.current.key != "flow_of_time":
+        tap_widget(app, "teach.ok")
+
+
+SCENES["table-teach-two"] = (_teach_two, False)
+
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the
     draw prompt went away: cakes on orders, cake cards, the Cake card button."""

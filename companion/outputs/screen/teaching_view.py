@@ -10,29 +10,34 @@ that moves the game on (``teaching.DISMISSING``: scanning the dealt cards does n
 (``Settings.teaching``, kept beside the journal).
 
 Where the card goes is decided here for every screen that shows hints
-(``area_for``): on the table view the column of the other players' panels (off the
-panel of the player a hint talks about, where the rest of the column holds it), never
-the active player's name, turn banner, counts or cards, nor the top bar; on the end
-screen a band along the bottom, under the winner and the ranking. Other screens
-(the wizard, settings, fix) keep a hint waiting until the table is back.
+(``area_for``): on the table view the column of the other players' panels, never the
+active player's name, turn banner, counts or urgent card (position 4), nor the top bar.
+A hint about another player leaves that player's panel in sight: the card takes the
+rest of the column where it holds the words whole at the body size, else it lies over
+the active player's positions 1-3 (two players; a middle panel of four:
+``_beside_its_players`` says why). On the end screen a band along the bottom, under the
+winner and the ranking. Other screens (the wizard, settings, fix) keep a hint waiting
+until the table is back.
 
 The demo (``demo --teach``) sets ``auto``: a hint then moves on by itself once read
 (``read_seconds``), and the bots wait while one is up (``busy``).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+from collections.abc import Callable
 
 import pygame
 
 from companion.core import teaching
 from companion.core.teaching import Hint, Teacher
 from . import theme
-from .layout import centered, cols, inset, rows
+from .layout import Metrics, centered, cols, inset, rows
 from .settings_store import settings_for
 from .table_layout import table_layout
 from .text import language, shown_names
-from .widgets import Button, Fill, Label, Widget, common_size
+from .widgets import Button, Fill, Label, Widget, common_size, fit
 
 #: the hint card: a dark teal face with the yellow of a specialty ribbon around it
 CARD_FACE = (24, 78, 88)
@@ -181,33 +186,64 @@ class Teaching:
         out: list[Widget] = [Fill("teach.box", area, color=CARD_FACE, radius=14,
                                   border=max(3, m.px(4)), border_color=CARD_EDGE,
                                   blocks=True, on_tap=self.next)]
-        inner = inset(area, m.px(10))
         ok_words = screen.t("teach.next" if more else "teach.ok")
         stop_words = screen.t("teach.stop")
-        if area.w >= area.h * 3:          # a band: the words left, the buttons beside them
-            inner = inset(area, m.px(8), m.px(4))
-            body, stop_box, ok_box = cols(inner, [1.0, m.px(130), m.px(130)], m.gap)
-            stop_box, ok_box = (centered(b, b.w, min(b.h, m.target)) for b in (stop_box, ok_box))
-            size, lines = m.body, 3
-        elif area.h < m.target * 4:       # beside the panel it talks about: no title
-            body, buttons = rows(inner, [1.0, m.target], m.px(4))
-            stop_box, ok_box = cols(buttons, [1.0, 1.0], m.gap)
-            size, lines = m.body, 8
-        else:
-            title, body, buttons = rows(inner, [m.px(24), 1.0, m.target], m.px(4))
-            stop_box, ok_box = cols(buttons, [1.0, 1.0], m.gap)
-            out.append(Label("teach.title", title, text=screen.t("teach.title"), size=m.small,
-                             bold=True, color=CARD_EDGE, align="left"))
-            size, lines = m.big, 8
-        out.append(Label("teach.text", body, text=self.text(hint), size=size, lines=lines,
-                         min_size=min(size, m.body if area.h >= m.target * 4 else m.small),
-                         align="left"))
+        card = card_layout(m, area)
+        stop_box, ok_box = card.stop, card.ok
+        if card.title is not None:
+            out.append(Label("teach.title", card.title, text=screen.t("teach.title"),
+                             size=m.small, bold=True, color=CARD_EDGE, align="left"))
+        out.append(Label("teach.text", card.body, text=self.text(hint), size=card.size,
+                         lines=card.lines, min_size=card.min_size, align="left"))
         out.append(Button("teach.stop", stop_box, text=stop_words, size=m.small, lines=2,
                           on_tap=self.stop))
         out.append(Button("teach.ok", ok_box, text=ok_words, color=theme.PRIMARY,
                           size=common_size([ok_words], ok_box.w - m.px(12), m.body, bold=True),
                           on_tap=self.next))
         return out
+
+
+@dataclass(frozen=True)
+class CardLayout:
+    """The hint card's parts in its ``area``: the ``title`` (None: no room for it), the
+    words' ``body`` and their type ``size`` (down to ``min_size``, in ``lines`` lines at
+    most), the "Stop teaching" and "Got it" buttons."""
+    title: pygame.Rect | None
+    body: pygame.Rect
+    size: int
+    min_size: int
+    lines: int
+    stop: pygame.Rect
+    ok: pygame.Rect
+
+
+def card_layout(m: Metrics, area: pygame.Rect) -> CardLayout:
+    """A band (the words left, the buttons beside them); a card under four fingers tall
+    (beside the panel it talks about, over positions 1-3: no title, the words at the body
+    size); else a title, the words as big as they fit, the buttons."""
+    inner = inset(area, m.px(10))
+    if area.w >= area.h * 3:
+        inner = inset(area, m.px(8), m.px(4))
+        body, stop, ok = cols(inner, [1.0, m.px(130), m.px(130)], m.gap)
+        stop, ok = (centered(b, b.w, min(b.h, m.target)) for b in (stop, ok))
+        return CardLayout(None, body, m.body, m.body, 3, stop, ok)
+    if area.h < m.target * 4:
+        # narrower margins above and below (the words' line boxes have room of their own
+        # above the letters and under them): a fifth line of words at the body size
+        body, buttons = rows(inset(area, m.px(10), m.px(7)), [1.0, m.target])
+        stop, ok = cols(buttons, [1.0, 1.0], m.gap)
+        return CardLayout(None, body, m.body, m.small, 8, stop, ok)
+    title, body, buttons = rows(inner, [m.px(24), 1.0, m.target], m.px(4))
+    stop, ok = cols(buttons, [1.0, 1.0], m.gap)
+    return CardLayout(title, body, m.big, m.body, 8, stop, ok)
+
+
+def reads_whole(m: Metrics, area: pygame.Rect, words: str) -> bool:
+    """Whether ``words`` fit the card in ``area`` whole at the body size or more (the
+    6 mm rule: read from 1.5 m)."""
+    card = card_layout(m, area)
+    size, lines = fit(words, card.body, card.size, False, card.lines, card.min_size)
+    return size >= m.body and " ".join(lines).split() == words.split()
 
 
 def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
@@ -223,8 +259,11 @@ def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
             return None
         body = lay.body
         side = lay.others[0]
-        return _off_its_player(pygame.Rect(side.x, body.y, side.w, body.h), lay.others,
-                               _panel_of(game, hint))
+        named, active_named = _named(game, hint)
+        words = teaching.hint_text(language(), hint, names=shown_names()) if hint else ""
+        return _beside_its_players(pygame.Rect(side.x, body.y, side.w, body.h), lay.others,
+                                   named, None if active_named else screen.hint_spot,
+                                   lambda r: reads_whole(m, r, words))
     from .screens.end import EndScreen       # (imported with the first end screen)
     if type(screen) is EndScreen:     # over the bottom bar (rematch, new game), under the
         screen_rect = inset(m.rect, m.margin)            # winner and the ranking
@@ -233,30 +272,61 @@ def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
     return None
 
 
-def _panel_of(game: Any, hint: Hint | None) -> int | None:
+def _named(game: Any, hint: Hint | None) -> tuple[list[int], bool]:
     """Which of the other players' panels (``TableLayout.others``, in seat order after the
-    active one) shows the player ``hint`` talks about; None: none (the active player's)."""
-    name = hint.values.get("player") if hint is not None else None
-    seats = [i for i, p in enumerate(game.players) if p.name == name]
-    if not seats:
-        return None
+    active one) show a player ``hint`` talks about (its ``player`` and its ``drawers``), and
+    whether it talks about the active player too."""
+    values = hint.values if hint is not None else {}
+    names = {values.get("player"), *(values.get("drawers") or ())}
+    seats = {i for i, p in enumerate(game.players) if p.name in names}
     active = game.active if game.active is not None else game.last_seat
     n = len(game.players)
-    k = (seats[0] - active - 1) % n
-    return k if k < n - 1 else None
+    return sorted((s - active - 1) % n for s in seats if s != active), active in seats
 
 
-def _off_its_player(column: pygame.Rect, others: list[pygame.Rect],
-                    k: int | None) -> pygame.Rect:
-    """The column of the other players' panels, but off panel ``k`` where the room above
-    or below it holds a card at least half the column's height (a hint about a player
-    leaves their panel in sight: "each of Blue's orders moves down" beside Blue's orders;
-    with a middle panel of four players, or the one other player of two, the room left is
-    too small, and the card takes the column)."""
-    if k is None:
+#: the least share of the side column a card beside the panel it talks about takes (less
+#: holds no more than two lines of a hint at the body size)
+COLUMN_SHARE = 0.45
+
+
+def _beside_its_players(column: pygame.Rect, others: list[pygame.Rect], named: list[int],
+                        spot: pygame.Rect | None,
+                        reads: Callable[[pygame.Rect], bool]) -> pygame.Rect:
+    """The card for a hint about the players of panels ``named``: a hint about a player
+    leaves their panel in sight ("each of Blue's orders moves down" beside Blue's orders),
+    its words whole at the body size or more where they can be (``reads``).
+
+    - It names none of the other players: the side column (the active player's own
+      panel, whose turn it is and the counts stay in sight).
+    - Above or below the panels it names, where that part of the column holds at least
+      ``COLUMN_SHARE`` of it (a side panel of three players; the first or the last of
+      four) and the words whole at the body size.
+    - Else over ``spot``, the active player's positions 1 to 3 and the line under them,
+      when the hint does not talk about the active player: whose turn it is, position 4
+      (the urgent card) and the counts stay in sight, the cards it covers for the hint's
+      few seconds are not the ones it talks about. This is where a hint about the one
+      other player of two goes (their panel takes 62% of the column), and about a middle
+      panel of four (a third of the column above it, a third below). Measured at
+      800x480: the rest of the column (282 x 124 px for two players, 282 x 107 beside a
+      middle panel of four) holds two lines of body type above the card's buttons, and
+      the longest hints need five to seven; a card split around the panel breaks a
+      sentence in two, and there is no room for a narrower one beside it; positions 1-3
+      (362 x 204 px) hold every hint whole at the body size (22 px) or more, in one card
+      a family reads from 1.5 m, the player's panel beside it.
+    - Else (words too long for both at the body size: positions 1-3 are shorter while
+      Cake Time asks "Cake on the deck's back?" under the counts) the part of the column
+      beside the panels, where there is one, its words smaller; else the side column (a
+      hint about the active player and the others around, an order surge's "Ana
+      completed 2, so Ben and Chloe each draw 2": the draw prompt in the active panel
+      says who draws), as for a hint about the active player alone: words a family
+      cannot read from 1.5 m leave nothing in sight worth it.
+    """
+    if not named:
         return column
-    panel = others[k]
-    above = pygame.Rect(column.x, column.y, column.w, panel.y - column.y)
-    below = pygame.Rect(column.x, panel.bottom, column.w, column.bottom - panel.bottom)
+    top = min(others[k].y for k in named)
+    bottom = max(others[k].bottom for k in named)
+    above = pygame.Rect(column.x, column.y, column.w, top - column.y)
+    below = pygame.Rect(column.x, bottom, column.w, column.bottom - bottom)
     room = max(above, below, key=lambda r: r.h)
-    return room if room.h >= column.h * 0.45 else column
+    beside = room if room.h >= column.h * COLUMN_SHARE else None
+    return next((r for r in (beside, spot) if r is not None and reads(r)), beside or column)

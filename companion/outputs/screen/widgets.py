@@ -1308,34 +1308,48 @@ _VEIL_ROWS = 60
 
 @dataclass(eq=False)
 class Toast(Widget):
-    """A short message over the screen (a rejection, a hint); ``kind`` sets the colour."""
+    """A short message over the screen (a rejection, a hint); ``kind`` sets the colour.
+    ``flat``: in a bar of its own height (the table's top bar), without the shadow and
+    with a thinner edge, so that its words take two lines of the body type there (the
+    shadow and the wider margins left them 17-18 px)."""
     text: str = ""
     size: int = 20
     kind: str = "error"          # "error", "info" or "warning"
     min_size: int | None = None
+    flat: bool = False
 
     LINES = 3                    # at most, in ``text_box``
+    FLAT_EDGE = 3                # the edge of a ``flat`` message
 
     @property
     def extent(self) -> pygame.Rect:
+        if self.flat:
+            return self.rect
         return self.rect.union(self.rect.move(3, 4))      # and its shadow
 
     @staticmethod
-    def text_box(rect: pygame.Rect) -> pygame.Rect:
+    def text_box(rect: pygame.Rect, flat: bool = False) -> pygame.Rect:
         """Where a toast in ``rect`` puts its words."""
-        card = pygame.Rect(rect.x, rect.y, rect.w - 3, rect.h - 4)
         pad = max(8, rect.h // 8)
+        if flat:
+            edge = Toast.FLAT_EDGE
+            return rect.inflate(-2 * (edge + pad), -2 * edge)
+        card = pygame.Rect(rect.x, rect.y, rect.w - 3, rect.h - 4)
         return card.inflate(-2 * pad - 8, -pad)
 
     def paint(self, surface):
         face = {"error": theme.TOAST, "info": theme.TOAST, "warning": theme.WARNING}[self.kind]
         edge = {"error": theme.DANGER, "info": theme.OK, "warning": theme.TEXT_DARK}[self.kind]
-        # the shadow stays inside the rectangle: a toast that goes leaves no trace of it
-        card = pygame.Rect(self.rect.x, self.rect.y, self.rect.w - 3, self.rect.h - 4)
-        fill_round_rect(surface, theme.BLACK, card.move(3, 4), 14)
-        fill_round_rect(surface, face, card, 14)
-        pygame.draw.rect(surface, edge, card, 4, border_radius=14)
-        draw_text(surface, self.text, self.text_box(self.rect), self.size,
+        if self.flat:
+            fill_round_rect(surface, face, self.rect, 10)
+            pygame.draw.rect(surface, edge, self.rect, self.FLAT_EDGE, border_radius=10)
+        else:
+            # the shadow stays inside the rectangle: a toast that goes leaves no trace of it
+            card = pygame.Rect(self.rect.x, self.rect.y, self.rect.w - 3, self.rect.h - 4)
+            fill_round_rect(surface, theme.BLACK, card.move(3, 4), 14)
+            fill_round_rect(surface, face, card, 14)
+            pygame.draw.rect(surface, edge, card, 4, border_radius=14)
+        draw_text(surface, self.text, self.text_box(self.rect, self.flat), self.size,
                   theme.TEXT_DARK, True, lines=self.LINES, min_size=self.min_size)
 
 

@@ -811,17 +811,9 @@ class Screen:
         room = self.toast_room(tw, th)
         screen = pygame.Rect(0, 0, w, h).inflate(-2 * self.m.margin, -2 * self.m.margin)
         for i, note in enumerate(self._toasts):
-            step = i * (th + self.m.gap)
-            spots = []
-            if note.near is not None:     # above the finger, else below it
-                x, y = note.near
-                spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
-                spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
-                spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
-            spots.append(pygame.Rect(0, 0, tw, th))
-            spots[-1].midtop = (w // 2, below + self.m.margin + step)
-            if room is not None:
-                spots.append(room.move(0, -step))
+            spots = self._toast_spots(i, note, (tw, th), below)
+            if room is not None and not i:      # (one message at a time in the room: the
+                spots.append(pygame.Rect(room))    # others wait for it)
             for r in spots:
                 r.clamp_ip(screen)
             free = next((r for r in spots if not any(r.colliderect(c) for c in clear)), None)
@@ -837,25 +829,50 @@ class Screen:
             out.append(self._toast(i, note, free))
         return out + self._whole_message_widgets()
 
+    def _toast_spots(self, i: int, note: _ToastNote, size: tuple[int, int],
+                     below: int) -> list[pygame.Rect]:
+        """Where the ``i``-th message may go, first choice first: above the finger, else
+        below it, else under what it keeps clear (``below``), each ``i`` steps further."""
+        tw, th = size
+        step = i * (th + self.m.gap)
+        spots = []
+        if note.near is not None:     # above the finger, else below it
+            x, y = note.near
+            spots += [pygame.Rect(0, 0, tw, th), pygame.Rect(0, 0, tw, th)]
+            spots[0].midbottom = (x, y - self.m.px(theme.TOAST_FINGER_GAP) - step)
+            spots[1].midtop = (x, y + self.m.px(theme.TOAST_FINGER_GAP) + step)
+        spots.append(pygame.Rect(0, 0, tw, th))
+        spots[-1].midtop = (self.size[0] // 2, below + self.m.margin + step)
+        return spots
+
     def _toast(self, i: int, note: _ToastNote, rect: pygame.Rect) -> Toast:
         """The ``i``-th message, shown in ``rect``: a tap puts it away, or shows it whole
         where only its headline shows."""
-        words, smallest = self._toast_words(note.text, rect)
+        flat, small = self.toast_style(rect)
+        words, smallest = self._toast_words(note.text, rect, flat, small)
         return Toast(f"toast.{i}", rect, text=words, size=self.m.body, kind=note.kind,
-                     min_size=smallest,
+                     min_size=smallest, flat=flat,
                      on_tap=self._dismiss_toasts if words == note.text
                      else partial(self._show_whole, note.text))
 
-    def _toast_words(self, text: str, rect: pygame.Rect) -> tuple[str, int | None]:
+    def toast_style(self, rect: pygame.Rect) -> tuple[bool, int]:
+        """How a message in ``rect`` looks: ``Toast.flat`` (in a bar of its own height),
+        and the smallest type its words take (``Metrics.small`` here)."""
+        return False, self.m.small
+
+    def _toast_words(self, text: str, rect: pygame.Rect, flat: bool = False,
+                     small: int | None = None) -> tuple[str, int | None]:
         """What a message shows in ``rect``, and its smallest type size: all of it where it
-        fits whole at 17 px or more (``Metrics.small``); else its headline (the words
-        before its first ": " or ". ") and a "›", whose tap shows it whole
-        (``_show_whole``), where that fits so ("Shop open again: the correction removed
-        Chl…" at 13 px in the top bar once); else as many of its first words as fit so,
-        and a "›" ("Ben no tiene ningún pedido en la pestaña 3" was once 13 px beside
-        ABIERTO); never smaller than the small type while a word fits."""
-        box = Toast.text_box(rect)
-        small = self.m.small
+        fits whole at ``small`` or more (``toast_style``: 17 px, ``Metrics.small``, or in
+        the table's top bar 22, the body size); else its headline (the words before its
+        first ": " or ". ") and a "›", whose tap shows it whole (``_show_whole``), where
+        that fits so ("Shop open again: the correction removed Chl…" at 13 px in the top
+        bar once); else as many of its first words as fit so, and a "›" ("Ben no tiene
+        ningún pedido en la pestaña 3" was once 13 px beside ABIERTO); never smaller than
+        ``small`` while a word fits (else, in the top bar, than the small type: a long name
+        beside ABIERTO and the device icons)."""
+        box = Toast.text_box(rect, flat)
+        small = self.m.small if small is None else small
         if _whole(text, box, self.m.body, small):
             return text, small
         cut = min((i for i in (text.find(": "), text.find(". ")) if i > 0), default=-1)
@@ -872,6 +889,11 @@ class Screen:
         while lo < hi:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if _whole(start(mid), box, self.m.body, small) else (lo, mid - 1)
+        if not lo:      # (a long first word broken at a bigger size fails where two pass)
+            lo = max((n for n in range(1, min(4, len(words))) if _whole(
+                start(n), box, self.m.body, small)), default=0)
+        if not lo and small > self.m.small:     # not even its first word: the small type
+            return self._toast_words(text, rect, flat, self.m.small)
         return (start(lo), small) if lo else (text, None)
 
     def _show_whole(self, text: str) -> None:

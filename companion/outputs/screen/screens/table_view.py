@@ -51,6 +51,7 @@ from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, 
 from .base import Screen
 from .cake_table import CakeTable
 from .why_panel import WhyTargets, table_targets
+from ..teaching_view import area_for
 from .table_panels import (device_bad, device_painter, draw_badge, fitting_name, message_box,
                            name_form, seat_token, short_names, stats_row)
 
@@ -72,6 +73,7 @@ class TableView(CakeTable, WhyTargets):
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
+        self.hint_spot: pygame.Rect | None = None    # the active player's positions 1-3
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -756,7 +758,7 @@ class TableView(CakeTable, WhyTargets):
                                        text_width(deck_words, m.body))
         lay = header_layout(m, rect, closing, text_width(sign_words, m.must, True), info_w,
                             len(devices))
-        out += self._header_words(game, lay, turn_words, deck_words, message_shown)
+        out += self._header_words(game, rect, lay, turn_words, deck_words, message_shown)
         out.append(OpenSign("hdr.sign", lay.sign, is_open=game.token == "open", size=m.must,
                             text=sign_words))
         if lay.devices is not None:
@@ -775,17 +777,21 @@ class TableView(CakeTable, WhyTargets):
                           on_tap=lambda: self.app.open("settings")))
         return out
 
-    def _header_words(self, game, lay: Any, turn_words: str, deck_words: str,
-                      message_shown: bool) -> list[Widget]:
+    def _header_words(self, game, rect: pygame.Rect, lay: Any, turn_words: str,
+                      deck_words: str, message_shown: bool) -> list[Widget]:
         """The turn and the deck, or the final round's words; and the room where a message
         shows (the bar's free middle, or the final round's words' place, which they give
-        it for its few seconds: whose turn it is stays under it on the last seat's turn)."""
+        it for its few seconds: whose turn it is stays under it on the last seat's turn),
+        from the bar's top edge to its foot (``toast_style``: two lines of the body
+        type)."""
         m = self.m
         out: list[Widget] = []
         message = lay.message
         takes_turns = self._final_takes_turns(game)
         over, under = rows(message, [max(1, message.h * 4 // 5), 1.0])
         room = message if lay.info is not None or takes_turns else over
+        room = pygame.Rect(room.x, rect.y, room.w,
+                           (rect.bottom if room is message else room.bottom) - rect.y)
         out.append(Fill("hdr.room", room, color=theme.PANEL))
         detail = Label("hdr.detail", under, text=turn_words, size=m.small, color=theme.TEXT_DIM,
                        align="left", tight=True, min_size=m.px(theme.TABLE_DETAIL_MIN))
@@ -842,10 +848,20 @@ class TableView(CakeTable, WhyTargets):
         pending = self.pending
         offer = self.specialty_offered()
         question = self.question_h(game, self._question_w(rect))
-        self._name_banner = active_panel_layout(self.m, rect, pending is not None or offer,
-                                                question).banner
+        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
+        self._name_banner = lay.banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
+        self.question_band = lay.question
+        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
+        # where a hint about another player goes when the side column has no room beside
+        # their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
+        # whose words then give way (their right end once showed beside the card, cut)
+        self.hint_spot = pygame.Rect(lay.slots[0].x, lay.slots[0].y,
+                                     lay.slots[2].right - lay.slots[0].x,
+                                     lay.hint.bottom - lay.slots[0].y)
+        hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
+        covered = hint is not None and area_for(self, hint) == self.hint_spot
         # the other players show only in which card a scan names next, while one of this
         # player's is not known: a cake or a scan on another's card leaves it be (asked
         # only of a table with a scanner)
@@ -856,14 +872,14 @@ class TableView(CakeTable, WhyTargets):
                tuple(self.app.seat_colors[seat % len(self.app.seat_colors)]),
                game.game_over, game.active, game.edition, game.variant, game.expansion,
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
-               pending, taken, offer, question, text.language(), self.m, self.app.catalog)
-        got = self._kept(key, lambda: self._build_active_panel(game, seat, rect))
-        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
-        self.question_band = lay.question
-        self._active_cards = lay.slots[0].unionall(lay.slots[1:])
-        return got
+               pending, taken, offer, question, text.language(), self.m, self.app.catalog,
+               covered)
+        return self._kept(key, lambda: self._build_active_panel(game, seat, rect, covered))
 
-    def _build_active_panel(self, game, seat: int, rect: pygame.Rect) -> list[Widget]:
+    def _build_active_panel(self, game, seat: int, rect: pygame.Rect,
+                            covered: bool = False) -> list[Widget]:
+        """``covered``: a hint card lies over positions 1-3 and the line under them (the
+        line's words, cut at the card's edge, are not drawn)."""
         m = self.m
         me = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -898,7 +914,8 @@ class TableView(CakeTable, WhyTargets):
             out.append(OrderCard(f"act.pos{i + 1}", r, on_tap=tap, position=i + 1, cards=cs,
                                  size=m.body, seat_color=color, urgent_size=m.must,
                                  highlight=self._just_taken(seat, i + 1)))
-        out += self._hint_row(game, me, hint, offer)
+        if not covered:
+            out += self._hint_row(game, me, hint, offer)
         out += stats_row(self.m, "act", game, me, stats, m.big)
         return out
 
@@ -1159,6 +1176,13 @@ class TableView(CakeTable, WhyTargets):
                                 pygame.Rect(room.x, room.bottom, room.w,
                                             lay.header.bottom - room.bottom)) if r.w and r.h]
         return out
+
+    def toast_style(self, rect: pygame.Rect) -> tuple[bool, int]:
+        """A message in the top bar's room: flat, its words at the body size or more (22 px
+        at 800x480, as the turn beside it; they were 17-18 px in a shadowed card)."""
+        if rect == self._message_room:
+            return True, self.m.body
+        return super().toast_style(rect)
 
     def toast_room(self, width: int, height: int) -> pygame.Rect | None:
         """The top bar's room for a message, between the turn and the sign (in the final
