@@ -1320,9 +1320,6 @@ class TableView(CakeTable, WhyTargets):
         return out
 
 
-#: the top bar's words (a passing answer may cover them for a moment)
-
-
 def _nothing(surface: pygame.Surface, rect: pygame.Rect) -> None:
     """A touch target that paints nothing (what it covers is drawn under it)."""
 
