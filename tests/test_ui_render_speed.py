@@ -267,20 +267,7 @@ def test_a_hollow_copy_under_a_clip_is_what_pygame_draws():
         assert _copy_kept(screen, rect, radius, tuple(layers))
         clip = rect.inflate(rng.randint(-60, 20), rng.randint(-60, 20)).move(
             rng.randint(-30, 30), rng.randint(-30, 30))
-        direct = pygame.Surface((400, 300), 0, screen)
-        for s in (screen, direct):
-            s.set_clip(None)
-            s.fill((30, 60, 90))
-        for colour, width in layers:
-            pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
-        whole = direct.copy()
-        direct.fill((30, 60, 90))
-        direct.blit(whole, clip, clip)
-        screen.set_clip(clip)
-        widgets.rounded(screen, rect, radius, *layers)
-        screen.set_clip(None)
-        assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
-            (rect, radius, layers, clip)
+        _assert_copied_as_drawn(screen, rect, radius, layers, clip)
     big = pygame.Rect(0, 0, 390, 160)
     layers = (((47, 49, 56), 0), ((36, 113, 214), 2))
     for _ in range(2):
@@ -290,6 +277,27 @@ def test_a_hollow_copy_under_a_clip_is_what_pygame_draws():
     key = widgets._shape_key(screen, big, 12, layers)
     held = sum(widgets._shapes._items[k][1] for k in _copy_keys(key, big, 12, layers))
     assert held < big.w * big.h * screen.get_bytesize() // 8
+
+
+def _assert_copied_as_drawn(screen: pygame.Surface, rect: pygame.Rect, radius: int,
+                            layers, clip: pygame.Rect | None) -> None:
+    """``widgets.rounded`` under ``clip`` (None: whole) on a cleared screen gives what
+    pygame.draw.rect draws there, and nothing outside the clip."""
+    direct = pygame.Surface(screen.get_size(), 0, screen)
+    for s in (screen, direct):
+        s.set_clip(None)
+        s.fill((30, 60, 90))
+    for colour, width in layers:
+        pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
+    if clip is not None:
+        whole = direct.copy()
+        direct.fill((30, 60, 90))
+        direct.blit(whole, clip, clip)
+    screen.set_clip(clip)
+    widgets.rounded(screen, rect, radius, *layers)
+    screen.set_clip(None)
+    assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
+        (rect, radius, layers, clip)
 
 
 def _copy_keys(key: tuple, rect: pygame.Rect, radius: int, layers: tuple) -> list[tuple]:
@@ -338,21 +346,7 @@ def test_a_large_shape_copied_in_pieces_is_what_pygame_draws():
         clip = None if checked % 2 else rect.inflate(rng.randint(-120, 20),
                                                      rng.randint(-120, 20)).move(
             rng.randint(-40, 40), rng.randint(-40, 40))
-        direct = pygame.Surface(screen.get_size(), 0, screen)
-        for s in (screen, direct):
-            s.set_clip(None)
-            s.fill((30, 60, 90))
-        for colour, width in layers:
-            pygame.draw.rect(direct, colour, rect, width, border_radius=radius)
-        if clip is not None:
-            whole = direct.copy()
-            direct.fill((30, 60, 90))
-            direct.blit(whole, clip, clip)
-        screen.set_clip(clip)
-        widgets.rounded(screen, rect, radius, *layers)
-        screen.set_clip(None)
-        assert pygame.image.tostring(screen, "RGB") == pygame.image.tostring(direct, "RGB"), \
-            (rect, radius, layers, clip)
+        _assert_copied_as_drawn(screen, rect, radius, layers, clip)
 
 
 @pytest.mark.parametrize("alpha", [160, 90])
