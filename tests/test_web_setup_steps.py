@@ -93,8 +93,13 @@ def test_the_phone_s_setup_steps_are_the_wizard_s_deal_and_meeples(setup):
                                 open=i18n.tr(lang, "word.open"))
     assert (i18n.tr(lang, "wizard.board_hint") in before) == (edition == "winter")
     # the deal: the cards to take out (or the deck to build), the order with the table
-    # of each seat's positions from the starting player, then the wizard's other notes
-    assert [x[0] for x in deal] == deal_words + notes
+    # of each seat's positions from the starting player, then the wizard's other notes;
+    # the last, the deck left after the deal, is a count said, not a step to tick
+    deck = i18n.tr(lang, "wizard.deal_deck", count=game.deck)
+    assert notes[-1] == deck
+    assert [x[0] for x in deal] == deal_words + notes[:-1]
+    assert html.count(escape(deck)) == 1
+    assert re.search(rf'</ol><p class="deck">{re.escape(escape(deck))}</p><h3>', html)
     caption, *rows = deal[len(deal_words)][1:]
     assert caption == i18n.tr(lang, "wizard.deal_title")
     heads = [x for p in range(1, 5) for x in (str(p), i18n.tr(lang, "word.position",

@@ -619,13 +619,15 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
     the game the table loop started): the starting player token, the board, the tiles
     left to the table, the deal (a table of each seat's positions) and the meeples. Ordered
     lists with a box to tick per step, and a button that puts them away (``LIVE_JS``);
-    ``names``: the players' names as shown (``live_names``)."""
+    the deck left after the deal is said, not ticked (a count the companion keeps, which
+    no family counts by hand: ``setup_guide.deck_left``); ``names``: the players' names
+    as shown (``live_names``)."""
     names = names or {}
     before = [x for x in (setup_guide.start_token(lang, game),
                           setup_guide.open_tiles_hint(lang, game),
                           setup_guide.board_hint(lang, game)) if x]
     heading = setup_guide.deal_heading(lang, game)
-    notes = setup_guide.deal_notes(lang, game)
+    notes = setup_guide.deal_steps(lang, game)
     deal = ([heading] if heading else []) + notes[:1]
     meeples = [names.get(p.name, p.name) for p in
                (game.players[seat] for seat in setup_guide.meeple_seats(game))]
@@ -634,6 +636,7 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
             f'<p>{t(lang, "phone.setup_hint")}</p>{_ticks(before)}'
             f'<h3>{t(lang, "wizard.deal_title")}</h3>'
             f'{_ticks(deal, _deal_table(lang, game, names), notes[1:])}'
+            f'<p class="deck">{escape(setup_guide.deck_left(lang, game))}</p>'
             f'<h3>{t(lang, "wizard.meeples_title")}</h3>'
             f'<p>{escape(setup_guide.meeples_hint(lang, len(game.players)))}</p>'
             f'{_ticks(meeples)}'
