@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from .board import Board, chaos_board, new_seed, printed_board
 from . import seat_colours
@@ -186,6 +187,40 @@ class SetupChoices:
         self.upgrade_mode = mode
         if mode == "draw" and self.drawn_tiles is None:
             self.draw_tiles()
+
+    def keep_tiles(self, upgrades: Any, players: Any) -> None:
+        """The tiles a finished game's setup line named (``upgrades``; ``players``: its
+        names, in seat order), kept for the next game with the same box: the same four for
+        everyone (Cake Time: drawn already, not drawn again), each seat's own, or none
+        named (decided at the table). A line that does not fit the box changes nothing."""
+        if not self.chooses_tiles:
+            return
+        box = self.box.upgrades
+
+        def four(tiles: Any) -> list[str] | None:
+            ok = isinstance(tiles, list) and len(set(tiles)) == len(tiles) == UPGRADE_TILES \
+                and all(u in box for u in tiles)
+            return [u for u in box if u in tiles] if ok else None
+        if upgrades is None:
+            self.upgrade_mode = "open"
+            return
+        if isinstance(upgrades, dict) and isinstance(players, list) \
+                and len(players) == self.count and set(players) == set(upgrades):
+            each = [four(upgrades[name]) for name in players]
+            if any(tiles is None for tiles in each):
+                return
+            if any(tiles != each[0] for tiles in each):
+                self.upgrade_mode = "each"
+                self.player_tiles[:self.count] = [list(t) for t in each if t is not None]
+                return
+            upgrades = each[0]                # (the same four for everyone)
+        shared = four(upgrades)
+        if shared is None:
+            return
+        if self.box.upgrade_draw:
+            self.upgrade_mode, self.drawn_tiles = "draw", shared
+        else:
+            self.upgrade_mode, self.shared_tiles = "shared", shared
 
     def tiles_of(self, seat: int | None) -> list[str]:
         """The tiles of ``seat`` (None: the tiles everyone plays with)."""
