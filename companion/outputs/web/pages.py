@@ -100,7 +100,7 @@ padding:.6rem 0}
 input,select,button{font:inherit;padding:.55rem;border-radius:.4rem;
 border:1px solid #8a7e74;margin:.2rem 0;min-height:2.75rem}input,select{width:100%;
 background:#181412;color:var(--text)}
-input[type=checkbox]{width:auto;min-height:0;margin:0 .4rem 0 0}
+input:is([type=checkbox],[type=radio]){width:auto;min-height:0;margin:0 .4rem 0 0}
 button{background:#564c44;color:var(--text);min-width:6rem}
 .row{display:flex;flex-wrap:wrap;gap:.4rem}
 body:has(#live [data-phase=playing]) .over-only,
