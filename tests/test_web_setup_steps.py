@@ -156,7 +156,14 @@ CAKE_TIME = {"do": "setup", "edition": "original", "expansion": "cake_time",
     {"do": "setup", "edition": "winter", "variant": "junior", "junior_cards": 4,
      "players": ["Ana", "Ben"], "start": "Ben"},
     {"do": "setup", "edition": "winter", "players": ["Ana", "Ben", "Cy"], "start": "Cy"},
-], ids=["cake-every-option", "cake-longer", "junior-4", "winter"])
+    {"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], "start": "Ben",
+     "upgrades": ["double_meeples", "double_corners", "double_destination", "jump"]},
+    {"do": "setup", "edition": "original", "expansion": "cake_time", "players": ["Ana", "Ben"],
+     "start": "Ana", "upgrades": {
+         "Ana": ["double_meeples", "diagonal_movement", "break_time", "storage"],
+         "Ben": ["double_corners", "double_specialties", "double_destination", "storage"]}},
+], ids=["cake-every-option", "cake-longer", "junior-4", "winter-open", "winter-shared",
+        "cake-each"])
 def test_the_rematch_line_keeps_every_option_of_the_game(setup):
     """What REMATCH fills the New game form with: the game's setup line, every option in
     it (Cake Time's two rules and the Ristretto start, Junior's cards), no starter (asked

@@ -57,6 +57,13 @@ def draw_upgrades(upgrades: Sequence[str], rng: random.Random) -> list[str]:
     return sorted(rng.sample(list(upgrades), UPGRADE_TILES), key=list(upgrades).index)
 
 
+def _four_of(box: Sequence[str], tiles: Any) -> list[str] | None:
+    """``tiles`` as four different tiles of ``box``, in the box's order (None: they are not)."""
+    ok = isinstance(tiles, list) and len(set(tiles)) == len(tiles) == UPGRADE_TILES \
+        and all(u in box for u in tiles)
+    return [u for u in box if u in tiles] if ok else None
+
+
 class SetupChoices:
     """Everything the setup wizard asks, with the rules' constraints."""
 
@@ -196,31 +203,33 @@ class SetupChoices:
         if not self.chooses_tiles:
             return
         box = self.box.upgrades
-
-        def four(tiles: Any) -> list[str] | None:
-            ok = isinstance(tiles, list) and len(set(tiles)) == len(tiles) == UPGRADE_TILES \
-                and all(u in box for u in tiles)
-            return [u for u in box if u in tiles] if ok else None
         if upgrades is None:
             self.upgrade_mode = "open"
             return
-        if isinstance(upgrades, dict) and isinstance(players, list) \
-                and len(players) == self.count and set(players) == set(upgrades):
-            each = [four(upgrades[name]) for name in players]
-            if any(tiles is None for tiles in each):
+        if isinstance(upgrades, dict):
+            each = self._tiles_by_seat(upgrades, players)
+            if each is None:
                 return
             if any(tiles != each[0] for tiles in each):
                 self.upgrade_mode = "each"
-                self.player_tiles[:self.count] = [list(t) for t in each if t is not None]
+                self.player_tiles[:self.count] = each
                 return
             upgrades = each[0]                # (the same four for everyone)
-        shared = four(upgrades)
+        shared = _four_of(box, upgrades)
         if shared is None:
             return
         if self.box.upgrade_draw:
             self.upgrade_mode, self.drawn_tiles = "draw", shared
         else:
             self.upgrade_mode, self.shared_tiles = "shared", shared
+
+    def _tiles_by_seat(self, upgrades: dict, players: Any) -> list[list[str]] | None:
+        """Each seat's four tiles of a setup line's object form (None: it does not fit)."""
+        if not isinstance(players, list) or len(players) != self.count \
+                or set(players) != set(upgrades):
+            return None
+        each = [_four_of(self.box.upgrades, upgrades[name]) for name in players]
+        return None if any(t is None for t in each) else [t for t in each if t is not None]
 
     def tiles_of(self, seat: int | None) -> list[str]:
         """The tiles of ``seat`` (None: the tiles everyone plays with)."""

@@ -449,12 +449,22 @@ def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
         again.update({o: True for o in EXPANSION_OPTIONS[game.expansion] if getattr(game, o)})
     if game.variant == "junior" and game.junior_cards != JUNIOR_CARDS[0]:
         again["junior_cards"] = game.junior_cards
-    if game.variant != "junior" and not game.open_tiles \
-            and len(game.rules.upgrades) > UPGRADE_TILES:
-        tiles = [list(p.tiles) for p in game.players]
-        again["upgrades"] = (tiles[0] if all(x == tiles[0] for x in tiles)
-                             else dict(zip(again["players"], tiles, strict=True)))
+    tiles = _kept_tiles(game, again["players"])
+    if tiles is not None:
+        again["upgrades"] = tiles
     return again
+
+
+def _kept_tiles(game: Game, players: list[str]) -> list[str] | dict[str, list[str]] | None:
+    """The upgrade tiles ``game`` named, where its box has more than four: a list when
+    everyone had the same, else each player's (``players``: their names as shown); None
+    for none (Junior, the original's four, or tiles left to the table)."""
+    if game.variant == "junior" or game.open_tiles or len(game.rules.upgrades) <= UPGRADE_TILES:
+        return None
+    tiles = [list(p.tiles) for p in game.players]
+    if all(x == tiles[0] for x in tiles):
+        return tiles[0]
+    return dict(zip(players, tiles, strict=True))
 
 
 def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any],
