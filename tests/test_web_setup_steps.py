@@ -92,6 +92,12 @@ def test_the_phone_s_setup_steps_are_the_wizard_s_deal_and_meeples(setup):
     assert before[0] == i18n.tr(lang, "wizard.start_token", player=first,
                                 open=i18n.tr(lang, "word.open"))
     assert (i18n.tr(lang, "wizard.board_hint") in before) == (edition == "winter")
+    # tiles left to the table: nothing to do now, so said, not ticked
+    open_hint = i18n.tr(lang, "wizard.upgrades_open_hint", count=4,
+                        total=len(game.rules.upgrades))
+    assert open_hint not in before
+    assert (f'<p class="tiles">{escape(open_hint)}</p>' in html) == (
+        game.open_tiles and len(game.rules.upgrades) > 4)       # (not Junior's, no tiles)
     # the deal: the cards to take out (or the deck to build), the order with the table
     # of each seat's positions from the starting player, then the wizard's other notes;
     # the last, the deck left after the deal, is a count said, not a step to tick

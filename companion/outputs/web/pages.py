@@ -682,12 +682,12 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
     left to the table, the deal (a table of each seat's positions) and the meeples. Ordered
     lists with a box to tick per step, and a button that puts them away (``LIVE_JS``);
     the deck left after the deal is said, not ticked (a count the companion keeps, which
-    no family counts by hand: ``setup_guide.deck_left``); ``names``: the players' names
-    as shown (``live_names``)."""
+    no family counts by hand: ``setup_guide.deck_left``), and so are tiles left to the
+    table (nothing to do now); ``names``: the players' names as shown (``live_names``)."""
     names = names or {}
     before = [x for x in (setup_guide.start_token(lang, game),
-                          setup_guide.open_tiles_hint(lang, game),
                           setup_guide.board_hint(lang, game)) if x]
+    tiles = setup_guide.open_tiles_hint(lang, game)      # (nothing to do now: said)
     heading = setup_guide.deal_heading(lang, game)
     notes = setup_guide.deal_steps(lang, game)
     deal = ([heading] if heading else []) + notes[:1]
@@ -696,7 +696,8 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
     return (f'<section id="setup" aria-labelledby="setup-h">'
             f'<h2 id="setup-h" tabindex="-1">{t(lang, "phone.setup_title")}</h2>'
             f'<p>{t(lang, "phone.setup_hint")}</p>{_ticks(before)}'
-            f'<h3>{t(lang, "wizard.deal_title")}</h3>'
+            + (f'<p class="tiles">{escape(tiles)}</p>' if tiles else "")
+            + f'<h3>{t(lang, "wizard.deal_title")}</h3>'
             f'{_ticks(deal, _deal_table(lang, game, names), notes[1:])}'
             f'<p class="deck">{escape(setup_guide.deck_left(lang, game))}</p>'
             f'<h3>{t(lang, "wizard.meeples_title")}</h3>'
