@@ -306,6 +306,11 @@ def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_origina
     page.select_option("#newgame select[name=edition]", "winter")
     page.check("#newgame input[name=junior]")
     assert page.is_hidden("#tiles") and page.is_hidden("#tiles-original")
+    page.uncheck("#newgame input[name=junior]")     # Winter: at first, as the wizard, the
+    assert page.is_checked("input[name=tiles][value=shared]")      # original four for all
+    assert tiles_shown(page) == {tr("en", "wizard.upgrades_choose", count=4, total=6):
+                                 ["double_meeples", "diagonal_movement", "double_corners",
+                                  "double_specialties"]}
     page.select_option("#newgame select[name=edition]", "cake_time")
     assert page.is_visible("#tiles") and page.is_checked("input[name=tiles][value=draw]")
     page.click("#tiles [data-draw]:visible")

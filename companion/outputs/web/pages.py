@@ -787,7 +787,9 @@ def _tiles_choice(lang: str) -> str:
     (Cake Time: drawn at random, by the box's rule: the page draws, or the table ticks
     what its starting player drew), each player's own, or decided at the table (none
     named, table script 1.3). Not in Junior (no upgrades). A fieldset of radio buttons,
-    then a fieldset of boxes to tick per holder (``LIVE_JS`` shows the one that applies)."""
+    then a fieldset of boxes to tick per holder (``LIVE_JS`` shows the one that applies),
+    the original four ticked at first as in the wizard (Cake Time's draw: none, the page
+    draws at Start unless the table ticks what it drew)."""
     four = " · ".join(upgrade_name(lang, u) for u in ORIGINAL_UPGRADES)
     modes = [("shared", "winter", "wizard.upgrades_shared"),
              ("draw", "cake_time", "cake.upgrades_draw"),
@@ -804,19 +806,22 @@ def _tiles_choice(lang: str) -> str:
         out.append(f'<small class="hint" data-for="{form}" data-mode="open">'
                    f'{t(lang, "wizard.upgrades_open_hint", count=UPGRADE_TILES, total=len(box))}'
                    f'</small>')
-        boxes = "".join(f'<label class="check"><input type="checkbox" value="{u}">'
-                        f'{escape(upgrade_name(lang, u))}</label>' for u in box)
+        def boxes(ticked: Sequence[str], box: Sequence[str] = box) -> str:
+            return "".join(f'<label class="check"><input type="checkbox" value="{u}"'
+                           f'{" checked" if u in ticked else ""}>'
+                           f'{escape(upgrade_name(lang, u))}</label>' for u in box)
         count = '<small class="hint" data-count></small>'
         draw = (f'<button type="button" data-draw>{t(lang, "phone.tiles_draw")}</button>'
                 if expansion else "")
         mode = "draw" if expansion else "shared"
         out.append(f'<fieldset class="tileset" data-for="{form}" data-mode="{mode}"><legend>'
                    f'{t(lang, "wizard.upgrades_choose", count=UPGRADE_TILES, total=len(box))}'
-                   f'</legend>{boxes}{draw}{count}</fieldset>')
+                   f'</legend>{boxes(() if expansion else ORIGINAL_UPGRADES)}{draw}{count}'
+                   f'</fieldset>')
         out += [f'<fieldset class="tileset" data-for="{form}" data-mode="each" '
                 f'data-seat="{k}"><legend>'
                 f'{t(lang, "phone.tiles_of", player=tr(lang, "phone.player_n", n=k + 1))}'
-                f'</legend>{boxes}{count}</fieldset>' for k in range(4)]
+                f'</legend>{boxes(ORIGINAL_UPGRADES)}{count}</fieldset>' for k in range(4)]
     return "".join(out) + "</fieldset>"
 
 
