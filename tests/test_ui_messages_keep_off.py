@@ -290,3 +290,37 @@ def test_a_taught_cake_time_game_shows_its_question_and_hints_without_covering(s
             run(app, {"do": "end_turn"})
         check(app, f"step {step}")
     assert asked, "the question came up"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_stalled_tables_words_wait_under_a_hint_over_positions_1_to_3(size):
+    """Four players, every queue empty, a hint about the middle side panel's player: the
+    card lies over the active player's positions 1-3, where the stalled table's words go;
+    they wait under it (the card once cut them at position 4) and come back once it is
+    read."""
+    from dataclasses import replace
+
+    from companion.core import teaching
+    from companion.core.events import DeviceStatus
+    from companion.core.rules import Table
+    loop, app = make_app(size=size, lines=[line(
+        do="setup", edition="original", players=["Ana", "Ben", "Chloe", "Dae"])])
+    game = app.table.game
+    game = replace(game, players=tuple(replace(p, queue=((), (), (), ()))
+                                       for p in game.players))
+    loop.session.table = Table(game, app.table.undo, None)
+    loop.post(DeviceStatus("scanner", "connected"))
+    loop.drain()
+    app.process_updates()
+    app.teaching.set_enabled(True)
+    middle = game.players[(game.active + 2) % 4].name
+    app.teaching.queue = [teaching.Hint("flow_of_time", (("edition", "original"),
+                                                          ("player", middle)))]
+    app.screen.changed()
+    app.screen.draw(app.surface)
+    box = next(w for w in app.screen._widgets if w.name == "teach.box")
+    assert box.rect == app.screen.hint_spot
+    assert not has_widget(app, "ban.stall")
+    check(app, "a hint over a stalled table")
+    app.teaching.next()
+    assert has_widget(app, "ban.stall")

@@ -74,6 +74,7 @@ class TableView(CakeTable, WhyTargets):
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
         self.hint_spot: pygame.Rect | None = None    # the active player's positions 1-3
+        self._hint_over_cards = False        # a hint card lies over them now
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -859,7 +860,8 @@ class TableView(CakeTable, WhyTargets):
                                      spot.slots[2].right - spot.slots[0].x,
                                      spot.hint.bottom - spot.slots[0].y)
         hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
-        covered = hint is not None and area_for(self, hint) == self.hint_spot
+        covered = self._hint_over_cards = hint is not None and area_for(self, hint) == \
+            self.hint_spot
         question = 0 if covered else self.question_h(game, self._question_w(rect))
         lay = active_panel_layout(self.m, rect, prompt, question)
         self._name_banner = lay.banner
@@ -1123,9 +1125,11 @@ class TableView(CakeTable, WhyTargets):
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = []
-        if is_stalled(game):
+        if is_stalled(game) and not self._hint_over_cards:
             # where the active player's orders would be (every queue is empty): never over
-            # a count, a side panel or whose turn it is (it once lay across the panels' feet)
+            # a count, a side panel or whose turn it is (it once lay across the panels' feet);
+            # under a hint card over them it waits, as Cake Time's question does (the card
+            # cut it at position 4)
             r = self._active_cards
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.big, bold=True,
                              background=theme.DANGER, radius=12,
