@@ -143,6 +143,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         rng, names, _scratch, db, catalog, tags = demo._prepare(
             "original", players, GAME_SEED, os.path.join(folder, "journal.db"))
+        heap.for_a_long_day()      # as the service does at start (its malloc, its libc)
         pygame.display.init()
         pygame.font.init()
         surface = pygame.display.set_mode(size)
