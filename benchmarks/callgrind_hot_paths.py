@@ -143,6 +143,7 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         rng, names, _scratch, db, catalog, tags = demo._prepare(
             "original", players, GAME_SEED, os.path.join(folder, "journal.db"))
+        heap.for_a_long_day()      # as the service does at start (its malloc, its libc)
         pygame.display.init()
         pygame.font.init()
         surface = pygame.display.set_mode(size)
@@ -255,6 +256,8 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
         freeze = getattr(app_module, "freeze_start_up", None)    # (as App.run before READY;
         if freeze is not None:                                    # --before a revision
             freeze()                                              # that froze while idle)
+            labels.append(("start", 0))       # (before READY: the cold start's, not the
+            pygame.display.update([])         # first idle step's, so its count is closed)
         device(ev.TouchAction(demo._setup("original", names, "standard", rng, expansion)),
                "setup")
         bots = demo.Bots(loop, rng, tags, post=post, press=press)

@@ -57,3 +57,62 @@ def test_no_sentence_uses_another_word_for_a_glossary_term(lang):
             assert other != words["glossary"][term]
             bad = [s for s in sentences(words) if uses(s, other)]
             assert not bad, (lang, term, other, bad[:3])
+
+
+#: strings that name a glossary term in every language, so must say it in the glossary's
+#: word: the table's top bar and its final round, why the shop closed, the story, the
+#: phone's positions, the voice (Italian once said "Giro" in the story and "Round" on the
+#: table, the phone said "Posizione" where the table says "slot", Korean's story "턴"
+#: where its table says "차례")
+MUST_SAY = {
+    "round": ("table.turn_round", "table.final_round", "story.round", "story.axis_rounds",
+              "phone.round", "phone.why_final", "web.turn", "web.final_round", "cafe.round",
+              "cafe.final_round", "why.final_round"),
+    "turn": ("table.turn_round", "web.turn", "story.last_card"),
+    "shop": ("table.closed_because.deck_empty", "table.closed_because.five_dislikes",
+             "table.closed_because.orders_done", "voice.shop_closed", "teach.shop_closed",
+             "story.fifth_dislike", "story.last_card", "story.orders_done"),
+    "position": ("phone.pos_empty", "phone.pos_cards", "teach.order_surge"),
+    "upgrade": ("story.upgrade",),
+    "dislike": ("table.closed_because.five_dislikes", "phone.why_dislikes",
+                "story.fifth_dislike"),
+    "order": ("phone.queue",),
+}
+
+
+def at(words: dict, key: str) -> str:
+    *path, last = key.split(".")
+    for part in path:
+        words = words[part]
+    if last not in words and path and path[-1] + "." + last in words:
+        last = path[-1] + "." + last
+    return re.sub(r"\{[^}]*\}", "", words[last])
+
+
+def plural(lang: str, word: str) -> str:
+    """The plural of a glossary word, each of its words ("avaliações negativas"): English,
+    Spanish and Portuguese add s (-ão, -ção: -ões, -ções), Italian -o/-e to -i and -a to
+    -e; Korean and the words that stay the same (slot, «Me gusta») keep their form."""
+    def one(w: str) -> str:
+        if lang in ("en", "es", "pt"):
+            return w[:-2] + "ões" if w.endswith("ão") else w if w.endswith("»") else w + "s"
+        if lang == "it" and w[-1:] in ("o", "e", "a"):
+            return w[:-1] + ("e" if w.endswith("a") else "i")
+        return w
+    return " ".join(one(w) for w in word.split())
+
+
+def says(lang: str, text: str, word: str) -> bool:
+    """``text`` uses ``word`` or its plural (with or without the «» it is quoted in)."""
+    return any(uses(text, w) or uses(text, plural(lang, w)) for w in (word, word.strip("«»")))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_strings_that_name_a_term_say_the_glossarys_word(lang):
+    """A leftover the rule-outs did not list still fails here: the story's "Giro" under a
+    glossary that says "round", the phone's "Posizione" under one that says "slot"."""
+    words = locale(lang)
+    glossary = words["glossary"]
+    wrong = [(term, key, at(words, key)) for term, keys in MUST_SAY.items() for key in keys
+             if not says(lang, at(words, key), glossary[term])]
+    assert not wrong, (lang, wrong)

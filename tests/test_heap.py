@@ -13,6 +13,27 @@ def test_glibc_takes_the_fixed_mmap_threshold_and_one_heap():
     assert heap.for_a_long_day() is True
 
 
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="malloc_trim is glibc's")
+def test_the_quiet_moments_give_back_does_not_open_libc_again(monkeypatch):
+    """``for_a_long_day`` (at start) looks up ``malloc_trim`` too: the first quiet moment's
+    step then only trims (opening libc there cost it about 4 M instructions, a touch's wait)."""
+    import ctypes
+    monkeypatch.setattr(heap, "_trim", None)
+    assert heap.for_a_long_day() is True
+    opened = []
+    real = ctypes.CDLL
+    monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: opened.append(a) or real(*a, **k))
+    heap.give_back()
+    heap.give_back()
+    assert opened == []
+
+
+def test_a_process_that_did_not_start_as_the_service_still_gives_back(monkeypatch):
+    monkeypatch.setattr(heap, "_trim", None)
+    heap.give_back()
+    assert heap._trim is not None       # looked up once: glibc's function, or False elsewhere
+
+
 def test_a_c_library_without_mallopt_is_left_as_it_is(monkeypatch):
     import ctypes
 

@@ -248,3 +248,79 @@ def test_a_message_the_top_bar_cannot_hold_shows_its_headline_whole_and_a_tap_sh
     assert min(r.size for r in whole) >= app.screen.m.body
     touch(app, "toast.whole")
     assert not has_widget(app, "toast.whole") and not app.screen.toasts
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_taught_cake_time_game_shows_its_question_and_hints_without_covering(size, players):
+    """Cake Time's "Cake on the deck's back?" and the hints of a taught game's first turns
+    share the screen: neither covers a card, a count, the draws, the turn or a button, nor
+    each other (the question waits under a card over positions 1-3), and no hint about
+    another player covers that player's panel (once it took the side column over it)."""
+    loop, app = make_app(size=size)
+    app.teaching.set_enabled(True)
+    names = ["Ana", "Ben", "Chloe", "Dae"][:players]
+    run(app, json.loads(line(do="setup", edition="original", players=names,
+                             expansion="cake_time")))
+    asked = 0
+    for step in range(8):
+        while has_widget(app, "teach.box"):
+            hint = app.teaching.current
+            check(app, f"hint {hint.key}")
+            ws = app.screen._widgets
+            box = next(w for w in ws if w.name == "teach.box")
+            question = [w for w in ws if w.name.startswith("ban.cake.")]
+            asked += bool(question)
+            assert not any(box.rect.colliderect(w.rect) for w in question), hint.key
+            game = app.table.game
+            about = {hint.values.get("player"), *(hint.values.get("drawers") or ())}
+            theirs = tuple(f"p{s}." for s, p in enumerate(game.players)
+                           if p.name in about and s != game.active)
+            assert not [w.name for w in ws if theirs and w.name.startswith(theirs)
+                        and box.rect.colliderect(w.rect)], (step, hint.key)
+            touch(app, "teach.ok")
+        if has_widget(app, "ban.cake.done"):
+            asked += 1
+            touch(app, "ban.cake.done")
+        me = app.table.game.active_player
+        filled = [i + 1 for i, pos in enumerate(me.queue) if pos]
+        if step % 2 == 0 and filled:
+            run(app, {"do": "complete", "slot": filled[0]})
+        else:
+            run(app, {"do": "end_turn"})
+        check(app, f"step {step}")
+    assert asked, "the question came up"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_stalled_tables_words_wait_under_a_hint_over_positions_1_to_3(size):
+    """Four players, every queue empty, a hint about the middle side panel's player: the
+    card lies over the active player's positions 1-3, where the stalled table's words go;
+    they wait under it (the card once cut them at position 4) and come back once it is
+    read."""
+    from dataclasses import replace
+
+    from companion.core import teaching
+    from companion.core.events import DeviceStatus
+    from companion.core.rules import Table
+    loop, app = make_app(size=size, lines=[line(
+        do="setup", edition="original", players=["Ana", "Ben", "Chloe", "Dae"])])
+    game = app.table.game
+    game = replace(game, players=tuple(replace(p, queue=((), (), (), ()))
+                                       for p in game.players))
+    loop.session.table = Table(game, app.table.undo, None)
+    loop.post(DeviceStatus("scanner", "connected"))
+    loop.drain()
+    app.process_updates()
+    app.teaching.set_enabled(True)
+    middle = game.players[(game.active + 2) % 4].name
+    app.teaching.queue = [teaching.Hint("flow_of_time", (("edition", "original"),
+                                                          ("player", middle)))]
+    app.screen.changed()
+    app.screen.draw(app.surface)
+    box = next(w for w in app.screen._widgets if w.name == "teach.box")
+    assert box.rect == app.screen.hint_spot
+    assert not has_widget(app, "ban.stall")
+    check(app, "a hint over a stalled table")
+    app.teaching.next()
+    assert has_widget(app, "ban.stall")

@@ -148,3 +148,64 @@ def test_a_seat_token_in_parts_is_the_token_in_one_go():
             assert got == whole, (seat, rect)
             several += parts > 2
     assert several >= 4            # (a number tried at more than one size: parts of its own)
+
+
+def test_a_type_size_is_opened_in_a_part_of_its_own():
+    """Opening a type size (a face's tables read, its hinting set up) costs as much as the
+    text measured or drawn with it: painted ahead, no part does both (an order card's count
+    fitted at two new sizes and drawn was one 4.3 M step, the end screen's winner 3.3 M).
+    Checked on order cards (the count in big type, the "?" of a card not known yet), a
+    label and a button, each from fonts just forgotten."""
+    screen = pygame.display.set_mode((400, 300))
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    unknown = (None,)
+    several = [("Mocha", RECIPES[1], False)] * 3
+    ws = [widgets.OrderCard("p0.pos4", pygame.Rect(10, 10, 61, 39), position=4, cards=several,
+                            compact=True, urgent_size=41),
+          widgets.OrderCard("act.pos4", pygame.Rect(10, 10, 150, 200), position=4,
+                            cards=several, urgent_size=41),
+          widgets.OrderCard("act.pos1", pygame.Rect(10, 10, 116, 147), position=1,
+                            cards=unknown),
+          widgets.Label("end.winner", pygame.Rect(10, 10, 300, 50), text="Ben wins!", size=34,
+                        bold=True),
+          widgets.Button("act.specialty", pygame.Rect(20, 20, 300, 40), size=17,
+                         text="★ A specialty order? Tap: +1 rush token")]
+    opened: list[int] = []
+    used: list[int] = []
+    real_font = widgets.font
+
+    def font(size, bold=False):
+        if (max(6, int(size)), bold) not in widgets._font_cache:
+            opened.append((part, size))
+        f = real_font(size, bold)
+        if not hasattr(f, "faces"):
+            return f
+        return _Spy(f)
+
+    class _Spy:
+        def __init__(self, f):
+            self._f = f
+
+        def __getattr__(self, name):
+            got = getattr(self._f, name)
+            if name in ("size", "render"):
+                def use(*a, **k):
+                    used.append(part)
+                    return got(*a, **k)
+                return use
+            return got
+
+    widgets.font = font
+    try:
+        for w in ws:
+            widgets.reset_fonts()
+            part = 0
+            for _ in w.draw_steps(surface):
+                part += 1
+            assert opened, w.name
+            assert not {p for p, _ in opened} & set(used), f"{w.name} {opened} {used} {part}"
+            opened.clear()
+            used.clear()
+    finally:
+        widgets.font = real_font
+        widgets.reset_fonts()

@@ -122,9 +122,10 @@ def expected_at(step: teaching.Step, update) -> bool:
 def forbidden(app) -> list[Widget]:
     """What a hint must never cover: whose turn it is and the active player's name,
     score, position 4 and counts, the top bar, END TURN, the panels of the other players
-    it talks about; the active player's positions 1-3 too unless it talks only about
-    others (then it may lie over them: ``teaching_view._beside_its_players``); on the end
-    screen, the winner."""
+    it talks about (with Cake Time's question up too, and an order surge's hint that
+    names the active player among them); the active player's positions 1-3 too unless it
+    talks about another player (then it may lie over them:
+    ``teaching_view._beside_its_players``); on the end screen, the winner."""
     app.screen.draw(app.surface)
     if isinstance(app.screen, EndScreen):
         return [w for w in app.screen._widgets if w.name in ("end.title", "end.winner")]
@@ -133,11 +134,8 @@ def forbidden(app) -> list[Widget]:
     about = {values.get("player"), *(values.get("drawers") or ())}
     game = app.table.game
     seats = {i for i, p in enumerate(game.players) if p.name in about} if game else set()
-    active_too = game is not None and game.active in seats
-    others = set() if active_too else seats - {game.active if game else None}
+    others = seats - {game.active if game else None}
     over_cards = bool(others)            # positions 1-3 may hold the card
-    if getattr(app.screen, "question_band", None) is not None:
-        others = set()      # (Cake Time's question: positions 1-3 too short for the words)
     theirs = tuple(f"p{s}." for s in others)
     return [w for w in app.screen._widgets
             if (w.name.split(".")[0] in ("act", "hdr") or w.name == "ft.end"
@@ -617,6 +615,96 @@ def test_a_hint_about_another_player_leaves_their_panel_and_whose_turn_in_sight(
             assert words and min(r.size for r in words) >= m.body, (where, words)
             assert " ".join(r.text for r in words).split() == \
                 app.teaching.text(app.teaching.current).split(), where
+
+
+SIZES = [(800, 480), (1024, 600), (1280, 720), (1280, 800)]
+
+
+def assert_whole_and_in_sight(app, seats: list[int], where) -> Widget:
+    """The hint card leaves the panels of ``seats`` (other players), whose turn it is, the
+    active player's position 4 and counts and the footer in sight, its words whole at the
+    body size or more; the card."""
+    box, words, _ = shown_hint(app)
+    for seat in seats:
+        for w in in_sight(app, seat):
+            assert not box.rect.colliderect(w.rect), (where, w.name)
+    assert words and min(r.size for r in words) >= app.screen.m.body, (where, words)
+    assert " ".join(r.text for r in words).split() == \
+        app.teaching.text(app.teaching.current).split(), where
+    return box
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_hint_about_another_player_leaves_them_in_sight_while_cake_time_asks(size, players):
+    """Cake Time's "Cake on the deck's back?" takes a band at the active panel's foot:
+    positions 1-3 were then too short for a hint (362 x 98 px at 800x480), and a hint about
+    the other player of two (or a middle panel of four) took the side column over the very
+    panel it talked about. The card lies over positions 1-3 as tall as they are without the
+    question, which waits under it and comes back once the hint is read; a card elsewhere
+    leaves the question in sight."""
+    from companion.outputs.screen.table_layout import table_layout
+    names = ["Ana", "Maximiliano", "Chloe", "Ben"][:players]
+    loop, app = make_app(size=size, lines=[json.dumps(
+        {"do": "setup", "edition": "original", "players": names, "expansion": "cake_time"})])
+    assert has_widget(app, "ban.cake.bg")           # the deal's question
+    app.teaching.set_enabled(True)
+    game = app.table.game
+    spots = 0
+    for k, panel in enumerate(table_layout(size, players).others):
+        seat = (game.active + 1 + k) % players
+        for key in ABOUT_A_PLAYER:
+            app.teaching.queue = [hint_about(game.players[seat].name, key)]
+            where = (players, k, key)
+            box = assert_whole_and_in_sight(app, [seat], where)
+            assert not box.rect.colliderect(panel), where
+            question = [w for w in app.screen._widgets if w.name.startswith("ban.cake.")]
+            if box.rect == app.screen.hint_spot:
+                spots += 1
+                assert question == [], where            # it waits under the card
+            else:
+                assert question and not any(box.rect.colliderect(w.rect) for w in question)
+        app.teaching.next()                                       # "Got it"
+        assert has_widget(app, "ban.cake.bg"), (players, k)     # asked again
+    assert spots or players == 3, "the two-player (middle of four) hint lies over 1-3"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("cake", [False, True], ids=["original", "cake_time"])
+def test_an_order_surge_hint_leaves_every_player_it_names_in_sight(size, players, cake):
+    """"Ana completed 2, so Ben and Chloe each draw 2": the surge comes as the turn passes
+    to Ben, the first who draws. The card once took the side column over Chloe's and Ana's
+    panels. With three players every panel is named, with four the one left is a middle
+    panel too short for the words (282 x 106 px at 800x480): the card lies over Ben's
+    positions 1-3, every other named panel, whose turn it is, position 4, the counts and
+    END TURN in sight. A surge that names one other player leaves the card beside them."""
+    from companion.outputs.screen.table_layout import table_layout
+    names = ["Ana", "Ben", "Chloe", "Dae"][:players]
+    setup = {"do": "setup", "edition": "original", "players": names, "start": "Ana"}
+    loop, app = make_app(size=size, lines=[json.dumps(
+        setup | ({"expansion": "cake_time"} if cake else {}))])
+    app.teaching.set_enabled(True)
+    loop.post(ev.TouchAction({"do": "end_turn"}))   # Ben's turn: the surge names him
+    loop.drain()                                      # among others
+    app.process_updates()
+    game = app.table.game
+    assert game.players[game.active].name == "Ben"
+    lay = table_layout(size, players)
+    for drawers, count in ((("Ben", "Chloe"), 2), (("Ben",), 1)):
+        app.teaching.queue = [teaching.Hint("order_surge", (
+            ("count", count), ("drawers", drawers), ("edition", "original"),
+            ("player", "Ana")))]
+        named = [game.seat_of(n) for n in ("Ana", *drawers) if n != "Ben"]
+        where = (players, drawers)
+        box = assert_whole_and_in_sight(app, named, where)
+        for seat in named:
+            assert not box.rect.colliderect(lay.others[(seat - game.active - 1) % players])
+        if len(drawers) == 2:
+            assert box.rect == app.screen.hint_spot, where       # no room elsewhere
+            assert not has_widget(app, "ban.cake.bg")
+        else:
+            assert box.rect != app.screen.hint_spot, where       # beside Ana's panel
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

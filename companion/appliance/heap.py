@@ -39,12 +39,15 @@ def for_a_long_day(threshold: int = BIG_BLOCK, arenas: int = ARENAS) -> bool:
     """Blocks of ``threshold`` bytes and more get mappings of their own, and the threads
     started from now share ``arenas`` heaps; True when the C library took both (glibc),
     False elsewhere (musl, macOS: left as they are)."""
+    global _trim
     import ctypes          # about 7 M instructions: the first frame waits for it
     try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
     except (OSError, AttributeError):
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    _trim = _looked_up_trim(libc)     # (so the first quiet moment does not open libc again)
     taken = bool(mallopt(M_MMAP_THRESHOLD, threshold)) & bool(mallopt(M_ARENA_MAX, arenas))
     log.debug("malloc: blocks from %d bytes mapped apart, %d heap(s) for every thread: %s",
               threshold, arenas, taken)
@@ -54,17 +57,26 @@ def for_a_long_day(threshold: int = BIG_BLOCK, arenas: int = ARENAS) -> bool:
 _trim: Any = None             # glibc's malloc_trim once looked up; False: there is none
 
 
+def _looked_up_trim(libc: Any) -> Any:
+    """``libc``'s ``malloc_trim`` ready to call, or False where it has none."""
+    import ctypes
+    trim = getattr(libc, "malloc_trim", None)
+    if trim is None:
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    return trim
+
+
 def give_back() -> bool:
     """Free pages inside the C heap returned to the system (glibc's ``malloc_trim``: freed
     blocks between live ones stay resident until then). False where the C library has no
-    ``malloc_trim`` (musl, macOS) or nothing was returned."""
+    ``malloc_trim`` (musl, macOS) or nothing was returned. Looked up by ``for_a_long_day``
+    at start (a process that did not call it opens libc here, once)."""
     global _trim
     if _trim is None:
         import ctypes
         try:
-            _trim = ctypes.CDLL("libc.so.6").malloc_trim
-        except (OSError, AttributeError):
+            _trim = _looked_up_trim(ctypes.CDLL("libc.so.6"))
+        except OSError:
             _trim = False
-            return False
-        _trim.argtypes = [ctypes.c_size_t]
     return bool(_trim(0)) if _trim else False

@@ -14,7 +14,8 @@ Where the card goes is decided here for every screen that shows hints
 active player's name, turn banner, counts or urgent card (position 4), nor the top bar.
 A hint about another player leaves that player's panel in sight: the card takes the
 rest of the column where it holds the words whole at the body size, else it lies over
-the active player's positions 1-3 (two players; a middle panel of four:
+the active player's positions 1-3 (two players; a middle panel of four; an order surge
+that names every other panel; Cake Time's question then waits under the card:
 ``_beside_its_players`` says why). On the end screen a band along the bottom, under the
 winner and the ranking. Other screens (the wizard, settings, fix) keep a hint waiting
 until the table is back.
@@ -259,11 +260,10 @@ def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
             return None
         body = lay.body
         side = lay.others[0]
-        named, active_named = _named(game, hint)
+        named = _named(game, hint)
         words = teaching.hint_text(language(), hint, names=shown_names()) if hint else ""
         return _beside_its_players(pygame.Rect(side.x, body.y, side.w, body.h), lay.others,
-                                   named, None if active_named else screen.hint_spot,
-                                   lambda r: reads_whole(m, r, words))
+                                   named, screen.hint_spot, lambda r: reads_whole(m, r, words))
     from .screens.end import EndScreen       # (imported with the first end screen)
     if type(screen) is EndScreen:     # over the bottom bar (rematch, new game), under the
         screen_rect = inset(m.rect, m.margin)            # winner and the ranking
@@ -272,16 +272,15 @@ def area_for(screen: Any, hint: Hint | None = None) -> pygame.Rect | None:
     return None
 
 
-def _named(game: Any, hint: Hint | None) -> tuple[list[int], bool]:
+def _named(game: Any, hint: Hint | None) -> list[int]:
     """Which of the other players' panels (``TableLayout.others``, in seat order after the
-    active one) show a player ``hint`` talks about (its ``player`` and its ``drawers``), and
-    whether it talks about the active player too."""
+    active one) show a player ``hint`` talks about (its ``player`` and its ``drawers``)."""
     values = hint.values if hint is not None else {}
     names = {values.get("player"), *(values.get("drawers") or ())}
     seats = {i for i, p in enumerate(game.players) if p.name in names}
     active = game.active if game.active is not None else game.last_seat
     n = len(game.players)
-    return sorted((s - active - 1) % n for s in seats if s != active), active in seats
+    return sorted((s - active - 1) % n for s in seats if s != active)
 
 
 #: the least share of the side column a card beside the panel it talks about takes (less
@@ -301,25 +300,29 @@ def _beside_its_players(column: pygame.Rect, others: list[pygame.Rect], named: l
     - Above or below the panels it names, where that part of the column holds at least
       ``COLUMN_SHARE`` of it (a side panel of three players; the first or the last of
       four) and the words whole at the body size.
-    - Else over ``spot``, the active player's positions 1 to 3 and the line under them,
-      when the hint does not talk about the active player: whose turn it is, position 4
-      (the urgent card) and the counts stay in sight, the cards it covers for the hint's
-      few seconds are not the ones it talks about. This is where a hint about the one
-      other player of two goes (their panel takes 62% of the column), and about a middle
-      panel of four (a third of the column above it, a third below). Measured at
-      800x480: the rest of the column (282 x 124 px for two players, 282 x 107 beside a
-      middle panel of four) holds two lines of body type above the card's buttons, and
-      the longest hints need five to seven; a card split around the panel breaks a
-      sentence in two, and there is no room for a narrower one beside it; positions 1-3
-      (362 x 204 px) hold every hint whole at the body size (22 px) or more, in one card
-      a family reads from 1.5 m, the player's panel beside it.
-    - Else (words too long for both at the body size: positions 1-3 are shorter while
-      Cake Time asks "Cake on the deck's back?" under the counts) the part of the column
-      beside the panels, where there is one, its words smaller; else the side column (a
-      hint about the active player and the others around, an order surge's "Ana
-      completed 2, so Ben and Chloe each draw 2": the draw prompt in the active panel
-      says who draws), as for a hint about the active player alone: words a family
-      cannot read from 1.5 m leave nothing in sight worth it.
+    - Else over ``spot``, the active player's positions 1 to 3 and the line under them:
+      whose turn it is, position 4 (the urgent card) and the counts stay in sight, the
+      cards it covers for the hint's few seconds are not the ones it talks about. This is
+      where a hint about the one other player of two goes (their panel takes 62% of the
+      column), and about a middle panel of four (a third of the column above it, a third
+      below). Measured at 800x480: the rest of the column (282 x 124 px for two players,
+      282 x 107 beside a middle panel of four) holds two lines of body type above the
+      card's buttons, and the longest hints need five to seven; a card split around the
+      panel breaks a sentence in two, and there is no room for a narrower one beside it;
+      positions 1-3 (362 x 204 px) hold every hint whole at the body size (22 px) or
+      more, in one card a family reads from 1.5 m, the player's panel beside it. The
+      spot is measured without Cake Time's "Cake on the deck's back?" (its band at the
+      panel's foot left positions 1-3 362 x 98 px): the question waits under the card.
+    - An order surge names the player who completed and those who draw, the active one
+      among them (the surge comes as the turn passes to the first drawer): with three
+      players every panel is named, with four the one left is a middle panel (282 x 106
+      px at 800x480: two lines above the buttons). No place on the screen leaves every
+      named panel in sight, so the card takes the least of them: the active player's
+      positions 1-3, as above (their draw badge and prompt wait under it; the card says
+      who draws), not the side column over the others' panels and their "+N" badges.
+    - Else (words too long for both at the body size) the part of the column beside the
+      panels, where there is one, its words smaller; else the side column: words a
+      family cannot read from 1.5 m leave nothing in sight worth it.
     """
     if not named:
         return column

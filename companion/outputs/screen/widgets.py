@@ -76,6 +76,15 @@ def font(size: int, bold: bool = False) -> Font:
     return f
 
 
+def font_steps(size: int, bold: bool = False) -> Iterator[None]:
+    """``font(size, bold)`` opened ahead, a step of its own, if it is not open yet (a face's
+    tables read and its hinting set up: 0.5-1 M instructions, as much as the text measured
+    or drawn with it after)."""
+    if (max(6, int(size)), bold) not in _font_cache:
+        font(size, bold)
+        yield
+
+
 #: how many times the fonts were forgotten: pixels painted with older fonts are stale
 _font_generation = 0
 
@@ -328,7 +337,9 @@ def _fit_steps(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
                min_size: int | None, tight: bool = False, skip: bool = True
                ) -> Generator[None, None, tuple[int, list[str]]]:
     """``_fit``, a yield after each type size tried that did not fit (a long text tries
-    several, each wrapped: painting ahead takes one per step); returns what ``_fit`` does."""
+    several, each wrapped: painting ahead takes one per step) and after each type size
+    opened (a face's tables read and its hinting set up: 0.5-1 M instructions, as much as
+    measuring the text after it); returns what ``_fit`` does."""
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     probe: tuple[int, int, int, int] | None = None
@@ -336,6 +347,7 @@ def _fit_steps(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
         if probe is not None and s > min_size and _too_big(probe, s, box, lines, tight):
             s = max(min_size, s - max(1, s // 12))
             continue
+        yield from font_steps(s, bold)  # (a type size opened: a step; its text measured next)
         f = font(s, bold)
         if probe is None and skip:
             probe = (s, f.size("".join(text.split()))[0], f.get_height(), f.get_linesize())
@@ -1519,6 +1531,7 @@ class OrderCard(Widget):
             side = min(r.h, max(self.urgent_size, r.w * 2 // 3))
             badge = pygame.Rect(0, 0, min(r.w, side), side)
             badge.center = r.center
+            yield from text_steps(*self._count_text(badge), self.urgent_size, True, tight=True)
             self._count(surface, badge)
 
     def _big_count(self) -> bool:
@@ -1531,10 +1544,14 @@ class OrderCard(Widget):
         global _owner
         _owner = f"{self.name}.count"
         rounded(surface, badge, 8, (theme.TOAST, 0), (theme.URGENT, 3))
-        draw_text(surface, f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2
-                  else str(len(self.cards)), badge.inflate(-2, -2), self.urgent_size,
-                  theme.URGENT, True, tight=True)
+        draw_text(surface, *self._count_text(badge), self.urgent_size, theme.URGENT, True,
+                  tight=True)
         _owner = self.name
+
+    def _count_text(self, badge: pygame.Rect) -> tuple[str, pygame.Rect]:
+        """The count ``_count`` draws in ``badge``, and the box it fits."""
+        return (f"×{len(self.cards)}" if badge.w > badge.h * 3 // 2 else str(len(self.cards)),
+                badge.inflate(-2, -2))
 
     def _paint(self, surface) -> Iterator[None]:
         r = self.rect
@@ -1547,6 +1564,7 @@ class OrderCard(Widget):
             return
         if self._big_count():
             yield                       # (its count in big type: a part of its own)
+        yield from self._badge_steps(r)
         badge = self._badge(surface, r, num_color)
         if self.cards:
             yield
@@ -1569,22 +1587,47 @@ class OrderCard(Widget):
 
     def _badge(self, surface, r: pygame.Rect, num_color) -> pygame.Rect:
         """The position number and the card count along the top; returns where they are."""
-        badge_h = max(14, r.h // 6)
-        if self._big_count():     # the count on top, big; the card stays readable below
-            badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
-        badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
+        badge, number, count = self._badge_boxes(r)
+        badge_h = badge.h
         if self._big_count():
-            number, count = cols_of(badge, min(badge.w // 3, badge_h))
             draw_text(surface, str(self.position), number, badge_h // 2, num_color, True)
             self._count(surface, count)
         else:
             draw_text(surface, str(self.position), badge, badge_h, num_color, True,
                       align="left" if self.cards else "center")
         if len(self.cards) > 1 and not self._big_count():
-            count_box = pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge_h)
-            draw_text(surface, f"×{len(self.cards)}", count_box, badge_h, theme.TEXT, True,
-                      align="right")
+            draw_text(surface, f"×{len(self.cards)}", self._count_box(badge), badge_h,
+                      theme.TEXT, True, align="right")
         return badge
+
+    def _badge_steps(self, r: pygame.Rect) -> Iterator[None]:
+        """What ``_badge`` draws, fitted ahead (a type size opened or tried per step)."""
+        if self._big_count():
+            yield from font_steps(self.urgent_size, True)     # (its ink sets the band)
+        badge, number, count = self._badge_boxes(r)
+        if self._big_count():
+            yield                       # (the band's height measured: the count's ink)
+            yield from text_steps(str(self.position), number, badge.h // 2, True)
+            yield from text_steps(*self._count_text(count), self.urgent_size, True, tight=True)
+            return
+        yield from text_steps(str(self.position), badge, badge.h, True)
+        if len(self.cards) > 1:
+            yield from text_steps(f"×{len(self.cards)}", self._count_box(badge), badge.h, True)
+
+    @staticmethod
+    def _count_box(badge: pygame.Rect) -> pygame.Rect:
+        return pygame.Rect(badge.right - badge.w // 2, badge.y, badge.w // 2, badge.h)
+
+    def _badge_boxes(self, r: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """Where ``_badge`` draws: the band along the top, and with a big count its two
+        columns (the position number, the count; else the band twice)."""
+        badge_h = max(14, r.h // 6)
+        if self._big_count():     # the count on top, big; the card stays readable below
+            badge_h = max(badge_h, ink_rect("×0", self.urgent_size, True).h + 8)
+        badge = pygame.Rect(r.x + 5, r.y + 3, r.w - 10, badge_h)
+        if self._big_count():
+            return (badge, *cols_of(badge, min(badge.w // 3, badge_h)))
+        return badge, badge, badge
 
     def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> Iterator[None]:
         """The cards fan out: earlier cards peek out above the newest one."""
@@ -1610,6 +1653,8 @@ class OrderCard(Widget):
         if len(self.cards) > 1:
             badge = pygame.Rect(0, 0, tag_h * 2, tag_h)
             badge.bottomright = (r.right - 1, r.bottom - 1)
+            yield from text_steps(f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2, True,
+                                  min_size=7)
             fill_round_rect(surface, theme.TEXT_DARK, badge, tag_h // 2)
             draw_text(surface, f"×{len(self.cards)}", badge.inflate(-2, 0), tag_h - 2,
                       theme.TEXT, True, min_size=7)
@@ -1622,6 +1667,7 @@ class OrderCard(Widget):
         if not top:
             return
         if card is None:
+            yield from text_steps("?", c.inflate(-4, -4), round(c.h * 0.7), True, min_size=8)
             draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True,
                       min_size=8)
             return
@@ -1644,6 +1690,11 @@ class OrderCard(Widget):
         cell_w = icons.w / max(1, per_row)
         cell_h = icons.h / max(1, rows_n)
         radius = max(3, int(min(cell_w, cell_h) / 2) - 2)
+        if radius >= 9:                 # (the initials draw_ingredient writes, fitted ahead)
+            for ing in recipe:
+                yield from text_steps(ingredient_letters(ing),
+                                      pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3)),
+                                      round(radius * 1.05), True, min_size=6)
         for i, ing in enumerate(recipe):
             row, col = divmod(i, per_row)
             in_row = min(per_row, n - row * per_row)

@@ -74,6 +74,7 @@ class TableView(CakeTable, WhyTargets):
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
         self.hint_spot: pygame.Rect | None = None    # the active player's positions 1-3
+        self._hint_over_cards = False        # a hint card lies over them now
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -847,21 +848,27 @@ class TableView(CakeTable, WhyTargets):
         players, prompt and mark, equal if not the same objects)."""
         pending = self.pending
         offer = self.specialty_offered()
-        question = self.question_h(game, self._question_w(rect))
-        lay = active_panel_layout(self.m, rect, pending is not None or offer, question)
+        prompt = pending is not None or offer
+        # where a hint about another player goes when the side column has no room beside
+        # their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
+        # whose words then give way (their right end once showed beside the card, cut),
+        # as tall as they are without Cake Time's question: the question waits under the
+        # card (at 800x480 its band left positions 1-3 362 x 98 px, a card's two lines of
+        # body type, and the card took the side column over the panel it talked about)
+        spot = active_panel_layout(self.m, rect, prompt, 0)
+        self.hint_spot = pygame.Rect(spot.slots[0].x, spot.slots[0].y,
+                                     spot.slots[2].right - spot.slots[0].x,
+                                     spot.hint.bottom - spot.slots[0].y)
+        hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
+        covered = self._hint_over_cards = hint is not None and area_for(self, hint) == \
+            self.hint_spot
+        question = 0 if covered else self.question_h(game, self._question_w(rect))
+        lay = active_panel_layout(self.m, rect, prompt, question)
         self._name_banner = lay.banner
         taken = self._taken[:2] if self._taken is not None else None
         me = game.players[seat]
         self.question_band = lay.question
         self._active_cards = lay.slots[0].unionall(lay.slots[1:])
-        # where a hint about another player goes when the side column has no room beside
-        # their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
-        # whose words then give way (their right end once showed beside the card, cut)
-        self.hint_spot = pygame.Rect(lay.slots[0].x, lay.slots[0].y,
-                                     lay.slots[2].right - lay.slots[0].x,
-                                     lay.hint.bottom - lay.slots[0].y)
-        hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
-        covered = hint is not None and area_for(self, hint) == self.hint_spot
         # the other players show only in which card a scan names next, while one of this
         # player's is not known: a cake or a scan on another's card leaves it be (asked
         # only of a table with a scanner)
@@ -874,12 +881,15 @@ class TableView(CakeTable, WhyTargets):
                game.rules.token, game.turn, me, self._scan_next(game) if unknown else None,
                pending, taken, offer, question, text.language(), self.m, self.app.catalog,
                covered)
-        return self._kept(key, lambda: self._build_active_panel(game, seat, rect, covered))
+        return self._kept(key, lambda: self._build_active_panel(game, seat, rect, covered,
+                                                                 question))
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect,
-                            covered: bool = False) -> list[Widget]:
+                            covered: bool = False, question: int = 0) -> list[Widget]:
         """``covered``: a hint card lies over positions 1-3 and the line under them (the
-        line's words, cut at the card's edge, are not drawn)."""
+        line's words, cut at the card's edge, are not drawn); ``question``: the height of
+        Cake Time's question band at the panel's foot (0: none, or it waits under the
+        card)."""
         m = self.m
         me = game.players[seat]
         color = self.app.seat_colors[seat % len(self.app.seat_colors)]
@@ -889,8 +899,7 @@ class TableView(CakeTable, WhyTargets):
                  border=max(4, m.px(theme.TABLE_ACTIVE_BORDER)), border_color=color),
         ]
         offer = running and self.specialty_offered()
-        lay = active_panel_layout(m, rect, self.pending is not None or offer,
-                                  self.question_h(game, self._question_w(rect)))
+        lay = active_panel_layout(m, rect, self.pending is not None or offer, question)
         banner, hint, stats = lay.banner, lay.hint, lay.stats
         out.append(Fill("act.banner", banner, color=color, radius=10))
         fg = theme.readable_on(color)
@@ -1116,9 +1125,11 @@ class TableView(CakeTable, WhyTargets):
     def _banners(self, game, body: pygame.Rect) -> list[Widget]:
         m = self.m
         out: list[Widget] = []
-        if is_stalled(game):
+        if is_stalled(game) and not self._hint_over_cards:
             # where the active player's orders would be (every queue is empty): never over
-            # a count, a side panel or whose turn it is (it once lay across the panels' feet)
+            # a count, a side panel or whose turn it is (it once lay across the panels' feet);
+            # under a hint card over them it waits, as Cake Time's question does (the card
+            # cut it at position 4)
             r = self._active_cards
             out.append(Label("ban.stall", r, text=self.t("table.stalled"), size=m.big, bold=True,
                              background=theme.DANGER, radius=12,
