@@ -437,6 +437,88 @@ def test_a_rematch_on_the_screen_keeps_every_option_of_the_game():
     assert options_of(game) == options_of(first) == (True, True, True, 2)
 
 
+TILES = ["double_meeples", "diagonal_movement", "double_destination", "jump"]
+
+
+@pytest.mark.parametrize("upgrades, first_after_start", [
+    (TILES, "board"),                                               # the same for everyone
+    ({"Ana": TILES, "Ben": ["double_corners", "double_specialties", "double_destination",
+                            "jump"], "Cy": TILES}, "board"),        # each player's own
+    (None, "board"),                                                # decided at the table
+    (["double_meeples", "double_corners", "break_time", "storage"], "deal"),   # Cake Time
+], ids=["winter-shared", "winter-each", "winter-open", "cake-drawn"])
+def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_starts(
+        upgrades, first_after_start):
+    """REMATCH keeps the tiles the game was set up with, as the phone's REMATCH does: after
+    who starts, NEXT goes past the tiles and the options to the board (Winter's is not
+    recorded: asked), the deal and the meeples; BACK still shows the tiles kept."""
+    import json
+    from companion.outputs.screen.screens.end import EndScreen
+    cake = first_after_start == "deal"
+    setup = {"do": "setup", "edition": "original" if cake else "winter",
+             "players": ["Ana", "Ben", "Cy"], "start": "Cy"}
+    if cake:
+        setup["expansion"] = "cake_time"
+    if upgrades is not None:
+        setup["upgrades"] = upgrades
+    lines = [json.dumps(setup), json.dumps({"do": "correct", "player": "Ana", "dislikes": 5})]
+    lines += [json.dumps({"do": "end_turn"})] * 3
+    loop, app = make_app(lines=lines)
+    first = app.table.game
+    assert isinstance(app.screen, EndScreen) and first.game_over
+    touch(app, "end.rematch")
+    screen = app.screen
+    assert isinstance(screen, WizardScreen) and screen.step == "start"
+    assert screen.model.start is None                       # the books choose anew
+    touch(app, "wz.start.1")
+    touch(app, "wz.next")
+    assert screen.step == first_after_start
+    while screen.step != "upgrades":                        # BACK: the tiles, as kept
+        touch(app, "wz.back")
+    mode = "open" if upgrades is None else "each" if isinstance(upgrades, dict) \
+        else "draw" if cake else "shared"
+    assert widget(app, f"wz.tiles.{mode}").on
+    if upgrades is not None:
+        shown = [u for u in screen.model.box.upgrades if widget(app, f"wz.tile.{u}").on]
+        assert shown == [u for u in screen.model.box.upgrades
+                         if u in (upgrades["Ana"] if mode == "each" else upgrades)]
+    for _ in range(8):
+        if not has_widget(app, "wz.next"):
+            break
+        touch(app, "wz.next")
+    game = app.table.game
+    assert not game.game_over and game.players[game.start].name == "Ben"
+    assert [p.tiles for p in game.players] == [p.tiles for p in first.players]
+    assert game.open_tiles == first.open_tiles == (upgrades is None)
+
+
+def test_a_new_game_after_a_game_also_starts_from_its_tiles_and_asks_them():
+    """NEW GAME (not a rematch) starts from the last game's tiles too, but walks every
+    step: the tiles are shown, not passed."""
+    loop, app = make_app()
+    app.last_setup = {"do": "setup", "edition": "winter", "players": ["Ana", "Ben"],
+                      "start": "Ben", "upgrades": TILES}
+    screen = open_wizard(app)
+    screen.go("start")
+    touch(app, "wz.start.0")
+    touch(app, "wz.next")
+    assert screen.step == "upgrades" and screen.model.tiles_of(None) == TILES
+
+
+def test_tiles_that_do_not_fit_the_box_are_not_kept():
+    """A last setup whose tiles are not four of this box's (a damaged line, another box)
+    leaves the wizard's own choice."""
+    loop, app = make_app()
+    default = WizardScreen(app).model
+    for bad in (["jump"], TILES[:3] + ["storage"], {"Ana": TILES}, {"Ana": TILES, "Ben": 7},
+                "jump"):
+        app.last_setup = {"do": "setup", "edition": "winter", "players": ["Ana", "Ben"],
+                          "upgrades": bad}
+        md = WizardScreen(app).model
+        assert (md.upgrade_mode, md.shared_tiles, md.player_tiles) == (
+            default.upgrade_mode, default.shared_tiles, default.player_tiles), bad
+
+
 def test_a_junior_game_s_cards_per_position_come_back_in_the_wizard():
     """A rematch (or New game) after a Junior game of 4 cards in each position: the
     wizard offers 4 again (``end.setup_of`` records them; the wizard's prefill reads them)."""

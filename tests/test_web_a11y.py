@@ -205,3 +205,129 @@ def test_the_text_on_every_seat_colour_reads():
         ink = _on(colour)
         rgb = tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5))
         assert contrast(rgb, colour) >= 4.5, (colour, ink, contrast(rgb, colour))
+
+
+WINTER_EACH = {"do": "setup", "edition": "winter", "players": PLAYERS, "start": "Ana",
+               "upgrades": {"Ana": ["double_meeples", "diagonal_movement", "double_corners",
+                                    "jump"],
+                            "Ben": ["double_corners", "double_specialties",
+                                    "double_destination", "jump"],
+                            "도윤": ["double_meeples", "diagonal_movement", "double_corners",
+                                    "double_specialties"]}}
+
+
+def tiles_shown(page) -> dict[str, list[str]]:
+    """Each tile group on show: its legend -> the tiles ticked."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#tiles fieldset.tileset:not([hidden])')].map(g => [g.querySelector('legend')
+        .textContent, [...g.querySelectorAll('input:checked')].map(b => b.value)]))""")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_phone_s_upgrade_tiles_are_chosen_in_the_form_and_kept_by_rematch(
+        service_with_web, browser, lang):
+    """The New game form offers the upgrade tiles as the wizard's upgrade step does (the
+    same for everyone, each player's own, or decided at the table), in a fieldset of
+    radio buttons and a group of boxes per holder, by keyboard; REMATCH keeps each
+    player's tiles; four tiles exactly, or the form says so and starts nothing."""
+    svc = service_with_web
+    new_game(svc, WINTER_EACH)
+    page = browser.new_page(viewport=VIEWPORTS["360x740"])
+    found: list[str] = []
+    page.goto(svc.web.url + f"/?lang={lang}")
+    pair(page, svc)
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    first = [p.tiles for p in svc.session.table.game.players]
+    page.click("#rematch")
+    assert page.is_checked("#tiles input[name=tiles][value=each]")
+    legend = tr(lang, "phone.tiles_of", player="{}")
+    assert tiles_shown(page) == {legend.format(name): WINTER_EACH["upgrades"][name]
+                                 for name in PLAYERS}
+    assert page.locator("#tiles > legend").inner_text() == tr(lang, "wizard.upgrades_title")
+    page.evaluate("document.getElementById('tiles').scrollIntoView()")
+    found += at_every_size(page, f"{lang}-winter-rematch-tiles-each")
+    page.select_option("#starter", label="Ben")
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("h1[data-phase='playing']")
+    game = svc.session.table.game
+    assert [p.tiles for p in game.players] == first and not game.open_tiles
+    assert game.players[game.start].name == "Ben"
+
+    # a new game: the same four for everyone, chosen by keyboard; three are refused
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    page.click("#ctl > summary")                  # (the first REMATCH closed the controls)
+    page.click("#rematch")
+    page.focus("#tiles input[name=tiles][value=each]")
+    page.keyboard.press("ArrowUp")                       # the radio before: the same for all
+    assert page.is_checked("#tiles input[name=tiles][value=shared]")
+    choose = tr(lang, "wizard.upgrades_choose", count=4, total=6)
+    assert list(tiles_shown(page)) == [choose]
+    shared = page.locator("#tiles fieldset.tileset:not([hidden]) input")
+    for k in (0, 2, 4):
+        shared.nth(k).focus()
+        page.keyboard.press("Space")
+    assert page.inner_text("#tiles fieldset.tileset:not([hidden]) [data-count]") == \
+        tr(lang, "wizard.upgrades_chosen", chosen=3, count=4)
+    page.select_option("#starter", label="도윤")
+    page.click("#newgame button[type=submit]")
+    assert page.inner_text("#msg") == choose and svc.session.table.game.game_over
+    assert page.evaluate("document.activeElement.value") == "double_meeples"
+    found += at_every_size(page, f"{lang}-winter-tiles-shared")
+    shared.nth(5).check()
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("h1[data-phase='playing']")
+    tiles = ("double_meeples", "double_corners", "double_destination", "jump")
+    assert [p.tiles for p in svc.session.table.game.players] == [tiles] * 3
+    page.close()
+    assert not found, "\n".join(found)
+
+
+def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_original_s_said(
+        service_with_web, browser):
+    """Cake Time: the box's rule, 4 of 7 drawn (by the page at Start, or by its button;
+    kept by REMATCH); the original game: its four tiles said, nothing to choose; Junior:
+    no tiles."""
+    svc = service_with_web
+    new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
+    page = browser.new_page(viewport=VIEWPORTS["390x844"])
+    page.goto(svc.web.url + "/?lang=en")
+    pair(page, svc)
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    assert page.is_visible("#tiles-original") and page.is_hidden("#tiles")
+    page.select_option("#newgame select[name=edition]", "winter")
+    page.check("#newgame input[name=junior]")
+    assert page.is_hidden("#tiles") and page.is_hidden("#tiles-original")
+    page.uncheck("#newgame input[name=junior]")     # Winter: at first, as the wizard, the
+    assert page.is_checked("input[name=tiles][value=shared]")      # original four for all
+    assert tiles_shown(page) == {tr("en", "wizard.upgrades_choose", count=4, total=6):
+                                 ["double_meeples", "diagonal_movement", "double_corners",
+                                  "double_specialties"]}
+    page.select_option("#newgame select[name=edition]", "cake_time")
+    assert page.is_visible("#tiles") and page.is_checked("input[name=tiles][value=draw]")
+    page.click("#tiles [data-draw]:visible")
+    drawn = tiles_shown(page)
+    assert [len(x) for x in drawn.values()] == [4]
+    for i, name in enumerate(PLAYERS):
+        page.locator("#newgame input[name=player]").nth(i).fill(name)
+    page.select_option("#starter", label="Ana")
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("h1[data-phase='playing']")
+    game = svc.session.table.game
+    assert game.expansion == "cake_time" and not game.open_tiles
+    assert [list(p.tiles) for p in game.players] == list(drawn.values()) * 3
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    page.click("#rematch")
+    assert page.is_checked("input[name=tiles][value=draw]") and tiles_shown(page) == drawn
+    page.close()

@@ -92,9 +92,20 @@ def test_the_phone_s_setup_steps_are_the_wizard_s_deal_and_meeples(setup):
     assert before[0] == i18n.tr(lang, "wizard.start_token", player=first,
                                 open=i18n.tr(lang, "word.open"))
     assert (i18n.tr(lang, "wizard.board_hint") in before) == (edition == "winter")
+    # tiles left to the table: nothing to do now, so said, not ticked
+    open_hint = i18n.tr(lang, "wizard.upgrades_open_hint", count=4,
+                        total=len(game.rules.upgrades))
+    assert open_hint not in before
+    assert (f'<p class="tiles">{escape(open_hint)}</p>' in html) == (
+        game.open_tiles and len(game.rules.upgrades) > 4)       # (not Junior's, no tiles)
     # the deal: the cards to take out (or the deck to build), the order with the table
-    # of each seat's positions from the starting player, then the wizard's other notes
-    assert [x[0] for x in deal] == deal_words + notes
+    # of each seat's positions from the starting player, then the wizard's other notes;
+    # the last, the deck left after the deal, is a count said, not a step to tick
+    deck = i18n.tr(lang, "wizard.deal_deck", count=game.deck)
+    assert notes[-1] == deck
+    assert [x[0] for x in deal] == deal_words + notes[:-1]
+    assert html.count(escape(deck)) == 1
+    assert re.search(rf'</ol><p class="deck">{re.escape(escape(deck))}</p><h3>', html)
     caption, *rows = deal[len(deal_words)][1:]
     assert caption == i18n.tr(lang, "wizard.deal_title")
     heads = [x for p in range(1, 5) for x in (str(p), i18n.tr(lang, "word.position",
@@ -151,7 +162,14 @@ CAKE_TIME = {"do": "setup", "edition": "original", "expansion": "cake_time",
     {"do": "setup", "edition": "winter", "variant": "junior", "junior_cards": 4,
      "players": ["Ana", "Ben"], "start": "Ben"},
     {"do": "setup", "edition": "winter", "players": ["Ana", "Ben", "Cy"], "start": "Cy"},
-], ids=["cake-every-option", "cake-longer", "junior-4", "winter"])
+    {"do": "setup", "edition": "winter", "players": ["Ana", "Ben"], "start": "Ben",
+     "upgrades": ["double_meeples", "double_corners", "double_destination", "jump"]},
+    {"do": "setup", "edition": "original", "expansion": "cake_time", "players": ["Ana", "Ben"],
+     "start": "Ana", "upgrades": {
+         "Ana": ["double_meeples", "diagonal_movement", "break_time", "storage"],
+         "Ben": ["double_corners", "double_specialties", "double_destination", "storage"]}},
+], ids=["cake-every-option", "cake-longer", "junior-4", "winter-open", "winter-shared",
+        "cake-each"])
 def test_the_rematch_line_keeps_every_option_of_the_game(setup):
     """What REMATCH fills the New game form with: the game's setup line, every option in
     it (Cake Time's two rules and the Ristretto start, Junior's cards), no starter (asked

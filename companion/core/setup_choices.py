@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from .board import Board, chaos_board, new_seed, printed_board
 from . import seat_colours
@@ -54,6 +55,13 @@ def deal_preview(action: dict) -> tuple[Game, GameStarted] | Rejection:
 def draw_upgrades(upgrades: Sequence[str], rng: random.Random) -> list[str]:
     """Cake Time: 4 of the box's ``upgrades`` drawn at random, in the rulebook's order."""
     return sorted(rng.sample(list(upgrades), UPGRADE_TILES), key=list(upgrades).index)
+
+
+def _four_of(box: Sequence[str], tiles: Any) -> list[str] | None:
+    """``tiles`` as four different tiles of ``box``, in the box's order (None: they are not)."""
+    ok = isinstance(tiles, list) and len(set(tiles)) == len(tiles) == UPGRADE_TILES \
+        and all(u in box for u in tiles)
+    return [u for u in box if u in tiles] if ok else None
 
 
 class SetupChoices:
@@ -186,6 +194,42 @@ class SetupChoices:
         self.upgrade_mode = mode
         if mode == "draw" and self.drawn_tiles is None:
             self.draw_tiles()
+
+    def keep_tiles(self, upgrades: Any, players: Any) -> None:
+        """The tiles a finished game's setup line named (``upgrades``; ``players``: its
+        names, in seat order), kept for the next game with the same box: the same four for
+        everyone (Cake Time: drawn already, not drawn again), each seat's own, or none
+        named (decided at the table). A line that does not fit the box changes nothing."""
+        if not self.chooses_tiles:
+            return
+        box = self.box.upgrades
+        if upgrades is None:
+            self.upgrade_mode = "open"
+            return
+        if isinstance(upgrades, dict):
+            each = self._tiles_by_seat(upgrades, players)
+            if each is None:
+                return
+            if any(tiles != each[0] for tiles in each):
+                self.upgrade_mode = "each"
+                self.player_tiles[:self.count] = each
+                return
+            upgrades = each[0]                # (the same four for everyone)
+        shared = _four_of(box, upgrades)
+        if shared is None:
+            return
+        if self.box.upgrade_draw:
+            self.upgrade_mode, self.drawn_tiles = "draw", shared
+        else:
+            self.upgrade_mode, self.shared_tiles = "shared", shared
+
+    def _tiles_by_seat(self, upgrades: dict, players: Any) -> list[list[str]] | None:
+        """Each seat's four tiles of a setup line's object form (None: it does not fit)."""
+        if not isinstance(players, list) or len(players) != self.count \
+                or set(players) != set(upgrades):
+            return None
+        each = [_four_of(self.box.upgrades, upgrades[name]) for name in players]
+        return None if any(t is None for t in each) else [t for t in each if t is not None]
 
     def tiles_of(self, seat: int | None) -> list[str]:
         """The tiles of ``seat`` (None: the tiles everyone plays with)."""

@@ -63,16 +63,26 @@ def deal_order(lang: str, game: Game) -> str:
     return tr(lang, "wizard.deal_order_start_first", start=first)
 
 
-def deal_notes(lang: str, game: Game) -> list[str]:
-    """The lines beside the deal: its order, the tokens and cake cards, the deck left."""
+def deal_steps(lang: str, game: Game) -> list[str]:
+    """What the table does beside the deal: its order, the tokens and cake cards."""
     box = game.rules
-    notes = [deal_order(lang, game)]
+    steps = [deal_order(lang, game)]
     if box.starting_tokens:
-        notes.append(tr(lang, "wizard.deal_tokens", token=token_name(lang, game.edition, 1)))
+        steps.append(tr(lang, "wizard.deal_tokens", token=token_name(lang, game.edition, 1)))
     if box.starting_cake_cards:
-        notes += [tr(lang, "cake.deal_cake_cards"), tr(lang, "cake.deal_cakes")]
-    notes.append(tr(lang, "wizard.deal_deck", count=game.deck))
-    return notes
+        steps += [tr(lang, "cake.deal_cake_cards"), tr(lang, "cake.deal_cakes")]
+    return steps
+
+
+def deck_left(lang: str, game: Game) -> str:
+    """The deck after the deal: a count the companion keeps (the table's bar shows it),
+    not a step; nobody counts eighty cards by hand (a miscount is put right with Fix)."""
+    return tr(lang, "wizard.deal_deck", count=game.deck)
+
+
+def deal_notes(lang: str, game: Game) -> list[str]:
+    """The lines beside the deal on the touchscreen: its steps, then the deck left."""
+    return deal_steps(lang, game) + [deck_left(lang, game)]
 
 
 def deal_seats(game: Game) -> list[int]:

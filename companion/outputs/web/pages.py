@@ -28,7 +28,8 @@ from companion.core.rules.happenings import (CakeCardGained, CakeCardPlayed, Cak
                                              UnknownCard, UpgradeActivated, Undone)
 from companion.core.rules.happenings import GameBroughtBack, GameEndedEarly
 from companion.core import setup_guide
-from companion.core.rules.editions import EXPANSION_OPTIONS, JUNIOR_CARDS
+from companion.core.rules.editions import (EXPANSION_OPTIONS, JUNIOR_CARDS, ORIGINAL_UPGRADES,
+                                           UPGRADE_TILES, box_rules)
 from companion.core.rules.scoring import ranking
 from companion.core.rules.state import Game
 from companion.core.seat_colours import (SCREEN_RGB, names_again, names_of, screen_rgb,
@@ -99,7 +100,7 @@ padding:.6rem 0}
 input,select,button{font:inherit;padding:.55rem;border-radius:.4rem;
 border:1px solid #8a7e74;margin:.2rem 0;min-height:2.75rem}input,select{width:100%;
 background:#181412;color:var(--text)}
-input[type=checkbox]{width:auto;min-height:0;margin:0 .4rem 0 0}
+input:is([type=checkbox],[type=radio]){width:auto;min-height:0;margin:0 .4rem 0 0}
 button{background:#564c44;color:var(--text);min-width:6rem}
 .row{display:flex;flex-wrap:wrap;gap:.4rem}
 body:has(#live [data-phase=playing]) .over-only,
@@ -118,6 +119,9 @@ table.data.deal th[scope=row]{text-align:left;overflow-wrap:normal;word-break:ke
 #newgame h2{margin:.2rem 0 .4rem;font-size:1.2rem}
 #newgame :is(input,select,button){scroll-margin:4rem 0 calc(var(--dock,9rem) + 1rem)}
 small.hint{display:block;color:var(--dim);margin:-.3rem 0 .4rem 1.6rem}
+fieldset.tileset{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));
+gap:0 .4rem}fieldset.tileset>:is(button,small){grid-column:1/-1}
+fieldset.tileset>small.hint{margin:.2rem 0}
 fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
@@ -212,10 +216,31 @@ document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 ()=>act(JSON.stringify({do:b.dataset.do}))));
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
 const ng=document.getElementById('newgame-form'),st=document.getElementById('starter'),
-seats=[...ng.querySelectorAll('input[name=player]')];
-function options(){const ed=ng.edition.value;ng.querySelectorAll('[data-for]').forEach(x=>{
-x.hidden=!x.dataset.for.split(' ').includes(ed)||!!x.dataset.if&&!ng[x.dataset.if].checked;
-x.querySelector('input,select').disabled=x.hidden;});}
+seats=[...ng.querySelectorAll('input[name=player]')],tl=document.getElementById('tiles'),
+modes=[...ng.querySelectorAll('input[name=tiles]')];
+function applies(x,m){const d=x.dataset,u=d.unless&&ng[d.unless];
+return d.for.split(' ').includes(ng.edition.value)&&(!d.if||ng[d.if].checked)&&
+(!u||u.disabled||!u.checked)&&(!d.mode||d.mode===m)&&(!d.seat||!!seats[+d.seat].value.trim())&&
+!x.parentElement.closest('[hidden]');}
+function reveal(x,m){x.hidden=!applies(x,m);
+x.querySelectorAll('input,select,button').forEach(i=>{i.disabled=x.hidden;});}
+function options(){const all=[...ng.querySelectorAll('[data-for]')];
+all.filter(x=>!x.dataset.mode).forEach(x=>reveal(x));
+const on=modes.filter(r=>!r.disabled);if(on.length&&!on.some(r=>r.checked))on[0].checked=true;
+const m=(on.find(r=>r.checked)||{}).value;all.filter(x=>x.dataset.mode).forEach(x=>reveal(x,m));
+tl.querySelectorAll('[data-seat]').forEach(g=>{g.querySelector('legend').textContent=
+W.tiles_of.replace('{player}',seats[+g.dataset.seat].value.trim()||W.player_n.replace('{n}',
++g.dataset.seat+1));});tl.querySelectorAll('.tileset').forEach(counted);}
+function picked(g){return [...g.querySelectorAll('input:checked')].map(b=>b.value);}
+function counted(g){const c=g.querySelector('[data-count]'),
+n=W.chosen.replace('{chosen}',picked(g).length);if(c.textContent!==n)c.textContent=n;}
+function draw(g){const bs=[...g.querySelectorAll('input')],k=new Set();
+while(k.size<+W.tiles)k.add(crypto.getRandomValues(new Uint32Array(1))[0]%bs.length);
+bs.forEach((b,i)=>{b.checked=k.has(i);});counted(g);}
+tl.addEventListener('change',e=>{if(e.target.name==='tiles')options();
+else counted(e.target.closest('.tileset'));});
+tl.addEventListener('click',e=>{if(e.target.dataset.draw!==undefined)
+draw(e.target.closest('.tileset'));});
 ng.edition.addEventListener('change',options);ng.junior.addEventListener('change',options);
 options();
 function typed(){return seats.map(i=>i.value.trim()).filter(x=>x);}
@@ -225,14 +250,21 @@ name=c&&!pick?c.value:null,names=[...new Set(typed())],os=names.map(n=>opt(n,n))
 if(!os.length)os.push(opt('',W.first,'first'));if(pick==='ask')os.unshift(opt('',W.choose,'ask'));
 os.push(opt('',W.random,'random'));st.replaceChildren(...os);
 (os.find(o=>pick?o.dataset.pick===pick:o.value===name&&!o.dataset.pick)||os[0]).selected=true;}
-seats.forEach(i=>i.addEventListener('input',()=>starters()));starters();
+seats.forEach(i=>i.addEventListener('input',()=>{starters();options();}));starters();
+function keepTiles(s){const ed=ng.edition.value,ts=s.upgrades;if(ed==='original')return;
+const mode=ts===undefined?'open':Array.isArray(ts)?(ed==='cake_time'?'draw':'shared'):'each';
+modes.forEach(r=>{r.checked=r.value===mode;});
+tl.querySelectorAll('.tileset[data-for='+ed+']').forEach(g=>{const k=g.dataset.seat,
+mine=k===undefined?(Array.isArray(ts)?ts:[]):(ts&&!Array.isArray(ts)&&ts[s.players[+k]])||[];
+g.querySelectorAll('input').forEach(b=>{b.checked=mine.includes(b.value);});});}
 document.getElementById('rematch').addEventListener('click',()=>{
 const h=live.querySelector('[data-rematch]');if(!h)return;const s=JSON.parse(h.dataset.rematch);
 ng.edition.value=s.expansion||s.edition;
 seats.forEach((i,k)=>{i.value=s.players[k]||'';});
 for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],['longer_game']])
 ng[box].checked=!!s[key||box];
-ng.junior.checked=s.variant==='junior';ng.junior_cards.value=String(s.junior_cards||2);options();
+ng.junior.checked=s.variant==='junior';ng.junior_cards.value=String(s.junior_cards||2);
+keepTiles(s);options();
 ctl.open=false;starters(true);st.focus();
 msg.textContent=W.rematch_ready;});
 function starter(names){const p=st.selectedOptions[0].dataset.pick;if(p==='ask')return null;
@@ -248,7 +280,15 @@ for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],
 if(!ng[box].disabled&&ng[box].checked)s[key||box]=true;
 if(!ng.junior.disabled&&ng.junior.checked){s.variant='junior';
 if(+ng.junior_cards.value!==2)s.junior_cards=+ng.junior_cards.value;}
-act(JSON.stringify(s));});
+if(!tiled(s))return;act(JSON.stringify(s));});
+function tiled(s){const m=(modes.find(r=>r.checked&&!r.disabled)||{}).value;
+if(tl.hidden||!m||m==='open')return true;const each={};
+for(const g of tl.querySelectorAll('.tileset:not([hidden])')){
+if(m==='draw'&&!picked(g).length)draw(g);const u=picked(g),k=g.dataset.seat;
+if(u.length!==+W.tiles){msg.textContent=k===undefined?g.querySelector('legend').textContent:
+W.tiles_need.replace('{player}',seats[+k].value.trim());g.querySelector('input').focus();
+return false;}if(k===undefined)s.upgrades=u;else each[seats[+k].value.trim()]=u;}
+if(m==='each')s.upgrades=each;return true;}
 function gameOf(v){return (v||'').split('.')[0];}
 function setupShow(k,focus){setupBox.innerHTML=k.html;setupBox.dataset.seq=k.seq;
 const boxes=[...setupBox.querySelectorAll('input')];(k.ticks||[]).forEach((on,i)=>{
@@ -390,9 +430,10 @@ def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
     players (a seat's colour name in the page's language, as the phone's reader sets the
     game up; with the seats' colours: the action's handler, ``same_table``) and every
     option of the finished ``game`` (the Ristretto start, Cake Time's optional rules,
-    Junior's cards per position). No starter: the books choose who starts anew, and the
-    page asks. No upgrade tiles: the form names none (decided at the table), and the
-    touchscreen's rematch chooses them anew too."""
+    Junior's cards per position) and its upgrade tiles (where the box has more than four:
+    a list when everyone had the same, else each player's, by the names shown; none when
+    they were left to the table), as the touchscreen's rematch keeps them. No starter: the
+    books choose who starts anew, and the page asks."""
     recorded = [p["name"] for p in state["players"]]
     again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
                              "players": names_again(lang, recorded, colours)}
@@ -408,7 +449,22 @@ def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
         again.update({o: True for o in EXPANSION_OPTIONS[game.expansion] if getattr(game, o)})
     if game.variant == "junior" and game.junior_cards != JUNIOR_CARDS[0]:
         again["junior_cards"] = game.junior_cards
+    tiles = _kept_tiles(game, again["players"])
+    if tiles is not None:
+        again["upgrades"] = tiles
     return again
+
+
+def _kept_tiles(game: Game, players: list[str]) -> list[str] | dict[str, list[str]] | None:
+    """The upgrade tiles ``game`` named, where its box has more than four: a list when
+    everyone had the same, else each player's (``players``: their names as shown); None
+    for none (Junior, the original's four, or tiles left to the table)."""
+    if game.variant == "junior" or game.open_tiles or len(game.rules.upgrades) <= UPGRADE_TILES:
+        return None
+    tiles = [list(p.tiles) for p in game.players]
+    if all(x == tiles[0] for x in tiles):
+        return tiles[0]
+    return dict(zip(players, tiles, strict=True))
 
 
 def _bar(lang: str, state: dict[str, Any], game: Any, explained: dict[str, Any],
@@ -609,7 +665,13 @@ def live_page(lang: str, snap) -> str:
              "first": tr(lang, "phone.player_n", n=1), "random": tr(lang, "wizard.random"),
              "choose": tr(lang, "phone.start_choose"),
              "start_needed": tr(lang, "phone.start_needed"),
-             "rematch_ready": tr(lang, "phone.rematch_ready")}
+             "rematch_ready": tr(lang, "phone.rematch_ready"),
+             "tiles": str(UPGRADE_TILES), "player_n": tr(lang, "phone.player_n", n="{n}"),
+             "tiles_of": tr(lang, "phone.tiles_of", player="{player}"),
+             "chosen": tr(lang, "wizard.upgrades_chosen", chosen="{chosen}",
+                          count=UPGRADE_TILES),
+             "tiles_need": tr(lang, "wizard.upgrades_need", player="{player}",
+                              count=UPGRADE_TILES)}
     return page(lang, "live", tr(lang, "web.title"), body, LIVE_JS, words)
 
 
@@ -619,21 +681,25 @@ def setup_steps(lang: str, game: Game, names: Names = None) -> str:
     the game the table loop started): the starting player token, the board, the tiles
     left to the table, the deal (a table of each seat's positions) and the meeples. Ordered
     lists with a box to tick per step, and a button that puts them away (``LIVE_JS``);
-    ``names``: the players' names as shown (``live_names``)."""
+    the deck left after the deal is said, not ticked (a count the companion keeps, which
+    no family counts by hand: ``setup_guide.deck_left``), and so are tiles left to the
+    table (nothing to do now); ``names``: the players' names as shown (``live_names``)."""
     names = names or {}
     before = [x for x in (setup_guide.start_token(lang, game),
-                          setup_guide.open_tiles_hint(lang, game),
                           setup_guide.board_hint(lang, game)) if x]
+    tiles = setup_guide.open_tiles_hint(lang, game)      # (nothing to do now: said)
     heading = setup_guide.deal_heading(lang, game)
-    notes = setup_guide.deal_notes(lang, game)
+    notes = setup_guide.deal_steps(lang, game)
     deal = ([heading] if heading else []) + notes[:1]
     meeples = [names.get(p.name, p.name) for p in
                (game.players[seat] for seat in setup_guide.meeple_seats(game))]
     return (f'<section id="setup" aria-labelledby="setup-h">'
             f'<h2 id="setup-h" tabindex="-1">{t(lang, "phone.setup_title")}</h2>'
             f'<p>{t(lang, "phone.setup_hint")}</p>{_ticks(before)}'
-            f'<h3>{t(lang, "wizard.deal_title")}</h3>'
+            + (f'<p class="tiles">{escape(tiles)}</p>' if tiles else "")
+            + f'<h3>{t(lang, "wizard.deal_title")}</h3>'
             f'{_ticks(deal, _deal_table(lang, game, names), notes[1:])}'
+            f'<p class="deck">{escape(setup_guide.deck_left(lang, game))}</p>'
             f'<h3>{t(lang, "wizard.meeples_title")}</h3>'
             f'<p>{escape(setup_guide.meeples_hint(lang, len(game.players)))}</p>'
             f'{_ticks(meeples)}'
@@ -703,11 +769,60 @@ def _new_game(lang: str) -> str:
             f'{t(lang, "variant.junior")}</label>'
             f'<label data-for="winter" data-if="junior">{t(lang, "wizard.junior_cards")} '
             f'<select name="junior_cards">{cards}</select></label></fieldset>'
-            f'<label>{t(lang, "wizard.start_title")} <select name="start" id="starter">'
+            + _tiles_choice(lang)
+            + f'<label>{t(lang, "wizard.start_title")} <select name="start" id="starter">'
             f'<option value="" data-pick="first">{t(lang, "phone.player_n", n=1)}</option>'
             f'<option value="" data-pick="random">{t(lang, "wizard.random")}</option>'
             f'</select></label>'
             f'<button type="submit">{t(lang, "phone.start")}</button></form></section>')
+
+
+#: the boxes whose players choose 4 of more upgrade tiles: (form value, edition, expansion)
+TILE_BOXES = (("winter", "winter", None), ("cake_time", "original", "cake_time"))
+
+
+def _tiles_choice(lang: str) -> str:
+    """The upgrade tiles, as the wizard's upgrade step asks them: the original game's four
+    said (nothing to choose); Winter's 4 of 6 and Cake Time's 4 of 7 the same for everyone
+    (Cake Time: drawn at random, by the box's rule: the page draws, or the table ticks
+    what its starting player drew), each player's own, or decided at the table (none
+    named, table script 1.3). Not in Junior (no upgrades). A fieldset of radio buttons,
+    then a fieldset of boxes to tick per holder (``LIVE_JS`` shows the one that applies),
+    the original four ticked at first as in the wizard (Cake Time's draw: none, the page
+    draws at Start unless the table ticks what it drew)."""
+    four = " · ".join(upgrade_name(lang, u) for u in ORIGINAL_UPGRADES)
+    modes = [("shared", "winter", "wizard.upgrades_shared"),
+             ("draw", "cake_time", "cake.upgrades_draw"),
+             ("each", "winter cake_time", "wizard.upgrades_each"),
+             ("open", "winter cake_time", "wizard.upgrades_open")]
+    out = [f'<p data-for="original" id="tiles-original">{t(lang, "wizard.upgrades_original")}'
+           f' <b>{escape(four)}</b></p>'
+           f'<fieldset id="tiles" data-for="winter cake_time" data-unless="junior">'
+           f'<legend>{t(lang, "wizard.upgrades_title")}</legend>']
+    out += [f'<label class="check" data-for="{eds}"><input type="radio" name="tiles" '
+            f'value="{mode}">{t(lang, key)}</label>' for mode, eds, key in modes]
+    for form, edition, expansion in TILE_BOXES:
+        box = box_rules(edition, expansion).upgrades
+        out.append(f'<small class="hint" data-for="{form}" data-mode="open">'
+                   f'{t(lang, "wizard.upgrades_open_hint", count=UPGRADE_TILES, total=len(box))}'
+                   f'</small>')
+        def boxes(ticked: Sequence[str], box: Sequence[str] = box) -> str:
+            return "".join(f'<label class="check"><input type="checkbox" value="{u}"'
+                           f'{" checked" if u in ticked else ""}>'
+                           f'{escape(upgrade_name(lang, u))}</label>' for u in box)
+        count = '<small class="hint" data-count></small>'
+        draw = (f'<button type="button" data-draw>{t(lang, "phone.tiles_draw")}</button>'
+                if expansion else "")
+        mode = "draw" if expansion else "shared"
+        out.append(f'<fieldset class="tileset" data-for="{form}" data-mode="{mode}"><legend>'
+                   f'{t(lang, "wizard.upgrades_choose", count=UPGRADE_TILES, total=len(box))}'
+                   f'</legend>{boxes(() if expansion else ORIGINAL_UPGRADES)}{draw}{count}'
+                   f'</fieldset>')
+        out += [f'<fieldset class="tileset" data-for="{form}" data-mode="each" '
+                f'data-seat="{k}"><legend>'
+                f'{t(lang, "phone.tiles_of", player=tr(lang, "phone.player_n", n=k + 1))}'
+                f'</legend>{boxes(ORIGINAL_UPGRADES)}{count}</fieldset>' for k in range(4)]
+    return "".join(out) + "</fieldset>"
 
 
 def history_page(lang: str, games: Iterable[Any], links: dict[int, str],

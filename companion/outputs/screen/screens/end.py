@@ -3,8 +3,8 @@
 Scores follow the edition's weights (``game.rules``: like, upgrade and
 dislike points); the order and the tie explanations come from
 ``companion.core.rules.scoring`` (``ranking`` and ``tie_break``), never recomputed
-here. REMATCH posts the same setup again (same players, edition, variant,
-start and upgrade tiles); NEW GAME opens the setup wizard.
+here. REMATCH opens the setup wizard with the same players, edition, variant, options and
+upgrade tiles, asking only who starts; NEW GAME opens the setup wizard.
 
 Beside the ranking, the finished game's BG Stats link as a QR code, as the table
 loop's snapshot carries it (``snapshot.Snapshot.play_link``: made on a worker once the
@@ -37,7 +37,7 @@ def setup_of(game) -> dict:
     action: dict = {"do": "setup", "edition": game.edition,
                     "players": [p.name for p in game.players],
                     "start": game.players[game.start].name, "variant": game.variant}
-    if game.variant != "junior":
+    if game.variant != "junior" and not game.open_tiles:   # (open: none were named)
         action["upgrades"] = {p.name: list(p.tiles) for p in game.players}
     elif game.junior_cards != JUNIOR_CARDS[0]:
         action["junior_cards"] = game.junior_cards
@@ -65,12 +65,15 @@ class EndScreen(WhyTargets):
 
     def rematch(self) -> None:
         """The same table again: the wizard, filled in with this game's box, players,
-        colours and options, opens at who starts (the books choose the starter anew),
-        then the deal and the meeples, as for any game."""
+        colours, options and upgrade tiles, opens at who starts (the books choose the
+        starter anew), then goes on past the tiles and options it keeps (BACK shows them)
+        to the board, the deal and the meeples, as for any game; as the phone's REMATCH
+        (``outputs.web.pages.rematch_line``)."""
         game = self.app.table.game
         if not self.app.last_setup:
             self.app.last_setup = setup_of(game)
         wizard = self.app.open("wizard")
+        wizard.kept = frozenset({"upgrades", "options"})
         if "start" in wizard.steps:
             wizard.go("start")
 

@@ -78,14 +78,18 @@ class WizardScreen(Screen):
         self.recent = list(recent_names) if recent_names is not None else _recent_names(app)
         self.on_done = on_done
         self.step = "edition"
+        #: steps a rematch keeps as the last game had them (its upgrade tiles and options):
+        #: NEXT passes them, BACK still shows them for a change
+        self.kept: frozenset[str] = frozenset()
         self.name_seat = 0
         self.tile_seat = 0
         self.anim: list[tuple[float, int]] = []      # (time, seat lit) of the random pick
         self.lit: int | None = None
 
     def _prefill(self, last: Any, seat_colors: Any) -> None:
-        """Start from the last game's box, players and colours (a new game with the same
-        table is then a few taps); the starting player is chosen again."""
+        """Start from the last game's box, players, colours, options and upgrade tiles (a
+        new game with the same table is then a few taps); the starting player is chosen
+        again."""
         md = self.model
         if not isinstance(last, dict) or last.get("edition") not in EDITIONS:
             return
@@ -101,6 +105,7 @@ class WizardScreen(Screen):
                 and JUNIOR_CARDS[0] <= cards <= JUNIOR_CARDS[1]:
             md.junior_cards = cards
         self._prefill_players(last.get("players"))
+        md.keep_tiles(last.get("upgrades"), last.get("players"))     # (by the names recorded)
         self._prefill_colours(seat_colors)
         md.fix_colours()
         # a seat's colour name (the last game's language) in today's; any other name stays
@@ -147,8 +152,9 @@ class WizardScreen(Screen):
             return
         steps = self.steps
         i = steps.index(self.step)
-        if i + 1 < len(steps):
-            self.go(steps[i + 1])
+        later = [s for s in steps[i + 1:] if s not in self.kept or self.model.problem(s)]
+        if later:
+            self.go(later[0])
         else:
             self.finish()
 
