@@ -47,6 +47,18 @@ def run(app, *actions) -> None:
     app.process_updates()
 
 
+def play_a_step(app, step: int) -> None:
+    """A taught game's step: the active player completes their first filled position on
+    even steps (if any), else ends the turn; then nothing covers what it must not."""
+    me = app.table.game.active_player
+    filled = [i + 1 for i, pos in enumerate(me.queue) if pos]
+    if step % 2 == 0 and filled:
+        run(app, {"do": "complete", "slot": filled[0]})
+    else:
+        run(app, {"do": "end_turn"})
+    check(app, f"step {step}")
+
+
 def kept(w) -> bool:
     """What players read and tap: a position with cards (an empty one may hold a message),
     a count, a badge, the turn, a footer button."""
@@ -137,14 +149,7 @@ def test_no_hint_of_a_taught_game_covers_the_active_player_the_turn_or_a_button(
             keys.add(app.teaching.current.key)
             check(app, f"hint {app.teaching.current.key}")
             touch(app, "teach.ok")
-        game = app.table.game
-        me = game.active_player
-        filled = [i + 1 for i, pos in enumerate(me.queue) if pos]
-        if step % 2 == 0 and filled:
-            run(app, {"do": "complete", "slot": filled[0]})
-        else:
-            run(app, {"do": "end_turn"})
-        check(app, f"step {step}")
+        play_a_step(app, step)
     assert {"goal", "turn", "flow_of_time"} <= keys, keys
 
 
@@ -282,13 +287,7 @@ def test_a_taught_cake_time_game_shows_its_question_and_hints_without_covering(s
         if has_widget(app, "ban.cake.done"):
             asked += 1
             touch(app, "ban.cake.done")
-        me = app.table.game.active_player
-        filled = [i + 1 for i, pos in enumerate(me.queue) if pos]
-        if step % 2 == 0 and filled:
-            run(app, {"do": "complete", "slot": filled[0]})
-        else:
-            run(app, {"do": "end_turn"})
-        check(app, f"step {step}")
+        play_a_step(app, step)
     assert asked, "the question came up"
 
 

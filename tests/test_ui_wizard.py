@@ -413,28 +413,40 @@ def test_a_rematch_on_the_screen_keeps_every_option_of_the_game():
     """REMATCH on the end screen opens the wizard at who starts with the game's options
     (the Ristretto start and Cake Time's two rules), and starts with them."""
     import json
-    from companion.outputs.screen.screens.end import EndScreen
     setup = {"do": "setup", "edition": "original", "expansion": "cake_time",
              "players": ["Ana", "Ben"], "start": "Ben", "ristretto_start": True,
              "two_drinks_one_cake": True, "longer_game": True}
     lines = [json.dumps(setup), json.dumps({"do": "correct", "player": "Ana", "dislikes": 5}),
              json.dumps({"do": "end_turn"}), json.dumps({"do": "end_turn"})]
+    app, first, screen = rematch_after(lines)
+    assert screen.model.ristretto and screen.model.options == {
+        "two_drinks_one_cake": True, "longer_game": True}
+    touch(app, "wz.start.0")
+    next_until_started(app)
+    game = app.table.game
+    assert not game.game_over and game.players[game.start].name == "Ana"
+    assert options_of(game) == options_of(first) == (True, True, True, 2)
+
+
+def rematch_after(lines: list[str]):
+    """The game of these table-script ``lines`` played to its end, then REMATCH on the end
+    screen: the app, the game before, and the wizard at its first step."""
+    from companion.outputs.screen.screens.end import EndScreen
     loop, app = make_app(lines=lines)
     first = app.table.game
     assert isinstance(app.screen, EndScreen) and first.game_over
     touch(app, "end.rematch")
     screen = app.screen
     assert isinstance(screen, WizardScreen) and screen.step == "start"
-    assert screen.model.ristretto and screen.model.options == {
-        "two_drinks_one_cake": True, "longer_game": True}
-    touch(app, "wz.start.0")
+    return app, first, screen
+
+
+def next_until_started(app) -> None:
+    """NEXT until the wizard has started the game (at most eight steps)."""
     for _ in range(8):
         if not has_widget(app, "wz.next"):
             break
         touch(app, "wz.next")
-    game = app.table.game
-    assert not game.game_over and game.players[game.start].name == "Ana"
-    assert options_of(game) == options_of(first) == (True, True, True, 2)
 
 
 TILES = ["double_meeples", "diagonal_movement", "double_destination", "jump"]
@@ -453,7 +465,6 @@ def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_start
     who starts, NEXT goes past the tiles and the options to the board (Winter's is not
     recorded: asked), the deal and the meeples; BACK still shows the tiles kept."""
     import json
-    from companion.outputs.screen.screens.end import EndScreen
     cake = first_after_start == "deal"
     setup = {"do": "setup", "edition": "original" if cake else "winter",
              "players": ["Ana", "Ben", "Cy"], "start": "Cy"}
@@ -463,12 +474,7 @@ def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_start
         setup["upgrades"] = upgrades
     lines = [json.dumps(setup), json.dumps({"do": "correct", "player": "Ana", "dislikes": 5})]
     lines += [json.dumps({"do": "end_turn"})] * 3
-    loop, app = make_app(lines=lines)
-    first = app.table.game
-    assert isinstance(app.screen, EndScreen) and first.game_over
-    touch(app, "end.rematch")
-    screen = app.screen
-    assert isinstance(screen, WizardScreen) and screen.step == "start"
+    app, first, screen = rematch_after(lines)
     assert screen.model.start is None                       # the books choose anew
     touch(app, "wz.start.1")
     touch(app, "wz.next")
@@ -482,10 +488,7 @@ def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_start
         shown = [u for u in screen.model.box.upgrades if widget(app, f"wz.tile.{u}").on]
         assert shown == [u for u in screen.model.box.upgrades
                          if u in (upgrades["Ana"] if mode == "each" else upgrades)]
-    for _ in range(8):
-        if not has_widget(app, "wz.next"):
-            break
-        touch(app, "wz.next")
+    next_until_started(app)
     game = app.table.game
     assert not game.game_over and game.players[game.start].name == "Ben"
     assert [p.tiles for p in game.players] == [p.tiles for p in first.players]

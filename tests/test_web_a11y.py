@@ -116,6 +116,20 @@ def pair(page, svc) -> None:
         page.wait_for_function("document.getElementById('msg').dataset.status === '200'")
 
 
+def over_on_a_paired_phone(svc, browser, lang: str, setup: dict):
+    """A game set up with ``setup``, ended (a fifth dislike, the round played out), seen
+    on a phone paired in ``lang`` at 360 x 740: the page, its end shown."""
+    new_game(svc, setup)
+    page = browser.new_page(viewport=VIEWPORTS["360x740"])
+    page.goto(svc.web.url + f"/?lang={lang}")
+    pair(page, svc)
+    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
+    for _ in PLAYERS:
+        post(svc, {"do": "end_turn"})
+    page.wait_for_selector("h1[data-phase='over']")
+    return page
+
+
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_setup(
         service_with_web, browser, lang):
@@ -123,15 +137,8 @@ def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_s
     set up with; Start then shows the setup steps the touchscreen's wizard shows (the
     deal and the meeples), focused, ticked off one by one and put away."""
     svc = service_with_web
-    new_game(svc, CAKE_TIME)
-    page = browser.new_page(viewport=VIEWPORTS["360x740"])
+    page = over_on_a_paired_phone(svc, browser, lang, CAKE_TIME)
     found: list[str] = []
-    page.goto(svc.web.url + f"/?lang={lang}")
-    pair(page, svc)
-    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
-    for _ in PLAYERS:
-        post(svc, {"do": "end_turn"})
-    page.wait_for_selector("h1[data-phase='over']")
     page.click("#rematch")
     assert page.input_value("#newgame select[name=edition]") == "cake_time"
     for name in ("ristretto", "two_drinks_one_cake", "longer_game"):      # every option
@@ -231,15 +238,8 @@ def test_the_phone_s_upgrade_tiles_are_chosen_in_the_form_and_kept_by_rematch(
     radio buttons and a group of boxes per holder, by keyboard; REMATCH keeps each
     player's tiles; four tiles exactly, or the form says so and starts nothing."""
     svc = service_with_web
-    new_game(svc, WINTER_EACH)
-    page = browser.new_page(viewport=VIEWPORTS["360x740"])
+    page = over_on_a_paired_phone(svc, browser, lang, WINTER_EACH)
     found: list[str] = []
-    page.goto(svc.web.url + f"/?lang={lang}")
-    pair(page, svc)
-    post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
-    for _ in PLAYERS:
-        post(svc, {"do": "end_turn"})
-    page.wait_for_selector("h1[data-phase='over']")
     first = [p.tiles for p in svc.session.table.game.players]
     page.click("#rematch")
     assert page.is_checked("#tiles input[name=tiles][value=each]")
