@@ -315,44 +315,29 @@ SCENES: dict[str, tuple[Callable, bool]] = {
 SCENES["table-teach"] = (_teach, False)      # a taught first game (companion/core/teaching.py)
 
 
-def _teach_two(app):
+def _taught_game_of_two(app, cake: bool) -> None:
     """A taught first game of two: Ana completes an order and ends her turn; the flow of
-    time is explained over Ben's positions 1-3, beside Ana's panel, which it talks about."""
+    time is explained over Ben's positions 1-3, beside Ana's panel, which it talks about.
+    With Cake Time, Ben's draw asks "Cake on the deck's back?" first, and the question waits
+    under the card, which lies over his positions 1-3 as tall as they are without it (its
+    band once left them too short, and the card took the side column over Ana's panel)."""
     from .text import language
     names = ["민수", "지우"] if language() == "ko" else ["Ana", "Ben"]
     app.teaching.set_enabled(True)
-    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0]})
+    setup = {"do": "setup", "edition": "original", "players": names, "start": names[0]}
+    act(app, dict(setup, expansion="cake_time") if cake else setup)
     while tap_widget(app, "teach.ok"):
         pass
+    if cake:
+        tap_widget(app, "ban.cake.done")
     act(app, {"do": "complete", "slot": 1})
     act(app, {"do": "end_turn"})
     while app.teaching.current is not None and app.teaching.current.key != "flow_of_time":
         tap_widget(app, "teach.ok")
 
 
-SCENES["table-teach-two"] = (_teach_two, False)
-
-
-def _cake_teach_two(app):
-    """The same with Cake Time: Ben's draw asks "Cake on the deck's back?", and the flow of
-    time about Ana lies over Ben's positions 1-3 as tall as they are without the question,
-    which waits under the card (its band once left them too short, and the card took the
-    side column over Ana's panel)."""
-    from .text import language
-    names = ["민수", "지우"] if language() == "ko" else ["Ana", "Ben"]
-    app.teaching.set_enabled(True)
-    act(app, {"do": "setup", "edition": "original", "players": names, "start": names[0],
-              "expansion": "cake_time"})
-    while tap_widget(app, "teach.ok"):
-        pass
-    tap_widget(app, "ban.cake.done")
-    act(app, {"do": "complete", "slot": 1})
-    act(app, {"do": "end_turn"})
-    while app.teaching.current is not None and app.teaching.current.key != "flow_of_time":
-        tap_widget(app, "teach.ok")
-
-
-SCENES["table-cake-teach-two"] = (_cake_teach_two, False)
+SCENES["table-teach-two"] = (lambda app: _taught_game_of_two(app, cake=False), False)
+SCENES["table-cake-teach-two"] = (lambda app: _taught_game_of_two(app, cake=True), False)
 
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the
