@@ -320,6 +320,13 @@ def test_a_stalled_tables_words_wait_under_a_hint_over_positions_1_to_3(size):
     box = next(w for w in app.screen._widgets if w.name == "teach.box")
     assert box.rect == app.screen.hint_spot
     assert not has_widget(app, "ban.stall")
+    # the card says something waits under it: its "Got it" in the words' red
+    from companion.outputs.screen import theme
+    ok = next(w for w in app.screen._widgets if w.name == "teach.ok")
+    said = next(w for w in app.screen._widgets if w.name == "teach.waits")
+    assert ok.color == theme.DANGER and said.text == text.t("teach.then_stalled")
+    assert ok.rect.contains(said.rect)
     check(app, "a hint over a stalled table")
     app.teaching.next()
     assert has_widget(app, "ban.stall")
+    assert not has_widget(app, "teach.waits")
