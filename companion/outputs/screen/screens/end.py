@@ -73,7 +73,10 @@ class EndScreen(WhyTargets):
         if not self.app.last_setup:
             self.app.last_setup = setup_of(game)
         wizard = self.app.open("wizard")
-        wizard.kept = frozenset({"upgrades", "options"})
+        # the tiles are kept as chosen, but four the box's rule drew (Cake Time): drawn
+        # again, as a new game by the books does, the step offering the same four instead
+        drawn = wizard.model.last_drawn is not None and wizard.model.upgrade_mode == "draw"
+        wizard.kept = frozenset({"options"} if drawn else {"upgrades", "options"})
         if "start" in wizard.steps:
             wizard.go("start")
 

@@ -73,7 +73,7 @@ class WizardScreen(Screen):
                       else teaching is not None and teaching.enabled)
         if edition is None:
             edition = _config(app, "game", "edition", "original")
-        self.model = SetupChoices(edition, rng)
+        self.model = SetupChoices(edition, rng if rng is not None else getattr(app, "rng", None))
         self._prefill(getattr(app, "last_setup", None), getattr(app, "seat_colors", None))
         self.recent = list(recent_names) if recent_names is not None else _recent_names(app)
         self.on_done = on_done
@@ -348,6 +348,8 @@ class WizardScreen(Screen):
                 if md.upgrade_mode == "each":
                     md.player_tiles[1] = ["break_time" if md.expansion else "jump",
                                           "diagonal_movement", "double_destination"]
+                if "last_drawn" in more:
+                    md.keep_tiles(more["last_drawn"], None)
                 md.set_board_mode(more.get("board", "printed"))
                 self.recent = names + (["Emma", "Félix", "João", "Nicolò", "Zoë"]
                                        if not korean else ["Ana", "João", "도윤"])
@@ -376,6 +378,10 @@ class WizardScreen(Screen):
                 ("cake-edition", at("edition", "original", expansion="cake_time")),
                 ("cake-colours-2p", at("colours", "original", 2, expansion="cake_time")),
                 ("cake-upgrades", at("upgrades", "original", 3, expansion="cake_time")),
+                # a new game after a drawn game: drawn again, or the same four
+                ("cake-upgrades-again", at("upgrades", "original", 3, expansion="cake_time",
+                                           last_drawn=["double_meeples", "double_corners",
+                                                       "break_time", "storage"])),
                 ("cake-upgrades-each", at("upgrades", "original", 3, expansion="cake_time",
                                           mode="each")),
                 ("cake-options", at("options", "original", expansion="cake_time",
