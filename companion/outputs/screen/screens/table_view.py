@@ -228,6 +228,9 @@ class TableView(CakeTable, WhyTargets):
 
     def _on_game_started(self, h, game) -> None:
         self.dialog = None
+        # a message about the last game (why its shop closed, held while a hint or the end
+        # screen stood over it) is not the new game's: a quick rematch showed it at turn 1
+        self._toasts.clear()
 
     def _on_draws_dismissed(self, h, game) -> None:
         self._dismissing = False    # the snapshot says it from now on
