@@ -291,14 +291,16 @@ def card_layout(m: Metrics, area: pygame.Rect, narrow_stop: str | None = None) -
 def _buttons(m: Metrics, row: pygame.Rect, narrow_stop: str | None) -> list[pygame.Rect]:
     """"Stop teaching" and "Got it" side by side in ``row``: halves, or "Stop teaching"
     as narrow as ``narrow_stop`` allows (two lines of the small type, a longest word's
-    width at least)."""
+    width and two fingers at least)."""
     if narrow_stop is None:
         return cols(row, [1.0, 1.0], m.gap)
     pad = max(6, row.h // 6)
     need = max(text_width(w, m.small, True) for w in narrow_stop.split() or [""])
     while len(wrap(narrow_stop, m.small, need, True)) > 2 and need < row.w:
         need += m.px(4)
-    return cols(row, [min(need + 2 * pad + m.px(4), (row.w - m.gap) // 2), 1.0], m.gap)
+    # (two fingers wide at least: a short word, Korean's, left it a narrow slot)
+    width = max(need + 2 * pad + m.px(4), 2 * m.target - m.px(4))
+    return cols(row, [min(width, (row.w - m.gap) // 2), 1.0], m.gap)
 
 
 def reads_whole(m: Metrics, area: pygame.Rect, words: str) -> bool:
