@@ -13,8 +13,10 @@ Whole games (the demo's bots, every move a touch through the real App) give tap 
 and scan -> frame: each input is counted from its arrival, so the largest step the screen
 was painting ahead while idle (or a deadline's frame) before it is added to its own work
 (an input that arrives as such a step begins waits for all of it); the largest idle step
-is printed beside them. Budgets (issue 38): tap and scan p99 6.0 M, idle step 3.0 M,
-cold start 1,500 M.
+is printed beside them. A tap has two arrivals: its finger going down (the pressed look,
+"press", after any step in progress) and lifting ~0.1 s later (the answer, "tap", after
+any step the App took while the finger was down: ``App.idle_step``). Budgets (issue 38):
+tap and scan p99 6.0 M, idle step 3.0 M, cold start 1,500 M.
 
 The implied time on a Pi assumes, for this kind of code (the CPython
 interpreter, SQLite, SDL's software blits), about 1.0 instruction per cycle on
@@ -182,14 +184,24 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
             quiet = inputs[0] % QUIET_EVERY == QUIET_EVERY - 1
             now[0] += QUIET_S if quiet else THINK_S
             frame("timer")
-            work = getattr(app, "work_ahead", lambda: False)    # (--before a revision
-            while work():                                         # that did not paint ahead)
-                labels.append(("ahead", inputs[0]))
+            own_steps(inputs[0])
+
+        def own_steps(n: int, label: str | None = None) -> None:
+            """The App's own steps, as ``App.wait_events`` takes them while no input waits
+            (painted ahead, then a quiet table's), each counted on its own and labelled
+            with what it was (or ``label``)."""
+            while (what := idle_step()) is not None:
+                labels.append((label or what, n))
                 pygame.display.update([])      # (closes callgrind's count of the step)
-            # a longer pause: the quiet table's steps, as App.wait_events takes them
-            while quiet and app.give_back_when_quiet():
-                labels.append(("quiet", inputs[0]))
-                pygame.display.update([])
+
+        def idle_step() -> str | None:
+            if hasattr(app, "idle_step"):
+                return app.idle_step()
+            work = getattr(app, "work_ahead", lambda: False)    # (--before a revision
+            if work():                                            # that did not paint ahead,
+                return "ahead"                                    # or took its steps itself)
+            quiet = getattr(app, "give_back_when_quiet", lambda: False)
+            return "quiet" if quiet() else None
 
         def tap(name: str) -> bool:
             """A finger on the widget called ``name`` (if it is on screen and takes taps)."""
@@ -200,7 +212,8 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
             inputs[0] += 1
             finger(w.rect.center, "down")
             frame("press")                         # the pressed look
-            finger(w.rect.center, "up")
+            own_steps(inputs[0], "held")           # the App's own steps while the finger
+            finger(w.rect.center, "up")            # is down (a tap lasts ~0.1 s), if any
             frame("tap")                           # the touch becomes a TouchAction (and the
             loop.drain()                           # released look); the loop applies and
             frame("tap")                           # journals it, and the answer is drawn
@@ -466,8 +479,10 @@ class GameCounts(NamedTuple):
     idle: list[int]       # per input: every step painted ahead before it
     timers: list[int]     # per frame a deadline drew while the table was idle
     devices: list[int]    # per seat-button press out of turn: the input to its frame
-    waits: list[int]      # per input: the largest idle step (ahead or deadline) before it
-    tap_arrivals: list[int]    # per tap: the largest step before it + the tap (its arrival)
+    waits: list[int]      # per input: the largest idle step (ahead or deadline) before it,
+    #                       and per tap the largest step while its finger was down
+    tap_arrivals: list[int]    # per tap: the largest step its lift may find in progress (one
+    #                            taken while the finger was down) + the tap (its arrival)
     scan_arrivals: list[int]   # per scan: the largest step before it + the scan
     press_arrivals: list[int]  # per tap: the largest step before it + its pressed look (the
     #                            finger comes down as a step begins: it waits for all of it)
@@ -502,6 +517,7 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
     taps: dict[int, int] = {}
     idle: dict[int, int] = {}
     step: dict[int, int] = {}       # input n -> the largest idle step before it
+    held: dict[int, int] = {}       # tap n -> the largest step while its finger was down
     presses, scans, ahead, timers, devices, quiet = [], [], [], [], [], []
     scan_arrivals, press_arrivals = [], []
     for (what, n), cost in zip(labels, costs, strict=True):
@@ -515,6 +531,13 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
             scan_arrivals.append(step.get(n, 0) + cost)
         elif what == "device":
             devices.append(cost)
+        elif what == "held":
+            # (a step the App took between the finger going down and lifting: what the
+            # lift may find in progress; the step before the finger went down was over
+            # before the pressed look was drawn, and is counted with the press)
+            held[n] = max(held.get(n, 0), cost)
+            ahead.append(cost)
+            idle[n] = idle.get(n, 0) + cost
         elif what in ("ahead", "timer", "quiet"):
             # (labelled with the input before: the idle steps precede input n + 1)
             step[n + 1] = max(step.get(n + 1, 0), cost)
@@ -525,10 +548,13 @@ def _game_counts(name: str, labels_path: str, costs: list[int]) -> GameCounts:
                 idle[n] = idle.get(n, 0) + cost
             else:
                 timers.append(cost)
-    tap_arrivals = [step.get(n, 0) + cost for n, cost in taps.items()]
+    # a tap is answered when its finger lifts, ~0.1 s after the pressed look: what it may
+    # find in progress then is a step the App took meanwhile
+    tap_arrivals = [held.get(n, 0) + cost for n, cost in taps.items()]
     return GameCounts(list(taps.values()), presses, scans or [0], ahead or [0],
                       list(idle.values()) or [0], timers or [0], devices or [0],
-                      list(step.values()) or [0], tap_arrivals, scan_arrivals or [0],
+                      list(step.values()) + list(held.values()) or [0], tap_arrivals,
+                      scan_arrivals or [0],
                       press_arrivals or [0], quiet or [0])
 
 

@@ -72,20 +72,23 @@ def test_a_games_counts_keep_deadline_frames_out_of_the_taps(tmp_path):
 
 
 def test_a_games_taps_and_scans_are_counted_from_their_arrival(tmp_path):
-    """An input that arrives as an idle step begins waits for all of it: each tap and scan
-    adds the largest step (painted ahead or a deadline's frame) before it to its own work,
-    and the verdict holds the largest step to its own budget."""
+    """An input that arrives as an idle step begins waits for all of it: each scan and each
+    finger going down (the pressed look) adds the largest step (painted ahead or a deadline's
+    frame) before it to its own work; a finger lifting (the tap's answer) adds the largest
+    step the App took while it was down ("held"; that before it went down was over before
+    the pressed look). The verdict holds the largest step to its own budget."""
     import json
     labels = [["start", 0], ["timer", 0], ["ahead", 0], ["press", 1], ["tap", 1], ["tap", 1],
-              ["timer", 1], ["ahead", 1], ["ahead", 1], ["press", 2], ["tap", 2],
-              ["ahead", 2], ["scan", 3], ["device", 4]]
-    costs = [900, 7, 50, 3, 10, 20, 8, 40, 60, 4, 30, 5, 99, 11]
+              ["timer", 1], ["ahead", 1], ["ahead", 1], ["press", 2], ["held", 2],
+              ["held", 2], ["tap", 2], ["ahead", 2], ["scan", 3], ["device", 4]]
+    costs = [900, 7, 50, 3, 10, 20, 8, 40, 60, 4, 25, 15, 30, 5, 99, 11]
     path = tmp_path / "labels.json"
     path.write_text(json.dumps(labels))
     got = cg._game_counts("game", str(path), costs)
-    assert got.tap_arrivals == [50 + 30, 60 + 30] and got.scan_arrivals == [5 + 99]
+    assert got.tap_arrivals == [0 + 30, 25 + 30] and got.scan_arrivals == [5 + 99]
     assert got.press_arrivals == [50 + 3, 60 + 4] and got.presses == [3, 4]
-    assert got.waits == [50, 60, 5] and got.devices == [11] and got.scans == [99]
+    assert got.waits == [50, 60, 5, 25] and got.devices == [11] and got.scans == [99]
+    assert got.ahead == [50, 40, 60, 25, 15, 5]
     assert cg._verdict(got) == "PASS"
     big = got._replace(waits=[cg.TARGETS["idle_step"] + 1])
     assert cg._verdict(big) == "FAIL"

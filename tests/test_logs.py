@@ -34,6 +34,22 @@ def test_journald_is_recognised_by_its_stream(tmp_path):
         assert not logs.under_journald(fh, {})
 
 
+def test_a_python_warning_reaches_the_journal_as_a_warning(tmp_path):
+    """A library's Python warning (Debian 13's pygame on x86 warns at import that it was
+    built without AVX2) is a line of the log at the warning priority, not a bare line."""
+    err_path = tmp_path / "stderr"
+    code = ("import warnings; from companion.appliance import logs; logs.setup('debug'); "
+            "warnings.warn('Your system is avx2 capable', RuntimeWarning)")
+    with open(err_path, "w") as err:
+        st = os.fstat(err.fileno())
+        env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}")
+        subprocess.run([sys.executable, "-c", code], env=env, stderr=err, check=True,
+                       cwd=ROOT, timeout=30)
+    lines = err_path.read_text().splitlines()
+    assert lines and all(x.startswith("<4>py.warnings: ") for x in lines), lines
+    assert "RuntimeWarning: Your system is avx2 capable" in lines[0]
+
+
 def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
     cfg = table_config(tmp_path, sound=True)
     notify = tmp_path / "notify"

@@ -574,3 +574,52 @@ def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
         OrderCard.draw = draw
     assert len(per_scan) >= 10
     assert all(len(names) <= 1 for names in per_scan), [n for n in per_scan if len(n) > 1]
+
+
+def test_a_finger_on_the_glass_holds_the_screens_own_work_until_it_lifts(monkeypatch):
+    """While a finger is down (for at most ``HELD_STILL_S``) the App takes no step of its
+    own: nothing painted ahead, no quiet step, no deadline's change (a toast stays, the main
+    loop sleeps until the finger no longer holds it back). So the answer, when the finger
+    lifts, waits for no step in progress (issue 38), and nothing moves under the finger.
+    A finger left on the glass longer holds nothing back."""
+    from companion.outputs.screen.app import HELD_STILL_S
+    loop, app = _app_with_no_events()
+    steps: list[int] = []
+    work = app.screen.work_ahead
+    monkeypatch.setattr(app.screen, "work_ahead", lambda surface: steps.append(1) or work(surface))
+    app.screen.toast("a passing word", kind="info", seconds=1.0)
+    app.draw()
+    end = next(w for w in app.screen._widgets if w.name == "ft.end")
+    _finger(app, end, pygame.FINGERDOWN)
+    app.draw()                                      # the pressed look
+    assert app.finger_held and not app.awaiting_answer
+    assert app.idle_step() is None and steps == []
+    app.clock.now += 0.9 * HELD_STILL_S             # the toast's time is up meanwhile ...
+    app.tick()
+    assert app.idle_step() is None and steps == []
+    assert [n.text for n in app.screen._toasts] == ["a passing word"]     # ... it stays
+    assert app.wait_timeout_ms() >= 0.1 * HELD_STILL_S * 1000 - 1         # (no busy loop)
+    app.clock.now += 0.1 * HELD_STILL_S             # a finger resting on the glass
+    assert not app.finger_held
+    app.tick()
+    assert app.screen._toasts == []
+    assert app.idle_step() == "ahead" and steps == [1]
+
+
+def test_the_lift_finds_nothing_in_progress_and_the_steps_go_on_after_the_answer():
+    """A tap: the finger down, the App's own steps (none while it is held), the lift: the
+    table loop answers, and only then does the App paint ahead again."""
+    loop, app = _app_with_no_events()
+    while app.idle_step() is not None:             # all painted ahead before the tap
+        pass
+    end = next(w for w in app.screen._widgets if w.name == "ft.end")
+    _finger(app, end, pygame.FINGERDOWN)
+    app.draw()
+    assert app.idle_step() is None                  # the pressed look's frame: held
+    _finger(app, end, pygame.FINGERUP)
+    assert not app.finger_held and app.awaiting_answer
+    assert app.idle_step() is None
+    loop.drain()
+    app.process_updates()
+    app.draw()
+    assert app.idle_step() == "ahead"

@@ -73,6 +73,10 @@ def setup(level: str | None = None, stream: TextIO = sys.stderr,
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel((level or "info").upper())
+    # Python's warnings (a library's, e.g. Debian 13's pygame on an x86 machine: "Your
+    # system is avx2 capable but pygame was not built with support for it") into the log,
+    # as warnings ("py.warnings"), not as bare lines journald would take for notices
+    logging.captureWarnings(True)
     return handler
 
 

@@ -66,6 +66,11 @@ log = logging.getLogger("companion.outputs.screen")
 
 #: seconds the screen paints nothing ahead while the table loop answers an input it posted
 ANSWER_WAIT_S = 0.5
+#: seconds a finger on the glass keeps the screen still: nothing painted ahead, no quiet
+#: step, no deadline's change (a toast going, a hint moving on) until it lifts, so the tap's
+#: answer waits for no step in progress and nothing moves under the finger; a finger left
+#: on the glass longer (a resting hand) no longer holds anything back
+HELD_STILL_S = 1.0
 
 #: the custom event that wakes the main thread when the table loop has an update
 UPDATE_EVENT = pygame.USEREVENT + 7
@@ -308,6 +313,7 @@ class App:
         self.version = loop.turn_now()          # ... and its version
         self.shown = self.version                  # the version last drawn
         self._finger: ev.TableVersion | None = None   # the table a finger landed on
+        self._finger_at: float | None = None     # when it landed (the App's clock)
         self.devices: dict[str, str] = {}          # device -> last status ("lost", "back", ...)
         self.unknown_tags: list[str] = []           # cards no catalog knows, to enroll
         self.last_setup: dict | None = None      # the setup action of the running game
@@ -600,11 +606,22 @@ class App:
             # a tap belongs to the table the finger landed on: the one last drawn while
             # a newer one waits to be drawn (an update taken in the same batch of events)
             self._finger = self.shown if self.screen.needs_draw else self.version
+            self._finger_at = self.clock()
         try:
             self.screen.handle(p)
         finally:
             if p.kind == "up":
-                self._finger = None
+                self._finger = self._finger_at = None
+
+    @property
+    def finger_held(self) -> bool:
+        """A finger (or the mouse's button) is down, for at most ``HELD_STILL_S``: the
+        screen starts nothing of its own until it lifts (``idle_step``, ``tick``). The
+        pressed look answered it going down; its tap is answered when it lifts, and that
+        answer then waits for no step painted ahead (issue 38: a tap counted from its
+        arrival)."""
+        at = self._finger_at
+        return at is not None and self.clock() - at < HELD_STILL_S
 
     # --- drawing and the main loop ----------------------------------------------------------
 
@@ -623,6 +640,10 @@ class App:
         return rects
 
     def tick(self) -> None:
+        """What the clock changed (a toast's time up, a hint read): not while a finger is
+        held (``finger_held``; it is done when the finger lifts)."""
+        if self.finger_held:
+            return
         self.teaching.tick(self.clock())
         deadline = self.screen.next_deadline()
         if deadline is not None and self.clock() >= deadline:
@@ -635,6 +656,9 @@ class App:
                        default=None)
         if deadline is None:
             return None
+        held = self._finger_at
+        if held is not None and self.finger_held:   # (not before the finger stops holding)
+            deadline = max(deadline, held + HELD_STILL_S)
         return max(1, int((deadline - self.clock()) * 1000) + 1)
 
     def wait_events(self, timeout_ms: int | None = None) -> list:
@@ -660,16 +684,27 @@ class App:
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 return []
-            if not self.awaiting_answer and self.work_ahead():
-                continue        # one small step painted ahead, then look for input again
-            if self.give_back_when_quiet():
-                continue        # one quiet step, then look for input again
+            if self.idle_step():
+                continue        # one small step, then look for input again
             busy = now - self._last_input < self.active_window
             interval = self.active_poll if busy else self.idle_poll
             if deadline is not None:
                 interval = min(interval, deadline - now)
             self._wake.wait(interval)
             self._wake.clear()
+
+    def idle_step(self) -> str | None:
+        """One small step of the screen's own work while no input waits: painted ahead
+        (``work_ahead``: "ahead"), else a quiet table's (``give_back_when_quiet``: "quiet");
+        None when there is none now. Nothing while the table loop answers this screen's
+        input (``awaiting_answer``), and nothing while a finger is held (``finger_held``)."""
+        if self.finger_held:
+            return None
+        if not self.awaiting_answer and self.work_ahead():
+            return "ahead"
+        if self.give_back_when_quiet():
+            return "quiet"
+        return None
 
     def work_ahead(self) -> bool:
         """One small step of what the top screen paints ahead while nothing waits (the
