@@ -140,10 +140,15 @@ class Family:
         self.touch(f"wz.count.{players}")
         self.touch("wz.next")
         self.touch("wz.colour_names")
+        self.through_wizard("wizard")
+
+    def through_wizard(self, shots: str) -> None:
+        """NEXT to the wizard's end (the first player starts, where asked), each step
+        written as ``shots-STEP``."""
         step = 0
         while self.has("wz.next") and step < 20:
             step += 1
-            self.shot(f"wizard-{getattr(self.app.screen, 'step', step)}")
+            self.shot(f"{shots}-{getattr(self.app.screen, 'step', step)}")
             if self.has("wz.start.0"):
                 self.touch("wz.start.0")
             self.touch("wz.next")
@@ -214,11 +219,7 @@ class Family:
         self.touch("wz.draw.same")
         self.shot("rematch-same-four")
         self.touch("wz.draw.new")
-        step = 0
-        while self.has("wz.next") and step < 10:
-            step += 1
-            self.shot(f"rematch-{getattr(self.app.screen, 'step', step)}")
-            self.touch("wz.next")
+        self.through_wizard("rematch")
         game = self.app.table.game
         if game is None or game.game_over:
             self.problems.append(f"{self.tag}: the rematch did not start")
