@@ -4,7 +4,8 @@ Scores follow the edition's weights (``game.rules``: like, upgrade and
 dislike points); the order and the tie explanations come from
 ``companion.core.rules.scoring`` (``ranking`` and ``tie_break``), never recomputed
 here. REMATCH opens the setup wizard with the same players, edition, variant, options and
-upgrade tiles, asking only who starts; NEW GAME opens the setup wizard.
+upgrade tiles, asking who starts (and, for four tiles Cake Time's rule drew, showing four
+drawn anew or the same four); NEW GAME opens the setup wizard.
 
 Beside the ranking, the finished game's BG Stats link as a QR code, as the table
 loop's snapshot carries it (``snapshot.Snapshot.play_link``: made on a worker once the
@@ -68,7 +69,8 @@ class EndScreen(WhyTargets):
         colours, options and upgrade tiles, opens at who starts (the books choose the
         starter anew), then goes on past the tiles and options it keeps (BACK shows them)
         to the board, the deal and the meeples, as for any game; as the phone's REMATCH
-        (``outputs.web.pages.rematch_line``)."""
+        (``outputs.web.pages.rematch_line``). Four tiles Cake Time's rule drew are not
+        kept: the tiles' step shows four drawn anew, or the same four at a tap."""
         game = self.app.table.game
         if not self.app.last_setup:
             self.app.last_setup = setup_of(game)

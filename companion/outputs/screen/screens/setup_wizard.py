@@ -14,8 +14,9 @@ Steps (only those that apply to the chosen box are shown):
 6. upgrade tiles (Winter, not Junior): 4 of the 6, the same for everyone or
    each player's own (Variable upgrades); Cake Time: the box's rule (the
    starting player draws 4 of the 7 at random, the companion draws them with
-   its seeded ``random.Random`` and the setup line records them, so a replay
-   never draws again) or each player's own choice; options (original): the
+   its seeded ``random.Random``, the App's where one is injected, and the setup
+   line records them, so a replay never draws again; after such a game, four
+   drawn anew or, at a tap, the same four) or each player's own choice; options (original): the
    Ristretto start (optional rule) and the box's four upgrade tiles; Cake Time
    adds its two optional rules, "two drinks, one cake" and "longer game";
 7. main board (Winter): as in the rulebook, or "Main board chaos!" from a
