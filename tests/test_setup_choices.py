@@ -162,6 +162,41 @@ def test_each_players_own_tiles_draw_nothing_and_choosing_the_draw_again_draws_o
     assert md.tiles_of(None) == drawn and rng.draws == taken
 
 
+def test_a_new_game_after_a_drawn_game_draws_again_and_offers_the_same_four():
+    """The last game's drawn four (its setup line, list or object form) are not kept as
+    drawn: the box's rule draws anew once the wizard reaches the tiles (by the injected
+    randomness); the last four stay on offer, and going back and forth draws once."""
+    last = ["double_meeples", "double_corners", "break_time", "storage"]
+    names = ["Ana", "Ben", "Chloe"]
+    for form in (last, {n: last for n in names}):
+        rng = CountingRandom(3)
+        md = cake_time_choices(rng)
+        md.keep_tiles(form, names)
+        assert md.upgrade_mode == "draw" and md.last_drawn == last
+        assert md.drawn_tiles is None and not md.kept_draw and rng.draws == 0
+        md.enter("upgrades")
+        new = md.tiles_of(None)
+        assert new == draw_upgrades(md.box.upgrades, random.Random(3)) != last
+        taken = rng.draws
+        md.keep_last_draw(True)
+        assert md.kept_draw and md.tiles_of(None) == last == md.action()["upgrades"]
+        md.keep_last_draw(False)
+        assert md.tiles_of(None) == new == md.action()["upgrades"] and rng.draws == taken
+    # each player's own tiles (Cake Time) and Winter's chosen ones are kept as they were
+    md = cake_time_choices(random.Random(1))
+    own = {"Ana": last, "Ben": ["double_meeples", "diagonal_movement", "double_corners",
+                                "double_specialties"], "Chloe": last}
+    md.keep_tiles(own, names)
+    assert md.upgrade_mode == "each" and md.last_drawn is None
+    winter = SetupChoices("winter", random.Random(1))
+    winter.set_count(2)
+    tiles = ["double_meeples", "diagonal_movement", "double_destination", "jump"]
+    winter.keep_tiles(tiles, ["Ana", "Ben"])
+    assert winter.tiles_of(None) == tiles and winter.last_drawn is None
+    md.keep_last_draw(True)                           # nothing drawn to keep: no change
+    assert md.upgrade_mode == "each" and not md.kept_draw
+
+
 def test_the_board_rolls_its_seed_when_chaos_is_chosen_and_showing_it_rolls_nothing():
     rng = CountingRandom(4)
     md = SetupChoices("winter", rng)

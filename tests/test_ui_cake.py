@@ -164,3 +164,29 @@ def test_a_rematch_of_a_cake_time_game_keeps_the_box_and_its_options():
     assert (again.expansion, again.longer_game, again.two_drinks_one_cake, again.deck) == \
         ("cake_time", True, False, game.deck)
     assert [p.tiles for p in again.players] == [p.tiles for p in game.players]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_after_end_turn_of_two_the_question_names_the_player_who_ended_too(lang):
+    """Two players: END TURN's order surge draws for the other player, then the player
+    who ended draws 1 into their own position 1 (table script 1.3, `end_turn` step 3;
+    003, 2.2 step 5; 001, "2 Player Rules", Flow of time; 000, "Reglas para partidas de 2
+    jugadores", Paso del tiempo). Cake Time's cake on the deck's back goes on any card
+    taken from the deck (003, "3. 확장: 케이크 타임", 진행; spec "Cakes on orders"), so the
+    question offers both, in the order the cards left the deck: the one who ended is not
+    a mistake (a teammate asked, in a Korean game)."""
+    text.reset(lang)
+    loop, app = make_app(lang=lang, lines=[json.dumps({
+        "do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana",
+        "expansion": "cake_time"})])
+    touch(app, "ban.cake.done")                    # the deal: no cake
+    touch(app, "act.pos1")                         # Ana completes 1
+    touch(app, "ft.end")
+    assert app.screen.cake_offer == ("Ben", "Ana")
+    assert [w.name for w in app.screen._widgets if w.name.startswith("ban.cake.")
+            and w.name[-1].isdigit()] == ["ban.cake.1", "ban.cake.0"]
+    ana = app.table.game.players[0]
+    before = len(ana.queue[0])
+    touch(app, "ban.cake.0")                       # a cake on Ana's card just drawn
+    ana = app.table.game.players[0]
+    assert len(ana.queue[0]) == before == 1 and ana.queue[0][-1].cake

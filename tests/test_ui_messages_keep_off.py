@@ -320,6 +320,35 @@ def test_a_stalled_tables_words_wait_under_a_hint_over_positions_1_to_3(size):
     box = next(w for w in app.screen._widgets if w.name == "teach.box")
     assert box.rect == app.screen.hint_spot
     assert not has_widget(app, "ban.stall")
+    # the card says something waits under it: its "Got it" in the words' red
+    from companion.outputs.screen import theme
+    ok = next(w for w in app.screen._widgets if w.name == "teach.ok")
+    said = next(w for w in app.screen._widgets if w.name == "teach.waits")
+    assert ok.color == theme.DANGER and said.text == text.t("teach.then_stalled")
+    assert ok.rect.contains(said.rect)
     check(app, "a hint over a stalled table")
     app.teaching.next()
     assert has_widget(app, "ban.stall")
+    assert not has_widget(app, "teach.waits")
+
+
+def test_a_new_game_shows_no_message_about_the_last_one():
+    """The deck runs out ("Shop closed: the order deck ran out"), the game ends, REMATCH
+    by touch at once: the new game's table shows none of the last game's messages (the
+    first evening's rematch showed "Shop closed" beside the new game's OPEN sign)."""
+    loop, app = make_app(lines=[
+        line(do="setup", edition="original", players=["Ana", "Ben"], start="Ana"),
+        line(do="correct", deck=1), line(do="end_turn")])
+    closed = text.t("table.closed_because.deck_empty")
+    assert app.screen.toasts == [closed]
+    loop.post(TouchAction({"do": "end_turn"}))
+    loop.drain()
+    app.process_updates()
+    assert app.table.game.game_over
+    touch(app, "end.rematch")
+    touch(app, "wz.start.0")
+    while has_widget(app, "wz.next"):
+        touch(app, "wz.next")
+    game = app.table.game
+    assert not game.game_over and game.token == "open"
+    assert app.screen.toasts == []

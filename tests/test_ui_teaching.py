@@ -61,8 +61,8 @@ def test_the_sequence_names_real_moments_and_every_hint_has_words_in_every_langu
         assert step.key in teaching.HINT_KEYS
     assert set(teaching.HINT_KEYS) == set(keys) | set(teaching.VARIANT_KEYS.values()) | {
         "order_surge_one"}
-    controls = {"title", "ok", "next", "stop", "stopped", "setting", "first_game",
-                "first_game_hint", "seat_colours"}
+    controls = {"title", "ok", "next", "stop", "then_cake", "then_stalled", "stopped",
+                "setting", "first_game", "first_game_hint", "seat_colours"}
     for lang in LANGUAGES:
         words = locale(lang)["teach"]
         assert set(words) == set(teaching.HINT_KEYS) | controls, lang
@@ -667,6 +667,70 @@ def test_a_hint_about_another_player_leaves_them_in_sight_while_cake_time_asks(s
         app.teaching.next()                                       # "Got it"
         assert has_widget(app, "ban.cake.bg"), (players, k)     # asked again
     assert spots or players == 3, "the two-player (middle of four) hint lies over 1-3"
+
+
+def card_buttons(app):
+    """The hint card's "Stop teaching" and "Got it" as drawn (a whole repaint): each
+    widget, and the words drawn in it (by owner)."""
+    from companion.outputs.screen import widgets
+    app.screen.changed()
+    app.screen.invalidate()
+    with widgets.record_text() as records:
+        app.screen.draw(app.surface)
+    by_name = {w.name: w for w in app.screen._widgets}
+    words = collections.defaultdict(list)
+    for r in records:
+        words[r.owner].append(r)
+    return by_name, words
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_card_over_the_cake_question_says_the_question_waits(size, lang):
+    """Two players, Cake Time: a hint about the other player lies over positions 1-3 and
+    the deal's "Cake on the deck's back?" waits under it. Every card while it waits says
+    so: its "Got it" in the question's pink with its cake, "Next" while another hint comes
+    first, then "Next: cake?" (whose tap brings the question back), the words at the body
+    size in every language, "Stop teaching" whole beside it; a card with nothing under it
+    keeps its plain "Got it"."""
+    from companion.outputs.screen import theme
+    text.set_language(lang)
+    loop, app = make_app(size=size, lang=lang, lines=[json.dumps(
+        {"do": "setup", "edition": "original", "players": ["Ana", "Maximiliano"],
+         "expansion": "cake_time"})])
+    app.teaching.set_enabled(True)
+    m = app.screen.m
+    other = app.table.game.players[(app.table.game.active + 1) % 2].name
+    app.teaching.queue = [hint_about(other, "flow_of_time"), hint_about(other, "dislike")]
+    words = locale(lang)["teach"]
+    for expected in (words["next"], words["then_cake"]):
+        ws, drawn = card_buttons(app)
+        assert ws["teach.box"].rect == app.screen.hint_spot
+        assert app.screen.waiting_under_hint == "cake"
+        assert not any(n.startswith("ban.cake.") for n in ws)         # it waits under it
+        ok, stop = ws["teach.ok"], ws["teach.stop"]
+        assert ok.color == theme.CAKE_PINK and "teach.waits.icon" in ws
+        assert ok.rect.contains(ws["teach.waits.icon"].rect)
+        assert ok.rect.contains(ws["teach.waits"].rect)
+        said = drawn["teach.waits"]
+        assert [r.text for r in said] == [expected] and said[0].size >= m.body, said
+        assert ok.rect.contains(said[0].rect)
+        assert min(stop.rect.size) >= 48 and ok.rect.w > stop.rect.w
+        stop_words = drawn["teach.stop"]
+        assert " ".join(r.text for r in stop_words).split() == words["stop"].split()
+        assert min(r.size for r in stop_words) >= m.small
+        assert all(stop.rect.contains(r.rect) for r in stop_words)
+        touch(app, "teach.ok")
+    assert app.teaching.current is None
+    assert has_widget(app, "ban.cake.bg")                         # asked again
+    assert app.screen.waiting_under_hint is None
+    # a card with nothing under it (the question answered): its plain "Got it"
+    touch(app, "ban.cake.done")
+    app.teaching.queue = [hint_about(other, "flow_of_time")]
+    ws, drawn = card_buttons(app)
+    assert ws["teach.box"].rect == app.screen.hint_spot
+    assert ws["teach.ok"].color == theme.PRIMARY and "teach.waits" not in ws
+    assert [r.text for r in drawn["teach.ok"]] == [words["ok"]]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -457,13 +457,16 @@ TILES = ["double_meeples", "diagonal_movement", "double_destination", "jump"]
     ({"Ana": TILES, "Ben": ["double_corners", "double_specialties", "double_destination",
                             "jump"], "Cy": TILES}, "board"),        # each player's own
     (None, "board"),                                                # decided at the table
-    (["double_meeples", "double_corners", "break_time", "storage"], "deal"),   # Cake Time
-], ids=["winter-shared", "winter-each", "winter-open", "cake-drawn"])
+    ({"Ana": TILES[:2] + ["break_time", "double_destination"],
+      "Ben": ["double_corners", "double_specialties", "double_destination", "storage"],
+      "Cy": TILES[:2] + ["break_time", "double_destination"]}, "deal"),   # Cake Time, each
+], ids=["winter-shared", "winter-each", "winter-open", "cake-each"])
 def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_starts(
         upgrades, first_after_start):
     """REMATCH keeps the tiles the game was set up with, as the phone's REMATCH does: after
     who starts, NEXT goes past the tiles and the options to the board (Winter's is not
-    recorded: asked), the deal and the meeples; BACK still shows the tiles kept."""
+    recorded: asked), the deal and the meeples; BACK still shows the tiles kept. (Tiles
+    the box's rule drew are drawn again: the next test.)"""
     import json
     cake = first_after_start == "deal"
     setup = {"do": "setup", "edition": "original" if cake else "winter",
@@ -493,6 +496,73 @@ def test_a_rematch_on_the_screen_keeps_the_upgrade_tiles_and_asks_only_who_start
     assert not game.game_over and game.players[game.start].name == "Ben"
     assert [p.tiles for p in game.players] == [p.tiles for p in first.players]
     assert game.open_tiles == first.open_tiles == (upgrades is None)
+
+
+CAKE_DRAWN = ["double_meeples", "double_corners", "break_time", "storage"]
+
+
+def cake_rematch(seed: int):
+    """A Cake Time game of three whose tiles the box's rule drew (``CAKE_DRAWN``), played
+    to its end, then REMATCH with the wizards' randomness seeded: Ben starts, NEXT. The
+    app, the wizard and the four the box's rule draws with that seed."""
+    import json
+
+    from companion.core.setup_choices import draw_upgrades
+    setup = {"do": "setup", "edition": "original", "expansion": "cake_time",
+             "players": ["Ana", "Ben", "Cy"], "start": "Cy", "upgrades": CAKE_DRAWN}
+    lines = [json.dumps(setup), json.dumps({"do": "correct", "player": "Ana", "dislikes": 5})]
+    lines += [json.dumps({"do": "end_turn"})] * 3
+    loop, app = make_app(lines=lines)
+    app.rng = random.Random(seed)
+    touch(app, "end.rematch")
+    screen = app.screen
+    assert isinstance(screen, WizardScreen) and screen.step == "start"
+    touch(app, "wz.start.1")
+    touch(app, "wz.next")
+    return app, screen, draw_upgrades(screen.model.box.upgrades, random.Random(seed))
+
+
+def shown_tiles(app, screen) -> list[str]:
+    return [u for u in screen.model.box.upgrades if widget(app, f"wz.tile.{u}").on]
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["drawn-again", "kept"])
+def test_a_cake_time_rematch_draws_the_tiles_again_or_keeps_the_same_four(keep):
+    """Cake Time's rule draws 4 of the 7 tiles at setup, so a new game by the books draws
+    again: after who starts, the rematch shows the tiles the box's rule drew anew (for
+    Ben, who starts now), with the choice of the last game's four instead; going back and
+    forth shows the same new four (it draws once). The options are still kept."""
+    app, screen, new = cake_rematch(seed=3)
+    assert new != CAKE_DRAWN
+    assert screen.step == "upgrades" and widget(app, "wz.tiles.draw").on
+    assert widget(app, "wz.draw.new").on and not widget(app, "wz.draw.same").on
+    assert shown_tiles(app, screen) == new
+    assert "Ben" in widget(app, "wz.tiles_status").text
+    touch(app, "wz.draw.same")
+    assert widget(app, "wz.draw.same").on and shown_tiles(app, screen) == CAKE_DRAWN
+    assert widget(app, "wz.tiles_status").text == text.t("cake.upgrades_kept")
+    touch(app, "wz.draw.new")
+    assert shown_tiles(app, screen) == new                     # the same new four
+    if keep:
+        touch(app, "wz.draw.same")
+    touch(app, "wz.next")
+    assert screen.step == "deal"                               # the options: kept
+    next_until_started(app)
+    game = app.table.game
+    assert not game.game_over and game.players[game.start].name == "Ben"
+    assert all(list(p.tiles) == (CAKE_DRAWN if keep else new) for p in game.players)
+    assert posted_setups(app)[-1]["upgrades"] == (CAKE_DRAWN if keep else new)
+
+
+def test_a_cake_time_rematch_draws_with_the_injected_randomness():
+    """The draw is the wizard's (``setup_choices.draw_upgrades`` with the App's injected
+    ``random.Random``): two seeds, two draws, each as that seed gives it."""
+    draws = []
+    for seed in (3, 8):
+        app, screen, new = cake_rematch(seed)
+        assert shown_tiles(app, screen) == new
+        draws.append(new)
+    assert draws[0] != draws[1]
 
 
 def test_a_new_game_after_a_game_also_starts_from_its_tiles_and_asks_them():

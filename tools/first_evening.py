@@ -11,8 +11,9 @@ each hint and taps it away, taps the orders it can complete (up to three), taps 
 draw prompt away, END TURN. Every tap is a finger event handed to the App as SDL
 delivers it. After each tap it checks what issue 40 found hidden (a "+N" badge over a
 card or a count, a hint or message over whose turn it is, the "why?" panel over END
-TURN) and writes the window to OUTDIR at the moments worth looking at. Exits 1 with
-the problems found, else 0.
+TURN, a hint card hiding Cake Time's question without saying so) and writes the window
+to OUTDIR at the moments worth looking at. After Cake Time's game, REMATCH: who starts,
+then the tiles drawn anew or the same four. Exits 1 with the problems found, else 0.
 """
 from __future__ import annotations
 
@@ -103,6 +104,10 @@ class Family:
                             and b.on_tap is not None and w.rect.colliderect(b.rect):
                         self.problems.append(f"{self.tag} after {after}: {n} covers {b.name}")
         self.check_hint(after, ws)
+        if getattr(self.app.screen, "waiting_under_hint", None) and "teach.box" in ws \
+                and "teach.waits" not in ws:
+            self.problems.append(f"{self.tag} after {after}: a hint card hides what waits "
+                                 "under it without saying so")
         if "why.panel" in ws and "ft.end" in ws and ws["why.panel"].rect.colliderect(
                 ws["ft.end"].rect):
             self.problems.append(f"{self.tag} after {after}: the why? panel covers END TURN")
@@ -135,10 +140,15 @@ class Family:
         self.touch(f"wz.count.{players}")
         self.touch("wz.next")
         self.touch("wz.colour_names")
+        self.through_wizard("wizard")
+
+    def through_wizard(self, shots: str) -> None:
+        """NEXT to the wizard's end (the first player starts, where asked), each step
+        written as ``shots-STEP``."""
         step = 0
         while self.has("wz.next") and step < 20:
             step += 1
-            self.shot(f"wizard-{getattr(self.app.screen, 'step', step)}")
+            self.shot(f"{shots}-{getattr(self.app.screen, 'step', step)}")
             if self.has("wz.start.0"):
                 self.touch("wz.start.0")
             self.touch("wz.next")
@@ -190,6 +200,33 @@ class Family:
         if self.touch("end.story"):
             self.shot("story")
 
+
+    def cake_rematch(self) -> None:
+        """Cake Time, after the game: REMATCH asks who starts, then shows four tiles drawn
+        anew (the box's rule), with the last game's four on offer; the new game starts."""
+        before = [list(p.tiles) for p in self.app.table.game.players]
+        self.touch("story.back")                     # (from the story, back to the end)
+        if not self.touch("end.rematch"):
+            self.problems.append(f"{self.tag}: no REMATCH on the end screen")
+            return
+        self.shot("rematch-start")
+        self.touch("wz.start.1")
+        self.touch("wz.next")
+        if getattr(self.app.screen, "step", None) != "upgrades" or not self.has("wz.draw.new"):
+            self.problems.append(f"{self.tag}: the rematch did not offer to draw the tiles")
+            return
+        self.shot("rematch-drawn-again")
+        self.touch("wz.draw.same")
+        self.shot("rematch-same-four")
+        self.touch("wz.draw.new")
+        self.through_wizard("rematch")
+        game = self.app.table.game
+        if game is None or game.game_over:
+            self.problems.append(f"{self.tag}: the rematch did not start")
+            return
+        self.read_hints()
+        self.shot(f"rematch-turn{game.turn}")
+        print(f"{self.tag}: rematch tiles {before[0]} -> {list(game.players[0].tiles)}")
 
     def one_tap_opens(self, button: str, dialog_part: str) -> bool:
         """A footer button opens its dialog at the first tap (nothing over it took it)."""
@@ -246,6 +283,8 @@ def main(outdir: str) -> int:
             game = family.app.table.game
             if game is None or not game.game_over:
                 family.problems.append(f"{tag}: the game did not end")
+            elif expansion == "cake_time":
+                family.cake_rematch()
             print(f"{tag}: {family.shots} screenshots, turn "
                   f"{game.turn if game else '-'}, {len(family.problems)} problem(s)")
             problems += family.problems

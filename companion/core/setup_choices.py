@@ -72,6 +72,11 @@ class SetupChoices:
         self.expansion: str | None = None
         self.options: dict[str, bool] = {}            # the expansion's optional rules
         self.drawn_tiles: list[str] | None = None  # the box's random 4 (Cake Time)
+        # a new game after a game whose tiles were drawn: that game's four, on offer again
+        # (``keep_last_draw``); by the box's rule four are drawn anew
+        self.last_drawn: list[str] | None = None
+        self.kept_draw = False                         # the last game's four are kept
+        self._new_draw: list[str] | None = None        # the new draw, while they are
         self.variant = "standard"
         self.junior_cards = JUNIOR_CARDS[0]           # Junior: cards in each position (2-4)
         self.count = 4
@@ -101,7 +106,7 @@ class SetupChoices:
             expansion = None
         if expansion != self.expansion:
             self.options = {o: False for o in EXPANSION_OPTIONS.get(expansion or "", ())}
-            self.drawn_tiles = None
+            self.drawn_tiles, self.kept_draw, self._new_draw = None, False, None
         self.expansion = expansion
         if self.box.upgrade_draw:
             self.upgrade_mode = "draw" if self.upgrade_mode != "each" else "each"
@@ -198,8 +203,10 @@ class SetupChoices:
     def keep_tiles(self, upgrades: Any, players: Any) -> None:
         """The tiles a finished game's setup line named (``upgrades``; ``players``: its
         names, in seat order), kept for the next game with the same box: the same four for
-        everyone (Cake Time: drawn already, not drawn again), each seat's own, or none
-        named (decided at the table). A line that does not fit the box changes nothing."""
+        everyone, each seat's own, or none named (decided at the table). Four drawn by the
+        box's rule (Cake Time) are drawn again, as a new game by the books does, once the
+        wizard reaches the tiles; the last game's four stay on offer (``last_drawn``). A
+        line that does not fit the box changes nothing."""
         if not self.chooses_tiles:
             return
         box = self.box.upgrades
@@ -219,9 +226,23 @@ class SetupChoices:
         if shared is None:
             return
         if self.box.upgrade_draw:
-            self.upgrade_mode, self.drawn_tiles = "draw", shared
+            self.upgrade_mode, self.drawn_tiles, self.last_drawn = "draw", None, shared
+            self.kept_draw, self._new_draw = False, None
         else:
             self.upgrade_mode, self.shared_tiles = "shared", shared
+
+    def keep_last_draw(self, keep: bool) -> None:
+        """A new game after a drawn game: its four again (``keep``), or the four the box's
+        rule drew anew (the same new four each time: going back and forth draws once)."""
+        if self.last_drawn is None or self.upgrade_mode != "draw" or keep == self.kept_draw:
+            return
+        if keep:
+            self._new_draw, self.drawn_tiles = self.drawn_tiles, list(self.last_drawn)
+        else:
+            self.drawn_tiles = self._new_draw
+            if self.drawn_tiles is None:
+                self.draw_tiles()
+        self.kept_draw = keep
 
     def _tiles_by_seat(self, upgrades: dict, players: Any) -> list[list[str]] | None:
         """Each seat's four tiles of a setup line's object form (None: it does not fit)."""

@@ -38,6 +38,7 @@ import importlib.util
 import logging
 import os
 import queue
+import random
 import sys
 import threading
 import time
@@ -320,6 +321,9 @@ class App:
         self.stack: list[Screen] = []
         self.running = True
         self.quit_on_escape = False                # the demo: Esc closes the window
+        #: the randomness of the setup wizards this App opens (a starting player picked,
+        #: Cake Time's tiles drawn); None: each its own. Tests inject a seeded one.
+        self.rng: random.Random | None = None
         self.pairing: PhonePairing | None = None   # the phone view's pairing code (Settings)
         self.web_url: str | None = None         # where phones open the table
         #: asks for an update (Settings -> Update): returns a problem or None; None where

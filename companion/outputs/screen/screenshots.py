@@ -339,6 +339,18 @@ def _taught_game_of_two(app, cake: bool) -> None:
 SCENES["table-teach-two"] = (lambda app: _taught_game_of_two(app, cake=False), False)
 SCENES["table-cake-teach-two"] = (lambda app: _taught_game_of_two(app, cake=True), False)
 
+
+def _cake_question_next(app) -> None:
+    """The taught game of two with Cake Time, one hint on: the last card before the cake
+    question, whose "Got it" reads "Next: cake?" (every card over the question says it
+    waits, in its pink with its cake)."""
+    _taught_game_of_two(app, cake=True)
+    while len(app.teaching.queue) > 1:
+        tap_widget(app, "teach.ok")
+
+
+SCENES["table-cake-teach-next"] = (_cake_question_next, False)
+
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the
     draw prompt went away: cakes on orders, cake cards, the Cake card button."""

@@ -16,7 +16,8 @@ A hint about another player leaves that player's panel in sight: the card takes 
 rest of the column where it holds the words whole at the body size, else it lies over
 the active player's positions 1-3 (two players; a middle panel of four; an order surge
 that names every other panel; Cake Time's question then waits under the card:
-``_beside_its_players`` says why). On the end screen a band along the bottom, under the
+``_beside_its_players`` says why; the card's "Got it" then says it waits, ``WAITING``).
+On the end screen a band along the bottom, under the
 winner and the ranking. Other screens (the wizard, settings, fix) keep a hint waiting
 until the table is back.
 
@@ -38,7 +39,9 @@ from .layout import Metrics, centered, cols, inset, rows
 from .settings_store import settings_for
 from .table_layout import table_layout
 from .text import language, shown_names
-from .widgets import Button, Fill, Label, Widget, common_size, fit
+from .cakes import draw_cake
+from .widgets import (Button, Custom, Fill, Label, Widget, common_size, fit, text_width,
+                      wrap)
 
 #: the hint card: a dark teal face with the yellow of a specialty ribbon around it
 CARD_FACE = (24, 78, 88)
@@ -189,7 +192,10 @@ class Teaching:
                                   blocks=True, on_tap=self.next)]
         ok_words = screen.t("teach.next" if more else "teach.ok")
         stop_words = screen.t("teach.stop")
-        card = card_layout(m, area)
+        # something the card lies over waits for it (Cake Time's question, a stalled
+        # table's words): the card's "Got it" says so, on every card while it waits
+        waits = WAITING.get(getattr(screen, "waiting_under_hint", None) or "")
+        card = card_layout(m, area, stop_words if waits is not None else None)
         stop_box, ok_box = card.stop, card.ok
         if card.title is not None:
             out.append(Label("teach.title", card.title, text=screen.t("teach.title"),
@@ -198,10 +204,51 @@ class Teaching:
                          lines=card.lines, min_size=card.min_size, align="left"))
         out.append(Button("teach.stop", stop_box, text=stop_words, size=m.small, lines=2,
                           on_tap=self.stop))
+        if waits is not None:
+            out += _waiting_ok(screen, ok_box, waits, more, self.next)
+            return out
         out.append(Button("teach.ok", ok_box, text=ok_words, color=theme.PRIMARY,
                           size=common_size([ok_words], ok_box.w - m.px(12), m.body, bold=True),
                           on_tap=self.next))
         return out
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What waits under a hint card, as the card's "Got it" shows it: its face (the colour
+    the waiting thing has on the table), its picture beside the words (None: none), and
+    the words of the last card's button (``then``: what its tap brings back)."""
+    face: tuple[int, int, int]
+    then: str
+    icon: Callable[[pygame.Surface, pygame.Rect], None] | None = None
+
+
+#: ``TableView.waiting_under_hint`` -> how the card says it
+WAITING: dict[str, Waiting] = {
+    "cake": Waiting(theme.CAKE_PINK, "teach.then_cake", draw_cake),
+    "stalled": Waiting(theme.DANGER, "teach.then_stalled"),
+}
+
+
+def _waiting_ok(screen: Any, box: pygame.Rect, waits: Waiting, more: bool,
+                tap: Callable[[], None]) -> list[Widget]:
+    """The card's "Got it" while something waits under the card: in the waiting thing's
+    colour and picture (Cake Time's pink question, its cake), its words what the tap
+    brings: "Next" while more hints come first, else what waits ("Next: cake?"). Seen
+    from 1.5 m on every card the family reads before it; the words at the body size."""
+    m = screen.m
+    words = screen.t("teach.next" if more else waits.then)
+    out: list[Widget] = [Button("teach.ok", box, text="", color=waits.face, on_tap=tap)]
+    pad = max(6, box.h // 6)
+    inner = box.inflate(-2 * pad, -max(6, box.h // 6))
+    if waits.icon is not None:
+        side = min(inner.h, m.px(30))
+        icon, inner = cols(inner, [side, 1.0], m.px(6))
+        out.append(Custom("teach.waits.icon", centered(icon, side, side), data="waits",
+                          paint_fn=waits.icon))
+    out.append(Label("teach.waits", inner, text=words, bold=True, color=theme.readable_on(
+        waits.face), size=common_size([words], inner.w, m.body, bold=True)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -218,10 +265,12 @@ class CardLayout:
     ok: pygame.Rect
 
 
-def card_layout(m: Metrics, area: pygame.Rect) -> CardLayout:
+def card_layout(m: Metrics, area: pygame.Rect, narrow_stop: str | None = None) -> CardLayout:
     """A band (the words left, the buttons beside them); a card under four fingers tall
     (beside the panel it talks about, over positions 1-3: no title, the words at the body
-    size); else a title, the words as big as they fit, the buttons."""
+    size); else a title, the words as big as they fit, the buttons. ``narrow_stop``: the
+    "Stop teaching" button is only as wide as these words need in two lines of the small
+    type, "Got it" takes the rest (it says what waits under the card)."""
     inner = inset(area, m.px(10))
     if area.w >= area.h * 3:
         inner = inset(area, m.px(8), m.px(4))
@@ -232,11 +281,26 @@ def card_layout(m: Metrics, area: pygame.Rect) -> CardLayout:
         # narrower margins above and below (the words' line boxes have room of their own
         # above the letters and under them): a fifth line of words at the body size
         body, buttons = rows(inset(area, m.px(10), m.px(7)), [1.0, m.target])
-        stop, ok = cols(buttons, [1.0, 1.0], m.gap)
+        stop, ok = _buttons(m, buttons, narrow_stop)
         return CardLayout(None, body, m.body, m.small, 8, stop, ok)
     title, body, buttons = rows(inner, [m.px(24), 1.0, m.target], m.px(4))
-    stop, ok = cols(buttons, [1.0, 1.0], m.gap)
+    stop, ok = _buttons(m, buttons, narrow_stop)
     return CardLayout(title, body, m.big, m.body, 8, stop, ok)
+
+
+def _buttons(m: Metrics, row: pygame.Rect, narrow_stop: str | None) -> list[pygame.Rect]:
+    """"Stop teaching" and "Got it" side by side in ``row``: halves, or "Stop teaching"
+    as narrow as ``narrow_stop`` allows (two lines of the small type, a longest word's
+    width and two fingers at least)."""
+    if narrow_stop is None:
+        return cols(row, [1.0, 1.0], m.gap)
+    pad = max(6, row.h // 6)
+    need = max(text_width(w, m.small, True) for w in narrow_stop.split() or [""])
+    while len(wrap(narrow_stop, m.small, need, True)) > 2 and need < row.w:
+        need += m.px(4)
+    # (two fingers wide at least: a short word, Korean's, left it a narrow slot)
+    width = max(need + 2 * pad + m.px(4), 2 * m.target - m.px(4))
+    return cols(row, [min(width, (row.w - m.gap) // 2), 1.0], m.gap)
 
 
 def reads_whole(m: Metrics, area: pygame.Rect, words: str) -> bool:

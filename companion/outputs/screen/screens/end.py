@@ -4,7 +4,8 @@ Scores follow the edition's weights (``game.rules``: like, upgrade and
 dislike points); the order and the tie explanations come from
 ``companion.core.rules.scoring`` (``ranking`` and ``tie_break``), never recomputed
 here. REMATCH opens the setup wizard with the same players, edition, variant, options and
-upgrade tiles, asking only who starts; NEW GAME opens the setup wizard.
+upgrade tiles, asking who starts (and, for four tiles Cake Time's rule drew, showing four
+drawn anew or the same four); NEW GAME opens the setup wizard.
 
 Beside the ranking, the finished game's BG Stats link as a QR code, as the table
 loop's snapshot carries it (``snapshot.Snapshot.play_link``: made on a worker once the
@@ -68,12 +69,16 @@ class EndScreen(WhyTargets):
         colours, options and upgrade tiles, opens at who starts (the books choose the
         starter anew), then goes on past the tiles and options it keeps (BACK shows them)
         to the board, the deal and the meeples, as for any game; as the phone's REMATCH
-        (``outputs.web.pages.rematch_line``)."""
+        (``outputs.web.pages.rematch_line``). Four tiles Cake Time's rule drew are not
+        kept: the tiles' step shows four drawn anew, or the same four at a tap."""
         game = self.app.table.game
         if not self.app.last_setup:
             self.app.last_setup = setup_of(game)
         wizard = self.app.open("wizard")
-        wizard.kept = frozenset({"upgrades", "options"})
+        # the tiles are kept as chosen, but four the box's rule drew (Cake Time): drawn
+        # again, as a new game by the books does, the step offering the same four instead
+        drawn = wizard.model.last_drawn is not None and wizard.model.upgrade_mode == "draw"
+        wizard.kept = frozenset({"options"} if drawn else {"upgrades", "options"})
         if "start" in wizard.steps:
             wizard.go("start")
 

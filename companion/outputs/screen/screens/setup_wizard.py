@@ -14,8 +14,9 @@ Steps (only those that apply to the chosen box are shown):
 6. upgrade tiles (Winter, not Junior): 4 of the 6, the same for everyone or
    each player's own (Variable upgrades); Cake Time: the box's rule (the
    starting player draws 4 of the 7 at random, the companion draws them with
-   its seeded ``random.Random`` and the setup line records them, so a replay
-   never draws again) or each player's own choice; options (original): the
+   its seeded ``random.Random``, the App's where one is injected, and the setup
+   line records them, so a replay never draws again; after such a game, four
+   drawn anew or, at a tap, the same four) or each player's own choice; options (original): the
    Ristretto start (optional rule) and the box's four upgrade tiles; Cake Time
    adds its two optional rules, "two drinks, one cake" and "longer game";
 7. main board (Winter): as in the rulebook, or "Main board chaos!" from a
@@ -73,7 +74,7 @@ class WizardScreen(Screen):
                       else teaching is not None and teaching.enabled)
         if edition is None:
             edition = _config(app, "game", "edition", "original")
-        self.model = SetupChoices(edition, rng)
+        self.model = SetupChoices(edition, rng if rng is not None else getattr(app, "rng", None))
         self._prefill(getattr(app, "last_setup", None), getattr(app, "seat_colors", None))
         self.recent = list(recent_names) if recent_names is not None else _recent_names(app)
         self.on_done = on_done
@@ -348,6 +349,8 @@ class WizardScreen(Screen):
                 if md.upgrade_mode == "each":
                     md.player_tiles[1] = ["break_time" if md.expansion else "jump",
                                           "diagonal_movement", "double_destination"]
+                if "last_drawn" in more:
+                    md.keep_tiles(more["last_drawn"], None)
                 md.set_board_mode(more.get("board", "printed"))
                 self.recent = names + (["Emma", "Félix", "João", "Nicolò", "Zoë"]
                                        if not korean else ["Ana", "João", "도윤"])
@@ -376,6 +379,10 @@ class WizardScreen(Screen):
                 ("cake-edition", at("edition", "original", expansion="cake_time")),
                 ("cake-colours-2p", at("colours", "original", 2, expansion="cake_time")),
                 ("cake-upgrades", at("upgrades", "original", 3, expansion="cake_time")),
+                # a new game after a drawn game: drawn again, or the same four
+                ("cake-upgrades-again", at("upgrades", "original", 3, expansion="cake_time",
+                                           last_drawn=["double_meeples", "double_corners",
+                                                       "break_time", "storage"])),
                 ("cake-upgrades-each", at("upgrades", "original", 3, expansion="cake_time",
                                           mode="each")),
                 ("cake-options", at("options", "original", expansion="cake_time",

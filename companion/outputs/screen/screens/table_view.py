@@ -75,6 +75,9 @@ class TableView(CakeTable, WhyTargets):
         self._message_room: pygame.Rect | None = None
         self.hint_spot: pygame.Rect | None = None    # the active player's positions 1-3
         self._hint_over_cards = False        # a hint card lies over them now
+        # what waits under that card ("cake": Cake Time's question, "stalled": the words
+        # of a table that cannot go on; None: nothing)
+        self.waiting_under_hint: str | None = None
         self._taken: tuple | None = None    # (seat, position, until): just completed
         # (table after a plain completion, its action, until): "Specialty?" is offered; a
         # tap records that completion as a specialty order (undone, then done again)
@@ -225,6 +228,9 @@ class TableView(CakeTable, WhyTargets):
 
     def _on_game_started(self, h, game) -> None:
         self.dialog = None
+        # a message about the last game (why its shop closed, held while a hint or the end
+        # screen stood over it) is not the new game's: a quick rematch showed it at turn 1
+        self._toasts.clear()
 
     def _on_draws_dismissed(self, h, game) -> None:
         self._dismissing = False    # the snapshot says it from now on
@@ -655,6 +661,7 @@ class TableView(CakeTable, WhyTargets):
             return self._no_game() + (self._storage_box() if self.dialog == "storage" else [])
         lay = table_layout(self.size, len(game.players))
         out: list[Widget] = []
+        self.waiting_under_hint = None          # (the active panel finds it again)
         out += self._header(game, lay.header)
         active = game.active if game.active is not None else game.last_seat
         out += self._active_panel(game, active, lay.active)
@@ -862,7 +869,11 @@ class TableView(CakeTable, WhyTargets):
         hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
         covered = self._hint_over_cards = hint is not None and area_for(self, hint) == \
             self.hint_spot
-        question = 0 if covered else self.question_h(game, self._question_w(rect))
+        asked = self.question_h(game, self._question_w(rect))
+        question = 0 if covered else asked
+        # what waits under the card, for it to say so (``teaching_view.WAITING``)
+        self.waiting_under_hint = None if not covered else "cake" if asked else \
+            "stalled" if is_stalled(game) else None
         lay = active_panel_layout(self.m, rect, prompt, question)
         self._name_banner = lay.banner
         taken = self._taken[:2] if self._taken is not None else None

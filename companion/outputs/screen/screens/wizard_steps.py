@@ -207,9 +207,10 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     m, md = w.m, w.model
     each = md.upgrade_mode == "each"
     drawn = md.upgrade_mode == "draw"
+    again = drawn and md.last_drawn is not None     # after a drawn game: new, or the same?
     status_h = theme.WIZARD_HINT_H if drawn or md.upgrade_mode == "open" \
         else theme.WIZARD_HEADING_H
-    specs = [m.target + m.px(theme.WIZARD_TAB_PAD)] + ([m.target] if each else []) \
+    specs = [m.target + m.px(theme.WIZARD_TAB_PAD)] + ([m.target] if each or again else []) \
         + [1.0, m.px(status_h)]
     parts = rows(body, specs, m.gap)
     out = _upgrade_modes(w, parts[0])
@@ -217,6 +218,8 @@ def upgrades(w: WizardScreen, body: pygame.Rect) -> list[Widget]:
     if each:
         seat = min(w.tile_seat, md.count - 1)
         out += _tile_tabs(w, parts[1], seat)
+    elif again:
+        out += _draw_again(w, parts[1])
     tiles = [] if md.upgrade_mode == "open" else md.tiles_of(seat)
     out += _tile_chips(w, parts[-2], tiles, seat)
     out.append(_upgrades_status(w, parts[-1], len(tiles)))
@@ -236,6 +239,18 @@ def _upgrade_modes(w: WizardScreen, row: pygame.Rect) -> list[Widget]:
                  on_tap=w.tap(md.set_upgrade_mode, mode))
             for (mode, words), cell in zip(modes, cols(row, [1.0] * len(modes), m.gap),
                                            strict=True)]
+
+
+def _draw_again(w: WizardScreen, row: pygame.Rect) -> list[Widget]:
+    """A new game after a game whose tiles were drawn: four drawn anew (the box's rule, the
+    default) or the last game's four again."""
+    m, md = w.m, w.model
+    choices = ((False, "wz.draw.new", "cake.upgrades_new"),
+               (True, "wz.draw.same", "cake.upgrades_same"))
+    return [Chip(name, cell, text=w.t(words), size=m.body, on=md.kept_draw == keep,
+                 on_tap=w.tap(md.keep_last_draw, keep))
+            for (keep, name, words), cell in zip(choices, cols(row, [1.0, 1.0], m.gap),
+                                                 strict=True)]
 
 
 def _tile_tabs(w: WizardScreen, row: pygame.Rect, seat: int) -> list[Widget]:
@@ -275,7 +290,9 @@ def _upgrades_status(w: WizardScreen, row: pygame.Rect, chosen: int) -> Label:
     m, md = w.m, w.model
     drawn = md.upgrade_mode == "draw"
     total = len(md.box.upgrades)
-    if drawn:             # the box's rule: the companion drew for the starting player
+    if drawn and md.kept_draw:              # the last game's four, kept
+        status = w.t("cake.upgrades_kept")
+    elif drawn:           # the box's rule: the companion drew for the starting player
         status = w.t("cake.upgrades_drawn", player=md.players[md.start or 0])
     elif md.upgrade_mode == "open":
         status = w.t("wizard.upgrades_open_hint", count=UPGRADE_TILES, total=total)
