@@ -40,6 +40,7 @@ from .settings_store import settings_for
 from .table_layout import table_layout
 from .text import language, shown_names
 from .cakes import draw_cake
+from companion.words import i18n
 from .widgets import (Button, Custom, Fill, Label, Widget, common_size, fit, text_width,
                       wrap)
 
@@ -61,6 +62,7 @@ class Teaching:
         self.speed = 1.0                  # the demo's pace (2 = read twice as fast)
         self.presented: list[str] = []    # every hint key shown, in order (tests, logs)
         self.teacher = Teacher()
+        self._unsaid: Hint | None = None  # up since the last update, not said yet
         self.resume()
 
     # --- state -------------------------------------------------------------------------
@@ -112,7 +114,34 @@ class Teaching:
         else:
             self.queue = []
         if self.current is not before:
-            self._present()
+            # said once the screens took the update too: what waits under the card (the
+            # draw prompt it brought, the cake question) is known only then (``say_due``)
+            self._present(say=False)
+            self._unsaid = self.current
+
+    def say_due(self) -> None:
+        """Say the hint an update brought up (the App calls this once its screens took
+        the update, ``_apply_update``)."""
+        hint, self._unsaid = self._unsaid, None
+        if hint is not None and hint is self.current:
+            self._say(hint)
+
+    def spoken(self, hint: Hint) -> str:
+        """The hint's words as the voice says them: the card's, then, on the last card
+        before something waiting under it, what its button says ("Next: cake?"), from the
+        same words as the screen."""
+        words = self.text(hint)
+        waits = self.waits_under(hint)
+        if waits is None or len(self.queue) > 1 or hint is not self.current:
+            return words
+        stop = "" if words.rstrip().endswith((".", "!", "?", "。")) else "."
+        return f"{words.rstrip()}{stop} {i18n.tr(language(), waits.then)}"
+
+    def waits_under(self, hint: Hint) -> Waiting | None:
+        """What waits under ``hint``'s card on the screen on top (``WAITING``), if any."""
+        screen = self.app.stack[-1] if getattr(self.app, "stack", None) else None
+        waiting_for = getattr(screen, "waiting_for", None)
+        return WAITING.get(waiting_for(hint) or "") if waiting_for is not None else None
 
     def _relevant(self, hint: Hint) -> bool:
         """A table without seat buttons (``[seats] driver = "none"``) is not taught them."""
@@ -163,18 +192,24 @@ class Teaching:
         if deadline is not None and now >= deadline:
             self.next()
 
-    def _present(self) -> None:
-        """The hint on the screen changed: say the new one, redraw."""
+    def _present(self, say: bool = True) -> None:
+        """The hint on the screen changed: say the new one (unless ``say`` is False: the
+        update's ``say_due`` will), redraw."""
         hint = self.current
         self.since = self.app.clock() if hint is not None else None
+        self._unsaid = None
         if hint is not None:
             self.presented.append(hint.key)
             del self.presented[:-100]          # the recent ones are enough (a café's months)
-            speak = getattr(self.app, "speak", None)
-            if speak is not None:
-                speak(self.text(hint), language())
+            if say:
+                self._say(hint)
         for s in self.app.stack:
             s.changed()
+
+    def _say(self, hint: Hint) -> None:
+        speak = getattr(self.app, "speak", None)
+        if speak is not None:
+            speak(self.spoken(hint), language())
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -223,10 +258,27 @@ class Waiting:
     icon: Callable[[pygame.Surface, pygame.Rect], None] | None = None
 
 
+def draw_card_drawn(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """An order card with a "+" on it: a card to draw (the draw prompt's picture)."""
+    h = max(10, rect.h)
+    card = pygame.Rect(0, 0, max(8, round(h / 1.4)), h)
+    card.center = rect.center
+    radius = max(2, card.w // 6)
+    line = max(2, card.w // 7)
+    pygame.draw.rect(surface, theme.TEXT, card, border_radius=radius)
+    pygame.draw.rect(surface, theme.TEXT_DARK, card, max(1, line // 2), border_radius=radius)
+    arm = card.w // 3
+    cx, cy = card.center
+    pygame.draw.line(surface, theme.TEXT_DARK, (cx - arm, cy), (cx + arm, cy), line)
+    pygame.draw.line(surface, theme.TEXT_DARK, (cx, cy - arm), (cx, cy + arm), line)
+
+
 #: ``TableView.waiting_under_hint`` -> how the card says it
 WAITING: dict[str, Waiting] = {
     "cake": Waiting(theme.CAKE_PINK, "teach.then_cake", draw_cake),
     "stalled": Waiting(theme.DANGER, "teach.then_stalled"),
+    # the draw prompt's yellow ("Ben draws 1", the "+1"), a card drawn
+    "draws": Waiting(theme.WARNING, "teach.then_draws", draw_card_drawn),
 }
 
 
