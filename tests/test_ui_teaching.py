@@ -909,3 +909,42 @@ def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):
     start_by_touch(app, True, 3)
     assert [h.key for h in app.teaching.queue] == ["goal", "turn"]
     assert "button" in app.teaching.teacher.taught     # its moment has passed all the same
+
+
+def test_the_next_game_of_the_evening_teaches_only_what_the_table_has_not_read():
+    """A taught rematch taught everything again from the goal (hints count once a game).
+    The table's next game skips the hints it read in its earlier games ("Got it"), while
+    those it never read still come at their moment (one put away unread by an action
+    too); "First game: teach us" where no game runs (a new table) teaches afresh. It is
+    the screen's memory: nothing is journaled, the game's lines are the same."""
+    loop, app = make_app()
+    start_by_touch(app, True, 3)
+    first_lines = list(loop.session.lines)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]
+    while app.teaching.current is not None:
+        touch(app, "teach.ok")                     # read, each of them
+    touch(app, "act.pos1")                         # an order completed: its hint comes...
+    assert app.teaching.current.key == "order_completed"
+    touch(app, "ft.end")                           # ...and goes unread with the turn
+    assert app.teaching.read == {"goal", "turn", "button"}
+    touch(app, "hdr.settings")                     # the next game of the evening
+    touch(app, "set.new_game")
+    touch(app, "dlg.ok")
+    assert app.is_open("wizard") and widget(app, "wz.edition.original")
+    while has_widget(app, "wz.next"):               # as the wizard offers it
+        if has_widget(app, "wz.start.0"):
+            touch(app, "wz.start.0")
+        touch(app, "wz.next")
+    assert app.table.game.turn == 1 and settings_for(app).teaching
+    assert app.teaching.current is None            # no goal, turn, button again
+    touch(app, "act.pos1")
+    assert app.teaching.current.key == "order_completed"               # never read: comes
+    lines = [json.loads(ln) for ln in loop.session.lines]     # journaled as ever
+    assert [ln["do"] for ln in lines] == ["setup", "complete"]
+    assert lines[0]["players"] == json.loads(first_lines[0])["players"]
+    # a new table asks to be taught: "First game: teach us" where no game runs
+    touch(app, "hdr.settings")
+    touch(app, "set.end_game")
+    touch(app, "dlg.ok")
+    start_by_touch(app, True, 3)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import pygame
 
 from companion.core import teaching
+from companion.core.rules.happenings import GameStarted
 from companion.core.teaching import Hint, Teacher
 from . import theme
 from .layout import Metrics, centered, cols, inset, rows
@@ -63,6 +64,9 @@ class Teaching:
         self.presented: list[str] = []    # every hint key shown, in order (tests, logs)
         self.teacher = Teacher()
         self._unsaid: Hint | None = None  # up since the last update, not said yet
+        #: the steps read (a tap on the card, or read in the demo) in this session's games:
+        #: the table's next game does not teach them again (``Teacher.carried``)
+        self.read: set[str] = set()
         self.resume()
 
     # --- state -------------------------------------------------------------------------
@@ -100,6 +104,8 @@ class Teaching:
     def on_update(self, update: Any) -> None:
         if update.rejection is not None or not update.happened:
             return
+        if any(isinstance(h, GameStarted) for h in update.happened):
+            self.teacher.carried = frozenset(self.read)
         new = self.teacher.observe(update.happened, update.table)
         before = self.current
         action = update.action or {}
@@ -157,8 +163,15 @@ class Teaching:
     def next(self) -> None:
         """This hint was read: the next one due, if any."""
         if self.queue:
+            if self.enabled:
+                self.read |= teaching.steps_of(self.queue[0])
             self.queue.pop(0)
             self._present()
+
+    def afresh(self) -> None:
+        """A new table asked to be taught ("First game: teach us" where no game runs): the
+        next game teaches everything again, what earlier games read included."""
+        self.read = set()
 
     def set_enabled(self, on: bool) -> None:
         """Teaching on or off (the wizard's "First game: teach us", Settings), saved with
