@@ -948,3 +948,17 @@ def test_the_next_game_of_the_evening_teaches_only_what_the_table_has_not_read()
     touch(app, "dlg.ok")
     start_by_touch(app, True, 3)
     assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]
+
+
+def test_the_teacher_counts_what_was_read_before_as_taught_from_a_new_game_on():
+    """Pure: ``Teacher.carried`` are taught from the next game's start, the rest comes;
+    the journal's replay of a game knows nothing of it (the screen's memory)."""
+    setup = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana"}
+    from companion.core.rules import Table
+    outcome = apply(Table(), setup)
+    assert isinstance(outcome, Accepted)
+    teacher = teaching.Teacher(taught={"goal", "cake"}, carried=frozenset({"goal", "turn"}))
+    hints = [h.key for h in teacher.observe(outcome.happened, outcome.table)]
+    assert hints == ["button"] and teacher.taught == {"goal", "turn", "button"}
+    replayed = teaching.Teacher.replay([json.dumps(setup)])
+    assert {"goal", "turn", "button"} <= replayed.taught and not replayed.carried
