@@ -128,6 +128,35 @@ def test_a_button_with_a_long_label_in_parts_is_the_button_in_one_go(enabled):
     assert parts >= 2
 
 
+def test_a_long_labels_lines_are_rendered_a_part_each_and_the_paint_renders_none(monkeypatch):
+    """A button's long label painted ahead: each line it breaks into is rendered (its
+    letters rasterised) in a part of its own, and the part that paints the button renders
+    nothing (the specialty button's 40 letters rendered at once were the longest step
+    painted ahead, 3.2 M: issue 38)."""
+    screen = pygame.display.set_mode((400, 300))
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    w = widgets.Button("act.specialty", pygame.Rect(20, 20, 180, 60), size=30, lines=2,
+                       text="Specialty order: two tokens for a like")
+    widgets._render_cache.clear()
+    renders: list[int] = []             # the part of each line rasterised (not yet kept)
+    real = widgets.render
+
+    def render(text, size, color, bold=False):
+        if (text, size, color, bold) not in widgets._render_cache:
+            renders.append(part[0])
+        return real(text, size, color, bold)
+
+    monkeypatch.setattr(widgets, "render", render)
+    part = [1]
+    with widgets.painting_ahead(surface):
+        for _ in w.draw_steps(surface):
+            part[0] += 1                        # (the last part: after the last yield)
+    size, broken = widgets.fit(w.text, w._box(), w.size, w.bold, w.lines)
+    assert len(broken) == 2
+    assert len(set(renders)) == len(renders) == 2, renders     # a line a part, once each
+    assert part[0] not in renders               # the paint copies them
+
+
 def test_a_seat_token_in_parts_is_the_token_in_one_go():
     """A seat token (``table_panels.seat_token``: its shape and its number) fits its number
     ahead, a part per type size tried (each size's first use opens a font: a token's first

@@ -233,6 +233,26 @@ def text_steps(text: str, box: pygame.Rect, size: int, bold: bool = False, lines
     return fit_steps(text, pygame.Rect(box), size, bold, 1 if tight else lines, min_size, tight)
 
 
+def draw_text_steps(text: str, box: pygame.Rect, size: int, color: Color = theme.TEXT,
+                    bold: bool = False, lines: int = 1, min_size: int | None = None,
+                    tight: bool = False) -> Iterator[None]:
+    """What ``draw_text`` with these arguments needs, made ahead in steps: the fit
+    (``text_steps``), then each line it breaks into rendered and its letters found, a line
+    per step (a long label's letters rasterised at once, a button's 40 letters, were the
+    longest step painted ahead: issue 38). The draw after it copies them."""
+    box = pygame.Rect(box)
+    if not text or box.w <= 0 or box.h <= 0:
+        return
+    yield from text_steps(text, box, size, bold, lines, min_size, tight)
+    s, broken = fit(text, box, size, bold, 1 if tight else lines, min_size, tight)
+    for line in broken[:1] if tight else broken:
+        if (line, s, color, bold) in _render_cache and _letters(line, s, color, bold, False):
+            continue
+        yield
+        render(line, s, color, bold)
+        _letters(line, s, color, bold, find=True)
+
+
 def fit_steps(text: str, box: pygame.Rect, size: int, bold: bool = False, lines: int = 1,
               min_size: int | None = None, tight: bool = False) -> Iterator[None]:
     """``fit`` worked out ahead in steps (one per type size tried: ``_fit_steps``) and
@@ -1233,25 +1253,32 @@ class Button(Widget):
         return self.enabled and self.on_tap is not None
 
     def paint(self, surface):
-        face = self.color if self.enabled else theme.BUTTON_DISABLED
-        if self.pressed and self.enabled:
-            face = theme.mix(face, theme.WHITE, 0.3)
+        face = self._face()
         if self.outline is not None:
             rounded(surface, self.rect, self.radius, (tuple(face), 0),
                     (tuple(self.outline), max(2, self.rect.h // 20)))
         else:
             rounded(surface, self.rect, self.radius, (tuple(face), 0))
+        draw_text(surface, self.text, self._box(), self.size, self._text_color(), self.bold,
+                  lines=self.lines, tight=self.tight)
+
+    def _face(self) -> Color:
+        face = self.color if self.enabled else theme.BUTTON_DISABLED
+        if self.pressed and self.enabled:
+            face = theme.mix(face, theme.WHITE, 0.3)
+        return face
+
+    def _text_color(self) -> Color:
+        face = self._face()
         fg = self.text_color or theme.readable_on(face)
-        if not self.enabled:
-            fg = theme.mix(fg, face, 0.5)
-        draw_text(surface, self.text, self._box(), self.size, fg, self.bold, lines=self.lines,
-                  tight=self.tight)
+        return theme.mix(fg, face, 0.5) if not self.enabled else fg
 
     def paint_steps(self, surface):
-        """The type size its label fits at first (one part per size tried), then the
-        paint."""
-        yield from text_steps(self.text, self._box(), self.size, self.bold, self.lines,
-                              None, self.tight)
+        """The type size its label fits at first (one part per size tried), each of its
+        lines rendered (a part each), then the paint."""
+        yield from draw_text_steps(self.text, self._box(), self.size, self._text_color(),
+                                   self.bold, self.lines, None, self.tight)
+        yield
         self.paint(surface)
 
     def _box(self) -> pygame.Rect:
