@@ -15,8 +15,9 @@ active player's name, turn banner, counts or urgent card (position 4), nor the t
 A hint about another player leaves that player's panel in sight: the card takes the
 rest of the column where it holds the words whole at the body size, else it lies over
 the active player's positions 1-3 (two players; a middle panel of four; an order surge
-that names every other panel; Cake Time's question then waits under the card:
-``_beside_its_players`` says why; the card's "Got it" then says it waits, ``WAITING``).
+that names every other panel; Cake Time's question and the draw prompt then wait under
+the card: ``_beside_its_players`` says why; the card's "Got it" then says so, ``WAITING``,
+and the voice ends the last card's words with the button's, ``Teaching.spoken``).
 On the end screen a band along the bottom, under the
 winner and the ranking. Other screens (the wizard, settings, fix) keep a hint waiting
 until the table is back.
@@ -447,8 +448,8 @@ def _beside_its_players(column: pygame.Rect, others: list[pygame.Rect], named: l
       players every panel is named, with four the one left is a middle panel (282 x 106
       px at 800x480: two lines above the buttons). No place on the screen leaves every
       named panel in sight, so the card takes the least of them: the active player's
-      positions 1-3, as above (their draw badge and prompt wait under it; the card says
-      who draws), not the side column over the others' panels and their "+N" badges.
+      positions 1-3, as above (their draw badge and prompt wait under it, its button
+      saying so: "Next: draws"; the card says who draws), not the side column over the others' panels and their "+N" badges.
     - Else (words too long for both at the body size) the part of the column beside the
       panels, where there is one, its words smaller; else the side column: words a
       family cannot read from 1.5 m leave nothing in sight worth it.
