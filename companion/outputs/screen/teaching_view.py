@@ -449,7 +449,8 @@ def _beside_its_players(column: pygame.Rect, others: list[pygame.Rect], named: l
       px at 800x480: two lines above the buttons). No place on the screen leaves every
       named panel in sight, so the card takes the least of them: the active player's
       positions 1-3, as above (their draw badge and prompt wait under it, its button
-      saying so: "Next: draws"; the card says who draws), not the side column over the others' panels and their "+N" badges.
+      saying so: "Next: draws"; the card says who draws), not the side column over the
+      others' panels and their "+N" badges.
     - Else (words too long for both at the body size) the part of the column beside the
       panels, where there is one, its words smaller; else the side column: words a
       family cannot read from 1.5 m leave nothing in sight worth it.
