@@ -61,7 +61,8 @@ def test_the_sequence_names_real_moments_and_every_hint_has_words_in_every_langu
         assert step.key in teaching.HINT_KEYS
     assert set(teaching.HINT_KEYS) == set(keys) | set(teaching.VARIANT_KEYS.values()) | {
         "order_surge_one"}
-    controls = {"title", "ok", "next", "stop", "then_cake", "then_stalled", "stopped",
+    controls = {"title", "ok", "next", "stop", "then_cake", "then_stalled", "then_draws",
+                "stopped",
                 "setting", "first_game", "first_game_hint", "seat_colours"}
     for lang in LANGUAGES:
         words = locale(lang)["teach"]
@@ -448,8 +449,8 @@ def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
     bots_waited: list = []
     present = teaching_view.Teaching._present
 
-    def spy(self):
-        present(self)
+    def spy(self, **kw):
+        present(self, **kw)
         if self.current is not None:
             shown_keys.append(self.current.key)
     monkeypatch.setattr(teaching_view.Teaching, "_present", spy)
@@ -733,6 +734,109 @@ def test_a_card_over_the_cake_question_says_the_question_waits(size, lang):
     assert [r.text for r in drawn["teach.ok"]] == [words["ok"]]
 
 
+def two_player_draw_under_a_hint(size=(800, 480), lang="en"):
+    """Two players, Ana ends her first turn: the 2-player draw ("Ana draws 1") waits, and
+    teaching brings its hints about Ana, over Ben's positions 1-3 and the line under them
+    (where the draw prompt is); the app and what it said."""
+    text.set_language(lang)
+    loop, app = make_app(size=size, lang=lang, lines=[json.dumps(
+        {"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana"})])
+    said: list = []
+    app.speak = lambda words, lang: said.append((words, lang))
+    app.teaching.set_enabled(True)
+    app.teaching.teacher.taught |= {"goal", "turn", "button", "upgrade", "spend"}
+    touch(app, "ft.end")
+    assert app.draws.pending is not None and app.screen.pending is not None
+    return app, said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_card_over_the_draw_prompt_says_who_draws_waits(size, lang):
+    """The draw prompt ("Ana draws 1" and its "+1") is the line under positions 1-3: a hint
+    card lying there hid it without a sign. Every card while it waits says so as it does
+    for the cake question: "Got it" in the prompt's yellow with a card to draw, "Next"
+    while another hint comes first, then "Next: draws" at the body size, whose tap
+    brings the prompt back; the card leaves Ana's panel (and her "+1") in sight."""
+    from companion.outputs.screen import theme
+    app, _ = two_player_draw_under_a_hint(size, lang)
+    keys = [h.key for h in app.teaching.queue]
+    assert keys[-1] == "two_player_draw" and len(keys) >= 2, keys
+    words = locale(lang)["teach"]
+    m = app.screen.m
+    while app.teaching.current is not None:
+        last = len(app.teaching.queue) == 1
+        ws, drawn = card_buttons(app)
+        assert ws["teach.box"].rect == app.screen.hint_spot
+        assert app.screen.waiting_under_hint == "draws"
+        assert "ban.draw.who" not in ws and "draw.act" not in ws     # under the card
+        ok, stop = ws["teach.ok"], ws["teach.stop"]
+        assert ok.color == theme.WARNING and ok.rect.contains(ws["teach.waits.icon"].rect)
+        said = drawn["teach.waits"]
+        assert [r.text for r in said] == [words["then_draws" if last else "next"]], said
+        assert said[0].size >= m.body and ok.rect.contains(said[0].rect)
+        assert min(stop.rect.size) >= 48 and ok.rect.w > stop.rect.w
+        touch(app, "teach.ok")
+    assert has_widget(app, "ban.draw.who")                          # the prompt is back
+    assert app.screen.waiting_under_hint is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_voice_ends_the_last_hint_with_what_waits_under_it(lang):
+    """The voice read only the hint: the card's button says the draw prompt (or the cake
+    question) waits, so the last hint before it ends with the button's own words ("...
+    Next: draws"), in the screen's language; the hints before it, whose button says
+    "Next", and a card with nothing under it are said as they read."""
+    app, said = two_player_draw_under_a_hint(lang=lang)
+    words = locale(lang)["teach"]
+    first = app.teaching.current
+    assert said == [(app.teaching.text(first), lang)]     # another hint comes first
+    while len(app.teaching.queue) > 1:
+        touch(app, "teach.ok")
+    last = app.teaching.current
+    hint_words = app.teaching.text(last)
+    spoken, spoken_lang = said[-1]
+    assert spoken_lang == lang and spoken.startswith(hint_words.rstrip())
+    assert spoken.endswith(" " + words["then_draws"]), spoken
+    touch(app, "teach.ok")
+    # Cake Time's question under the card: "... Next: cake?"
+    loop, app = make_app(lang=lang, lines=[json.dumps(
+        {"do": "setup", "edition": "original", "players": ["Ana", "Maximiliano"],
+         "expansion": "cake_time"})])
+    said.clear()
+    app.speak = lambda words, lang: said.append((words, lang))
+    app.teaching.set_enabled(True)
+    other = app.table.game.players[(app.table.game.active + 1) % 2].name
+    app.teaching.queue = [hint_about(other, "flow_of_time")]
+    assert app.teaching.spoken(app.teaching.current).endswith(" " + words["then_cake"])
+    touch(app, "teach.ok")
+    touch(app, "ban.cake.done")                   # the question answered: nothing waits
+    app.teaching.queue = [hint_about(other, "flow_of_time")]
+    card_buttons(app)
+    assert app.teaching.spoken(app.teaching.current) == app.teaching.text(
+        app.teaching.current)
+
+
+def test_the_voice_says_the_whole_sentence_with_espeak(tmp_path):
+    """The same through the real voice (espeak-ng renders it, as the service wires it)."""
+    import shutil
+    from companion.outputs.voice import Voice
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    played: list = []
+    voice = Voice(played.append, language="ko").start()
+    try:
+        app, _ = two_player_draw_under_a_hint(lang="ko")
+        app.speak = voice.say
+        while len(app.teaching.queue) > 1:
+            touch(app, "teach.ok")
+        assert voice.wait_spoken(1)
+        assert voice.spoken[-1].endswith(" " + locale("ko")["teach"]["then_draws"])
+        assert played and played[-1][:4] == b"RIFF"
+    finally:
+        voice.stop()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("cake", [False, True], ids=["original", "cake_time"])
@@ -805,3 +909,56 @@ def test_a_table_without_seat_buttons_is_not_taught_them(tmp_path):
     start_by_touch(app, True, 3)
     assert [h.key for h in app.teaching.queue] == ["goal", "turn"]
     assert "button" in app.teaching.teacher.taught     # its moment has passed all the same
+
+
+def test_the_next_game_of_the_evening_teaches_only_what_the_table_has_not_read():
+    """A taught rematch taught everything again from the goal (hints count once a game).
+    The table's next game skips the hints it read in its earlier games ("Got it"), while
+    those it never read still come at their moment (one put away unread by an action
+    too); "First game: teach us" where no game runs (a new table) teaches afresh. It is
+    the screen's memory: nothing is journaled, the game's lines are the same."""
+    loop, app = make_app()
+    start_by_touch(app, True, 3)
+    first_lines = list(loop.session.lines)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]
+    while app.teaching.current is not None:
+        touch(app, "teach.ok")                     # read, each of them
+    touch(app, "act.pos1")                         # an order completed: its hint comes...
+    assert app.teaching.current.key == "order_completed"
+    touch(app, "ft.end")                           # ...and goes unread with the turn
+    assert app.teaching.read == {"goal", "turn", "button"}
+    touch(app, "hdr.settings")                     # the next game of the evening
+    touch(app, "set.new_game")
+    touch(app, "dlg.ok")
+    assert app.is_open("wizard") and widget(app, "wz.edition.original")
+    while has_widget(app, "wz.next"):               # as the wizard offers it
+        if has_widget(app, "wz.start.0"):
+            touch(app, "wz.start.0")
+        touch(app, "wz.next")
+    assert app.table.game.turn == 1 and settings_for(app).teaching
+    assert app.teaching.current is None            # no goal, turn, button again
+    touch(app, "act.pos1")
+    assert app.teaching.current.key == "order_completed"               # never read: comes
+    lines = [json.loads(ln) for ln in loop.session.lines]     # journaled as ever
+    assert [ln["do"] for ln in lines] == ["setup", "complete"]
+    assert lines[0]["players"] == json.loads(first_lines[0])["players"]
+    # a new table asks to be taught: "First game: teach us" where no game runs
+    touch(app, "hdr.settings")
+    touch(app, "set.end_game")
+    touch(app, "dlg.ok")
+    start_by_touch(app, True, 3)
+    assert [h.key for h in app.teaching.queue] == ["goal", "turn", "button"]
+
+
+def test_the_teacher_counts_what_was_read_before_as_taught_from_a_new_game_on():
+    """Pure: ``Teacher.carried`` are taught from the next game's start, the rest comes;
+    the journal's replay of a game knows nothing of it (the screen's memory)."""
+    setup = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana"}
+    from companion.core.rules import Table
+    outcome = apply(Table(), setup)
+    assert isinstance(outcome, Accepted)
+    teacher = teaching.Teacher(taught={"goal", "cake"}, carried=frozenset({"goal", "turn"}))
+    hints = [h.key for h in teacher.observe(outcome.happened, outcome.table)]
+    assert hints == ["button"] and teacher.taught == {"goal", "turn", "button"}
+    replayed = teaching.Teacher.replay([json.dumps(setup)])
+    assert {"goal", "turn", "button"} <= replayed.taught and not replayed.carried

@@ -11,9 +11,11 @@ each hint and taps it away, taps the orders it can complete (up to three), taps 
 draw prompt away, END TURN. Every tap is a finger event handed to the App as SDL
 delivers it. After each tap it checks what issue 40 found hidden (a "+N" badge over a
 card or a count, a hint or message over whose turn it is, the "why?" panel over END
-TURN, a hint card hiding Cake Time's question without saying so) and writes the window
-to OUTDIR at the moments worth looking at. After Cake Time's game, REMATCH: who starts,
-then the tiles drawn anew or the same four. Exits 1 with the problems found, else 0.
+TURN, a hint card hiding Cake Time's question or the draw prompt without saying so, or
+the voice not saying it) and writes the window to OUTDIR at the moments worth looking at
+(a hint over something waiting: ``hint-KEY-over-WHAT``). After Cake Time's game, REMATCH:
+who starts, then the tiles drawn anew or the same four, and a new game that teaches only
+what the family has not read. Exits 1 with the problems found, else 0.
 """
 from __future__ import annotations
 
@@ -47,6 +49,8 @@ class Family:
         self.lang, self.outdir, self.tag = lang, outdir, tag
         self.problems: list[str] = []
         self.shots = 0
+        self.said: list[str] = []           # what the voice was given to say
+        self.app.speak = lambda words, lang: self.said.append(words)
 
     # --- fingers ---------------------------------------------------------------------
 
@@ -155,7 +159,15 @@ class Family:
 
     def read_hints(self) -> None:
         while self.app.teaching.current is not None and self.has("teach.ok"):
-            self.shot(f"hint-{self.app.teaching.current.key}")
+            hint = self.app.teaching.current
+            waits = self.app.screen.waiting_for(hint) if hasattr(
+                self.app.screen, "waiting_for") else None
+            self.shot(f"hint-{hint.key}" + (f"-over-{waits}" if waits else ""))
+            if waits and len(self.app.teaching.queue) == 1:
+                then = self.app.screen.t(f"teach.then_{waits}")
+                if not self.said or not self.said[-1].endswith(then):
+                    self.problems.append(f"{self.tag}: the voice did not say {then!r} after "
+                                         f"the hint {hint.key}: {self.said[-1:]}")
             self.touch("teach.ok")
 
     def play(self, max_turns: int = 200) -> None:
@@ -224,6 +236,12 @@ class Family:
         if game is None or game.game_over:
             self.problems.append(f"{self.tag}: the rematch did not start")
             return
+        again = [h.key for h in self.app.teaching.queue
+                 if h.key in ("goal", "turn", "button", "scoring")]
+        if again:
+            self.problems.append(f"{self.tag}: the rematch taught again what the family "
+                                 f"read: {again}")
+        self.shot(f"rematch-first-turn{game.turn}")
         self.read_hints()
         self.shot(f"rematch-turn{game.turn}")
         print(f"{self.tag}: rematch tiles {before[0]} -> {list(game.players[0].tiles)}")

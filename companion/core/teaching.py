@@ -15,6 +15,11 @@ passed follows from the game alone: ``Teacher.replay`` plays the game's journal 
 again (the journal is the truth) and a restart or a resumed game teaches only what is
 still to come, never the whole sequence again.
 
+A table's next game (a rematch, a new game) teaches only what the table has not read yet:
+``Teacher.carried``, the hints read in this session's earlier games (the screen keeps
+them, ``teaching_view.Teaching.read``), count as taught from the new game's start. That is
+the screen's memory, not the game's: nothing of it is journaled, a game replays the same.
+
 Pure: no pygame, no clock, no I/O (the words come from ``companion.words.i18n``'s tables).
 """
 from __future__ import annotations
@@ -164,15 +169,17 @@ def _hint(step: Step, game: Game, cause: Happening | None) -> Hint:
 
 @dataclass
 class Teacher:
-    """Which hints a game has passed (``taught``), and the new ones each update brings."""
+    """Which hints a game has passed (``taught``), and the new ones each update brings;
+    ``carried``: the steps a new game counts as taught from its start (read before)."""
     taught: set[str] = field(default_factory=set)
+    carried: frozenset[str] = frozenset()
 
     def observe(self, happened: Iterable[Happening], table: Table) -> list[Hint]:
         """The hints this update calls for (in ``SEQUENCE`` order), each marked taught.
         ``happened``: what one accepted action did; ``table``: the table after it."""
         happened = list(happened)
         if any(isinstance(h, GameStarted) for h in happened):
-            self.taught = set()              # a new game: everything is to teach again
+            self.taught = set(self.carried)  # a new game: all but what was read is to teach
         game = table.game
         if game is None:
             return []
@@ -192,11 +199,7 @@ class Teacher:
     def forget(self, hint: Hint) -> None:
         """``hint`` was put away unread (the game moved on while it waited or showed): not
         taught, so it comes again at its next moment."""
-        keys = {hint.key} | {step for (step, _variant), key in VARIANT_KEYS.items()
-                             if key == hint.key}
-        if hint.key == "order_surge_one":
-            keys.add("order_surge")
-        self.taught -= keys
+        self.taught -= steps_of(hint)
 
     @classmethod
     def replay(cls, lines: Iterable[str], rules: str = RULES) -> Teacher:
@@ -215,6 +218,16 @@ class Teacher:
             table = outcome.table
             teacher.observe(outcome.happened, table)
         return teacher
+
+
+def steps_of(hint: Hint) -> set[str]:
+    """The ``SEQUENCE`` step (or steps) whose hint ``hint`` is (its variant's words, one
+    drawer or more)."""
+    keys = {hint.key} | {step for (step, _variant), key in VARIANT_KEYS.items()
+                         if key == hint.key}
+    if hint.key == "order_surge_one":
+        keys.add("order_surge")
+    return keys & {s.key for s in SEQUENCE}
 
 
 def _frozen(value: Any) -> Any:

@@ -563,6 +563,7 @@ class App:
         for s in list(self.stack):
             s.on_update(u)
         self._route(was_over)
+        self.teaching.say_due()          # what waits under its card is known now
         for s in self.ahead_screens.values():     # (built for a table that is gone now)
             s.closed()
         self.ahead_screens.clear()

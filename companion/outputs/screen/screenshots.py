@@ -351,6 +351,18 @@ def _cake_question_next(app) -> None:
 
 SCENES["table-cake-teach-next"] = (_cake_question_next, False)
 
+
+def _draws_next(app) -> None:
+    """The taught game of two without Cake Time, one hint on: the last card before the
+    2-player draw's prompt ("Ana draws 1"), which waits under it: its "Got it" reads
+    "Next: draws" in the prompt's yellow with a card to draw."""
+    _taught_game_of_two(app, cake=False)
+    while len(app.teaching.queue) > 1:
+        tap_widget(app, "teach.ok")
+
+
+SCENES["table-teach-draws-next"] = (_draws_next, False)
+
 def _cake_table(app):
     """Cake Time: the table answered the cake question for Ben's new card, then the
     draw prompt went away: cakes on orders, cake cards, the Cake card button."""

@@ -15,8 +15,9 @@ active player's name, turn banner, counts or urgent card (position 4), nor the t
 A hint about another player leaves that player's panel in sight: the card takes the
 rest of the column where it holds the words whole at the body size, else it lies over
 the active player's positions 1-3 (two players; a middle panel of four; an order surge
-that names every other panel; Cake Time's question then waits under the card:
-``_beside_its_players`` says why; the card's "Got it" then says it waits, ``WAITING``).
+that names every other panel; Cake Time's question and the draw prompt then wait under
+the card: ``_beside_its_players`` says why; the card's "Got it" then says so, ``WAITING``,
+and the voice ends the last card's words with the button's, ``Teaching.spoken``).
 On the end screen a band along the bottom, under the
 winner and the ranking. Other screens (the wizard, settings, fix) keep a hint waiting
 until the table is back.
@@ -33,6 +34,7 @@ from collections.abc import Callable
 import pygame
 
 from companion.core import teaching
+from companion.core.rules.happenings import GameStarted
 from companion.core.teaching import Hint, Teacher
 from . import theme
 from .layout import Metrics, centered, cols, inset, rows
@@ -40,6 +42,7 @@ from .settings_store import settings_for
 from .table_layout import table_layout
 from .text import language, shown_names
 from .cakes import draw_cake
+from companion.words import i18n
 from .widgets import (Button, Custom, Fill, Label, Widget, common_size, fit, text_width,
                       wrap)
 
@@ -61,6 +64,10 @@ class Teaching:
         self.speed = 1.0                  # the demo's pace (2 = read twice as fast)
         self.presented: list[str] = []    # every hint key shown, in order (tests, logs)
         self.teacher = Teacher()
+        self._unsaid: Hint | None = None  # up since the last update, not said yet
+        #: the steps read (a tap on the card, or read in the demo) in this session's games:
+        #: the table's next game does not teach them again (``Teacher.carried``)
+        self.read: set[str] = set()
         self.resume()
 
     # --- state -------------------------------------------------------------------------
@@ -98,6 +105,8 @@ class Teaching:
     def on_update(self, update: Any) -> None:
         if update.rejection is not None or not update.happened:
             return
+        if any(isinstance(h, GameStarted) for h in update.happened):
+            self.teacher.carried = frozenset(self.read)
         new = self.teacher.observe(update.happened, update.table)
         before = self.current
         action = update.action or {}
@@ -112,7 +121,34 @@ class Teaching:
         else:
             self.queue = []
         if self.current is not before:
-            self._present()
+            # said once the screens took the update too: what waits under the card (the
+            # draw prompt it brought, the cake question) is known only then (``say_due``)
+            self._present(say=False)
+            self._unsaid = self.current
+
+    def say_due(self) -> None:
+        """Say the hint an update brought up (the App calls this once its screens took
+        the update, ``_apply_update``)."""
+        hint, self._unsaid = self._unsaid, None
+        if hint is not None and hint is self.current:
+            self._say(hint)
+
+    def spoken(self, hint: Hint) -> str:
+        """The hint's words as the voice says them: the card's, then, on the last card
+        before something waiting under it, what its button says ("Next: cake?"), from the
+        same words as the screen."""
+        words = self.text(hint)
+        waits = self.waits_under(hint)
+        if waits is None or len(self.queue) > 1 or hint is not self.current:
+            return words
+        stop = "" if words.rstrip().endswith((".", "!", "?", "。")) else "."
+        return f"{words.rstrip()}{stop} {i18n.tr(language(), waits.then)}"
+
+    def waits_under(self, hint: Hint) -> Waiting | None:
+        """What waits under ``hint``'s card on the screen on top (``WAITING``), if any."""
+        screen = self.app.stack[-1] if getattr(self.app, "stack", None) else None
+        waiting_for = getattr(screen, "waiting_for", None)
+        return WAITING.get(waiting_for(hint) or "") if waiting_for is not None else None
 
     def _relevant(self, hint: Hint) -> bool:
         """A table without seat buttons (``[seats] driver = "none"``) is not taught them."""
@@ -128,8 +164,15 @@ class Teaching:
     def next(self) -> None:
         """This hint was read: the next one due, if any."""
         if self.queue:
+            if self.enabled:
+                self.read |= teaching.steps_of(self.queue[0])
             self.queue.pop(0)
             self._present()
+
+    def afresh(self) -> None:
+        """A new table asked to be taught ("First game: teach us" where no game runs): the
+        next game teaches everything again, what earlier games read included."""
+        self.read = set()
 
     def set_enabled(self, on: bool) -> None:
         """Teaching on or off (the wizard's "First game: teach us", Settings), saved with
@@ -163,18 +206,24 @@ class Teaching:
         if deadline is not None and now >= deadline:
             self.next()
 
-    def _present(self) -> None:
-        """The hint on the screen changed: say the new one, redraw."""
+    def _present(self, say: bool = True) -> None:
+        """The hint on the screen changed: say the new one (unless ``say`` is False: the
+        update's ``say_due`` will), redraw."""
         hint = self.current
         self.since = self.app.clock() if hint is not None else None
+        self._unsaid = None
         if hint is not None:
             self.presented.append(hint.key)
             del self.presented[:-100]          # the recent ones are enough (a café's months)
-            speak = getattr(self.app, "speak", None)
-            if speak is not None:
-                speak(self.text(hint), language())
+            if say:
+                self._say(hint)
         for s in self.app.stack:
             s.changed()
+
+    def _say(self, hint: Hint) -> None:
+        speak = getattr(self.app, "speak", None)
+        if speak is not None:
+            speak(self.spoken(hint), language())
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -223,10 +272,27 @@ class Waiting:
     icon: Callable[[pygame.Surface, pygame.Rect], None] | None = None
 
 
+def draw_card_drawn(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """An order card with a "+" on it: a card to draw (the draw prompt's picture)."""
+    h = max(10, rect.h)
+    card = pygame.Rect(0, 0, max(8, round(h / 1.4)), h)
+    card.center = rect.center
+    radius = max(2, card.w // 6)
+    line = max(2, card.w // 7)
+    pygame.draw.rect(surface, theme.TEXT, card, border_radius=radius)
+    pygame.draw.rect(surface, theme.TEXT_DARK, card, max(1, line // 2), border_radius=radius)
+    arm = card.w // 3
+    cx, cy = card.center
+    pygame.draw.line(surface, theme.TEXT_DARK, (cx - arm, cy), (cx + arm, cy), line)
+    pygame.draw.line(surface, theme.TEXT_DARK, (cx, cy - arm), (cx, cy + arm), line)
+
+
 #: ``TableView.waiting_under_hint`` -> how the card says it
 WAITING: dict[str, Waiting] = {
     "cake": Waiting(theme.CAKE_PINK, "teach.then_cake", draw_cake),
     "stalled": Waiting(theme.DANGER, "teach.then_stalled"),
+    # the draw prompt's yellow ("Ben draws 1", the "+1"), a card drawn
+    "draws": Waiting(theme.WARNING, "teach.then_draws", draw_card_drawn),
 }
 
 
@@ -382,8 +448,9 @@ def _beside_its_players(column: pygame.Rect, others: list[pygame.Rect], named: l
       players every panel is named, with four the one left is a middle panel (282 x 106
       px at 800x480: two lines above the buttons). No place on the screen leaves every
       named panel in sight, so the card takes the least of them: the active player's
-      positions 1-3, as above (their draw badge and prompt wait under it; the card says
-      who draws), not the side column over the others' panels and their "+N" badges.
+      positions 1-3, as above (their draw badge and prompt wait under it, its button
+      saying so: "Next: draws"; the card says who draws), not the side column over the
+      others' panels and their "+N" badges.
     - Else (words too long for both at the body size) the part of the column beside the
       panels, where there is one, its words smaller; else the side column: words a
       family cannot read from 1.5 m leave nothing in sight worth it.

@@ -72,6 +72,9 @@ class WizardScreen(Screen):
         #: "First game: teach us": the table explains the rules as they come up
         self.teach = (bool(teach) if teach is not None
                       else teaching is not None and teaching.enabled)
+        #: opened by "First game: teach us" (no game running): a new table, taught afresh,
+        #: not a rematch that skips what the table read in its earlier games
+        self.teach_afresh = teach is True
         if edition is None:
             edition = _config(app, "game", "edition", "original")
         self.model = SetupChoices(edition, rng if rng is not None else getattr(app, "rng", None))
@@ -180,6 +183,8 @@ class WizardScreen(Screen):
         teaching = getattr(self.app, "teaching", None)
         if teaching is not None:        # before the game starts: its first hints are due then
             teaching.set_enabled(self.teach)
+            if self.teach_afresh and self.teach:
+                teaching.afresh()
         self.app.post_action(action, seat_colors=tuple(colours[:len(action["players"])]))
         self.app.pop(self)
         if self.on_done is not None:

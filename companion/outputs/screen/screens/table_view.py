@@ -856,24 +856,9 @@ class TableView(CakeTable, WhyTargets):
         pending = self.pending
         offer = self.specialty_offered()
         prompt = pending is not None or offer
-        # where a hint about another player goes when the side column has no room beside
-        # their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
-        # whose words then give way (their right end once showed beside the card, cut),
-        # as tall as they are without Cake Time's question: the question waits under the
-        # card (at 800x480 its band left positions 1-3 362 x 98 px, a card's two lines of
-        # body type, and the card took the side column over the panel it talked about)
-        spot = active_panel_layout(self.m, rect, prompt, 0)
-        self.hint_spot = pygame.Rect(spot.slots[0].x, spot.slots[0].y,
-                                     spot.slots[2].right - spot.slots[0].x,
-                                     spot.hint.bottom - spot.slots[0].y)
         hint = self.app.teaching.current if getattr(self.app, "teaching", None) else None
-        covered = self._hint_over_cards = hint is not None and area_for(self, hint) == \
-            self.hint_spot
-        asked = self.question_h(game, self._question_w(rect))
-        question = 0 if covered else asked
-        # what waits under the card, for it to say so (``teaching_view.WAITING``)
-        self.waiting_under_hint = None if not covered else "cake" if asked else \
-            "stalled" if is_stalled(game) else None
+        covered, question, self.waiting_under_hint = self._under_card(game, rect, hint)
+        self._hint_over_cards = covered
         lay = active_panel_layout(self.m, rect, prompt, question)
         self._name_banner = lay.banner
         taken = self._taken[:2] if self._taken is not None else None
@@ -894,6 +879,44 @@ class TableView(CakeTable, WhyTargets):
                covered)
         return self._kept(key, lambda: self._build_active_panel(game, seat, rect, covered,
                                                                  question))
+
+    def waiting_for(self, hint) -> str | None:
+        """What waits under ``hint``'s card on this table as it is now (``None``, "cake",
+        "stalled" or "draws": ``teaching_view.WAITING``), worked out afresh: the voice
+        asks before the next frame is built (``Teaching`` says what its button says)."""
+        game = self.app.table.game
+        if game is None or hint is None or self.dialog is not None:
+            return None
+        return self._under_card(game, table_layout(self.size, len(game.players)).active,
+                                hint)[2]
+
+    def _under_card(self, game, rect: pygame.Rect, hint) -> tuple[bool, int, str | None]:
+        """Whether ``hint``'s card lies over the active panel ``rect``'s positions 1-3 and
+        the line under them, the height of Cake Time's question band (0: none, or it waits
+        under the card), and what waits under the card for it to say so
+        (``teaching_view.WAITING``: the question, a stalled table's words, the draw
+        prompt).
+
+        Where a hint about another player goes when the side column has no room beside
+        their panel (``teaching_view.area_for``): positions 1-3 and the line under them,
+        whose words then give way (their right end once showed beside the card, cut), as
+        tall as they are without Cake Time's question: the question waits under the card
+        (at 800x480 its band left positions 1-3 362 x 98 px, a card's two lines of body
+        type, and the card took the side column over the panel it talked about). The line
+        under them holds the draw prompt ("Ben draws 1", the "+1"): it waits there too."""
+        pending = self.pending
+        prompt = pending is not None or self.specialty_offered()
+        spot = active_panel_layout(self.m, rect, prompt, 0)
+        self.hint_spot = pygame.Rect(spot.slots[0].x, spot.slots[0].y,
+                                     spot.slots[2].right - spot.slots[0].x,
+                                     spot.hint.bottom - spot.slots[0].y)
+        covered = hint is not None and area_for(self, hint) == self.hint_spot
+        asked = self.question_h(game, self._question_w(rect))
+        if not covered:
+            return False, asked, None
+        waits = ("cake" if asked else "stalled" if is_stalled(game)
+                 else "draws" if pending is not None else None)
+        return True, 0, waits
 
     def _build_active_panel(self, game, seat: int, rect: pygame.Rect,
                             covered: bool = False, question: int = 0) -> list[Widget]:
