@@ -393,6 +393,8 @@ def test_the_phone_s_options_are_the_wizard_s_for_each_box(service_with_web, bro
         ["", "checkbox", w("wizard.ristretto"), w("wizard.ristretto_hint_off")]]
     page.check("#newgame input[name=ristretto]:visible")
     assert visible_options(page)[0][3] == w("wizard.ristretto_hint")
+    page.evaluate("document.getElementById('ristretto-hint').scrollIntoView({block: 'center'})")
+    found += at_every_size(page, f"{lang}-original-options")
     page.select_option("#newgame select[name=edition]", "cake_time")
     options = w("wizard.options_title")
     assert visible_options(page) == [
@@ -415,7 +417,7 @@ def test_the_phone_s_options_are_the_wizard_s_for_each_box(service_with_web, bro
     assert visible_options(page)[-1] == [variant, "select-one", w("wizard.junior_cards")
                                          + " 234", w("wizard.junior_hint", orders=12)]
     assert page.is_hidden("#tiles")
-    page.evaluate("document.getElementById('newgame').scrollIntoView()")
-    found += at_every_size(page, f"{lang}-winter-junior-rematch")
+    page.evaluate("document.getElementById('junior-hint').scrollIntoView({block: 'center'})")
+    found += at_every_size(page, f"{lang}-winter-junior")
     page.close()
     assert not found, "\n".join(found)

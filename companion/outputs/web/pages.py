@@ -121,7 +121,7 @@ table.data.deal th[scope=row]{text-align:left;overflow-wrap:normal;word-break:ke
 small.hint{display:block;color:var(--dim);margin:-.3rem 0 .4rem 1.6rem}
 fieldset.tileset{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));
 gap:0 .4rem}fieldset.tileset>:is(button,small){grid-column:1/-1}
-fieldset.tileset>small.hint{margin:.2rem 0}
+fieldset.tileset>small.hint,#junior-hint{margin:.2rem 0}
 fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
