@@ -293,8 +293,8 @@ def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_origina
         service_with_web, browser, lang):
     """Cake Time: the box's rule, 4 of 7 drawn (by the page at Start, or by its button;
     REMATCH draws four anew by default, or keeps the same four if asked, as the
-    touchscreen's rematch: issue 40); the original game: its four tiles said, nothing to choose; Junior:
-    no tiles."""
+    touchscreen's rematch: issue 40); the original game: its four tiles said, nothing to
+    choose; Junior: no tiles."""
     svc = service_with_web
     new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
     page = browser.new_page(viewport=VIEWPORTS["390x844"])

@@ -219,7 +219,8 @@ const ng=document.getElementById('newgame-form'),st=document.getElementById('sta
 seats=[...ng.querySelectorAll('input[name=player]')],tl=document.getElementById('tiles'),
 modes=[...ng.querySelectorAll('input[name=tiles]')],again=ng.querySelector('[data-again]');
 let lastDraw=null;
-function applies(x,m){const d=x.dataset,u=d.unless&&ng[d.unless];if(x===again&&!lastDraw)return false;
+function applies(x,m){const d=x.dataset,u=d.unless&&ng[d.unless];
+if(x===again&&!lastDraw)return false;
 return d.for.split(' ').includes(ng.edition.value)&&(!d.if||ng[d.if].checked)&&
 (!u||u.disabled||!u.checked)&&(!d.mode||d.mode===m)&&(!d.seat||!!seats[+d.seat].value.trim())&&
 !x.parentElement.closest('[hidden]');}
@@ -263,7 +264,8 @@ os.push(opt('',W.random,'random'));st.replaceChildren(...os);
 (os.find(o=>pick?o.dataset.pick===pick:o.value===name&&!o.dataset.pick)||os[0]).selected=true;}
 seats.forEach(i=>i.addEventListener('input',()=>{starters();options();}));starters();
 function keepTiles(s){const ed=ng.edition.value,ts=s.upgrades;lastDraw=null;
-if(ed==='original')return;const mode=ts===undefined?'open':Array.isArray(ts)?(ed==='cake_time'?'draw':'shared'):'each';
+if(ed==='original')return;
+const mode=ts===undefined?'open':Array.isArray(ts)?(ed==='cake_time'?'draw':'shared'):'each';
 modes.forEach(r=>{r.checked=r.value===mode;});
 tl.querySelectorAll('.tileset[data-for='+ed+']').forEach(g=>{const k=g.dataset.seat,
 mine=k===undefined?(Array.isArray(ts)?ts:[]):(ts&&!Array.isArray(ts)&&ts[s.players[+k]])||[];
