@@ -447,8 +447,9 @@ def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
     option of the finished ``game`` (the Ristretto start, Cake Time's optional rules,
     Junior's cards per position) and its upgrade tiles (where the box has more than four:
     a list when everyone had the same, else each player's, by the names shown; none when
-    they were left to the table), as the touchscreen's rematch keeps them. No starter: the
-    books choose who starts anew, and the page asks."""
+    they were left to the table), as the touchscreen's rematch keeps them (Cake Time's
+    drawn four: the page draws four anew unless the table keeps them, ``_draw_again``).
+    No starter: the books choose who starts anew, and the page asks."""
     recorded = [p["name"] for p in state["players"]]
     again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
                              "players": names_again(lang, recorded, colours)}
