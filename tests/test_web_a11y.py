@@ -142,9 +142,9 @@ def test_a_cake_time_rematch_keeps_its_options_and_walks_the_table_through_the_s
     page.click("#rematch")
     assert page.input_value("#newgame select[name=edition]") == "cake_time"
     for name in ("ristretto", "two_drinks_one_cake", "longer_game"):      # every option
-        box = f"#newgame input[name={name}]"
+        box = f"#newgame input[name={name}]:visible"
         assert page.is_visible(box) and page.is_checked(box) and page.is_enabled(box), name
-    assert page.is_hidden("#newgame input[name=junior]")
+    assert page.is_hidden("#junior")
     found += at_every_size(page, f"{lang}-cake-rematch-form")
     page.select_option("#starter", label="도윤")
     page.click("#newgame button[type=submit]")
@@ -288,15 +288,17 @@ def test_the_phone_s_upgrade_tiles_are_chosen_in_the_form_and_kept_by_rematch(
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
 def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_original_s_said(
-        service_with_web, browser):
+        service_with_web, browser, lang):
     """Cake Time: the box's rule, 4 of 7 drawn (by the page at Start, or by its button;
-    kept by REMATCH); the original game: its four tiles said, nothing to choose; Junior:
-    no tiles."""
+    REMATCH draws four anew by default, or keeps the same four if asked, as the
+    touchscreen's rematch: issue 40); the original game: its four tiles said, nothing to
+    choose; Junior: no tiles."""
     svc = service_with_web
     new_game(svc, {"do": "setup", "edition": "original", "players": PLAYERS})
     page = browser.new_page(viewport=VIEWPORTS["390x844"])
-    page.goto(svc.web.url + "/?lang=en")
+    page.goto(svc.web.url + f"/?lang={lang}")
     pair(page, svc)
     post(svc, {"do": "correct", "player": PLAYERS[0], "dislikes": 5})
     for _ in PLAYERS:
@@ -304,11 +306,11 @@ def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_origina
     page.wait_for_selector("h1[data-phase='over']")
     assert page.is_visible("#tiles-original") and page.is_hidden("#tiles")
     page.select_option("#newgame select[name=edition]", "winter")
-    page.check("#newgame input[name=junior]")
+    page.check("#junior")
     assert page.is_hidden("#tiles") and page.is_hidden("#tiles-original")
-    page.uncheck("#newgame input[name=junior]")     # Winter: at first, as the wizard, the
+    page.check("input[name=variant][value=standard]")     # Winter: at first, as the wizard, the
     assert page.is_checked("input[name=tiles][value=shared]")      # original four for all
-    assert tiles_shown(page) == {tr("en", "wizard.upgrades_choose", count=4, total=6):
+    assert tiles_shown(page) == {tr(lang, "wizard.upgrades_choose", count=4, total=6):
                                  ["double_meeples", "diagonal_movement", "double_corners",
                                   "double_specialties"]}
     page.select_option("#newgame select[name=edition]", "cake_time")
@@ -328,6 +330,94 @@ def test_the_phone_s_cake_time_tiles_are_drawn_by_the_box_s_rule_and_the_origina
     for _ in PLAYERS:
         post(svc, {"do": "end_turn"})
     page.wait_for_selector("h1[data-phase='over']")
+    assert page.is_hidden("[data-again]")              # (no last game drawn: no choice)
+    # REMATCH: four drawn anew (the page's draw injected: the box's last four), or the same
+    page.evaluate("""() => { let i = 0; crypto.getRandomValues = a => {
+        a[0] = [6, 5, 4, 3][i++ % 4]; return a; }; }""")
     page.click("#rematch")
-    assert page.is_checked("input[name=tiles][value=draw]") and tiles_shown(page) == drawn
+    box = ["double_meeples", "diagonal_movement", "double_corners", "double_specialties",
+           "break_time", "double_destination", "storage"]
+    legend = tr(lang, "wizard.upgrades_choose", count=4, total=7)
+    assert page.is_checked("input[name=tiles][value=draw]")
+    assert page.locator("[data-again] legend").inner_text() == tr(lang, "cake.upgrades_draw")
+    assert page.is_visible("[data-again]") and page.is_checked("input[name=again][value=new]")
+    assert tiles_shown(page) == {legend: box[3:]}
+    found = at_every_size(page, f"{lang}-cake-rematch-draw-new")
+    page.check("input[name=again][value=same]")
+    assert tiles_shown(page) == drawn
+    assert page.evaluate("""document.querySelector('input[name=again][value=same]')
+        .getAttribute('aria-describedby')""") == "again-hint"
+    page.evaluate("document.querySelector('[data-again]').scrollIntoView()")
+    found += at_every_size(page, f"{lang}-cake-rematch-draw-same")
+    page.check("input[name=again][value=new]")
+    assert tiles_shown(page) == {legend: box[3:]}
+    page.check("input[name=again][value=same]")
+    page.select_option("#starter", index=1)
+    page.click("#newgame button[type=submit]")
+    page.wait_for_selector("h1[data-phase='playing']")
+    assert [list(p.tiles) for p in svc.session.table.game.players] == list(drawn.values()) * 3
     page.close()
+    assert not found, "\n".join(found)
+
+
+WINTER = {"do": "setup", "edition": "winter", "players": PLAYERS, "start": "Ana"}
+
+
+def visible_options(page) -> list[list[str]]:
+    """The New game form's options on show, between the players and the tiles: each as
+    [its group's legend or "", its kind, its label, its hint (by aria-describedby)]."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        '#newgame-form > fieldset ~ * input:not([name=tiles]):not([name=again]):not(' +
+        '[type=checkbox][value]), #newgame-form select[name=junior_cards]')]
+        .filter(i => i.checkVisibility() && !i.closest('#tiles'))
+        .map(i => { const f = i.closest('fieldset'), h = i.getAttribute('aria-describedby');
+          return [f ? f.querySelector('legend').textContent : '', i.type,
+                  i.closest('label').textContent.trim(),
+                  h ? document.getElementById(h).textContent : '']; })""")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_phone_s_options_are_the_wizard_s_for_each_box(service_with_web, browser, lang):
+    """Each box's options on the phone are what the touchscreen's wizard offers (issue 40):
+    the original game's Ristretto start alone (one box: no group around it), its hint
+    saying what Off and On do as the wizard's; Cake Time's Options, the Ristretto start and
+    its two optional rules, each with its hint; Winter's Variant, standard or Junior (and
+    Junior's cards per position, its hint counting the orders), never an Options legend
+    over nothing."""
+    svc = service_with_web
+    page = over_on_a_paired_phone(svc, browser, lang, WINTER)
+    found: list[str] = []
+    w = lambda key, **kw: tr(lang, key, **kw)  # noqa: E731
+    page.select_option("#newgame select[name=edition]", "original")
+    assert visible_options(page) == [
+        ["", "checkbox", w("wizard.ristretto"), w("wizard.ristretto_hint_off")]]
+    page.check("#newgame input[name=ristretto]:visible")
+    assert visible_options(page)[0][3] == w("wizard.ristretto_hint")
+    page.evaluate("document.getElementById('ristretto-hint').scrollIntoView({block: 'center'})")
+    found += at_every_size(page, f"{lang}-original-options")
+    page.select_option("#newgame select[name=edition]", "cake_time")
+    options = w("wizard.options_title")
+    assert visible_options(page) == [
+        [options, "checkbox", w("wizard.ristretto"), w("wizard.ristretto_hint_off")],
+        [options, "checkbox", w("cake.two_drinks_one_cake"), w("cake.two_drinks_one_cake_hint")],
+        [options, "checkbox", w("cake.longer_game"), w("cake.longer_game_hint")]]
+    page.evaluate("document.getElementById('newgame').scrollIntoView()")
+    found += at_every_size(page, f"{lang}-cake-options")
+    page.select_option("#newgame select[name=edition]", "winter")
+    variant = w("wizard.variant_title")
+    assert visible_options(page) == [
+        [variant, "radio", w("variant.standard"), ""],
+        [variant, "radio", w("variant.junior"), w("wizard.junior_hint", orders=8)]]
+    assert page.locator("#newgame legend:visible").all_inner_texts() == [
+        w("phone.players"), variant, w("wizard.upgrades_title"),
+        w("wizard.upgrades_choose", count=4, total=6)]
+    found += at_every_size(page, f"{lang}-winter-options")
+    page.check("#junior")                  # Junior: its cards per position, counted
+    page.select_option("select[name=junior_cards]", "3")
+    assert visible_options(page)[-1] == [variant, "select-one", w("wizard.junior_cards")
+                                         + " 234", w("wizard.junior_hint", orders=12)]
+    assert page.is_hidden("#tiles")
+    page.evaluate("document.getElementById('junior-hint').scrollIntoView({block: 'center'})")
+    found += at_every_size(page, f"{lang}-winter-junior")
+    page.close()
+    assert not found, "\n".join(found)

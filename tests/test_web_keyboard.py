@@ -130,7 +130,8 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
         svc.loop.post(ev.TouchAction({"do": "end_turn"}))
     page.wait_for_selector("h1[data-phase='over']")
     page.select_option("#newgame select[name=edition]", "winter")
-    assert page.is_hidden("input[name=ristretto]") and page.is_visible("input[name=junior]")
+    assert page.locator("input[name=ristretto]:visible").count() == 0
+    assert page.is_visible("#junior")
     names = page.locator("#newgame input[name=player]")
     for i in range(4):                                    # (the rematch's names cleared)
         names.nth(i).fill("")
@@ -147,7 +148,7 @@ def test_after_the_game_over_a_new_game_form_and_rematch(service_with_web, brows
     page.select_option("#starter", label=tr("en", "wizard.random"))
     page.evaluate("() => { crypto.getRandomValues = a => { a[0] = 7; return a; }; }")
     assert page.is_hidden("select[name=junior_cards]")    # Junior's cards: once Junior
-    page.check("input[name=junior]")
+    page.check("#junior")
     page.select_option("select[name=junior_cards]", "3")
     page.click("#newgame button[type=submit]")
     page.wait_for_function("document.getElementById('msg').dataset.status", timeout=5000)

@@ -23,6 +23,7 @@ from companion.outputs.screen import text
 from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
 from companion.words import i18n
+from companion.words.i18n import tr
 
 SETUPS = [  # (language, box, expansion, players, start seat, options)
     ("en", "original", "cake_time", ["Ana", "Ben"], 1,
@@ -188,6 +189,8 @@ def test_a_finished_cake_time_game_s_page_carries_its_rematch_line():
         again = json.loads(unescape(re.search(r'data-rematch="([^"]*)"', page).group(1)))
         assert again == {k: v for k, v in CAKE_TIME.items() if k != "start"}
         # the form offers each of them for Cake Time
+        options = re.search(r'<fieldset data-for="cake_time"><legend>(.*?)</legend>(.*?)'
+                            r'</fieldset>', page)
+        assert options.group(1) == tr(lang, "wizard.options_title")
         for name in ("ristretto", "two_drinks_one_cake", "longer_game"):
-            assert re.search(rf'data-for="[^"]*cake_time[^"]*">(<label class="check">)?'
-                             rf'<input type="checkbox" name="{name}"', page), name
+            assert f'<input type="checkbox" name="{name}"' in options.group(2), name

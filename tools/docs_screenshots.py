@@ -188,6 +188,8 @@ def make_phone_pages(names: list[str], out: str) -> None:
                 page.screenshot(path=os.path.join(out, name + ".png"), full_page=False)
             if "phone-setup-steps" in names:
                 _setup_steps(svc, page, os.path.join(out, "phone-setup-steps.png"))
+            if "phone-rematch-tiles" in names:
+                _rematch_tiles(svc, page, os.path.join(out, "phone-rematch-tiles.png"))
         finally:
             browser.close()
             pw.stop()
@@ -282,6 +284,32 @@ def _setup_steps(svc, page, path: str) -> None:
     page.screenshot(path=path, full_page=False)
 
 
+def _rematch_tiles(svc, page, path: str) -> None:
+    """A Cake Time game whose tiles were drawn, over; REMATCH on the phone (paired, on the
+    table page): the form's upgrade tiles, four drawn anew (the page's draw made
+    repeatable: the box's last four) or the same four kept."""
+    from tests.web_fixtures import new_game
+    from companion.core import events as ev
+    new_game(svc, {"do": "setup", "edition": "original", "expansion": "cake_time",
+                   "players": ["Ana", "Ben", "Chloe"], "start": "Ana",
+                   "upgrades": ["double_meeples", "diagonal_movement", "break_time",
+                                "storage"]})
+    page.goto(svc.web.url + "/?lang=en")
+    svc.loop.post(ev.TouchAction({"do": "correct", "player": "Ana", "dislikes": 5}))
+    for _ in range(3):
+        svc.loop.post(ev.TouchAction({"do": "end_turn"}))
+    page.wait_for_selector("h1[data-phase='over']")
+    page.evaluate("""() => { let i = 0; crypto.getRandomValues = a => {
+        a[0] = [2, 3, 5, 6][i++ % 4]; return a; }; }""")
+    if not page.is_visible("#rematch"):
+        page.click("#ctl > summary")
+    page.click("#rematch")
+    page.evaluate("""() => new Promise(done => requestAnimationFrame(() =>
+        requestAnimationFrame(() => { document.getElementById('tiles').scrollIntoView();
+                                      done(); })))""")    # (after the dock's own scroll)
+    page.screenshot(path=path, full_page=False)
+
+
 # --- who makes what ------------------------------------------------------------------------
 
 def maker_of(name: str) -> str | None:
@@ -290,7 +318,7 @@ def maker_of(name: str) -> str | None:
         return "demo"
     if re.fullmatch(r"summary-[a-z]{2}", name):
         return "summary"
-    if name in ("phone-table", "phone-history", "phone-setup-steps"):
+    if name in ("phone-table", "phone-history", "phone-setup-steps", "phone-rematch-tiles"):
         return "phone"
     if name == "cafe-floor":
         return "cafe"

@@ -121,7 +121,7 @@ table.data.deal th[scope=row]{text-align:left;overflow-wrap:normal;word-break:ke
 small.hint{display:block;color:var(--dim);margin:-.3rem 0 .4rem 1.6rem}
 fieldset.tileset{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));
 gap:0 .4rem}fieldset.tileset>:is(button,small){grid-column:1/-1}
-fieldset.tileset>small.hint{margin:.2rem 0}
+fieldset.tileset>small.hint,#junior-hint{margin:.2rem 0}
 fieldset{border:1px solid var(--line);
 border-radius:.4rem;margin:.4rem 0}label.check{display:flex;align-items:center;min-height:2.75rem}
 table.games{width:100%;border-collapse:collapse}table.games td,table.games th{text-align:left;
@@ -217,8 +217,10 @@ document.querySelectorAll('[data-do]').forEach(b=>b.addEventListener('click',
 document.getElementById('send').addEventListener('click',()=>act(document.getElementById('line').value));
 const ng=document.getElementById('newgame-form'),st=document.getElementById('starter'),
 seats=[...ng.querySelectorAll('input[name=player]')],tl=document.getElementById('tiles'),
-modes=[...ng.querySelectorAll('input[name=tiles]')];
+modes=[...ng.querySelectorAll('input[name=tiles]')],again=ng.querySelector('[data-again]');
+let lastDraw=null;
 function applies(x,m){const d=x.dataset,u=d.unless&&ng[d.unless];
+if(x===again&&!lastDraw)return false;
 return d.for.split(' ').includes(ng.edition.value)&&(!d.if||ng[d.if].checked)&&
 (!u||u.disabled||!u.checked)&&(!d.mode||d.mode===m)&&(!d.seat||!!seats[+d.seat].value.trim())&&
 !x.parentElement.closest('[hidden]');}
@@ -238,11 +240,21 @@ function draw(g){const bs=[...g.querySelectorAll('input')],k=new Set();
 while(k.size<+W.tiles)k.add(crypto.getRandomValues(new Uint32Array(1))[0]%bs.length);
 bs.forEach((b,i)=>{b.checked=k.has(i);});counted(g);}
 tl.addEventListener('change',e=>{if(e.target.name==='tiles')options();
-else counted(e.target.closest('.tileset'));});
+else if(e.target.name==='again')drawAgain();else counted(e.target.closest('.tileset'));});
+function drawAgain(){const g=tl.querySelector('.tileset[data-for=cake_time][data-mode=draw]');
+if(ng.querySelector('input[name=again]:checked').value==='new'){draw(g);return;}
+g.querySelectorAll('input').forEach(b=>{b.checked=lastDraw.includes(b.value);});counted(g);}
+function boxes(n){return [...ng.querySelectorAll('input[name='+n+']')];}
+function on(n){return boxes(n).some(b=>!b.disabled&&b.checked);}
+function hints(){boxes('ristretto').forEach(b=>{const h=document.getElementById(
+b.getAttribute('aria-describedby')),w=b.checked?W.ristretto_on:W.ristretto_off;
+if(h.textContent!==w)h.textContent=w;});document.getElementById('junior-hint').textContent=
+W.junior_hint.replace('{orders}',4*ng.junior_cards.value);}
 tl.addEventListener('click',e=>{if(e.target.dataset.draw!==undefined)
 draw(e.target.closest('.tileset'));});
-ng.edition.addEventListener('change',options);ng.junior.addEventListener('change',options);
-options();
+ng.edition.addEventListener('change',options);
+ng.addEventListener('change',e=>{if(e.target.name==='variant')options();hints();});
+options();hints();
 function typed(){return seats.map(i=>i.value.trim()).filter(x=>x);}
 function opt(v,text,pick){const o=new Option(text,v);if(pick)o.dataset.pick=pick;return o;}
 function starters(ask){const c=st.selectedOptions[0],pick=ask?'ask':c&&c.dataset.pick,
@@ -251,20 +263,23 @@ if(!os.length)os.push(opt('',W.first,'first'));if(pick==='ask')os.unshift(opt(''
 os.push(opt('',W.random,'random'));st.replaceChildren(...os);
 (os.find(o=>pick?o.dataset.pick===pick:o.value===name&&!o.dataset.pick)||os[0]).selected=true;}
 seats.forEach(i=>i.addEventListener('input',()=>{starters();options();}));starters();
-function keepTiles(s){const ed=ng.edition.value,ts=s.upgrades;if(ed==='original')return;
+function keepTiles(s){const ed=ng.edition.value,ts=s.upgrades;lastDraw=null;
+if(ed==='original')return;
 const mode=ts===undefined?'open':Array.isArray(ts)?(ed==='cake_time'?'draw':'shared'):'each';
 modes.forEach(r=>{r.checked=r.value===mode;});
 tl.querySelectorAll('.tileset[data-for='+ed+']').forEach(g=>{const k=g.dataset.seat,
 mine=k===undefined?(Array.isArray(ts)?ts:[]):(ts&&!Array.isArray(ts)&&ts[s.players[+k]])||[];
-g.querySelectorAll('input').forEach(b=>{b.checked=mine.includes(b.value);});});}
+g.querySelectorAll('input').forEach(b=>{b.checked=mine.includes(b.value);});});
+if(mode==='draw'){lastDraw=ts;ng.querySelector('input[name=again][value=new]').checked=true;
+options();drawAgain();}}
 document.getElementById('rematch').addEventListener('click',()=>{
 const h=live.querySelector('[data-rematch]');if(!h)return;const s=JSON.parse(h.dataset.rematch);
 ng.edition.value=s.expansion||s.edition;
 seats.forEach((i,k)=>{i.value=s.players[k]||'';});
 for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],['longer_game']])
-ng[box].checked=!!s[key||box];
-ng.junior.checked=s.variant==='junior';ng.junior_cards.value=String(s.junior_cards||2);
-keepTiles(s);options();
+boxes(box).forEach(b=>{b.checked=!!s[key||box];});
+ng.querySelector('input[name=variant][value='+(s.variant||'standard')+']').checked=true;
+ng.junior_cards.value=String(s.junior_cards||2);options();keepTiles(s);options();hints();
 ctl.open=false;starters(true);st.focus();
 msg.textContent=W.rematch_ready;});
 function starter(names){const p=st.selectedOptions[0].dataset.pick;if(p==='ask')return null;
@@ -277,7 +292,7 @@ const s={do:'setup',edition:ng.edition.value==='winter'?'winter':'original',play
 start:start};
 if(ng.edition.value==='cake_time')s.expansion='cake_time';
 for(const [box,key] of [['ristretto','ristretto_start'],['two_drinks_one_cake'],['longer_game']])
-if(!ng[box].disabled&&ng[box].checked)s[key||box]=true;
+if(on(box))s[key||box]=true;
 if(!ng.junior.disabled&&ng.junior.checked){s.variant='junior';
 if(+ng.junior_cards.value!==2)s.junior_cards=+ng.junior_cards.value;}
 if(!tiled(s))return;act(JSON.stringify(s));});
@@ -432,8 +447,9 @@ def rematch_line(lang: str, state: dict[str, Any], colours: Sequence[str] = (),
     option of the finished ``game`` (the Ristretto start, Cake Time's optional rules,
     Junior's cards per position) and its upgrade tiles (where the box has more than four:
     a list when everyone had the same, else each player's, by the names shown; none when
-    they were left to the table), as the touchscreen's rematch keeps them. No starter: the
-    books choose who starts anew, and the page asks."""
+    they were left to the table), as the touchscreen's rematch keeps them (Cake Time's
+    drawn four: the page draws four anew unless the table keeps them, ``_draw_again``).
+    No starter: the books choose who starts anew, and the page asks."""
     recorded = [p["name"] for p in state["players"]]
     again: dict[str, Any] = {"do": "setup", "edition": state["edition"],
                              "players": names_again(lang, recorded, colours)}
@@ -666,6 +682,9 @@ def live_page(lang: str, snap) -> str:
              "choose": tr(lang, "phone.start_choose"),
              "start_needed": tr(lang, "phone.start_needed"),
              "rematch_ready": tr(lang, "phone.rematch_ready"),
+             "ristretto_on": tr(lang, "wizard.ristretto_hint"),
+             "ristretto_off": tr(lang, "wizard.ristretto_hint_off"),
+             "junior_hint": tr(lang, "wizard.junior_hint", orders="{orders}"),
              "tiles": str(UPGRADE_TILES), "player_n": tr(lang, "phone.player_n", n="{n}"),
              "tiles_of": tr(lang, "phone.tiles_of", player="{player}"),
              "chosen": tr(lang, "wizard.upgrades_chosen", chosen="{chosen}",
@@ -752,29 +771,50 @@ def _new_game(lang: str) -> str:
                        for e in ("original", "winter", "cake_time"))
     players = "".join(f'<label>{t(lang, "phone.player_n", n=i)} <input name="player" '
                       f'autocomplete="off" maxlength="24"></label>' for i in range(1, 5))
-    cards = "".join(f'<option>{n}</option>' for n in range(JUNIOR_CARDS[0], JUNIOR_CARDS[1] + 1))
     return (f'<section id="newgame" class="over-only" aria-labelledby="newgame-h">'
             f'<h2 id="newgame-h">{t(lang, "phone.new_game")}</h2>'
             f'<form id="newgame-form"><label>{t(lang, "phone.edition")} '
             f'<select name="edition">{editions}</select></label>'
             f'<fieldset><legend>{t(lang, "phone.players")}</legend>{players}</fieldset>'
-            f'<fieldset><legend>{t(lang, "phone.options")}</legend>'
-            f'<label class="check" data-for="original cake_time"><input type="checkbox" '
-            f'name="ristretto">{t(lang, "wizard.ristretto")}</label>'
-            + "".join(f'<div data-for="cake_time"><label class="check"><input type="checkbox" '
-                      f'name="{o}" aria-describedby="{o}-hint">{t(lang, "cake." + o)}</label>'
-                      f'<small class="hint" id="{o}-hint">{t(lang, f"cake.{o}_hint")}</small>'
-                      f'</div>' for o in EXPANSION_OPTIONS["cake_time"])
-            + f'<label class="check" data-for="winter"><input type="checkbox" name="junior">'
-            f'{t(lang, "variant.junior")}</label>'
-            f'<label data-for="winter" data-if="junior">{t(lang, "wizard.junior_cards")} '
-            f'<select name="junior_cards">{cards}</select></label></fieldset>'
-            + _tiles_choice(lang)
+            + _options(lang) + _tiles_choice(lang)
             + f'<label>{t(lang, "wizard.start_title")} <select name="start" id="starter">'
             f'<option value="" data-pick="first">{t(lang, "phone.player_n", n=1)}</option>'
             f'<option value="" data-pick="random">{t(lang, "wizard.random")}</option>'
             f'</select></label>'
             f'<button type="submit">{t(lang, "phone.start")}</button></form></section>')
+
+
+def _options(lang: str) -> str:
+    """Each box's options, as the wizard offers them (``LIVE_JS`` shows the box's own):
+    the original game's one option, the Ristretto start, a box alone (no group around one
+    box); Cake Time's Options (the Ristretto start and the expansion's optional rules) in a
+    fieldset, as the wizard's options step; Winter's Variant (standard or Junior, and
+    Junior's cards per position), a choice the wizard makes with the box. Each box's hint
+    is tied to it (the Ristretto hint says what Off and On do, as the wizard's)."""
+    def box(name: str, key: str, hint: str, hid: str, where: str = "") -> str:
+        mark = " data-ristretto" if name == "ristretto" else ""
+        return (f'<div class="option"{where}><label class="check"><input type="checkbox" '
+                f'name="{name}" aria-describedby="{hid}">{t(lang, key)}</label>'
+                f'<small class="hint" id="{hid}"{mark}>{t(lang, hint)}</small></div>')
+    off = "wizard.ristretto_hint_off"
+    cards = "".join(f'<option>{n}</option>' for n in range(JUNIOR_CARDS[0], JUNIOR_CARDS[1] + 1))
+    variants = "".join(
+        f'<label class="check"><input type="radio" name="variant" value="{v}"'
+        + (' id="junior" aria-describedby="junior-hint"' if v == "junior" else " checked")
+        + f'>{t(lang, "variant." + v)}</label>' for v in ("standard", "junior"))
+    return (box("ristretto", "wizard.ristretto", off, "ristretto-hint",
+                ' data-for="original"')
+            + f'<fieldset data-for="cake_time"><legend>{t(lang, "wizard.options_title")}'
+            f'</legend>{box("ristretto", "wizard.ristretto", off, "ristretto-hint-cake")}'
+            + "".join(box(o, f"cake.{o}", f"cake.{o}_hint", f"{o}-hint")
+                      for o in EXPANSION_OPTIONS["cake_time"]) + '</fieldset>'
+            f'<fieldset data-for="winter"><legend>{t(lang, "wizard.variant_title")}</legend>'
+            f'{variants}<div data-for="winter" data-if="junior">'
+            f'<label>{t(lang, "wizard.junior_cards")} <select name="junior_cards" '
+            f'aria-describedby="junior-hint">{cards}</select></label>'
+            f'<small class="hint" id="junior-hint">'
+            f'{t(lang, "wizard.junior_hint", orders=4 * JUNIOR_CARDS[0])}</small></div>'
+            f'</fieldset>')
 
 
 #: the boxes whose players choose 4 of more upgrade tiles: (form value, edition, expansion)
@@ -814,6 +854,8 @@ def _tiles_choice(lang: str) -> str:
         draw = (f'<button type="button" data-draw>{t(lang, "phone.tiles_draw")}</button>'
                 if expansion else "")
         mode = "draw" if expansion else "shared"
+        if expansion:
+            out.append(_draw_again(lang))
         out.append(f'<fieldset class="tileset" data-for="{form}" data-mode="{mode}"><legend>'
                    f'{t(lang, "wizard.upgrades_choose", count=UPGRADE_TILES, total=len(box))}'
                    f'</legend>{boxes(() if expansion else ORIGINAL_UPGRADES)}{draw}{count}'
@@ -823,6 +865,20 @@ def _tiles_choice(lang: str) -> str:
                 f'{t(lang, "phone.tiles_of", player=tr(lang, "phone.player_n", n=k + 1))}'
                 f'</legend>{boxes(ORIGINAL_UPGRADES)}{count}</fieldset>' for k in range(4)]
     return "".join(out) + "</fieldset>"
+
+
+def _draw_again(lang: str) -> str:
+    """After a game whose tiles were drawn (REMATCH of Cake Time's draw: ``LIVE_JS`` shows
+    it then): four drawn anew, as the box's rule does (the default; the page draws), or
+    the last game's four again, as the touchscreen's wizard asks."""
+    return (f'<fieldset data-for="cake_time" data-mode="draw" data-again hidden>'
+            f'<legend>{t(lang, "cake.upgrades_draw")}</legend>'
+            f'<label class="check"><input type="radio" name="again" value="new" checked>'
+            f'{t(lang, "cake.upgrades_new")}</label>'
+            f'<label class="check"><input type="radio" name="again" value="same" '
+            f'aria-describedby="again-hint">{t(lang, "cake.upgrades_same")}</label>'
+            f'<small class="hint" id="again-hint">{t(lang, "cake.upgrades_kept")}</small>'
+            f'</fieldset>')
 
 
 def history_page(lang: str, games: Iterable[Any], links: dict[int, str],
