@@ -753,7 +753,8 @@ def _verdict(c: GameCounts) -> str:
 def _report_games(roots, sizes, games, counts, arm: bool) -> None:
     t, sc, st = TARGETS["tap_to_frame"], TARGETS["scan_to_frame"], TARGETS["idle_step"]
     print(f"\nwhole games: tap -> frame and scan -> frame, p99 of the per-input count from "
-          f"its arrival (the largest idle step before it + its own work; targets {_m(t)} and "
+          f"its arrival (the largest idle step before it + its own work; a tap from its lift: "
+          f"the largest step taken while its finger was down; targets {_m(t)} and "
           f"{_m(sc)} = {t / PI_ZERO2_IPS * 1000:.0f} ms on a Zero 2 W), and the largest idle "
           f"step (painted ahead, a deadline's frame or a quiet table's step; target {_m(st)})")
     head = "".join(f" | {name:>58}" for name, _ in roots)
