@@ -304,9 +304,9 @@ def _waiting_ok(screen: Any, box: pygame.Rect, waits: Waiting, more: bool,
     from 1.5 m on every card the family reads before it; the words at the body size."""
     m = screen.m
     words = screen.t("teach.next" if more else waits.then)
-    out: list[Widget] = [Button("teach.ok", box, text="", color=waits.face, on_tap=tap)]
-    pad = max(6, box.h // 6)
-    inner = box.inflate(-2 * pad, -max(6, box.h // 6))
+    ok = Button("teach.ok", box, text="", color=waits.face, on_tap=tap)
+    out: list[Widget] = [ok]
+    inner = ok._box()                     # (where the button's own label would go)
     if waits.icon is not None:
         side = min(inner.h, m.px(30))
         icon, inner = cols(inner, [side, 1.0], m.px(6))
