@@ -623,3 +623,74 @@ def test_the_lift_finds_nothing_in_progress_and_the_steps_go_on_after_the_answer
     app.process_updates()
     app.draw()
     assert app.idle_step() == "ahead"
+
+
+def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monkeypatch):
+    """While a card waits for the scanner, the text of every card of the catalog the scan may
+    name (the game's edition, not in play) is fitted and rendered ahead where the stand-in's
+    card shows (issue 38): the scan's own frame tries no type size for the card's name or
+    initials and renders neither. A whole game of the demo's bots, every step painted ahead
+    before each input; a check that it can fail: without the work ahead (``_cards_ahead``
+    doing nothing) the same game fits names during its scans."""
+    import random as _random
+
+    from companion.appliance import demo
+    from companion.core import events as ev
+    from companion.outputs.screen import widgets
+    from companion.outputs.screen.screens.table_view import TableView
+    from companion.outputs.screen.surface_cache import SurfaceCache
+    from companion.outputs.screen.text import drink_name
+
+    def scans_fitting(ahead: bool) -> tuple[int, list[tuple[str, list]]]:
+        widgets._fit_cache.clear()
+        widgets._render_cache.clear()
+        if not ahead:
+            monkeypatch.setattr(TableView, "_cards_ahead", lambda self, ws, tag: iter(()))
+        loop, app = make_app((800, 480))
+        rng = _random.Random(2)
+        tags = [t for t, c in app.catalog.cards.items() if c.edition == "original"]
+        rng.shuffle(tags)
+        pending: list = []
+        bots = demo.Bots(loop, rng, tags, post=pending.append)
+        pending.append(ev.TouchAction(demo._setup("original", ["Ana", "Ben", "Chloe", "Dae"],
+                                                  "standard", rng)))
+        made: list = []                 # (text) fitted, or rendered, while a scan is drawn
+        fit_steps, put = widgets._fit_steps, SurfaceCache.put
+
+        def rendered(cache, key, *a, **k):
+            if cache is widgets._render_cache:
+                made.append(key[0])
+            return put(cache, key, *a, **k)
+        monkeypatch.setattr(widgets, "_fit_steps",
+                            lambda text, *a, **k: made.append(text) or fit_steps(text, *a, **k))
+        monkeypatch.setattr(SurfaceCache, "put", rendered)
+        scans, wrong = 0, []
+        for _ in range(400):
+            while pending:
+                while app.work_ahead():
+                    pass
+                event = pending.pop(0)
+                made.clear()
+                loop.post(event)
+                loop.drain()
+                app.pump()
+                if isinstance(event, ev.CardScanned):
+                    scans += 1
+                    card = app.catalog.get(event.tag)
+                    own = {drink_name(card.drink)} | {widgets.ingredient_letters(i)
+                                                      for i in card.recipe}
+                    if own & set(made):
+                        wrong.append((event.tag, sorted(own & set(made))))
+            if app.table.game.game_over:
+                break
+            bots.scan_new_cards()
+            bots.answer_cakes()
+            bots.play_turn()
+        monkeypatch.undo()
+        return scans, wrong
+
+    scans, wrong = scans_fitting(ahead=True)
+    assert scans >= 10
+    assert wrong == []
+    scans, wrong = scans_fitting(ahead=False)
+    assert wrong, "without the cards ahead, no scan fitted its card's text: the check is blind"

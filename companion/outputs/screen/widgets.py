@@ -1658,15 +1658,76 @@ class OrderCard(Widget):
 
     def _fan(self, surface, r: pygame.Rect, badge: pygame.Rect) -> Iterator[None]:
         """The cards fan out: earlier cards peek out above the newest one."""
-        area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
-        peek = max(4, area.h // 14)
         shown = self.cards[-3:]
         for i, card in enumerate(shown):
-            depth = len(shown) - 1 - i
-            c = pygame.Rect(area.x + depth * 2, area.y, area.w - depth * 2,
-                            area.h - (len(shown) - 1) * peek)
-            c.y = area.y + i * peek
+            c = self._fanned(r, badge, i, len(shown))
             yield from self._card(surface, c, card, top=(i == len(shown) - 1))
+
+    @staticmethod
+    def _fanned(r: pygame.Rect, badge: pygame.Rect, i: int, shown: int) -> pygame.Rect:
+        """Where card ``i`` of the ``shown`` fanned out (the newest last, in front) is."""
+        area = pygame.Rect(r.x + 4, badge.bottom + 2, r.w - 8, r.bottom - badge.bottom - 6)
+        peek = max(4, area.h // 14)
+        depth = shown - 1 - i
+        c = pygame.Rect(area.x + depth * 2, area.y, area.w - depth * 2,
+                        area.h - (shown - 1) * peek)
+        c.y = area.y + i * peek
+        return c
+
+    def card_ahead(self, card: tuple) -> Iterator[None]:
+        """The text painting ``card`` (``(drink, recipe, specialty)``) as this slot's newest
+        card would draw, fitted and rendered ahead in steps, nothing painted: a card the
+        scanner may name next (``TableView``'s cards ahead). A scanned card's first paint
+        tried its name at several type sizes, measuring it at each (the glyphs loaded and
+        hinted at each size), and rendered it and its ingredients' initials: 1.5-3.7 M
+        instructions of a scan's 4-6 M at 800 x 480 (issue 38)."""
+        if not self.cards:
+            return
+        if self.compact:
+            c = self.rect.inflate(-6, -6)
+        else:
+            c = self._fanned(self.rect, self._badge_boxes(self.rect)[0],
+                             min(len(self.cards), 3) - 1, min(len(self.cards), 3))
+        face = self._face(c, card)
+        if face.radius >= 9:
+            for ing in card[1]:
+                color, _ = theme.INGREDIENTS.get(ing, (theme.UNKNOWN_INGREDIENT, "?"))
+                yield from draw_text_steps(ingredient_letters(ing), face.letters_box,
+                                           round(face.radius * 1.05), theme.readable_on(color),
+                                           True, min_size=6)
+        if face.name_box is not None:
+            yield from draw_text_steps(card[0], face.name_box, face.name_box.h,
+                                       theme.TEXT_DARK, True, min_size=9)
+
+    def _face(self, c: pygame.Rect, card: tuple) -> _CardFace:
+        """Where the top card ``c`` shows ``card``'s parts (as ``_card`` draws them)."""
+        drink, recipe, specialty = card
+        ribbon = None
+        if specialty:
+            ribbon = pygame.Rect(c.right - max(8, c.w // 7), c.y, max(8, c.w // 7), c.h)
+            c = pygame.Rect(c.x, c.y, c.w - ribbon.w, c.h)
+        n = len(recipe)
+        if self.compact:
+            icons = pygame.Rect(c.x + 2, c.y + 2, c.w - 4, c.h - 4)
+            name_box = None
+        else:
+            name_h = max(12, c.h // 4)
+            name_box = pygame.Rect(c.x + 4, c.y + 2, c.w - 8, name_h)
+            icons = pygame.Rect(c.x + 2, name_box.bottom, c.w - 4, c.bottom - name_box.bottom - 2)
+        per_row = 2 if n > 2 or icons.h > icons.w else n
+        rows_n = (n + per_row - 1) // per_row
+        cell_w = icons.w / max(1, per_row)
+        cell_h = icons.h / max(1, rows_n)
+        radius = max(3, int(min(cell_w, cell_h) / 2) - 2)
+        centers = []
+        for i in range(n):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x = icons.x + (icons.w - in_row * cell_w) / 2 + (col + 0.5) * cell_w
+            y = icons.y + (row + 0.5) * cell_h
+            centers.append((round(x), round(y)))
+        return _CardFace(ribbon, name_box, radius, centers,
+                         pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3)))
 
     def _paint_compact(self, surface, r: pygame.Rect, num_color) -> Iterator[None]:
         """Small slot: the newest card fills it; position number and count in the corners."""
@@ -1698,40 +1759,32 @@ class OrderCard(Widget):
             draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True,
                       min_size=8)
             return
-        drink, recipe, specialty = card
-        if specialty:
-            ribbon = pygame.Rect(c.right - max(8, c.w // 7), c.y, max(8, c.w // 7), c.h)
-            pygame.draw.rect(surface, theme.SPECIALTY, ribbon, border_top_right_radius=6,
+        face = self._face(c, card)
+        drink, recipe, _ = card
+        if face.ribbon is not None:
+            pygame.draw.rect(surface, theme.SPECIALTY, face.ribbon, border_top_right_radius=6,
                              border_bottom_right_radius=6)
-            c = pygame.Rect(c.x, c.y, c.w - ribbon.w, c.h)
-        n = len(recipe)
-        if self.compact:
-            icons = pygame.Rect(c.x + 2, c.y + 2, c.w - 4, c.h - 4)
-            name_box = None
-        else:
-            name_h = max(12, c.h // 4)
-            name_box = pygame.Rect(c.x + 4, c.y + 2, c.w - 8, name_h)
-            icons = pygame.Rect(c.x + 2, name_box.bottom, c.w - 4, c.bottom - name_box.bottom - 2)
-        per_row = 2 if n > 2 or icons.h > icons.w else n
-        rows_n = (n + per_row - 1) // per_row
-        cell_w = icons.w / max(1, per_row)
-        cell_h = icons.h / max(1, rows_n)
-        radius = max(3, int(min(cell_w, cell_h) / 2) - 2)
+        radius = face.radius
         if radius >= 9:                 # (the initials draw_ingredient writes, fitted ahead)
             for ing in recipe:
-                yield from text_steps(ingredient_letters(ing),
-                                      pygame.Rect(0, 0, round(radius * 1.5), round(radius * 1.3)),
+                yield from text_steps(ingredient_letters(ing), face.letters_box,
                                       round(radius * 1.05), True, min_size=6)
-        for i, ing in enumerate(recipe):
-            row, col = divmod(i, per_row)
-            in_row = min(per_row, n - row * per_row)
-            x = icons.x + (icons.w - in_row * cell_w) / 2 + (col + 0.5) * cell_w
-            y = icons.y + (row + 0.5) * cell_h
-            draw_ingredient(surface, ing, (round(x), round(y)), radius)
-        if name_box is not None:
+        for ing, center in zip(recipe, face.centers, strict=True):
+            draw_ingredient(surface, ing, center, radius)
+        if face.name_box is not None:
             yield
-            yield from text_steps(drink, name_box, name_box.h, True, min_size=9)
-            draw_text(surface, drink, name_box, name_box.h, theme.TEXT_DARK, True, min_size=9)
+            yield from text_steps(drink, face.name_box, face.name_box.h, True, min_size=9)
+            draw_text(surface, drink, face.name_box, face.name_box.h, theme.TEXT_DARK, True,
+                      min_size=9)
+
+
+class _CardFace(NamedTuple):
+    """Where an order card's parts go (``OrderCard._face``)."""
+    ribbon: pygame.Rect | None          # the specialty's ribbon, if it is one
+    name_box: pygame.Rect | None        # the drink's name (None: a small card has none)
+    radius: int                         # each ingredient's disc
+    centers: list[tuple[int, int]]      # the discs' centres, in the recipe's order
+    letters_box: pygame.Rect            # the box an ingredient's initials fit
 
 
 def draw_seat_token(surface: pygame.Surface, rect: pygame.Rect, seat: int, color: Color) -> None:

@@ -579,8 +579,32 @@ class TableView(CakeTable, WhyTargets):
                 continue
             yield None
             yield from self._parts_ahead(outcome)
-            yield self._frame_after(outcome)
+            ws = self._frame_after(outcome)
+            yield ws
+            if action["do"] == "scan":
+                yield from self._cards_ahead(ws, action["tag"])
         yield from self.cake_frames_warmed()
+
+    def _cards_ahead(self, ws: list[Widget], stand_in: str) -> Iterator[None]:
+        """After the frame the next scan shows (``_scan_stand_in``): the text of every card
+        that scan may name, fitted and rendered where the stand-in's card shows in ``ws``
+        (``OrderCard.card_ahead``), a part per step. The cards: the catalog's of the game's
+        edition not in play. Each is done once (the fits and renders are remembered): a
+        scanned card's own paint then only copies its name and initials."""
+        game, catalog = self.app.table.game, self.app.catalog
+        info = catalog.get(stand_in)
+        if info is None:
+            return
+        shown = drink_name(info.drink)
+        slots = [w for w in ws if isinstance(w, OrderCard) and w.cards
+                 and w.cards[-1] is not None and w.cards[-1][0] == shown]
+        for tag, card in catalog.cards.items():
+            if card.edition != game.edition or tag in game.used_tags or tag == stand_in:
+                continue
+            face = (drink_name(card.drink), card.recipe, card.specialty)
+            for w in slots:
+                for _ in w.card_ahead(face):
+                    yield None
 
     def _likely_actions(self) -> Iterator[dict]:
         """What the active player's likeliest taps post: completing each order (the tap
