@@ -18,6 +18,7 @@ from companion.core.catalog import Catalog
 from companion.devices.scanner_protocol import Hello, Scan, encode
 from companion.core.session import Session
 from companion.core.loop import TableLoop
+from timing import scaled
 
 
 @pytest.fixture
@@ -225,7 +226,7 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
         code = enroll(monkeypatch, conf, "Flat white\ncoffee milk\nn\nMocha\n"
                       "coffee chocolate milk\ny\n")
     finally:
-        scanner.join(10)
+        scanner.join(scaled(10))
         scanner.cancelled.set()
         scanner.close()
         signal.signal(signal.SIGINT, was)

@@ -35,6 +35,7 @@ from companion.core.session import Session
 from companion.core.loop import TableLoop, UnknownCard
 from recorder import Recorder
 from companion.core.rules.happenings import CardIdentified
+from timing import scaled
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=40)
 HELLO = encode(Hello(0, 2, "0.2.0", "MFRC522", "ok"))
@@ -77,7 +78,7 @@ class ScannerEnd:
 
     def read_request(self, timeout=3.0) -> bytes:
         """What the host wrote, up to a line end."""
-        got, deadline = b"", time.monotonic() + timeout
+        got, deadline = b"", time.monotonic() + scaled(timeout)
         while not got.endswith(b"\n"):
             ready, _, _ = select.select([self.master], [], [], max(0, deadline - time.monotonic()))
             if not ready:
@@ -101,7 +102,7 @@ class Events:
         self.q.put(event)
 
     def next(self, predicate=lambda e: True, timeout=5.0):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -130,7 +131,7 @@ class Events:
 
 def eventually(predicate, timeout=5.0):
     """Wait (with a deadline) until the reader thread has done something."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError("condition not reached")

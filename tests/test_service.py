@@ -10,12 +10,14 @@ from companion.devices.mock_pins import Fingers
 from companion.core.journal import Journal
 from companion.appliance.service import Service
 from recorder import Recorder
+from timing import scaled
+from timing import scaled
 
 
 def wait_until(predicate, timeout=5.0):
     import threading
     import time
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     pause = threading.Event()
     while not predicate():
         if time.monotonic() > deadline:
@@ -89,7 +91,7 @@ def test_settings_from_the_screen_reach_lights_and_sound(cfg):
     try:
         svc.apply_settings(Settings(volume=0.2, brightness=0.1, turn_timer=60))
         svc.loop.drain()                     # the loop applies them (here, on this thread)
-        assert svc.lights.wait_idle(timeout=5)
+        assert svc.lights.wait_idle(timeout=scaled(5))
         assert svc.lights.strip.brightness == pytest.approx(0.1)
     finally:
         svc.shutdown()
@@ -155,7 +157,7 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
         sender.start()
         assert wait_for_stop(stopping, 30)
         assert time_mod.monotonic() - started < 10 * SIGNAL_CHECK_SECONDS
-        sender.join(5)
+        sender.join(scaled(5))
     finally:
         signal_mod.signal(signal_mod.SIGUSR1, old)
     assert not wait_for_stop(threading.Event(), 0.01)      # and it gives up when told

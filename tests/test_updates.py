@@ -24,6 +24,7 @@ import pytest
 from companion.appliance import updates
 from companion.appliance.updates import Layout, Systemd, Updater, UpdateError
 from companion.core.journal import SCHEMA_VERSION, Journal
+from timing import scaled
 
 MAIN = r'''
 import os, socket, sqlite3, sys, time
@@ -128,7 +129,7 @@ class Service:
     def stop(self):
         if self.proc is not None:
             self.proc.kill()
-            self.proc.wait(5)
+            self.proc.wait(scaled(5))
             self.proc = None
 
     def version(self):
