@@ -56,7 +56,7 @@ def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
     notify = tmp_path / "notify"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))
-    sock.settimeout(20)
+    sock.settimeout(scaled(20))
     err_path = tmp_path / "stderr"
     with open(err_path, "w") as err:
         st = os.fstat(err.fileno())
@@ -118,7 +118,7 @@ def test_under_journald_what_c_code_writes_to_fd_2_reaches_the_log_collapsed(tmp
         "    os.write(2, b'ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred\\n')\n"
         "os.write(2, b'done\\n')\n"
         "print('python words', file=sys.stderr)\n"
-        "deadline = time.monotonic() + 10\n"
+        f"deadline = time.monotonic() + {scaled(10)}\n"
         "while 'done' not in open(sys.argv[1]).read() and time.monotonic() < deadline:\n"
         "    time.sleep(0.05)\n")
     with open(err_path, "w") as err:

@@ -51,7 +51,7 @@ def test_abstract_socket_names_work():
     name = f"coffee-test-{os.getpid()}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + name)
-    sock.settimeout(5)
+    sock.settimeout(scaled(5))
     try:
         Notifier({"NOTIFY_SOCKET": "@" + name}).watchdog()
         assert sock.recv(100) == b"WATCHDOG=1"
@@ -83,7 +83,7 @@ def test_a_blocked_table_loop_stops_the_watchdog_pings(notify_socket, tmp_path):
             except TimeoutError:
                 break                                           # 15 beats long: no ping
         release.set()
-        sock.settimeout(5)
+        sock.settimeout(scaled(5))
         assert sock.recv(100) == b"WATCHDOG=1"                   # free again: pings again
     finally:
         release.set()
@@ -146,7 +146,7 @@ def test_a_table_paused_for_the_journals_lock_keeps_the_watchdog_fed(notify_sock
                 sock.recv(100)
             except BlockingIOError:
                 break
-        sock.settimeout(5)
+        sock.settimeout(scaled(5))
         assert loop.paused
         assert [sock.recv(100) for _ in range(2)] == [b"WATCHDOG=1"] * 2  # waiting on purpose
         assert loop.paused

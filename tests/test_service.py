@@ -155,8 +155,8 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
             threading.get_ident(), signal_mod.SIGUSR1))      # delivered to that thread
         started = time_mod.monotonic()
         sender.start()
-        assert wait_for_stop(stopping, 30)
-        assert time_mod.monotonic() - started < 10 * SIGNAL_CHECK_SECONDS
+        assert wait_for_stop(stopping, scaled(30))       # not its whole 30 s:
+        assert time_mod.monotonic() - started < scaled(10 * SIGNAL_CHECK_SECONDS)
         sender.join(scaled(5))
     finally:
         signal_mod.signal(signal_mod.SIGUSR1, old)
@@ -177,7 +177,7 @@ def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):
     name = f"coffee-outputs-{id(cfg)}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + name)
-    sock.settimeout(5)
+    sock.settimeout(scaled(5))
     svc = Service(cfg, headless=True, notifier=Notifier({"NOTIFY_SOCKET": "@" + name}))
     readers: list[tuple[str, str]] = []
     in_output = threading.local()

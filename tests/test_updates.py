@@ -166,7 +166,7 @@ def table(tmp_path):
     layout.switch("current", first)
     service = Service(layout, journal, tmp_path)
     service.start()
-    assert service.wait_ready(5) is None
+    assert service.wait_ready(scaled(5)) is None
     said = []
     updater = Updater(layout, service, journal, builder=venv_builder, ready_limit=5.0,
                       doctor=lambda rel: updates.doctor_fails(layout.python(rel), None),
@@ -300,7 +300,7 @@ def test_a_power_cut_at_any_step_boots_a_whole_release(table, monkeypatch, step)
     fresh.boot_check()
     assert layout.link("current") == first and layout.complete(first)
     service.start()
-    assert service.wait_ready(5) is None
+    assert service.wait_ready(scaled(5)) is None
     assert service.version() == "1.0"
     assert updates.journal_schema(updater.journal) == SCHEMA_VERSION
     assert json.loads(acknowledged(updater.journal)["acknowledged"]) == [1, 2, 3]
