@@ -21,6 +21,8 @@ import pytest
 from companion.cafe.hub import Hub
 from cafe_simulate import SimulatedTable, table_settings
 from companion.cafe.store import Store
+from timing import scaled
+from timing import scaled
 
 
 def free_port() -> int:
@@ -30,7 +32,8 @@ def free_port() -> int:
 
 
 def wait_until(predicate, timeout: float = 5.0, step: float = 0.01) -> bool:
-    deadline = time.monotonic() + timeout
+    """True once ``predicate()`` is; False after ``scaled(timeout)`` (a hang guard)."""
+    deadline = time.monotonic() + scaled(timeout)
     pause = threading.Event()
     while not predicate():
         if time.monotonic() > deadline:
@@ -45,10 +48,10 @@ def end(proc) -> None:
         return
     proc.terminate()
     try:
-        proc.wait(10)
+        proc.wait(scaled(10))
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.wait(5)
+        proc.wait(scaled(5))
 
 
 class Mosquitto:
@@ -111,7 +114,7 @@ def hub(broker, tmp_path):
     store = Store(str(tmp_path / "cafe.db"))
     h = Hub(table_settings("127.0.0.1", broker.port, VENUE, "-"), store,
             reconnect_min=0.1).start()
-    assert h.connected.wait(5)
+    assert h.connected.wait(scaled(5))
     yield h
     h.close()
     store.close()
@@ -131,7 +134,7 @@ def pages():
         server = BackgroundServer(app, "127.0.0.1", 0, name="café floor page")
         server.on_stop(app.close)
         assert server.start()
-        client = httpx.Client(base_url=server.url, timeout=10)
+        client = httpx.Client(base_url=server.url, timeout=scaled(10))
         opened.append((server, client))
         return client
     yield serve
@@ -149,7 +152,7 @@ def tables(broker, tmp_path):
             "127.0.0.1", broker.port, VENUE, name), seed=seed, players=players,
             edition=edition, expansion=expansion, durable=False, reconnect_min=0.1).start()
         made.append(t)
-        assert t.publisher.connected.wait(5)
+        assert t.publisher.connected.wait(scaled(5))
         return t
     yield make
     for t in made:
@@ -184,7 +187,7 @@ class PostgreSQL:
         subprocess.run(self.as_user + [f"{self.bin}/initdb", "-D", data, "-A", "trust",
                                        "-U", "cafe", "--no-sync"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       timeout=60)
+                       timeout=scaled(60))
         self.proc = subprocess.Popen(
             self.as_user + [f"{self.bin}/postgres", "-D", data, "-p", str(self.port),
                             "-h", "127.0.0.1", "-k", self.folder, "-F"],

@@ -19,6 +19,7 @@ from companion.outputs.mqtt.publisher import MqttPublisher
 from companion.core.rules.turn import is_stalled
 from companion.core.session import Session
 from companion.core.loop import TableLoop, Update
+from timing import scaled
 
 
 class SimulatedTable:
@@ -64,7 +65,7 @@ class SimulatedTable:
         self._stopping.set()
         self._applied.set()
         if self._bots_thread is not None:
-            self._bots_thread.join(5)
+            self._bots_thread.join(scaled(5))
             self.loop.stop()
         if self.publisher is not None:
             self.publisher.close()
@@ -110,7 +111,7 @@ class SimulatedTable:
                 return
             self._applied.clear()
             self.loop.post(event)
-            self._applied.wait(5.0)
+            self._applied.wait(scaled(5.0))
             self._stopping.wait(pace)
 
         def press(seat: int, hold: bool, taps: int = 1) -> None:

@@ -3,6 +3,8 @@ import sys
 
 import pytest
 
+from timing import scaled
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
@@ -18,7 +20,7 @@ def notify_socket(tmp_path):
     path = str(tmp_path / "notify")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
-    sock.settimeout(10)
+    sock.settimeout(scaled(10))
     yield path, sock
     sock.close()
 

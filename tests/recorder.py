@@ -10,6 +10,7 @@ import threading
 import time
 
 from companion.core.loop import Update
+from timing import scaled
 
 
 @dataclass
@@ -24,7 +25,8 @@ class Recorder:
             self._cond.notify_all()
 
     def wait_for(self, predicate: Callable[[Update], bool], timeout: float = 5.0) -> Update:
-        deadline = time.monotonic() + timeout
+        """The first update ``predicate`` takes; TimeoutError after ``scaled(timeout)``."""
+        deadline = time.monotonic() + scaled(timeout)
         with self._cond:
             seen = 0
             while True:

@@ -21,6 +21,7 @@ from companion.devices.mock_pins import Fingers
 from companion.core.session import Session
 from companion.core.loop import NotYourTurn, TableLoop
 from recorder import Recorder
+from timing import scaled
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=200)
 PINS = [17, 27, 22, 23]
@@ -249,7 +250,7 @@ def close_every_button_at_the_end():
     for t in closers:
         t.start()
     for t in closers:
-        t.join(5)
+        t.join(scaled(5))
 
 
 def make_buttons(posted, clock, **kw):
@@ -452,11 +453,11 @@ def test_edges_after_close_are_ignored(clock, posted):
 def test_timer_thread_fires_the_hold_while_the_button_is_still_down():
     events = queue.Queue()
     b = Buttons(events.put, PINS, 24, driver="simulated", hold_seconds=0.3, bounce_ms=10).start()
-    assert events.get(timeout=2).status == "ready"
+    assert events.get(timeout=scaled(2)).status == "ready"
     pin = b.devices[2].pin
     fingers = Fingers.on(b).start()
     fingers.press(2, seconds=5)
-    hold = events.get(timeout=2)
+    hold = events.get(timeout=scaled(2))
     assert hold == ev.SeatHold(2, hold.at, hold.press) and pin.state == 0
     fingers.close()
     b.close()
@@ -466,11 +467,11 @@ def test_timer_thread_fires_the_hold_while_the_button_is_still_down():
 def test_fingers_thread_lifts_taps_on_a_real_clock():
     events = queue.Queue()
     b = Buttons(events.put, PINS, 24, driver="simulated").start()
-    events.get(timeout=2)
+    events.get(timeout=scaled(2))
     fingers = Fingers.on(b).start()
     fingers.press(0)
     fingers.press(UNDO)
-    got = [events.get(timeout=2), events.get(timeout=2)]
+    got = [events.get(timeout=scaled(2)), events.get(timeout=scaled(2))]
     assert sorted(type(e).__name__ for e in got) == ["SeatTap", "UndoTap"]
     fingers.close()
     b.close()
@@ -504,11 +505,11 @@ def test_presses_while_the_loop_is_busy_queue_up_and_apply_in_order(clock):
     def slow_screen(update):                # a subscriber stuck on the first update
         if not busy.is_set():
             busy.set()
-            gate.wait(5)
+            gate.wait(scaled(5))
     loop.subscribe(slow_screen)
     b = seat_buttons(loop, clock)
     loop.start()
-    assert busy.wait(2)                     # the loop is now stuck in "buttons ready"
+    assert busy.wait(scaled(2))                     # the loop is now stuck in "buttons ready"
     p0 = b.devices[0].pin
     for _ in range(3):                      # Ana: three taps
         edges_on(p0, clock, [(0.2, True), (0.1, False)])

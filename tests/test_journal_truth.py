@@ -31,6 +31,7 @@ from companion.appliance.service import Service
 from companion.core.session import Session
 from companion.core.loop import TableLoop
 from inprocess import cli
+from timing import scaled
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -476,7 +477,7 @@ def test_only_the_table_loops_thread_uses_the_journal_once_it_runs(tmp_path):
             done = threading.Event()
             loop.subscribe(lambda u: done.set())
             loop.post(ev.SeatTap(0))
-            assert done.wait(5)
+            assert done.wait(scaled(5))
             with pytest.raises(RuntimeError, match="table loop"):
                 journal.games()                      # another thread: refused
             assert session.recent_names == ("Ana", "Ben")   # what the wizard reads

@@ -13,6 +13,7 @@ from companion.core.catalog import Catalog
 from companion.core.journal import Journal
 from companion.core.rules import Rejection, Table, apply, parse_line, to_line
 from companion.core.session import Session
+from timing import scaled
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -78,7 +79,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_action(tmp_path):
         for _ in range(rng.randint(0, 2000)):   # land the kill at varying moments
             pass
         child.send_signal(signal.SIGKILL)
-        child.wait(10)
+        child.wait(scaled(10))
         # read what the child managed to print before it died
         rest = child.stdout.read()
         acked = max([acked] + [int(x.split()[1]) for x in rest.splitlines() if x.startswith("ack")])

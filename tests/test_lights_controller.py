@@ -23,6 +23,7 @@ from companion.core.session import Session
 from companion.core.loop import TableLoop, Update
 from tests.test_light_patterns import table_game
 from tests.test_pixels import TEST_PIN, fresh_blinka, wire  # noqa: F401  (fixtures)
+from timing import scaled
 
 R, B, G, Y = (255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 200, 0)
 r, b, g, y = (51, 0, 0), (0, 0, 51), (0, 51, 0), (51, 40, 0)
@@ -159,7 +160,7 @@ def test_the_thread_sleeps_without_timeout_when_nothing_moves():
         loop.post(ev.TouchAction(SETUP3))
         loop.post(ev.SeatTap(1))                 # a flash: frames for 0.6 s, then quiet
         loop.post(ev.Stop())
-        loop._thread.join(5)
+        loop._thread.join(scaled(5))
         assert c.wait_idle(5)                    # asleep with no timeout ...
         assert c.flashes == {} and c.last.next_change is None and not c.last.animating
         assert seat_frames(strip)[1] == [b] * 4  # ... after the flash has ended

@@ -14,6 +14,7 @@ from companion import __version__
 from companion.commands import cli
 from companion.appliance import logs
 from service_helpers import table_config
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,7 +45,7 @@ def test_a_python_warning_reaches_the_journal_as_a_warning(tmp_path):
         st = os.fstat(err.fileno())
         env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}")
         subprocess.run([sys.executable, "-c", code], env=env, stderr=err, check=True,
-                       cwd=ROOT, timeout=30)
+                       cwd=ROOT, timeout=scaled(30))
     lines = err_path.read_text().splitlines()
     assert lines and all(x.startswith("<4>py.warnings: ") for x in lines), lines
     assert "RuntimeWarning: Your system is avx2 capable" in lines[0]
@@ -55,7 +56,7 @@ def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
     notify = tmp_path / "notify"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))
-    sock.settimeout(20)
+    sock.settimeout(scaled(20))
     err_path = tmp_path / "stderr"
     with open(err_path, "w") as err:
         st = os.fstat(err.fileno())
@@ -70,7 +71,7 @@ def test_the_service_logs_with_priorities_and_without_alsa_chatter(tmp_path):
                 pass
         finally:
             proc.send_signal(signal.SIGTERM)
-            proc.wait(10)
+            proc.wait(scaled(10))
             sock.close()
     text = err_path.read_text()
     lines = [x for x in text.splitlines() if x]
@@ -117,14 +118,14 @@ def test_under_journald_what_c_code_writes_to_fd_2_reaches_the_log_collapsed(tmp
         "    os.write(2, b'ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred\\n')\n"
         "os.write(2, b'done\\n')\n"
         "print('python words', file=sys.stderr)\n"
-        "deadline = time.monotonic() + 10\n"
+        f"deadline = time.monotonic() + {scaled(10)}\n"
         "while 'done' not in open(sys.argv[1]).read() and time.monotonic() < deadline:\n"
         "    time.sleep(0.05)\n")
     with open(err_path, "w") as err:
         st = os.fstat(err.fileno())
         env = dict(os.environ, JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}")
         subprocess.run([sys.executable, "-c", script, str(err_path)], env=env, stderr=err,
-                       timeout=30, check=True, cwd=ROOT)
+                       timeout=scaled(30), check=True, cwd=ROOT)
     lines = err_path.read_text().splitlines()
     assert lines.count("<4>ALSA lib pcm.c:8545:(snd_pcm_recover) underrun occurred") == 1
     assert "<4>done" in lines and "python words" in lines
@@ -139,7 +140,7 @@ def test_the_log_never_waits_for_a_stalled_journald():
             self.lines: list[str] = []
 
         def emit(self, record):
-            gate.wait(10)
+            gate.wait(scaled(10))
             self.lines.append(record.getMessage())
             if listener.lines.empty():
                 drained.set()
@@ -153,7 +154,7 @@ def test_the_log_never_waits_for_a_stalled_journald():
         for i in range(20):                    # returns at once though nothing is written
             logging.getLogger("companion.core.loop").info("line %d", i)
         gate.set()
-        assert drained.wait(10)                # written out now that journald reads again
+        assert drained.wait(scaled(10))                # written out now that journald reads again
         logging.getLogger("companion.core.loop").info("after")
     finally:
         listener.stop()

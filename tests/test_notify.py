@@ -16,6 +16,7 @@ from companion.core.catalog import Catalog
 from companion.core.loop import TableLoop
 from recorder import Recorder
 from service_helpers import table_config
+from timing import scaled
 
 
 def received(sock, until, limit=50):
@@ -50,7 +51,7 @@ def test_abstract_socket_names_work():
     name = f"coffee-test-{os.getpid()}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + name)
-    sock.settimeout(5)
+    sock.settimeout(scaled(5))
     try:
         Notifier({"NOTIFY_SOCKET": "@" + name}).watchdog()
         assert sock.recv(100) == b"WATCHDOG=1"
@@ -68,13 +69,13 @@ def test_a_blocked_table_loop_stops_the_watchdog_pings(notify_socket, tmp_path):
     def stuck(update):
         if isinstance(update.event, ev.DeviceStatus) and update.event.device == "stuck":
             blocked.set()
-            release.wait(10)
+            release.wait(scaled(10))
     loop.subscribe(stuck)
     loop.start()
     try:
         received(sock, lambda m, out: len(out) >= 3)            # pings while free
         loop.post(ev.DeviceStatus("stuck", "hang"))
-        assert blocked.wait(5)
+        assert blocked.wait(scaled(5))
         while True:                                             # drain pings sent before
             sock.settimeout(0.3)
             try:
@@ -82,7 +83,7 @@ def test_a_blocked_table_loop_stops_the_watchdog_pings(notify_socket, tmp_path):
             except TimeoutError:
                 break                                           # 15 beats long: no ping
         release.set()
-        sock.settimeout(5)
+        sock.settimeout(scaled(5))
         assert sock.recv(100) == b"WATCHDOG=1"                   # free again: pings again
     finally:
         release.set()
@@ -119,7 +120,7 @@ def test_the_service_sends_ready_then_regular_watchdog_pings(notify_socket, tmp_
         assert proc.poll() is None
     finally:
         proc.terminate()
-        _, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=scaled(10))
     assert proc.returncode == 0, err.decode()
 
 
@@ -145,7 +146,7 @@ def test_a_table_paused_for_the_journals_lock_keeps_the_watchdog_fed(notify_sock
                 sock.recv(100)
             except BlockingIOError:
                 break
-        sock.settimeout(5)
+        sock.settimeout(scaled(5))
         assert loop.paused
         assert [sock.recv(100) for _ in range(2)] == [b"WATCHDOG=1"] * 2  # waiting on purpose
         assert loop.paused

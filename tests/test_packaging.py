@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 from companion.outputs.sound import CUE_IDS
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +24,7 @@ def test_the_wheel_installs_with_sounds_locales_and_catalog(tmp_path):
         shutil.copy(ROOT / name, src / name)
     # what `pip wheel .` runs (PEP 517), without pip's start-up time
     subprocess.run([sys.executable, "-c", "import setuptools.build_meta as b; "
-                    f"b.build_wheel({str(tmp_path)!r})"], check=True, timeout=120, cwd=src,
+                    f"b.build_wheel({str(tmp_path)!r})"], check=True, timeout=scaled(120), cwd=src,
                    capture_output=True)
     wheel = next(tmp_path.glob("coffee_rush_companion-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -45,7 +46,7 @@ print(json.dumps({"at": companion.__file__,
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     code = f"import sys; sys.path.insert(0, {str(site)!r})\n" + probe
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
-                         cwd=tmp_path, env=env, timeout=60, check=True)
+                         cwd=tmp_path, env=env, timeout=scaled(60), check=True)
     got = json.loads(out.stdout)
     assert got["at"].startswith(str(site))                 # the installed copy, not this tree
     assert got["cues"] == sorted(CUE_IDS)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from companion.appliance import config, doctor
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "coffee-companion-persist.service"
@@ -29,7 +30,7 @@ def can_mount() -> bool:
         return False
     try:
         return subprocess.run(["unshare", "-m", "true"], capture_output=True,
-                              timeout=10).returncode == 0
+                              timeout=scaled(10)).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
 
@@ -64,7 +65,7 @@ def boot_and_persist(tmp_path: Path) -> dict[str, str]:
     image = tmp_path / "card.img"            # the card's root partition: ext4, as on a Pi
     with open(image, "wb") as fh:
         fh.truncate(8 << 20)
-    subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True, timeout=60)
+    subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True, timeout=scaled(60))
     script = f"""set -eu
 mkdir -p {card} {rw} {m}/root
 # the card as install.sh left it, then mounted read-only (overlayroot's /media/root-ro)
@@ -91,7 +92,7 @@ ls -A {card}/opt > {out}/opt
 umount {card}
 """
     done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     if done.returncode == 77:
         pytest.skip("no loop device to mount the card's image on (a container?)")
     assert done.returncode == 0, done.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from companion.appliance import doctor, report
 from companion.core.journal import Journal
+from timing import scaled
 
 TOKEN = "Zq3k9_dP0sLw8XyTe2VbN4mR7cUa1HgJ"        # what secrets.token_urlsafe(24) looks like
 CODE = "482913"
@@ -119,19 +120,20 @@ def test_a_paired_phone_downloads_the_report_and_asks_for_an_update(tmp_path):
     try:
         url = svc.web.url
         code = svc.web.pairing.code
-        assert httpx.get(url + "/companion/report", timeout=10).status_code == 401
-        token = httpx.post(url + "/api/pair", json={"code": code}, timeout=5).json()["token"]
+        assert httpx.get(url + "/companion/report", timeout=scaled(10)).status_code == 401
+        token = httpx.post(url + "/api/pair", json={"code": code},
+                           timeout=scaled(5)).json()["token"]
         r = httpx.get(url + "/companion/report", headers={"Authorization": f"Bearer {token}"},
-                      timeout=30)
+                      timeout=scaled(30))
         assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
         files = members(r.content)
         assert "doctor.txt" in files and "config.toml" in files
         everything = "\n".join(files.values())
         assert token not in everything and code not in everything
         assert f"{code[:3]} {code[3:]}" not in everything
-        assert httpx.post(url + "/api/update", timeout=5).status_code == 401
+        assert httpx.post(url + "/api/update", timeout=scaled(5)).status_code == 401
         r = httpx.post(url + "/api/update", headers={"Authorization": f"Bearer {token}"},
-                       timeout=5)
+                       timeout=scaled(5))
         assert r.status_code == 200 and r.json()["asked"], r.text
         asked = tmp_path / "state" / "update-requested"
         assert json.loads(asked.read_text())["by"] == "phone"

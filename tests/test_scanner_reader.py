@@ -35,6 +35,7 @@ from companion.core.session import Session
 from companion.core.loop import TableLoop, UnknownCard
 from recorder import Recorder
 from companion.core.rules.happenings import CardIdentified
+from timing import scaled
 
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=40)
 HELLO = encode(Hello(0, 2, "0.2.0", "MFRC522", "ok"))
@@ -77,7 +78,7 @@ class ScannerEnd:
 
     def read_request(self, timeout=3.0) -> bytes:
         """What the host wrote, up to a line end."""
-        got, deadline = b"", time.monotonic() + timeout
+        got, deadline = b"", time.monotonic() + scaled(timeout)
         while not got.endswith(b"\n"):
             ready, _, _ = select.select([self.master], [], [], max(0, deadline - time.monotonic()))
             if not ready:
@@ -101,7 +102,7 @@ class Events:
         self.q.put(event)
 
     def next(self, predicate=lambda e: True, timeout=5.0):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -130,7 +131,7 @@ class Events:
 
 def eventually(predicate, timeout=5.0):
     """Wait (with a deadline) until the reader thread has done something."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError("condition not reached")
@@ -184,7 +185,7 @@ def test_hello_request_then_scans_from_protocol_lines(end, events, readers):
     end.write(encode(Scan(1, "04A1B2C3D4E5F6")))
     scan = events.scan()
     assert (scan.tag, scan.source) == ("04A1B2C3D4E5F6", "nfc")
-    assert abs(scan.at - time.monotonic()) < 5
+    assert abs(scan.at - time.monotonic()) < scaled(5)
 
 
 def test_a_line_split_across_reads(end, events, readers):
@@ -399,7 +400,7 @@ def test_socket_url_to_a_server_that_stops_and_restarts(events, readers):
     srv.bind(("127.0.0.1", 0))
     port = srv.getsockname()[1]
     srv.listen(1)
-    srv.settimeout(5)
+    srv.settimeout(scaled(5))
     reader = readers(f"socket://127.0.0.1:{port}", events)
     conn, _ = srv.accept()
     events.status("connected")
@@ -414,7 +415,7 @@ def test_socket_url_to_a_server_that_stops_and_restarts(events, readers):
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("127.0.0.1", port))
     srv.listen(1)
-    srv.settimeout(5)
+    srv.settimeout(scaled(5))
     conn, _ = srv.accept()
     assert conn.recv(100) == sp.HELLO_REQUEST
     conn.sendall(encode(Hello(2, 2, "0.2.0", "MFRC522", "ok")) + encode(Scan(3, "04D4E5F6")))
@@ -496,11 +497,11 @@ def test_loop_url_works_and_its_echo_of_the_hello_request_is_no_card(events, rea
 
 
 def test_close_is_prompt_even_mid_read(end, events):
-    reader = ScannerReader(end.link, events, read_timeout=30).start()
+    reader = ScannerReader(end.link, events, read_timeout=scaled(30)).start()
     events.status("connected")
     started = time.monotonic()
-    reader.close()
-    assert not reader.running and time.monotonic() - started < 2
+    reader.close()                  # does not wait out the read's 30 s
+    assert not reader.running and time.monotonic() - started < scaled(2)
 
 
 def test_drop_log_is_rate_limited(caplog):

@@ -37,6 +37,7 @@ from companion.outputs.web import pages
 from companion.outputs.web.live import LiveTable
 from companion.outputs.web.why import why_json
 from companion.review import summary
+from timing import scaled
 
 
 def test_a_seat_colour_name_follows_the_language_and_any_other_name_stays():
@@ -381,7 +382,7 @@ def test_the_phone_s_rematch_records_its_page_s_colour_names_on_the_same_seats(
     new_game(svc, {"do": "setup", "edition": "original", "start": "Blue",
                    "players": ["Blue", "Red", "Ana"]}, seat_colors=("blue", "red", "green"))
     close_the_shop(svc)
-    page = httpx.get(svc.web.url + "/?lang=ko", timeout=5).text
+    page = httpx.get(svc.web.url + "/?lang=ko", timeout=scaled(5)).text
     found = re.search(r'data-rematch="([^"]*)"', page)
     assert found, page
     again = json.loads(html.unescape(found.group(1)))
@@ -390,9 +391,9 @@ def test_the_phone_s_rematch_records_its_page_s_colour_names_on_the_same_seats(
     assert again["players"] == ["파랑", "빨강", "Ana"] and "start" not in again, again
     again["start"] = "빨강"
     token = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code},
-                       timeout=5).json()["token"]
+                       timeout=scaled(5)).json()["token"]
     r = httpx.post(svc.web.url + "/api/action", content=json.dumps(again).encode(),
-                   headers={"Authorization": f"Bearer {token}"}, timeout=5)
+                   headers={"Authorization": f"Bearer {token}"}, timeout=scaled(5))
     assert r.status_code == 200, r.text
     game = svc.session.table.game
     assert [p.name for p in game.players] == ["파랑", "빨강", "Ana"] and game.start == 1
@@ -401,6 +402,6 @@ def test_the_phone_s_rematch_records_its_page_s_colour_names_on_the_same_seats(
     close_the_shop(svc)
     r = httpx.post(svc.web.url + "/api/action", headers={"Authorization": f"Bearer {token}"},
                    content=b'{"do": "setup", "edition": "original", "players": ["Ana", "Cy"]}',
-                   timeout=5)
+                   timeout=scaled(5))
     assert r.status_code == 200, r.text
     assert svc.session.seat_colors == ()

@@ -10,12 +10,14 @@ from companion.devices.mock_pins import Fingers
 from companion.core.journal import Journal
 from companion.appliance.service import Service
 from recorder import Recorder
+from timing import scaled
+from timing import scaled
 
 
 def wait_until(predicate, timeout=5.0):
     import threading
     import time
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     pause = threading.Event()
     while not predicate():
         if time.monotonic() > deadline:
@@ -89,7 +91,7 @@ def test_settings_from_the_screen_reach_lights_and_sound(cfg):
     try:
         svc.apply_settings(Settings(volume=0.2, brightness=0.1, turn_timer=60))
         svc.loop.drain()                     # the loop applies them (here, on this thread)
-        assert svc.lights.wait_idle(timeout=5)
+        assert svc.lights.wait_idle(timeout=scaled(5))
         assert svc.lights.strip.brightness == pytest.approx(0.1)
     finally:
         svc.shutdown()
@@ -153,9 +155,9 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
             threading.get_ident(), signal_mod.SIGUSR1))      # delivered to that thread
         started = time_mod.monotonic()
         sender.start()
-        assert wait_for_stop(stopping, 30)
-        assert time_mod.monotonic() - started < 10 * SIGNAL_CHECK_SECONDS
-        sender.join(5)
+        assert wait_for_stop(stopping, scaled(30))       # not its whole 30 s:
+        assert time_mod.monotonic() - started < scaled(10 * SIGNAL_CHECK_SECONDS)
+        sender.join(scaled(5))
     finally:
         signal_mod.signal(signal_mod.SIGUSR1, old)
     assert not wait_for_stop(threading.Event(), 0.01)      # and it gives up when told
@@ -175,7 +177,7 @@ def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):
     name = f"coffee-outputs-{id(cfg)}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind("\0" + name)
-    sock.settimeout(5)
+    sock.settimeout(scaled(5))
     svc = Service(cfg, headless=True, notifier=Notifier({"NOTIFY_SOCKET": "@" + name}))
     readers: list[tuple[str, str]] = []
     in_output = threading.local()

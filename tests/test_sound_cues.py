@@ -27,6 +27,7 @@ from companion.outputs.sound import (CUE_IDS, CUE_GAP, SURGE_SPACING, SoundPlaye
                                      cues_for, default_folder)
 from companion.outputs.sound.player import RETRY_FIRST
 from companion.core.loop import TableLoop, Update
+from timing import scaled
 
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 SETUP3 = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Cy"]}
@@ -224,7 +225,7 @@ def test_the_sound_thread_owns_the_mixer(players):
         loop.post(ev.TouchAction(SETUP3))
         loop.post(ev.SeatTap(2))
         loop.post(ev.SeatTap(0))
-        assert p.wait_played(3, timeout=5)
+        assert p.wait_played(3, timeout=scaled(5))
     finally:
         loop.stop()
         p.close()

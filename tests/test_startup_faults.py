@@ -24,6 +24,7 @@ from companion.outputs.screen import widgets
 from companion.words.fonts import FontFiles
 from companion.outputs.screen.screens.fault import FaultPage, FaultScreen
 from service_helpers import table_config, wait_ready
+from timing import scaled
 
 JOURNAL = "/var/lib/coffee-companion/journal.db"
 FAULTS = {
@@ -99,7 +100,7 @@ def with_a_person(run, person, stopping: threading.Event) -> int:
     try:
         return run()
     finally:
-        helper.join(10)
+        helper.join(scaled(10))
 
 
 def test_a_tap_on_the_page_chooses_its_action():
@@ -144,7 +145,7 @@ def test_the_service_stays_up_on_its_fault_page(broken, tmp_path, notify_socket)
         assert proc.poll() is None                                 # no exit, no restart loop
     finally:
         proc.terminate()
-        _, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=scaled(10))
     assert proc.returncode == 0
     assert b"Traceback" not in err
     assert sha(journal) == before                                  # the journal untouched
@@ -291,7 +292,7 @@ def test_a_missing_display_is_a_fault_with_lights_and_status(tmp_path, notify_so
     helper = threading.Thread(target=person)
     helper.start()
     assert svc.run() == 0
-    helper.join(10)
+    helper.join(scaled(10))
     assert "STATUS=fault: no display, but one is configured" in seen["ready"]
     assert "kmsdrm" in seen["ready"]
     assert set(seen["frame"]) == {patterns.RED}                   # every LED of every seat
@@ -351,9 +352,9 @@ def test_a_display_still_appearing_at_boot_is_waited_for_not_called_missing(tmp_
         svc.display_grace = 10.0
         surface_thread = threading.Thread(target=lambda: svc._open_screen(cfg["display"]))
         surface_thread.start()
-        assert opened.wait(5)                   # it opened once the display was there
+        assert opened.wait(scaled(5))                   # it opened once the display was there
         assert len(looks) >= 4 and faults_shown == []
     finally:
         svc.stopping.set()
-        surface_thread.join(10)
+        surface_thread.join(scaled(10))
         svc.shutdown()

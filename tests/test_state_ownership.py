@@ -13,6 +13,7 @@ import pytest
 from companion.core.rules import apply, parse_action
 from companion.core.rules.state import Card, Game, Player, Table
 from tests.rules_helpers import play, setup
+from timing import scaled
 
 
 def test_a_game_and_its_players_refuse_assignment():
@@ -91,8 +92,8 @@ def test_a_settings_change_from_the_screens_thread_is_applied_by_the_loops_threa
         settings.subscribe(svc.apply_settings)
         screen = threading.Thread(target=settings.set, args=("language", "es"), name="screen")
         screen.start()
-        screen.join(5)
-        assert done.wait(5), "the settings never reached the loop"
+        screen.join(scaled(5))
+        assert done.wait(scaled(5)), "the settings never reached the loop"
         assert seen["thread"] is loop_thread is not screen
         assert seen["language"] == "es" == svc.log_words.language   # set before outputs hear
         assert svc.loop.settings == SettingsChanged("es", True, 0.7, 0.3, 0, "language")
@@ -110,7 +111,7 @@ def test_a_catalog_read_afresh_is_swapped_in_by_the_loops_thread(tmp_path):
     loop_thread = svc.loop.start()
     try:
         svc.loop.post(CatalogLoaded(fresh))
-        assert done.wait(5), "the catalog never reached the loop"
+        assert done.wait(scaled(5)), "the catalog never reached the loop"
         assert seen["thread"] is loop_thread and seen["catalog"] is fresh is not before
         assert svc.session.catalog is fresh
     finally:
@@ -138,7 +139,7 @@ def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_p
     def make(record, lines, location):          # the worker's part, held until released
         made_on.append(threading.current_thread())
         making.set()
-        assert release.wait(5)
+        assert release.wait(scaled(5))
         return f"link of game {record.id} after {len(lines)} lines"
 
     with Journal(str(tmp_path / "journal.db")) as journal:
@@ -151,7 +152,7 @@ def test_the_play_link_is_made_off_the_loop_and_the_loop_answers_meanwhile(tmp_p
         try:
             for n, line in enumerate(FINISHED):
                 loop.post(ev.ScriptLine(line, n + 1))
-            assert making.wait(5), "no link was asked for when the game ended"
+            assert making.wait(scaled(5)), "no link was asked for when the game ended"
             assert made_on == [made_on[0]] and made_on[0] is not loop_thread
             # the worker is busy: the loop still answers inputs, and shows no link yet
             asked = ev.DismissDraws()
@@ -181,7 +182,7 @@ def test_a_link_made_for_an_older_table_is_not_kept(tmp_path):
 
     def make(record, lines, location):
         asked.append(len(lines))
-        assert release.wait(5)
+        assert release.wait(scaled(5))
         return f"after {len(lines)} lines"
 
     with Journal(str(tmp_path / "journal.db")) as journal:

@@ -17,6 +17,7 @@ from companion.outputs.mqtt import publisher
 from played_games import finished_game
 from service_helpers import table_config
 from tests.cafe_fixtures import broker, wait_until  # noqa: F401
+from timing import scaled
 
 
 def test_finished_games_are_read_a_page_at_a_time_and_all_of_them_in_order(tmp_path,
@@ -101,7 +102,7 @@ def test_the_acknowledgements_kept_stay_a_few_games_however_long_the_journal(
         _journal_reads(again, read)
         again.start()
         try:
-            assert again.connected.wait(5)
+            assert again.connected.wait(scaled(5))
             assert wait_until(lambda: json.loads(acks.read_text())["through"] == 6)
             assert list(json.loads(acks.read_text())["acked"]) == ["7"]   # 7 may change
             assert again.counts["results"] == 0       # nothing sent twice
@@ -163,7 +164,7 @@ svc.shutdown()
 print(status["scanner"], "serial" in sys.modules, "companion.devices.scanner" in sys.modules)
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+                          timeout=scaled(60), env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["off", "False", "False"]
 

@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from companion.core.journal import Journal
+from timing import scaled
 
 STRACE = shutil.which("strace")
 pytestmark = pytest.mark.skipif(STRACE is None,
@@ -76,7 +77,7 @@ def start(tmp_path, error: str = "", when: str = "", preload: dict | None = None
     log = []
     while True:                          # until the phone view is up (or the process died)
         try:
-            line = lines.get(timeout=30)
+            line = lines.get(timeout=scaled(30))
         except queue.Empty:
             proc.kill()
             raise AssertionError("the service did not start: " + "".join(log)) from None
@@ -88,7 +89,7 @@ def start(tmp_path, error: str = "", when: str = "", preload: dict | None = None
 
 
 def post(url: str, action: dict, lang: str = "en") -> httpx.Response:
-    return httpx.post(url + "/api/action", json=action, timeout=10,
+    return httpx.post(url + "/api/action", json=action, timeout=scaled(10),
                       headers={"Authorization": f"Bearer {TOKEN}", "Accept-Language": lang})
 
 
@@ -101,8 +102,8 @@ def stop(proc, lines: queue.Queue, log: list, under_strace: bool = True) -> str:
         os.kill(int(children[0]), signal.SIGTERM)
     else:
         os.kill(proc.pid, signal.SIGTERM)
-    assert proc.wait(timeout=15) == 0, "".join(log)
-    while (line := lines.get(timeout=5)) is not None:
+    assert proc.wait(timeout=scaled(15)) == 0, "".join(log)
+    while (line := lines.get(timeout=scaled(5))) is not None:
         log.append(line)
     return "".join(log)
 
@@ -170,7 +171,7 @@ def test_a_card_turned_read_only_mid_game_is_named_read_only_and_loses_nothing(t
     the actions are taken again; the stop is clean."""
     shim = tmp_path / "read_only_card.so"
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(shim), SHIM, "-ldl"], check=True,
-                   timeout=60)
+                   timeout=scaled(60))
     flag = tmp_path / "card-is-read-only"
     proc, url, lines, log = start(tmp_path, preload={
         "LD_PRELOAD": str(shim), "COFFEE_RO_FLAG": str(flag),

@@ -17,6 +17,7 @@ from companion.review.story import story_of
 from companion.review.story_words import point_text
 from companion.words.fonts import FontBook
 from companion.words.i18n import tr
+from timing import scaled
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdffonts")
                                 is None, reason="poppler-utils (pdftotext) is not installed")
@@ -91,6 +92,6 @@ def test_a_summary_after_pygame_font_quit_uses_no_dead_font(journal_path):
         "    assert summary.render(j, 1, 'pdf', 'en').startswith(b'%PDF-')\n"
         "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code, journal_path], capture_output=True,
-                          text=True, timeout=120, env={**__import__("os").environ,
+                          text=True, timeout=scaled(120), env={**__import__("os").environ,
                                                        "SDL_VIDEODRIVER": "dummy"})
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

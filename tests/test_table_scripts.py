@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from inprocess import cli
+from timing import scaled
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -78,7 +79,8 @@ def replay(*args: str, stdin: bytes | None = None, config: Path | None = None):
 def replay_subprocess(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     """The same through ``python -m companion``: the real entry point."""
     proc = subprocess.run([sys.executable, "-m", "companion", "replay", *args],
-                          input=stdin, cwd=ROOT, env=_env(), capture_output=True, timeout=60)
+                          input=stdin, cwd=ROOT, env=_env(), capture_output=True,
+                          timeout=scaled(60))
     return subprocess.CompletedProcess(proc.args, proc.returncode,
                                        proc.stdout.decode("utf-8"),
                                        proc.stderr.decode("utf-8", "replace"))

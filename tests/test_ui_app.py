@@ -21,6 +21,7 @@ from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import UPDATE_EVENT, App  # noqa: E402
 from companion.outputs.screen.screens.end import EndScreen  # noqa: E402
 from companion.outputs.screen.screens.fix import FixScreen  # noqa: E402
+from timing import scaled  # noqa: E402
 
 SIZE = (800, 480)
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
@@ -579,7 +580,7 @@ def test_the_screen_shows_a_paused_table_until_the_journal_is_free(display, tmp_
     loop.start()
 
     def wait(predicate):
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + scaled(5)
         while not predicate():
             assert time.monotonic() < deadline, app.screen.toasts
             app.pump()

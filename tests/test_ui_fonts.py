@@ -14,6 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from companion.words import fonts  # noqa: E402
+from timing import scaled
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +26,7 @@ def _pygame_fonts():
 def korean_font_installed() -> bool:
     try:
         out = subprocess.run(["fc-list", ":lang=ko", "-f", "%{file}\\n"], capture_output=True,
-                             text=True, timeout=10)
+                             text=True, timeout=scaled(10))
     except OSError:
         return False
     return bool(out.stdout.strip())
@@ -276,7 +277,7 @@ def test_faces_open_and_close_one_at_a_time():
         for t in threads:
             t.start()
         for t in threads:
-            t.join(10)
+            t.join(scaled(10))
     finally:
         pygame.font.Font = real
     assert held and all(held)

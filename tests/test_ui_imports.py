@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from timing import scaled
 
 OPEN = """
 import sys
@@ -21,5 +22,5 @@ def test_opening_the_display_loads_no_default_icon() -> None:
     imports pygame.pkgdata for it, which imports setuptools' pkg_resources where that is
     installed (on the Pi: about 250 M instructions of the cold start, issue 19)."""
     done = subprocess.run([sys.executable, "-c", OPEN], capture_output=True, text=True,
-                          timeout=120, check=True)
+                          timeout=scaled(120), check=True)
     assert done.stdout.splitlines()[-1] == "(320, 240) []", done.stdout + done.stderr

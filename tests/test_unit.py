@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "coffee-companion.service"
@@ -44,7 +45,7 @@ def test_systemd_analyze_verify_finds_nothing(tmp_path):
     shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system",
                     symlinks=True)
     out = subprocess.run([ANALYZE, "verify", f"--root={tmp_path}", *units],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=scaled(60))
     assert out.returncode == 0, out.stderr
     assert out.stderr.strip() == "" and out.stdout.strip() == "", out.stderr + out.stdout
 
@@ -52,7 +53,7 @@ def test_systemd_analyze_verify_finds_nothing(tmp_path):
 @needs_analyze
 def test_the_unit_is_hardened_to_exposure_3_or_less():
     out = subprocess.run([ANALYZE, "security", "--offline=yes", "--no-pager", str(UNIT)],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=scaled(60))
     m = re.search(r"Overall exposure level for coffee-companion\.service: (\d+\.\d)", out.stdout)
     assert m, out.stdout + out.stderr
     assert float(m.group(1)) <= 3.0, out.stdout

@@ -24,6 +24,7 @@ import pytest
 from companion.appliance import updates
 from companion.appliance.updates import Layout, Systemd, Updater, UpdateError
 from companion.core.journal import SCHEMA_VERSION, Journal
+from timing import scaled
 
 MAIN = r'''
 import os, socket, sqlite3, sys, time
@@ -128,7 +129,7 @@ class Service:
     def stop(self):
         if self.proc is not None:
             self.proc.kill()
-            self.proc.wait(5)
+            self.proc.wait(scaled(5))
             self.proc = None
 
     def version(self):
@@ -165,7 +166,7 @@ def table(tmp_path):
     layout.switch("current", first)
     service = Service(layout, journal, tmp_path)
     service.start()
-    assert service.wait_ready(5) is None
+    assert service.wait_ready(scaled(5)) is None
     said = []
     updater = Updater(layout, service, journal, builder=venv_builder, ready_limit=5.0,
                       doctor=lambda rel: updates.doctor_fails(layout.python(rel), None),
@@ -299,7 +300,7 @@ def test_a_power_cut_at_any_step_boots_a_whole_release(table, monkeypatch, step)
     fresh.boot_check()
     assert layout.link("current") == first and layout.complete(first)
     service.start()
-    assert service.wait_ready(5) is None
+    assert service.wait_ready(scaled(5)) is None
     assert service.version() == "1.0"
     assert updates.journal_schema(updater.journal) == SCHEMA_VERSION
     assert json.loads(acknowledged(updater.journal)["acknowledged"]) == [1, 2, 3]

@@ -23,6 +23,7 @@ from companion.core.loop import TableLoop, Update
 from companion.outputs.voice import VOICES, Voice, build_voice, phrases_for, render
 from companion.core.rules import apply
 from tests.rules_helpers import setup
+from timing import scaled
 
 
 def game_of(players):
@@ -91,7 +92,7 @@ def test_without_an_engine_the_voice_is_silent_with_one_warning(caplog):
         voice.start()
         for u in moments().values():
             voice(u)
-        assert voice.wait_spoken(1, timeout=5)
+        assert voice.wait_spoken(1, timeout=scaled(5))
         voice.stop()
         for u in moments().values():
             voice(u)                          # later moments: still nothing, no new warning

@@ -20,20 +20,21 @@ from companion.core.events import TableVersion
 from companion.outputs.web.app import _one_line, _precondition
 
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
+from timing import scaled
 
 SETUP = '{"do": "setup", "edition": "original", "players": ["Zoë", "서연"], "start": "서연"}'
 
 
 def pair(svc, code=None, **headers) -> httpx.Response:
     return httpx.post(svc.web.url + "/api/pair", json={"code": code or svc.web.pairing.code},
-                      headers=headers, timeout=5)
+                      headers=headers, timeout=scaled(5))
 
 
 def post(svc, body, token=None, **headers):
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     return httpx.post(svc.web.url + "/api/action", content=body.encode(), headers=headers,
-                      timeout=5)
+                      timeout=scaled(5))
 
 
 def test_table_is_replay_json_and_actions_need_a_paired_phone_and_origin(service_with_web,
@@ -78,7 +79,7 @@ def test_events_stream_each_update(service_with_web):
         svc.loop.post(ev.TouchAction(json.loads(SETUP)))
         svc.loop.post(ev.TouchAction({"do": "complete"}))
         rec.wait_for(lambda u: u.action == {"do": "complete"})
-    with httpx.stream("GET", svc.web.url + "/api/events?lang=pt", timeout=5) as s:
+    with httpx.stream("GET", svc.web.url + "/api/events?lang=pt", timeout=scaled(5)) as s:
         lines = s.iter_lines()
         first = _next_event(lines)
         assert first["table"] == httpx.get(svc.web.url + "/api/table").json()
@@ -176,16 +177,16 @@ def test_a_flood_of_wrong_codes_from_other_addresses_never_refuses_a_paired_phon
     for i in range(200):                    # per client, the CA store is read 200 times)
         source = f"127.0.{1 + i // 250}.{2 + i % 250}"
         with httpx.Client(transport=httpx.HTTPTransport(local_address=source, verify=tls),
-                          timeout=5) as guesser:
+                          timeout=scaled(5)) as guesser:
             for _ in range(5):
                 statuses.add(guesser.post(url, json={"code": "000000"}).status_code)
     assert statuses == {401, 429}
     assert post(svc, '{"do": "undo"}', staff).status_code in (200, 422)   # acted, not 401/429
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.9.9"),
-                      timeout=5) as owner:
+                      timeout=scaled(5)) as owner:
         assert owner.post(url, json={"code": svc.web.pairing.code}).status_code == 200
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.1.2"),
-                      timeout=5) as guesser:   # one that guessed waits, even with the code
+                      timeout=scaled(5)) as guesser:   # one that guessed waits, even with the code
         assert guesser.post(url, json={"code": svc.web.pairing.code}).status_code == 429
     svc.web.pairing.renew()        # "New code" on the screen: the guessers start from zero
 
@@ -199,12 +200,12 @@ def test_a_foreign_host_is_refused_before_any_handler(service_with_web):
     r = post(svc, '{"do": "undo"}', token, **foreign)
     assert r.status_code == 421 and "evil.example" in r.text
     assert httpx.get(svc.web.url + "/api/table", headers={"Host": "evil.example:8080"},
-                     timeout=5).status_code == 421
+                     timeout=scaled(5)).status_code == 421
     name = socket.gethostname().split(".")[0]
     for host in ("localhost", "127.0.0.1", "[::1]:8080", f"{name}.local", name.upper(),
                  "coffee.example"):              # the last one from [web] hosts
         assert httpx.get(svc.web.url + "/api/table", headers={"Host": host},
-                         timeout=5).status_code == 200, host
+                         timeout=scaled(5)).status_code == 200, host
 
 
 def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_web):
@@ -220,13 +221,13 @@ def test_a_forgotten_phone_and_a_cookie_from_elsewhere_are_refused(service_with_
     assert post(svc, '{"do": "undo"}', Origin=svc.web.url, **cookie).status_code in (200, 422)
     svc.web.pairing.forget(phone.id)                   # Settings' "Forget"
     assert post(svc, '{"do": "undo"}', token).status_code == 401
-    assert httpx.delete(svc.web.url + "/api/pair", timeout=5).status_code == 200
+    assert httpx.delete(svc.web.url + "/api/pair", timeout=scaled(5)).status_code == 200
 
 
 def test_a_pairing_body_that_is_not_json_is_told_how_to_pair(service_with_web):
     svc = service_with_web
     for body in (b'{"code": "123456",}', b"[" * 5000 + b"]" * 5000, b"\xff\xfe"):
-        r = httpx.post(svc.web.url + "/api/pair", content=body, timeout=5)
+        r = httpx.post(svc.web.url + "/api/pair", content=body, timeout=scaled(5))
         assert r.status_code == 400 and not r.json()["paired"], body[:20]
 
 

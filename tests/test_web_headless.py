@@ -23,6 +23,7 @@ from companion.outputs.web.pairing import (CODE_FILE, SEEN_SAVED, Pairing, publi
 
 from cafe_fixtures import wait_until
 from web_fixtures import service_with_web, web_config  # noqa: F401 - fixture
+from timing import scaled
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -198,7 +199,7 @@ def test_replay_db_makes_its_folder(tmp_path):
     done = subprocess.run([sys.executable, "-m", "companion", "replay", "-", "--db", str(db)],
                           input=b'{"do": "setup", "edition": "original", "players": ["A", "B"]}\n',
                           capture_output=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT),
-                          timeout=60)
+                          timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     assert db.exists()
 
@@ -242,7 +243,7 @@ def test_a_paired_phone_opening_the_live_table_is_seen(service_with_web, monkeyp
     token = r.json()["token"]
     monkeypatch.setattr(svc.web.pairing, "wall", lambda: 2_000_000_000.0)   # later on
     with httpx.stream("GET", svc.web.url + "/api/events",
-                      headers={"Authorization": f"Bearer {token}"}, timeout=5) as s:
+                      headers={"Authorization": f"Bearer {token}"}, timeout=scaled(5)) as s:
         lines = s.iter_lines()
         assert next(lines).startswith("id: ")
         seen = next(p for p in svc.web.pairing.phones() if p.name == "Dana's phone")

@@ -19,6 +19,7 @@ from companion.words.i18n import tr
 from a11y import VIEWPORTS, at_every_size
 from test_web_browser import CHROMIUM, browser  # noqa: F401 - fixture
 from web_fixtures import web_config
+from timing import scaled
 
 WORDS = ("help", "report", "report_hint", "report_wait", "update", "update_hint",
          "update_confirm", "update_asking", "update_none", "pair_first", "no_report")
@@ -72,26 +73,26 @@ def test_the_report_link_counts_the_pairing_cookie_unless_another_site_sent_it(i
     svc, _ = installed
     url = svc.web.url
     token = httpx.post(url + "/api/pair", json={"code": svc.web.pairing.code},
-                       timeout=5).json()["token"]
+                       timeout=scaled(5)).json()["token"]
     cookie = {"Cookie": f"companion_token={token}"}
     # a link followed on the page (no Origin): the browser says same-origin, or nothing
     for site in ("same-origin", None):
         extra = {"Sec-Fetch-Site": site} if site else {}
-        r = httpx.get(url + "/api/report", headers={**cookie, **extra}, timeout=30)
+        r = httpx.get(url + "/api/report", headers={**cookie, **extra}, timeout=scaled(30))
         assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
         assert "attachment" in r.headers["content-disposition"]
         assert token not in "".join(members(r.content).values())
     for site in ("cross-site", "same-site"):
-        r = httpx.get(url + "/api/report?lang=es", timeout=5,
+        r = httpx.get(url + "/api/report?lang=es", timeout=scaled(5),
                       headers={**cookie, "Sec-Fetch-Site": site, "Accept": "text/html"})
         assert r.status_code == 403 and tr("es", "web.origin") in r.text
     # a phone not paired, from the page: a page in its words, with the way back
-    r = httpx.get(url + "/api/report?lang=ko", headers={"Accept": "text/html"}, timeout=5)
+    r = httpx.get(url + "/api/report?lang=ko", headers={"Accept": "text/html"}, timeout=scaled(5))
     assert r.status_code == 401 and r.headers["content-type"].startswith("text/html")
     assert tr("ko", "web.not_paired") in r.text and 'href="/?lang=ko"' in r.text
     # an update still needs the page's Origin with the cookie (it changes the table)
     r = httpx.post(url + "/api/update", headers={**cookie, "Sec-Fetch-Site": "same-origin"},
-                   timeout=5)
+                   timeout=scaled(5))
     assert r.status_code == 403
 
 
@@ -102,11 +103,11 @@ def test_without_releases_the_update_answer_says_why_in_words(tmp_path):
     try:
         url = svc.web.url
         token = httpx.post(url + "/api/pair", json={"code": svc.web.pairing.code},
-                           timeout=5).json()["token"]
+                           timeout=scaled(5)).json()["token"]
         r = httpx.post(url + "/api/update?lang=it", headers={"Authorization": f"Bearer {token}"},
-                       timeout=5)
+                       timeout=scaled(5))
         assert r.status_code == 404 and r.json()["message"] == tr("it", "web.update_none")
-        page = httpx.get(url + "/companion?lang=it", timeout=5).text
+        page = httpx.get(url + "/companion?lang=it", timeout=scaled(5)).text
         assert 'id="update"' not in page and 'id="report"' in page
     finally:
         svc.shutdown()

@@ -13,6 +13,7 @@ import pytest
 from zeroconf import Zeroconf
 
 from companion.outputs.web.mdns import SERVICE, Announcer, publish_command
+from timing import scaled
 
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -74,14 +75,14 @@ def avahi(tmp_path, monkeypatch):
         for proc in (daemon, dbus):
             if proc is not None:
                 proc.terminate()
-                proc.wait(10)
+                proc.wait(scaled(10))
 
 
 def test_the_table_is_found_by_name(avahi):
     announcer = Announcer(18999, name="Coffee Rush table test")
     assert announcer.start()
     try:
-        assert announcer.registered.wait(10), f"not announced: {announcer.error}"
+        assert announcer.registered.wait(scaled(10)), f"not announced: {announcer.error}"
         assert announcer.announced_as == "Coffee Rush table test"
         zc = Zeroconf()
         try:
@@ -103,7 +104,7 @@ def test_without_avahi_daemon_the_warning_says_how_to_start_it(tmp_path, monkeyp
     announcer = Announcer(18998)
     with caplog.at_level(logging.WARNING, logger="companion.outputs.web"):
         assert announcer.start()
-        announcer._thread.join(10)
+        announcer._thread.join(scaled(10))
     assert not announcer.registered.is_set()
     assert "avahi-daemon is not running" in announcer.error
     assert "systemctl enable --now avahi-daemon" in caplog.text

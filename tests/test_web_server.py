@@ -18,6 +18,7 @@ from starlette.routing import Route
 from companion.outputs.web.routing import WebApp, read_body, text, unread_closes
 from companion.outputs.web.server import HEADER_LIMIT, BackgroundServer
 from cafe_fixtures import wait_until
+from timing import scaled
 
 
 def hello_app():
@@ -40,7 +41,7 @@ def serve():
 
 
 def raw(server, data: bytes) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=scaled(5))
     s.sendall(data)
     return s
 
@@ -80,7 +81,7 @@ def test_serves_then_stops_cleanly():
     server.on_stop(lambda: calls.append("stop"))
     assert server.start()
     try:
-        assert httpx.get(server.url + "/", timeout=5).text == "hello"
+        assert httpx.get(server.url + "/", timeout=scaled(5)).text == "hello"
     finally:
         server.stop()
     assert calls == ["stop"]
@@ -132,7 +133,7 @@ def test_one_connection_serves_many_requests_and_a_failing_handler_is_a_500(capl
     caplog.set_level(logging.ERROR, logger="companion.outputs.web")
     server = serve(app)
     peers = set()
-    with httpx.Client(timeout=5) as client:
+    with httpx.Client(timeout=scaled(5)) as client:
         def get(*args, **kw):
             return client.request(*args, extensions={"trace": lambda name, info: peers.add(
                 id(info.get("return_value"))) if name == "connection.connect_tcp.complete"
@@ -162,7 +163,7 @@ def test_routes_answer_404_405_and_a_trailing_slash(serve):
     server = serve(WebApp([
         Route("/history/{game:int}", lambda r: text(str(r.path_params["game"] + 1))),
         Route("/api/pair", lambda r: text("p"), methods=["POST", "DELETE"])]))
-    with httpx.Client(base_url=server.url, timeout=5) as client:
+    with httpx.Client(base_url=server.url, timeout=scaled(5)) as client:
         assert client.get("/history/41").text == "42"
         assert client.get("/history/x").status_code == 404
         assert client.get("/nowhere").text == "Not Found"
@@ -186,7 +187,7 @@ def test_headers_too_large_is_431_and_a_body_too_large_is_refused_unread(serve):
         answer = read_all(s)                                  # answered, then closed
         assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
         assert b"\r\nconnection: close\r\n" in answer
-    with httpx.Client(base_url=server.url, timeout=5) as client:
+    with httpx.Client(base_url=server.url, timeout=scaled(5)) as client:
         assert client.post("/up", content=b"small").text == "small"
         r = client.post("/up", content=b"x" * 10_000_000)    # never read into memory
         assert r.status_code == 413 and got["body"] is None
@@ -197,7 +198,7 @@ def test_headers_too_large_is_431_and_a_body_too_large_is_refused_unread(serve):
 def test_a_slowloris_does_not_block_another_phone_and_an_idle_one_is_closed(serve):
     server = serve(hello_app(), keep_alive=0.5)
     with raw(server, b"GET / HTTP/1.1\r\nHo") as slow:          # never finishes its headers
-        assert httpx.get(server.url + "/", timeout=5).text == "hello"
+        assert httpx.get(server.url + "/", timeout=scaled(5)).text == "hello"
         assert slow.recv(100) == b""            # its head is not in: closed after the wait
     with raw(server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") as idle:
         first = read_answer(idle, b"hello")
@@ -218,7 +219,7 @@ def test_too_many_connections_are_refused_until_one_closes(serve, caplog):
             assert answer.endswith(b"too many connections; try again later\n")
         held.pop().close()
         assert wait_until(lambda: server.connections < 2)
-        assert httpx.get(server.url + "/", timeout=5).text == "hello"
+        assert httpx.get(server.url + "/", timeout=scaled(5)).text == "hello"
     finally:
         for s in held:
             s.close()
@@ -231,7 +232,7 @@ def stream_app(ended: threading.Event, items: "queue.Queue[str | None]"):
         async def chunks():
             try:
                 yield "data: first\n\n"
-                while (item := await asyncio.to_thread(items.get, timeout=5)) is not None:
+                while (item := await asyncio.to_thread(items.get, timeout=scaled(5))) is not None:
                     yield f"data: {item}\n\n"
             finally:
                 ended.set()
@@ -244,7 +245,7 @@ def test_a_phone_hanging_up_mid_stream_ends_it_quietly(serve, caplog):
     ended, items = threading.Event(), queue.Queue()
     server = serve(stream_app(ended, items))
     caplog.set_level(logging.DEBUG, logger="companion.outputs.web")
-    with httpx.stream("GET", server.url + "/events", timeout=5) as s:
+    with httpx.stream("GET", server.url + "/events", timeout=scaled(5)) as s:
         assert s.headers["transfer-encoding"] == "chunked"
         assert next(s.iter_lines()) == "data: first"
     for n in range(100):                    # the next writes find it gone
@@ -255,7 +256,7 @@ def test_a_phone_hanging_up_mid_stream_ends_it_quietly(serve, caplog):
     assert ended.is_set()
     items.put(None)                         # (lets the stream's reading thread go)
     assert wait_until(lambda: server.connections == 0)
-    assert httpx.get(server.url + "/", timeout=5).text == "hello"
+    assert httpx.get(server.url + "/", timeout=scaled(5)).text == "hello"
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
 
 
@@ -263,7 +264,7 @@ def test_stop_ends_an_open_stream_within_its_grace(serve):
     ended, items = threading.Event(), queue.Queue()
     server = serve(stream_app(ended, items), grace=5.0)
     server.on_stop(server.app.close)
-    with httpx.stream("GET", server.url + "/events", timeout=5) as s:
+    with httpx.stream("GET", server.url + "/events", timeout=scaled(5)) as s:
         lines = s.iter_lines()
         assert [next(lines), next(lines)] == ["data: first", ""]
         items.put("second")
@@ -271,7 +272,7 @@ def test_stop_ends_an_open_stream_within_its_grace(serve):
         stopping = threading.Thread(target=server.stop)
         stopping.start()
         rest = list(lines)                           # the stream ends: its last chunk came
-    stopping.join(5)
+    stopping.join(scaled(5))
     assert not stopping.is_alive() and ended.is_set() and not server.running
     assert rest == [""]
 
@@ -316,6 +317,6 @@ def test_a_body_that_stops_coming_ends_its_request(serve, monkeypatch):
         return text(f"{len(body or b'')}")
     server = serve(WebApp([Route("/up", upload, methods=["POST"])]))
     with raw(server, b"POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc") as slow:
-        assert httpx.post(server.url + "/up", content=b"12345", timeout=5).text == "5"
+        assert httpx.post(server.url + "/up", content=b"12345", timeout=scaled(5)).text == "5"
         answer = read_all(slow)
         assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower()

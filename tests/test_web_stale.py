@@ -9,13 +9,15 @@ import httpx
 from companion.core.journal import Journal
 
 from web_fixtures import new_game, service_with_web  # noqa: F401 - fixture
+from timing import scaled
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"],
          "start": "Ana"}
 
 
 def pair(svc) -> str:
-    r = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code}, timeout=5)
+    r = httpx.post(svc.web.url + "/api/pair", json={"code": svc.web.pairing.code},
+                   timeout=scaled(5))
     assert r.status_code == 200, r.text
     return r.json()["token"]
 
@@ -25,12 +27,12 @@ def post(svc, token, line, version=None, **headers) -> httpx.Response:
     if version is not None:
         headers["If-Match"] = version
     return httpx.post(svc.web.url + "/api/action", content=json.dumps(line).encode(),
-                      headers=headers, timeout=5)
+                      headers=headers, timeout=scaled(5))
 
 
 def look(svc) -> httpx.Response:
     """What a phone shows: the table and its ETag."""
-    r = httpx.get(svc.web.url + "/api/table", timeout=5)
+    r = httpx.get(svc.web.url + "/api/table", timeout=scaled(5))
     assert r.status_code == 200
     return r
 
@@ -94,13 +96,13 @@ def test_without_if_match_a_phone_acts_as_before_and_a_bad_one_is_refused(servic
 def test_the_events_stream_carries_the_version_the_page_sends_back(service_with_web):
     svc = service_with_web
     new_game(svc, SETUP)
-    with httpx.stream("GET", svc.web.url + "/api/events", timeout=5) as s:
+    with httpx.stream("GET", svc.web.url + "/api/events", timeout=scaled(5)) as s:
         for line in s.iter_lines():
             if line.startswith("data: "):
                 first = json.loads(line[6:])
                 break
     assert first["version"] == look(svc).headers["etag"]
-    page = httpx.get(svc.web.url + "/", timeout=5).text
+    page = httpx.get(svc.web.url + "/", timeout=scaled(5)).text
     assert f'data-version="{first["version"].replace(chr(34), "&quot;")}"' in page
 
 

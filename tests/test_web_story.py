@@ -28,6 +28,7 @@ from companion.review.story_words import point_text
 from companion.outputs.screen import screenshots
 from inprocess import cli
 from web_fixtures import web_config
+from timing import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "test-output" / "web"
@@ -145,7 +146,7 @@ def test_the_summary_pdf_is_one_a4_page_poppler_renders(served, tmp_path):
     import pygame.mask          # (not loaded by the companion's `import pygame`)
     svc, _ = served
     # (fpdf2 loads with the first PDF and parses the fonts it embeds: seconds, not 5 ms)
-    r = httpx.get(f"{svc.web.url}/history/1/pdf?lang=ko", timeout=60)
+    r = httpx.get(f"{svc.web.url}/history/1/pdf?lang=ko", timeout=scaled(60))
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
     assert "coffee-rush-game-1-summary.pdf" in r.headers["content-disposition"]
     pdf = tmp_path / "summary.pdf"

@@ -21,6 +21,7 @@ from companion.outputs.web.live import LiveTable
 
 from web_fixtures import web_config
 from cafe_fixtures import wait_until
+from timing import scaled
 
 SETUP = {"do": "setup", "edition": "original", "players": ["Ana", "Ben"], "start": "Ana"}
 
@@ -49,7 +50,7 @@ def events(lines):
 
 def test_an_idle_stream_gets_heartbeats_then_the_next_update(view, monkeypatch):
     monkeypatch.setattr(web_app, "HEARTBEAT", 0.05)
-    with httpx.stream("GET", view.url + "/api/events", timeout=5) as s:
+    with httpx.stream("GET", view.url + "/api/events", timeout=scaled(5)) as s:
         assert s.headers["content-type"] == "text/event-stream; charset=utf-8"
         assert s.headers["cache-control"] == "no-store"
         got = events(s.iter_lines())
@@ -65,7 +66,7 @@ def test_stopping_the_service_ends_every_open_stream_at_once(view):
     ended = []
 
     def follow():
-        with httpx.stream("GET", view.url + "/api/events?lang=ko", timeout=5) as s:
+        with httpx.stream("GET", view.url + "/api/events?lang=ko", timeout=scaled(5)) as s:
             got = events(s.iter_lines())
             assert next(got)[0] == "data"
             opened.release()
@@ -75,13 +76,13 @@ def test_stopping_the_service_ends_every_open_stream_at_once(view):
     for phone in phones:
         phone.start()
     for _ in phones:
-        assert opened.acquire(timeout=5)
+        assert opened.acquire(timeout=scaled(5))
     assert wait_until(lambda: len(view.live.clients) == 3)
     stopping = threading.Thread(target=view.close)
     stopping.start()
-    stopping.join(5)                                # within the phone view's 1 s grace
+    stopping.join(scaled(5))                                # within the phone view's 1 s grace
     for phone in phones:
-        phone.join(5)
+        phone.join(scaled(5))
     assert not stopping.is_alive() and not any(p.is_alive() for p in phones)
     assert ended == [[], [], []] and not view.live.clients
     assert view.url is None
@@ -91,11 +92,11 @@ def test_too_many_open_pages_get_503_and_a_phone_that_hangs_up_is_forgotten(view
                                                                            caplog):
     monkeypatch.setattr(web_app, "MAX_STREAMS", 1)
     caplog.set_level(logging.INFO, logger="companion.outputs.web")
-    with httpx.stream("GET", view.url + "/api/events", timeout=5) as s:
+    with httpx.stream("GET", view.url + "/api/events", timeout=scaled(5)) as s:
         lines = s.iter_lines()                  # (held: a dropped iterator hangs up)
         assert next(events(lines))[0] == "data"
         assert wait_until(lambda: len(view.live.clients) == 1)
-        full = httpx.get(view.url + "/api/events", timeout=5)
+        full = httpx.get(view.url + "/api/events", timeout=scaled(5))
         assert full.status_code == 503 and full.headers["retry-after"] == "30"
     for n in range(100):                    # it hung up: the next updates find it gone
         if not view.live.clients:
@@ -104,7 +105,7 @@ def test_too_many_open_pages_get_503_and_a_phone_that_hangs_up_is_forgotten(view
                             if n else ev.TouchAction(SETUP))
         wait_until(lambda: not view.live.clients, timeout=0.1)
     assert not view.live.clients
-    with httpx.stream("GET", view.url + "/api/events", timeout=5) as s:   # room again
+    with httpx.stream("GET", view.url + "/api/events", timeout=scaled(5)) as s:   # room again
         assert s.status_code == 200
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
 
@@ -139,7 +140,7 @@ def test_an_action_waits_on_the_phones_thread_for_the_loops_answer(tmp_path):
     loop.start()
     try:
         update = live.post_action({"do": "correct", "player": "Ben", "likes": 3}, "127.0.0.1",
-                                  timeout=5)
+                                  timeout=scaled(5))
         assert update.accepted and live.latest.table["players"][1]["likes"] == 3
         assert not live._waiting
     finally:

@@ -20,6 +20,7 @@ from companion.outputs.web.app import PhoneView
 from companion.outputs.web.live import LiveTable
 
 from web_fixtures import web_config
+from timing import scaled
 
 SURGE = [  # Ana completes 2 with 3 cards left: Ben draws 2, Chloe the last one; CLOSED
     {"do": "setup", "edition": "original", "players": ["Ana", "Ben", "Chloe"], "start": "Ana"},
@@ -92,7 +93,8 @@ def test_api_why_answers_each_target_and_api_table_keeps_its_keys(tmp_path):
     loop, view = surge_view(tmp_path)
     assert view.start(host="127.0.0.1", port=0, mdns=False)
     try:
-        with httpx.Client(base_url=view.url, headers={"Host": "localhost"}, timeout=10) as client:
+        with httpx.Client(base_url=view.url, headers={"Host": "localhost"},
+                          timeout=scaled(10)) as client:
             r = client.get("/api/why?lang=ko")
             assert r.status_code == 200
             data = r.json()

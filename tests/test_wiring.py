@@ -19,6 +19,7 @@ from companion.core.loop import TableLoop  # noqa: E402
 from companion.outputs.screen import theme  # noqa: E402
 from companion.outputs import Outputs  # noqa: E402
 from companion.outputs.screen.app import App  # noqa: E402
+from timing import scaled
 
 
 def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_it():
@@ -30,7 +31,7 @@ def test_request_stop_from_another_thread_ends_the_screen_loop_and_close_closes_
     stopper = threading.Timer(0.05, app.request_stop)
     stopper.start()
     app.run()                                         # returns: the test cannot hang on it
-    stopper.join(2.0)
+    stopper.join(scaled(2.0))
     assert not app.running
     app.close()
     assert not pygame.display.get_init()
