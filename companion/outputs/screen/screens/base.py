@@ -710,6 +710,7 @@ class Screen:
         size = surface.get_size()
         frame, owner = _kept_surface(_AHEAD, surface)
         now = _placed(ws)
+        yield           # (what each widget shows, and below what differs: steps of their own)
         if owner is not self._ahead_token or self._ahead_drawn is None \
                 or self._ahead_fonts != font_generation():
             _AHEAD[size] = (frame, self._ahead_token)
