@@ -1679,8 +1679,8 @@ class OrderCard(Widget):
         card would draw, fitted and rendered ahead in steps, nothing painted: a card the
         scanner may name next (``TableView``'s cards ahead). A scanned card's first paint
         tried its name at several type sizes, measuring it at each (the glyphs loaded and
-        hinted at each size), and rendered it and its ingredients' initials: 1.5-3.7 M
-        instructions of a scan's 4-6 M at 800 x 480 (issue 38)."""
+        hinted at each size), and rendered it and its ingredients' initials: 1.5-2.6 M
+        instructions of a scan's 4-5.3 M at 800 x 480 (issue 38)."""
         if not self.cards:
             return
         if self.compact:
