@@ -535,41 +535,20 @@ def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
     unknown card ends its scan prompt or draw badge, and the panel's order slots change
     size: its frame copies their looks and paints only the slot whose card became known.
     A whole game of the demo's bots, every step painted ahead before each input."""
-    import random as _random
-
-    from companion.appliance import demo
     from companion.core import events as ev
     from companion.outputs.screen.widgets import OrderCard
 
     loop, app = make_app((800, 480))
-    rng = _random.Random(1)
-    tags = [t for t, c in app.catalog.cards.items() if c.edition == "original"]
-    rng.shuffle(tags)
-    pending: list = []
-    bots = demo.Bots(loop, rng, tags, post=pending.append)
-    pending.append(ev.TouchAction(demo._setup("original", ["Ana", "Ben", "Chloe", "Dae"],
-                                              "standard", rng)))
     painted: list[str] = []
     per_scan: list[list[str]] = []
+
+    def scanned(event) -> None:
+        if isinstance(event, ev.CardScanned):
+            per_scan.append(list(painted))
     draw = OrderCard.draw
     OrderCard.draw = lambda w, surface: painted.append(w.name) or draw(w, surface)
     try:                                  # (on the screen, or aside for a band of it)
-        for _ in range(400):
-            while pending:
-                while app.work_ahead():
-                    pass
-                event = pending.pop(0)
-                painted.clear()
-                loop.post(event)
-                loop.drain()
-                app.pump()
-                if isinstance(event, ev.CardScanned):
-                    per_scan.append(list(painted))
-            if app.table.game.game_over:
-                break
-            bots.scan_new_cards()
-            bots.answer_cakes()
-            bots.play_turn()
+        _bots_game_painted_ahead(loop, app, 1, painted.clear, scanned)
     finally:
         OrderCard.draw = draw
     assert len(per_scan) >= 10
@@ -632,9 +611,6 @@ def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monke
     initials and renders neither. A whole game of the demo's bots, every step painted ahead
     before each input; a check that it can fail: without the work ahead (``_cards_ahead``
     doing nothing) the same game fits names during its scans."""
-    import random as _random
-
-    from companion.appliance import demo
     from companion.core import events as ev
     from companion.outputs.screen import widgets
     from companion.outputs.screen.screens.table_view import TableView
@@ -647,13 +623,6 @@ def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monke
         if not ahead:
             monkeypatch.setattr(TableView, "_cards_ahead", lambda self, ws, tag: iter(()))
         loop, app = make_app((800, 480))
-        rng = _random.Random(2)
-        tags = [t for t, c in app.catalog.cards.items() if c.edition == "original"]
-        rng.shuffle(tags)
-        pending: list = []
-        bots = demo.Bots(loop, rng, tags, post=pending.append)
-        pending.append(ev.TouchAction(demo._setup("original", ["Ana", "Ben", "Chloe", "Dae"],
-                                                  "standard", rng)))
         made: list = []                 # (text) fitted, or rendered, while a scan is drawn
         fit_steps, put = widgets._fit_steps, SurfaceCache.put
 
@@ -664,33 +633,56 @@ def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monke
         monkeypatch.setattr(widgets, "_fit_steps",
                             lambda text, *a, **k: made.append(text) or fit_steps(text, *a, **k))
         monkeypatch.setattr(SurfaceCache, "put", rendered)
-        scans, wrong = 0, []
-        for _ in range(400):
-            while pending:
-                while app.work_ahead():
-                    pass
-                event = pending.pop(0)
-                made.clear()
-                loop.post(event)
-                loop.drain()
-                app.pump()
-                if isinstance(event, ev.CardScanned):
-                    scans += 1
-                    card = app.catalog.get(event.tag)
-                    own = {drink_name(card.drink)} | {widgets.ingredient_letters(i)
-                                                      for i in card.recipe}
-                    if own & set(made):
-                        wrong.append((event.tag, sorted(own & set(made))))
-            if app.table.game.game_over:
-                break
-            bots.scan_new_cards()
-            bots.answer_cakes()
-            bots.play_turn()
+        scans: list[str] = []
+        wrong: list[tuple[str, list]] = []
+
+        def scanned(event) -> None:
+            if isinstance(event, ev.CardScanned):
+                scans.append(event.tag)
+                card = app.catalog.get(event.tag)
+                own = {drink_name(card.drink)} | {widgets.ingredient_letters(i)
+                                                  for i in card.recipe}
+                if own & set(made):
+                    wrong.append((event.tag, sorted(own & set(made))))
+        _bots_game_painted_ahead(loop, app, 2, made.clear, scanned)
         monkeypatch.undo()
-        return scans, wrong
+        return len(scans), wrong
 
     scans, wrong = scans_fitting(ahead=True)
     assert scans >= 10
     assert wrong == []
     scans, wrong = scans_fitting(ahead=False)
     assert wrong, "without the cards ahead, no scan fitted its card's text: the check is blind"
+
+
+def _bots_game_painted_ahead(loop, app, seed: int, before, after) -> None:
+    """A whole 4-player game of the demo's bots on ``app``, every step painted ahead before
+    each input: ``before()`` just before each input is posted, ``after(event)`` once its
+    frame is drawn."""
+    import random as _random
+
+    from companion.appliance import demo
+    from companion.core import events as ev
+
+    rng = _random.Random(seed)
+    tags = [t for t, c in app.catalog.cards.items() if c.edition == "original"]
+    rng.shuffle(tags)
+    pending: list = []
+    bots = demo.Bots(loop, rng, tags, post=pending.append)
+    pending.append(ev.TouchAction(demo._setup("original", ["Ana", "Ben", "Chloe", "Dae"],
+                                              "standard", rng)))
+    for _ in range(400):
+        while pending:
+            while app.work_ahead():
+                pass
+            event = pending.pop(0)
+            before()
+            loop.post(event)
+            loop.drain()
+            app.pump()
+            after(event)
+        if app.table.game.game_over:
+            break
+        bots.scan_new_cards()
+        bots.answer_cakes()
+        bots.play_turn()
