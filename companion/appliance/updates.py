@@ -230,7 +230,8 @@ def fetch_git(origin: str, dest: str, ref: str | None = None) -> str:
 
 def _safe_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
     """Refuse what could write outside the folder (absolute paths, .., devices, links
-    out); Python 3.11.2 (Bookworm) has no extraction filter of its own."""
+    out); Python 3.11.2 (Bookworm) has no extraction filter of its own (a newer Python's
+    ``data`` filter is applied as well: ``fetch_tarball``)."""
     members = []
     for m in tar.getmembers():
         parts = m.name.split("/")
@@ -255,7 +256,13 @@ def fetch_tarball(path: str, dest: str) -> str:
                 digest.update(block)
         with tarfile.open(path) as tar:
             unpack = dest + ".unpack"
-            tar.extractall(unpack, members=_safe_members(tar))
+            # the standard library's own filter too where it has one (3.12+, Trixie's 3.13,
+            # whose tarfile warns without it; 3.14 applies it by default)
+            members = _safe_members(tar)
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(unpack, members=members, filter="data")
+            else:
+                tar.extractall(unpack, members=members)
     except (OSError, tarfile.TarError) as exc:
         raise UpdateError(f"cannot read the tarball {path}: {exc}") from None
     top = os.listdir(unpack)
