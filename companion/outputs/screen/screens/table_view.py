@@ -603,6 +603,7 @@ class TableView(CakeTable, WhyTargets):
         shown = drink_name(info.drink)
         slots = [w for w in ws if isinstance(w, OrderCard) and w.cards
                  and w.cards[-1] is not None and w.cards[-1][0] == shown]
+        looked = 0
         for tag, card in catalog.cards.items():
             if card.edition != game.edition or tag in game.used_tags or tag == stand_in:
                 continue
@@ -610,6 +611,9 @@ class TableView(CakeTable, WhyTargets):
             for w in slots:
                 for _ in w.card_ahead(face):
                     yield None
+            looked += 1
+            if looked % 8 == 0:     # (a deck's cards found done already: a step per eight,
+                yield None          # each laid out to look its text up)
 
     def _likely_actions(self) -> Iterator[dict]:
         """What the active player's likeliest taps post: completing each order (the tap
