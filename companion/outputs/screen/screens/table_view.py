@@ -70,6 +70,8 @@ class TableView(CakeTable, WhyTargets):
         self._update_action: dict | None = None
         self.spend_count = 1
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
+        # (the table, the engine's answer to END TURN on it): predict_parts' for predict
+        self._end_turn_ahead: tuple[Any, Any] | None = None
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
@@ -543,9 +545,11 @@ class TableView(CakeTable, WhyTargets):
         table = self.app.table
         if not self._turn_on_show():
             return None
-        got = getattr(self, "_end_turn_ahead", None)    # (the engine's answer on this table,
-        outcome = got[1] if got is not None and got[0] is table else apply(   # worked out
-            table, {"do": "end_turn"}, self.app.catalog.specialty_tags)    # by predict_parts)
+        got = self._end_turn_ahead
+        if got is not None and got[0] is table:
+            outcome = got[1]
+        else:
+            outcome = apply(table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
         if not isinstance(outcome, Accepted):
             return None
         update = Update(None, outcome.table, outcome.action, outcome.happened)
