@@ -11,7 +11,6 @@ from companion.core.journal import Journal
 from companion.appliance.service import Service
 from recorder import Recorder
 from timing import scaled
-from timing import scaled
 
 
 def wait_until(predicate, timeout=5.0):
@@ -147,7 +146,7 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
     import threading
     import time as time_mod
 
-    from companion.appliance.service import SIGNAL_CHECK_SECONDS, wait_for_stop
+    from companion.appliance.stop_signals import SIGNAL_CHECK_SECONDS, wait_for_stop
     stopping = threading.Event()
     old = signal_mod.signal(signal_mod.SIGUSR1, lambda *_: stopping.set())
     try:
@@ -161,6 +160,54 @@ def test_a_stop_signal_landing_on_another_thread_still_stops_the_main_thread():
     finally:
         signal_mod.signal(signal_mod.SIGUSR1, old)
     assert not wait_for_stop(threading.Event(), 0.01)      # and it gives up when told
+
+
+def test_a_stop_signal_s_handler_takes_no_lock_its_own_thread_may_hold(cfg):
+    """Found under load: a service still alive half an hour after SIGTERM. The handler had
+    interrupted the main thread inside ``stopping.wait``, just after that wait took the
+    Event's lock back, and set the Event: it waited for a lock its own thread held. The
+    handler may interrupt any code, so it takes no lock at all: not the Event's, not the
+    screen's wake-up (the screen's stop), not the log's. Here it runs while all three are
+    held; it returns at once, and the stop follows once they are let go."""
+    import io
+    import logging
+    import signal
+    import threading
+
+    svc = Service(cfg, headless=True)
+    screen_wake = threading.Event()
+    logged = io.StringIO()
+    log_handler = logging.StreamHandler(logged)
+    companion_log = logging.getLogger("companion")
+    level = companion_log.level
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)}
+    try:
+        companion_log.addHandler(log_handler)
+        companion_log.setLevel(logging.INFO)     # the stop's log line reaches log_handler
+        svc.on_stop_signal(screen_wake.set)       # as the screen's request_stop
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        held = (svc.stopping._cond, screen_wake._cond, log_handler.lock)
+        for lock in held:
+            lock.acquire()
+        try:
+            interrupting = threading.Thread(target=handler, args=(signal.SIGTERM, None))
+            interrupting.start()
+            interrupting.join(scaled(5))
+            returned = not interrupting.is_alive()
+            assert not svc.stopping.is_set() and not screen_wake.is_set()
+        finally:
+            for lock in held:
+                lock.release()
+        assert returned, "the stop signal's handler waited for a lock"
+        assert svc.stopping.wait(scaled(5)) and screen_wake.wait(scaled(5))
+        assert "SIGTERM: stopping" in logged.getvalue()
+    finally:
+        for s, old in saved.items():
+            signal.signal(s, old)
+        companion_log.removeHandler(log_handler)
+        companion_log.setLevel(level)
+        svc.shutdown()
 
 
 def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):

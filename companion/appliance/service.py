@@ -33,7 +33,6 @@ import atexit
 import functools
 import logging
 import os
-import signal
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -44,6 +43,7 @@ from .config import Config, ConfigError
 from companion.core.events import CatalogLoaded, SettingsChanged
 from companion.core.journal import Journal, JournalError
 from .notify import Notifier
+from .stop_signals import StopSignals, wait_for_stop
 from companion.core.session import Session
 from companion.outputs import Outputs
 from companion.core.loop import LogSubscriber, TableLoop, Update
@@ -59,21 +59,6 @@ if TYPE_CHECKING:                        # pygame loads with the screen, not bef
     from companion.outputs.web.app import PhoneView
 
 log = logging.getLogger("companion.appliance.service")
-SIGNAL_CHECK_SECONDS = 0.25   # how often a waiting main thread looks for a stop signal
-
-
-def wait_for_stop(stopping: threading.Event, seconds: float) -> bool:
-    """Wait up to ``seconds`` for ``stopping``, in short slices: Python runs a signal's
-    handler only on the main thread between bytecodes, so a main thread asleep in one long
-    wait never sees a SIGTERM the kernel handed to another thread (the web server's, the
-    table loop's). True once ``stopping`` is set."""
-    deadline = time.monotonic() + seconds
-    while not stopping.wait(min(SIGNAL_CHECK_SECONDS, max(0.0, deadline - time.monotonic()))):
-        if time.monotonic() >= deadline:
-            return False
-    return True
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 STOP_SECONDS = 3.0
 """A stop finishes within this long (systemd's stop timeout is longer)."""
 LOOP_STOP_SECONDS = 1.5
@@ -165,7 +150,7 @@ class Service:
         self._adapters = threading.Lock()    # held while the adapters start
         self._adapters_started = False
         self._starter: threading.Thread | None = None
-        self._old_signals: dict = {}
+        self._stop_signals = StopSignals(lambda _signum: self.stopping.set())
         self._stopped = False
 
     def _catalog(self):
@@ -332,17 +317,13 @@ class Service:
         log.info("the phones' pairing code was said aloud (UNDO held)")
 
     def on_stop_signal(self, handler: Callable[[], None] | None = None) -> None:
-        """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop."""
-        def stop(signum, _frame) -> None:
-            log.info("%s: stopping", signal.Signals(signum).name)
-            self.stopping.set()
-            if handler is not None:
-                handler()
-        if threading.current_thread() is not threading.main_thread():
-            return                           # only the main thread may; a caller's own stop
-        for sig in STOP_SIGNALS:
-            old = signal.signal(sig, stop)
-            self._old_signals.setdefault(sig, old)    # put back by shutdown()
+        """SIGTERM, SIGINT and SIGHUP all ask for the same clean stop: ``stopping`` set, and
+        ``handler`` (the screen's) called, on the stop signals' own thread (see
+        stop_signals.py: the handler itself takes no lock). Only the main thread may set
+        handlers; elsewhere a caller stops the service its own way."""
+        if handler is not None:
+            self._stop_signals.also(lambda _signum: handler())
+        self._stop_signals.install()
 
     def run(self) -> int:
         self.on_stop_signal()
@@ -552,9 +533,7 @@ class Service:
             self.journal.close()
         else:   # still inside a write: the OS closes the file at exit; SQLite's WAL keeps it whole
             log.error("the journal is left open: the table loop is still busy")
-        for sig, old in self._old_signals.items():
-            signal.signal(sig, old)
-        self._old_signals = {}
+        self._stop_signals.restore()
         log.info("companion stopped")
         logging.getLogger().removeHandler(self.log_tail)
 
@@ -631,11 +610,13 @@ class Startup:
         self.stopping = threading.Event()
         self.lights = None
         self.surface = None
-        self._old_signals: dict = {}
+        self._stop_signals = StopSignals(lambda _signum: self.stopping.set())
 
     def run(self) -> int:
         shown = None
-        self._catch_signals()
+        # The service's own signal handling (Service) starts with the table; until then a
+        # SIGTERM, SIGINT or SIGHUP ends the fault page and the process cleanly.
+        self._stop_signals.install()
         try:
             while not self.stopping.is_set():
                 cfg, svc, fault = _start(self.load, self.config_path, self.headless,
@@ -657,7 +638,7 @@ class Startup:
                 return 0
         finally:
             self._close_fault_lights()
-            self._restore_signals()
+            self._stop_signals.restore()
         return svc.run()
 
     def _show(self, fault, cfg) -> bool:
@@ -699,16 +680,3 @@ class Startup:
         if self.lights is not None:
             _optional("closing the fault lights", self.lights.close)
             self.lights = None
-
-    # The service's own signal handling (Service) starts with the table; until then a
-    # SIGTERM, SIGINT or SIGHUP ends the fault page and the process cleanly.
-    def _catch_signals(self) -> None:
-        if threading.current_thread() is not threading.main_thread() or self._old_signals:
-            return
-        for sig in STOP_SIGNALS:
-            self._old_signals[sig] = signal.signal(sig, lambda *_: self.stopping.set())
-
-    def _restore_signals(self) -> None:
-        for sig, old in self._old_signals.items():
-            signal.signal(sig, old)
-        self._old_signals = {}

@@ -10,7 +10,6 @@ def add_arguments(p):
 
 def main(args) -> int:
     import logging
-    import signal
     import sys
     import threading
 
@@ -18,6 +17,7 @@ def main(args) -> int:
     from companion.cafe.store import Store, StoreError
     from companion.cafe.web import build_app
     from .cli import load_config
+    from companion.appliance.stop_signals import StopSignals, wait_for_stop
     from companion.outputs.web.server import BackgroundServer
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
@@ -37,19 +37,20 @@ def main(args) -> int:
     server = BackgroundServer(app, args.bind or cafe["bind"], args.port or cafe["port"],
                               name="café floor page")
     server.on_stop(app.close)
+    stopping = threading.Event()
+    signals = StopSignals(lambda _signum: stopping.set())
     try:
         if not server.start():
             print(f"error: {server.error}", file=sys.stderr)
             return 2
         print(f"café hub for venue {hub.venue}: floor {server.url}/  "
               f"leaderboard {server.url}/leaderboard", flush=True)
-        stopping = threading.Event()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stopping.set())
-        while not stopping.wait(3600):
+        signals.install()            # SIGTERM, SIGINT or SIGHUP: a clean stop
+        while not wait_for_stop(stopping, 3600):
             pass
         return 0
     finally:
+        signals.restore()
         server.stop()
         hub.close()
         store.close()

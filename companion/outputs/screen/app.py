@@ -790,8 +790,10 @@ class App:
             self.step()
 
     def request_stop(self) -> None:
-        """Ask the main loop to end, from any thread or a signal handler: ``run`` returns
-        once the step in hand is done."""
+        """Ask the main loop to end, from any thread: ``run`` returns once the step in
+        hand is done. Not from a signal handler itself: setting ``_wake`` takes its lock,
+        which the interrupted main thread may hold (the stop signals' thread calls this,
+        see appliance/stop_signals.py)."""
         self.running = False
         if pygame.display.get_init():
             pygame.event.post(pygame.event.Event(pygame.QUIT))

@@ -97,7 +97,7 @@ class FaultPage:
         self.choice = action
 
     def stop(self) -> None:
-        """From a signal handler or another thread: leave ``run`` soon."""
+        """From another thread: leave ``run`` soon."""
         self.stopping.set()
 
     def failed(self, error: str) -> None:
