@@ -19,6 +19,7 @@ bytecodes again.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import signal
@@ -91,10 +92,8 @@ class StopSignals:
     def _act(self) -> None:
         while (signum := self._received.get()) is not None:
             name = signal.Signals(signum).name
-            try:
+            with contextlib.suppress(Exception):      # a broken log stops no stop
                 log.info("%s: stopping", name)
-            except Exception:                         # a broken log stops no stop
-                pass
             for on_stop in list(self._on_stop):
                 try:
                     on_stop(signum)
