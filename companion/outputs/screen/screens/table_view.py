@@ -70,8 +70,10 @@ class TableView(CakeTable, WhyTargets):
         self._update_action: dict | None = None
         self.spend_count = 1
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
-        # (the table, the engine's answer to END TURN on it): predict_parts' for predict
-        self._end_turn_ahead: tuple[Any, Any] | None = None
+        # (the table, the input predicted on it, the engine's answer): predict_parts' for
+        # predict; and the frame predict built (the scan's: its cards' text ahead)
+        self._answer_ahead: tuple[Any, dict, Any] | None = None
+        self._predicted: tuple[dict, list[Widget]] | None = None
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
@@ -493,13 +495,15 @@ class TableView(CakeTable, WhyTargets):
     veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
 
     def predict_parts(self) -> Iterator[None]:
-        """END TURN's frame (``predict``), its parts built one per step first: the whole
-        frame at once was the longest step painted ahead (22 M instructions at 800 x 480,
-        4 players: a tap arriving as it began waited about 37 ms on a Zero 2 W, issue 38)."""
+        """The predicted input's frame (``predict``), its parts built one per step first:
+        the whole frame at once was the longest step painted ahead (22 M instructions at
+        800 x 480, 4 players: a tap arriving as it began waited about 37 ms on a Zero 2 W,
+        issue 38)."""
         if not self._turn_on_show():
             return
-        outcome = apply(self.app.table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
-        self._end_turn_ahead = (self.app.table, outcome)    # (``predict`` takes it again)
+        action = self._predicted_action()
+        outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
+        self._answer_ahead = (self.app.table, action, outcome)    # (``predict`` takes it)
         if not isinstance(outcome, Accepted) or outcome.table.game is None:
             return
         yield
@@ -509,6 +513,13 @@ class TableView(CakeTable, WhyTargets):
             yield
             return
         yield from self._parts_ahead(outcome)
+
+    def _predicted_action(self) -> dict:
+        """The input whose frame is painted ahead whole: while a card waits for the scanner,
+        the scan (with a stand-in card, ``_scan_stand_in``), which is what comes next then;
+        otherwise END TURN, the costliest tap (every panel changes)."""
+        stand_in = self._scan_stand_in()
+        return {"do": "end_turn"} if stand_in is None else {"do": "scan", "tag": stand_in}
 
     def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
         """Build the parts of the frame the table shows after ``outcome`` (its header, each
@@ -536,20 +547,23 @@ class TableView(CakeTable, WhyTargets):
             yield
 
     def predict(self) -> tuple[Screen, list[Widget]] | None:
-        """The frame END TURN shows (the costliest tap: every panel changes): the pure
-        engine's answer to it on this table, taken in as the loop's update would be and
-        built, with nothing applied or kept; or, when that END TURN ends the game, the end
-        screen the App will open (``App.prepare``). Painted while the table is idle. The
-        engine's answer is the one ``predict_parts`` worked out on the same table (the step
-        this is was the longest painted ahead, 2.9 M instructions at 800 x 480)."""
+        """The frame the predicted input shows (``_predicted_action``: the scan while a
+        card waits, otherwise END TURN): the pure engine's answer to it on this table,
+        taken in as the loop's update would be and built, with nothing applied or kept; or,
+        when that input ends the game, the end screen the App will open (``App.prepare``).
+        Painted while the table is idle. The engine's answer is the one ``predict_parts``
+        worked out on the same table (the step this is was the longest painted ahead, 2.9 M
+        instructions at 800 x 480)."""
         table = self.app.table
+        self._predicted = None
         if not self._turn_on_show():
             return None
-        got = self._end_turn_ahead
+        got = self._answer_ahead
         if got is not None and got[0] is table:
-            outcome = got[1]
+            _, action, outcome = got
         else:
-            outcome = apply(table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
+            action = self._predicted_action()
+            outcome = apply(table, action, self.app.catalog.specialty_tags)
         if not isinstance(outcome, Accepted):
             return None
         update = Update(None, outcome.table, outcome.action, outcome.happened)
@@ -558,7 +572,9 @@ class TableView(CakeTable, WhyTargets):
                 end = self.app.prepare("end")
                 return end, end.widgets()
             self.on_update(update)
-            return self, self.widgets()
+            ws = self.widgets()
+        self._predicted = (action, ws)       # (after the block: it puts this screen back)
+        return self, ws
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """UPGRADE's and SPEND's dialogs, when the footer offers them (and Cake Time's
@@ -581,7 +597,12 @@ class TableView(CakeTable, WhyTargets):
         each), as END TURN's are (``predict_parts``)."""
         if not self._turn_on_show():
             return
+        predicted = self._predicted
         for action in self._likely_actions():
+            if predicted is not None and action == predicted[0]:
+                if action["do"] == "scan":      # (its frame is painted ahead whole)
+                    yield from self._cards_ahead(predicted[1], action["tag"])
+                continue
             outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
             if not isinstance(outcome, Accepted) or outcome.table.game is None \
                     or outcome.table.game.game_over:
