@@ -515,11 +515,18 @@ class TableView(CakeTable, WhyTargets):
         yield from self._parts_ahead(outcome)
 
     def _predicted_action(self) -> dict:
-        """The input whose frame is painted ahead whole: while a card waits for the scanner,
-        the scan (with a stand-in card, ``_scan_stand_in``), which is what comes next then;
-        otherwise END TURN, the costliest tap (every panel changes)."""
-        stand_in = self._scan_stand_in()
-        return {"do": "end_turn"} if stand_in is None else {"do": "scan", "tag": stand_in}
+        """The input whose frame is painted ahead whole: while the draw prompt asks for the
+        dealt cards to be scanned, the scan (with a stand-in card, ``_scan_stand_in``),
+        which is what comes next then; otherwise END TURN, the costliest tap (every panel
+        changes). (A table without a scanner, or a prompt tapped away: END TURN.)"""
+        game, draws = self.app.table.game, self.app.draws
+        pending = draws.pending
+        if pending is not None and pending.serials and not draws.everyone \
+                and self.scanner_at_table(game):
+            stand_in = self._scan_stand_in()
+            if stand_in is not None:
+                return {"do": "scan", "tag": stand_in}
+        return {"do": "end_turn"}
 
     def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
         """Build the parts of the frame the table shows after ``outcome`` (its header, each
