@@ -555,6 +555,58 @@ def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
     assert all(len(names) <= 1 for names in per_scan), [n for n in per_scan if len(n) > 1]
 
 
+def test_a_scan_the_draw_prompt_asks_for_is_drawn_from_the_frame_painted_ahead(monkeypatch):
+    """While the draw prompt asks for the dealt cards to be scanned, the scan comes next: the
+    frame painted ahead whole is the scan's, with a stand-in card, not END TURN's (issue 38).
+    The scan that names a panel's last awaited card (its badge and the banner go, two panels'
+    positions change size: the costliest scan) copies that frame and paints again only its
+    own card. A whole game of the demo's bots, every step painted ahead before each input;
+    a check that it can fail: with END TURN's frame always predicted, no such scan is drawn
+    from the frame painted ahead."""
+    from companion.core import events as ev
+    from companion.outputs.screen.screens.base import Screen
+    from companion.outputs.screen.screens.table_view import TableView
+
+    def prompt_ending_scans(predict_scans: bool) -> list[tuple[bool, list[str]]]:
+        if not predict_scans:
+            monkeypatch.setattr(TableView, "_predicted_action", lambda self: {"do": "end_turn"})
+        loop, app = make_app((800, 480))
+        repainted: list[str] = []
+        repaint = Screen._repaint
+        monkeypatch.setattr(Screen, "_repaint", lambda screen, surface, ws, dirty: (
+            repainted.extend(w.name for w in ws if w.extent.collidelist(dirty) >= 0),
+            repaint(screen, surface, ws, dirty))[1])
+        seen: dict = {"waiting": set(), "from_ahead": 0}
+        ending: list[tuple[bool, list[str]]] = []
+
+        def waiting() -> set[str]:      # the players whose prompt still asks for a card
+            pending = app.table.game and app.draws.pending
+            return {p.name for p in app.table.game.players
+                    if pending.left_for(p)} if pending else set()
+
+        def before() -> None:
+            repainted.clear()
+            seen["waiting"] = waiting()
+            seen["from_ahead"] = app.screen.drawn_from_ahead
+
+        def after(event) -> None:
+            if isinstance(event, ev.CardScanned) and waiting() < seen["waiting"]:
+                ending.append((app.screen.drawn_from_ahead > seen["from_ahead"],
+                               [n for n in repainted if not n.endswith(".bg")]))
+        _bots_game_painted_ahead(loop, app, 1, before, after)
+        monkeypatch.undo()
+        return ending
+
+    ending = prompt_ending_scans(predict_scans=True)
+    assert len(ending) >= 4
+    assert all(from_ahead for from_ahead, _ in ending), ending
+    # (its own card at most, over the panel's background)
+    assert all(len(names) <= 1 for _, names in ending), ending
+    ending = prompt_ending_scans(predict_scans=False)
+    assert not any(from_ahead for from_ahead, _ in ending), \
+        "with END TURN's frame predicted, these scans were drawn from it: the check is blind"
+
+
 def test_a_finger_on_the_glass_holds_the_screens_own_work_until_it_lifts(monkeypatch):
     """While a finger is down (for at most ``HELD_STILL_S``) the App takes no step of its
     own: nothing painted ahead, no quiet step, no deadline's change (a toast stays, the main
