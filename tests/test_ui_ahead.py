@@ -205,8 +205,9 @@ def test_painting_ahead_that_fails_never_costs_the_screen(monkeypatch, caplog):
 
     def broken():
         raise RuntimeError("a prediction that fails")
+        yield
 
-    monkeypatch.setattr(screen, "predict", broken)
+    monkeypatch.setattr(screen, "predictions", broken)
     rng = random.Random(3)
     with caplog.at_level("ERROR", logger="companion.outputs.screen"):
         for _ in range(6):
@@ -412,10 +413,9 @@ def test_a_finger_lifting_copies_back_every_look_a_finger_may_press(monkeypatch)
     loop, app = make_app((1280, 800), lines=sample_script("sample_cake_game.jsonl"))
     app.pump()
     screen = app.screen
-    for nothing_ahead in ("predict", "uncovered_ahead"):   # (no other work ahead keeps a
-        monkeypatch.setattr(screen, nothing_ahead, lambda: None)          # look by chance)
-    for no_frames in ("frames_warmed", "dialogs_ahead"):
-        monkeypatch.setattr(screen, no_frames, lambda: iter(()))
+    monkeypatch.setattr(screen, "uncovered_ahead", lambda: None)   # (no other work ahead
+    for no_frames in ("predictions", "frames_warmed", "dialogs_ahead"):    # keeps a look
+        monkeypatch.setattr(screen, no_frames, lambda: iter(()))           # by chance)
     monkeypatch.setattr(screen, "veils_ahead", False)
     widgets.looks().clear()
     screen.changed()
@@ -569,7 +569,8 @@ def test_a_scan_the_draw_prompt_asks_for_is_drawn_from_the_frame_painted_ahead(m
 
     def prompt_ending_scans(predict_scans: bool) -> list[tuple[bool, list[str]]]:
         if not predict_scans:
-            monkeypatch.setattr(TableView, "_predicted_action", lambda self: {"do": "end_turn"})
+            monkeypatch.setattr(TableView, "_predicted_actions",
+                                lambda self: [{"do": "end_turn"}])
         loop, app = make_app((800, 480))
         repainted: list[str] = []
         repaint = Screen._repaint
@@ -605,6 +606,41 @@ def test_a_scan_the_draw_prompt_asks_for_is_drawn_from_the_frame_painted_ahead(m
     ending = prompt_ending_scans(predict_scans=False)
     assert not any(from_ahead for from_ahead, _ in ending), \
         "with END TURN's frame predicted, these scans were drawn from it: the check is blind"
+
+
+def test_end_turn_is_still_drawn_from_a_frame_painted_ahead_while_a_scan_is_asked_for():
+    """While the draw prompt asks for a scan, END TURN's frame is painted ahead too, beside
+    the scan's (``AHEAD_FRAMES``): a player who ends the turn before the others scanned
+    their cards, or a table that leaves the prompt to the next turn, finds it copied with
+    nothing painted again."""
+    from companion.core import events as ev
+
+    loop, app = make_app((800, 480))
+
+    def a_scan_asked_for(event) -> bool:
+        pending = app.table.game and app.draws.pending
+        return isinstance(event, ev.CardScanned) and bool(pending and pending.serials) \
+            and app.table.game.turn > 1
+    _bots_game_painted_ahead(loop, app, 1, lambda: None, lambda event: None,
+                             until=a_scan_asked_for)
+    screen = app.screen
+    assert app.draws.pending is not None and app.draws.pending.serials
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    end = next(w for w in screen._widgets if w.name == "ft.end")
+    turn, drawn = app.table.game.turn, screen.drawn_from_ahead
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, end, kind)
+        app.pump()
+    repaints.clear()
+    loop.drain()
+    app.pump()
+    assert app.table.game.turn == turn + 1
+    assert screen.drawn_from_ahead == drawn + 1
+    assert repaints == [], repaints              # nothing predicted wrong
+    _same_as_a_whole_repaint(app)
 
 
 def test_a_finger_on_the_glass_holds_the_screens_own_work_until_it_lifts(monkeypatch):
@@ -707,10 +743,11 @@ def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monke
     assert wrong, "without the cards ahead, no scan fitted its card's text: the check is blind"
 
 
-def _bots_game_painted_ahead(loop, app, seed: int, before, after) -> None:
+def _bots_game_painted_ahead(loop, app, seed: int, before, after, until=None) -> None:
     """A whole 4-player game of the demo's bots on ``app``, every step painted ahead before
     each input: ``before()`` just before each input is posted, ``after(event)`` once its
-    frame is drawn."""
+    frame is drawn; with ``until``, only until ``until(event)`` says so of the next input
+    (not posted)."""
     import random as _random
 
     from companion.appliance import demo
@@ -727,6 +764,8 @@ def _bots_game_painted_ahead(loop, app, seed: int, before, after) -> None:
         while pending:
             while app.work_ahead():
                 pass
+            if until is not None and until(pending[0]):
+                return
             event = pending.pop(0)
             before()
             loop.post(event)
