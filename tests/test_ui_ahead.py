@@ -205,8 +205,9 @@ def test_painting_ahead_that_fails_never_costs_the_screen(monkeypatch, caplog):
 
     def broken():
         raise RuntimeError("a prediction that fails")
+        yield
 
-    monkeypatch.setattr(screen, "predict", broken)
+    monkeypatch.setattr(screen, "predictions", broken)
     rng = random.Random(3)
     with caplog.at_level("ERROR", logger="companion.outputs.screen"):
         for _ in range(6):
@@ -412,10 +413,9 @@ def test_a_finger_lifting_copies_back_every_look_a_finger_may_press(monkeypatch)
     loop, app = make_app((1280, 800), lines=sample_script("sample_cake_game.jsonl"))
     app.pump()
     screen = app.screen
-    for nothing_ahead in ("predict", "uncovered_ahead"):   # (no other work ahead keeps a
-        monkeypatch.setattr(screen, nothing_ahead, lambda: None)          # look by chance)
-    for no_frames in ("frames_warmed", "dialogs_ahead"):
-        monkeypatch.setattr(screen, no_frames, lambda: iter(()))
+    monkeypatch.setattr(screen, "uncovered_ahead", lambda: None)   # (no other work ahead
+    for no_frames in ("predictions", "frames_warmed", "dialogs_ahead"):    # keeps a look
+        monkeypatch.setattr(screen, no_frames, lambda: iter(()))           # by chance)
     monkeypatch.setattr(screen, "veils_ahead", False)
     widgets.looks().clear()
     screen.changed()
@@ -555,6 +555,94 @@ def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
     assert all(len(names) <= 1 for names in per_scan), [n for n in per_scan if len(n) > 1]
 
 
+def test_a_scan_the_draw_prompt_asks_for_is_drawn_from_the_frame_painted_ahead(monkeypatch):
+    """While the draw prompt asks for the dealt cards to be scanned, the scan comes next: the
+    frame painted ahead whole is the scan's, with a stand-in card, not END TURN's (issue 38).
+    The scan that names a panel's last awaited card (its badge and the banner go, two panels'
+    positions change size: the costliest scan) copies that frame and paints again only its
+    own card. A whole game of the demo's bots, every step painted ahead before each input;
+    a check that it can fail: with END TURN's frame always predicted, no such scan is drawn
+    from the frame painted ahead."""
+    from companion.core import events as ev
+    from companion.outputs.screen.screens.base import Screen
+    from companion.outputs.screen.screens.table_view import TableView
+
+    def prompt_ending_scans(predict_scans: bool) -> list[tuple[bool, list[str]]]:
+        if not predict_scans:
+            monkeypatch.setattr(TableView, "_predicted_actions",
+                                lambda self: [{"do": "end_turn"}])
+        loop, app = make_app((800, 480))
+        repainted: list[str] = []
+        repaint = Screen._repaint
+        monkeypatch.setattr(Screen, "_repaint", lambda screen, surface, ws, dirty: (
+            repainted.extend(w.name for w in ws if w.extent.collidelist(dirty) >= 0),
+            repaint(screen, surface, ws, dirty))[1])
+        seen: dict = {"waiting": set(), "from_ahead": 0}
+        ending: list[tuple[bool, list[str]]] = []
+
+        def waiting() -> set[str]:      # the players whose prompt still asks for a card
+            pending = app.table.game and app.draws.pending
+            return {p.name for p in app.table.game.players
+                    if pending.left_for(p)} if pending else set()
+
+        def before() -> None:
+            repainted.clear()
+            seen["waiting"] = waiting()
+            seen["from_ahead"] = app.screen.drawn_from_ahead
+
+        def after(event) -> None:
+            if isinstance(event, ev.CardScanned) and waiting() < seen["waiting"]:
+                ending.append((app.screen.drawn_from_ahead > seen["from_ahead"],
+                               [n for n in repainted if not n.endswith(".bg")]))
+        _bots_game_painted_ahead(loop, app, 1, before, after)
+        monkeypatch.undo()
+        return ending
+
+    ending = prompt_ending_scans(predict_scans=True)
+    assert len(ending) >= 4
+    assert all(from_ahead for from_ahead, _ in ending), ending
+    # (its own card at most, over the panel's background)
+    assert all(len(names) <= 1 for _, names in ending), ending
+    ending = prompt_ending_scans(predict_scans=False)
+    assert not any(from_ahead for from_ahead, _ in ending), \
+        "with END TURN's frame predicted, these scans were drawn from it: the check is blind"
+
+
+def test_end_turn_is_still_drawn_from_a_frame_painted_ahead_while_a_scan_is_asked_for():
+    """While the draw prompt asks for a scan, END TURN's frame is painted ahead too, beside
+    the scan's (``AHEAD_FRAMES``): a player who ends the turn before the others scanned
+    their cards, or a table that leaves the prompt to the next turn, finds it copied with
+    nothing painted again."""
+    from companion.core import events as ev
+
+    loop, app = make_app((800, 480))
+
+    def a_scan_asked_for(event) -> bool:
+        pending = app.table.game and app.draws.pending
+        return isinstance(event, ev.CardScanned) and bool(pending and pending.serials) \
+            and app.table.game.turn > 1
+    _bots_game_painted_ahead(loop, app, 1, lambda: None, lambda event: None,
+                             until=a_scan_asked_for)
+    screen = app.screen
+    assert app.draws.pending is not None and app.draws.pending.serials
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
+    end = next(w for w in screen._widgets if w.name == "ft.end")
+    turn, drawn = app.table.game.turn, screen.drawn_from_ahead
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, end, kind)
+        app.pump()
+    repaints.clear()
+    loop.drain()
+    app.pump()
+    assert app.table.game.turn == turn + 1
+    assert screen.drawn_from_ahead == drawn + 1
+    assert repaints == [], repaints              # nothing predicted wrong
+    _same_as_a_whole_repaint(app)
+
+
 def test_a_finger_on_the_glass_holds_the_screens_own_work_until_it_lifts(monkeypatch):
     """While a finger is down (for at most ``HELD_STILL_S``) the App takes no step of its
     own: nothing painted ahead, no quiet step, no deadline's change (a toast stays, the main
@@ -655,10 +743,11 @@ def test_a_scanned_card_s_name_and_initials_were_fitted_and_rendered_ahead(monke
     assert wrong, "without the cards ahead, no scan fitted its card's text: the check is blind"
 
 
-def _bots_game_painted_ahead(loop, app, seed: int, before, after) -> None:
+def _bots_game_painted_ahead(loop, app, seed: int, before, after, until=None) -> None:
     """A whole 4-player game of the demo's bots on ``app``, every step painted ahead before
     each input: ``before()`` just before each input is posted, ``after(event)`` once its
-    frame is drawn."""
+    frame is drawn; with ``until``, only until ``until(event)`` says so of the next input
+    (not posted)."""
     import random as _random
 
     from companion.appliance import demo
@@ -675,6 +764,8 @@ def _bots_game_painted_ahead(loop, app, seed: int, before, after) -> None:
         while pending:
             while app.work_ahead():
                 pass
+            if until is not None and until(pending[0]):
+                return
             event = pending.pop(0)
             before()
             loop.post(event)

@@ -39,7 +39,7 @@ import time
 from functools import partial
 from itertools import compress, filterfalse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Iterable, Iterator
 
 import pygame
@@ -101,14 +101,12 @@ class Screen:
         self._veiled = False               # the last draw had a whole-screen Shade (a dialog)
         self._under: tuple[object, dict] | None = None   # (snapshot token, what it shows)
         # painting ahead while the table is idle (``work_ahead``): the steps in hand (None:
-        # start again, _DONE: nothing left), the frame ``predict`` gave as painted ahead
-        # (name -> (rect, key)) and what of it must be painted again whatever it shows; the
-        # veiled copy: rectangles of the screen painted since it was made (None: make it all)
+        # start again, _DONE: nothing left), each frame ``predictions`` gave as painted
+        # ahead (``_Ahead``); the veiled copy: rectangles of the screen painted since it was
+        # made (None: make it all)
         self._ahead_steps: Iterator[None] | None = None
         self._ahead_token = object()
-        self._ahead_drawn: dict | None = None
-        self._ahead_owed: list[pygame.Rect] = []
-        self._ahead_fonts = -1             # the fonts' generation it was painted with
+        self._aheads = _NO_AHEADS
         self._ahead_failed = False         # (said once in the log)
         self._veil_stale: list[pygame.Rect] | None = None
         # looks of widgets a draw painted, copied while the table is idle instead (a copy
@@ -148,7 +146,7 @@ class Screen:
 
     def layout(self, size: tuple[int, int]) -> None:
         if (int(size[0]), int(size[1])) != self.size:
-            self._ahead_drawn = None          # (painted ahead for another size)
+            self._aheads = _NO_AHEADS         # (painted ahead for another size)
         self.size = (int(size[0]), int(size[1]))
         self.m = Metrics.of(self.size)
         self.invalidate()
@@ -300,7 +298,8 @@ class Screen:
         if not surface.get_flags() & pygame.SRCALPHA:
             _under_copy(surface)                    # (made once per size)
             Shade("", full).prepare(surface)
-        ahead = self._ahead_frame(surface, now)
+        ahead = next(filter(None, (self._ahead_frame(surface, now, slot)
+                                   for slot in range(AHEAD_FRAMES))), None)
         wrong = _dirty(ahead[1], ws, now) if ahead is not None else None
         if ahead is not None and wrong is not None and _area(wrong) * 2 < full.w * full.h:
             surface.blit(ahead[0], (0, 0))           # painted ahead (a screen a tap opens)
@@ -470,16 +469,13 @@ class Screen:
     #: whether this screen keeps a veiled copy of itself ready (it opens dialogs over a veil)
     veils_ahead = False
 
-    def predict(self) -> tuple[Screen, list[Widget]] | None:
-        """The frame the next tap most likely shows, painted ahead while the table is idle
-        so that the tap draws little: the screen that will show it (this one, or one the
-        tap opens, built and laid out) and its widgets. None: nothing to predict."""
-        return None
-
-    def predict_parts(self) -> Iterator[None]:
-        """Steps before ``predict``: the parts of the frame it builds, one per step, kept
-        where the screen keeps its parts, so that ``predict`` (one step) finds them built.
-        None by default."""
+    def predictions(self) -> Iterator[tuple[Screen, list[Widget]] | None]:
+        """The frames the next inputs most likely show, the likeliest first (at most
+        ``AHEAD_FRAMES`` are used), each painted ahead whole while the table is idle, on a
+        surface of its own, so that the input draws little: the screen that will show it
+        (this one, or one the input opens, built and laid out) and its widgets. A None is a
+        step of building one (a part of its frame, kept where the screen keeps its parts,
+        so that the frame's own build finds it). None by default."""
         return iter(())
 
     def work_ahead(self, surface: pygame.Surface) -> bool:
@@ -499,7 +495,7 @@ class Screen:
             if not self._ahead_failed:
                 log.exception("painting ahead failed; the screen draws every frame itself")
             self._ahead_failed = True
-            self._ahead_steps, self._ahead_drawn = _DONE, None
+            self._ahead_steps, self._aheads = _DONE, _NO_AHEADS
             return False
         if step is _DONE:
             self._ahead_steps = _DONE
@@ -511,13 +507,13 @@ class Screen:
             return
         if self.veils_ahead and not self._veiled:
             yield from self._veil_ahead(surface)
-        yield from self.predict_parts()
-        yield                           # (the last band of the veil, or the last part, before)
-        got = self.predict()
-        yield
-        if got is not None:
-            screen, ws = got
-            yield from screen._paint_ahead(surface, ws)
+        slot = 0
+        for got in self.predictions():
+            yield                       # (the last band of the veil, or a part, before)
+            if got is not None and slot < AHEAD_FRAMES:
+                screen, ws = got        # (built in the step before)
+                yield from screen._paint_ahead(surface, ws, slot)
+                slot += 1
         for ws in self.dialogs_ahead():
             yield
             yield from self._warm_dialog(surface, ws)
@@ -704,53 +700,75 @@ class Screen:
             return None
         return got[0]
 
-    def _paint_ahead(self, surface: pygame.Surface, ws: list[Widget]) -> Iterator[None]:
-        """Paint the predicted frame ``ws`` on the surface kept for it: what differs from
-        the frame painted there before, one widget per step."""
+    def _paint_ahead(self, surface: pygame.Surface, ws: list[Widget],
+                     slot: int = 0) -> Iterator[None]:
+        """Paint the predicted frame ``ws`` on the surface kept for ``slot``: what differs
+        from the frame painted there before, one widget per step."""
         size = surface.get_size()
-        frame, owner = _kept_surface(_AHEAD, surface)
-        now = _placed(ws)
-        yield           # (what each widget shows, and below what differs: steps of their own)
-        if owner is not self._ahead_token or self._ahead_drawn is None \
-                or self._ahead_fonts != font_generation():
-            _AHEAD[size] = (frame, self._ahead_token)
+        frame, owner = _kept_surface(_AHEAD[slot], surface)
+        now: dict = {}
+        for start in range(0, len(ws), _PLACED_PER_STEP):
+            # (what each widget shows, and below what differs: steps of their own; a
+            # fresh frame's widgets make their keys here, up to 2.8 M instructions at
+            # 800 x 480 for the whole frame at once)
+            now.update(_placed(ws[start:start + _PLACED_PER_STEP]))
+            yield
+        if len(now) != len(ws):
+            _check_unique(ws)
+        ahead = self._aheads[slot]
+        if owner is not self._ahead_token or ahead.drawn is None \
+                or ahead.fonts != font_generation():
+            _AHEAD[slot][size] = (frame, self._ahead_token)
             dirty = [pygame.Rect((0, 0), size)]
         else:
-            dirty = _dirty(self._ahead_drawn, ws, now) + self._ahead_owed
+            dirty = _dirty(ahead.drawn, ws, now) + list(ahead.owed)
         if not dirty:
             return
         dirty = _merge(dirty)
         # painted in steps: until the last one, the frame there is owed a repaint
-        self._ahead_owed, self._ahead_drawn = dirty, now
-        self._ahead_fonts = font_generation()
+        self._ahead_at(slot, _Ahead(now, tuple(dirty), font_generation()))
         yield
         yield from self._repaint_steps(frame, ws, dirty)
-        self._ahead_owed = []
+        self._ahead_at(slot, _Ahead(now, (), font_generation()))
 
-    def _ahead_frame(self, surface: pygame.Surface,
-                     now: dict) -> tuple[pygame.Surface, dict] | None:
-        """The frame this screen painted ahead and what it shows, if it is whole and could
-        be ``now``'s."""
-        got, drawn = _AHEAD.get(surface.get_size()), self._ahead_drawn
+    def _ahead_at(self, slot: int, ahead: _Ahead) -> None:
+        # (a new tuple each time: ``TableView._as_if`` puts back the attributes it found)
+        self._aheads = self._aheads[:slot] + (ahead,) + self._aheads[slot + 1:]
+
+    def _ahead_frame(self, surface: pygame.Surface, now: dict,
+                     slot: int) -> tuple[pygame.Surface, dict] | None:
+        """The frame this screen painted ahead on ``slot``'s surface and what it shows, if
+        it is whole and could be ``now``'s."""
+        got, ahead = _AHEAD[slot].get(surface.get_size()), self._aheads[slot]
+        drawn = ahead.drawn
         if drawn is None or got is None or got[1] is not self._ahead_token \
-                or self._ahead_owed or self._ahead_fonts != font_generation() \
+                or ahead.owed or ahead.fonts != font_generation() \
                 or not _same_format(got[0], surface) or not _same_order(drawn, now):
             return None
         return got[0], drawn
 
     def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
                     dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
-        """Draw the new frame from the one painted ahead, if that saves work: its pixels
-        where the screen changes, then whatever it predicted wrong painted again. None:
-        drawn the usual way."""
-        ahead = self._ahead_frame(surface, now)
-        if ahead is None or not dirty:
+        """Draw the new frame from a frame painted ahead, if that saves work: its pixels
+        where the screen changes, then whatever it predicted wrong painted again (of the
+        frames painted ahead, the one that predicted least wrong). None: drawn the usual
+        way."""
+        if not dirty:
             return None
-        frame, drawn = ahead
         dirty = _merge(dirty)
-        wrong = _dirty_within(drawn, now, _area(dirty))     # (None: too much of it is wrong)
-        if wrong is None:
+        room, best = _area(dirty), None
+        for slot in range(AHEAD_FRAMES):
+            ahead = self._ahead_frame(surface, now, slot)
+            if ahead is None:
+                continue
+            wrong = _dirty_within(ahead[1], now, room)   # (None: too much of it is wrong)
+            if wrong is not None and (best is None or _area(wrong) < _area(best[1])):
+                best = (ahead[0], wrong)
+                if not wrong:
+                    break
+        if best is None:
             return None
+        frame, wrong = best
         for r in dirty:
             surface.blit(frame, r, r)
         self.drawn_from_ahead += 1
@@ -977,13 +995,32 @@ def _kept_surface(store: dict[tuple[int, int], tuple[pygame.Surface, object]],
     return got
 
 
-#: size -> (the frame painted ahead, whose it is); size -> (the veiled copy, whose it is)
-_AHEAD: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
+#: how many predicted frames are painted ahead whole (``Screen.predictions``): a scan's
+#: and END TURN's while the draw prompt asks for a scan
+AHEAD_FRAMES = 2
+#: per predicted frame, size -> (the frame painted ahead, whose it is); size -> (the veiled
+#: copy, whose it is)
+_AHEAD: tuple[dict[tuple[int, int], tuple[pygame.Surface, object]], ...] = tuple(
+    {} for _ in range(AHEAD_FRAMES))
+
+
+class _Ahead(NamedTuple):
+    """A screen's frame painted ahead on one of the ``_AHEAD`` surfaces: what it shows
+    (name -> (rect, key); None: nothing yet), what of it must be painted again whatever it
+    shows (its painting is not done), and the fonts' generation it was painted with."""
+    drawn: dict | None = None
+    owed: tuple[pygame.Rect, ...] = ()
+    fonts: int = -1
+
+
+_NO_AHEADS = (_Ahead(),) * AHEAD_FRAMES
 _VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _DONE: Iterator[None] = iter(())
 _ONE = (None,)
 #: pixels veiled per step ahead (a tap waits for at most one step)
 _VEIL_BAND_PIXELS = 48_000
+#: widgets whose placing (``_placed``) a step painting ahead works out
+_PLACED_PER_STEP = 20
 
 
 def _same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
@@ -1165,11 +1202,16 @@ def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows), of those that paint anything (a
     touch target that paints nothing repaints nothing); names must be unique."""
     now = {w.name: w.placed() for w in ws if w.shows}
-    if len(now) != len(ws) and len({w.name for w in ws}) != len(ws):
-        names = [w.name for w in ws]
+    if len(now) != len(ws):
+        _check_unique(ws)
+    return now
+
+
+def _check_unique(ws: list[Widget]) -> None:
+    names = [w.name for w in ws]
+    if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two widgets are called {dup!r}")
-    return now
 
 
 def _reaching(ws: list[Widget], band: pygame.Rect) -> dict:

@@ -70,8 +70,8 @@ class TableView(CakeTable, WhyTargets):
         self._update_action: dict | None = None
         self.spend_count = 1
         self._dismissing = False    # the prompt tapped away, the loop's answer not yet here
-        # (the table, the engine's answer to END TURN on it): predict_parts' for predict
-        self._end_turn_ahead: tuple[Any, Any] | None = None
+        # the scan's frame ``predictions`` built (its cards' text is fitted ahead there)
+        self._predicted: tuple[dict, list[Widget]] | None = None
         self._name_banner: pygame.Rect | None = None   # whose turn: toasts keep off it
         # the top bar's room for a message (between the turn and the sign): where toasts go
         self._message_room: pygame.Rect | None = None
@@ -492,24 +492,6 @@ class TableView(CakeTable, WhyTargets):
 
     veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
 
-    def predict_parts(self) -> Iterator[None]:
-        """END TURN's frame (``predict``), its parts built one per step first: the whole
-        frame at once was the longest step painted ahead (22 M instructions at 800 x 480,
-        4 players: a tap arriving as it began waited about 37 ms on a Zero 2 W, issue 38)."""
-        if not self._turn_on_show():
-            return
-        outcome = apply(self.app.table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
-        self._end_turn_ahead = (self.app.table, outcome)    # (``predict`` takes it again)
-        if not isinstance(outcome, Accepted) or outcome.table.game is None:
-            return
-        yield
-        if outcome.table.game.game_over:
-            from ..app import SCREENS
-            SCREENS["end"]          # (its module imported, the first time: a step of its own)
-            yield
-            return
-        yield from self._parts_ahead(outcome)
-
     def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
         """Build the parts of the frame the table shows after ``outcome`` (its header, each
         panel, the footer), one per step, each as the whole frame's building would (the
@@ -535,30 +517,57 @@ class TableView(CakeTable, WhyTargets):
                 part()
             yield
 
-    def predict(self) -> tuple[Screen, list[Widget]] | None:
-        """The frame END TURN shows (the costliest tap: every panel changes): the pure
-        engine's answer to it on this table, taken in as the loop's update would be and
-        built, with nothing applied or kept; or, when that END TURN ends the game, the end
-        screen the App will open (``App.prepare``). Painted while the table is idle. The
-        engine's answer is the one ``predict_parts`` worked out on the same table (the step
-        this is was the longest painted ahead, 2.9 M instructions at 800 x 480)."""
-        table = self.app.table
+    def predictions(self) -> Iterator[tuple[Screen, list[Widget]] | None]:
+        """The frames the predicted inputs show (``_predicted_actions``: while the draw
+        prompt asks for a scan, the scan's first, then END TURN's), each the pure engine's
+        answer to the input on this table, taken in as the loop's update would be and
+        built, with nothing applied or kept; or, when that input ends the game, the end
+        screen the App will open (``App.prepare``). Painted while the table is idle. Each
+        frame's parts are built one per step first (a None each): the whole frame at once
+        was the longest step painted ahead (22 M instructions at 800 x 480, 4 players: a
+        tap arriving as it began waited about 37 ms on a Zero 2 W, issue 38)."""
         if not self._turn_on_show():
-            return None
-        got = self._end_turn_ahead
-        if got is not None and got[0] is table:
-            outcome = got[1]
-        else:
-            outcome = apply(table, {"do": "end_turn"}, self.app.catalog.specialty_tags)
-        if not isinstance(outcome, Accepted):
-            return None
-        update = Update(None, outcome.table, outcome.action, outcome.happened)
-        with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
-            if outcome.table.game is not None and outcome.table.game.game_over:
-                end = self.app.prepare("end")
-                return end, end.widgets()
-            self.on_update(update)
-            return self, self.widgets()
+            return
+        self._predicted = None
+        for action in self._predicted_actions():
+            outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
+            if not isinstance(outcome, Accepted) or outcome.table.game is None:
+                continue
+            yield None                  # (the engine's answer: a step of its own)
+            update = Update(None, outcome.table, outcome.action, outcome.happened)
+            if outcome.table.game.game_over:
+                from ..app import SCREENS
+                SCREENS["end"]      # (its module imported, the first time: a step of its own)
+                yield None
+                with self._as_if(outcome.table,
+                                 self.app.draws.after(outcome.table, outcome.happened)):
+                    end = self.app.prepare("end")
+                    ws = end.widgets()
+                yield end, ws
+                continue
+            yield from self._parts_ahead(outcome)
+            with self._as_if(outcome.table,
+                             self.app.draws.after(outcome.table, outcome.happened)):
+                self.on_update(update)
+                ws = self.widgets()
+            if action["do"] == "scan":   # (after the block: it puts this screen back)
+                self._predicted = (action, ws)
+            yield self, ws
+
+    def _predicted_actions(self) -> list[dict]:
+        """The inputs whose frames are painted ahead whole: while the draw prompt asks for
+        the dealt cards to be scanned, the scan (with a stand-in card, ``_scan_stand_in``),
+        what comes next then, and END TURN, the costliest tap (every panel changes), in
+        case a player ends the turn first; otherwise END TURN alone. (A table without a
+        scanner, or a prompt tapped away: END TURN alone.)"""
+        game, draws = self.app.table.game, self.app.draws
+        pending = draws.pending
+        if pending is not None and pending.serials and not draws.everyone \
+                and self.scanner_at_table(game):
+            stand_in = self._scan_stand_in()
+            if stand_in is not None:
+                return [{"do": "scan", "tag": stand_in}, {"do": "end_turn"}]
+        return [{"do": "end_turn"}]
 
     def dialogs_ahead(self) -> Iterator[list[Widget]]:
         """UPGRADE's and SPEND's dialogs, when the footer offers them (and Cake Time's
@@ -578,10 +587,15 @@ class TableView(CakeTable, WhyTargets):
         engine's answer to each, taken in as the loop's update would be and built, nothing
         applied or kept (their looks are painted ahead aside); then Cake Time's table once
         its cake question goes. Each frame's parts are built one per step first (a None
-        each), as END TURN's are (``predict_parts``)."""
+        each), as the predicted frames' are (``predictions``)."""
         if not self._turn_on_show():
             return
+        predicted = self._predicted
         for action in self._likely_actions():
+            if predicted is not None and action == predicted[0]:
+                if action["do"] == "scan":      # (its frame is painted ahead whole)
+                    yield from self._cards_ahead(predicted[1], action["tag"])
+                continue
             outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
             if not isinstance(outcome, Accepted) or outcome.table.game is None \
                     or outcome.table.game.game_over:
