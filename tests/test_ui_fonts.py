@@ -116,6 +116,26 @@ def test_fontconfig_without_any_korean_font(tmp_path):
     assert len(book.font(20).faces) == 1
 
 
+@pytest.mark.parametrize("korean", [False, True])
+def test_a_text_is_drawn_as_high_as_it_was_measured_with_or_without_a_korean_font(korean):
+    """A text is fitted to its box by ``size`` and ``get_height``; its drawing must be no
+    higher. Found on a machine without a Korean font: the chain then had one face, drawn
+    by pygame a pixel higher than measured (SDL_ttf adds the baseline's row), and the
+    screens' numbers (a card's "×2", a story's token) stood a pixel out of their boxes."""
+    found = fonts.find_font_files()
+    if found.latin is None or (korean and found.hangul is None):
+        pytest.skip("needs DejaVu and, for the Korean chain, a Korean font")
+    files = found if korean else fonts.FontFiles(found.latin, found.latin_bold)
+    book = fonts.FontBook(files=files)
+    for size, bold in ((15, True), (29, True), (22, False)):
+        chain = book.font(size, bold)
+        assert len(chain.faces) == (2 if korean else 1)
+        for text in ("×2", "3", "Caramel Macchiato", ""):
+            drawn = chain.render(text, True, (0, 0, 0))
+            assert drawn.get_height() == chain.size(text)[1] == chain.get_height(), \
+                (size, bold, text, drawn.get_height(), chain.size(text))
+
+
 def test_widgets_draw_with_these_fonts():
     from companion.outputs.screen import widgets
     widgets.reset_fonts()

@@ -259,19 +259,18 @@ class ChainFont:
         if got is None:
             if len(self._sizes) > 4000:
                 self._sizes.clear()
-            if len(self.faces) == 1:
-                got = self.first.size(text)
-            else:
-                width = sum(self.faces[i].font.size(piece)[0] for i, piece in self.runs(text))
-                got = (width, self._ascent - self._descent)
+            width = sum(self.faces[i].font.size(piece)[0] for i, piece in self.runs(text))
+            got = (width, self._ascent - self._descent)
             self._sizes[text] = got
         return got
 
     def render(self, text: str, antialias: bool, color, background=None) -> pygame.Surface:
-        if len(self.faces) == 1:
-            if self._on_missing is not None and has_hangul(text):
-                self._on_missing()
-            return self.first.render(text, antialias, color, background)
+        """``text`` on a surface ``get_height()`` high, whatever its faces: pygame's own
+        render of a face is a pixel higher than its ascent less its descent (SDL_ttf adds
+        the baseline's row), which is what a text is fitted by; a chain of one face (no
+        Korean font installed) drew a pixel outside the box it was fitted to."""
+        if len(self.faces) == 1 and self._on_missing is not None and has_hangul(text):
+            self._on_missing()
         runs = self.runs(text)
         parts = [(self.faces[i].font, self.faces[i].font.render(piece, antialias, color))
                  for i, piece in runs]
