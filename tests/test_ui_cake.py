@@ -17,6 +17,7 @@ from companion.core.rules import Table, apply, parse_line
 from companion.core.rules.view import table_json
 from companion.outputs.screen import screenshots, text, widgets
 from companion.outputs.screen.screens.setup_wizard import WizardScreen
+from companion.words.fonts import hangul_missing
 
 SCRIPT = Path(__file__).parent / "scripts" / "cake_wizard_2p.jsonl"
 
@@ -138,6 +139,8 @@ def test_break_time_is_shown_while_it_pays_and_fix_mode_corrects_cake_cards():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_cake_scene_fits_in_every_language(lang):
+    if lang == "ko" and hangul_missing():
+        pytest.skip("no Korean font: Korean is drawn as boxes (apt install fonts-nanum)")
     lines = screenshots.sample_script(screenshots.CAKE_SAMPLE)
     for size in screenshots.SIZES:
         for scene, fn in screenshots.CAKE_SCENES.items():
