@@ -608,8 +608,8 @@ def test_the_looks_and_the_text_kept_grow_with_the_screen_they_paint():
         looks.room_for(size)
         assert looks.limit == limit
     try:
-        for size, text in (((800, 480), 1 << 20), ((1024, 600), 3 << 20), ((1280, 800), 3 << 20),
-                           ((480, 320), 1 << 20)):
+        for size, text in (((800, 480), 2 << 20), ((1024, 600), 3 << 20), ((1280, 800), 3 << 20),
+                           ((480, 320), 2 << 20)):
             widgets.room_for(size)
             assert widgets._render_cache.max_bytes == text
             assert widgets._looks.limit == max(768_000, 2 * size[0] * size[1])

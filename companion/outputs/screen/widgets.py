@@ -135,12 +135,15 @@ def record_text() -> Iterator[list[TextRecord]]:
         _records = before
 
 
-#: the text kept on a screen of at most 800 x 480 pixels (a Zero 2 W's screen): 1 MiB (a whole
+#: the text kept on a screen of at most 800 x 480 pixels (a Zero 2 W's screen): 2 MiB (a whole
 #: game there draws about 3.3 MB of text, a third of it each game's own score lines, drawn
 #: once; 3 MiB held about 1 MB more of the service's memory for 0.01 M of the p99 tap,
-#: counted: issue 19); a bigger screen draws bigger text and keeps 3 MiB (its taps were
+#: counted: issue 19). 1 MiB was too little once a card waiting for the scanner has its
+#: frame and END TURN's painted ahead and every card it may name rendered ahead: that round
+#: of work ahead drew more than 1 MiB of text, and forgot the first cards' names before
+#: their scan (issue 38). A bigger screen draws bigger text and keeps 3 MiB (its taps were
 #: counted with it: at 1280 x 800 the p99 tap is within 0.2 M of its budget)
-TEXT_BYTES_SMALL_SCREEN = 1 << 20
+TEXT_BYTES_SMALL_SCREEN = 2 << 20
 TEXT_BYTES = 3 << 20
 #: rendered text by (text, size, colour, bold), least recently drawn forgotten first
 _render_cache = SurfaceCache(max_bytes=TEXT_BYTES_SMALL_SCREEN)
