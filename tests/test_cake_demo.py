@@ -9,8 +9,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from companion.appliance import demo  # noqa: E402
 from companion.commands import demo_cmd  # noqa: E402
 from tests.test_ui_demo import _turns  # noqa: E402
+from ui_touch import needs_dejavu  # noqa: E402
 
 
+@needs_dejavu
 def test_cake_time_demo_on_screen_plays_the_terminal_game():
     headless = io.StringIO()
     demo.run("original", 2, seed=3, out=headless, expansion="cake_time")

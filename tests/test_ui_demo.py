@@ -9,6 +9,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from companion.appliance import demo  # noqa: E402
 from companion.outputs.screen.app import display_available  # noqa: E402
+from ui_touch import needs_dejavu  # noqa: E402
 
 
 def _turns(text: str) -> list[str]:
@@ -16,6 +17,7 @@ def _turns(text: str) -> list[str]:
             if line.startswith(("Turn", "  ", "Game over", "Final ranking"))]
 
 
+@needs_dejavu
 def test_screen_demo_plays_the_same_game_as_the_terminal_demo():
     headless = io.StringIO()
     demo.run("original", 3, seed=4, out=headless)

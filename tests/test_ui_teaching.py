@@ -12,7 +12,7 @@ import tomllib
 from importlib import resources
 
 import pytest
-from ui_touch import has_widget, make_app, touch, widget
+from ui_touch import has_widget, make_app, needs_dejavu, touch, widget
 
 from companion.appliance import demo
 from companion.core import events as ev
@@ -439,6 +439,7 @@ def test_the_app_builds_its_teaching_from_the_session_lines():
     assert "order_completed" in fresh.teacher.taught
 
 
+@needs_dejavu
 def test_the_screen_demo_teaches_while_the_bots_wait_for_each_hint(monkeypatch):
     """``demo --teach`` on the screen: the same game and hints as in the terminal, every
     hint up on the screen (moving on once read), the bots waiting meanwhile."""
