@@ -99,13 +99,19 @@ def test_end_turn_is_drawn_from_the_frame_painted_ahead():
     app.pump()
     while app.work_ahead():
         pass
+    _end_turn_copied_from_ahead(loop, app)
+
+
+def _end_turn_copied_from_ahead(loop, app) -> None:
+    """A tap on END TURN: its frame is drawn from the one painted ahead, nothing painted
+    again, and it is the frame a whole repaint draws."""
     screen = app.screen
     repaints: list = []
     repaint = screen._repaint
     screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
         surface, ws, dirty)
     end = next(w for w in screen._widgets if w.name == "ft.end")
-    turn = app.table.game.turn
+    turn, drawn = app.table.game.turn, screen.drawn_from_ahead
     for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
         _finger(app, end, kind)
         app.pump()
@@ -113,7 +119,7 @@ def test_end_turn_is_drawn_from_the_frame_painted_ahead():
     loop.drain()
     app.pump()
     assert app.table.game.turn == turn + 1
-    assert screen.drawn_from_ahead == 1
+    assert screen.drawn_from_ahead == drawn + 1
     assert repaints == [], repaints              # nothing predicted wrong
     _same_as_a_whole_repaint(app)
 
@@ -623,24 +629,8 @@ def test_end_turn_is_still_drawn_from_a_frame_painted_ahead_while_a_scan_is_aske
             and app.table.game.turn > 1
     _bots_game_painted_ahead(loop, app, 1, lambda: None, lambda event: None,
                              until=a_scan_asked_for)
-    screen = app.screen
     assert app.draws.pending is not None and app.draws.pending.serials
-    repaints: list = []
-    repaint = screen._repaint
-    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
-        surface, ws, dirty)
-    end = next(w for w in screen._widgets if w.name == "ft.end")
-    turn, drawn = app.table.game.turn, screen.drawn_from_ahead
-    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
-        _finger(app, end, kind)
-        app.pump()
-    repaints.clear()
-    loop.drain()
-    app.pump()
-    assert app.table.game.turn == turn + 1
-    assert screen.drawn_from_ahead == drawn + 1
-    assert repaints == [], repaints              # nothing predicted wrong
-    _same_as_a_whole_repaint(app)
+    _end_turn_copied_from_ahead(loop, app)
 
 
 def test_a_finger_on_the_glass_holds_the_screens_own_work_until_it_lifts(monkeypatch):
