@@ -711,7 +711,7 @@ class Screen:
             # (what each widget shows, and below what differs: steps of their own; a
             # fresh frame's widgets make their keys here, up to 2.8 M instructions at
             # 800 x 480 for the whole frame at once)
-            now.update(_placed(ws[start:start + _PLACED_PER_STEP]))
+            now.update(_placings(ws[start:start + _PLACED_PER_STEP]))
             yield
         if len(now) != len(ws):
             _check_unique(ws)
@@ -998,8 +998,7 @@ def _kept_surface(store: dict[tuple[int, int], tuple[pygame.Surface, object]],
 #: how many predicted frames are painted ahead whole (``Screen.predictions``): a scan's
 #: and END TURN's while the draw prompt asks for a scan
 AHEAD_FRAMES = 2
-#: per predicted frame, size -> (the frame painted ahead, whose it is); size -> (the veiled
-#: copy, whose it is)
+#: per predicted frame, size -> (the frame painted ahead, whose it is)
 _AHEAD: tuple[dict[tuple[int, int], tuple[pygame.Surface, object]], ...] = tuple(
     {} for _ in range(AHEAD_FRAMES))
 
@@ -1014,6 +1013,7 @@ class _Ahead(NamedTuple):
 
 
 _NO_AHEADS = (_Ahead(),) * AHEAD_FRAMES
+#: size -> (the veiled copy, whose it is)
 _VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _DONE: Iterator[None] = iter(())
 _ONE = (None,)
@@ -1201,10 +1201,14 @@ def monotonic() -> float:
 def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows), of those that paint anything (a
     touch target that paints nothing repaints nothing); names must be unique."""
-    now = {w.name: w.placed() for w in ws if w.shows}
+    now = _placings(ws)
     if len(now) != len(ws):
         _check_unique(ws)
     return now
+
+
+def _placings(ws: list[Widget]) -> dict:
+    return {w.name: w.placed() for w in ws if w.shows}
 
 
 def _check_unique(ws: list[Widget]) -> None:

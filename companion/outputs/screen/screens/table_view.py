@@ -534,7 +534,6 @@ class TableView(CakeTable, WhyTargets):
             if not isinstance(outcome, Accepted) or outcome.table.game is None:
                 continue
             yield None                  # (the engine's answer: a step of its own)
-            update = Update(None, outcome.table, outcome.action, outcome.happened)
             if outcome.table.game.game_over:
                 from ..app import SCREENS
                 SCREENS["end"]      # (its module imported, the first time: a step of its own)
@@ -546,11 +545,8 @@ class TableView(CakeTable, WhyTargets):
                 yield end, ws
                 continue
             yield from self._parts_ahead(outcome)
-            with self._as_if(outcome.table,
-                             self.app.draws.after(outcome.table, outcome.happened)):
-                self.on_update(update)
-                ws = self.widgets()
-            if action["do"] == "scan":   # (after the block: it puts this screen back)
+            ws = self._frame_after(outcome)
+            if action["do"] == "scan":
                 self._predicted = (action, ws)
             yield self, ws
 
