@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 
 from companion.core import events as ev
 from companion.core.journal import Journal
@@ -19,15 +20,18 @@ from service_helpers import table_config
 from timing import scaled
 
 
-def received(sock, until, limit=50):
-    """Datagrams until one satisfies ``until`` (or a timeout)."""
-    out = []
-    while len(out) < limit:
+def received(sock, until, within=30.0):
+    """Datagrams until one satisfies ``until``, for at most ``within`` seconds (a hang
+    guard, scaled). Not a count of datagrams: the watchdog pings every 50 ms meanwhile, so
+    fifty of them were 2.5 s, which a start under emulation outlasts (the arm64 check)."""
+    out: list[str] = []
+    deadline = time.monotonic() + scaled(within)
+    while time.monotonic() < deadline:
         msg = sock.recv(4096).decode()
         out.append(msg)
         if until(msg, out):
             return out
-    raise AssertionError(f"not seen in {out}")
+    raise AssertionError(f"not seen in {len(out)} datagrams, the last: {out[-10:]}")
 
 
 def test_notifier_reads_systemds_environment(notify_socket):

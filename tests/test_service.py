@@ -210,6 +210,59 @@ def test_a_stop_signal_s_handler_takes_no_lock_its_own_thread_may_hold(cfg):
         svc.shutdown()
 
 
+@pytest.mark.parametrize("when", ["while the service is made", "as it starts"])
+def test_a_stop_asked_during_the_start_up_is_not_lost(cfg, monkeypatch, when):
+    """Found by the arm64 check, then natively one start in a few dozen: a SIGTERM taken in
+    by the start-up's handlers while the service was being made set the start-up's stop,
+    not the service's, and the service then waited for ever. The start-up hands its
+    handlers over to the service, whose stop joins them; a stop asked before then is
+    passed on. (A guard ends the wait if the stop is lost, so the test cannot hang.)"""
+    import os
+    import signal
+    import threading
+
+    from companion.appliance import service as service_mod
+    made: list = []
+    real_init, real_run = Service.__init__, Service.run
+
+    def init(self, *args, **kwargs):
+        if when == "while the service is made":
+            os.kill(os.getpid(), signal.SIGTERM)
+        real_init(self, *args, **kwargs)
+        made.append(self)
+
+    def run(self) -> int:
+        if when == "as it starts":
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real_run(self)
+
+    monkeypatch.setattr(Service, "__init__", init)
+    monkeypatch.setattr(Service, "run", run)
+    rescued = threading.Event()
+
+    def guard() -> None:            # the stop lost: end the wait, and say so
+        while not made:
+            if rescued.wait(0.01):
+                return
+        if not made[0].stopping.wait(scaled(20)):
+            rescued.set()
+            made[0].stopping.set()
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)}
+    watcher = threading.Thread(target=guard, daemon=True)
+    watcher.start()
+    try:
+        assert service_mod.Startup(lambda: cfg, headless=True).run() == 0
+    finally:
+        if not made:
+            rescued.set()
+        watcher.join(scaled(30))
+        for s, old in saved.items():
+            assert signal.getsignal(s) == old       # the handlers as they were
+            signal.signal(s, old)
+    assert made and made[0].stopping.is_set() and made[0]._stopped
+    assert not rescued.is_set(), "the stop asked during the start-up was lost"
+
+
 def test_outputs_read_the_loops_snapshot_never_the_session(cfg, monkeypatch):
     """Every output (the lights, MQTT, the systemd status, the phone view's live table)
     learns the table from the loop's snapshot: the session is made unreadable from the

@@ -107,9 +107,10 @@ class Service:
     update_prefix: str = "/opt/coffee-companion"
 
     def __init__(self, cfg, headless: bool = False, notifier: Notifier | None = None,
-                 catalog: Catalog | None = None):
+                 catalog: Catalog | None = None, stop_signals: StopSignals | None = None):
         """``catalog``: the cards to know instead of ``[catalog]`` (the demo's example
-        catalog)."""
+        catalog). ``stop_signals``: the handlers installed already, handed over by the
+        start-up (``Startup``), so that no stop signal falls between its and ours."""
         heap.for_a_long_day()           # before the first thread (the log's, the loop's)
         self.cfg = cfg
         self.headless = headless
@@ -150,7 +151,8 @@ class Service:
         self._adapters = threading.Lock()    # held while the adapters start
         self._adapters_started = False
         self._starter: threading.Thread | None = None
-        self._stop_signals = StopSignals(lambda _signum: self.stopping.set())
+        self._stop_signals = stop_signals or StopSignals()
+        self._stop_signals.also(lambda _signum: self.stopping.set())
         self._stopped = False
 
     def _catalog(self):
@@ -571,7 +573,7 @@ def fault_page(fault, surface, cfg: Config | None, notifier: Notifier,
 
 
 def _start(load: Callable[[], Config], config_path: str | None, headless: bool,
-           notifier: Notifier):
+           notifier: Notifier, stop_signals: StopSignals):
     """(config, Service, None) when the table can start, else (config or None, None,
     the StartupFault)."""
     try:
@@ -579,7 +581,7 @@ def _start(load: Callable[[], Config], config_path: str | None, headless: bool,
     except ConfigError as exc:
         return None, None, faults.config_fault(exc, config_path)
     try:
-        return cfg, Service(cfg, headless, notifier), None
+        return cfg, Service(cfg, headless, notifier, stop_signals=stop_signals), None
     except JournalError as exc:
         return cfg, None, faults.journal_fault(os.path.expanduser(cfg["journal"]["path"]), exc)
 
@@ -614,13 +616,16 @@ class Startup:
 
     def run(self) -> int:
         shown = None
-        # The service's own signal handling (Service) starts with the table; until then a
-        # SIGTERM, SIGINT or SIGHUP ends the fault page and the process cleanly.
+        # A SIGTERM, SIGINT or SIGHUP ends the fault page and the process cleanly; the
+        # handlers go on to the service with the table (its stop joins ours), so a stop
+        # asked while the service is being made is not lost (the arm64 check found a
+        # service waiting for ever for a SIGTERM the start-up had taken in).
         self._stop_signals.install()
+        svc = None
         try:
             while not self.stopping.is_set():
                 cfg, svc, fault = _start(self.load, self.config_path, self.headless,
-                                         self.notifier)
+                                         self.notifier, self._stop_signals)
                 if fault is None:
                     break
                 if fault != shown:
@@ -634,11 +639,15 @@ class Startup:
                     self.notifier.ready(fault.status())
                     self.notifier.watchdog()    # alive: retrying, not hung (a VM check's kill)
                     wait_for_stop(self.stopping, DISPLAY_RETRY_SECONDS)
-            else:
-                return 0
         finally:
             self._close_fault_lights()
-            self._stop_signals.restore()
+            if svc is None:
+                self._stop_signals.restore()
+        if svc is None:
+            return 0                            # (stopped while a fault showed)
+        if self.stopping.is_set():              # (asked before the service's own stop
+            svc.shutdown()                      # joined ours: it has not started anything)
+            return 0
         return svc.run()
 
     def _show(self, fault, cfg) -> bool:
