@@ -509,11 +509,21 @@ class TableView(CakeTable, WhyTargets):
         update taken in, as if shown), and keep them (``_kept``): the frame's own building
         then finds them. Between the steps the screen is as it was. ``answer``: the
         outcome is the open dialog's answer (the dialog goes with it)."""
-        game = outcome.table.game
-        if game is None:
+        if outcome.table.game is None:
             return
         update = Update(None, outcome.table, outcome.action, outcome.happened)
-        draws = self.app.draws.after(outcome.table, outcome.happened)
+
+        def taken_in() -> None:
+            self._closing = self._closing or answer
+            self.on_update(update)
+        yield from self._parts_as_if(outcome.table,
+                                     self.app.draws.after(outcome.table, outcome.happened),
+                                     taken_in)
+
+    def _parts_as_if(self, table: Any, draws: Any, setup: Callable[[], None]) -> Iterator[None]:
+        """Build the parts of the frame this screen shows for ``table`` (and ``draws``) once
+        ``setup`` has changed it, one per step, and keep them (``_parts_ahead``)."""
+        game = table.game
         lay = table_layout(self.size, len(game.players))
         active = game.active if game.active is not None else game.last_seat
         n = len(game.players)
@@ -524,9 +534,8 @@ class TableView(CakeTable, WhyTargets):
                   for i, rect in enumerate(lay.others)]
         parts.append(partial(self._footer, game, lay.footer))
         for part in parts:
-            with self._as_if(outcome.table, draws):
-                self._closing = self._closing or answer
-                self.on_update(update)
+            with self._as_if(table, draws):
+                setup()
                 part()
             yield
 
@@ -651,12 +660,17 @@ class TableView(CakeTable, WhyTargets):
         the 3.0 M a deadline's frame may take, issue 38)."""
         if self._taken is None and self._swap_due is None and not self._toasts:
             return
-        yield None                      # (a step of its own: the frame is built)
-        with self._as_if(self.app.table, self.app.draws):
+        swap = self._swap_due is not None
+
+        def past() -> None:
             self._taken = None
             self._toasts = [n for n in self._toasts if n.held and n.hold]
-            if self._swap_due is not None:
+            if swap:
                 self._phase_ahead = 1 - self._phase_shown
+        table, draws = self.app.table, self.app.draws
+        yield from self._parts_as_if(table, draws, past)
+        with self._as_if(table, draws):
+            past()
             ws = self.widgets()
         yield ws
 
