@@ -177,10 +177,16 @@ def whole_game(config: str, size: tuple[int, int], labels_path: str) -> None:
         def idle() -> None:
             """The table idle before the next input (a player takes a moment): the screen
             paints ahead (``App.work_ahead``) step by step, each step counted on its own
-            ("ahead": a tap that comes meanwhile waits for one step, not for all). The game's
-            clock moves ``THINK_S`` first, and what its deadlines change (a completed order's
-            mark, a message) is drawn as the App's main loop would wake to draw it ("timer"),
-            so every run counts the same frames whatever the pace under valgrind."""
+            ("ahead": a tap that comes meanwhile waits for one step, not for all), at once
+            after the input's frame, as the App does. Then the game's clock moves
+            ``THINK_S``, and what its deadlines change (a completed order's mark, a
+            message) is drawn as the App's main loop would wake to draw it ("timer"), and
+            the App's steps go on after it. So every run counts the same frames whatever the
+            pace under valgrind. (The work ahead of a whole input takes well under a second
+            on a Zero 2 W: none of it waits for a deadline two seconds off. Until
+            2026-11-29 the clock moved first, so a deadline a five-second pause reached came
+            before any work ahead.)"""
+            own_steps(inputs[0])
             quiet = inputs[0] % QUIET_EVERY == QUIET_EVERY - 1
             now[0] += QUIET_S if quiet else THINK_S
             frame("timer")

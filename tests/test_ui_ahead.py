@@ -152,6 +152,130 @@ def test_a_dialog_opens_on_the_veiled_copy_and_closes_as_it_was():
     assert screen.veiled_from_ahead == 2
 
 
+def _tap(app, loop, w, answered=None) -> None:
+    """A tap on ``w`` and the loop's answer (``answered`` called between them)."""
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+        _finger(app, w, kind)
+        app.pump()
+    if answered is not None:
+        answered()
+    loop.drain()
+    app.pump()
+
+
+def test_an_upgrade_chosen_in_its_dialog_is_drawn_from_the_frame_painted_ahead():
+    """While UPGRADE's dialog is open, the frame each offered upgrade shows is painted
+    ahead: the tap on a tile copies it whole as the dialog goes, nothing predicted wrong
+    is painted again, and it is the frame a whole repaint draws. Closed without an
+    answer, the dialog leaves the screen as it was (the copy kept under it)."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    for answer in (False, True):
+        while app.work_ahead():
+            pass
+        _tap(app, loop, next(w for w in screen._widgets if w.name == "ft.upgrade"))
+        assert screen.dialog == "upgrade"
+        while app.work_ahead():
+            pass
+        repaints: list = []
+        repaint = screen._repaint
+        screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+            surface, ws, dirty)
+        target = next(w for w in screen._widgets
+                      if w.name.startswith("dlg.up." if answer else "dlg.cancel"))
+        table, drawn = app.table, screen.drawn_from_ahead
+        _tap(app, loop, target, repaints.clear)
+        del screen._repaint
+        assert screen.dialog is None and (app.table is not table) == answer
+        assert screen.drawn_from_ahead == drawn + answer
+        assert all(not dirty for dirty in repaints), repaints     # nothing predicted wrong
+        _same_as_a_whole_repaint(app)
+
+
+def _final_round(app) -> None:
+    """The shop closes (a player's fifth dislike) and its message goes: the final round's
+    two lines take turns in the top bar."""
+    from companion.core.events import TouchAction
+    game = app.table.game
+    other = game.players[(game.active + 1) % len(game.players)].name
+    app.loop.post(TouchAction({"do": "correct", "player": other, "dislikes": 5}))
+    app.loop.drain()
+    app.pump()
+    app.clock.now += 10
+    app.tick()
+    app.pump()
+    assert app.table.game.token == "closed"
+
+
+def _final_words(app) -> str:
+    return next(w.text for w in app.screen._widgets if w.name == "hdr.final")
+
+
+def test_the_final_round_s_lines_hold_still_under_a_dialog():
+    """Nothing moves under a dialog's shade: the final round's two lines stop taking turns
+    while UPGRADE's dialog is open (no deadline for it), and take turns again once it
+    closes."""
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    _final_round(app)
+    first = _final_words(app)
+    app.clock.now += 3
+    app.tick()
+    app.pump()
+    assert _final_words(app) != first                     # (they take turns)
+    shown = _final_words(app)
+    _tap(app, loop, next(w for w in screen._widgets if w.name == "ft.upgrade"))
+    assert screen.dialog == "upgrade" and screen.next_deadline() is None
+    for _ in range(3):
+        app.clock.now += 3
+        app.tick()
+        app.pump()
+        assert _final_words(app) == shown
+    _tap(app, loop, next(w for w in screen._widgets if w.name == "dlg.cancel"))
+    assert screen.dialog is None and screen.next_deadline() is not None
+    shown = _final_words(app)
+    app.clock.now += 3
+    app.tick()
+    app.pump()
+    assert _final_words(app) != shown
+    _same_as_a_whole_repaint(app)
+
+
+def test_the_frame_once_the_deadlines_pass_is_painted_ahead(monkeypatch):
+    """While idle, the frame the table shows once its deadlines pass is built and what it
+    changes painted aside: the other final-round line's text is rendered ahead, and a
+    completed order's card without its mark too; the deadlines' frames then render no text
+    and paint no order card, and are what a whole repaint draws."""
+    from companion.outputs.screen import widgets
+    widgets.reset_fonts()               # (no text or look left by another test)
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    screen = app.screen
+    _final_round(app)
+    slot = next(w for w in screen._widgets if w.name.startswith("act.pos") and w.tappable)
+    _tap(app, loop, slot)
+    assert any(getattr(w, "highlight", False) for w in screen._widgets)
+    while app.work_ahead():
+        pass
+    rendered: list[str] = []
+    font = widgets.font
+    monkeypatch.setattr(widgets, "font", lambda *a, **k: rendered.append(a) or font(*a, **k))
+    painted: list[str] = []
+    draw = type(slot).draw
+    monkeypatch.setattr(type(slot), "draw",
+                        lambda w, surface: painted.append(w.name) or draw(w, surface))
+    shown = _final_words(app)
+    app.clock.now = max(screen.TAKEN_SECONDS, 3.0) + app.clock.now   # (both deadlines)
+    app.tick()
+    app.pump()
+    assert _final_words(app) != shown
+    assert not any(getattr(w, "highlight", False) for w in screen._widgets)
+    assert rendered == [] and painted == [], (rendered, painted)
+    _same_as_a_whole_repaint(app)
+
+
 def test_the_app_looks_for_input_between_steps_painted_ahead(monkeypatch):
     """``wait_events`` paints ahead only while nothing waits: an input that comes during
     the work is taken after the step in hand, not after all of it."""

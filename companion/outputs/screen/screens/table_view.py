@@ -48,7 +48,7 @@ from .. import text
 from ..text import drink_name, t_count, tokens_lower, upgrade_name
 from ..widgets import (Button, Custom, Fill, Label, OpenSign, OrderCard, Shade, Widget,
                        common_size, stepper_buttons, text_width)
-from .base import Screen
+from .base import AHEAD_FRAMES, Screen
 from .cake_table import CakeTable
 from .why_panel import WhyTargets, table_targets
 from ..teaching_view import area_for
@@ -91,6 +91,8 @@ class TableView(CakeTable, WhyTargets):
         self._closing = False       # the dialog posted its action: it goes with the answer
         self._dialog_targets: list[pygame.Rect] = []    # the open dialog's buttons (built)
         self._swap_due: float | None = None  # the final round's lines take turns then
+        self._phase_shown = 0                  # ... and which of them shows now
+        self._phase_ahead: int | None = None   # (the other, while built ahead)
 
     # --- updates ----------------------------------------------------------------------------
 
@@ -122,13 +124,22 @@ class TableView(CakeTable, WhyTargets):
             and game.active != game.last_seat
 
     def _final_phase(self, game) -> int:
-        """Which of the two lines shows now (0: "Final round"); when the other is due."""
+        """Which of the two lines shows now (0: "Final round"); when the other is due. While
+        a dialog is open they stay as they were: nothing moves under its shade (a swap
+        there painted the top bar, the shade over it and the dialog again: 4.8 M
+        instructions at 800 x 480, over the 3.0 M a deadline's frame may take, issue 38)."""
         if not self._final_takes_turns(game):
             return 0
+        if self._phase_ahead is not None:          # (the frame after the swap, ahead)
+            return self._phase_ahead
+        if self.dialog is not None:
+            self._swap_due = None
+            return self._phase_shown
         every = theme.TABLE_FINAL_SWAP_S
         now = self.app.clock() // every
         self._swap_due = (now + 1) * every
-        return int(now) % 2
+        self._phase_shown = int(now) % 2
+        return self._phase_shown
 
     def tick(self, now: float) -> None:
         super().tick(now)
@@ -492,16 +503,27 @@ class TableView(CakeTable, WhyTargets):
 
     veils_ahead = True          # UPGRADE, SPEND, FIX and the cake questions open dialogs
 
-    def _parts_ahead(self, outcome: Accepted) -> Iterator[None]:
+    def _parts_ahead(self, outcome: Accepted, answer: bool = False) -> Iterator[None]:
         """Build the parts of the frame the table shows after ``outcome`` (its header, each
         panel, the footer), one per step, each as the whole frame's building would (the
         update taken in, as if shown), and keep them (``_kept``): the frame's own building
-        then finds them. Between the steps the screen is as it was."""
-        game = outcome.table.game
-        if game is None:
+        then finds them. Between the steps the screen is as it was. ``answer``: the
+        outcome is the open dialog's answer (the dialog goes with it)."""
+        if outcome.table.game is None:
             return
         update = Update(None, outcome.table, outcome.action, outcome.happened)
-        draws = self.app.draws.after(outcome.table, outcome.happened)
+
+        def taken_in() -> None:
+            self._closing = self._closing or answer
+            self.on_update(update)
+        yield from self._parts_as_if(outcome.table,
+                                     self.app.draws.after(outcome.table, outcome.happened),
+                                     taken_in)
+
+    def _parts_as_if(self, table: Any, draws: Any, setup: Callable[[], None]) -> Iterator[None]:
+        """Build the parts of the frame this screen shows for ``table`` (and ``draws``) once
+        ``setup`` has changed it, one per step, and keep them (``_parts_ahead``)."""
+        game = table.game
         lay = table_layout(self.size, len(game.players))
         active = game.active if game.active is not None else game.last_seat
         n = len(game.players)
@@ -512,24 +534,26 @@ class TableView(CakeTable, WhyTargets):
                   for i, rect in enumerate(lay.others)]
         parts.append(partial(self._footer, game, lay.footer))
         for part in parts:
-            with self._as_if(outcome.table, draws):
-                self.on_update(update)
+            with self._as_if(table, draws):
+                setup()
                 part()
             yield
 
     def predictions(self) -> Iterator[tuple[Screen, list[Widget]] | None]:
         """The frames the predicted inputs show (``_predicted_actions``: while the draw
-        prompt asks for a scan, the scan's first, then END TURN's), each the pure engine's
-        answer to the input on this table, taken in as the loop's update would be and
-        built, with nothing applied or kept; or, when that input ends the game, the end
-        screen the App will open (``App.prepare``). Painted while the table is idle. Each
-        frame's parts are built one per step first (a None each): the whole frame at once
-        was the longest step painted ahead (22 M instructions at 800 x 480, 4 players: a
-        tap arriving as it began waited about 37 ms on a Zero 2 W, issue 38)."""
-        if not self._turn_on_show():
+        prompt asks for a scan, the scan's first, then END TURN's; while a dialog is open,
+        its answers'), each the pure engine's answer to the input on this table, taken in
+        as the loop's update would be and built, with nothing applied or kept; or, when that
+        input ends the game, the end screen the App will open (``App.prepare``). Painted
+        while the table is idle. Each frame's parts are built one per step first (a None
+        each): the whole frame at once was the longest step painted ahead (22 M
+        instructions at 800 x 480, 4 players: a tap arriving as it began waited about
+        37 ms on a Zero 2 W, issue 38)."""
+        answers = self._dialog_answers()
+        if not answers and not self._turn_on_show():
             return
         self._predicted = None
-        for action in self._predicted_actions():
+        for action in answers or self._predicted_actions():
             outcome = apply(self.app.table, action, self.app.catalog.specialty_tags)
             if not isinstance(outcome, Accepted) or outcome.table.game is None:
                 continue
@@ -544,11 +568,33 @@ class TableView(CakeTable, WhyTargets):
                     ws = end.widgets()
                 yield end, ws
                 continue
-            yield from self._parts_ahead(outcome)
-            ws = self._frame_after(outcome)
+            yield from self._parts_ahead(outcome, answer=bool(answers))
+            ws = self._frame_after(outcome, answer=bool(answers))
             if action["do"] == "scan":
                 self._predicted = (action, ws)
             yield self, ws
+
+    def _dialog_answers(self) -> list[dict]:
+        """What the open dialog's buttons post (and close it with): each upgrade UPGRADE's
+        dialog offers, the tokens SPEND's counts, a position with or without its cake;
+        the first ``AHEAD_FRAMES`` are painted ahead. The frame such an answer shows
+        changes much of the screen under the dialog (the panel, its cards' sizes, the
+        footer): painted by the tap, 6.4-7.0 M instructions in Cake Time at 800 x 480,
+        over the 6.0 M a tap may take (issue 38). None but while a turn is being played."""
+        game = self.app.table.game
+        if self.dialog is None or game is None or game.game_over or game.active is None:
+            return []
+        me = game.active_player
+        if self.dialog == "upgrade":
+            answers = [{"do": "activate_upgrade", "upgrade": u} for u in self._legal_upgrades()]
+        elif self.dialog == "spend":
+            answers = [{"do": "spend_cookies", "count": self.spend_count}]
+        elif self.dialog == "cake_choice" and me is not None:
+            answers = [cake_completion(me, self.cake_slot, cake) for cake in (True, False)
+                       if any(c.cake == cake for c in me.queue[self.cake_slot - 1])]
+        else:
+            answers = []
+        return answers[:AHEAD_FRAMES]
 
     def _predicted_actions(self) -> list[dict]:
         """The inputs whose frames are painted ahead whole: while the draw prompt asks for
@@ -586,6 +632,7 @@ class TableView(CakeTable, WhyTargets):
         each), as the predicted frames' are (``predictions``)."""
         if not self._turn_on_show():
             return
+        yield from self._deadline_frame()
         predicted = self._predicted
         for action in self._likely_actions():
             if predicted is not None and action == predicted[0]:
@@ -603,6 +650,29 @@ class TableView(CakeTable, WhyTargets):
             if action["do"] == "scan":
                 yield from self._cards_ahead(ws, action["tag"])
         yield from self.cake_frames_warmed()
+
+    def _deadline_frame(self) -> Iterator[list[Widget] | None]:
+        """The frame the table shows once its deadlines pass, if nothing comes before: a
+        completed order's mark gone, the messages' time up, the final round's other line
+        in the top bar. Its looks and text painted ahead aside, the deadline's frame
+        copies them (painting the order card again took 3.0-3.4 M instructions in Cake
+        Time at 800 x 480, and the first "Chloe plays last" was rendered then: 4.8 M, over
+        the 3.0 M a deadline's frame may take, issue 38)."""
+        if self._taken is None and self._swap_due is None and not self._toasts:
+            return
+        swap = self._swap_due is not None
+
+        def past() -> None:
+            self._taken = None
+            self._toasts = [n for n in self._toasts if n.held and n.hold]
+            if swap:
+                self._phase_ahead = 1 - self._phase_shown
+        table, draws = self.app.table, self.app.draws
+        yield from self._parts_as_if(table, draws, past)
+        with self._as_if(table, draws):
+            past()
+            ws = self.widgets()
+        yield ws
 
     def _cards_ahead(self, ws: list[Widget], stand_in: str) -> Iterator[None]:
         """After the frame the next scan shows (``_scan_stand_in``): the text of every card
@@ -671,11 +741,13 @@ class TableView(CakeTable, WhyTargets):
         return next((tag for tag, card in self.app.catalog.cards.items()
                      if card.edition == game.edition and tag not in game.used_tags), None)
 
-    def _frame_after(self, outcome: Accepted) -> list[Widget]:
+    def _frame_after(self, outcome: Accepted, answer: bool = False) -> list[Widget]:
         """The widgets of the frame the table shows once the engine's ``outcome`` (an
-        action accepted, the game going on) is taken in."""
+        action accepted, the game going on) is taken in; ``answer``: the open dialog's
+        answer, which the dialog goes with."""
         update = Update(None, outcome.table, outcome.action, outcome.happened)
         with self._as_if(outcome.table, self.app.draws.after(outcome.table, outcome.happened)):
+            self._closing = self._closing or answer
             self.on_update(update)
             return self.widgets()
 
