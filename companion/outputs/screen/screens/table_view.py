@@ -580,7 +580,7 @@ class TableView(CakeTable, WhyTargets):
         the first ``AHEAD_FRAMES`` are painted ahead. The frame such an answer shows
         changes much of the screen under the dialog (the panel, its cards' sizes, the
         footer): painted by the tap, 6.4-7.0 M instructions in Cake Time at 800 x 480,
-        over the 6.0 M a tap may take (issue 38). None but while a turn is being played."""
+        over the 6.0 M a tap may take (issue 38). Empty but while a turn is being played."""
         game = self.app.table.game
         if self.dialog is None or game is None or game.game_over or game.active is None:
             return []
