@@ -585,6 +585,7 @@ class TableView(CakeTable, WhyTargets):
         if self.dialog is None or game is None or game.game_over or game.active is None:
             return []
         me = game.active_player
+        answers: list[dict]
         if self.dialog == "upgrade":
             answers = [{"do": "activate_upgrade", "upgrade": u} for u in self._legal_upgrades()]
         elif self.dialog == "spend":
