@@ -171,6 +171,10 @@ def test_an_upgrade_chosen_in_its_dialog_is_drawn_from_the_frame_painted_ahead()
     loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
     app.pump()
     screen = app.screen
+    repaints: list = []
+    repaint = screen._repaint
+    screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
+        surface, ws, dirty)
     for answer in (False, True):
         while app.work_ahead():
             pass
@@ -178,15 +182,10 @@ def test_an_upgrade_chosen_in_its_dialog_is_drawn_from_the_frame_painted_ahead()
         assert screen.dialog == "upgrade"
         while app.work_ahead():
             pass
-        repaints: list = []
-        repaint = screen._repaint
-        screen._repaint = lambda surface, ws, dirty: repaints.append(dirty) or repaint(
-            surface, ws, dirty)
         target = next(w for w in screen._widgets
                       if w.name.startswith("dlg.up." if answer else "dlg.cancel"))
         table, drawn = app.table, screen.drawn_from_ahead
-        _tap(app, loop, target, repaints.clear)
-        del screen._repaint
+        _tap(app, loop, target, repaints.clear)     # (what the dialog's answer repaints)
         assert screen.dialog is None and (app.table is not table) == answer
         assert screen.drawn_from_ahead == drawn + answer
         assert all(not dirty for dirty in repaints), repaints     # nothing predicted wrong
