@@ -315,14 +315,7 @@ class Screen:
         then what it predicted wrong painted again (of the frames painted ahead, the one
         that predicted least wrong, if that is less than half of ``room`` pixels). False:
         none fits."""
-        best = None
-        for slot in range(AHEAD_FRAMES):
-            ahead = self._ahead_frame(surface, now, slot)
-            if ahead is None:
-                continue
-            wrong = _dirty_within(ahead[1], now, room)    # (None: too much of it is wrong)
-            if wrong is not None and (best is None or _area(wrong) < _area(best[1])):
-                best = (ahead[0], wrong)
+        best = self._least_wrong_ahead(surface, now, room)
         if best is None:
             return False
         frame, wrong = best
@@ -795,16 +788,11 @@ class Screen:
             return None
         return got[0], drawn
 
-    def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
-                    dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
-        """Draw the new frame from a frame painted ahead, if that saves work: its pixels
-        where the screen changes, then whatever it predicted wrong painted again (of the
-        frames painted ahead, the one that predicted least wrong). None: drawn the usual
-        way."""
-        if not dirty:
-            return None
-        dirty = _merge(dirty)
-        room, best = _area(dirty), None
+    def _least_wrong_ahead(self, surface: pygame.Surface, now: dict,
+                           room: int) -> tuple[pygame.Surface, list[pygame.Rect]] | None:
+        """Of the frames painted ahead that could be ``now``'s, the one that predicted least
+        wrong, and where (if that is less than half of ``room`` pixels); None: none."""
+        best = None
         for slot in range(AHEAD_FRAMES):
             ahead = self._ahead_frame(surface, now, slot)
             if ahead is None:
@@ -814,6 +802,18 @@ class Screen:
                 best = (ahead[0], wrong)
                 if not wrong:
                     break
+        return best
+
+    def _from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                    dirty: list[pygame.Rect]) -> list[pygame.Rect] | None:
+        """Draw the new frame from a frame painted ahead, if that saves work: its pixels
+        where the screen changes, then whatever it predicted wrong painted again (of the
+        frames painted ahead, the one that predicted least wrong). None: drawn the usual
+        way."""
+        if not dirty:
+            return None
+        dirty = _merge(dirty)
+        best = self._least_wrong_ahead(surface, now, _area(dirty))
         if best is None:
             return None
         frame, wrong = best
