@@ -263,16 +263,20 @@ class Screen:
             return self._repaint_all(surface, ws, now)
         if veil is not None and not was_veiled:
             return self._veil_over(surface, ws, now, veil)
-        restored = []
+        restored, dirty = [], None
         if veil is None and was_veiled:
-            answered = self._answer_from_ahead(surface, ws, now)
+            under = self._kept_under(surface)
+            if under is not None:       # (what differs from the screen under the dialog)
+                dirty = _dirty(under, ws, now)
+            answered = self._answer_from_ahead(surface, ws, now, dirty)
             if answered is not None:
                 return self._painted(answered)
             if self._unveil(surface):
                 restored = [pygame.Rect((0, 0), surface.get_size())]
             else:
                 self._veil_stale = None
-        dirty = _dirty(self._drawn, ws, now)
+        if dirty is None:
+            dirty = _dirty(self._drawn, ws, now)
         self._drawn = now
         if not restored and veil is None:
             from_ahead = self._from_ahead(surface, ws, now, dirty)
@@ -326,18 +330,18 @@ class Screen:
         self._drawn = now
         return True
 
-    def _answer_from_ahead(self, surface: pygame.Surface, ws: list[Widget],
-                           now: dict) -> list[pygame.Rect] | None:
+    def _answer_from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
+                           unveiled: list[pygame.Rect] | None) -> list[pygame.Rect] | None:
         """The dialog closed with its answer (``predictions``: a dialog's answers are
         painted ahead while it is open): the frame painted ahead for that answer, copied
         whole, if it leaves less to paint again than the copy kept under the dialog does
-        (a dialog closed without an answer: the screen as it was). None: drawn the usual
-        way (``_unveil``)."""
+        (``unveiled``: what would be painted over that copy; None: no copy. A dialog closed
+        without an answer: the screen as it was). None: drawn the usual way
+        (``_unveil``)."""
         full = surface.get_rect()
-        under, room = self._under, full.w * full.h
-        if under is not None and _UNDER.get(full.size) is not None \
-                and _UNDER[full.size][1] is under[0]:
-            room = min(room, 2 * _area(_dirty(under[1], ws, now)))
+        room = full.w * full.h
+        if unveiled is not None:
+            room = min(room, 2 * _area(unveiled))
         if not room or not self._whole_from_ahead(surface, ws, now, room):
             return None
         self._under = None
@@ -415,13 +419,21 @@ class Screen:
     def _unveil(self, surface: pygame.Surface) -> bool:
         """The dialog closed: put back the screen as it was under the shade (if the copy is
         still this screen's), so only what changed since is painted again. False: no copy."""
-        under, self._under = self._under, None
-        if under is None or _UNDER.get(surface.get_size()) is None \
-                or _UNDER[surface.get_size()][1] is not under[0]:
+        under = self._kept_under(surface)
+        self._under = None
+        if under is None:
             return False
         surface.blit(_UNDER[surface.get_size()][0], (0, 0))
-        self._drawn = dict(under[1])
+        self._drawn = dict(under)
         return True
+
+    def _kept_under(self, surface: pygame.Surface) -> dict | None:
+        """What the copy kept under the open dialog shows (``_veil_over``), if that copy is
+        still this screen's; else None."""
+        under, got = self._under, _UNDER.get(surface.get_size())
+        if under is None or got is None or got[1] is not under[0]:
+            return None
+        return under[1]
 
     def _draw_looks(self, surface: pygame.Surface, looks: set[str]) -> list[pygame.Rect]:
         """Repaint the widgets (of the last build) whose pressed look changed (of those
