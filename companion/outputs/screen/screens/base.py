@@ -263,18 +263,12 @@ class Screen:
             return self._repaint_all(surface, ws, now)
         if veil is not None and not was_veiled:
             return self._veil_over(surface, ws, now, veil)
-        restored, dirty = [], None
+        restored: list[pygame.Rect] = []
+        dirty = None
         if veil is None and was_veiled:
-            under = self._kept_under(surface)
-            if under is not None:       # (what differs from the screen under the dialog)
-                dirty = _dirty(under, ws, now)
-            answered = self._answer_from_ahead(surface, ws, now, dirty)
+            answered, restored, dirty = self._dialog_closed(surface, ws, now)
             if answered is not None:
                 return self._painted(answered)
-            if self._unveil(surface):
-                restored = [pygame.Rect((0, 0), surface.get_size())]
-            else:
-                self._veil_stale = None
         if dirty is None:
             dirty = _dirty(self._drawn, ws, now)
         self._drawn = now
@@ -329,6 +323,22 @@ class Screen:
             self._repaint(surface, ws, wrong)
         self._drawn = now
         return True
+
+    def _dialog_closed(self, surface: pygame.Surface, ws: list[Widget], now: dict
+                       ) -> tuple[list[pygame.Rect] | None, list[pygame.Rect],
+                                  list[pygame.Rect] | None]:
+        """The dialog went: its answer's frame painted ahead copied whole, or else the copy
+        kept under it put back. (The frame drawn, or None; the rectangles put back; what
+        differs from the copy put back, None without one.)"""
+        under = self._kept_under(surface)
+        unveiled = _dirty(under, ws, now) if under is not None else None
+        answered = self._answer_from_ahead(surface, ws, now, unveiled)
+        if answered is not None:
+            return answered, [], None
+        if self._unveil(surface):
+            return None, [pygame.Rect((0, 0), surface.get_size())], unveiled
+        self._veil_stale = None
+        return None, [], None
 
     def _answer_from_ahead(self, surface: pygame.Surface, ws: list[Widget], now: dict,
                            unveiled: list[pygame.Rect] | None) -> list[pygame.Rect] | None:
