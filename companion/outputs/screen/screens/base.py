@@ -531,7 +531,9 @@ class Screen:
 
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
-        waiting); False once nothing is left. A draw starts it again."""
+        waiting); False once nothing is left (the step that finishes it is a step: the
+        App's own work after it, its young garbage collected, waits for the next one). A
+        draw starts it again."""
         try:
             if make_owed_copy(surface) or self._keep_owed_looks(surface):
                 return True                 # (a shape's copy, widgets' looks: steps)
@@ -550,7 +552,6 @@ class Screen:
             return False
         if step is _DONE:
             self._ahead_steps = _DONE
-            return False
         return True
 
     def _ahead_work(self, surface: pygame.Surface) -> Iterator[None]:
@@ -1086,6 +1087,9 @@ _NO_AHEADS = (_Ahead(),) * AHEAD_FRAMES
 #: size -> (the veiled copy, whose it is)
 _VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _DONE: Iterator[None] = iter(())
+#: ``_Painter._look``: the widget shows only in part where it is painted, so its look is
+#: painted aside whole (its shapes drawn, not cut) and copied
+_ASIDE = object()
 _ONE = (None,)
 #: pixels veiled per step ahead (a tap waits for at most one step)
 _VEIL_BAND_PIXELS = 48_000
@@ -1154,7 +1158,11 @@ class _Painter:
 
     def __call__(self, i: int, room: pygame.Rect) -> bool:
         done, key = self._look(i, room)
-        if done is not None:
+        if done is _ASIDE:                  # (shown in part: made whole aside and copied)
+            assert self.kept is not None and key is not None
+            done = self._copy_aside(i, key, self.kept.paint_aside(
+                key, self.ws[i], self.ground(i), self.surface))
+        if isinstance(done, bool):          # (copied)
             return done
         w = self.ws[i]
         w.draw(self.surface)
@@ -1173,6 +1181,14 @@ class _Painter:
 
     def _parts(self, i: int, room: pygame.Rect) -> Iterator[None]:
         done, key = self._look(i, room)
+        if done is _ASIDE:  # (made whole aside a part per step, as painted in place)
+            assert self.kept is not None and key is not None
+            surface = self.surface
+            clip = surface.get_clip()
+            look = yield from self.kept.paint_aside_steps(key, self.ws[i], self.ground(i),
+                                                          surface)
+            surface.set_clip(clip)
+            done = self._copy_aside(i, key, look)
         if done is False:   # (copied: a step once a band's worth, or a few, are copied)
             self._copied += self.ws[i].rect.w * self.ws[i].rect.h + _VEIL_BAND_PIXELS // 8
             if self._copied >= _VEIL_BAND_PIXELS:
@@ -1188,9 +1204,18 @@ class _Painter:
             self._kept(key, w, room)
         yield
 
-    def _look(self, i: int, room: pygame.Rect) -> tuple[bool | None, tuple | None]:
-        """Widget ``i`` from its kept look, if it has one: (False, None) copied, (True, None)
-        painted aside whole and copied; else (None, the key to keep its look under)."""
+    def _copy_aside(self, i: int, key: tuple, look: pygame.Surface | None) -> bool | None:
+        """Widget ``i``'s look painted aside whole, copied where it shows: True; None if it
+        was too big to keep (it is painted in place)."""
+        if look is None:
+            return None
+        self.surface.blit(look, self.ws[i].rect)
+        return True
+
+    def _look(self, i: int, room: pygame.Rect) -> tuple[bool | object | None, tuple | None]:
+        """Widget ``i`` from its kept look, if it has one: (False, None) copied; (``_ASIDE``,
+        its key) if it shows only in part in ``room`` and is to be painted aside whole;
+        else (None, the key to keep its look under)."""
         w, kept, surface = self.ws[i], self.kept, self.surface
         if kept is None:
             return None, None
@@ -1203,10 +1228,7 @@ class _Painter:
             surface.blit(look, w.rect)
             return False, None
         if not room.contains(w.rect) and surface.get_rect().contains(w.rect):
-            look = kept.paint_aside(key, w, ground, surface)    # (shown in part: made whole)
-            if look is not None:
-                surface.blit(look, w.rect)
-                return True, None
+            return _ASIDE, key
         return None, key
 
     def _kept(self, key: tuple | None, w: Widget, room: pygame.Rect) -> None:
