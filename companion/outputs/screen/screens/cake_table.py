@@ -34,7 +34,8 @@ from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import centered, cols, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, fit, text_width
+from ..widgets import (Button, Custom, Fill, Label, OrderCard, Widget, fit, font_generation,
+                       text_width)
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
@@ -57,6 +58,7 @@ class CakeTable(Screen):
     cake_dealing: bool = False             # ... taken in the deal
     question_band: pygame.Rect | None = None   # where the question goes (the active panel's foot)
     _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
+    _question_widths: dict[tuple, tuple[int | None, int]]   # _question_words_w's answers
 
     # --- updates -----------------------------------------------------------------------
 
@@ -209,7 +211,21 @@ class CakeTable(Screen):
         """How wide the question's words (and the cake) are beside the chips in a band
         ``width`` wide, the chips as wide as their words, and the chips' type size (the body
         size, else the small one to leave the words room); None: the words are not whole
-        beside the chips in three lines of the small type, so they go over them."""
+        beside the chips in three lines of the small type, so they go over them.
+        Remembered while the question is the same: every frame asks it while the question
+        is up (the active panel leaves it room), and each measure was a tenth of a scan's
+        work in Cake Time (issue 38)."""
+        key = (width, self.cake_offer, self.cake_dealing, language(), self.m,
+               font_generation())
+        known = self._question_widths
+        got = known.get(key)
+        if got is None:
+            if len(known) >= 16:
+                known.clear()
+            got = known[key] = self._measure_question(width)
+        return got
+
+    def _measure_question(self, width: int) -> tuple[int | None, int]:
         m = self.m
         inner_w = width - 2 * m.px(theme.CAKE_QUESTION_PAD[0])
         icon_w = m.px(theme.CAKE_QUESTION_LINE_H) + m.px(theme.CAKE_QUESTION_ICON_GAP)
