@@ -204,12 +204,21 @@ def wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
 
 
 def _ellipsize(text: str, size: int, width: int, bold: bool) -> str:
+    """``text`` if it fits ``width``, else its longest start that fits with "…" after it
+    ("" if none does). Found by halving (a start's width grows with its length): cut a
+    letter at a time, a long text was measured once per letter, up to 25 k bytecodes in
+    one step painted ahead (Cake Time's question, issue 38)."""
     f = font(size, bold)
     if f.size(text)[0] <= width:
         return text
-    while text and f.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…" if text else ""
+    fits, over = 0, len(text)       # (the empty start is taken to fit; the whole does not)
+    while over - fits > 1:
+        mid = (fits + over) // 2
+        if f.size(text[:mid] + "…")[0] <= width:
+            fits = mid
+        else:
+            over = mid
+    return text[:fits] + "…" if fits else ""
 
 
 _fit_cache: dict[tuple, tuple[int, list[str]]] = {}
