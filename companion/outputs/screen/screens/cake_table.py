@@ -51,6 +51,8 @@ class CakeTable(Screen):
         def accepts(self, action: dict) -> bool: ...
         def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]: ...
         def _as_if(self, table: Any, draws: Any) -> contextlib.AbstractContextManager[None]: ...
+        def _parts_as_if(self, table: Any, draws: Any,
+                         setup: Callable[[], None]) -> Iterator[None]: ...
         dialog: str | None
         cake_slot: int
 
@@ -93,13 +95,16 @@ class CakeTable(Screen):
                     ws = self.widgets()
                 yield ws
 
-    def cake_frames_warmed(self) -> Iterator[list[Widget]]:
+    def cake_frames_warmed(self) -> Iterator[list[Widget] | None]:
         """The table as it shows once the cake question goes (the next move but a cake
         takes it away: an upgrade, a spend, a cake card, an order): what it hides now is
         painted ahead aside, so that move copies those looks instead of painting a band
-        across the panels (the cards just drawn under it were never painted yet)."""
+        across the panels (the cards just drawn under it were never painted yet). Its parts
+        are built one per step first (a None each: the whole frame in one step was up to
+        16 k bytecodes, issue 38)."""
         if not self.cake_offer or self.dialog is not None:
             return
+        yield from self._parts_as_if(self.app.table, self.app.draws, self._no_question)
         yield self._without_question()
 
     def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
@@ -117,8 +122,11 @@ class CakeTable(Screen):
 
     def _without_question(self) -> list[Widget]:
         with self._as_if(self.app.table, self.app.draws):
-            self.cake_offer = ()
+            self._no_question()
             return self.widgets()
+
+    def _no_question(self) -> None:
+        self.cake_offer = ()
 
     def _cake_done(self) -> None:
         self.cake_offer = ()
