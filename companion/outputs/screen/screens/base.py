@@ -1099,8 +1099,9 @@ _ASIDE = object()
 _ONE = (None,)
 #: pixels veiled per step ahead (a tap waits for at most one step)
 _VEIL_BAND_PIXELS = 48_000
-#: widgets whose placing (``_placed``) a step painting ahead works out
-_PLACED_PER_STEP = 20
+#: widgets whose placing (``_placed``) a step painting ahead works out (twenty were up to 2 M
+#: instructions in one step, the step before the costliest scan in Cake Time, issue 38)
+_PLACED_PER_STEP = 10
 
 
 def _same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
