@@ -177,3 +177,29 @@ def test_the_young_garbage_is_collected_once_per_frame_when_the_painting_ahead_i
         gc.callbacks.pop()
         gc.unfreeze()
         gc.enable()
+
+
+def test_the_young_garbage_is_collected_in_a_step_of_its_own_after_the_painting_ahead():
+    """The step that finishes the painting ahead does not collect too: a tap arriving as it
+    begins waits for one of them, not both (the two in one step were among the longest
+    steps ahead in Cake Time, issue 38)."""
+    from companion.outputs.screen.screens import base
+    _loop, app = make_app()
+    gc.unfreeze()
+    collected = []
+    gc.callbacks.append(lambda phase, info: phase == "start" and collected.append(True))
+    try:
+        app_module.freeze_start_up()
+        app.pump()                                  # a frame, then its painting ahead
+        steps, over = 0, False
+        collected.clear()                           # (the start-up's own collection)
+        while not collected:
+            over = app.screen._ahead_steps is base._DONE    # (before this step)
+            assert app.work_ahead(), "no collection after the painting ahead"
+            steps += 1
+        assert over, "the collection came in the step that ended the painting ahead"
+        assert steps >= 2
+    finally:
+        gc.callbacks.pop()
+        gc.unfreeze()
+        gc.enable()

@@ -68,3 +68,27 @@ def test_a_long_sentence_in_a_small_box_opens_few_sizes(monkeypatch):
     tried = sorted(set(asked))
     assert len(tried_every) >= 8
     assert len(tried) <= 4, (tried, tried_every)
+
+
+def _cut_a_letter_at_a_time(text: str, size: int, width: int, bold: bool) -> str:
+    """What ``_ellipsize`` finds, as it found it before it halved: a letter at a time."""
+    f = widgets.font(size, bold)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_text_cut_with_an_ellipsis_is_cut_where_a_letter_at_a_time_cuts_it(lang):
+    rng = random.Random(f"cut-{lang}")
+    cut = 0
+    for text in texts(lang, rng, 20):
+        for _ in range(5):
+            size, bold = rng.choice((12, 16, 22, 30)), rng.random() < 0.5
+            width = rng.randrange(0, widgets.font(size, bold).size(text)[0] + 20)
+            got = widgets._ellipsize(text, size, width, bold)
+            assert got == _cut_a_letter_at_a_time(text, size, width, bold), (text, size, width)
+            cut += got != text
+    assert cut >= 50                # (most widths are too narrow: the halving is what runs)

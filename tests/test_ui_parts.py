@@ -98,7 +98,10 @@ def test_a_long_text_tries_its_sizes_in_parts_and_ends_the_same():
     assert parts >= 2
     widgets._fit_cache.clear()
     sizes = list(widgets.fit_steps(text, pygame.Rect(0, 0, 252, 62), 44, False, 3, 12))
-    assert len(sizes) == parts - 1          # (a part per size tried that did not fit)
+    _, lines = widgets.fit(text, pygame.Rect(0, 0, 252, 62), 44, False, 3, 12)
+    # a part per size tried that did not fit, a part per line rendered, then the paint
+    assert len(lines) == 3 and len(sizes) >= 1
+    assert parts == len(sizes) + len(lines) + 2
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -238,3 +241,33 @@ def test_a_type_size_is_opened_in_a_part_of_its_own():
     finally:
         widgets.font = real_font
         widgets.reset_fonts()
+
+
+def test_a_widget_shown_in_part_is_made_aside_in_parts_and_shows_as_painted_whole():
+    """Painting ahead a band that cuts across a widget, the widget's look is made aside a
+    part per step, as it is painted in place (it was made in one step: a long label's fit
+    and lines, among the longest steps ahead, issue 38), and the band shows it as the
+    widget painted whole does."""
+    from companion.outputs.screen.screens.base import _Painter
+    screen = pygame.display.set_mode((400, 300))
+    text = " ".join(["Ben draws two orders, then Chloe draws two"] * 3)
+    w = widgets.Label("dlg.hint", pygame.Rect(10, 10, 260, 70), text=text, size=44, lines=3,
+                      min_size=12, background=(90, 90, 120), radius=8, pad=4)
+    band = pygame.Rect(0, 0, 400, 40)               # (the label's top only)
+    whole = pygame.Surface(screen.get_size(), 0, screen)
+    whole.fill(GROUND)
+    w.draw(whole)
+    widgets._fit_cache.clear()
+    widgets.looks().clear()
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    surface.fill(GROUND)
+    surface.set_clip(band)
+    painter = _Painter(surface, [w], [w.extent], GROUND)
+    parts = sum(1 for _ in painter.steps(0, band))
+    surface.set_clip(None)
+    assert parts >= 4               # the sizes tried, each line, the paint: a part each
+    assert widgets.looks().get(painter.kept.key(w, GROUND, painter.form)) is not None
+    for y in range(band.h):
+        for x in range(w.rect.left, w.rect.right):
+            assert surface.get_at((x, y)) == whole.get_at((x, y)), (x, y)
+    assert surface.get_at((100, 60)) == GROUND      # (nothing painted below the band)

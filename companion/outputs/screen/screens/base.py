@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import operator
 import time
+from bisect import bisect_right
 from functools import partial
 from itertools import compress, filterfalse
 from dataclasses import dataclass
@@ -234,13 +235,13 @@ class Screen:
             self._looks_owed = {}
             return bool(owed)
         ws, copied = self._widgets, 0
+        over = _Over(ws)
         for i, w in enumerate(ws):
             got = owed.pop(w.name, None)
             if got is None:
                 continue
             key, rect, placed = got
-            if self._drawn.get(w.name) == placed and not any(
-                    o.shows and o.extent.colliderect(rect) for o in ws[i + 1:]):
+            if self._drawn.get(w.name) == placed and not over.reaches(i, rect):
                 kept.keep(key, surface, rect)
                 copied += rect.w * rect.h
                 if copied >= _VEIL_BAND_PIXELS:
@@ -531,7 +532,9 @@ class Screen:
 
     def work_ahead(self, surface: pygame.Surface) -> bool:
         """Do one small step of the painting ahead (the App calls it while nothing else is
-        waiting); False once nothing is left. A draw starts it again."""
+        waiting); False once nothing is left (the step that finishes it is a step: the
+        App's own work after it, its young garbage collected, waits for the next one). A
+        draw starts it again."""
         try:
             if make_owed_copy(surface) or self._keep_owed_looks(surface):
                 return True                 # (a shape's copy, widgets' looks: steps)
@@ -550,7 +553,6 @@ class Screen:
             return False
         if step is _DONE:
             self._ahead_steps = _DONE
-            return False
         return True
 
     def _ahead_work(self, surface: pygame.Surface) -> Iterator[None]:
@@ -592,6 +594,7 @@ class Screen:
             return
         ws = self._widgets
         paint = _Painter(surface, ws, [w.extent for w in ws], self.background)
+        over = _Over(ws)
         for i, w in enumerate(ws):
             if not (w.shows_pressed and w.tappable and w.shows) \
                     or self._drawn.get(w.name) != w.placed():
@@ -600,7 +603,7 @@ class Screen:
             key = kept.key(w, ground, paint.form) if ground is not None else None
             if key is None or kept.touch(key):
                 continue
-            if any(o.shows and o.extent.colliderect(w.rect) for o in ws[i + 1:]):
+            if over.reaches(i, w.rect):
                 yield from kept.paint_aside_steps(key, w, ground, surface)
             else:
                 kept.keep(key, surface, w.rect)
@@ -689,10 +692,12 @@ class Screen:
         step."""
         if self._veiled:
             return
-        changed = _repainted(ws, _dirty(self._drawn, ws, _placed(ws)))
+        now = _placed(ws)
+        yield                   # (placing its widgets, a step of its own: 65 widgets' keys)
+        changed = _repainted(ws, _dirty(self._drawn, ws, now))
         if not changed:
             return
-        yield                   # (finding what differs, a step of its own: 65 widgets' keys)
+        yield                   # (finding what differs and what it uncovers: another)
         scratch = _under_copy(surface)
         _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
         yield from self._paint_aside(scratch, ws, changed)
@@ -725,8 +730,10 @@ class Screen:
             return
         size = surface.get_size()
         below = ws[:veil]
-        changed = _repainted(below, _dirty(self._drawn, below, _placed(below)))
-        yield                                   # (finding what differs: a step of its own)
+        now = _placed(below)
+        yield                                   # (placing what is under: a step of its own)
+        changed = _repainted(below, _dirty(self._drawn, below, now))
+        yield                                   # (finding what differs: another)
         scratch = _under_copy(surface)
         _UNDER[size] = (scratch, None)          # (not a copy of anything now)
         yield from self._paint_aside(scratch, below, changed)
@@ -1086,11 +1093,15 @@ _NO_AHEADS = (_Ahead(),) * AHEAD_FRAMES
 #: size -> (the veiled copy, whose it is)
 _VEILED: dict[tuple[int, int], tuple[pygame.Surface, object]] = {}
 _DONE: Iterator[None] = iter(())
+#: ``_Painter._look``: the widget shows only in part where it is painted, so its look is
+#: painted aside whole (its shapes drawn, not cut) and copied
+_ASIDE = object()
 _ONE = (None,)
 #: pixels veiled per step ahead (a tap waits for at most one step)
 _VEIL_BAND_PIXELS = 48_000
-#: widgets whose placing (``_placed``) a step painting ahead works out
-_PLACED_PER_STEP = 20
+#: widgets whose placing (``_placed``) a step painting ahead works out (twenty were up to 2 M
+#: instructions in one step, the step before the costliest scan in Cake Time, issue 38)
+_PLACED_PER_STEP = 10
 
 
 def _same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
@@ -1124,6 +1135,20 @@ def _same_order(a: dict, b: dict) -> bool:
     return list(filter(b.__contains__, a)) == list(filter(a.__contains__, b))
 
 
+class _Over:
+    """What a frame paints over each of its widgets: ``reaches(i, rect)``, whether a widget
+    after ``ws[i]`` that paints anything reaches ``rect``. The extents are worked out once
+    and compared in C (asked of each widget against every widget after it, in Python, it
+    was up to 16 k bytecodes in one step ahead, issue 38)."""
+
+    def __init__(self, ws: list[Widget]):
+        self.at = [i for i, w in enumerate(ws) if w.shows]
+        self.extents = [ws[i].extent for i in self.at]
+
+    def reaches(self, i: int, rect: pygame.Rect) -> bool:
+        return rect.collidelist(self.extents[bisect_right(self.at, i):]) >= 0
+
+
 class _Painter:
     """``paint(i, room)`` puts widget ``ws[i]`` on ``surface``: copied from its kept look
     when it has one (``widgets.Looks``: painted before on the same plain colour), else
@@ -1154,7 +1179,11 @@ class _Painter:
 
     def __call__(self, i: int, room: pygame.Rect) -> bool:
         done, key = self._look(i, room)
-        if done is not None:
+        if done is _ASIDE:                  # (shown in part: made whole aside and copied)
+            assert self.kept is not None and key is not None
+            done = self._copy_aside(i, key, self.kept.paint_aside(
+                key, self.ws[i], self.ground(i), self.surface))
+        if isinstance(done, bool):          # (copied)
             return done
         w = self.ws[i]
         w.draw(self.surface)
@@ -1173,6 +1202,14 @@ class _Painter:
 
     def _parts(self, i: int, room: pygame.Rect) -> Iterator[None]:
         done, key = self._look(i, room)
+        if done is _ASIDE:  # (made whole aside a part per step, as painted in place)
+            assert self.kept is not None and key is not None
+            surface = self.surface
+            clip = surface.get_clip()
+            look = yield from self.kept.paint_aside_steps(key, self.ws[i], self.ground(i),
+                                                          surface)
+            surface.set_clip(clip)
+            done = self._copy_aside(i, key, look)
         if done is False:   # (copied: a step once a band's worth, or a few, are copied)
             self._copied += self.ws[i].rect.w * self.ws[i].rect.h + _VEIL_BAND_PIXELS // 8
             if self._copied >= _VEIL_BAND_PIXELS:
@@ -1188,9 +1225,18 @@ class _Painter:
             self._kept(key, w, room)
         yield
 
-    def _look(self, i: int, room: pygame.Rect) -> tuple[bool | None, tuple | None]:
-        """Widget ``i`` from its kept look, if it has one: (False, None) copied, (True, None)
-        painted aside whole and copied; else (None, the key to keep its look under)."""
+    def _copy_aside(self, i: int, key: tuple, look: pygame.Surface | None) -> bool | None:
+        """Widget ``i``'s look painted aside whole, copied where it shows: True; None if it
+        was too big to keep (it is painted in place)."""
+        if look is None:
+            return None
+        self.surface.blit(look, self.ws[i].rect)
+        return True
+
+    def _look(self, i: int, room: pygame.Rect) -> tuple[bool | object | None, tuple | None]:
+        """Widget ``i`` from its kept look, if it has one: (False, None) copied; (``_ASIDE``,
+        its key) if it shows only in part in ``room`` and is to be painted aside whole;
+        else (None, the key to keep its look under)."""
         w, kept, surface = self.ws[i], self.kept, self.surface
         if kept is None:
             return None, None
@@ -1203,10 +1249,7 @@ class _Painter:
             surface.blit(look, w.rect)
             return False, None
         if not room.contains(w.rect) and surface.get_rect().contains(w.rect):
-            look = kept.paint_aside(key, w, ground, surface)    # (shown in part: made whole)
-            if look is not None:
-                surface.blit(look, w.rect)
-                return True, None
+            return _ASIDE, key
         return None, key
 
     def _kept(self, key: tuple | None, w: Widget, room: pygame.Rect) -> None:

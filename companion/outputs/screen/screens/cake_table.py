@@ -34,7 +34,8 @@ from .. import theme
 from ..cakes import cake_badge, draw_cake
 from ..layout import centered, cols, inset, rows
 from ..text import language
-from ..widgets import Button, Custom, Fill, Label, OrderCard, Widget, fit, text_width
+from ..widgets import (Button, Custom, Fill, Label, OrderCard, Widget, fit, font_generation,
+                       text_width)
 from .base import Screen
 
 # Happenings that keep the cake question up: the cakes themselves, and things that are
@@ -50,6 +51,8 @@ class CakeTable(Screen):
         def accepts(self, action: dict) -> bool: ...
         def _kept(self, key: tuple, build: Callable[[], list[Widget]]) -> list[Widget]: ...
         def _as_if(self, table: Any, draws: Any) -> contextlib.AbstractContextManager[None]: ...
+        def _parts_as_if(self, table: Any, draws: Any,
+                         setup: Callable[[], None]) -> Iterator[None]: ...
         dialog: str | None
         cake_slot: int
 
@@ -57,6 +60,7 @@ class CakeTable(Screen):
     cake_dealing: bool = False             # ... taken in the deal
     question_band: pygame.Rect | None = None   # where the question goes (the active panel's foot)
     _cake_badges: dict[tuple, Widget]      # the badges built, by what they show
+    _question_widths: dict[tuple, tuple[int | None, int]]   # _question_words_w's answers
 
     # --- updates -----------------------------------------------------------------------
 
@@ -91,13 +95,16 @@ class CakeTable(Screen):
                     ws = self.widgets()
                 yield ws
 
-    def cake_frames_warmed(self) -> Iterator[list[Widget]]:
+    def cake_frames_warmed(self) -> Iterator[list[Widget] | None]:
         """The table as it shows once the cake question goes (the next move but a cake
         takes it away: an upgrade, a spend, a cake card, an order): what it hides now is
         painted ahead aside, so that move copies those looks instead of painting a band
-        across the panels (the cards just drawn under it were never painted yet)."""
+        across the panels (the cards just drawn under it were never painted yet). Its parts
+        are built one per step first (a None each: the whole frame in one step was up to
+        16 k bytecodes, issue 38)."""
         if not self.cake_offer or self.dialog is not None:
             return
+        yield from self._parts_as_if(self.app.table, self.app.draws, self._no_question)
         yield self._without_question()
 
     def uncovered_ahead(self) -> tuple[list[Widget], pygame.Rect] | None:
@@ -115,8 +122,11 @@ class CakeTable(Screen):
 
     def _without_question(self) -> list[Widget]:
         with self._as_if(self.app.table, self.app.draws):
-            self.cake_offer = ()
+            self._no_question()
             return self.widgets()
+
+    def _no_question(self) -> None:
+        self.cake_offer = ()
 
     def _cake_done(self) -> None:
         self.cake_offer = ()
@@ -209,7 +219,21 @@ class CakeTable(Screen):
         """How wide the question's words (and the cake) are beside the chips in a band
         ``width`` wide, the chips as wide as their words, and the chips' type size (the body
         size, else the small one to leave the words room); None: the words are not whole
-        beside the chips in three lines of the small type, so they go over them."""
+        beside the chips in three lines of the small type, so they go over them.
+        Remembered while the question is the same: every frame asks it while the question
+        is up (the active panel leaves it room), and each measure was a tenth of a scan's
+        work in Cake Time (issue 38)."""
+        key = (width, self.cake_offer, self.cake_dealing, language(), self.m,
+               font_generation())
+        known = self._question_widths
+        got = known.get(key)
+        if got is None:
+            if len(known) >= 16:
+                known.clear()
+            got = known[key] = self._measure_question(width)
+        return got
+
+    def _measure_question(self, width: int) -> tuple[int | None, int]:
         m = self.m
         inner_w = width - 2 * m.px(theme.CAKE_QUESTION_PAD[0])
         icon_w = m.px(theme.CAKE_QUESTION_LINE_H) + m.px(theme.CAKE_QUESTION_ICON_GAP)

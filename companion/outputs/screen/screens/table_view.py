@@ -88,6 +88,7 @@ class TableView(CakeTable, WhyTargets):
         self._legal: dict[str, bool] = {}
         self._panels: dict[_Key, list[Widget]] = {}    # kept widgets (panels), by content
         self._cake_badges: dict[tuple, Widget] = {}     # Cake Time's badges, by content
+        self._question_widths: dict[tuple, tuple[int | None, int]] = {}   # (cake_table)
         self._closing = False       # the dialog posted its action: it goes with the answer
         self._dialog_targets: list[pygame.Rect] = []    # the open dialog's buttons (built)
         self._swap_due: float | None = None  # the final round's lines take turns then
