@@ -10,6 +10,7 @@ leaves no garbage only the collector could free."""
 from __future__ import annotations
 
 import gc
+from contextlib import contextmanager
 
 import pygame
 from ui_touch import make_app
@@ -149,15 +150,28 @@ def test_a_busy_table_collects_while_idle_once_enough_has_piled_up(monkeypatch):
         gc.enable()
 
 
+@contextmanager
+def _collector_as_the_service_sets_it(phase: str, seen: list):
+    """An app with Python's collector as the service runs it (the start-up frozen, the
+    automatic collection off), each collection's ``phase`` ("start" or "stop") info put in
+    ``seen``; the collector as it was after."""
+    _loop, app = make_app()
+    gc.unfreeze()
+    gc.callbacks.append(lambda p, info: p == phase and seen.append(info))
+    try:
+        app_module.freeze_start_up()
+        yield app
+    finally:
+        gc.callbacks.pop()
+        gc.unfreeze()
+        gc.enable()
+
+
 def test_the_young_garbage_is_collected_once_per_frame_when_the_painting_ahead_is_done():
     """Each frame's objects are looked at once, in a step of their own after its painting
     ahead (a few hundred objects), not five inputs' worth at once when the table is quiet."""
-    _loop, app = make_app()
-    gc.unfreeze()
-    found = []
-    gc.callbacks.append(lambda phase, info: phase == "stop" and found.append(info))
-    try:
-        app_module.freeze_start_up()
+    found: list = []
+    with _collector_as_the_service_sets_it("stop", found) as app:
         app.pump()                                  # a frame
         steps = 0
         while app.work_ahead():
@@ -173,10 +187,6 @@ def test_the_young_garbage_is_collected_once_per_frame_when_the_painting_ahead_i
             pass
         assert [f["generation"] for f in found[1:]] == [1, 1] and gc.get_count()[0] < 50
         del made
-    finally:
-        gc.callbacks.pop()
-        gc.unfreeze()
-        gc.enable()
 
 
 def test_the_young_garbage_is_collected_in_a_step_of_its_own_after_the_painting_ahead():
@@ -184,12 +194,8 @@ def test_the_young_garbage_is_collected_in_a_step_of_its_own_after_the_painting_
     begins waits for one of them, not both (the two in one step were among the longest
     steps ahead in Cake Time, issue 38)."""
     from companion.outputs.screen.screens import base
-    _loop, app = make_app()
-    gc.unfreeze()
-    collected = []
-    gc.callbacks.append(lambda phase, info: phase == "start" and collected.append(True))
-    try:
-        app_module.freeze_start_up()
+    collected: list = []
+    with _collector_as_the_service_sets_it("start", collected) as app:
         app.pump()                                  # a frame, then its painting ahead
         steps, over = 0, False
         collected.clear()                           # (the start-up's own collection)
@@ -199,7 +205,3 @@ def test_the_young_garbage_is_collected_in_a_step_of_its_own_after_the_painting_
             steps += 1
         assert over, "the collection came in the step that ended the painting ahead"
         assert steps >= 2
-    finally:
-        gc.callbacks.pop()
-        gc.unfreeze()
-        gc.enable()
