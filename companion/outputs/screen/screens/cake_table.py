@@ -221,7 +221,7 @@ class CakeTable(Screen):
         size, else the small one to leave the words room); None: the words are not whole
         beside the chips in three lines of the small type, so they go over them.
         Remembered while the question is the same: every frame asks it while the question
-        is up (the active panel leaves it room), and each measure was a tenth of a scan's
+        is up (the active panel leaves it room), and each measure was a twentieth of a scan's
         work in Cake Time (issue 38)."""
         key = (width, self.cake_offer, self.cake_dealing, language(), self.m,
                font_generation())
