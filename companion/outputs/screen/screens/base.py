@@ -41,7 +41,7 @@ from functools import partial
 from itertools import compress, filterfalse
 from dataclasses import dataclass
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 
 import pygame
 
@@ -692,15 +692,21 @@ class Screen:
         step."""
         if self._veiled:
             return
-        now = _placed(ws)
-        yield                   # (placing its widgets, a step of its own: 65 widgets' keys)
-        changed = _repainted(ws, _dirty(self._drawn, ws, now))
+        changed = yield from self._repainted_steps(ws)
         if not changed:
             return
-        yield                   # (finding what differs and what it uncovers: another)
+        yield
         scratch = _under_copy(surface)
         _UNDER[surface.get_size()] = (scratch, None)          # (not a copy of anything now)
         yield from self._paint_aside(scratch, ws, changed)
+
+    def _repainted_steps(self, ws: list[Widget]) -> Generator[None, None, list[int]]:
+        """The widgets of ``ws`` a repaint of that frame over this screen would paint
+        (``_repainted``), found in two steps: the frame's placing (65 widgets' keys), then
+        what differs from the screen and what that uncovers."""
+        now = _placed(ws)
+        yield
+        return _repainted(ws, _dirty(self._drawn, ws, now))
 
     def _paint_aside(self, scratch: pygame.Surface, ws: list[Widget],
                      which: list[int]) -> Iterator[None]:
@@ -730,10 +736,8 @@ class Screen:
             return
         size = surface.get_size()
         below = ws[:veil]
-        now = _placed(below)
-        yield                                   # (placing what is under: a step of its own)
-        changed = _repainted(below, _dirty(self._drawn, below, now))
-        yield                                   # (finding what differs: another)
+        changed = yield from self._repainted_steps(below)
+        yield
         scratch = _under_copy(surface)
         _UNDER[size] = (scratch, None)          # (not a copy of anything now)
         yield from self._paint_aside(scratch, below, changed)
