@@ -658,6 +658,36 @@ def test_the_band_under_a_toast_is_painted_ahead_and_copied_when_it_goes(over, g
     _same_as_a_whole_repaint(app)
 
 
+def test_the_first_frame_makes_the_surfaces_the_work_ahead_paints_on():
+    """The copy under a dialog, the veiled copy and the frames painted ahead are whole-screen
+    surfaces, made once per size: by the first frame (the start-up), not in a step painted
+    ahead, where clearing a whole screen's pixels took a step of its own over the budget at
+    1280 x 800 (issue 38). The work ahead of a game's inputs makes none."""
+    from companion.outputs.screen.screens import base
+
+    stores = (base._UNDER, base._VEILED, *base._AHEAD)
+    for store in stores:
+        store.clear()
+    loop, app = make_app((800, 480), lines=sample_script("sample_game.jsonl"))
+    app.pump()
+    made = [store.get(app.size) for store in stores]
+    assert all(got is not None for got in made)
+    surfaces = [got[0] for got in made]
+    rng = random.Random(5)
+    for _ in range(12):
+        while app.work_ahead():
+            pass
+        choices = [w for w in app.screen._widgets if w.tappable and w.name != "hdr.settings"]
+        if not choices:
+            break
+        w = rng.choice(choices)
+        _finger(app, w, pygame.FINGERDOWN)
+        _finger(app, w, pygame.FINGERUP)
+        loop.drain()
+        app.pump()
+        assert [store[app.size][0] for store in stores] == surfaces
+
+
 def test_a_scan_copies_the_order_slots_painted_ahead_for_it():
     """While a card waits for the scanner, the frame the next scan shows is painted ahead
     with a stand-in card of the catalog (issue 38). A scan that names a panel's last

@@ -93,13 +93,16 @@ def test_a_long_text_tries_its_sizes_in_parts_and_ends_the_same():
                       min_size=12, background=(90, 90, 120), radius=8, pad=4)
     whole = in_one_go(w, screen)
     widgets._fit_cache.clear()
+    widgets._glyphs_loaded.clear()
     got, parts = in_parts(w, screen, random.Random(2))
     assert got == whole
     assert parts >= 2
     widgets._fit_cache.clear()
+    widgets._glyphs_loaded.clear()
     sizes = list(widgets.fit_steps(text, pygame.Rect(0, 0, 252, 62), 44, False, 3, 12))
     _, lines = widgets.fit(text, pygame.Rect(0, 0, 252, 62), 44, False, 3, 12)
-    # a part per size tried that did not fit, a part per line rendered, then the paint
+    # a part per size tried that did not fit and per few letters first measured at a size,
+    # a part per line rendered, then the paint
     assert len(lines) == 3 and len(sizes) >= 1
     assert parts == len(sizes) + len(lines) + 2
 
@@ -271,3 +274,24 @@ def test_a_widget_shown_in_part_is_made_aside_in_parts_and_shows_as_painted_whol
         for x in range(w.rect.left, w.rect.right):
             assert surface.get_at((x, y)) == whole.get_at((x, y)), (x, y)
     assert surface.get_at((100, 60)) == GROUND      # (nothing painted below the band)
+
+
+def test_a_text_s_new_letters_are_loaded_a_few_a_step_before_it_is_measured():
+    """The first measure of a text at a type size loads and hints each letter's glyph: many
+    new letters were the longest steps painted ahead (issue 38). Fitted ahead, a size's new
+    letters are measured a few a step first; letters loaded once are not again."""
+    text = "Chloe draws two orders"
+    size = 37
+    letters = set(text) - {" "}
+    widgets._glyphs_loaded.clear()
+    steps = list(widgets.glyph_steps(text, size, True))
+    assert len(steps) == -(-len(letters) // widgets.GLYPHS_PER_STEP) >= 2
+    assert widgets._glyphs_loaded[(size, True)] == letters
+    assert list(widgets.glyph_steps(text.upper() + text, size, True)) != []   # (capitals)
+    assert list(widgets.glyph_steps(text, size, True)) == []
+    assert list(widgets.glyph_steps("Ben draws", size, True)) == []            # (B, n: few)
+    assert {"B", "n"} <= widgets._glyphs_loaded[(size, True)]
+    widgets._glyphs_loaded.clear()
+    fitted = list(widgets.fit_steps(text, pygame.Rect(0, 0, 900, 90), size, True))
+    assert len(fitted) >= len(steps)    # (and the size opened, if it was not)
+    assert widgets.fit(text, pygame.Rect(0, 0, 900, 90), size, True) == (size, [text])

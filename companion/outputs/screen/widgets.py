@@ -85,6 +85,34 @@ def font_steps(size: int, bold: bool = False) -> Iterator[None]:
         yield
 
 
+#: letters whose glyphs one step loads ahead (``glyph_steps``)
+GLYPHS_PER_STEP = 6
+#: (type size, bold) -> the letters measured at it (their glyphs loaded and hinted)
+_glyphs_loaded: dict[tuple[int, bool], set[str]] = {}
+
+
+def glyph_steps(text: str, size: int, bold: bool = False) -> Iterator[None]:
+    """The glyphs of ``text``'s letters loaded at ``size`` ahead, ``GLYPHS_PER_STEP`` new
+    letters a step, when it has more new ones than that. The first measure of a text at a
+    size loads and hints each of its letters' glyphs (FreeType runs the font's hinting
+    program for each) and makes HarfBuzz's plan for the size: 1.5-2.0 M instructions for a
+    card's name or a button's words at 800 x 480, the longest steps painted ahead (issue
+    38). The measure after these steps finds them loaded."""
+    key = (max(6, int(size)), bold)
+    loaded = _glyphs_loaded.get(key)
+    if loaded is None:
+        if len(_glyphs_loaded) > 200:
+            _glyphs_loaded.clear()
+        loaded = _glyphs_loaded[key] = set()
+    new = [c for c in dict.fromkeys(text) if c not in loaded and not c.isspace()]
+    if len(new) > GLYPHS_PER_STEP:
+        f = font(size, bold)
+        for start in range(0, len(new), GLYPHS_PER_STEP):
+            f.size("".join(new[start:start + GLYPHS_PER_STEP]))
+            yield
+    loaded.update(new)          # (a few: the measure after this loads them)
+
+
 #: how many times the fonts were forgotten: pixels painted with older fonts are stale
 _font_generation = 0
 
@@ -99,6 +127,7 @@ def reset_fonts() -> None:
     _font_generation += 1
     _looks.clear()
     _font_cache.clear()
+    _glyphs_loaded.clear()
     _render_cache.clear()
     _fit_cache.clear()
     _width_cache.clear()
@@ -353,7 +382,8 @@ def _fits_at(f: Font, text: str, box: pygame.Rect, s: int, bold: bool, lines: in
 
 def _fit(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
          min_size: int | None, tight: bool = False, skip: bool = True) -> tuple[int, list[str]]:
-    return finished(_fit_steps(text, box, size, bold, lines, min_size, tight, skip))
+    return finished(_fit_steps(text, box, size, bold, lines, min_size, tight, skip,
+                               ahead=False))
 
 
 def finished(steps: Generator[None, None, Any]) -> Any:
@@ -366,12 +396,14 @@ def finished(steps: Generator[None, None, Any]) -> Any:
 
 
 def _fit_steps(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
-               min_size: int | None, tight: bool = False, skip: bool = True
-               ) -> Generator[None, None, tuple[int, list[str]]]:
+               min_size: int | None, tight: bool = False, skip: bool = True,
+               ahead: bool = True) -> Generator[None, None, tuple[int, list[str]]]:
     """``_fit``, a yield after each type size tried that did not fit (a long text tries
     several, each wrapped: painting ahead takes one per step) and after each type size
     opened (a face's tables read and its hinting set up: 0.5-1 M instructions, as much as
-    measuring the text after it); returns what ``_fit`` does."""
+    measuring the text after it); ``ahead``: and, before a size is first measured, its
+    letters' glyphs a few a step (``glyph_steps``; not for a fit all at once, which would
+    measure them twice). Returns what ``_fit`` does."""
     min_size = max(8, min_size if min_size is not None else round(size * 0.6))
     s = size
     probe: tuple[int, int, int, int] | None = None
@@ -380,6 +412,8 @@ def _fit_steps(text: str, box: pygame.Rect, size: int, bold: bool, lines: int,
             s = max(min_size, s - max(1, s // 12))
             continue
         yield from font_steps(s, bold)  # (a type size opened: a step; its text measured next)
+        if ahead:                       # (its letters' glyphs: steps, a few a step)
+            yield from glyph_steps(text, s, bold)
         f = font(s, bold)
         if probe is None and skip:
             probe = (s, f.size("".join(text.split()))[0], f.get_height(), f.get_linesize())

@@ -298,7 +298,7 @@ class Screen:
         self._under = None
         self._veil_stale = None
         if not surface.get_flags() & pygame.SRCALPHA:
-            _under_copy(surface)                    # (made once per size)
+            _make_kept_surfaces(surface)            # (made once per size)
             Shade("", full).prepare(surface)
         if self._whole_from_ahead(surface, ws, now, full.w * full.h):
             return [full]                            # (a screen a tap opens, painted ahead)
@@ -702,10 +702,9 @@ class Screen:
 
     def _repainted_steps(self, ws: list[Widget]) -> Generator[None, None, list[int]]:
         """The widgets of ``ws`` a repaint of that frame over this screen would paint
-        (``_repainted``), found in two steps: the frame's placing (65 widgets' keys), then
+        (``_repainted``), found in steps: the frame's placing (``_placed_steps``), then
         what differs from the screen and what that uncovers."""
-        now = _placed(ws)
-        yield
+        now = yield from _placed_steps(ws)
         return _repainted(ws, _dirty(self._drawn, ws, now))
 
     def _paint_aside(self, scratch: pygame.Surface, ws: list[Widget],
@@ -780,15 +779,7 @@ class Screen:
         from the frame painted there before, one widget per step."""
         size = surface.get_size()
         frame, owner = _kept_surface(_AHEAD[slot], surface)
-        now: dict = {}
-        for start in range(0, len(ws), _PLACED_PER_STEP):
-            # (what each widget shows, and below what differs: steps of their own; a
-            # fresh frame's widgets make their keys here, up to 2.8 M instructions at
-            # 800 x 480 for the whole frame at once)
-            now.update(_placings(ws[start:start + _PLACED_PER_STEP]))
-            yield
-        if len(now) != len(ws):
-            _check_unique(ws)
+        now = yield from _placed_steps(ws)      # (below, what differs: a step of its own)
         ahead = self._aheads[slot]
         if owner is not self._ahead_token or ahead.drawn is None \
                 or ahead.fonts != font_generation():
@@ -1063,6 +1054,18 @@ def _under_copy(surface: pygame.Surface) -> pygame.Surface:
     return _kept_surface(_UNDER, surface)[0]
 
 
+def _make_kept_surfaces(surface: pygame.Surface) -> None:
+    """Make the whole-screen surfaces kept for ``surface``'s size and format, if they are
+    not made yet: the copy kept under a dialog, the veiled copy and the frames painted
+    ahead. A whole repaint makes them (the first one is the start-up's first frame), not
+    a step painted ahead: each clears a whole screen's pixels, 1.5 M instructions at 800 x
+    480 counted on x86-64 (callgrind counts each byte ``rep stosb`` clears), 4.1 M at 1280 x
+    800, more than a step may take. Made while idle, the first frame painted ahead and the
+    first veiled copy each took a step of 2.0-2.3 M at 800 x 480 (issue 38)."""
+    for store in (_UNDER, _VEILED, *_AHEAD):
+        _kept_surface(store, surface)
+
+
 def _kept_surface(store: dict[tuple[int, int], tuple[pygame.Surface, object]],
                   surface: pygame.Surface) -> tuple[pygame.Surface, object]:
     """``store``'s whole-screen surface for ``surface``'s size and format and whose it is
@@ -1319,6 +1322,20 @@ def _placed(ws: list[Widget]) -> dict:
     """Each widget's name -> (where it is, what it shows), of those that paint anything (a
     touch target that paints nothing repaints nothing); names must be unique."""
     now = _placings(ws)
+    if len(now) != len(ws):
+        _check_unique(ws)
+    return now
+
+
+def _placed_steps(ws: list[Widget]) -> Generator[None, None, dict]:
+    """``_placed(ws)`` worked out ``_PLACED_PER_STEP`` widgets a step: a fresh frame's
+    widgets make their keys here, up to 2.8 M instructions at 800 x 480 for a whole frame
+    at once (1.4 M for a warmed frame of Cake Time's, in one step until issue 38's
+    thirteenth round)."""
+    now: dict = {}
+    for start in range(0, len(ws), _PLACED_PER_STEP):
+        now.update(_placings(ws[start:start + _PLACED_PER_STEP]))
+        yield
     if len(now) != len(ws):
         _check_unique(ws)
     return now
