@@ -891,9 +891,22 @@ def _shape_copy(surface: pygame.Surface, rect: pygame.Rect, radius: int,
         out.set_colorkey(None)                      # (a piece all outline: nothing clear)
         return out, held, None
     out.set_colorkey(clear, pygame.RLEACCEL)
-    shown.invert()
-    edge = shown.outline()                          # (points of the clear part)
-    return out, held, edge[0] if edge else None
+    return out, held, _left_out(shown)
+
+
+def _left_out(shown: pygame.mask.Mask) -> tuple[int, int] | None:
+    """A pixel the mask ``shown`` leaves out, if one is: a corner or the middle (a rounded
+    shape's corner is clear, and a hollow one's middle), else the first point of its
+    clear part's outline (tracing that outline, for one pixel, was 0.77 M instructions of a
+    dialog's shape copied ahead: issue 38)."""
+    w, h = shown.get_size()
+    for at in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (w // 2, h // 2)):
+        if not shown.get_at(at):
+            return at
+    clear = shown.copy()
+    clear.invert()
+    edge = clear.outline()                          # (points of the clear part)
+    return edge[0] if edge else None
 
 
 def _hollow(out: pygame.Surface, area: pygame.Rect, size: tuple[int, int], radius: int,
