@@ -95,7 +95,7 @@ def glyph_steps(text: str, size: int, bold: bool = False) -> Iterator[None]:
     """The glyphs of ``text``'s letters loaded at ``size`` ahead, ``GLYPHS_PER_STEP`` new
     letters a step, when it has more new ones than that. The first measure of a text at a
     size loads and hints each of its letters' glyphs (FreeType runs the font's hinting
-    program for each) and makes HarfBuzz's plan for the size: 1.5-2.0 M instructions for a
+    program for each) and makes HarfBuzz's plan for the size: 1.4-2.0 M instructions for a
     card's name or a button's words at 800 x 480, the longest steps painted ahead (issue
     38). The measure after these steps finds them loaded."""
     key = (max(6, int(size)), bold)

@@ -208,7 +208,9 @@ class Screen:
                     w.pressed = True
         teaching = getattr(self.app, "teaching", None)      # a hint card, when one is due
         hints = teaching.widgets(self) if teaching is not None else []
-        return ws + hints + self._toast_widgets()
+        # (with no message, where one could go is not worked out: about 500 bytecodes)
+        return ws + hints + (self._toast_widgets() if self._toasts or not self.size[0]
+                             else self._whole_message_widgets())
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
