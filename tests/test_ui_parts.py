@@ -295,3 +295,26 @@ def test_a_text_s_new_letters_are_loaded_a_few_a_step_before_it_is_measured():
     fitted = list(widgets.fit_steps(text, pygame.Rect(0, 0, 900, 90), size, True))
     assert len(fitted) >= len(steps)    # (and the size opened, if it was not)
     assert widgets.fit(text, pygame.Rect(0, 0, 900, 90), size, True) == (size, [text])
+
+
+def test_an_unknown_card_s_question_mark_is_rendered_in_a_part_after_its_fit(monkeypatch):
+    """A card not identified yet shows a big "?": its fit (a new type size's first measure)
+    and its render were one part, 3.4 M instructions at 1280 x 800 (issue 38)."""
+    screen = pygame.display.set_mode((400, 300))
+    w = widgets.OrderCard("act.pos1", pygame.Rect(10, 10, 150, 200), position=1, cards=(None,))
+    widgets._render_cache.clear()
+    part, fitted, rendered = [0], [], []
+    render = widgets.render
+
+    def noted(text, size, color, bold=False):
+        if text == "?" and (text, size, color, bold) not in widgets._render_cache:
+            rendered.append(part[0])
+        return render(text, size, color, bold)
+    monkeypatch.setattr(widgets, "render", noted)
+    surface = pygame.Surface(screen.get_size(), 0, screen)
+    for _ in w.draw_steps(surface):
+        if not fitted and any(key[0] == "?" for key in widgets._fit_cache):
+            fitted.append(part[0])
+        part[0] += 1
+    fitted.append(part[0])              # (the last part: after it, nothing is left to yield)
+    assert rendered and rendered[0] > fitted[0], (fitted, rendered)
