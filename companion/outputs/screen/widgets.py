@@ -1817,8 +1817,9 @@ class OrderCard(Widget):
         rounded(surface, c, 6, (paper, 0), (theme.CARD_EDGE, 2))
         if not top:
             return
-        if card is None:      # (its big "?" fitted, then rendered, each a part of its own:
-            #                      both in one were 3.4 M at 1280 x 800, issue 38)
+        if card is None:
+            # its big "?" fitted, then rendered, each a part of its own (both in one part
+            # were 3.4 M at 1280 x 800, issue 38)
             yield from draw_text_steps("?", c.inflate(-4, -4), round(c.h * 0.7),
                                        theme.TEXT_DARK, True, min_size=8)
             draw_text(surface, "?", c.inflate(-4, -4), round(c.h * 0.7), theme.TEXT_DARK, True,

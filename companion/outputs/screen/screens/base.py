@@ -208,9 +208,7 @@ class Screen:
                     w.pressed = True
         teaching = getattr(self.app, "teaching", None)      # a hint card, when one is due
         hints = teaching.widgets(self) if teaching is not None else []
-        # (with no message, where one could go is not worked out: about 500 bytecodes)
-        return ws + hints + (self._toast_widgets() if self._toasts or not self.size[0]
-                             else self._whole_message_widgets())
+        return ws + hints + self._toast_widgets()
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
         """Repaint what changed since the last draw; return the changed rectangles."""
@@ -893,10 +891,16 @@ class Screen:
         return [n.text for n in self._toasts]
 
     def _toast_widgets(self) -> list[Widget]:
+        """The messages showing, where each goes, then the message over the whole screen.
+        With none, where one could go is not worked out (about 500 bytecodes a frame)."""
+        if not self.size[0]:
+            return []
+        placed = self._toasts_placed() if self._toasts else []
+        return placed + self._whole_message_widgets()
+
+    def _toasts_placed(self) -> list[Widget]:
         out: list[Widget] = []
         w, h = self.size
-        if not w:
-            return out
         tw = min(w - 2 * self.m.margin, self.m.px(theme.TOAST_W))
         th = self.m.px(theme.TOAST_H)
         clear = self.toast_keep_clear()
@@ -920,7 +924,7 @@ class Screen:
             if note.held:
                 note.held, note.until = False, self.app.clock() + note.seconds
             out.append(self._toast(i, note, free))
-        return out + self._whole_message_widgets()
+        return out
 
     def _toast_spots(self, i: int, note: _ToastNote, size: tuple[int, int],
                      below: int) -> list[pygame.Rect]:
